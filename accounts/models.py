@@ -1,0 +1,32 @@
+"""Per-user settings next to Django's auth user: notifications and vacation.
+API tokens are django-rest-knox tokens (stored hashed)."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+
+def _unsubscribe_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Profile(models.Model):
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    email_notifications = models.BooleanField(default=True)
+    webhook_url = models.URLField(blank=True, default="", max_length=500)
+    webhook_secret = models.CharField(blank=True, default="", max_length=200)
+    # One-click unsubscribe links carry this token instead of requiring a login.
+    unsubscribe_token = models.CharField(max_length=64, unique=True, default=_unsubscribe_token)
+    vacation_until = models.DateTimeField(null=True, blank=True)
+    vacation_days_used = models.JSONField(default=dict)  # {"2026": 12.5}
+
+    def __str__(self) -> str:
+        return f"Profile({self.user_id})"
+
+
+def profile_of(user) -> Profile:
+    profile, _ = Profile.objects.get_or_create(user=user)
+    return profile

@@ -1,0 +1,31 @@
+from django.urls import path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from .views import accounts, games, meta, play
+
+
+def p(route: str, view, name: str):
+    """Each path without and with a trailing slash (api.md: both are accepted)."""
+    return [path(route, view, name=name), path(route + "/", view)]
+
+
+urlpatterns = [
+    *p("accounts/register", accounts.RegisterView.as_view(), "register"),
+    *p("accounts/token", accounts.TokenView.as_view(), "token"),
+    *p("accounts/me", accounts.MeView.as_view(), "me"),
+    *p("rulesets", games.RulesetsView.as_view(), "rulesets"),
+    *p("games", games.GamesView.as_view(), "games"),
+    *p("games/<str:game_id>", games.GameView.as_view(), "game"),
+    *p("games/<str:game_id>/seats", games.SeatsView.as_view(), "seats"),
+    *p("games/<str:game_id>/start", games.StartView.as_view(), "start"),
+    *p("games/<str:game_id>/view", play.StateView.as_view(), "view"),
+    *p("games/<str:game_id>/legal-commands", play.LegalView.as_view(), "legal"),
+    *p("games/<str:game_id>/commands", play.CommandsView.as_view(), "commands"),
+    *p("games/<str:game_id>/events", play.EventsView.as_view(), "events"),
+    *p("games/<str:game_id>/replay", play.ReplayView.as_view(), "replay"),
+    *p("games/<str:game_id>/audit", play.AuditView.as_view(), "audit"),
+    *p("games/<str:game_id>/export", play.ExportView.as_view(), "export"),
+    *p("health", meta.HealthView.as_view(), "health"),
+    re_path(r"^schema/?$", SpectacularAPIView.as_view(), name="schema"),
+    re_path(r"^docs/?$", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+]

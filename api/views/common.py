@@ -1,0 +1,29 @@
+"""Shared bits of the views: error responses for the schema, throttles, helpers."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework.throttling import ScopedRateThrottle
+
+from ..serializers import ErrorSerializer
+
+
+def errors(*statuses: int) -> dict:
+    text = {400: "invalid request", 401: "missing or invalid token", 403: "not allowed",
+            404: "not found", 409: "conflict (stale version, wrong state)", 413: "body too large",
+            422: "illegal command", 429: "rate limited (Retry-After)"}
+    return {s: OpenApiResponse(ErrorSerializer, description=text[s]) for s in statuses}
+
+
+class RegisterThrottle(ScopedRateThrottle):
+    scope_attr = "throttle_scope"
+
+
+def json_body(request) -> dict:
+    """request.data, insisting on a JSON object (DRF parses; we check the shape)."""
+    from games.services.errors import Invalid
+
+    data = request.data
+    if not isinstance(data, dict):
+        raise Invalid("the request body must be a JSON object", code="invalid")
+    return data

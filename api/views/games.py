@@ -1,0 +1,128 @@
+"""Lobby: rulesets, create/list games, game metadata, join, start."""
+
+from __future__ import annotations
+
+from django.db.models import Q
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.models import Game
+from games.rules import registry
+from games.services import lobby
+from games.services.errors import Invalid
+from games.services.reading import game_json
+
+from ..serializers import (CreateGameSerializer, GameListSerializer, GameSerializer, JoinSerializer,
+                           RulesetSerializer, SeatSerializer)
+from .common import errors, json_body
+
+
+class RulesetsView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: RulesetSerializer(many=True)}, summary="Every game this server plays",
+                   tags=["lobby"])
+    def get(self, request):
+        out = []
+        for rid in registry.available():
+            r = registry.get(rid)
+            out.append({"id": rid, "name": r.name, "min_players": r.min_players, "max_players": r.max_players,
+                        "rules_version": r.rules_version, "options": dict(r.options_schema),
+                        "factions": list(_all_factions(r))})
+        return Response(out)
+
+
+def _all_factions(rules) -> list[str]:
+    for n in range(rules.max_players, rules.min_players - 1, -1):
+        try:
+            return list(rules.factions(n, {}))
+        except Exception:
+            continue
+    return []
+
+
+class GamesView(APIView):
+    @extend_schema(request=CreateGameSerializer, responses={201: GameSerializer, **errors(400, 401, 429)},
+                   summary="Create a game; the creator takes seat 0", tags=["lobby"])
+    def post(self, request):
+        s = CreateGameSerializer(data=json_body(request))
+        s.is_valid(raise_exception=True)
+        d = s.validated_data
+        tc = d.get("time_control")
+        if tc is not None:
+            tc = {k: v for k, v in tc.items() if v is not None}
+        game = lobby.create_game(request.user, d["ruleset"], d["players"], d.get("options") or {},
+                                 tc, d.get("name", ""), d.get("faction"))
+        return Response(game_json(game), status=201)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("status", OpenApiTypes.STR, enum=["open", "running", "finished", "aborted"]),
+            OpenApiParameter("ruleset", OpenApiTypes.STR),
+            OpenApiParameter("mine", OpenApiTypes.BOOL),
+            OpenApiParameter("limit", OpenApiTypes.INT, description="page size, default 50, max 200"),
+            OpenApiParameter("offset", OpenApiTypes.INT),
+        ],
+        responses={200: GameListSerializer, **errors(400, 401)}, summary="List games", tags=["lobby"])
+    def get(self, request):
+        qs = Game.objects.select_related("creator").prefetch_related("seats__user")
+        st = request.query_params.get("status")
+        if st:
+            if st not in Game.Status.values:
+                raise Invalid(f"status must be one of {Game.Status.values}", code="invalid")
+            qs = qs.filter(status=st)
+        if request.query_params.get("ruleset"):
+            qs = qs.filter(ruleset=request.query_params["ruleset"])
+        if request.query_params.get("mine", "").lower() in ("1", "true", "yes"):
+            qs = qs.filter(Q(seats__user=request.user) | Q(creator=request.user)).distinct()
+        limit, offset = _int_param(request, "limit", 50, 1, 200), _int_param(request, "offset", 0, 0, 10**9)
+        count = qs.count()
+        page = [game_json(g) for g in qs[offset:offset + limit]]
+        nxt = None
+        if offset + limit < count:
+            q = request.query_params.copy()
+            q["offset"] = str(offset + limit)
+            nxt = request.build_absolute_uri(request.path) + "?" + q.urlencode()
+        return Response({"results": page, "next": nxt, "count": count})
+
+
+def _int_param(request, name: str, default: int, lo: int, hi: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        v = int(raw)
+    except ValueError as exc:
+        raise Invalid(f"{name} must be an integer", code="invalid") from exc
+    if not lo <= v <= hi:
+        raise Invalid(f"{name} must be from {lo} to {hi}", code="invalid")
+    return v
+
+
+class GameView(APIView):
+    @extend_schema(responses={200: GameSerializer, **errors(401, 404)}, summary="Game metadata", tags=["lobby"])
+    def get(self, request, game_id):
+        return Response(game_json(lobby.get_game(game_id)))
+
+
+class SeatsView(APIView):
+    @extend_schema(request=JoinSerializer, responses={201: SeatSerializer, **errors(400, 401, 403, 404, 409)},
+                   summary="Join (optionally choosing a faction), or add a bot seat (creator)", tags=["lobby"])
+    def post(self, request, game_id):
+        s = JoinSerializer(data=json_body(request))
+        s.is_valid(raise_exception=True)
+        seat = lobby.join(game_id, request.user, s.validated_data.get("faction"), s.validated_data.get("bot"))
+        from games.services.reading import seats_json
+
+        return Response(next(x for x in seats_json(seat.game) if x["index"] == seat.index), status=201)
+
+
+class StartView(APIView):
+    @extend_schema(request=None, responses={200: GameSerializer, **errors(401, 403, 404, 409)},
+                   summary="Start the game (creator, when every seat is filled)", tags=["lobby"])
+    def post(self, request, game_id):
+        game = lobby.start(game_id, request.user)
+        return Response(game_json(game))

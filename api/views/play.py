@@ -1,0 +1,131 @@
+"""Playing and reading a game: view, legal commands, commands, events, replay,
+audit, export."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse, StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.services import lobby, play, reading
+from games.services.errors import Invalid
+
+from ..serializers import (AuditSerializer, CommandRequestSerializer, CommandResultSerializer,
+                           EventPageSerializer, LegalSerializer, ViewSerializer)
+from .common import errors, json_body
+from .stream import event_stream, wants_stream
+
+
+class StateView(APIView):
+    @extend_schema(responses={200: ViewSerializer, 304: OpenApiResponse(description="not modified"),
+                              **errors(401, 404)},
+                   summary="Your redacted view of the current state (ETag = version)", tags=["play"])
+    def get(self, request, game_id):
+        game = lobby.get_game(game_id)
+        etag = f'"{game.id}-{game.version}-{game.status}"'
+        if request.headers.get("If-None-Match") == etag:
+            return HttpResponse(status=304, headers={"ETag": etag})
+        resp = Response(reading.view(game, request.user))
+        resp["ETag"] = etag
+        return resp
+
+
+class LegalView(APIView):
+    @extend_schema(responses={200: LegalSerializer, **errors(401, 404)},
+                   summary="Your legal commands now (or templates + samples) and your deadline", tags=["play"])
+    def get(self, request, game_id):
+        return Response(reading.legal(lobby.get_game(game_id), request.user))
+
+
+class CommandsView(APIView):
+    @extend_schema(
+        request=CommandRequestSerializer,
+        parameters=[OpenApiParameter("Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER,
+                                     description="retry-safe key, scoped to (you, game), kept 48 h")],
+        responses={201: CommandResultSerializer, **errors(400, 401, 403, 404, 409, 413, 422, 429)},
+        summary="Play a command", tags=["play"])
+    def post(self, request, game_id):
+        body = json_body(request)
+        unknown = set(body) - {"command", "expected_version"}
+        if unknown:
+            raise Invalid(f"unknown fields: {sorted(unknown)}", code="invalid")
+        status, result = play.submit(game_id, request.user, body.get("command"), body.get("expected_version"),
+                                     request.headers.get("Idempotency-Key"))
+        return Response(result, status=status)
+
+
+class EventsView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("after", OpenApiTypes.INT, description="events with seq > after"),
+                    OpenApiParameter("limit", OpenApiTypes.INT, description="default 100, max 1000"),
+                    OpenApiParameter("stream", OpenApiTypes.BOOL,
+                                     description="Server-Sent Events (same as Accept: text/event-stream)")],
+        responses={200: EventPageSerializer, **errors(400, 401, 404)},
+        summary="Your redacted event feed, paged; or a live SSE stream", tags=["play"])
+    def get(self, request, game_id):
+        game = lobby.get_game(game_id)
+        after = _int(request.query_params.get("after"), 0, "after", 0)
+        if wants_stream(request):
+            last = request.headers.get("Last-Event-ID")
+            if last is not None:
+                after = _int(last, 0, "Last-Event-ID", 0)
+            resp = StreamingHttpResponse(event_stream(game, request.user, after),
+                                         content_type="text/event-stream")
+            resp["Cache-Control"] = "no-cache"
+            resp["X-Accel-Buffering"] = "no"
+            return resp
+        limit = _int(request.query_params.get("limit"), 100, "limit", 1, 1000)
+        events, more = reading.events_page(game, request.user, after, limit)
+        nxt = None
+        if more:
+            q = request.query_params.copy()
+            q["after"] = str(events[-1]["seq"])
+            q["limit"] = str(limit)
+            nxt = request.build_absolute_uri(request.path) + "?" + q.urlencode()
+        return Response({"results": events, "next": nxt})
+
+
+def _int(raw, default: int, name: str, lo: int, hi: int | None = None) -> int:
+    if raw is None or raw == "":
+        return default
+    try:
+        v = int(raw)
+    except (TypeError, ValueError) as exc:
+        raise Invalid(f"{name} must be an integer", code="invalid") from exc
+    if v < lo or (hi is not None and v > hi):
+        raise Invalid(f"{name} must be from {lo} to {hi if hi is not None else 'any'}", code="invalid")
+    return v
+
+
+class ReplayView(APIView):
+    @extend_schema(parameters=[OpenApiParameter("version", OpenApiTypes.INT, required=True)],
+                   responses={200: ViewSerializer, **errors(400, 401, 404)},
+                   summary="Your view as it was at a version (finished games: everything)", tags=["audit"])
+    def get(self, request, game_id):
+        game = lobby.get_game(game_id)
+        return Response(reading.replay(game, request.user, request.query_params.get("version")))
+
+
+class AuditView(APIView):
+    @extend_schema(responses={200: AuditSerializer, **errors(401, 404)},
+                   summary="Chain, seed commitment and commit-reveal checks", tags=["audit"])
+    def get(self, request, game_id):
+        return Response(reading.audit(lobby.get_game(game_id)))
+
+
+class ExportView(APIView):
+    @extend_schema(responses={(200, "application/x-ndjson"): OpenApiResponse(
+        OpenApiTypes.STR, description="one event JSON object per line"), **errors(401, 404)},
+        summary="The event stream as JSON Lines (redacted for you while running)", tags=["audit"])
+    def get(self, request, game_id):
+        game = lobby.get_game(game_id)
+        lines = reading.export_lines(game, request.user)
+        resp = HttpResponse("".join(line + "\n" for line in lines), content_type="application/x-ndjson")
+        resp["Content-Disposition"] = f'attachment; filename="{game.ruleset}-{game.id}.jsonl"'
+        return resp
+
+    def perform_content_negotiation(self, request, force=False):
+        # JSON Lines whatever the Accept header says (api.md).
+        return super().perform_content_negotiation(request, force=True)

@@ -1,0 +1,12 @@
+"""The Celery app. Broker: CELERY_BROKER_URL, else REDIS_URL, else kombu's
+filesystem transport under var/ (the embedded default needs no server)."""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("sengoku")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

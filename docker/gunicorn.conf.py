@@ -1,0 +1,18 @@
+"""gunicorn settings for the container (env-driven).
+
+gthread workers: every Server-Sent-Event stream holds one thread for as long
+as the client listens, so threads, not processes, carry the concurrency.
+"""
+
+import os
+
+bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
+worker_class = "gthread"
+workers = int(os.environ.get("WEB_WORKERS", "2"))
+threads = int(os.environ.get("WEB_THREADS", "8"))
+timeout = int(os.environ.get("WEB_TIMEOUT", "60"))
+graceful_timeout = 10
+keepalive = 5
+accesslog = "-"
+errorlog = "-"
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")

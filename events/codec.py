@@ -1,0 +1,45 @@
+"""Event codec: canonical JSON, the hash chain, and upcasting old event versions.
+
+Type names are stable strings ("rising_sun.BidsRevealed", "core.GameStarted"),
+never import paths. A payload stored at version N is upcast on load through
+``upcasters[(type, N)]``, ``upcasters[(type, N+1)]``… until no upcaster applies;
+the hash chain always covers the payload *as stored*.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from games.rules.base import canonical_json, sha256_hex
+
+GENESIS_HASH = "0" * 64
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+Upcasters = Mapping[tuple[str, int], Upcaster]
+
+
+def chain_hash(prev_hash: str, seq: int, type_: str, version: int, payload: Any) -> str:
+    """sha256_hex(prev_hash + canonical_json({seq, type, version, payload})) — api.md."""
+    body = canonical_json({"seq": seq, "type": type_, "version": version, "payload": payload})
+    return sha256_hex(prev_hash + body)
+
+
+def upcast(type_: str, version: int, payload: dict[str, Any], upcasters: Upcasters) -> tuple[int, dict]:
+    while (type_, version) in upcasters:
+        payload = upcasters[(type_, version)](dict(payload))
+        version += 1
+    return version, payload
+
+
+def verify_chain(rows: list[Mapping[str, Any]]) -> tuple[bool, str, int | None]:
+    """Check links and hashes of events (dicts with seq, type, version, payload,
+    prev_hash, hash) in seq order. Returns (ok, head, first bad seq or None)."""
+    prev = GENESIS_HASH
+    for i, r in enumerate(rows, 1):
+        if r["seq"] != i or r["prev_hash"] != prev:
+            return False, prev, r["seq"]
+        h = chain_hash(prev, r["seq"], r["type"], r["version"], r["payload"])
+        if h != r["hash"]:
+            return False, prev, r["seq"]
+        prev = h
+    return True, prev, None

@@ -1,0 +1,81 @@
+"""Tables of the lobby and of running games. The game's history is its event
+stream (events.StoredEvent, stream = Game.id); these rows are metadata and
+projections kept next to it (status, version, chain head) for fast listing."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open"
+        RUNNING = "running"
+        FINISHED = "finished"
+        ABORTED = "aborted"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    ruleset = models.CharField(max_length=40, db_index=True)
+    rules_version = models.PositiveIntegerField(default=1)
+    name = models.CharField(max_length=120, blank=True, default="")
+    players = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict)
+    time_control = models.JSONField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
+    creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games")
+    # The secret seed every random outcome derives from; published (and hashed at start) by events.
+    seed = models.CharField(max_length=64, editable=False)
+    version = models.PositiveIntegerField(default=0)
+    chain_head = models.CharField(max_length=64, blank=True, default="")
+    outcome = models.JSONField(null=True, blank=True)
+    paused = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.ruleset} {self.id}"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                             related_name="seats")
+    faction = models.CharField(max_length=40, blank=True, default="")  # "" = random until start
+    bot = models.CharField(max_length=20, blank=True, default="")  # "random" for bot seats
+    zombie = models.BooleanField(default=False)  # played by a bot after too many missed deadlines
+    misses = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="seat_game_index_unique"),
+            models.UniqueConstraint(fields=["game", "user"], name="seat_game_user_unique"),
+        ]
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot) or self.zombie
+
+
+class CommandReceipt(models.Model):
+    """The first answer to a command sent with an Idempotency-Key, so a retry gets
+    the same answer and appends nothing. Scoped to (game, user, key)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=200)
+    body_hash = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField()
+    response = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "user", "key"], name="receipt_unique")]

@@ -1,0 +1,1 @@
+"""Rulesets: pure engines, one package each. `registry` maps ids to engines."""

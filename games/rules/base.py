@@ -1,0 +1,296 @@
+"""The engine contract every ruleset implements (pure Python: no Django, no I/O).
+
+A ruleset is one object (see `Ruleset`) with:
+
+- ``start(factions, options, rng) -> list[Event]``: setup; every random draw is
+  written into the events, so replay never re-rolls.
+- ``decide(state, seat, command, rng) -> list[Event]``: the only place rules are
+  checked. Raises `BadCommand` (malformed: HTTP 400) or `IllegalCommand` (well
+  formed but forbidden now: HTTP 422) with a human sentence. Must not mutate
+  ``state``.
+- ``evolve(state, event) -> state``: total on valid histories; never validates,
+  never draws randomness, never reads a clock. Must not mutate its input (fold
+  relies on it to keep snapshots and older versions intact).
+- ``legal_commands(state, seat) -> LegalSet``: deterministic order; every
+  command listed or sampled is accepted by ``decide``.
+- ``pending(state) -> list[Pending]``: who must act now, and the decision kind.
+- ``default_command(state, seat) -> dict | None``: what a missed deadline plays
+  (must be accepted by ``decide``; None when the seat has nothing pending).
+- ``view(state, seat | None) -> dict``: JSON-able; what that seat (or a
+  spectator, ``None``) may see at the table.
+- ``outcome(state) -> Outcome | None``.
+
+Seats are ints ``0..n-1``. Once ``outcome`` is not None, ``view`` shows every
+seat everything (a finished game has no secrets). Payloads are stored as JSON,
+so ``evolve`` must accept lists where ``decide`` emitted tuples: the contract
+tests fold both the emitted events and their JSON round trip and compare. Commands are JSON objects ``{"type": ..., ...}``
+exactly as `legal_commands` yields them. Events are `Event` values whose
+payloads are JSON-able (canonical JSON round trip is tested for every ruleset).
+Event types are stable strings ``"<ruleset>.<PastTense>"``; types starting with
+``"core."`` belong to the platform and are never passed to an engine.
+
+States must compare by value (``==``) and be picklable (snapshots).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence, TypeVar
+
+T = TypeVar("T")
+
+JSON = Any
+
+
+class RulesError(ValueError):
+    """Base of the errors a ruleset raises for a command; `reason` is for humans."""
+
+    code = "illegal_command"
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class IllegalCommand(RulesError):
+    """A well-formed command the rules forbid now (HTTP 422 `illegal_command`)."""
+
+    code = "illegal_command"
+
+
+class BadCommand(RulesError):
+    """A malformed command: unknown type, missing or ill-typed field (HTTP 400)."""
+
+    code = "invalid_command"
+
+
+# ---------------------------------------------------------------------------
+# Canonical JSON and hashing, shared by the store, the audit and the verifier.
+
+
+def canonical_json(value: JSON) -> str:
+    """Sorted keys, no spaces, UTF-8 (not ASCII-escaped): the form that is hashed."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def sha256_hex(text: str | bytes) -> str:
+    data = text.encode() if isinstance(text, str) else text
+    return hashlib.sha256(data).hexdigest()
+
+
+def hmac_sha256_hex(key: str | bytes, message: str | bytes) -> str:
+    k = key.encode() if isinstance(key, str) else key
+    m = message.encode() if isinstance(message, str) else message
+    return hmac.new(k, m, hashlib.sha256).hexdigest()
+
+
+# ---------------------------------------------------------------------------
+# Events
+
+
+@dataclass(frozen=True)
+class Event:
+    """One fact. ``visible_to=None`` is public; a tuple of seats makes it private
+    to those seats until the game ends (or a later event reveals its content)."""
+
+    type: str
+    payload: Mapping[str, JSON] = field(default_factory=dict)
+    version: int = 1
+    visible_to: tuple[int, ...] | None = None
+
+    @property
+    def public(self) -> bool:
+        return self.visible_to is None
+
+
+# ---------------------------------------------------------------------------
+# Randomness: derived, verifiable, never re-rolled on replay.
+
+
+class Rng:
+    """A deterministic random stream for one decision.
+
+    Byte stream: block i = HMAC-SHA256(key=seed, msg=f"{seq}:{purpose}:{i}")
+    (seed and message UTF-8 encoded). ``randbelow(n)`` takes 8 bytes at a time
+    as a big-endian integer x and accepts x when x < 2**64 - (2**64 % n), giving
+    x % n (rejection sampling: no modulo bias). ``shuffle`` is Fisher-Yates from
+    the last index down: for i = len-1 .. 1, j = randbelow(i+1), swap(i, j).
+    An outside program re-derives every outcome from the revealed seed with
+    exactly these steps (see ``games/verify.py``).
+    """
+
+    def __init__(self, seed: str, seq: int, purpose: str):
+        self._key = seed.encode()
+        self._prefix = f"{seq}:{purpose}:"
+        self._block = 0
+        self._buf = b""
+
+    def _bytes(self, n: int) -> bytes:
+        while len(self._buf) < n:
+            msg = (self._prefix + str(self._block)).encode()
+            self._buf += hmac.new(self._key, msg, hashlib.sha256).digest()
+            self._block += 1
+        out, self._buf = self._buf[:n], self._buf[n:]
+        return out
+
+    def randbelow(self, n: int) -> int:
+        if n <= 0:
+            raise ValueError("randbelow needs n >= 1")
+        limit = 2**64 - (2**64 % n)
+        while True:
+            x = int.from_bytes(self._bytes(8), "big")
+            if x < limit:
+                return x % n
+
+    def randint(self, a: int, b: int) -> int:
+        """Inclusive on both ends, like random.randint."""
+        return a + self.randbelow(b - a + 1)
+
+    def choice(self, seq: Sequence[T]) -> T:
+        return seq[self.randbelow(len(seq))]
+
+    def shuffled(self, items: Iterable[T]) -> list[T]:
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
+
+    def random(self) -> float:
+        """A float in [0, 1) with 53 random bits."""
+        return (int.from_bytes(self._bytes(8), "big") >> 11) / float(1 << 53)
+
+    def salt(self) -> str:
+        """32 hex chars of secret salt for a commitment (secret while the seed is)."""
+        return self._bytes(16).hex()
+
+
+RngFactory = Callable[[str], Rng]
+"""Given a purpose string ("shuffle-mandates", "battle-dice"...), an `Rng`.
+The platform binds the game seed and the seq of the first event the decision
+will append, so every (decision, purpose) pair has its own stream."""
+
+
+def rng_factory(seed: str, seq: int) -> RngFactory:
+    return lambda purpose: Rng(seed, seq, purpose)
+
+
+# ---------------------------------------------------------------------------
+# Commit-reveal for secret simultaneous choices.
+
+COMMITTED = "core.ChoiceCommitted"
+
+
+def commitment_of(salt: str, choice: JSON) -> str:
+    """hmac_sha256_hex(salt, canonical_json(choice)) — the public commitment."""
+    return hmac_sha256_hex(salt, canonical_json(choice))
+
+
+def commit(rng: RngFactory, seat: int, key: str, choice: JSON, private_type: str,
+           extra: Mapping[str, JSON] | None = None) -> tuple[Event, Event]:
+    """The two events of a secret choice: a private one carrying the choice and its
+    salt (seen by ``seat`` only), then a public ``core.ChoiceCommitted`` carrying
+    ``{seat, key, commitment}``. ``key`` names the choice uniquely in the game
+    (e.g. "bid:s2:p4:seat1"); re-committing the same key replaces the choice
+    where the rules allow it. ``core.*`` events never reach ``evolve``: the
+    engine folds the private event (choice and salt) into state, and its later
+    reveal event lists `reveal_entry` items under ``payload["reveals"]``."""
+    salt = rng(f"salt:{key}").salt()
+    private = Event(private_type, {**(extra or {}), "key": key, "choice": choice, "salt": salt},
+                    visible_to=(seat,))
+    public = Event(COMMITTED, {"seat": seat, "key": key, "commitment": commitment_of(salt, choice)})
+    return private, public
+
+
+def reveal_entry(seat: int, key: str, choice: JSON, salt: str) -> dict[str, JSON]:
+    """One item of a public reveal: put a list of these under ``payload["reveals"]``
+    of the public event that reveals them, so the audit can check each against
+    its commitment."""
+    return {"seat": seat, "key": key, "choice": choice, "salt": salt}
+
+
+# ---------------------------------------------------------------------------
+# What the platform asks of a state.
+
+
+@dataclass(frozen=True)
+class Pending:
+    seat: int
+    kind: str  # the engine's name for the decision ("war_bid", "choose_mandate"...)
+
+
+@dataclass(frozen=True)
+class Template:
+    """A family of commands too large to list: a JSON Schema plus the constraints
+    the schema cannot say, in words."""
+
+    type: str
+    schema: Mapping[str, JSON]
+    description: str
+
+
+@dataclass(frozen=True)
+class LegalSet:
+    """Legal commands of one seat now. Either ``commands`` lists them all, or
+    ``templates`` describe them and ``sample`` draws a uniformly-ish random legal
+    one (needed so a naive bot can always act). Both may be given."""
+
+    commands: tuple[Mapping[str, JSON], ...] = ()
+    templates: tuple[Template, ...] = ()
+    sample: Callable[[Any], Mapping[str, JSON]] | None = None  # arg: random.Random
+
+    @property
+    def empty(self) -> bool:
+        return not self.commands and not self.templates
+
+
+@dataclass(frozen=True)
+class Outcome:
+    winners: tuple[int, ...]
+    scores: Mapping[int, float]
+    reason: str
+
+
+class Ruleset(Protocol):
+    id: str  # "rising-sun"
+    name: str
+    min_players: int
+    max_players: int
+    rules_version: int  # bump when a change would alter old games' replay
+    options_schema: Mapping[str, JSON]  # JSON Schema (draft 2020-12) with defaults
+
+    def factions(self, players: int, options: Mapping[str, JSON]) -> Sequence[str]: ...
+
+    def start(self, factions: Sequence[str | None], options: Mapping[str, JSON],
+              rng: RngFactory) -> list[Event]: ...
+
+    def initial_state(self) -> Any:
+        """The state before the first event (evolve folds start's events into it)."""
+        ...
+
+    def decide(self, state: Any, seat: int, command: Mapping[str, JSON],
+               rng: RngFactory) -> list[Event]: ...
+
+    def evolve(self, state: Any, event: Event) -> Any: ...
+
+    def legal_commands(self, state: Any, seat: int) -> LegalSet: ...
+
+    def pending(self, state: Any) -> list[Pending]: ...
+
+    def default_command(self, state: Any, seat: int) -> Mapping[str, JSON] | None: ...
+
+    def view(self, state: Any, seat: int | None) -> JSON: ...
+
+    def outcome(self, state: Any) -> Outcome | None: ...
+
+
+def fold(rules: Ruleset, events: Iterable[Event], state: Any = None) -> Any:
+    """Fold events into state, skipping platform (core.*) events."""
+    s = rules.initial_state() if state is None else state
+    for e in events:
+        if not e.type.startswith("core."):
+            s = rules.evolve(s, e)
+    return s

@@ -1,0 +1,1 @@
+"""Imjin War (壬辰之戰 / Far East War 1592): Japan vs the Joseon–Ming alliance."""

@@ -1,0 +1,65 @@
+"""Loads the YAML data files once (map, deployment, generals, events, rule numbers)."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+_DIR = Path(__file__).parent / "data"
+
+
+def _load(name: str) -> dict:
+    with open(_DIR / name, encoding="utf-8") as f:
+        return yaml.safe_load(f)
+
+
+@cache
+def rules() -> dict:
+    return _load("rules.yaml")
+
+
+@cache
+def areas() -> dict[str, dict]:
+    return {a["id"]: a for a in _load("map.yaml")["map"]["areas"]}
+
+
+@cache
+def adjacency() -> dict[str, frozenset[str]]:
+    adj: dict[str, set[str]] = {a: set() for a in areas()}
+    for kind, edges in _load("map.yaml")["map"]["adjacency"].items():
+        if kind == "must_not_be_adjacent":  # a check list, not edges
+            continue
+        for a, b in edges:
+            adj[a].add(b)
+            adj[b].add(a)
+    return {a: frozenset(s) for a, s in adj.items()}
+
+
+@cache
+def deployment() -> dict:
+    return _load("deployment.yaml")["start_units"]
+
+
+@cache
+def generals() -> dict[str, dict]:
+    return {g["id"]: g for g in _load("generals.yaml")["generals"]}
+
+
+@cache
+def events() -> dict[str, dict]:
+    return {e["id"]: e for e in _load("events.yaml")["events"]}
+
+
+def is_land(area: str) -> bool:
+    return areas()[area]["type"] == "land"
+
+
+def lands() -> list[str]:
+    return [a for a, d in areas().items() if d["type"] == "land"]
+
+
+def home_seas(side: str) -> list[str]:
+    tag = "japan_home" if side == "japan" else "allied_home"
+    return [a for a, d in areas().items() if d.get("special") == tag]

@@ -1,0 +1,239 @@
+"""The 18 event cards (§7) and the secret deck.
+
+The deck is drawn lazily: the next card is drawn at random when it is revealed,
+from the cards that could still be there (the 7 (4p: 9) of 17 taken into the deck
+are never seen until drawn, so drawing uniformly from the unseen ones has exactly
+the physical deck's distribution), and the Reset card is drawn at a bottom-three
+position with probability 1/remaining. Nobody, not even the server state, knows
+the order in advance, so it cannot leak.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from games.rules.base import IllegalCommand
+
+from . import commands as C
+from . import data
+from . import events as ev
+from .context import Ctx
+from .generals import damage, heal, info, leave, side_generals_on_map
+from .state import State, hp_left, other, team_chooser, units_in
+
+TIMED_LIFE = 2  # "until the card after next is revealed"
+
+
+def sides_from_turn(s: State) -> list[str]:
+    first = s["side"][s["flow"]["turn"]]
+    return [first, other(first)]
+
+
+def seats_from_turn(s: State) -> list[int]:
+    order = s["order"]
+    i = order.index(s["flow"]["turn"])
+    return order[i:] + order[:i]
+
+
+def draw(ctx: Ctx) -> str:
+    d = ctx.state["deck"]
+    remaining = d["size"] - d["drawn"]
+    r = ctx.rng(f"event-draw:{ctx.state['resets']}:{d['drawn']}")
+    window = data.rules()["deck"]["reset_window"]
+    if d["reset_in"] and remaining <= window and r.randbelow(remaining) == 0:
+        return "reset"
+    return d["pool"][r.randbelow(len(d["pool"]))]
+
+
+def reveal(ctx: Ctx) -> None:
+    s = ctx.state
+    card = draw(ctx)
+    ctx.emit(ev.EVENT_REVEALED, {"card": card, "position": s["deck"]["drawn"] + 1,
+                                 "zh": data.events()[card]["zh"]})
+    timed = [{"card": t["card"], "left": t["left"] - 1} for t in s["timed"] if t["left"] > 1]
+    if data.events()[card]["timed"]:
+        timed.append({"card": card, "left": TIMED_LIFE})
+    if timed != s["timed"]:
+        ctx.emit(ev.TIMED_CHANGED, {"timed": timed})
+    START[card](ctx)
+
+
+# ---------------------------------------------------------------------------
+# Instant supply cards and their 4p split.
+
+
+def side_supply(ctx: Ctx, side: str, amount: int, reason: str) -> None:
+    s = ctx.state
+    if amount == 0:
+        return
+    if s["n"] == 2:
+        seat = next(x for x in s["order"] if s["side"][x] == side)
+        ctx.supply(seat, amount, reason)
+        return
+    ctx.push({"kind": "split", "seat": team_chooser(s, side), "total": abs(amount),
+              "sign": 1 if amount > 0 else -1, "min_mine": 0, "reason": reason}, front=False)
+
+
+def _supply_card(side: str, amount: int):
+    return lambda ctx: side_supply(ctx, side, amount, "event")
+
+
+def _harvest(ctx: Ctx) -> None:
+    from .state import income
+    for side in sides_from_turn(ctx.state):
+        side_supply(ctx, side, income(ctx.state, side), "bumper_harvest")
+
+
+def _nothing(ctx: Ctx) -> None:
+    """Timed cards act through the timed list only."""
+
+
+def _choose(card: str):
+    def start(ctx: Ctx) -> None:
+        for side in sides_from_turn(ctx.state):
+            ctx.push({"kind": "choose_general", "seat": team_chooser(ctx.state, side),
+                      "side": side, "card": card}, front=False)
+    return start
+
+
+def _reinforcements(ctx: Ctx) -> None:
+    s = ctx.state
+    if s["n"] == 2:
+        for side in sides_from_turn(s):
+            ctx.push({"kind": "recruit", "seat": team_chooser(s, side), "mode": "event",
+                      "max_areas": 2, "count": 0, "areas": {}}, front=False)
+        return
+    for seat in seats_from_turn(s):
+        ctx.push({"kind": "recruit", "seat": seat, "mode": "event", "max_areas": 1,
+                  "count": 0, "areas": {}, "team_distinct": True}, front=False)
+
+
+def _great(ctx: Ctx) -> None:
+    for seat in seats_from_turn(ctx.state):
+        ctx.push({"kind": "recruit", "seat": seat, "mode": "event", "max_areas": None,
+                  "count": 0, "areas": {}}, front=False)
+
+
+def _redeploy(ctx: Ctx) -> None:
+    for seat in seats_from_turn(ctx.state):
+        ctx.push({"kind": "move", "seat": seat, "mode": "redeploy", "budget": 8, "moved": []},
+                 front=False)
+
+
+def _plague(ctx: Ctx) -> None:
+    s = ctx.state
+    for uid in sorted(s["units"], key=lambda u: int(u[1:])):
+        d = s["units"][uid]
+        if data.is_land(d["area"]) and d["troops"] > 3:
+            ctx.troops(uid, 3, "plague")
+
+
+def _reset(ctx: Ctx) -> None:
+    for side in sides_from_turn(ctx.state):
+        ctx.push({"kind": "reset_deploy", "seat": team_chooser(ctx.state, side), "side": side},
+                 front=False)
+    ctx.push({"kind": "auto", "what": "reset_after"}, front=False)
+
+
+def reset_after(ctx: Ctx) -> None:
+    s = ctx.state
+    if s["resets"] >= data.rules()["deck"]["end_on_reset_draw"]:
+        ctx.set_flow(ending=True)  # the turn is finished first
+        return
+    pool = sorted(e for e in data.events() if e != "reset")
+    ctx.emit(ev.DECK_REBUILT, {"size": s["deck"]["size"], "pool": pool})
+    reveal(ctx)
+
+
+START = {
+    "court_granary": _supply_card("allies", 5), "crop_blight": _supply_card("allies", -5),
+    "military_farms": _supply_card("japan", 5), "fleet_wreck": _supply_card("japan", -5),
+    "rumours": _choose("rumours"), "peace_talks": _nothing, "draft_dodging": _nothing,
+    "torrential_rain": _nothing, "bumper_harvest": _harvest, "reinforcements": _reinforcements,
+    "great_reinforcements": _great, "assassination": _choose("assassination"),
+    "army_surgeon": _choose("army_surgeon"), "typhoon": _nothing, "redeployment": _redeploy,
+    "plague": _plague, "infighting": _nothing, "reset": _reset,
+}
+
+
+# ---------------------------------------------------------------------------
+# Choosing a general (流言 / 暗殺 / 軍醫): mandatory when one qualifies (A-54, R #19).
+
+
+def choose_options(s: State, prompt: dict) -> list[str]:
+    side, card = prompt["side"], prompt["card"]
+    if card == "army_surgeon":
+        return [g for g in side_generals_on_map(s, side) if s["generals"][g]["damage"] > 0]
+    enemy = side_generals_on_map(s, other(side))
+    if card == "assassination":
+        return [g for g in enemy if hp_left(s, g) > 1]
+    return enemy
+
+
+def decide_choose(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+    prompt = ctx.state["queue"][0]
+    gid = C.general(cmd)
+    if gid not in choose_options(ctx.state, prompt):
+        raise IllegalCommand("that general cannot be chosen for this card")
+    ctx.pop()
+    if prompt["card"] == "rumours":
+        leave(ctx, gid, "hand")
+    elif prompt["card"] == "assassination":
+        damage(ctx, gid, 1, prompt["side"])
+    else:
+        heal(ctx, gid, 1)
+
+
+# ---------------------------------------------------------------------------
+# 4p split of a side's supply between the team-mates.
+
+
+def split_legal(prompt: dict) -> list[dict]:
+    return [{"type": "split", "mine": k} for k in range(prompt["min_mine"], prompt["total"] + 1)]
+
+
+def decide_split(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+    s = ctx.state
+    prompt = s["queue"][0]
+    mine = C.integer(cmd, "mine")
+    if not prompt["min_mine"] <= mine <= prompt["total"]:
+        raise IllegalCommand(f"keep between {prompt['min_mine']} and {prompt['total']}")
+    ctx.pop()
+    mate = next(x for x in s["order"] if s["side"][x] == s["side"][seat] and x != seat)
+    ctx.supply(seat, prompt["sign"] * mine, prompt["reason"])
+    ctx.supply(mate, prompt["sign"] * (prompt["total"] - mine), prompt["reason"])
+
+
+def reset_deploy_options(s: State, prompt: dict) -> list[dict]:
+    from .supply import deploy_targets
+    out: list[dict] = [{"type": "pass"}]
+    if any(t["card"] == "infighting" for t in s["timed"]):
+        return out
+    for seat in s["order"]:
+        if s["side"][seat] != prompt["side"] or s["supply"][seat] < 5:
+            continue
+        for gid, uid in deploy_targets(s, seat, set(), set()):
+            out.append({"type": "deploy", "general": gid, "unit": uid})
+    return out
+
+
+def decide_reset_deploy(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+    from .generals import deploy
+    s = ctx.state
+    prompt = s["queue"][0]
+    if cmd["type"] == "pass":
+        ctx.pop()
+        return
+    c = {"type": "deploy", "general": C.general(cmd), "unit": C.unit(cmd)}
+    if c not in reset_deploy_options(s, prompt):
+        raise IllegalCommand("that general cannot be deployed now")
+    ctx.pop()
+    owner = s["units"][c["unit"]]["owner"]
+    deploy(ctx, owner, c["general"], c["unit"], 5, "reset")
+
+
+def info_zh(card: str) -> str:
+    return data.events()[card]["zh"]
+
+
+__all__ = ["reveal", "reset_after", "info", "units_in"]

@@ -1,0 +1,156 @@
+"""evolve: one small function per event type. Never validates, never draws."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from games.rules.base import Event
+
+from . import events as ev
+from .state import State, copy
+
+
+def _set_up(s: State, p: dict) -> None:
+    s.clear()
+    s.update(copy(dict(p["table"])))
+
+
+def _flow(s: State, p: dict) -> None:
+    for key in ("flow", "queue", "act"):
+        if key in p:
+            s[key] = p[key]
+
+
+def _supply(s: State, p: dict) -> None:
+    s["supply"][p["seat"]] = max(0, min(99, s["supply"][p["seat"]] + p["delta"]))
+
+
+def _wheel(s: State, p: dict) -> None:
+    s["wheel"][p["side"]] = p["to"]
+
+
+def _units(s: State, p: dict) -> None:
+    for uid, unit in p["units"].items():
+        if unit is None:
+            s["units"].pop(uid, None)
+        else:
+            s["units"][uid] = dict(unit)
+            s["next_uid"] = max(s["next_uid"], int(uid[1:]) + 1)
+
+
+def _control(s: State, p: dict) -> None:
+    s["control"][p["area"]] = p["side"]
+
+
+def _generals(s: State, p: dict) -> None:
+    for gid, rec in p["generals"].items():
+        if rec is None:
+            s["generals"].pop(gid, None)
+        else:
+            s["generals"][gid] = dict(rec)
+
+
+def _legendary(s: State, p: dict) -> None:
+    seat, gid = p["seat"], p["general"]
+    if gid is not None:
+        s["legendary"][s["side"][seat]] = gid
+        s["hands"][seat].append(gid)
+        s["supply"][seat] = max(0, s["supply"][seat] - p["penalty"])
+
+
+def _picked(s: State, p: dict) -> None:
+    s["picks"][p["seat"]].append(p["general"])
+
+
+def _sealed(s: State, p: dict) -> None:
+    seat, gid = p["seat"], p["choice"]
+    if gid not in s["hands"][seat]:
+        s["hands"][seat].append(gid)
+    if p["salt"] is not None:  # None: a card everybody knows (4p army leader)
+        s["secrets"][seat][gid] = {"key": p["key"], "salt": p["salt"]}
+
+
+def _deployed(s: State, p: dict) -> None:
+    seat, gid, uid = p["seat"], p["general"], p["unit"]
+    if gid in s["hands"][seat]:
+        s["hands"][seat].remove(gid)
+    s["secrets"][seat].pop(gid, None)
+    s["generals"][gid] = {"owner": seat, "where": "map", "unit": uid, "damage": p.get("damage", 0)}
+    s["units"][uid]["general"] = gid
+
+
+def _left(s: State, p: dict) -> None:
+    gid = p["general"]
+    rec = s["generals"][gid]
+    uid = rec["unit"]
+    if uid is not None and uid in s["units"] and s["units"][uid]["general"] == gid:
+        s["units"][uid]["general"] = None
+    if p["to"] == "hand":
+        s["generals"][gid] = {"owner": rec["owner"], "where": "hand", "unit": None, "damage": 0}
+        s["hands"][rec["owner"]].append(gid)
+    else:
+        s["generals"][gid] = {"owner": rec["owner"], "where": "dead", "unit": None,
+                              "damage": rec["damage"]}
+        s["killed"][p["killer_side"]].append(gid)
+    if s["taunt"] and s["taunt"]["general"] == gid:
+        s["taunt"] = None
+
+
+def _revealed(s: State, p: dict) -> None:
+    d = s["deck"]
+    d["drawn"] += 1
+    card = p["card"]
+    if card == "reset":
+        d["reset_in"] = False
+        s["resets"] += 1
+    else:
+        d["pool"].remove(card)
+    s["last_card"] = card
+    s["revealed"].append(card)
+
+
+def _rebuilt(s: State, p: dict) -> None:
+    s["deck"] = {"size": p["size"], "drawn": 0, "pool": list(p["pool"]), "reset_in": True}
+
+
+def _timed(s: State, p: dict) -> None:
+    s["timed"] = [dict(t) for t in p["timed"]]
+
+
+def _taunt(s: State, p: dict) -> None:
+    s["taunt"] = None if p["taunt"] is None else dict(p["taunt"])
+
+
+def _battle(s: State, p: dict) -> None:
+    s["last_battle"] = {k: p[k] for k in ("battle", "attacker_dice", "defender_dice", "result")}
+
+
+def _ended(s: State, p: dict) -> None:
+    s["result"] = {"winners": list(p["winners"]), "reason": p["reason"], "scores": dict(p["scores"])}
+
+
+HANDLERS: dict[str, Callable[[State, dict], None]] = {
+    ev.GAME_SET_UP: _set_up, ev.FLOW_CHANGED: _flow, ev.SUPPLY_CHANGED: _supply,
+    ev.WHEEL_ADVANCED: _wheel, ev.UNITS_CHANGED: _units, ev.CONTROL_CHANGED: _control,
+    ev.GENERALS_CHANGED: _generals, ev.LEGENDARY_CHOSEN: _legendary, ev.GENERAL_PICKED: _picked,
+    ev.HAND_CARD_SEALED: _sealed, ev.GENERAL_DEPLOYED: _deployed, ev.GENERAL_LEFT_MAP: _left,
+    ev.EVENT_REVEALED: _revealed, ev.DECK_REBUILT: _rebuilt, ev.TIMED_CHANGED: _timed,
+    ev.TAUNT_CHANGED: _taunt, ev.BATTLE_RESOLVED: _battle, ev.GAME_ENDED: _ended,
+}
+
+
+def evolve(state: State, event: Event) -> State:
+    """Copy, then apply; round-tripped payloads (lists for tuples) are fine here."""
+    new = copy(state)
+    HANDLERS[event.type](new, copy(dict(event.payload)))
+    return new
+
+
+def apply_in_place(state: State, event: Event) -> None:
+    """decide's scratch fold: the scratch state is its own, so no copy is needed."""
+    HANDLERS[event.type](state, copy(dict(event.payload)))
+
+
+def handles(event_type: str) -> bool:
+    return event_type in HANDLERS
+

@@ -1,0 +1,217 @@
+"""Setup (§3.1, §10): factions, table, legendary choice, secret hands, opening placements."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from games.rules.base import BadCommand, IllegalCommand, RngFactory, commit
+
+from . import commands as C
+from . import data
+from . import events as ev
+from .context import Ctx
+from .generals import deploy, info
+from .state import State, other
+
+FACTIONS_2P = ["japan", "allies"]
+FACTIONS_4P = ["kato", "joseon", "konishi", "ming"]
+LEGENDARY = ["sanada_yukimura", "nurhaci", "qi_jiguang", "zheng_zhilong"]
+
+
+def factions(players: int, options: Mapping[str, Any]) -> list[str]:
+    if players == 2:
+        return list(FACTIONS_2P)
+    if players == 4:
+        return list(FACTIONS_4P)
+    raise BadCommand("Imjin is played by 2 or 4 players")
+
+
+def side_of_faction(f: str) -> str:
+    return f if f in ("japan", "allies") else data.rules()["armies"][f]
+
+
+def assign(given: Sequence[str | None], rng: RngFactory) -> list[str]:
+    pool = factions(len(given), {})
+    chosen = [f for f in given if f is not None]
+    if any(f not in pool for f in chosen) or len(set(chosen)) != len(chosen):
+        raise BadCommand(f"factions must be distinct values among {pool}")
+    rest = rng("factions").shuffled([f for f in pool if f not in chosen])
+    return [f if f is not None else rest.pop() for f in given]
+
+
+def options_with_defaults(options: Mapping[str, Any]) -> dict:
+    allowed = options.get("legendary_generals", LEGENDARY)
+    if not isinstance(allowed, list) or any(g not in LEGENDARY for g in allowed):
+        raise BadCommand(f"legendary_generals must be a list drawn from {LEGENDARY}")
+    extra = set(options) - {"legendary_generals"}
+    if extra:
+        raise BadCommand(f"unknown options {sorted(extra)}")
+    return {"legendary_generals": sorted(set(allowed))}
+
+
+def build_units(fs: list[str]) -> tuple[dict, int]:
+    seat_of = {f: i for i, f in enumerate(fs)}
+    units, n = {}, 1
+    for side in ("japan", "allies"):
+        for area, spec in data.deployment()[side].items():
+            owner = seat_of[side] if len(fs) == 2 else seat_of[spec["army"]]
+            for troops in spec["units"]:
+                units[f"u{n}"] = {"owner": owner, "area": area, "troops": troops, "general": None}
+                n += 1
+    return units, n
+
+
+def table(fs: list[str], options: dict) -> dict:
+    r = data.rules()
+    n = len(fs)
+    sides = [side_of_faction(f) for f in fs]
+    order = ([fs.index("japan"), fs.index("allies")] if n == 2
+             else [fs.index(a) for a in r["play_order_4p"]])
+    units, next_uid = build_units(fs)
+    stock = r["supply"]["start_2p"] if n == 2 else r["supply"]["start_4p"]
+    pool = sorted(e for e in data.events() if e != "reset")
+    return {
+        "stage": "play", "n": n, "faction": fs, "side": sides, "order": order, "options": options,
+        "supply": [stock] * n, "wheel": {"japan": 0, "allies": 0},
+        "control": {a: d["start"] for a, d in data.areas().items() if d["type"] == "land"},
+        "units": units, "next_uid": next_uid, "generals": {},
+        "hands": [[] for _ in fs], "secrets": [{} for _ in fs], "picks": [[] for _ in fs],
+        "legendary": {"japan": None, "allies": None}, "killed": {"japan": [], "allies": []},
+        "deck": {"size": r["deck"]["size_2p" if n == 2 else "size_4p"], "drawn": 0, "pool": pool,
+                 "reset_in": True},
+        "resets": 0, "timed": [], "last_card": None, "revealed": [], "taunt": None,
+        "last_battle": None, "ending": False, "result": None,
+        "flow": {"stage": "setup", "turn": order[0]}, "queue": [], "act": {},
+    }
+
+
+def start(given: Sequence[str | None], options: Mapping[str, Any], rng: RngFactory) -> list:
+    factions(len(given), options)
+    opts = options_with_defaults(options)
+    fs = assign(given, rng)
+    ctx = Ctx({}, rng)
+    ctx.emit(ev.GAME_SET_UP, {"table": table(fs, opts)})
+    s = ctx.state
+    if opts["legendary_generals"]:
+        ctx.flow(queue=[{"kind": "choose_legendary", "seat": seat} for seat in s["order"]])
+    else:
+        begin_picks(ctx)
+    return ctx.events
+
+
+# ---------------------------------------------------------------------------
+# Legendary generals: Japan (Kato first at 4p) chooses first; one per side, extra
+# to the hand (Appendix R #2); its taker starts with 10 supply less.
+
+
+def legendary_options(s: State, seat: int) -> list[str | None]:
+    side = s["side"][seat]
+    if s["legendary"][side] is not None:
+        return [None]
+    taken = set(g for g in s["legendary"].values() if g)
+    ok = [g for g in s["options"]["legendary_generals"]
+          if g not in taken and info(g)["side"] in ("any", side)]
+    return [None, *ok]
+
+
+def decide_legendary(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+    gid = C.general(cmd, optional=True)
+    if gid not in legendary_options(ctx.state, seat):
+        raise IllegalCommand("that legendary general is not available to you")
+    ctx.pop()
+    penalty = data.rules()["supply"]["legendary_penalty"]
+    ctx.emit(ev.LEGENDARY_CHOSEN, {"seat": seat, "general": gid, "penalty": penalty})
+    if not ctx.state["queue"]:
+        begin_picks(ctx)
+
+
+# ---------------------------------------------------------------------------
+# Secret hands: picked one card at a time (private), then each card sealed by a
+# commitment that is revealed when the card is played.
+
+
+def hand_size(s: State) -> int:
+    return data.rules()["hand"]["size_2p" if s["n"] == 2 else "size_4p"]
+
+
+def pool_for(s: State, seat: int) -> list[str]:
+    f = s["faction"][seat]
+    if s["n"] == 2:
+        nations = {"japan"} if f == "japan" else {"ming", "joseon"}
+        return sorted(g for g, d in data.generals().items() if d["nation"] in nations)
+    return sorted(g for g, d in data.generals().items()
+                  if d["nation"] != "legend" and d["army_4p"] == f)
+
+
+def begin_picks(ctx: Ctx) -> None:
+    s = ctx.state
+    if s["n"] == 4:  # the army leader is mandatory: known to all, picked for you
+        for seat in s["order"]:
+            leader = next(g for g in pool_for(s, seat) if info(g)["leader"])
+            ctx.emit(ev.GENERAL_PICKED, {"seat": seat, "general": leader})
+    ctx.flow(queue=[{"kind": "pick_generals", "seats": list(s["order"])}])
+
+
+def pick_options(s: State, seat: int) -> list[str]:
+    picks = s["picks"][seat]
+    fours = sum(1 for g in picks if info(g)["hp"] == 4)
+    cap = data.rules()["hand"]["max_four_hp"]
+    return [g for g in pool_for(s, seat)
+            if g not in picks and (info(g)["hp"] < 4 or fours < cap)]
+
+
+def decide_pick(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+    s = ctx.state
+    gid = C.general(cmd)
+    if gid not in pick_options(s, seat):
+        raise IllegalCommand("you cannot pick that general")
+    ctx.emit(ev.GENERAL_PICKED, {"seat": seat, "general": gid}, visible_to=(seat,))
+    if len(s["picks"][seat]) < hand_size(s):
+        return
+    for i, g in enumerate(s["picks"][seat]):
+        if s["n"] == 4 and info(g)["leader"]:
+            ctx.emit(ev.HAND_CARD_SEALED, {"seat": seat, "key": f"leader:{seat}", "choice": g,
+                                           "salt": None})
+            continue
+        for e in commit(ctx.rng, seat, f"hand:{seat}:{i}", g, ev.HAND_CARD_SEALED, {"seat": seat}):
+            ctx.raw(e)
+    head = dict(s["queue"][0])
+    head["seats"] = [x for x in head["seats"] if x != seat]
+    if head["seats"]:
+        ctx.set_head(head)
+    else:
+        ctx.pop()
+        begin_placements(ctx)
+
+
+# ---------------------------------------------------------------------------
+# Opening placements: 2p J, A, J, A (free, not setup-banned); 4p each leader.
+
+
+def begin_placements(ctx: Ctx) -> None:
+    s = ctx.state
+    order = s["order"] * 2 if s["n"] == 2 else list(s["order"])
+    ctx.flow(queue=[{"kind": "place_general", "seat": seat} for seat in order])
+
+
+def place_options(s: State, seat: int) -> list[tuple[str, str]]:
+    hand = sorted(s["hands"][seat])
+    if s["n"] == 4:
+        hand = [g for g in hand if info(g)["leader"]]
+    gens = [g for g in hand if not info(g)["setup_banned"]]
+    units = [u for u, d in sorted(s["units"].items(), key=lambda x: int(x[0][1:]))
+             if d["owner"] == seat and d["general"] is None]
+    return [(g, u) for g in gens for u in units]
+
+
+def decide_place(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+    gid, uid = C.general(cmd), C.unit(cmd)
+    if (gid, uid) not in place_options(ctx.state, seat):
+        raise IllegalCommand("that general cannot be placed on that unit")
+    ctx.pop()
+    deploy(ctx, seat, gid, uid, 0, "setup")
+    if not ctx.state["queue"]:
+        ctx.flow(flow={"stage": "turn", "turn": ctx.state["order"][0], "step": "wheel"})
+
+
+__all__ = ["factions", "start", "other"]

@@ -1,0 +1,154 @@
+"""The game state: one JSON-like dict (value equality, picklable, easy to redact).
+
+Layout (keys of the dict):
+  n, faction[seat], side[seat], order (play order of seats), options
+  supply[seat]                      stock of each player (2p: one per side)
+  wheel{side: space}                one marker per side (shared by team-mates at 4p)
+  control{area: side}               last occupier of each land, owner of each home sea
+  units{uid: {owner, area, troops, general}}   next_uid
+  generals{gid: {owner, where: map|hand|dead, unit, damage}}  public records only
+  hands[seat]  list of gids in hand (private)   secrets[seat]{gid: {key, salt}}
+  picks[seat]  generals picked during setup (private)
+  legendary{side: gid|None}, killed{side: [gids of enemy generals killed]}
+  deck{size, drawn, pool, reset_in}, resets, timed[{card, left}], last_card
+  taunt None|{unit, general}
+  flow{stage, ...} the current step; queue[...] prompts to answer first
+  act{...} scratch of the current action; result None|{winners, reason, scores}
+"""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+from . import data
+
+State = dict
+
+SIDES = ("japan", "allies")
+
+
+def copy(state: State) -> State:
+    """A deep copy (pickle is the fastest deep copy of plain data in CPython)."""
+    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+
+
+def initial() -> State:
+    return {"stage": "new"}
+
+
+def other(side: str) -> str:
+    return "allies" if side == "japan" else "japan"
+
+
+def side_seats(state: State, side: str) -> list[int]:
+    return [s for s in state["order"] if state["side"][s] == side]
+
+
+def four(state: State) -> bool:
+    return state["n"] == 4
+
+
+def units_in(state: State, area: str) -> list[str]:
+    return sorted((u for u, d in state["units"].items() if d["area"] == area), key=uid_key)
+
+
+def uid_key(uid: str) -> int:
+    return int(uid[1:])
+
+
+def unit_side(state: State, uid: str) -> str:
+    return state["side"][state["units"][uid]["owner"]]
+
+
+def side_in(state: State, area: str) -> str | None:
+    """The side whose units stand in an area (enemies never share one)."""
+    for d in state["units"].values():
+        if d["area"] == area:
+            return state["side"][d["owner"]]
+    return None
+
+
+def general_of(state: State, uid: str) -> str | None:
+    return state["units"][uid]["general"]
+
+
+def hp_left(state: State, gid: str) -> int:
+    return data.generals()[gid]["hp"] - state["generals"][gid]["damage"]
+
+
+def troop_cap(state: State, uid: str) -> int:
+    lim = data.rules()["limits"]
+    if state["units"][uid]["general"] == "mori_hidemoto":
+        return lim["mori_troops_per_unit"]
+    return lim["troops_per_unit"]
+
+
+def troops_on_map(state: State, side: str) -> int:
+    return sum(d["troops"] for d in state["units"].values() if state["side"][d["owner"]] == side)
+
+
+def reserve(state: State, side: str) -> int:
+    return data.rules()["limits"]["troops_per_side_on_map"] - troops_on_map(state, side)
+
+
+def controller(state: State, area: str) -> str | None:
+    """Who controls an area now: lands by last occupation; home seas belong to their
+    owner except while only enemy units stand there; ordinary seas to nobody."""
+    info = data.areas()[area]
+    if info["type"] == "land":
+        return state["control"].get(area)
+    if info.get("special") is None:
+        return None
+    owner = "japan" if info["special"] == "japan_home" else "allies"
+    present = side_in(state, area)
+    return present if present is not None else owner
+
+
+def income(state: State, side: str) -> int:
+    total = 0
+    for a, info in data.areas().items():
+        if info["supply"] and controller(state, a) == side:
+            total += info["supply"]
+    return min(total, 50)
+
+
+def lands_of(state: State, side: str) -> int:
+    return sum(1 for a in data.lands() if state["control"].get(a) == side)
+
+
+def timed_active(state: State, card: str) -> bool:
+    return any(t["card"] == card for t in state["timed"])
+
+
+def is_pending_turn(state: State, seat: int) -> bool:
+    return state["flow"].get("seat") == seat
+
+
+def team_chooser(state: State, side: str) -> int:
+    """Who decides for a side ("the team-mates decide together"): the turn player
+    if on that side, else that side's first seat after the turn player in play order."""
+    turn = state["flow"].get("turn", state["order"][0])
+    if state["side"][turn] == side:
+        return turn
+    order = state["order"]
+    i = order.index(turn)
+    for k in range(1, len(order) + 1):
+        s = order[(i + k) % len(order)]
+        if state["side"][s] == side:
+            return s
+    raise AssertionError("no seat on side")
+
+
+def adjacent(a: str, b: str) -> bool:
+    return b in data.adjacency()[a]
+
+
+def enemy_units(state: State, area: str, side: str) -> list[str]:
+    return [u for u in units_in(state, area) if unit_side(state, u) != side]
+
+
+def unit_view(state: State, uid: str) -> dict[str, Any]:
+    d = dict(state["units"][uid])
+    d["id"] = uid
+    return d

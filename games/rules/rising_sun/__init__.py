@@ -1,0 +1,1 @@
+"""Rising Sun (CMON) rules engine. See README.md."""

@@ -1,0 +1,194 @@
+"""A battle: secret simultaneous bids on the 4 War Advantages, then left to
+right Seppuku, Take Hostage, Hire Ronin, the battle outcome, Imperial Poets and
+War Reparations. The bid itself is committed in rules.decide (commit-reveal)."""
+
+from __future__ import annotations
+
+from ..base import IllegalCommand
+from .engine import AUTO, INPUT, PROMPT, Step, pop, prompt
+from .figures import do_kill, request_kill
+from .state import (State, best_by, by_honor, clan, copies, figs_at, force, gain_honor, gain_vp, is_daimyo_like,
+                    kind_of, lose_vp)
+from .war import award
+
+ADVANTAGES = ("seppuku", "hostage", "ronin", "poets")
+
+
+def allocated(b: dict, seat: int) -> int:
+    bid = b["bids"].get(str(seat))
+    return sum(bid[a] for a in ADVANTAGES) if bid else 0
+
+
+def check_bid(s: State, seat: int, cmd: dict) -> dict:
+    b = s.get("battle")
+    if not b or s["stack"][-1]["k"] != "bidding":
+        raise IllegalCommand("no battle is waiting for bids")
+    if seat not in b["parts"] or str(seat) in b["bids"]:
+        raise IllegalCommand("you have no bid to place in this battle")
+    bid = {a: cmd.get(a, 0) for a in ADVANTAGES}
+    for a, v in bid.items():
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise IllegalCommand(f"{a}: a bid is a whole number of coins >= 0")
+    if sum(bid.values()) > s["players"][seat]["coins"]:
+        raise IllegalCommand("you cannot bid more coins than you have")
+    return bid
+
+
+def store_bid(s: State, seat: int, bid: dict, key: str, salt: str) -> bool:
+    """Record a secret bid; True when every participant has bid."""
+    b = s["battle"]
+    b["bids"][str(seat)] = {**bid, "key": key, "salt": salt}
+    return len(b["bids"]) == len(b["parts"])
+
+
+def reveal(s: State) -> None:
+    s["battle"]["revealed"] = True
+    pop(s)  # the bidding frame
+
+
+def _bidding_pending(s, f):
+    b = s["battle"]
+    return [q for q in b["parts"] if str(q) not in b["bids"]]
+
+
+INPUT["bidding"] = Step(_bidding_pending, lambda s, f, seat: [{"type": "bid", "seppuku": 0, "hostage": 0,
+                                                                "ronin": 0, "poets": 0}], None, "war_bid")
+
+
+def adv_winner(s: State, adv: str) -> int | None:
+    b = s["battle"]
+    return best_by(s, {q: b["bids"][str(q)][adv] for q in b["parts"]}, minimum=1)
+
+
+def hostage_targets(s: State, seat: int) -> list[str]:
+    b = s["battle"]
+    out = set()
+    for fid in figs_at(s, b["prov"]):
+        f = s["figs"][fid]
+        if f["o"] != seat and not is_daimyo_like(f):
+            out.add(f"{f['o']}:{kind_of(f)}")
+    return sorted(out)
+
+
+def ronin_amount(s: State, seat: int) -> int:
+    n = s["players"][seat]["ronin"]
+    if clan(s, seat) == "Koi":
+        n += s["players"][seat]["coins"] - allocated(s["battle"], seat)
+    return n
+
+
+def _battle(s: State, f: dict, ctx) -> None:
+    b = s["battle"]
+    step = f["step"]
+    f["step"] += 1
+    if step == 0:
+        w = adv_winner(s, "seppuku")
+        if w is not None:
+            prompt(s, w, "seppuku", ["decline", "commit"])
+    elif step == 1:
+        w = adv_winner(s, "hostage")
+        if w is not None:
+            prompt(s, w, "take_hostage", ["decline"] + hostage_targets(s, w), left=1 + copies(s, w, "Respect"))
+    elif step == 2:
+        w = adv_winner(s, "ronin")
+        if w is not None and ronin_amount(s, w) > 0:
+            prompt(s, w, "hire_ronin", ["decline", "hire"])
+    elif step == 3:
+        _outcome(s)
+    elif step == 4:
+        w = adv_winner(s, "poets")
+        if w is not None and b["killed"] > 0:
+            prompt(s, w, "imperial_poets", ["decline", "compose"])
+    elif step == 5:
+        _reparations(s)
+    else:
+        pop(s)
+        s["battle"] = None
+
+
+AUTO["battle"] = _battle
+
+
+def _seppuku(s, p, choice, ctx):
+    if choice != "commit":
+        return
+    seat = p["seat"]
+    mine = figs_at(s, s["battle"]["prov"], seat)
+    do_kill(s, mine, None)
+    gain_vp(s, seat, len(mine))
+    for _ in mine:
+        gain_honor(s, seat)
+
+
+def _hostage(s, p, choice, ctx):
+    if choice == "decline":
+        return
+    seat = p["seat"]
+    owner, kind = choice.split(":", 1)
+    owner = int(owner)
+    fid = sorted(x for x in figs_at(s, s["battle"]["prov"], owner) if kind_of(s["figs"][x]) == kind)[0]
+    s["figs"][fid]["loc"] = f"hostage:{seat}"
+    gain_vp(s, seat, lose_vp(s, owner, 1))
+    if p["left"] > 1:
+        prompt(s, seat, "take_hostage", ["decline"] + hostage_targets(s, seat), left=p["left"] - 1)
+
+
+def _ronin(s, p, choice, ctx):
+    if choice == "hire":
+        s["battle"]["hired"][str(p["seat"])] = ronin_amount(s, p["seat"])
+
+
+def _poets(s, p, choice, ctx):
+    if choice == "compose":
+        gain_vp(s, p["seat"], s["battle"]["killed"])
+
+
+PROMPT["seppuku"] = _seppuku
+PROMPT["take_hostage"] = _hostage
+PROMPT["hire_ronin"] = _ronin
+PROMPT["imperial_poets"] = _poets
+
+
+def _outcome(s: State) -> None:
+    b = s["battle"]
+    prov = b["prov"]
+    forces = {q: force(s, q, prov) for q in b["parts"]}
+    winner = best_by(s, forces, minimum=1)
+    if winner is None:
+        winner = by_honor(s, b["parts"])[0]
+    b["winner"] = winner
+    award(s, winner, prov, b["souls"])
+    dead = [fid for fid in figs_at(s, prov)
+            if s["figs"][fid]["o"] != winner and s["ally"][winner] != s["figs"][fid]["o"]]
+    request_kill(s, dead, winner)
+
+
+def _reparations(s: State) -> None:
+    b = s["battle"]
+    winner = b["winner"]
+    losers = by_honor(s, [q for q in b["parts"] if q != winner])
+    for q in losers:
+        s["players"][q]["coins"] -= allocated(b, q)
+    pot = allocated(b, winner)
+    s["players"][winner]["coins"] -= pot
+    if not losers:
+        return
+    share, rem = divmod(pot, len(losers))
+    for q in losers:
+        s["players"][q]["coins"] += share
+    if rem:
+        if rem == len(losers) - 0 and False:
+            return
+        prompt(s, winner, "reparations", [str(q) for q in losers], left=rem)
+
+
+def _reparation_pick(s, p, choice, ctx):
+    s["players"][int(choice)]["coins"] += 1
+    rest = [o for o in p["opts"] if o != choice]
+    if p["left"] > 1 and rest:
+        prompt(s, p["seat"], "reparations", rest, left=p["left"] - 1)
+
+
+PROMPT["reparations"] = _reparation_pick
+
+__all__ = ["check_bid", "store_bid", "reveal", "IllegalCommand"]

@@ -1,0 +1,49 @@
+"""Game data loaded once from data/*.json (a card or map fix is a data change)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+_DIR = Path(__file__).parent / "data"
+
+BOARD = json.loads((_DIR / "board.json").read_text())
+_CARDS = json.loads((_DIR / "cards.json").read_text())
+
+CARDS: dict[str, dict] = {c["name"]: c for c in _CARDS["cards"]}
+ONI: frozenset[str] = frozenset(_CARDS["oni"])
+MONSTERS: frozenset[str] = frozenset(n for n, c in CARDS.items() if c["type"] == "monster")
+PROVINCES: list[str] = list(BOARD["provinces"])
+CLANS: dict[str, dict] = BOARD["clans"]
+CLAN_NAMES: list[str] = sorted(CLANS, key=lambda c: CLANS[c]["rank"])
+SHRINES: list[str] = BOARD["shrines"]
+SEASONS: list[str] = BOARD["seasons"]
+SETS = ("archway", "horseman", "teapot")
+MANDATES = list(BOARD["mandates"])
+TRACK: list[str] = BOARD["political_track"]
+
+LAND: dict[str, set[str]] = {p: set() for p in PROVINCES}
+SEA: dict[str, set[str]] = {p: set() for p in PROVINCES}
+for _a, _b in BOARD["land_borders"]:
+    LAND[_a].add(_b)
+    LAND[_b].add(_a)
+for _a, _b in BOARD["shipping_routes"]:
+    SEA[_a].add(_b)
+    SEA[_b].add(_a)
+
+
+def season_deck(season: str, card_set: str) -> list[str]:
+    """The 12 cards of one season: 7 core + 5 of the chosen set, duplicates listed."""
+    out = []
+    for c in _CARDS["cards"]:
+        if c["season"] == season:
+            out += [c["name"]] * (c["sets"].get("core", 0) + c["sets"].get(card_set, 0))
+    return out
+
+
+def set_bonus(distinct: int) -> int:
+    vp = 0
+    for need, bonus in BOARD["set_bonus"]:
+        if distinct >= need:
+            vp = bonus
+    return vp

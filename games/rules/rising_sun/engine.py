@@ -1,0 +1,139 @@
+"""The step machine shared by every phase.
+
+The game position is a stack of frames (plain dicts, `k` = kind). `run` pops and
+executes automatic frames until the top frame waits for a player's input (or the
+game ends). Phase modules register their frames here:
+
+- `AUTO[k](s, frame, ctx)`: runs without input; pops itself or pushes sub-frames.
+- `INPUT[k] = Step(pending, legal, apply)`: waits for a command.
+- `PROMPT[what](s, frame, choice, ctx)`: the effect of a generic yes/no/pick prompt
+  (frame k="prompt" with an explicit option list `opts`).
+
+`Ctx` supplies randomness: in `decide` it draws from the platform rng and records
+the results; in `evolve` it replays the recorded results (public ones from the
+event payload, hidden ones from `state["hidden"]`, filled by a hidden event).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..base import IllegalCommand
+from .state import State, top
+
+
+class Ctx:
+    def __init__(self, rng=None, draws: list | None = None):
+        self.rng = rng
+        self.draws: list = [] if rng else list(draws or [])
+        self.hidden: list = []
+
+    def shuffled(self, s: State, purpose: str, items: list, hidden: bool = False) -> list:
+        if self.rng is not None:
+            out = self.rng(f"{purpose}:{len(self.draws)}:{len(self.hidden)}").shuffled(items)
+            (self.hidden if hidden else self.draws).append(out)
+            return list(out)
+        if hidden:
+            return list(s["hidden"].pop(0))
+        return list(self.draws.pop(0))
+
+
+@dataclass(frozen=True)
+class Step:
+    pending: Callable[[State, dict], list[int]]
+    legal: Callable[[State, dict, int], list[dict]]
+    apply: Callable[[State, dict, int, dict, Ctx], None]
+    kind: str
+
+
+AUTO: dict[str, Callable[[State, dict, Ctx], None]] = {}
+INPUT: dict[str, Step] = {}
+PROMPT: dict[str, Callable[[State, dict, Any, Ctx], None]] = {}
+
+
+def push(s: State, k: str, **kw) -> dict:
+    frame = {"k": k, **kw}
+    s["stack"].append(frame)
+    return frame
+
+
+def pop(s: State) -> dict:
+    return s["stack"].pop()
+
+
+def prompt(s: State, seat: int, what: str, opts: list, **kw) -> None:
+    """Ask `seat` to pick one of `opts` (the first is the default)."""
+    if opts:
+        push(s, "prompt", seat=seat, what=what, opts=opts, **kw)
+
+
+def run(s: State, ctx: Ctx) -> None:
+    guard = 0
+    while s["result"] is None and s["stack"]:
+        f = s["stack"][-1]
+        fn = AUTO.get(f["k"])
+        if fn is None:
+            if not INPUT[f["k"]].pending(s, f):
+                raise RuntimeError(f"input frame {f['k']} with nobody pending")
+            return
+        fn(s, f, ctx)
+        guard += 1
+        if guard > 100000:  # pragma: no cover - a bug, not a rule
+            raise RuntimeError("step machine loops")
+
+
+def pending(s: State) -> list[tuple[int, str]]:
+    f = top(s)
+    if s["result"] is not None or f is None:
+        return []
+    step = INPUT.get(f["k"])
+    if step is None:
+        return []
+    kind = f.get("what", step.kind) if f["k"] == "prompt" else step.kind
+    return [(seat, kind) for seat in step.pending(s, f)]
+
+
+def legal(s: State, seat: int) -> list[dict]:
+    f = top(s)
+    if s["result"] is not None or f is None or f["k"] not in INPUT:
+        return []
+    step = INPUT[f["k"]]
+    if seat not in step.pending(s, f) and f["k"] != "tea":
+        return []
+    return step.legal(s, f, seat)
+
+
+def apply_input(s: State, seat: int, cmd: dict, ctx: Ctx) -> None:
+    f = top(s)
+    if s["result"] is not None:
+        raise IllegalCommand("the game is over")
+    if f is None or f["k"] not in INPUT:
+        raise IllegalCommand("nobody can act now")
+    step = INPUT[f["k"]]
+    if f["k"] != "tea" and seat not in step.pending(s, f):
+        raise IllegalCommand("it is not your turn to act")
+    step.apply(s, f, seat, cmd, ctx)
+    run(s, ctx)
+
+
+# ------------------------------------------------------------------ prompts
+
+def _prompt_pending(s, f):
+    return [f["seat"]]
+
+
+def _prompt_legal(s, f, seat):
+    return [{"type": "choose", "choice": o} for o in f["opts"]]
+
+
+def _prompt_apply(s, f, seat, cmd, ctx):
+    if cmd["type"] != "choose":
+        raise IllegalCommand("choose one of the offered options")
+    if cmd.get("choice") not in f["opts"]:
+        raise IllegalCommand("that option is not offered")
+    pop(s)
+    PROMPT[f["what"]](s, f, cmd["choice"], ctx)
+
+
+INPUT["prompt"] = Step(_prompt_pending, _prompt_legal, _prompt_apply, "prompt")

@@ -1,0 +1,250 @@
+"""Figures on the move: summon / place / move, kills (Mercy, Justice,
+Righteousness, Imperial Poets count), "enters a province" monsters (Oni of Hate,
+Oni of Spite) and the after-Summon upgrades (Paths of the Kenin, Ninja, Monkey,
+Spirit, Patron, Warlord) and end-of-Recruit upgrades (Light, Samurai)."""
+
+from __future__ import annotations
+
+from .data import PROVINCES
+from .engine import AUTO, PROMPT, push, pop, prompt
+from .state import (State, by_honor, copies, figs_at, force, gain_coins, gain_vp, higher, is_daimyo_like,
+                    kind_of, lose_honor, lose_vp, matches_type, reserve)
+
+
+def on_map(f: dict) -> bool:
+    return f["loc"] in PROVINCES
+
+
+def put(s: State, fid: str, loc: str) -> None:
+    """Summon, place or move a figure; monsters entering a province trigger."""
+    s["figs"][fid]["loc"] = loc
+    if loc in PROVINCES:
+        enter(s, fid, loc)
+
+
+def enter(s: State, fid: str, prov: str) -> None:
+    f = s["figs"][fid]
+    owner = f["o"]
+    if f["n"] == "Oni of Spite":
+        # steal up to 2 VP from each higher-Honor clan with Force there
+        for q in by_honor(s, range(s["n"])):
+            if q != owner and higher(s, q, owner) and force(s, q, prov) > 0:
+                gain_vp(s, owner, lose_vp(s, q, 2))
+    if f["n"] == "Oni of Hate":
+        victims = [q for q in by_honor(s, range(s["n"]))
+                   if q != owner and higher(s, q, owner) and _hate_kinds(s, q, prov)]
+        if victims:
+            push(s, "hate", owner=owner, prov=prov, victims=victims, picked=[])
+
+
+def _hate_kinds(s: State, q: int, prov: str) -> list[str]:
+    kinds = {kind_of(s["figs"][fid]) for fid in figs_at(s, prov, q)
+             if matches_type(s["figs"][fid], "bushi") or matches_type(s["figs"][fid], "shinto")}
+    return sorted(kinds)
+
+
+def _hate(s: State, f: dict, ctx) -> None:
+    while f["victims"]:
+        q = f["victims"][0]
+        kinds = _hate_kinds(s, q, f["prov"])
+        if len(kinds) > 1:
+            prompt(s, f["owner"], "oni_of_hate", kinds, victim=q)
+            return
+        f["victims"].pop(0)
+        if kinds:
+            f["picked"].append(_one(s, q, f["prov"], kinds[0]))
+    pop(s)
+    request_kill(s, f["picked"], f["owner"])
+
+
+def _hate_pick(s: State, p: dict, choice, ctx) -> None:
+    f = s["stack"][-1]
+    f["victims"].pop(0)
+    f["picked"].append(_one(s, p["victim"], f["prov"], choice))
+
+
+def _one(s: State, owner: int, loc: str, kind: str) -> str:
+    return sorted(fid for fid in figs_at(s, loc, owner) if kind_of(s["figs"][fid]) == kind)[0]
+
+
+AUTO["hate"] = _hate
+PROMPT["oni_of_hate"] = _hate_pick
+
+
+# ---------------------------------------------------------------- killing
+
+def request_kill(s: State, fids: list[str], killer: int | None) -> None:
+    if fids:
+        push(s, "kill", fids=list(fids), killer=killer)
+
+
+def _kill_frame(s: State, f: dict, ctx) -> None:
+    pop(s)
+    fids = [x for x in f["fids"] if on_map(s["figs"][x]) or s["figs"][x]["loc"].startswith("shrine:")]
+    killer = f["killer"]
+    foes = [x for x in fids if s["figs"][x]["o"] != killer]
+    if killer is not None and foes and copies(s, killer, "Mercy"):
+        prompt(s, killer, "mercy", ["kill", "spare"], fids=fids)
+        return
+    do_kill(s, fids, killer)
+
+
+def _mercy(s: State, p: dict, choice, ctx) -> None:
+    killer = s["stack"] and None
+    killer = p["seat"]
+    fids = p["fids"]
+    if choice == "spare":
+        gain_vp(s, killer, 2 * copies(s, killer, "Mercy"))
+        fids = [x for x in fids if s["figs"][x]["o"] == killer]
+    do_kill(s, fids, killer)
+
+
+AUTO["kill"] = _kill_frame
+PROMPT["mercy"] = _mercy
+
+
+def do_kill(s: State, fids: list[str], killer: int | None) -> None:
+    """Kill now: figures go back to their owner's reserve."""
+    fids = [x for x in fids if on_map(s["figs"][x]) or s["figs"][x]["loc"].startswith("shrine:")]
+    if not fids:
+        return
+    b = s.get("battle")
+    victims: dict[int, int] = {}
+    for fid in fids:
+        f = s["figs"][fid]
+        if b and f["loc"] == b["prov"]:
+            b["killed"] += 1
+        f["loc"] = "reserve"
+        victims[f["o"]] = victims.get(f["o"], 0) + 1
+    for q in by_honor(s, victims):
+        gain_vp(s, q, victims[q] * copies(s, q, "Righteousness"))
+    if killer is not None:
+        lower = [q for q in victims if q != killer and higher(s, killer, q)]
+        gain_vp(s, killer, 3 * len(lower) * copies(s, killer, "Justice"))
+
+
+# ---------------------------------------------------------- after Summon
+
+def after_summon(s: State, seat: int) -> None:
+    """One Summon instance of `seat` happened (at least one figure summoned)."""
+    push(s, "after_summon", seat=seat)
+
+
+def _after_summon(s: State, f: dict, ctx) -> None:
+    pop(s)
+    seat = f["seat"]
+    others = [q for q in range(s["n"]) if q != seat]
+    for _ in range(copies(s, seat, "Path of the Warlord")):
+        gain_coins(s, seat, 1)
+    for _ in range(copies(s, seat, "Path of the Patron")):
+        if sum(1 for q in others if higher(s, seat, q)) >= 2:
+            gain_coins(s, seat, 2)
+    for _ in range(copies(s, seat, "Path of the Spirit")):
+        if s["honor"][0] == seat:
+            gain_coins(s, seat, 2)
+            gain_vp(s, seat, 2)
+    # optional effects: the player answers prompts (the first option declines)
+    for _ in range(copies(s, seat, "Path of the Monkey")):
+        prompt(s, seat, "path_of_the_monkey", ["pass", "take"])
+    for _ in range(copies(s, seat, "Path of the Ninja")):
+        prompt(s, seat, "path_of_the_ninja", ["pass"] + ninja_targets(s, seat))
+    for _ in range(copies(s, seat, "Path of the Kenin")):
+        prompt(s, seat, "path_of_the_kenin", ["pass"] + kenin_targets(s, seat))
+
+
+AUTO["after_summon"] = _after_summon
+
+
+def ninja_targets(s: State, seat: int) -> list[str]:
+    out = set()
+    for f in s["figs"].values():
+        if f["t"] == "bushi" and f["o"] != seat and on_map(f):
+            out.add(f"{f['o']}:{f['loc']}")
+    return sorted(out)
+
+
+def kenin_targets(s: State, seat: int) -> list[str]:
+    if not any(s["figs"][x]["t"] == "bushi" for x in reserve(s, seat)):
+        return []
+    return sorted(set(s["players"][seat]["strong"]))
+
+
+def _monkey(s: State, p: dict, choice, ctx) -> None:
+    seat = p["seat"]
+    if choice != "take":
+        return
+    others = [q for q in range(s["n"]) if q != seat]
+    richest = max(s["players"][q]["coins"] for q in others)
+    if richest <= 0:
+        return
+    for q in others:
+        if s["players"][q]["coins"] == richest:
+            s["players"][q]["coins"] -= 1
+            s["players"][seat]["coins"] += 1
+    lose_honor(s, seat)
+
+
+def _ninja(s: State, p: dict, choice, ctx) -> None:
+    if choice == "pass":
+        return
+    owner, prov = choice.split(":")
+    seat = p["seat"]
+    lose_honor(s, seat)
+    request_kill(s, [_one(s, int(owner), prov, "bushi")], seat)
+
+
+def _kenin(s: State, p: dict, choice, ctx) -> None:
+    if choice == "pass":
+        return
+    place_from_reserve(s, p["seat"], "bushi", choice)
+
+
+def place_from_reserve(s: State, seat: int, want: str, loc: str) -> bool:
+    """Place (not a Summon) one figure of a type from the reserve."""
+    cands = sorted(x for x in reserve(s, seat) if matches_type(s["figs"][x], want))
+    if not cands:
+        return False
+    # prefer the plain figure over a Komainu when placing a Shinto
+    cands.sort(key=lambda x: s["figs"][x]["t"] != want)
+    put(s, cands[0], loc)
+    return True
+
+
+PROMPT["path_of_the_monkey"] = _monkey
+PROMPT["path_of_the_ninja"] = _ninja
+PROMPT["path_of_the_kenin"] = _kenin
+
+
+# ------------------------------------------------------ end of a Recruit
+
+def end_of_recruit(s: State) -> None:
+    """Path of the Light / Path of the Samurai, higher Honor first."""
+    for seat in reversed(by_honor(s, range(s["n"]))):
+        for _ in range(copies(s, seat, "Path of the Samurai")):
+            if any(s["figs"][x]["t"] == "bushi" for x in reserve(s, seat)):
+                prompt(s, seat, "path_of_the_samurai", ["pass"] + list(PROVINCES))
+        for _ in range(copies(s, seat, "Path of the Light")):
+            if any(matches_type(s["figs"][x], "shinto") for x in reserve(s, seat)):
+                prompt(s, seat, "path_of_the_light", ["pass"] + list(s["shrines"]))
+
+
+def _samurai(s: State, p: dict, choice, ctx) -> None:
+    if choice != "pass":
+        place_from_reserve(s, p["seat"], "bushi", choice)
+
+
+def _light(s: State, p: dict, choice, ctx) -> None:
+    if choice != "pass":
+        place_from_reserve(s, p["seat"], "shinto", "shrine:" + choice)
+
+
+PROMPT["path_of_the_samurai"] = _samurai
+PROMPT["path_of_the_light"] = _light
+
+
+def movable_kinds(s: State, seat: int, prov: str, moved: list[str]) -> list[str]:
+    return sorted({kind_of(s["figs"][x]) for x in figs_at(s, prov, seat) if x not in moved})
+
+
+def daimyo_like(s: State, fid: str) -> bool:
+    return is_daimyo_like(s["figs"][fid])

@@ -1,0 +1,104 @@
+"""Kami turns: the 4 shrines left to right; the clan with most figures on a
+shrine (ties: Honor, read again at each shrine) gets that Kami's gift."""
+
+from __future__ import annotations
+
+from ..base import IllegalCommand
+from .data import PROVINCES
+from .engine import AUTO, INPUT, Step, push, pop
+from .figures import after_summon, put
+from .movement import do_move, move_commands
+from .politics import _start_train
+from .state import State, best_by, figs_at, gain_coins, gain_vp, honor_to_top, reserve
+
+
+def shrine_winner(s: State, shrine: str) -> int | None:
+    scores: dict[int, int] = {}
+    for fid in figs_at(s, "shrine:" + shrine):
+        o = s["figs"][fid]["o"]
+        scores[o] = scores.get(o, 0) + 1
+    return best_by(s, scores, minimum=1)
+
+
+def _kami(s: State, f: dict, ctx) -> None:
+    if f["i"] >= len(s["shrines"]):
+        pop(s)
+        return
+    shrine = s["shrines"][f["i"]]
+    f["i"] += 1
+    seat = shrine_winner(s, shrine)
+    if seat is not None:
+        GIFTS[shrine](s, seat)
+
+
+def _amaterasu(s, seat):
+    honor_to_top(s, seat)
+
+
+def _hachiman(s, seat):
+    s["players"][seat]["ronin"] += 2
+
+
+def _tsukuyomi(s, seat):
+    gain_coins(s, seat, 2)
+
+
+def _susanoo(s, seat):
+    gain_vp(s, seat, len(s["players"][seat]["strong"]))
+
+
+def _fujin(s, seat):
+    frame = push(s, "fujin", seat=seat, moves=2, toll=False)
+    if not move_commands(s, seat, None, None, False):
+        s["stack"].remove(frame)
+
+
+def _raijin(s, seat):
+    if any(s["figs"][x]["t"] == "bushi" for x in reserve(s, seat)):
+        push(s, "raijin", seat=seat)
+
+
+def _ryujin(s, seat):
+    _start_train(s, seat, False, ryujin=True)
+
+
+GIFTS = {"Amaterasu": _amaterasu, "Fujin": _fujin, "Hachiman": _hachiman, "Raijin": _raijin,
+         "Ryujin": _ryujin, "Susanoo": _susanoo, "Tsukuyomi": _tsukuyomi}
+AUTO["kami"] = _kami
+
+
+def _fujin_legal(s, f, seat):
+    return move_commands(s, seat, None, None, f["toll"]) + [{"type": "done"}]
+
+
+def _fujin_apply(s, f, seat, cmd, ctx):
+    if cmd["type"] == "done":
+        pop(s)
+        return
+    if cmd["type"] != "move":
+        raise IllegalCommand("move a figure or say done")
+    f["moves"] -= 1
+    if f["moves"] <= 0:
+        pop(s)
+    do_move(s, seat, cmd, None, None, f)
+    if f["moves"] > 0 and f in s["stack"] and not move_commands(s, seat, None, None, f["toll"]):
+        s["stack"].remove(f)
+
+
+def _raijin_legal(s, f, seat):
+    return [{"type": "summon", "kind": "bushi", "province": p} for p in PROVINCES] + [{"type": "done"}]
+
+
+def _raijin_apply(s, f, seat, cmd, ctx):
+    pop(s)
+    if cmd["type"] == "done":
+        return
+    if cmd.get("type") != "summon" or cmd.get("kind") != "bushi" or cmd.get("province") not in PROVINCES:
+        raise IllegalCommand("summon a Bushi in a province or say done")
+    fid = sorted(x for x in reserve(s, seat) if s["figs"][x]["t"] == "bushi")[0]
+    after_summon(s, seat)
+    put(s, fid, cmd["province"])
+
+
+INPUT["fujin"] = Step(lambda s, f: [f["seat"]], _fujin_legal, _fujin_apply, "fujin")
+INPUT["raijin"] = Step(lambda s, f: [f["seat"]], _raijin_legal, _raijin_apply, "raijin")

@@ -1,0 +1,74 @@
+"""Moving figures (Marshal and Fujin): adjacency, Dragonfly flight, Turtle
+Strongholds, and Path of the Serpent's toll on shipping routes."""
+
+from __future__ import annotations
+
+from ..base import IllegalCommand
+from .data import LAND, PROVINCES, SEA
+from .figures import put
+from .state import State, by_honor, clan, copies, figs_at, kind_of
+
+
+def destinations(s: State, seat: int, frm: str, toll_paid: bool) -> list[str]:
+    if clan(s, seat) == "Dragonfly":
+        return [p for p in PROVINCES if p != frm]
+    out = set(LAND[frm])
+    if toll_paid or s["players"][seat]["coins"] >= len(serpents(s, seat)):
+        out |= SEA[frm]
+    return [p for p in PROVINCES if p in out]
+
+
+def serpents(s: State, seat: int) -> list[int]:
+    """Other players owning Path of the Serpent (they always charge: README)."""
+    return [q for q in by_honor(s, range(s["n"])) if q != seat and copies(s, q, "Path of the Serpent")]
+
+
+def movable(s: State, seat: int, moved: list[str] | None, sh_moved: list[str] | None) -> dict[str, list[str]]:
+    """province -> kinds that may still move from there."""
+    out: dict[str, set[str]] = {}
+    for fid in s["figs"]:
+        f = s["figs"][fid]
+        if f["o"] == seat and f["loc"] in PROVINCES and (moved is None or fid not in moved):
+            out.setdefault(f["loc"], set()).add(kind_of(f))
+    if clan(s, seat) == "Turtle":
+        strong = s["players"][seat]["strong"]
+        for p in set(strong):
+            if sh_moved is None or strong.count(p) > sh_moved.count(p):
+                out.setdefault(p, set()).add("stronghold")
+    return {p: sorted(k) for p, k in out.items()}
+
+
+def move_commands(s: State, seat: int, moved, sh_moved, toll_paid: bool) -> list[dict]:
+    cmds = []
+    for frm, kinds in sorted(movable(s, seat, moved, sh_moved).items()):
+        for to in destinations(s, seat, frm, toll_paid):
+            for k in kinds:
+                cmds.append({"type": "move", "from": frm, "kind": k, "to": to})
+    return cmds
+
+
+def do_move(s: State, seat: int, cmd: dict, moved, sh_moved, frame: dict) -> None:
+    frm, kind, to = cmd.get("from"), cmd.get("kind"), cmd.get("to")
+    kinds = movable(s, seat, moved, sh_moved).get(frm, [])
+    if kind not in kinds:
+        raise IllegalCommand(f"no {kind} of yours can move from {frm}")
+    if to not in destinations(s, seat, frm, frame.get("toll", False)):
+        raise IllegalCommand(f"{to} is not reachable from {frm}")
+    if clan(s, seat) != "Dragonfly" and to not in LAND[frm] and not frame.get("toll"):
+        # first shipping-route use of this movement instance: pay the tolls
+        for q in serpents(s, seat):
+            s["players"][seat]["coins"] -= 1
+            s["players"][q]["coins"] += 1
+        frame["toll"] = True
+    if kind == "stronghold":
+        strong = s["players"][seat]["strong"]
+        strong.remove(frm)
+        strong.append(to)
+        if sh_moved is not None:
+            sh_moved.append(to)
+        return
+    fid = sorted(x for x in figs_at(s, frm, seat)
+                 if kind_of(s["figs"][x]) == kind and (moved is None or x not in moved))[0]
+    if moved is not None:
+        moved.append(fid)
+    put(s, fid, to)

@@ -1,0 +1,400 @@
+"""Political Phase: the 3-2-2 track, mandate turns (draw 4, play 1, Lotus face
+down) and the five mandates with their all-players part and bonus."""
+
+from __future__ import annotations
+
+from ..base import IllegalCommand
+from .data import CARDS, MANDATES, PROVINCES, TRACK
+from .engine import AUTO, INPUT, PROMPT, Step, push, pop, prompt
+from .figures import after_summon, end_of_recruit, put
+from .movement import do_move, move_commands
+from .state import (State, best_by, by_honor, clan, clockwise_from_left, copies, force, gain_coins, gain_vp,
+                    is_daimyo_like, kind_of, left_of, lose_honor, matches_type, pay_cost, reserve, type_classes)
+
+BOARD_STRONGHOLDS = 4
+
+
+def _political(s: State, f: dict, ctx) -> None:
+    if f["i"] >= len(TRACK):
+        pop(s)
+        push(s, "war_start")
+        return
+    step = TRACK[f["i"]]
+    f["i"] += 1
+    if step == "M":
+        push(s, "choose_mandate", seat=s["holder"])
+    else:
+        push(s, "kami", i=0)
+
+
+AUTO["political"] = _political
+
+
+# ------------------------------------------------------------ mandate turn
+
+def drawn(s: State) -> list[str]:
+    return s["mandate_deck"][:4]
+
+
+def _choose_legal(s, f, seat):
+    tiles = sorted(set(drawn(s)))
+    if clan(s, seat) == "Lotus":
+        return [{"type": "choose_mandate", "tile": t, "declare": m} for t in tiles for m in MANDATES]
+    return [{"type": "choose_mandate", "tile": t} for t in tiles]
+
+
+def check_choice(s: State, seat: int, cmd: dict) -> str:
+    f = s["stack"][-1]
+    if f["k"] != "choose_mandate" or f["seat"] != seat:
+        raise IllegalCommand("it is not your mandate turn")
+    if cmd.get("tile") not in drawn(s):
+        raise IllegalCommand("that tile is not among the 4 you drew")
+    declare = cmd.get("declare")
+    if clan(s, seat) == "Lotus":
+        if declare not in MANDATES:
+            raise IllegalCommand("Lotus must declare one of the 5 mandates")
+        return declare
+    if declare not in (None, cmd["tile"]):
+        raise IllegalCommand("only Lotus may declare another mandate")
+    return cmd["tile"]
+
+
+def choose_tile(s: State, seat: int, tile: str, key: str, salt: str) -> None:
+    """The secret part: the tile leaves the deck (the 3 others keep their order)."""
+    deck = s["mandate_deck"]
+    deck.pop(deck.index(tile, 0, 4))
+    s["track"].append({"seat": seat, "tile": tile, "key": key, "salt": salt,
+                       "face_down": clan(s, seat) == "Lotus", "m": None})
+
+
+def play_mandate(s: State, seat: int, declared: str) -> None:
+    """The public part: the mandate is announced and executed."""
+    pop(s)
+    s["track"][-1]["m"] = declared
+    ally = s["ally"][seat]
+    if ally is not None and declared != "betray":
+        gain_vp(s, seat, 2 * copies(s, seat, "Honesty"))
+    if declared == "betray" and ally is not None:
+        s["ally"][seat] = s["ally"][ally] = None
+        lose_honor(s, seat)
+    if declared == "train":
+        order = [seat] + clockwise_from_left(s, seat)[:-1]
+    elif declared == "betray":
+        order = [seat]
+    else:
+        order = clockwise_from_left(s, seat)
+    push(s, "mandate", m=declared, chooser=seat, order=order, i=0)
+
+
+INPUT["choose_mandate"] = Step(lambda s, f: [f["seat"]], _choose_legal, None, "choose_mandate")
+
+
+def _mandate(s: State, f: dict, ctx) -> None:
+    if f["i"] >= len(f["order"]):
+        pop(s)
+        s["holder"] = left_of(s, f["chooser"])
+        if f["m"] == "recruit":
+            end_of_recruit(s)
+        return
+    seat = f["order"][f["i"]]
+    f["i"] += 1
+    bonus = seat == f["chooser"] or s["ally"][f["chooser"]] == seat
+    START[f["m"]](s, seat, bonus)
+
+
+AUTO["mandate"] = _mandate
+
+
+# ----------------------------------------------------------------- recruit
+
+def _start_recruit(s: State, seat: int, bonus: bool) -> None:
+    strong = s["players"][seat]["strong"]
+    if clan(s, seat) == "Dragonfly":
+        f = {"slots": {}, "extra": 0, "any": len(strong) + int(bonus)}
+    else:
+        slots: dict[str, int] = {}
+        for p in strong:
+            slots[p] = slots.get(p, 0) + 1
+        f = {"slots": slots, "extra": int(bonus and bool(strong)), "any": 0}
+    frame = push(s, "recruit", seat=seat, count=0, **f)
+    if not _can_summon(s, frame):
+        pop(s)
+
+
+def _can_summon(s: State, f: dict) -> bool:
+    left = sum(f["slots"].values()) + f["extra"] + f["any"]
+    return left > 0 and bool(reserve(s, f["seat"]))
+
+
+def summon_places(s: State, f: dict) -> list[str]:
+    if f["any"] > 0:
+        return list(PROVINCES)
+    return [p for p in PROVINCES if f["slots"].get(p, 0) > 0 or (f["extra"] and p in f["slots"])]
+
+
+def _recruit_legal(s, f, seat):
+    kinds = sorted({kind_of(s["figs"][x]) for x in reserve(s, seat)})
+    cmds = []
+    for p in summon_places(s, f):
+        for k in kinds:
+            cmds.append({"type": "summon", "kind": k, "province": p})
+            if k in ("shinto", "Komainu"):
+                cmds += [{"type": "summon", "kind": k, "province": p, "shrine": sh} for sh in s["shrines"]]
+    return cmds + [{"type": "done"}]
+
+
+def _recruit_apply(s, f, seat, cmd, ctx):
+    if cmd["type"] == "done":
+        _finish_recruit(s, f)
+        return
+    if cmd["type"] != "summon":
+        raise IllegalCommand("summon a figure or say done")
+    kind, prov, shrine = cmd.get("kind"), cmd.get("province"), cmd.get("shrine")
+    if prov not in summon_places(s, f):
+        raise IllegalCommand(f"you cannot summon in {prov}")
+    cands = sorted(x for x in reserve(s, seat) if kind_of(s["figs"][x]) == kind)
+    if not cands:
+        raise IllegalCommand(f"no {kind} in your reserve")
+    if shrine is not None and (shrine not in s["shrines"] or "shinto" not in type_classes(s["figs"][cands[0]])):
+        raise IllegalCommand("only a Shinto (or Komainu) may go to a Shrine, and only to one in play")
+    if f["any"]:
+        f["any"] -= 1
+    elif f["slots"].get(prov, 0) > 0:
+        f["slots"][prov] -= 1
+    else:
+        f["extra"] -= 1
+    f["count"] += 1
+    if not _can_summon(s, f):
+        _finish_recruit(s, f)
+    put(s, cands[0], "shrine:" + shrine if shrine else prov)
+
+
+def _finish_recruit(s: State, f: dict) -> None:
+    s["stack"].remove(f)
+    if f["count"]:
+        after_summon(s, f["seat"])
+
+
+INPUT["recruit"] = Step(lambda s, f: [f["seat"]], _recruit_legal, _recruit_apply, "recruit")
+
+
+# ----------------------------------------------------------------- marshal
+
+def _start_marshal(s: State, seat: int, bonus: bool) -> None:
+    frame = push(s, "marshal", seat=seat, moved=[], sh_moved=[], bonus=bonus, toll=False)
+    if not move_commands(s, seat, [], [], False):
+        _end_marshal(s, frame)
+
+
+def _marshal_legal(s, f, seat):
+    return move_commands(s, seat, f["moved"], f["sh_moved"], f["toll"]) + [{"type": "done"}]
+
+
+def _marshal_apply(s, f, seat, cmd, ctx):
+    if cmd["type"] == "done":
+        _end_marshal(s, f)
+        return
+    if cmd["type"] != "move":
+        raise IllegalCommand("move a figure or say done")
+    do_move(s, seat, cmd, f["moved"], f["sh_moved"], f)
+    if not move_commands(s, seat, f["moved"], f["sh_moved"], f["toll"]):
+        _end_marshal(s, f)
+
+
+def _end_marshal(s: State, f: dict) -> None:
+    s["stack"].remove(f)
+    seat = f["seat"]
+    if f["bonus"] and can_build(s, seat):
+        push(s, "build", seat=seat)
+
+
+def can_build(s: State, seat: int) -> bool:
+    p = s["players"][seat]
+    return len(p["strong"]) < BOARD_STRONGHOLDS and p["coins"] >= pay_cost(s, seat, 3)
+
+
+def _build_legal(s, f, seat):
+    return [{"type": "build", "province": p} for p in PROVINCES] + [{"type": "done"}]
+
+
+def _build_apply(s, f, seat, cmd, ctx):
+    pop(s)
+    if cmd["type"] == "done":
+        return
+    if cmd["type"] != "build" or cmd.get("province") not in PROVINCES:
+        raise IllegalCommand("build in a province or say done")
+    price = pay_cost(s, seat, 3)
+    s["players"][seat]["coins"] -= price
+    s["players"][seat]["strong"].append(cmd["province"])
+    benevolence(s, seat, price)
+
+
+INPUT["marshal"] = Step(lambda s, f: [f["seat"]], _marshal_legal, _marshal_apply, "marshal")
+INPUT["build"] = Step(lambda s, f: [f["seat"]], _build_legal, _build_apply, "build")
+
+
+def benevolence(s: State, seat: int, price: int) -> None:
+    """Give 1 of the paid coins to another player: Honor + 2 VP (per copy)."""
+    n = min(price, copies(s, seat, "Benevolence"))
+    opts = ["keep"] + [str(q) for q in range(s["n"]) if q != seat]
+    for _ in range(n):
+        prompt(s, seat, "benevolence", opts)
+
+
+def _benevolence(s, p, choice, ctx):
+    if choice == "keep":
+        return
+    from .state import gain_honor
+    s["players"][int(choice)]["coins"] += 1
+    gain_honor(s, p["seat"])
+    gain_vp(s, p["seat"], 2)
+
+
+PROMPT["benevolence"] = _benevolence
+
+
+# ------------------------------------------------------------------- train
+
+def price_of(s: State, seat: int, card: str, discount: int) -> int:
+    return pay_cost(s, seat, CARDS[card]["cost"], discount)
+
+
+def _start_train(s: State, seat: int, bonus: bool, ryujin: bool = False) -> None:
+    frame = push(s, "train", seat=seat, discount=int(bonus), ryujin=ryujin)
+    if not _train_legal(s, frame, seat)[:-1]:
+        pop(s)
+
+
+def _train_legal(s, f, seat):
+    coins = s["players"][seat]["coins"]
+    cards = sorted({c for c in s["display"] if price_of(s, seat, c, f["discount"]) <= coins})
+    return [{"type": "buy", "card": c} for c in cards] + [{"type": "done"}]
+
+
+def _train_apply(s, f, seat, cmd, ctx):
+    pop(s)
+    if cmd["type"] == "done":
+        return
+    card = cmd.get("card")
+    if cmd["type"] != "buy" or card not in s["display"]:
+        raise IllegalCommand("buy an available season card or say done")
+    price = price_of(s, seat, card, f["discount"])
+    if price > s["players"][seat]["coins"]:
+        raise IllegalCommand("not enough coins")
+    s["players"][seat]["coins"] -= price
+    s["display"].remove(card)
+    s["players"][seat]["cards"].append(card)
+    if CARDS[card]["type"] == "monster":
+        fid = "m:" + card
+        s["figs"][fid] = {"o": seat, "t": "monster", "n": card, "loc": "reserve"}
+        if monster_places(s, seat, fid):
+            push(s, "place_monster", seat=seat, fid=fid)
+    benevolence(s, seat, price)
+
+
+def monster_places(s: State, seat: int, fid: str) -> list[dict]:
+    provs = PROVINCES if clan(s, seat) == "Dragonfly" else sorted(set(s["players"][seat]["strong"]))
+    out = [{"type": "place", "province": p} for p in provs]
+    if s["figs"][fid]["n"] == "Komainu":
+        out += [{"type": "place", "province": p, "shrine": sh} for p in provs for sh in s["shrines"]]
+    return out
+
+
+def _place_monster_apply(s, f, seat, cmd, ctx):
+    if cmd not in monster_places(s, seat, f["fid"]):
+        raise IllegalCommand("summon the monster where you have a Stronghold (or to a Shrine for Komainu)")
+    pop(s)
+    after_summon(s, seat)
+    put(s, f["fid"], "shrine:" + cmd["shrine"] if cmd.get("shrine") else cmd["province"])
+
+
+INPUT["train"] = Step(lambda s, f: [f["seat"]], _train_legal, _train_apply, "train")
+INPUT["place_monster"] = Step(lambda s, f: [f["seat"]], lambda s, f, seat: monster_places(s, seat, f["fid"]),
+                              _place_monster_apply, "place_monster")
+
+
+# ----------------------------------------------------------------- harvest
+
+def _harvest(s: State, seat: int, bonus: bool) -> None:
+    from .data import BOARD
+    coins, vp, ronin = 1, 0, 0
+    if bonus:
+        for prov in PROVINCES:
+            scores = {q: force(s, q, prov) for q in range(s["n"])}
+            if best_by(s, scores, minimum=1) == seat:
+                r = BOARD["provinces"][prov]["reward"]
+                coins += r.get("coins", 0)
+                vp += r.get("vp", 0)
+                ronin += r.get("ronin", 0)
+    gain_coins(s, seat, coins)
+    gain_vp(s, seat, vp)
+    s["players"][seat]["ronin"] += ronin
+
+
+# ------------------------------------------------------------------ betray
+
+def _start_betray(s: State, seat: int, bonus: bool) -> None:
+    frame = push(s, "betray", seat=seat, base=2, extra=copies(s, seat, "Path of the Unrighteous"), targeted=[])
+    if len(_betray_legal(s, frame, seat)) == 1:
+        pop(s)
+
+
+def _betray_targets(s: State, f: dict, seat: int) -> list[dict]:
+    mine = {}
+    for x in reserve(s, seat):
+        for c in type_classes(s["figs"][x]):
+            mine.setdefault(c, set()).add(kind_of(s["figs"][x]))
+    out = []
+    seen = set()
+    for fid in sorted(s["figs"]):
+        t = s["figs"][fid]
+        if t["o"] == seat or is_daimyo_like(t):
+            continue
+        on_shrine = t["loc"].startswith("shrine:")
+        if not (t["loc"] in PROVINCES or on_shrine):
+            continue
+        base_ok = f["base"] > 0 and t["o"] not in f["targeted"] and not on_shrine
+        if not (base_ok or f["extra"] > 0):
+            continue
+        withs = set()
+        for c in type_classes(t):
+            withs |= mine.get(c, set())
+        for w in sorted(withs):
+            key = (t["o"], t["loc"], kind_of(t), w)
+            if key not in seen:
+                seen.add(key)
+                out.append({"type": "betray", "owner": t["o"], "at": t["loc"], "kind": kind_of(t), "with": w})
+    return out
+
+
+def _betray_legal(s, f, seat):
+    return _betray_targets(s, f, seat) + [{"type": "done"}]
+
+
+def _betray_apply(s, f, seat, cmd, ctx):
+    if cmd["type"] == "done":
+        pop(s)
+        return
+    if cmd not in _betray_targets(s, f, seat):
+        raise IllegalCommand("that figure cannot be replaced")
+    owner, at = cmd["owner"], cmd["at"]
+    if f["base"] > 0 and owner not in f["targeted"] and not at.startswith("shrine:"):
+        f["base"] -= 1
+        f["targeted"].append(owner)
+    else:
+        f["extra"] -= 1
+    target = sorted(x for x in s["figs"] if s["figs"][x]["o"] == owner and s["figs"][x]["loc"] == at
+                    and kind_of(s["figs"][x]) == cmd["kind"])[0]
+    mine = sorted(x for x in reserve(s, seat) if kind_of(s["figs"][x]) == cmd["with"])[0]
+    s["figs"][target]["loc"] = "reserve"
+    if len(_betray_legal(s, f, seat)) == 1:
+        pop(s)
+    put(s, mine, at)
+
+
+INPUT["betray"] = Step(lambda s, f: [f["seat"]], _betray_legal, _betray_apply, "betray")
+
+START = {"recruit": _start_recruit, "marshal": _start_marshal, "train": _start_train,
+         "harvest": _harvest, "betray": _start_betray}
+
+__all__ = ["START", "check_choice", "choose_tile", "play_mandate", "_start_train", "by_honor", "matches_type"]

@@ -1,0 +1,230 @@
+"""The state: one plain dict of lists/dicts/ints/strs (compares by value, pickles).
+
+`evolve` copies it (`clone`) before changing anything, so callers below may mutate
+the dict they are given: they always work on a private copy.
+
+Keys: n, clans[seat], seating (clockwise = ascending starting-honor rank), honor
+(seats, index 0 = highest), players[seat] {coins, ronin, vp, cards, tokens,
+kindred, strong}, figs {fid: {o, t, n, loc}}, shrines, season (0..3), display
+(face-up season cards), decks, mandate_deck (index 0 = top), track (played
+tiles), holder (next mandate drawer), ally[seat], proposals, stack (frames, see
+engine.py), hidden (secret draws waiting for their public event), result.
+Figure loc: a province name, "shrine:<Kami>", "reserve" or "hostage:<captor>".
+"""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+from .data import CARDS, CLANS, MONSTERS
+
+State = dict
+
+
+def clone(s: State) -> State:
+    # pickle round trip is the fastest full deep copy of plain containers
+    return pickle.loads(pickle.dumps(s, pickle.HIGHEST_PROTOCOL))
+
+
+def top(s: State) -> dict | None:
+    return s["stack"][-1] if s["stack"] else None
+
+
+# --------------------------------------------------------------------- cards
+
+def copies(s: State, seat: int, card: str) -> int:
+    return s["players"][seat]["cards"].count(card)
+
+
+def clan(s: State, seat: int) -> str:
+    return s["clans"][seat]
+
+
+def left_of(s: State, seat: int) -> int:
+    seating = s["seating"]
+    return seating[(seating.index(seat) + 1) % len(seating)]
+
+
+def clockwise_from_left(s: State, seat: int) -> list[int]:
+    """Everybody, starting left of `seat`, `seat` last."""
+    seating = s["seating"]
+    i = seating.index(seat)
+    return [seating[(i + k) % len(seating)] for k in range(1, len(seating) + 1)]
+
+
+# --------------------------------------------------------------------- honor
+
+def rank(s: State, seat: int) -> int:
+    return s["honor"].index(seat)
+
+
+def higher(s: State, a: int, b: int) -> bool:
+    """a has more Honor than b."""
+    return s["honor"].index(a) < s["honor"].index(b)
+
+
+def by_honor(s: State, seats) -> list[int]:
+    return sorted(seats, key=lambda x: s["honor"].index(x))
+
+
+def gain_honor(s: State, seat: int) -> None:
+    h = s["honor"]
+    i = h.index(seat)
+    if i > 0:
+        h[i - 1], h[i] = h[i], h[i - 1]
+
+
+def lose_honor(s: State, seat: int) -> None:
+    h = s["honor"]
+    i = h.index(seat)
+    if i < len(h) - 1:
+        h[i + 1], h[i] = h[i], h[i + 1]
+
+
+def honor_to_top(s: State, seat: int) -> None:
+    s["honor"].remove(seat)
+    s["honor"].insert(0, seat)
+
+
+def best_by(s: State, scores: dict[int, int], minimum: int = 1) -> int | None:
+    """Highest score (>= minimum), ties to the higher Honor."""
+    cands = [p for p, v in scores.items() if v >= minimum]
+    if not cands:
+        return None
+    return min(cands, key=lambda p: (-scores[p], s["honor"].index(p)))
+
+
+# --------------------------------------------------------------- VP / coins
+
+def gain_vp(s: State, seat: int, n: int) -> None:
+    """One gain instance (Loyalty adds +1 per copy while allied, once)."""
+    if n <= 0:
+        return
+    p = s["players"][seat]
+    p["vp"] += n
+    if s["ally"][seat] is not None:
+        p["vp"] += copies(s, seat, "Loyalty")
+
+
+def lose_vp(s: State, seat: int, n: int) -> int:
+    p = s["players"][seat]
+    taken = min(n, p["vp"])
+    p["vp"] -= taken
+    return taken
+
+
+def gain_coins(s: State, seat: int, n: int) -> None:
+    """Coins from the common supply: Way of the Merchant of poorer players
+    triggers once per instance (its own gain does not re-trigger)."""
+    if n <= 0:
+        return
+    before = s["players"][seat]["coins"]
+    s["players"][seat]["coins"] += n
+    for q in by_honor(s, range(s["n"])):
+        k = copies(s, q, "Way of the Merchant")
+        if q != seat and k and s["players"][q]["coins"] < before:
+            s["players"][q]["coins"] += k
+
+
+def pay_cost(s: State, seat: int, cost: int, discount: int = 0) -> int:
+    """Actual price: Bonsai caps at 1, then discounts (rulebook order)."""
+    if clan(s, seat) == "Bonsai":
+        cost = min(cost, 1)
+    return max(0, cost - discount)
+
+
+# ------------------------------------------------------------------- figures
+
+def figs_at(s: State, loc: str, owner: int | None = None) -> list[str]:
+    return [fid for fid, f in s["figs"].items()
+            if f["loc"] == loc and (owner is None or f["o"] == owner)]
+
+
+def reserve(s: State, seat: int) -> list[str]:
+    return figs_at(s, "reserve", seat)
+
+
+def kind_of(f: dict) -> str:
+    return f["n"] if f["t"] == "monster" else f["t"]
+
+
+def is_daimyo_like(f: dict) -> bool:
+    return f["t"] == "daimyo" or f["n"] == "Yurei"
+
+
+def matches_type(f: dict, want: str) -> bool:
+    """Same-type rule (Betray, Path of the Light...): Komainu counts as both
+    Shinto and Monster; any monster matches any monster."""
+    if want == "monster":
+        return f["t"] == "monster"
+    if want == "shinto":
+        return f["t"] == "shinto" or f["n"] == "Komainu"
+    return f["t"] == want
+
+
+def type_classes(f: dict) -> list[str]:
+    if f["n"] == "Komainu":
+        return ["monster", "shinto"]
+    return [f["t"]]
+
+
+def turtle_strongholds(s: State, seat: int, prov: str) -> int:
+    if clan(s, seat) != "Turtle":
+        return 0
+    return s["players"][seat]["strong"].count(prov)
+
+
+def present(s: State, prov: str) -> list[int]:
+    """Clans with Force >= 1 in a province (every figure has Force >= 1)."""
+    out = {f["o"] for f in s["figs"].values() if f["loc"] == prov}
+    out |= {p for p in range(s["n"]) if turtle_strongholds(s, p, prov)}
+    return by_honor(s, out)
+
+
+def _lowest(s: State, seat: int, prov: str) -> bool:
+    b = s.get("battle")
+    comp = b["parts"] if b and b["prov"] == prov else present(s, prov)
+    if seat not in comp or len(comp) < 2:
+        return False
+    return by_honor(s, comp)[-1] == seat
+
+
+def fig_force(s: State, f: dict, prov: str) -> int:
+    owner = f["o"]
+    lion = copies(s, owner, "Path of the Lion") + 3 * copies(s, owner, "Path of the Dragon")
+    if f["t"] == "daimyo":
+        return 1 + lion
+    if f["t"] == "bushi":
+        return 2 if s["phase"] == "war" and copies(s, owner, "Way of the Katana") else 1
+    if f["t"] == "shinto":
+        return 1
+    name = f["n"]
+    if name == "Yurei":
+        return 2 + lion
+    if name == "Oni of Skulls":
+        return 3 if _lowest(s, owner, prov) else 1
+    if name == "Oni of Blood":
+        return 4 if _lowest(s, owner, prov) else 2
+    return CARDS[name].get("force", 1)
+
+
+def force(s: State, seat: int, prov: str) -> int:
+    total = sum(fig_force(s, f, prov) for f in s["figs"].values()
+                if f["loc"] == prov and f["o"] == seat)
+    total += turtle_strongholds(s, seat, prov)
+    b = s.get("battle")
+    if b and b["prov"] == prov:
+        total += b["hired"].get(str(seat), 0)
+    return total
+
+
+def owned_monsters(s: State, seat: int, oni_only: bool = False) -> int:
+    from .data import ONI
+    names = ONI if oni_only else MONSTERS
+    return sum(1 for f in s["figs"].values() if f["o"] == seat and f["n"] in names)
+
+
+def new_player(clan_name: str) -> dict[str, Any]:
+    return {"coins": 0, "ronin": 0, "vp": 0, "cards": [], "tokens": [], "kindred": [],
+            "strong": [CLANS[clan_name]["home"]]}

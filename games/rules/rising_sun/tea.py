@@ -1,0 +1,134 @@
+"""Tea Ceremony (alliances, Appendix R item 21) and gifts of coins / Ronin
+(Tea Ceremony and Political Phase only, item 22). Proposals are secret: the
+proposal itself is committed in rules.decide and revealed when answered."""
+
+from __future__ import annotations
+
+from ..base import IllegalCommand
+from .data import SEASONS
+from .engine import INPUT, Step, pop
+from .state import State
+
+
+def unallied(s: State) -> list[int]:
+    return [q for q in range(s["n"]) if s["ally"][q] is None]
+
+
+def incoming(s: State, seat: int) -> list[dict]:
+    return [p for p in s["proposals"] if p["to"] == seat]
+
+
+def outgoing(s: State, seat: int) -> list[dict]:
+    return [p for p in s["proposals"] if p["from"] == seat]
+
+
+def _pending(s, f):
+    return [q for q in range(s["n"]) if q not in f["done"] or incoming(s, q)]
+
+
+def _legal(s, f, seat):
+    cmds = []
+    if s["ally"][seat] is None:
+        cmds += [{"type": "accept_alliance", "from": p["from"]} for p in incoming(s, seat)]
+        cmds += [{"type": "decline_alliance", "from": p["from"]} for p in incoming(s, seat)]
+        sent = {p["to"] for p in outgoing(s, seat)}
+        cmds += [{"type": "withdraw_alliance", "to": q} for q in sorted(sent)]
+        cmds += [{"type": "propose_alliance", "to": q} for q in unallied(s) if q != seat and q not in sent]
+    if seat not in f["done"]:
+        cmds.append({"type": "tea_done"})
+    return cmds
+
+
+def check_proposal(s: State, seat: int, to) -> None:
+    f = s["stack"][-1] if s["stack"] else None
+    if not f or f["k"] != "tea":
+        raise IllegalCommand("alliances are only proposed during the Tea Ceremony")
+    if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to < s["n"] or to == seat:
+        raise IllegalCommand("propose to another player")
+    if s["ally"][seat] is not None or s["ally"][to] is not None:
+        raise IllegalCommand("both players must be unallied")
+    if any(p["from"] == seat and p["to"] == to for p in s["proposals"]):
+        raise IllegalCommand("you already proposed to that player")
+
+
+def store_proposal(s: State, seat: int, to: int, key: str, salt: str) -> None:
+    s["proposals"].append({"from": seat, "to": to, "key": key, "salt": salt})
+
+
+def find_proposal(s: State, frm, to) -> dict:
+    for p in s["proposals"]:
+        if p["from"] == frm and p["to"] == to:
+            return p
+    raise IllegalCommand("there is no such proposal")
+
+
+def _apply(s, f, seat, cmd, ctx):
+    t = cmd["type"]
+    if t == "tea_done":
+        if seat in f["done"]:
+            raise IllegalCommand("you already finished the Tea Ceremony")
+        f["done"].append(seat)
+    elif t == "accept_alliance":
+        p = find_proposal(s, cmd.get("from"), seat)
+        a, b = p["from"], seat
+        s["ally"][a], s["ally"][b] = b, a
+        for q in (a, b):
+            s["players"][q]["kindred"].append(SEASONS[s["season"]])
+        s["proposals"] = [x for x in s["proposals"] if not {x["from"], x["to"]} & {a, b}]
+        f["done"] = []
+    elif t == "decline_alliance":
+        s["proposals"].remove(find_proposal(s, cmd.get("from"), seat))
+    elif t == "withdraw_alliance":
+        s["proposals"].remove(find_proposal(s, seat, cmd.get("to")))
+    else:
+        raise IllegalCommand("that is not a Tea Ceremony action")
+    _maybe_end(s, f)
+
+
+def _maybe_end(s: State, f: dict) -> None:
+    everyone_done = all(q in f["done"] for q in range(s["n"])) and not s["proposals"]
+    if everyone_done or len(unallied(s)) < 2:
+        s["proposals"] = []
+        pop(s)
+        s["phase"] = "politics"
+
+
+INPUT["tea"] = Step(_pending, _legal, _apply, "tea_ceremony")
+
+
+def answered_proposals(s: State, seat: int, cmd: dict) -> list[dict]:
+    """The proposals a tea command answers or cancels (they get revealed)."""
+    t = cmd["type"]
+    if t == "accept_alliance":
+        a, b = cmd.get("from"), seat
+        return [x for x in s["proposals"] if {x["from"], x["to"]} & {a, b}]
+    if t == "decline_alliance":
+        return [x for x in s["proposals"] if x["from"] == cmd.get("from") and x["to"] == seat]
+    if t == "withdraw_alliance":
+        return [x for x in s["proposals"] if x["from"] == seat and x["to"] == cmd.get("to")]
+    return []
+
+
+# -------------------------------------------------------------------- gifts
+
+def gifts_open(s: State) -> bool:
+    return s["result"] is None and s["phase"] in ("tea", "politics")
+
+
+def check_gift(s: State, seat: int, cmd: dict) -> None:
+    if not gifts_open(s):
+        raise IllegalCommand("gifts are only allowed in the Tea Ceremony and the Political Phase")
+    to, coins, ronin = cmd.get("to"), cmd.get("coins", 0), cmd.get("ronin", 0)
+    if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to < s["n"] or to == seat:
+        raise IllegalCommand("give to another player")
+    p = s["players"][seat]
+    if coins > p["coins"] or ronin > p["ronin"] or coins + ronin == 0:
+        raise IllegalCommand("give at least 1 coin or Ronin that you have")
+
+
+def apply_gift(s: State, seat: int, cmd: dict) -> None:
+    p, q = s["players"][seat], s["players"][cmd["to"]]
+    p["coins"] -= cmd.get("coins", 0)
+    q["coins"] += cmd.get("coins", 0)
+    p["ronin"] -= cmd.get("ronin", 0)
+    q["ronin"] += cmd.get("ronin", 0)

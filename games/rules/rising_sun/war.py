@@ -1,0 +1,184 @@
+"""Season setup, War Phase (start-of-war upgrades, Koi, province by province),
+season cleanup and Winter scoring. Battles themselves are in battle.py."""
+
+from __future__ import annotations
+
+from .data import CARDS, CLANS, PROVINCES, SEASONS, season_deck, set_bonus
+from .engine import AUTO, push, pop
+from .state import (State, best_by, by_honor, clan, copies, force, gain_coins, gain_vp, higher, lose_vp,
+                    owned_monsters, present)
+
+VIRTUES = [n for n, c in CARDS.items() if c["type"] == "virtue"]
+
+
+def distinct_virtues(s: State, seat: int) -> int:
+    return len({c for c in s["players"][seat]["cards"] if c in VIRTUES})
+
+
+# -------------------------------------------------------------- season setup
+
+def _season_start(s: State, f: dict, ctx) -> None:
+    pop(s)
+    season = SEASONS[s["season"]]
+    s["phase"] = "setup"
+    s["war_order"] = ctx.shuffled(s, "war-tokens", list(PROVINCES))[: s["n"] + 2]
+    s["display"] = season_deck(season, s["season_set"])
+    for p in s["players"]:
+        p["coins"] = 0
+    for seat in range(s["n"]):
+        s["players"][seat]["coins"] = CLANS[clan(s, seat)]["income"]
+    return_hostages(s)
+    s["ally"] = [None] * s["n"]
+    s["proposals"] = []
+    s["phase"] = "tea"
+    push(s, "political", i=0)
+    push(s, "tea", done=[])
+
+
+def return_hostages(s: State) -> None:
+    back: dict[int, int] = {}
+    for f in s["figs"].values():
+        if f["loc"].startswith("hostage:"):
+            captor = int(f["loc"].split(":")[1])
+            back[captor] = back.get(captor, 0) + 1
+            f["loc"] = "reserve"
+    for captor in by_honor(s, back):
+        gain_coins(s, captor, back[captor])
+
+
+AUTO["season_start"] = _season_start
+
+
+# ---------------------------------------------------------------- war phase
+
+def _war_start(s: State, f: dict, ctx) -> None:
+    pop(s)
+    s["phase"] = "war"
+    for seat in by_honor(s, range(s["n"])):
+        p = s["players"][seat]
+        for _ in range(copies(s, seat, "Way of the Shogun")):
+            gain_coins(s, seat, 3)
+        for _ in range(copies(s, seat, "Way of the Moneylender")):
+            gain_coins(s, seat, 5)
+        for _ in range(copies(s, seat, "Way of the Ronin")):
+            p["ronin"] += 2
+        for _ in range(copies(s, seat, "Way of Bushido")):
+            k = distinct_virtues(s, seat)
+            gain_coins(s, seat, 2 * k)
+            gain_vp(s, seat, 2 * k)
+        for _ in range(copies(s, seat, "Way of the Righteous")):
+            for q in range(s["n"]):
+                if q != seat and higher(s, seat, q) and s["players"][q]["coins"] > 0:
+                    s["players"][q]["coins"] -= 1
+                    p["coins"] += 1
+    for seat in range(s["n"]):
+        if clan(s, seat) == "Koi" and s["players"][seat]["ronin"]:
+            n = s["players"][seat]["ronin"]
+            s["players"][seat]["ronin"] = 0
+            gain_coins(s, seat, n)
+    push(s, "war", i=0)
+
+
+def award(s: State, seat: int, prov: str, souls: list[int]) -> None:
+    """`seat` takes the War Province token of `prov`."""
+    s["players"][seat]["tokens"].append([prov, SEASONS[s["season"]]])
+    gain_vp(s, seat, 2 * copies(s, seat, "Courage"))
+    if seat in souls:
+        gain_vp(s, seat, 2 * owned_monsters(s, seat, oni_only=True))
+
+
+def souls_present(s: State, prov: str) -> list[int]:
+    return sorted({f["o"] for f in s["figs"].values() if f["n"] == "Oni of Souls" and f["loc"] == prov})
+
+
+def _war(s: State, f: dict, ctx) -> None:
+    if f["i"] >= len(s["war_order"]):
+        pop(s)
+        push(s, "cleanup")
+        return
+    prov = s["war_order"][f["i"]]
+    f["i"] += 1
+    parts = present(s, prov)
+    if not parts:
+        return
+    allied_pair = len(parts) == 2 and s["ally"][parts[0]] == parts[1]
+    if len(parts) == 1 or allied_pair:
+        winner = best_by(s, {q: force(s, q, prov) for q in parts}, minimum=0)
+        award(s, winner, prov, souls_present(s, prov))
+        return
+    s["battle"] = {"prov": prov, "parts": parts, "bids": {}, "revealed": False, "hired": {},
+                   "killed": 0, "souls": souls_present(s, prov), "winner": None}
+    push(s, "battle", step=0)
+    push(s, "bidding")
+
+
+AUTO["war_start"] = _war_start
+AUTO["war"] = _war
+
+
+# ------------------------------------------------------------------ cleanup
+
+def _cleanup(s: State, f: dict, ctx) -> None:
+    pop(s)
+    for p in s["players"]:
+        p["coins"] = 0
+        p["ronin"] = 0
+    for fig in s["figs"].values():
+        if fig["loc"].startswith("shrine:"):
+            fig["loc"] = "reserve"
+    s["display"] = []
+    tiles = s["mandate_deck"] + [t["tile"] for t in s["track"]]
+    s["mandate_deck"] = ctx.shuffled(s, "mandates", tiles, hidden=True)
+    s["lotus_tiles"] = s.get("lotus_tiles", []) + [t for t in s["track"] if t["face_down"]]
+    s["track"] = []
+    s["season"] += 1
+    s["phase"] = "setup"
+    push(s, "winter" if s["season"] >= len(SEASONS) else "season_start")
+
+
+AUTO["cleanup"] = _cleanup
+
+
+# ------------------------------------------------------------------- winter
+
+def winter_vp(s: State, seat: int) -> dict[str, int]:
+    p = s["players"][seat]
+    parts = {
+        "Form of the Kitsune": 3 * len(p["strong"]) * copies(s, seat, "Form of the Kitsune"),
+        "Form of the Phoenix": 3 * distinct_virtues(s, seat) * copies(s, seat, "Form of the Phoenix"),
+        "Form of the Demon": 3 * owned_monsters(s, seat, True) * copies(s, seat, "Form of the Demon"),
+        "Form of the Beast": 3 * owned_monsters(s, seat) * copies(s, seat, "Form of the Beast"),
+        "Form of the Kindred": 3 * len(set(p["kindred"])) * copies(s, seat, "Form of the Kindred"),
+        "tokens": sum({"spring": 1, "summer": 2, "autumn": 3}[t[1]] for t in p["tokens"]),
+        "set_bonus": set_bonus(len({t[0] for t in p["tokens"]})),
+    }
+    return parts
+
+
+def _winter(s: State, f: dict, ctx) -> None:
+    pop(s)
+    s["phase"] = "winter"
+    return_hostages(s)
+    s["winter"] = {}
+    for seat in by_honor(s, range(s["n"])):
+        parts = winter_vp(s, seat)
+        s["winter"][str(seat)] = parts
+        gain_vp(s, seat, sum(parts.values()))
+    s["result"] = final_result(s)
+    s["phase"] = "over"
+
+
+def final_result(s: State) -> dict:
+    vps = {q: s["players"][q]["vp"] for q in range(s["n"])}
+    best = max(vps.values())
+    tied = by_honor(s, [q for q in vps if vps[q] == best])
+    winners = [tied[0]]
+    ally = s["ally"][tied[0]]
+    if ally is not None and ally in tied:
+        winners.append(ally)
+    return {"winners": sorted(winners), "scores": {str(q): v for q, v in vps.items()}}
+
+
+AUTO["winter"] = _winter
+
+__all__ = ["lose_vp", "award"]

@@ -1,0 +1,31 @@
+"""Revealing planned cards: one commitment per planning space, so any single space can be
+revealed (and audited) on its own with `base.reveal_entry`."""
+
+from __future__ import annotations
+
+from games.rules.base import reveal_entry
+
+
+def plan_key(s: dict, seat: int, space: str) -> str:
+    return f"plan:y{s['year']}:s{s['season']}:seat{seat}:{space}"
+
+
+def reveal_space(s: dict, seat: int, space: str) -> list[dict]:
+    """The reveal entry of one planned space (empty if already public or never planned)."""
+    plans = s["round"]["plans"][seat]
+    if not plans or space in s["round"]["revealed"][seat] or space not in plans:
+        return []
+    e = plans[space]
+    return [reveal_entry(seat, plan_key(s, seat, space), e["card"], e["salt"])]
+
+
+def reveal_planned_card(s: dict, seat: int, prov: str) -> list[dict]:
+    """When a province changes hands its card is taken off the old owner's board and so
+    becomes public (Appendix R #16)."""
+    plans = s["round"].get("plans") if s.get("round") else None
+    if not plans or not plans[seat]:
+        return []
+    for space, e in plans[seat].items():
+        if e["card"] == prov:
+            return reveal_space(s, seat, space)
+    return []

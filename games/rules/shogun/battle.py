@@ -1,0 +1,93 @@
+"""Battles through the cube tower (reference 8.1 / 8.2, Appendix R #11 #25).
+
+`fight` computes a whole battle from the state and an rng and returns the JSON payload of
+one `BattleFought` event; `evolve` applies it without re-deciding anything.
+
+Kinds: ``neutral`` (player attacks an empty province: attackers + 1 green, 2 under event
+E03), ``attack`` (player vs player: all attackers vs all defending armies; green cubes
+that fall out fight for the defender only if the province has no revolt marker),
+``revolt`` (collection revolt: green = markers) and ``famine`` (winter: green = extra +
+markers, no special or event modifiers).
+"""
+
+from __future__ import annotations
+
+from . import catalog as C
+from . import state as S
+from .base_reveal import reveal_planned_card
+from .tower import drop
+
+GREEN = C.GREEN
+
+
+def _defence_bonus(s: dict, seat: int, prov: str, kind: str) -> int:
+    """Extra defender cubes from supply: Defence special, castle event (not in winter)."""
+    if kind == "famine":
+        return 0
+    bonus = S.special(s, seat).get("defence_cubes", 0)
+    if S.event(s).get("effect") == "castle_defence" and s["provinces"][prov]["castle"]:
+        bonus += 1
+    return min(bonus, S.supply(s, seat))
+
+
+def _devastated() -> dict:
+    return {"owner": None, "armies": 0, "castle": False, "temple": False, "theatre": False,
+            "markers": 0}
+
+
+def fight(s: dict, rng, kind: str, prov: str, attacker: int | None = None,
+          origin: str | None = None, moving: int = 0, green: int = 0) -> dict:
+    p = s["provinces"][prov]
+    defender = p["owner"]
+    att_cubes, def_cubes = 0, 0
+    if attacker is not None:
+        att_cubes = moving + min(S.special(s, attacker).get("attack_cubes", 0),
+                                 S.supply(s, attacker))
+    if defender is not None:
+        def_cubes = p["armies"] + _defence_bonus(s, defender, prov, kind)
+    if kind == "neutral":
+        green = S.event(s).get("green", 1)
+    thrown = [attacker] * att_cubes + [defender] * def_cubes + [GREEN] * green
+    tower = drop(s["tower"], thrown, rng)
+    out = tower["tray"]
+    a = out.count(attacker) if attacker is not None else 0
+    d = out.count(defender) if defender is not None else 0
+    g = out.count(GREEN)
+    green_counts = kind != "attack" or p["markers"] == 0
+    result, after = _resolve(kind, p, attacker, a, d, g if green_counts else 0)
+    counted = {x for x in (attacker, defender) if x is not None}
+    if green_counts:
+        counted.add(GREEN)
+    tower["tray"] = [c for c in out if c not in counted]
+    payload = {
+        "kind": kind, "province": prov, "attacker": attacker, "defender": defender,
+        "from": origin, "armies": moving,
+        "thrown": {"attacker": att_cubes, "defender": def_cubes, "green": green},
+        "out": {"attacker": a, "defender": d, "green": g, "green_counts": green_counts},
+        "result": result, "after": after, "tower": tower,
+        "tiles": [b for b in C.BUILDINGS if p[b] and not after[b]],
+    }
+    if defender is not None and after["owner"] != defender:
+        payload["lost"] = [defender, prov]
+        payload["reveals"] = reveal_planned_card(s, defender, prov)
+    return payload
+
+
+def _resolve(kind: str, p: dict, attacker, a: int, d: int, g: int) -> tuple[str, dict]:
+    """Win / loss / tie arithmetic. `g` = green cubes that count for the peasant side or
+    (player battles) for the defender."""
+    keep = {k: p[k] for k in ("owner", "armies", "castle", "temple", "theatre", "markers")}
+    if kind == "neutral":
+        if a > g:
+            return "conquered", {**_devastated(), "owner": attacker, "armies": a - g}
+        return "repelled", keep
+    if kind in ("revolt", "famine"):
+        if g >= d:                     # 0-0 included: the revolt succeeds
+            return "revolted", _devastated()
+        return "suppressed", {**keep, "armies": d - g}
+    total = d + g
+    if a > total:
+        return "conquered", {**keep, "owner": attacker, "armies": a - total}
+    if total > a and d > 0:            # winning with peasants only is a tie [frsum]
+        return "held", {**keep, "armies": min(total - a, d)}
+    return "devastated", _devastated()

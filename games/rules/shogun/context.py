@@ -1,0 +1,34 @@
+"""A small working context for `decide`: emits events, folds them into a working state
+(so the next automatic step sees their effect) and hands out distinct rng streams."""
+
+from __future__ import annotations
+
+import json
+
+from games.rules.base import Event
+
+from .evolve import evolve
+
+
+class Ctx:
+    def __init__(self, state: dict, rng):
+        self.s = state
+        self._rng = rng
+        self._n = 0
+        self.events: list[Event] = []
+
+    def emit(self, type_: str, payload: dict, visible_to=None) -> None:
+        # Normalise through JSON now so the working state equals what a replay from the
+        # store will compute (tuples become lists, keys become strings).
+        payload = json.loads(json.dumps(payload))
+        self.add(Event(type_, payload, visible_to=visible_to))
+
+    def add(self, event: Event) -> None:
+        self.events.append(event)
+        if not event.type.startswith("core."):
+            self.s = evolve(self.s, event)
+
+    def rng(self, purpose: str):
+        """A fresh stream per use: one decision may run several automatic steps."""
+        self._n += 1
+        return self._rng(f"{purpose}:{self._n}")

@@ -1,0 +1,459 @@
+"""evolve(state, event) -> new state: one small function per event type.
+
+Never validates, never draws randomness: every random outcome is in the payload. The
+input state is never mutated (we work on a `state.clone`). Payloads may come back from
+the JSON store with lists for tuples and string keys only, so handlers read lists.
+"""
+
+from __future__ import annotations
+
+from . import catalog as C
+from . import events as E
+from .state import clone
+
+_H = {}
+
+
+def on(event_type):
+    def reg(fn):
+        _H[event_type] = fn
+        return fn
+    return reg
+
+
+def evolve(state: dict, event) -> dict:
+    fn = _H.get(event.type)
+    if fn is None:
+        return state
+    s = clone(state)
+    fn(s, event.payload)
+    return s
+
+
+def _neutral() -> dict:
+    return {"owner": None, "armies": 0, "castle": False, "temple": False, "theatre": False,
+            "markers": 0}
+
+
+def _reveal(s: dict, reveals) -> None:
+    for r in reveals or ():
+        space = r["key"].rsplit(":", 1)[1]
+        s["round"]["revealed"][r["seat"]][space] = r["choice"]
+
+
+def _lose(s: dict, seat: int, prov: str) -> None:
+    if s.get("round") and [seat, prov] not in s["round"]["lost"]:
+        s["round"]["lost"].append([seat, prov])
+
+
+# --- setup ------------------------------------------------------------------------------
+
+@on(E.GAME_STARTED)
+def _started(s, p):
+    n = len(p["colours"])
+    s.clear()
+    s.update({
+        "phase": "setup", "opts": dict(p["opts"]), "n": n, "colours": list(p["colours"]),
+        "year": 1, "season": 0, "in_play": list(p["in_play"]),
+        "provinces": {name: _neutral() for name in p["in_play"]},
+        "players": [{"money": p["money"], "rice": 0, "vp": 0, "officials": C.OFFICIALS,
+                     "vestibule": 0, "hall": 0, "samurai": 1, "fav4": False, "immune": [],
+                     "special": None} for _ in range(n)],
+        "tiles": dict(C.SETUP["building_tiles"]),
+        "tower": {"l1": [], "l2": [], "tray": []},
+        "year_events": [], "used_events": [], "event": None, "event_cancelled": False,
+        "favour_pool": list(C.FAVOUR_IDS), "round": None, "draft": None,
+        "samurai_pending": [], "last_battle": None, "famine": [], "last_scoring": None,
+        "result": None,
+    })
+
+
+@on(E.TOWER_SEEDED)
+def _seeded(s, p):
+    s["tower"] = {k: list(v) for k, v in p["tower"].items()}
+    for seat, k in enumerate(p["officials"]):
+        s["players"][seat]["officials"] -= k
+        s["players"][seat]["vestibule"] += k
+
+
+@on(E.YEAR_BEGAN)
+def _year(s, p):
+    s["year"] = p["year"]
+    s["year_events"] = list(p["events"])
+    s["used_events"] = []
+    s["season"] = 0
+    for pl in s["players"]:
+        pl["rice"] = 0          # rice is reset each year [sbw][imr]
+    s["phase"] = "season_start"
+
+
+@on(E.PROVINCES_DEALT)
+def _dealt(s, p):
+    for prov, seat, armies in p["placements"]:
+        s["provinces"][prov].update(owner=seat, armies=armies)
+
+
+def _take_from_deck(d: dict, card: str) -> None:
+    for pile in ("pool", "bottom"):
+        if card in d[pile]:
+            d[pile].remove(card)
+            return
+
+
+@on(E.DRAFT_BEGAN)
+def _draft_began(s, p):
+    d = {"first": p["first"], "turn": 0, "display": list(p["display"]),
+         "pool": sorted(s["in_play"]), "bottom": [], "villages": [list(v) for v in p["villages"]],
+         "last_offer": [None] * s["n"], "offered": False}
+    for c in p["display"]:
+        _take_from_deck(d, c)
+    s["draft"] = d
+    s["phase"] = "draft"
+
+
+@on(E.DRAFT_DISPLAY_RECYCLED)
+def _recycled(s, p):
+    d = s["draft"]
+    d["bottom"].extend(p["recycled"])
+    d["display"] = list(p["display"])
+    for c in p["display"]:
+        _take_from_deck(d, c)
+
+
+@on(E.DRAFT_TURN_BEGAN)
+def _draft_turn(s, p):
+    d = s["draft"]
+    d["last_offer"][p["seat"]] = sorted(p["display"])
+    d["offered"] = True
+
+
+@on(E.PROVINCE_DRAFTED)
+def _drafted(s, p):
+    d = s["draft"]
+    prov, seat = p["province"], p["seat"]
+    if prov in d["display"]:
+        d["display"].remove(prov)
+    else:
+        _take_from_deck(d, prov)
+    s["provinces"][prov].update(owner=seat, armies=p["armies"])
+    d["villages"][seat].remove(p["armies"])
+    for c in p["refill"]:
+        _take_from_deck(d, c)
+        d["display"].append(c)
+    d["turn"] += 1
+    d["offered"] = False
+    if not any(d["villages"]):
+        s["draft"] = None
+        s["phase"] = "season_start"
+
+
+# --- season -----------------------------------------------------------------------------
+
+@on(E.SEASON_BEGAN)
+def _season(s, p):
+    n = s["n"]
+    s["season"] = p["season"]
+    s["event"], s["event_cancelled"] = None, False
+    favours = [list(f) for f in p["favours"]]
+    for _, card in favours:
+        s["favour_pool"].remove(card)
+    s["round"] = {
+        "actions": list(p["actions"]), "pool": list(p["pool"]),
+        "specials": list(p["specials"]), "favours": favours,
+        "cur": {"i": 0, "j": 0, "sub": None},
+        "plans": [{} for _ in range(n)], "planned": [False] * n,
+        "revealed": [{} for _ in range(n)], "lost": [], "bids": None, "queue": [],
+        "chosen": [None] * n, "order": [], "court_queue": [],
+    }
+    for pl in s["players"]:
+        pl["special"], pl["immune"] = None, []
+    pending = []
+    for seat, card in p["samurai"]:
+        s["players"][seat]["samurai"] = card
+        if C.SAMURAI[card - 1]:
+            pending.append(seat)
+    s["samurai_pending"] = pending
+    s["phase"] = "samurai" if pending else "plan"
+
+
+@on(E.SAMURAI_BONUS_TAKEN)
+def _samurai(s, p):
+    pl = s["players"][p["seat"]]
+    bonus, amount = p["bonus"], p["amount"]
+    if bonus == "chests":
+        pl["money"] += amount
+    elif bonus == "rice":
+        pl["rice"] += amount
+    elif bonus == "vp":
+        pl["vp"] += amount
+    elif bonus == "tray":
+        s["tower"]["tray"].extend([p["seat"]] * amount)
+    s["samurai_pending"].remove(p["seat"])
+    if not s["samurai_pending"]:
+        s["phase"] = "plan"
+
+
+@on(E.CARD_PLANNED)
+def _planned(s, p):
+    r = s["round"]
+    seat = p["seat"]
+    r["plans"][seat][p["space"]] = {"card": p["choice"], "salt": p["salt"]}
+    if len(r["plans"][seat]) == p["of"]:
+        r["planned"][seat] = True
+
+
+@on(E.EVENT_REVEALED)
+def _event(s, p):
+    s["event"] = p["event"]
+    s["used_events"].append(p["event"])
+
+
+@on(E.BIDS_REVEALED)
+def _bids(s, p):
+    r = s["round"]
+    _reveal(s, p["reveals"])
+    r["bids"] = list(p["bids"])
+    for seat, paid in enumerate(p["paid"]):
+        s["players"][seat]["money"] -= paid
+    r["queue"] = list(p["order"])
+    s["phase"] = "special"
+
+
+@on(E.SPECIAL_CHOSEN)
+def _special(s, p):
+    r = s["round"]
+    seat, slot = p["seat"], p["slot"]
+    r["chosen"][seat] = slot
+    s["players"][seat]["special"] = r["specials"][slot]
+    r["queue"].remove(seat)
+    if not r["queue"]:
+        r["order"] = sorted(range(s["n"]), key=lambda x: r["chosen"][x])
+        s["phase"] = "court" if s["opts"]["tennos_court"] else "actions"
+
+
+# --- Tenno's Court ----------------------------------------------------------------------
+
+@on(E.COURT_CONVERTED)
+def _converted(s, p):
+    _reveal(s, p["reveals"])
+    if not p["done"]:
+        return
+    seat, k = p["seat"], p["n"]
+    if p["province"]:
+        s["provinces"][p["province"]]["armies"] -= k
+    else:
+        tray = s["tower"]["tray"]
+        for _ in range(k):
+            tray.remove(seat)
+    pl = s["players"][seat]
+    pl["officials"] -= k
+    pl["vestibule"] += k
+
+
+@on(E.COURT_RANKED)
+def _ranked(s, p):
+    s["round"]["court_queue"] = list(p["queue"])
+    s["phase"] = "favour"
+
+
+def _to_hall(s, seat):
+    pl = s["players"][seat]
+    pl["hall"] += pl["vestibule"]
+    pl["vestibule"] = 0
+    s["round"]["court_queue"].remove(seat)
+
+
+@on(E.COURT_PASSED)
+def _passed(s, p):
+    _to_hall(s, p["seat"])
+
+
+@on(E.FAVOUR_TAKEN)
+def _favour(s, p):
+    seat, card = p["seat"], p["card"]
+    _to_hall(s, seat)
+    pl = s["players"][seat]
+    pl["hall"] -= p["cost"]
+    pl["officials"] += p["cost"]
+    r = s["round"]
+    r["favours"] = [f for f in r["favours"] if f[1] != card]
+    if p["use"]:
+        _apply_favour(s, seat, C.FAVOURS[card], p)
+
+
+def _apply_favour(s, seat, fav, p):
+    pl, t, prov = s["players"][seat], fav["type"], p.get("province")
+    if t == "cancel_event":
+        s["event_cancelled"] = True
+    elif t == "chests":
+        pl["money"] += fav["amount"]
+    elif t == "rice":
+        pl["rice"] += fav["amount"]
+    elif t == "vp":
+        pl["vp"] += fav["amount"]
+    elif t == "tray":
+        s["tower"]["tray"].extend([seat] * p["n"])
+    elif t == "immunity":
+        pl["immune"] = sorted(set(pl["immune"]) | set(fav["letters"]))
+    elif t == "remove_marker":
+        if prov:
+            s["provinces"][prov]["markers"] -= 1
+        else:
+            pl["fav4"] = True        # kept until the next marker on his provinces
+    elif t == "building" and prov:
+        _build(s, prov, fav["building"], p.get("calmed", False))
+    elif t == "free_armies" and prov:
+        s["provinces"][prov]["owner"] = seat
+        s["provinces"][prov]["armies"] += p["n"]
+
+
+def _build(s, prov, kind, calmed):
+    s["provinces"][prov][kind] = True
+    s["tiles"][kind] -= 1
+    if calmed:                       # Nô-theatre event: the peasants calm down
+        s["provinces"][prov]["markers"] = 0
+
+
+@on(E.COURT_ENDED)
+def _court_ended(s, p):
+    for pl in s["players"]:
+        pl["vestibule"] += pl["hall"]
+        pl["hall"] = 0
+    s["round"]["favours"] = []
+    s["phase"] = "actions"
+
+
+# --- actions ----------------------------------------------------------------------------
+
+def _sub(s, value):
+    if s["phase"] == "actions":
+        s["round"]["cur"]["sub"] = value
+
+
+@on(E.SPACE_REVEALED)
+def _space(s, p):
+    _reveal(s, p["reveals"])
+    s["round"]["revealed"][p["seat"]][p["space"]] = p["card"]
+    _sub(s, p["next"])
+
+
+@on(E.ACTION_DECLINED)
+def _declined(s, p):
+    _sub(s, "move" if p["part"] == "recruit" else "end")
+
+
+@on(E.BUILT)
+def _built(s, p):
+    s["players"][p["seat"]]["money"] -= p["cost"]
+    _build(s, p["province"], p["building"], p["calmed"])
+    _sub(s, "end")
+
+
+@on(E.COLLECTED)
+def _collected(s, p):
+    pl = s["players"][p["seat"]]
+    pl["rice" if p["what"] == "rice" else "money"] += p["amount"]
+    _sub(s, "end")
+
+
+@on(E.MARKER_PLACED)
+def _marker(s, p):
+    prov = s["provinces"][p["province"]]
+    if p["cancelled"]:
+        s["players"][prov["owner"]]["fav4"] = False
+    else:
+        prov["markers"] += 1
+
+
+@on(E.RECRUITED)
+def _recruited(s, p):
+    s["players"][p["seat"]]["money"] -= p["cost"]
+    s["provinces"][p["province"]]["armies"] += p["armies"]
+    _sub(s, "move" if p["space"] == "recruit1" else "end")
+
+
+@on(E.ARMIES_MOVED)
+def _moved(s, p):
+    s["provinces"][p["from"]]["armies"] -= p["armies"]
+    s["provinces"][p["to"]]["armies"] += p["armies"]
+    _sub(s, "end")
+
+
+@on(E.BATTLE_FOUGHT)
+def _battle(s, p):
+    if p["from"]:
+        s["provinces"][p["from"]]["armies"] -= p["armies"]
+    s["provinces"][p["province"]] = dict(p["after"])
+    s["tower"] = {k: list(v) for k, v in p["tower"].items()}
+    for kind in p["tiles"]:
+        s["tiles"][kind] += 1
+    if p.get("lost"):
+        _lose(s, *p["lost"])
+        _reveal(s, p.get("reveals"))
+    s["last_battle"] = {k: p[k] for k in ("kind", "province", "attacker", "defender", "thrown",
+                                            "out", "result")}
+    if p["kind"] in ("attack", "neutral"):
+        _sub(s, "end")
+
+
+@on(E.ACTION_TURN_ENDED)
+def _turn_ended(s, p):
+    cur = s["round"]["cur"]
+    cur["j"] += 1
+    cur["sub"] = None
+
+
+@on(E.ACTION_COMPLETED)
+def _action_done(s, p):
+    r = s["round"]
+    r["cur"] = {"i": r["cur"]["i"] + 1, "j": 0, "sub": None}
+    if p["next"]:
+        r["actions"].append(p["next"])
+        r["pool"].remove(p["next"])
+
+
+@on(E.SEASON_ENDED)
+def _season_ended(s, p):
+    for pl in s["players"]:
+        pl["special"], pl["immune"] = None, []   # specials returned, immunities discarded
+    s["event"], s["event_cancelled"] = None, False
+    s["round"]["cur"] = {"i": 10, "j": 0, "sub": None}
+    if s["season"] == 2:
+        s["season"] = 3
+        s["phase"] = "winter"
+    else:
+        s["season"] += 1
+        s["phase"] = "season_start"
+
+
+# --- winter -----------------------------------------------------------------------------
+
+@on(E.WINTER_RICE_LOST)
+def _rice_lost(s, p):
+    s["famine"] = []
+    for seat, loss in enumerate(p["losses"]):
+        s["players"][seat]["rice"] -= loss
+
+
+@on(E.FAMINE_STRUCK)
+def _famine(s, p):
+    s["famine"].append({k: p[k] for k in ("seat", "shortfall", "revolts", "extra", "provinces")})
+
+
+@on(E.SCORED)
+def _scored(s, p):
+    for seat, sc in enumerate(p["scores"]):
+        s["players"][seat]["vp"] += sc["total"]
+    s["last_scoring"] = list(p["scores"])
+
+
+@on(E.MARKERS_CLEARED)
+def _cleared(s, p):
+    for prov in s["provinces"].values():
+        prov["markers"] = 0
+
+
+@on(E.GAME_ENDED)
+def _ended(s, p):
+    s["phase"] = "over"
+    s["result"] = {"winners": list(p["winners"]), "scores": list(p["scores"])}

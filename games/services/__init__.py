@@ -1,0 +1,1 @@
+"""Application services: the only way the API (and tasks) change or read games."""

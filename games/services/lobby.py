@@ -1,0 +1,184 @@
+"""Creating, joining and starting games."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from typing import Any
+
+import jsonschema
+from django.db import IntegrityError, transaction
+
+from events import store
+from games.rules import registry
+from games.rules.base import RulesError, rng_factory, sha256_hex
+
+from ..models import Game, Seat
+from . import hooks
+from .errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
+from .state import cache_put, fold_rows
+
+BOT_KINDS = ("random",)
+MIN_SECONDS, MAX_SECONDS = 5, 30 * 24 * 3600
+
+
+def options_with_defaults(schema: dict, options: dict) -> dict:
+    """Validate options against the ruleset's JSON Schema and fill top-level defaults."""
+    if not isinstance(options, dict):
+        raise Invalid("options must be a JSON object", code="invalid_options")
+    full = dict(options)
+    for name, prop in (schema.get("properties") or {}).items():
+        if name not in full and isinstance(prop, dict) and "default" in prop:
+            full[name] = prop["default"]
+    try:
+        jsonschema.Draft202012Validator(schema).validate(full)
+    except jsonschema.ValidationError as exc:
+        where = ".".join(str(p) for p in exc.absolute_path) or "options"
+        raise Invalid(f"invalid option {where}: {exc.message}", code="invalid_options",
+                      fields={"options": [exc.message]}) from exc
+    return full
+
+
+def validate_time_control(tc: Any) -> dict | None:
+    if tc is None:
+        return None
+    if not isinstance(tc, dict):
+        raise Invalid("time_control must be an object", code="invalid_time_control")
+    allowed = {"seconds_per_decision", "reminder_before_seconds", "excused_misses"}
+    unknown = set(tc) - allowed
+    if unknown:
+        raise Invalid(f"unknown time_control fields: {sorted(unknown)}", code="invalid_time_control")
+    out: dict[str, Any] = {}
+    spd = tc.get("seconds_per_decision")
+    if spd is not None:
+        if not isinstance(spd, int) or isinstance(spd, bool) or not MIN_SECONDS <= spd <= MAX_SECONDS:
+            raise Invalid(f"seconds_per_decision must be an integer from {MIN_SECONDS} to {MAX_SECONDS}",
+                          code="invalid_time_control")
+        out["seconds_per_decision"] = spd
+    rb = tc.get("reminder_before_seconds")
+    if rb is not None:
+        if not isinstance(rb, int) or isinstance(rb, bool) or rb < 1 or (spd and rb >= spd):
+            raise Invalid("reminder_before_seconds must be a positive integer below seconds_per_decision",
+                          code="invalid_time_control")
+        out["reminder_before_seconds"] = rb
+    em = tc.get("excused_misses", 2)
+    if not isinstance(em, int) or isinstance(em, bool) or not 0 <= em <= 1000:
+        raise Invalid("excused_misses must be an integer from 0 to 1000", code="invalid_time_control")
+    out["excused_misses"] = em
+    return out
+
+
+def _factions(rules, players: int, options: dict) -> list[str]:
+    try:
+        return list(rules.factions(players, options))
+    except RulesError as exc:
+        raise Invalid(exc.reason, code="invalid_players") from exc
+
+
+def create_game(user, ruleset: str, players: Any, options: Any = None, time_control: Any = None,
+                name: str = "", faction: str | None = None) -> Game:
+    rules = registry.get(ruleset) if isinstance(ruleset, str) else None
+    if rules is None:
+        raise Invalid(f"unknown ruleset {ruleset!r}; see GET /api/v1/rulesets", code="unknown_ruleset",
+                      fields={"ruleset": ["unknown ruleset"]})
+    if not isinstance(players, int) or isinstance(players, bool) or not (
+            rules.min_players <= players <= rules.max_players):
+        raise Invalid(f"{rules.name} is played by {rules.min_players} to {rules.max_players} players",
+                      code="invalid_players", fields={"players": ["out of range"]})
+    opts = options_with_defaults(dict(rules.options_schema), options or {})
+    factions = _factions(rules, players, opts)
+    tc = validate_time_control(time_control)
+    with transaction.atomic():
+        game = Game.objects.create(ruleset=ruleset, rules_version=rules.rules_version, name=name or "",
+                                   players=players, options=opts, time_control=tc, creator=user,
+                                   seed=secrets.token_hex(32))
+        Seat.objects.create(game=game, index=0, user=user, faction=_check_faction(faction, factions, []))
+    return game
+
+
+def _check_faction(faction, allowed: list[str], taken: list[str]) -> str:
+    if faction in (None, "", "random"):
+        return ""
+    if faction not in allowed:
+        raise Invalid(f"unknown faction {faction!r}; choose one of {allowed} or 'random'",
+                      code="invalid_faction", fields={"faction": ["unknown faction"]})
+    if faction in taken:
+        raise Conflict(f"faction {faction!r} is already taken", code="faction_taken")
+    return faction
+
+
+def get_game(game_id) -> Game:
+    """The game, or NotFound for unknown and malformed ids alike (never a 500)."""
+    try:
+        return Game.objects.get(id=uuid.UUID(str(game_id)))
+    except (ValueError, Game.DoesNotExist) as exc:
+        raise NotFound("no such game", code="game_not_found") from exc
+
+
+def join(game_id, user, faction: str | None = None, bot: str | None = None) -> Seat:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=get_game(game_id).pk)
+        if game.status != Game.Status.OPEN:
+            raise Conflict("the game has already started", code="game_not_open")
+        seats = list(game.seats.all())
+        if bot is not None:
+            if game.creator_id != user.id:
+                raise Forbidden("only the game's creator can add bot seats", code="not_creator")
+            if bot not in BOT_KINDS:
+                raise Invalid(f"unknown bot {bot!r}; one of {list(BOT_KINDS)}", code="invalid_bot")
+        elif any(s.user_id == user.id for s in seats):
+            raise Conflict("you already have a seat in this game", code="already_seated")
+        if len(seats) >= game.players:
+            raise Conflict("the game is full", code="game_full")
+        rules = registry.get(game.ruleset)
+        allowed = _factions(rules, game.players, game.options)
+        chosen = _check_faction(faction, allowed, [s.faction for s in seats if s.faction])
+        index = len(seats)
+        try:
+            return Seat.objects.create(game=game, index=index, user=None if bot else user, faction=chosen,
+                                       bot=bot or "")
+        except IntegrityError as exc:
+            raise Conflict("that seat was just taken; try again", code="seat_taken") from exc
+
+
+def start(game_id, user) -> Game:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=get_game(game_id).pk)
+        if game.creator_id != user.id:
+            raise Forbidden("only the game's creator can start it", code="not_creator")
+        if game.status != Game.Status.OPEN:
+            raise Conflict("the game has already started", code="game_not_open")
+        seats = list(game.seats.all())
+        if len(seats) < game.players:
+            raise Conflict(f"{len(seats)} of {game.players} seats are filled", code="seats_not_filled")
+        rules = registry.get(game.ruleset)
+        if rules is None:
+            raise ServiceError("this ruleset is not available", code="unknown_ruleset", status=409)
+        rng = rng_factory(game.seed, 1)
+        allowed = _factions(rules, game.players, game.options)
+        free = rng("core:factions").shuffled([f for f in allowed if f not in {s.faction for s in seats}])
+        factions = [s.faction or free.pop(0) for s in seats]
+        for s, f in zip(seats, factions):
+            if s.faction != f:
+                s.faction = f
+                s.save(update_fields=["faction"])
+        started = store.NewEvent("core.GameStarted", {
+            "ruleset": game.ruleset, "rules_version": game.rules_version, "players": game.players,
+            "options": game.options, "factions": factions, "seed_commitment": sha256_hex(game.seed),
+            "seats": [{"index": s.index, "user": s.user.username if s.user else None, "bot": s.bot or None}
+                      for s in seats],
+        }, actor={"user": user.username}, cause={"start": {"factions": factions, "options": game.options}})
+        try:
+            engine_events = rules.start(factions, game.options, rng)
+        except RulesError as exc:
+            raise Invalid(exc.reason, code="invalid_setup") from exc
+        new = [started] + [store.NewEvent(e.type, dict(e.payload), e.version, e.visible_to) for e in engine_events]
+        rows = store.append(game.id, 0, new)
+        state = fold_rows(rules, rows)
+        game.status = Game.Status.RUNNING
+        game.started_at = game.started_at or rows[-1].recorded_at
+        game.version, game.chain_head = rows[-1].seq, rows[-1].hash
+        game.save(update_fields=["status", "started_at", "version", "chain_head"])
+        cache_put(game.id, game.version, state)
+        hooks.after_commit(game, state, rows)
+    return game

@@ -1,0 +1,147 @@
+"""Playing: one path for every command, whoever sends it (a player through the
+API, a bot, a missed deadline's default). `apply` is the only writer of game
+events after start."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from typing import Any, Mapping
+
+from django.db import transaction
+from django.utils import timezone
+
+from events import store
+from games.rules.base import BadCommand, IllegalCommand, canonical_json, rng_factory
+
+from ..models import CommandReceipt, Game, Seat
+from . import hooks
+from .errors import Conflict, Forbidden, Invalid, ServiceError, Unprocessable
+from .lobby import get_game
+from .present import Viewer, present_event
+from .state import cache_put, load_state, maybe_snapshot, rules_for
+
+log = logging.getLogger(__name__)
+
+
+def _body_hash(command: Any, expected_version: Any) -> str:
+    return hashlib.sha256(canonical_json({"c": command, "v": expected_version}).encode()).hexdigest()
+
+
+def submit(game_id, user, command: Any, expected_version: Any = None, idempotency_key: str | None = None
+           ) -> tuple[int, dict]:
+    """A player's command. Returns (HTTP status, body) — 201 {version, events}."""
+    game = get_game(game_id)
+    if expected_version is not None and (not isinstance(expected_version, int) or isinstance(expected_version, bool)):
+        raise Invalid("expected_version must be an integer", code="invalid", fields={"expected_version": ["integer"]})
+    if not isinstance(command, dict) or not isinstance(command.get("type"), str):
+        raise Invalid("command must be an object with a string `type`", code="invalid_command",
+                      fields={"command": ["object with a type"]})
+    if idempotency_key is not None and not 1 <= len(idempotency_key) <= 200:
+        raise Invalid("Idempotency-Key must be 1 to 200 characters", code="invalid_idempotency_key")
+    body_hash = _body_hash(command, expected_version)
+    if idempotency_key:
+        found = _receipt(game, user, idempotency_key, body_hash)
+        if found is not None:
+            return found
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if idempotency_key:  # a concurrent twin may have committed while we waited for the lock
+            found = _receipt(game, user, idempotency_key, body_hash)
+            if found is not None:
+                return found
+        seats = list(game.seats.all())
+        mine = [s for s in seats if s.user_id == user.id]
+        if not mine:
+            raise Forbidden("you have no seat in this game", code="not_seated")
+        seat = mine[0]
+        rows = apply(game, seat, command, expected_version, actor={"seat": seat.index, "user": user.username})
+        body = {"version": game.version,
+                "events": [present_event(r, Viewer(frozenset({seat.index}), game.status != "running"))
+                           for r in rows]}
+        if idempotency_key:
+            CommandReceipt.objects.create(game=game, user=user, key=idempotency_key, body_hash=body_hash,
+                                          status_code=201, response=body)
+    return 201, body
+
+
+def _receipt(game: Game, user, key: str, body_hash: str) -> tuple[int, dict] | None:
+    r = CommandReceipt.objects.filter(game=game, user=user, key=key).first()
+    if r is None:
+        return None
+    if r.body_hash != body_hash:
+        raise Unprocessable("this Idempotency-Key was used with a different request", code="idempotency_key_reused")
+    return r.status_code, r.response
+
+
+def apply(game: Game, seat: Seat, command: Mapping[str, Any], expected_version: int | None,
+          actor: dict, cause_extra: dict | None = None) -> list:
+    """Decide and append, inside the caller's transaction with `game` locked.
+    Raises ServiceError subclasses; nothing is written when it raises."""
+    if game.status != Game.Status.RUNNING:
+        raise Conflict(f"the game is {game.status}", code="game_not_running")
+    if expected_version is not None and expected_version != game.version:
+        raise Conflict(f"the game is at version {game.version}, not {expected_version}",
+                       code="version_conflict", current_version=game.version)
+    rules = rules_for(game)
+    state = load_state(game)
+    first_seq = game.version + 1
+    try:
+        new = rules.decide(state, seat.index, command, rng_factory(game.seed, first_seq))
+    except BadCommand as exc:
+        raise Invalid(exc.reason, code="invalid_command") from exc
+    except IllegalCommand as exc:
+        raise Unprocessable(exc.reason, code="illegal_command") from exc
+    except Exception as exc:  # an engine bug on odd input must still not be a 500 for the client
+        log.exception("engine %s failed on %r", game.ruleset, command)
+        raise Invalid(f"the rules engine could not process this command ({type(exc).__name__})",
+                      code="invalid_command") from exc
+    if not new:
+        raise Unprocessable("this command changes nothing", code="illegal_command")
+    for e in new:
+        if not e.type.startswith("core."):
+            state = rules.evolve(state, e)
+    cause = {"seat": seat.index, "command": dict(command), **(cause_extra or {})}
+    pending = [store.NewEvent(e.type, dict(e.payload), e.version, e.visible_to,
+                              actor=actor if i == 0 else None, cause=cause if i == 0 else None)
+               for i, e in enumerate(new)]
+    outcome = rules.outcome(state)
+    if outcome is not None:
+        out = {"winners": list(outcome.winners), "scores": {str(k): v for k, v in outcome.scores.items()},
+               "reason": outcome.reason}
+        pending.append(store.NewEvent("core.GameFinished", {"outcome": out}))
+        pending.append(store.NewEvent("core.SeedRevealed", {"seed": game.seed}))
+    try:
+        rows = store.append(game.id, game.version, pending)
+    except store.VersionConflict as exc:
+        raise Conflict(f"the game moved on to version {exc.current}", code="version_conflict",
+                       current_version=exc.current) from exc
+    old_version = game.version
+    game.version, game.chain_head = rows[-1].seq, rows[-1].hash
+    fields = ["version", "chain_head"]
+    if outcome is not None:
+        game.status, game.outcome, game.finished_at = Game.Status.FINISHED, out, timezone.now()
+        fields += ["status", "outcome", "finished_at"]
+    game.save(update_fields=fields)
+    cache_put(game.id, game.version, state)
+    maybe_snapshot(game, old_version, game.version, state)
+    hooks.after_commit(game, state, rows)
+    return rows
+
+
+def append_core(game: Game, events: list[store.NewEvent]) -> list:
+    """Append platform events (messages, misses, zombies…) with `game` locked."""
+    try:
+        rows = store.append(game.id, game.version, events)
+    except store.VersionConflict as exc:
+        raise Conflict(f"the game moved on to version {exc.current}", code="version_conflict",
+                       current_version=exc.current) from exc
+    game.version, game.chain_head = rows[-1].seq, rows[-1].hash
+    game.save(update_fields=["version", "chain_head"])
+    state = load_state(game, upto=rows[0].seq - 1)
+    cache_put(game.id, game.version, state)
+    hooks.after_commit(game, state, rows)
+    return rows
+
+
+__all__ = ["submit", "apply", "append_core", "ServiceError"]

@@ -1,0 +1,60 @@
+"""What a viewer may see of events and games. The API never serializes raw
+state or raw event rows: everything goes through here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from events.models import StoredEvent
+
+from ..models import Game, Seat
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking: the seats they hold (empty for a spectator) and whether
+    they may see everything (finished game)."""
+
+    seats: frozenset[int]
+    omniscient: bool = False
+    user_id: int | None = None
+
+    @property
+    def seat(self) -> int | None:
+        return min(self.seats) if self.seats else None
+
+
+def viewer_for(game: Game, user, seats: list[Seat] | None = None) -> Viewer:
+    seats = seats if seats is not None else list(game.seats.all())
+    uid = getattr(user, "id", None)
+    mine = frozenset(s.index for s in seats if uid is not None and s.user_id == uid)
+    return Viewer(mine, omniscient=game.status in (Game.Status.FINISHED, Game.Status.ABORTED), user_id=uid)
+
+
+def can_see(row: StoredEvent, viewer: Viewer) -> bool:
+    return viewer.omniscient or row.visible_to is None or bool(viewer.seats & set(row.visible_to))
+
+
+def present_event(row: StoredEvent, viewer: Viewer) -> dict[str, Any]:
+    if not can_see(row, viewer):
+        # No gaps in feeds: the seq and chain links stay, the content does not.
+        return {"seq": row.seq, "type": row.type, "redacted": True, "prev_hash": row.prev_hash, "hash": row.hash}
+    out = {
+        "seq": row.seq,
+        "type": row.type,
+        "version": row.version,
+        "actor": row.actor,
+        "recorded_at": row.recorded_at.isoformat().replace("+00:00", "Z"),
+        "visibility": "public" if row.visible_to is None else "private",
+        "visible_to": row.visible_to,
+        "payload": row.payload,
+        "prev_hash": row.prev_hash,
+        "hash": row.hash,
+    }
+    if row.cause is not None:
+        seat = (row.cause or {}).get("seat")
+        # The command itself may be secret (a bid): its author and, at the end, everyone.
+        if viewer.omniscient or seat is None or seat in viewer.seats:
+            out["cause"] = row.cause
+    return out

@@ -1,0 +1,159 @@
+"""Read-side services: game metadata, views, legal commands, feeds, replay,
+audit and export — always through the viewer's redaction."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from events import store
+from events.codec import verify_chain
+from events.models import StoredEvent
+from games.rules.base import canonical_json, commitment_of, sha256_hex
+
+from ..models import Game
+from . import deadlines
+from .errors import Invalid
+from .present import Viewer, present_event, viewer_for
+from .state import load_state, rules_for
+
+MAX_LEGAL = 1000
+SAMPLES = 20
+
+
+def seats_json(game: Game) -> list[dict]:
+    return [{"index": s.index, "faction": s.faction or None,
+             "user": {"id": s.user.id, "username": s.user.username} if s.user else None,
+             "is_bot": s.is_bot, "bot": s.bot or None, "zombie": s.zombie, "misses": s.misses}
+            for s in game.seats.select_related("user").all()]
+
+
+def pending_json(game: Game) -> list[dict]:
+    if game.status != Game.Status.RUNNING:
+        return []
+    rules = rules_for(game)
+    due = deadlines.due_times(game)
+    return [{"seat": p.seat, "kind": p.kind, "deadline": due.get(p.seat)}
+            for p in rules.pending(load_state(game))]
+
+
+def game_json(game: Game) -> dict:
+    return {
+        "id": str(game.id), "ruleset": game.ruleset, "rules_version": game.rules_version, "name": game.name,
+        "players": game.players, "options": game.options, "time_control": game.time_control,
+        "status": game.status, "paused": game.paused, "creator": game.creator.username,
+        "version": game.version, "chain_head": game.chain_head or None, "seats": seats_json(game),
+        "pending": pending_json(game), "outcome": game.outcome,
+        "created_at": _iso(game.created_at), "started_at": _iso(game.started_at),
+        "finished_at": _iso(game.finished_at),
+    }
+
+
+def _iso(dt) -> str | None:
+    return dt.isoformat().replace("+00:00", "Z") if dt else None
+
+
+def view(game: Game, user) -> dict:
+    viewer = viewer_for(game, user)
+    if game.status == Game.Status.OPEN:
+        return {"version": 0, "seat": viewer.seat, "state": None}
+    return {"version": game.version, "seat": viewer.seat, "state": _view_state(game, load_state(game), viewer)}
+
+
+def _view_state(game: Game, state: Any, viewer: Viewer) -> Any:
+    rules = rules_for(game)
+    if viewer.omniscient:
+        # A finished game has no secrets: the public view plus every seat's.
+        return {"public": rules.view(state, None),
+                "seats": {str(i): rules.view(state, i) for i in range(game.players)}}
+    return rules.view(state, viewer.seat)
+
+
+def legal(game: Game, user) -> dict:
+    viewer = viewer_for(game, user)
+    out = {"version": game.version, "seat": viewer.seat, "deadline": None,
+           "commands": [], "templates": [], "samples": []}
+    if game.status != Game.Status.RUNNING or viewer.seat is None or game.paused:
+        return out
+    rules = rules_for(game)
+    state = load_state(game)
+    out["deadline"] = deadlines.due_times(game).get(viewer.seat)
+    ls = rules.legal_commands(state, viewer.seat)
+    commands = [dict(c) for c in ls.commands]
+    rnd = random.Random(f"{game.id}:{game.version}:{viewer.seat}")
+    if len(commands) <= MAX_LEGAL and not ls.templates:
+        out["commands"] = commands
+        return out
+    if len(commands) <= MAX_LEGAL:
+        out["commands"] = commands
+    out["templates"] = [{"type": t.type, "schema": t.schema, "description": t.description} for t in ls.templates]
+    samples: list[dict] = []
+    if ls.sample is not None:
+        seen = set()
+        for _ in range(SAMPLES * 3):
+            c = dict(ls.sample(rnd))
+            k = canonical_json(c)
+            if k not in seen:
+                seen.add(k)
+                samples.append(c)
+            if len(samples) >= SAMPLES:
+                break
+    elif commands:
+        samples = rnd.sample(commands, min(SAMPLES, len(commands)))
+    out["samples"] = samples
+    return out
+
+
+def events_page(game: Game, user, after: int, limit: int) -> tuple[list[dict], bool]:
+    viewer = viewer_for(game, user)
+    rows = store.load(game.id, after=after, limit=limit + 1)
+    more = len(rows) > limit
+    return [present_event(r, viewer) for r in rows[:limit]], more
+
+
+def replay(game: Game, user, version: Any) -> dict:
+    try:
+        v = int(version)
+    except (TypeError, ValueError):
+        v = -1
+    if not 1 <= v <= game.version:
+        raise Invalid(f"version must be from 1 to {game.version}", code="invalid_version")
+    viewer = viewer_for(game, user)
+    return {"version": v, "seat": viewer.seat, "state": _view_state(game, load_state(game, upto=v), viewer)}
+
+
+def audit(game: Game) -> dict:
+    rows = list(StoredEvent.objects.filter(stream=game.id).order_by("seq").values(
+        "seq", "type", "version", "payload", "prev_hash", "hash"))
+    ok, head, _bad = verify_chain(rows)
+    commitment, seed = None, None
+    commitments: dict[str, dict] = {}
+    reveals_ok = True
+    for r in rows:
+        p = r["payload"]
+        if r["type"] == "core.GameStarted":
+            commitment = p.get("seed_commitment")
+        elif r["type"] == "core.SeedRevealed":
+            seed = p.get("seed")
+            reveals_ok &= commitment is not None and sha256_hex(seed) == commitment
+        elif r["type"] == "core.ChoiceCommitted":
+            commitments[p["key"]] = {"seq": r["seq"], "seat": p["seat"], "key": p["key"],
+                                     "commitment": p["commitment"], "revealed": False}
+    for r in rows:  # reveals may be in any public event
+        for rev in (r["payload"].get("reveals") or []) if isinstance(r["payload"], dict) else []:
+            c = commitments.get(rev.get("key"))
+            if c is None:
+                reveals_ok = False
+                continue
+            good = commitment_of(rev["salt"], rev["choice"]) == c["commitment"]
+            c["revealed"] = True
+            c["reveal_ok"] = good
+            reveals_ok &= good
+    return {"chain_ok": ok, "chain_head": head if rows else None, "seed_commitment": commitment,
+            "seed": seed if game.status in (Game.Status.FINISHED, Game.Status.ABORTED) else None,
+            "commitments": list(commitments.values()), "reveals_ok": reveals_ok, "version": game.version}
+
+
+def export_lines(game: Game, user) -> list[str]:
+    viewer = viewer_for(game, user)
+    return [canonical_json(present_event(r, viewer)) for r in store.load(game.id)]

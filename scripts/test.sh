@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# The whole test run behind `make test` (and `make check` with --checks-only):
+#   1. checks: ruff, import-linter, OpenAPI schema is current (schema.yml)
+#   2. pytest on SQLite (the settings default: no DATABASE_URL / REDIS_URL)
+#   3. pytest on PostgreSQL 15 + Redis started by scripts/services.sh (stopped again on exit)
+# Every step runs even if an earlier one failed; the exit code is non-zero if
+# any failed. pytest's exit code 5 (no tests collected) counts as success.
+#
+# Knobs: TEST_WORKERS (pytest-xdist workers, default 2; 1 = serial),
+#        PYTEST_ARGS (extra pytest arguments), TEST_PASSES ("sqlite postgres"),
+#        PASS_TIMEOUT (per pytest pass, default 35m).
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$PWD
+BIN=$ROOT/.venv/bin
+export DJANGO_SETTINGS_MODULE=${DJANGO_SETTINGS_MODULE:-config.settings}
+export PYTHONPATH=$ROOT${PYTHONPATH:+:$PYTHONPATH}
+CHECKS_ONLY=0
+[ "${1:-}" = "--checks-only" ] && CHECKS_ONLY=1
+TEST_WORKERS=${TEST_WORKERS:-2}
+TEST_PASSES=${TEST_PASSES:-sqlite postgres}
+PASS_TIMEOUT=${PASS_TIMEOUT:-35m}
+
+results=()
+failed=0
+t0=$(date +%s)
+
+banner() { printf '\n=== %s ===\n' "$*"; }
+record() {  # name rc [treat-5-as-ok]
+  local name=$1 rc=$2
+  if [ "$rc" = 0 ] || { [ "${3:-}" = 5ok ] && [ "$rc" = 5 ]; }; then
+    [ "$rc" = 5 ] && results+=("ok    $name (no tests collected)") || results+=("ok    $name")
+  else
+    results+=("FAIL  $name (exit $rc)")
+    failed=1
+  fi
+}
+
+check_schema() {
+  if [ ! -f manage.py ]; then echo "no manage.py yet: skipped"; return 0; fi
+  local tmp rc
+  tmp=$(mktemp /tmp/sengoku-schema.XXXXXX.yml)
+  "$BIN/python" manage.py spectacular --file "$tmp" --validate --fail-on-warn
+  rc=$?
+  if [ $rc != 0 ]; then rm -f "$tmp"; echo "spectacular reported errors/warnings"; return $rc; fi
+  if [ ! -f schema.yml ]; then
+    rm -f "$tmp"; echo "schema.yml is missing: run 'make schema' and commit it"; return 1
+  fi
+  if ! diff -u schema.yml "$tmp" >/tmp/sengoku-schema.diff; then
+    head -n 60 /tmp/sengoku-schema.diff
+    echo "schema.yml is stale: run 'make schema' and commit it"
+    rm -f "$tmp"; return 1
+  fi
+  rm -f "$tmp"; echo "schema.yml is up to date"
+}
+
+pytest_cmd() {
+  local args=()
+  if [ "$TEST_WORKERS" -gt 1 ] 2>/dev/null; then args+=(-n "$TEST_WORKERS"); fi
+  # shellcheck disable=SC2206
+  args+=(${PYTEST_ARGS:-})
+  timeout --signal=TERM --kill-after=30s "$PASS_TIMEOUT" "$BIN/python" -m pytest "${args[@]}"
+}
+
+# ---- 1. checks ------------------------------------------------------------
+banner "ruff check ."
+"$BIN/ruff" check .; record "ruff" $?
+
+banner "lint-imports (import-linter contracts)"
+"$BIN/lint-imports"; record "import-linter" $?
+
+banner "OpenAPI schema (manage.py spectacular --validate --fail-on-warn vs schema.yml)"
+check_schema; record "openapi schema" $?
+
+# ---- 2./3. test passes ------------------------------------------------------
+if [ "$CHECKS_ONLY" = 0 ]; then
+  for pass in $TEST_PASSES; do
+    case $pass in
+      sqlite)
+        banner "pytest on SQLite"
+        ( unset DATABASE_URL REDIS_URL CELERY_BROKER_URL; pytest_cmd )
+        record "pytest (SQLite)" $? 5ok
+        ;;
+      postgres)
+        banner "pytest on PostgreSQL 15 + Redis"
+        trap 'scripts/services.sh down' EXIT
+        if scripts/services.sh up; then
+          ( # subshell: the service env does not leak into later steps
+            # shellcheck disable=SC1090
+            . "$(scripts/services.sh env)"
+            unset CELERY_BROKER_URL
+            pytest_cmd
+          )
+          record "pytest (PostgreSQL + Redis)" $? 5ok
+        else
+          record "services up (PostgreSQL + Redis)" 1
+        fi
+        scripts/services.sh down
+        trap - EXIT
+        ;;
+      *) echo "unknown pass '$pass'"; record "pass $pass" 2 ;;
+    esac
+  done
+fi
+
+banner "summary ($(( $(date +%s) - t0 ))s)"
+printf '  %s\n' "${results[@]}"
+exit $failed
