@@ -1,4 +1,4 @@
-from django.urls import path, re_path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from .views import accounts, games, meta, play
@@ -26,6 +26,8 @@ urlpatterns = [
     *p("games/<str:game_id>/audit", play.AuditView.as_view(), "audit"),
     *p("games/<str:game_id>/export", play.ExportView.as_view(), "export"),
     *p("health", meta.HealthView.as_view(), "health"),
+    path("", include("api.urls_pbem")),
+    path("", include("api.urls_audit")),
     re_path(r"^schema/?$", SpectacularAPIView.as_view(), name="schema"),
     re_path(r"^docs/?$", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]

@@ -79,3 +79,7 @@ class CommandReceipt(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "user", "key"], name="receipt_unique")]
+
+
+# Play-by-email tables (deadlines, notifications, webhooks) live in their own module.
+from .models_pbem import *  # noqa: E402,F401,F403

@@ -80,6 +80,7 @@ def _seeded(s, p):
 def _year(s, p):
     s["year"] = p["year"]
     s["year_events"] = list(p["events"])
+    s["past_events"] = s.get("past_events", []) + list(p["events"])
     s["used_events"] = []
     s["season"] = 0
     for pl in s["players"]:
@@ -224,7 +225,7 @@ def _special(s, p):
     r = s["round"]
     seat, slot = p["seat"], p["slot"]
     r["chosen"][seat] = slot
-    s["players"][seat]["special"] = r["specials"][slot]
+    s["players"][seat]["special"] = r["specials"][slot - 1]
     r["queue"].remove(seat)
     if not r["queue"]:
         r["order"] = sorted(range(s["n"]), key=lambda x: r["chosen"][x])

@@ -1,0 +1,3 @@
+"""Routes of the audit layer (takebacks)."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""Routes of the play-by-email layer (deadlines, pause, press, notifications)."""
+
+urlpatterns: list = []

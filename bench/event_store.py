@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+"""Event-store append throughput on PostgreSQL: Sengoku's store vs the
+`eventsourcing` library vs raw psycopg INSERT+COMMIT.
+
+Every backend appends one event per transaction, with optimistic concurrency
+where the backend has it, for --seconds seconds, in two shapes:
+  * 1 writer on 1 stream (game);
+  * N writers (threads, default 16) on N streams, each with its own connection.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/sengoku_bench python bench/event_store.py
+
+Backends:
+  sengoku            events.store.append(stream, expected_version, [NewEvent]) in
+                     transaction.atomic(), through Django (what the game service does)
+  eventsourcing      eventsourcing 9 Application + Aggregate, PostgreSQL persistence,
+                     default configuration (INSERT with a table lock, in a pipeline)
+  eventsourcing-fn   the same with POSTGRES_ENABLE_DB_FUNCTIONS=y (its fastest path)
+  raw                psycopg: INSERT one row + COMMIT, unique (stream, seq) key
+Results: printed table + var/bench/event_store.json (bench/report.py renders docs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import uuid
+from pathlib import Path
+from urllib.parse import urlparse
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import run_threads, save, table  # noqa: E402
+
+PAYLOAD = {
+    "seat": 2,
+    "province": "Kyoto",
+    "units": [{"kind": "bushi", "n": 2}, {"kind": "shinto", "n": 1}],
+    "coins": 3,
+    "note": "x" * 64,
+}
+
+
+def database_url() -> str:
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        sys.exit("DATABASE_URL must point at PostgreSQL (make bench starts one)")
+    return url
+
+
+# ---- Sengoku's store -------------------------------------------------------------
+
+def setup_django() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0, interactive=False)
+
+
+def bench_sengoku(writers: int, seconds: float) -> tuple[int, float]:
+    from django.db import connection, transaction
+
+    from events.store import NewEvent, append
+
+    def setup(_i: int) -> dict:
+        return {"stream": uuid.uuid4(), "version": 0}
+
+    def step(ctx: dict) -> int:
+        with transaction.atomic():
+            append(ctx["stream"], ctx["version"], [NewEvent("bench.Moved", PAYLOAD, actor={"seat": 2})])
+        ctx["version"] += 1
+        return 1
+
+    def teardown(_ctx: dict) -> None:
+        connection.close()  # each thread has its own Django connection
+
+    return run_threads(writers, seconds, setup, step, teardown)
+
+
+# ---- eventsourcing -------------------------------------------------------------
+
+_PAWN = None
+
+
+def pawn_class() -> type:
+    """The aggregate, defined once (eventsourcing registers classes by topic)."""
+    global _PAWN
+    if _PAWN is None:
+        from eventsourcing.domain import Aggregate, event
+
+        class Pawn(Aggregate):
+            @event("Moved")
+            def move(self, seat: int, province: str, units: list, coins: int, note: str) -> None:
+                pass
+
+        _PAWN = Pawn
+    return _PAWN
+
+
+def bench_eventsourcing(writers: int, seconds: float, db_functions: bool) -> tuple[int, float]:
+    from eventsourcing.application import Application
+
+    Pawn = pawn_class()  # noqa: N806
+    u = urlparse(database_url())
+    env = {
+        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "POSTGRES_DBNAME": u.path.lstrip("/"),
+        "POSTGRES_HOST": u.hostname or "127.0.0.1",
+        "POSTGRES_PORT": str(u.port or 5432),
+        "POSTGRES_USER": u.username or "postgres",
+        "POSTGRES_PASSWORD": u.password or "",
+        "POSTGRES_POOL_SIZE": str(max(5, writers)),
+        "POSTGRES_MAX_OVERFLOW": "4",
+        "POSTGRES_ENABLE_DB_FUNCTIONS": "y" if db_functions else "n",
+    }
+
+    class BenchApp(Application):
+        name = "BenchFn" if db_functions else "BenchDefault"
+
+    app = BenchApp(env=env)
+
+    def setup(_i: int):
+        pawn = Pawn()
+        app.save(pawn)  # the Created event (not counted)
+        return pawn
+
+    def step(pawn) -> int:
+        pawn.move(**PAYLOAD)
+        app.save(pawn)  # unique (originator_id, originator_version) = optimistic lock
+        return 1
+
+    try:
+        return run_threads(writers, seconds, setup, step)
+    finally:
+        app.close()
+
+
+# ---- raw psycopg -----------------------------------------------------------------
+
+RAW_DDL = """
+CREATE TABLE IF NOT EXISTS bench_raw_events (
+    stream uuid NOT NULL,
+    seq integer NOT NULL,
+    type text NOT NULL,
+    payload jsonb NOT NULL,
+    recorded_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (stream, seq)
+)"""
+
+
+def bench_raw(writers: int, seconds: float) -> tuple[int, float]:
+    import psycopg
+    from psycopg.types.json import Jsonb
+
+    url = database_url()
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(RAW_DDL)
+
+    def setup(_i: int) -> dict:
+        return {"conn": psycopg.connect(url), "stream": uuid.uuid4(), "seq": 0}
+
+    def step(ctx: dict) -> int:
+        ctx["seq"] += 1
+        ctx["conn"].execute(
+            "INSERT INTO bench_raw_events (stream, seq, type, payload) VALUES (%s, %s, %s, %s)",
+            (ctx["stream"], ctx["seq"], "bench.Moved", Jsonb(PAYLOAD)), prepare=True)
+        ctx["conn"].commit()
+        return 1
+
+    def teardown(ctx: dict) -> None:
+        ctx["conn"].close()
+
+    return run_threads(writers, seconds, setup, step, teardown)
+
+
+BACKENDS = {
+    "sengoku": lambda w, s: bench_sengoku(w, s),
+    "eventsourcing": lambda w, s: bench_eventsourcing(w, s, db_functions=False),
+    "eventsourcing-fn": lambda w, s: bench_eventsourcing(w, s, db_functions=True),
+    "raw": lambda w, s: bench_raw(w, s),
+}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=10.0, help="per measurement (default 10)")
+    ap.add_argument("--threads", type=int, default=16, help="concurrent writers (default 16)")
+    ap.add_argument("--backends", default=",".join(BACKENDS), help="comma-separated subset")
+    args = ap.parse_args()
+    database_url()
+
+    backends = [b.strip() for b in args.backends.split(",") if b.strip()]
+    if "sengoku" in backends:
+        try:
+            setup_django()
+        except Exception as exc:  # the store is not there yet, or settings fail
+            print(f"sengoku store unavailable ({type(exc).__name__}: {exc}); skipping it", file=sys.stderr)
+            backends.remove("sengoku")
+
+    results: dict[str, dict[str, float]] = {}
+    for name in backends:
+        results[name] = {}
+        for writers in (1, args.threads):
+            count, elapsed = BACKENDS[name](writers, args.seconds)
+            rate = count / elapsed
+            results[name][str(writers)] = rate
+            print(f"  {name:17} {writers:2} writer(s): {count:7,} events in {elapsed:5.1f}s = {rate:8,.0f} ev/s",
+                  flush=True)
+
+    rows = [[name, r.get("1", float("nan")), r.get(str(args.threads), float("nan"))] for name, r in results.items()]
+    print()
+    print(table(["backend", "1 writer (ev/s)", f"{args.threads} writers (ev/s)"], rows))
+    path = save("event_store", {"threads": args.threads, "seconds": args.seconds, "results": results})
+    print(f"\nwrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

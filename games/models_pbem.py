@@ -1,0 +1,1 @@
+"""Play-by-email tables: deadlines, notifications, webhook deliveries, pause votes."""

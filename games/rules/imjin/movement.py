@@ -1,0 +1,168 @@
+"""Movement (§3.5 step 1), also used by 調度 (redeploy) and 郭再佑's free move.
+
+A move command names the unit and its path (one area, or two for the naval bonus
+and 李如松's land double move); a swap names two adjacent own units."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from games.rules.base import IllegalCommand
+
+from . import commands as C
+from . import data
+from . import events as ev
+from .context import Ctx
+from .state import State, adjacent, side_in, timed_active, units_in
+
+LI = "li_rusong"
+
+
+def begin(ctx: Ctx, seat: int) -> None:
+    """Naval-bonus eligibility is judged at the start of the Move step (R #6)."""
+    s = ctx.state
+    sea = sorted(u for u, d in s["units"].items() if d["owner"] == seat and not data.is_land(d["area"]))
+    ctx.set_act(sea_start=sea)
+    ctx.push({"kind": "move", "seat": seat, "mode": "action", "moved": []}, front=False)
+
+
+def rain(s: State, prompt: dict) -> int:
+    return 2 if prompt["mode"] == "action" and timed_active(s, "torrential_rain") else 1
+
+
+def can_enter(s: State, side: str, area: str) -> bool:
+    return side_in(s, area) in (None, side) and len(units_in(s, area)) < 2
+
+
+def movable(s: State, prompt: dict, uid: str) -> bool:
+    d = s["units"].get(uid)
+    if d is None or d["owner"] != prompt["seat"] or uid in prompt["moved"]:
+        return False
+    if prompt["mode"] == "gwak":
+        return uid == prompt["unit"]
+    if prompt["mode"] == "action" and uid in s["act"].get("used", []):
+        return False  # a taunted unit that already fought (R #5)
+    return not (timed_active(s, "typhoon") and not data.is_land(d["area"]))
+
+
+def paths(s: State, prompt: dict, uid: str) -> list[list[str]]:
+    d = s["units"][uid]
+    side = s["side"][d["owner"]]
+    here = d["area"]
+    typhoon = timed_active(s, "typhoon")
+    out: list[list[str]] = []
+    for b in sorted(data.adjacency()[here]):
+        if typhoon and not data.is_land(b):
+            continue
+        if can_enter(s, side, b):
+            out.append([b])
+    if prompt["mode"] == "gwak":
+        return out
+    naval = (not data.is_land(here)) and (prompt["mode"] == "redeploy" or uid in s["act"].get("sea_start", []))
+    li = prompt["mode"] == "action" and d["general"] == LI and data.is_land(here)
+    for b in sorted(data.adjacency()[here]):
+        if side_in(s, b) not in (None, side):
+            continue  # never pass through enemies
+        if naval and not data.is_land(b):
+            for c in sorted(data.adjacency()[b]):
+                if c == here or not can_enter(s, side, c):
+                    continue
+                if data.is_land(c) and units_in(s, c):
+                    continue  # landing only on a land holding no units at all
+                out.append([b, c])
+        if li and data.is_land(b):
+            for c in sorted(data.adjacency()[b]):
+                if c != here and data.is_land(c) and can_enter(s, side, c):
+                    out.append([b, c])
+    return out
+
+
+def budget(s: State, prompt: dict) -> int:
+    stock = s["supply"][prompt["seat"]]
+    if prompt["mode"] == "redeploy":
+        return min(stock, prompt["budget"])
+    return 0 if prompt["mode"] == "gwak" else stock
+
+
+def cost(s: State, prompt: dict, troops: int) -> int:
+    return 0 if prompt["mode"] == "gwak" else troops * rain(s, prompt)
+
+
+def legal(s: State, prompt: dict) -> list[dict]:
+    out: list[dict] = [{"type": "done"}]
+    money = budget(s, prompt)
+    mine = sorted((u for u in s["units"] if movable(s, prompt, u)), key=lambda u: int(u[1:]))
+    for uid in mine:
+        if cost(s, prompt, s["units"][uid]["troops"]) > money:
+            continue
+        out += [{"type": "move", "unit": uid, "path": p} for p in paths(s, prompt, uid)]
+    if prompt["mode"] == "gwak":
+        return out
+    typhoon = timed_active(s, "typhoon")
+    for i, a in enumerate(mine):
+        for b in mine[i + 1:]:
+            da, db = s["units"][a], s["units"][b]
+            if not adjacent(da["area"], db["area"]):
+                continue
+            if typhoon and not (data.is_land(da["area"]) and data.is_land(db["area"])):
+                continue
+            if cost(s, prompt, da["troops"] + db["troops"]) <= money:
+                out.append({"type": "swap", "unit": a, "with": b})
+    return out
+
+
+def decide(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+    s = ctx.state
+    prompt = dict(s["queue"][0])
+    t = cmd["type"]
+    if t == "done":
+        ctx.pop()
+        return
+    if t == "move":
+        norm = {"type": "move", "unit": C.unit(cmd), "path": C.area_list(cmd, "path")}
+    else:
+        norm = {"type": "swap", "unit": C.unit(cmd), "with": C.unit(cmd, "with")}
+    if norm not in legal(s, prompt):
+        raise IllegalCommand("that move is not legal (adjacency, enemies, stacking, typhoon, "
+                             "already moved, or cost)")
+    units = [norm["unit"]] if t == "move" else [norm["unit"], norm["with"]]
+    paid = cost(s, prompt, sum(s["units"][u]["troops"] for u in units))
+    prompt["moved"] = prompt["moved"] + units
+    if prompt["mode"] == "redeploy":
+        prompt["budget"] -= paid
+    ctx.set_head(prompt)
+    ctx.supply(seat, -paid, "movement")
+    if t == "move":
+        dest = norm["path"][-1]
+        one_land_step = len(norm["path"]) == 1 and data.is_land(dest) and data.is_land(s["units"][units[0]]["area"])
+        relocate(ctx, units[0], dest, "moved")
+        if prompt["mode"] == "action":
+            mark_moved(ctx, units[0], li_can_fight=one_land_step and s["units"][units[0]]["general"] == LI)
+    else:
+        a, b = units
+        pa, pb = s["units"][a]["area"], s["units"][b]["area"]
+        relocate(ctx, a, pb, "swapped")
+        relocate(ctx, b, pa, "swapped")
+        if prompt["mode"] == "action":
+            mark_moved(ctx, a)
+            mark_moved(ctx, b)
+    if prompt["mode"] == "gwak":
+        ctx.pop()
+
+
+def relocate(ctx: Ctx, uid: str, dest: str, reason: str) -> None:
+    """Move a unit; entering an enemy-controlled land takes control (A-17)."""
+    s = ctx.state
+    u = dict(s["units"][uid])
+    u["area"] = dest
+    ctx.unit(uid, u, reason)
+    side = s["side"][u["owner"]]
+    if data.is_land(dest) and s["control"].get(dest) != side:
+        ctx.emit(ev.CONTROL_CHANGED, {"area": dest, "side": side})
+
+
+def mark_moved(ctx: Ctx, uid: str, li_can_fight: bool = False) -> None:
+    act = ctx.state["act"]
+    moved = act.get("moved", []) + [uid]
+    li = act.get("li_fight", []) + ([uid] if li_can_fight else [])
+    ctx.set_act(moved=moved, li_fight=li)

@@ -1,0 +1,142 @@
+"""Supply/General action (§3.3): collect income, then deploy / replace / recall."""
+
+from __future__ import annotations
+
+import math
+from typing import Mapping
+
+from games.rules.base import IllegalCommand
+
+from . import commands as C
+from . import data
+from .context import Ctx
+from .generals import deploy, info, leave, management_blocked
+from .state import State, controller, hp_left, income, reserve, side_in, units_in
+
+GWAK = "gwak_jaeu"
+
+
+def begin(ctx: Ctx, seat: int) -> None:
+    s = ctx.state
+    side = s["side"][seat]
+    gain = income(s, side)
+    ctx.supply(seat, gain, "income")
+    if s["n"] == 4 and gain > 0:  # the turn player keeps at least half (A-49)
+        ctx.push({"kind": "split", "seat": seat, "total": gain, "sign": 1,
+                  "min_mine": math.ceil(gain / 2), "reason": "income_share", "given": True},
+                 front=False)
+    ctx.push({"kind": "manage", "seat": seat, "deployed": False, "blocked_generals": [],
+              "blocked_units": []}, front=False)
+
+
+def own_units(s: State, seat: int) -> list[str]:
+    return sorted((u for u, d in s["units"].items() if d["owner"] == seat), key=lambda u: int(u[1:]))
+
+
+def deploy_targets(s: State, seat: int, blocked_g: set, blocked_u: set) -> list[tuple[str, str]]:
+    gens = [g for g in sorted(s["hands"][seat]) if g not in blocked_g]
+    units = [u for u in own_units(s, seat) if s["units"][u]["general"] is None and u not in blocked_u]
+    return [(g, u) for g in gens for u in units]
+
+
+def gwak_areas(s: State, seat: int) -> list[str]:
+    side = s["side"][seat]
+    if reserve(s, side) < 2:
+        return []
+    return [a for a in data.lands()
+            if controller(s, a) == side and len(units_in(s, a)) < 2 and side_in(s, a) in (None, side)]
+
+
+def legal(s: State, prompt: dict) -> list[dict]:
+    seat = prompt["seat"]
+    out: list[dict] = [{"type": "done"}]
+    if management_blocked(s):
+        return out
+    stock = s["supply"][seat]
+    bg, bu = set(prompt["blocked_generals"]), set(prompt["blocked_units"])
+    if not prompt["deployed"] and stock >= data.rules()["costs"]["deploy"]:
+        out += [{"type": "deploy", "general": g, "unit": u} for g, u in deploy_targets(s, seat, bg, bu)]
+        if GWAK in s["hands"][seat] and GWAK not in bg:
+            out += [{"type": "deploy_gwak", "area": a} for a in gwak_areas(s, seat)]
+    if stock >= data.rules()["costs"]["replace"]:
+        for u in own_units(s, seat):
+            old = s["units"][u]["general"]
+            if old is None:
+                continue
+            out.append({"type": "recall", "unit": u})
+            dmg = s["generals"][old]["damage"]
+            for g in sorted(s["hands"][seat]):
+                if g not in bg and info(g)["hp"] > dmg:  # A-39: no replacement into death
+                    out.append({"type": "replace", "unit": u, "general": g})
+    return out
+
+
+def decide(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+    s = ctx.state
+    prompt = dict(s["queue"][0])
+    t = cmd["type"]
+    norm = _normalise(cmd)
+    if norm not in legal(s, prompt):
+        raise IllegalCommand(_why(s, prompt, t))
+    if t == "done":
+        ctx.pop()
+        return
+    costs = data.rules()["costs"]
+    if t == "deploy":
+        prompt["deployed"] = True
+        ctx.set_head(prompt)
+        deploy(ctx, seat, norm["general"], norm["unit"], costs["deploy"], "deploy")
+    elif t == "deploy_gwak":
+        prompt["deployed"] = True
+        ctx.set_head(prompt)
+        _gwak_entry(ctx, seat, norm["area"])
+    elif t == "recall":
+        old = s["units"][norm["unit"]]["general"]
+        prompt["blocked_generals"] = prompt["blocked_generals"] + [old]
+        prompt["blocked_units"] = prompt["blocked_units"] + [norm["unit"]]
+        ctx.set_head(prompt)
+        leave(ctx, old, "hand")
+        ctx.supply(seat, -costs["recall"], "recall")
+    else:
+        uid, new = norm["unit"], norm["general"]
+        old = s["units"][uid]["general"]
+        inherited = s["generals"][old]["damage"]
+        prompt["blocked_generals"] = prompt["blocked_generals"] + [old]
+        ctx.set_head(prompt)
+        leave(ctx, old, "hand")
+        deploy(ctx, seat, new, uid, costs["replace"], "replace", damage=inherited)
+
+
+def _normalise(cmd: Mapping) -> dict:
+    t = cmd["type"]
+    if t == "deploy":
+        return {"type": t, "general": C.general(cmd), "unit": C.unit(cmd)}
+    if t == "deploy_gwak":
+        return {"type": t, "area": C.area(cmd, "area")}
+    if t == "recall":
+        return {"type": t, "unit": C.unit(cmd)}
+    if t == "replace":
+        return {"type": t, "unit": C.unit(cmd), "general": C.general(cmd)}
+    return {"type": t}
+
+
+def _why(s: State, prompt: dict, t: str) -> str:
+    if management_blocked(s):
+        return "Infighting (內鬥) forbids deploying, replacing and recalling generals now"
+    if t in ("deploy", "deploy_gwak") and prompt["deployed"]:
+        return "only one general may be deployed per Supply/General action"
+    return f"that {t} is not allowed now (cost, hand, or unit)"
+
+
+def _gwak_entry(ctx: Ctx, seat: int, area: str) -> None:
+    """郭再佑 option 2: a new 2-troop unit under him in an allied land, which may at
+    once make one free move or one free attack without supports (A-43)."""
+    s = ctx.state
+    uid = f"u{s['next_uid']}"
+    ctx.unit(uid, {"owner": seat, "area": area, "troops": 2, "general": None}, "gwak_enters")
+    deploy(ctx, seat, GWAK, uid, data.rules()["costs"]["deploy"], "deploy")
+    ctx.push({"kind": "gwak_action", "seat": seat, "unit": uid})
+
+
+def hp_ok(s: State, gid: str) -> bool:
+    return hp_left(s, gid) > 0

@@ -1,0 +1,85 @@
+"""evolve: one small function per event type. Never validates on purpose and
+never draws: public events replay their recorded draws (Ctx), hidden ones park
+a secret deck order in state["hidden"] for the next public event to consume."""
+
+from __future__ import annotations
+
+from ..base import Event
+from . import events as ev
+from . import battle, politics, tea
+from .engine import Ctx, apply_input, push, run
+from .setup import build
+from .state import State, clone
+
+
+def _setup(s: State, p) -> State:
+    s = build(s, p)
+    push(s, "season_start")
+    run(s, Ctx(draws=p["draws"]))
+    return s
+
+
+def _shuffled(s: State, p) -> State:
+    s["hidden"] = s.get("hidden", []) + [list(o) for o in p["orders"]]
+    return s
+
+
+def _noop(s: State, p) -> State:
+    return s
+
+
+def _command(s: State, p) -> State:
+    apply_input(s, p["seat"], dict(p["cmd"]), Ctx(draws=p["draws"]))
+    return s
+
+
+def _gift(s: State, p) -> State:
+    tea.apply_gift(s, p["seat"], p["cmd"])
+    return s
+
+
+def _proposal(s: State, p) -> State:
+    s["commits"] += 1
+    tea.store_proposal(s, p["seat"], p["choice"], p["key"], p["salt"])
+    return s
+
+
+def _tile(s: State, p) -> State:
+    s["commits"] += 1
+    politics.choose_tile(s, p["seat"], p["choice"], p["key"], p["salt"])
+    return s
+
+
+def _played(s: State, p) -> State:
+    politics.play_mandate(s, p["seat"], p["declared"])
+    run(s, Ctx(draws=p["draws"]))
+    return s
+
+
+def _bid(s: State, p) -> State:
+    s["commits"] += 1
+    battle.store_bid(s, p["seat"], dict(p["choice"]), p["key"], p["salt"])
+    return s
+
+
+def _revealed(s: State, p) -> State:
+    battle.reveal(s)
+    run(s, Ctx(draws=p["draws"]))
+    return s
+
+
+HANDLERS = {
+    ev.SETUP: _setup, ev.MANDATES_SHUFFLED: _shuffled, ev.TILES_SEEN: _noop,
+    ev.PROPOSAL_RECEIVED: _noop, ev.COMMAND_APPLIED: _command, ev.GIFT_GIVEN: _gift,
+    ev.PROPOSAL_MADE: _proposal, ev.MANDATE_CHOSEN: _tile, ev.MANDATE_PLAYED: _played,
+    ev.BID_PLACED: _bid, ev.BIDS_REVEALED: _revealed,
+}
+
+
+def evolve(state: State, event: Event) -> State:
+    handler = HANDLERS.get(event.type)
+    if handler is None:
+        return state
+    if handler is _noop:
+        return state
+    return handler(clone(state), event.payload)

@@ -1,0 +1,91 @@
+"""Game setup (rulebook "Preparación"): clans, seating and Honor by starting
+rank, home figures and Stronghold, shrines, season set, mandate deck."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ..base import BadCommand, Event, RngFactory
+from . import events as ev
+from .data import BOARD, CLAN_NAMES, CLANS, MANDATES, SETS, SHRINES
+from .state import State, new_player
+
+OPTIONS_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "season_set": {"type": "string", "enum": ["archway", "horseman", "teapot", "random"],
+                       "default": "archway",
+                       "description": "Season card set added to the 21 core cards."},
+        "shrines": {"type": "string", "enum": ["random", "first_game"], "default": "random",
+                    "description": "4 random Kami shrines, or the first-game Amaterasu/Fujin/Hachiman/Tsukuyomi."},
+    },
+}
+
+
+def options_of(options: Mapping[str, Any] | None) -> dict[str, str]:
+    options = dict(options or {})
+    extra = set(options) - {"season_set", "shrines"}
+    if extra:
+        raise BadCommand(f"unknown option(s): {sorted(extra)}")
+    out = {"season_set": options.get("season_set", "archway"), "shrines": options.get("shrines", "random")}
+    if out["season_set"] not in (*SETS, "random"):
+        raise BadCommand("season_set must be archway, horseman, teapot or random")
+    if out["shrines"] not in ("random", "first_game"):
+        raise BadCommand("shrines must be random or first_game")
+    return out
+
+
+def start(factions: Sequence[str | None], options: Mapping[str, Any], rng: RngFactory) -> list[Event]:
+    opts = options_of(options)
+    n = len(factions)
+    if not 3 <= n <= 5:
+        raise BadCommand("Rising Sun is for 3 to 5 players")
+    chosen = [f for f in factions if f is not None]
+    if any(f not in CLANS for f in chosen) or len(set(chosen)) != len(chosen):
+        raise BadCommand(f"clans must be distinct, among {CLAN_NAMES}")
+    free = rng("clans").shuffled([c for c in CLAN_NAMES if c not in chosen])
+    clans = [f if f is not None else free.pop(0) for f in factions]
+    card_set = opts["season_set"]
+    if card_set == "random":
+        card_set = rng("season-set").choice(list(SETS))
+    if opts["shrines"] == "first_game":
+        shrines = list(BOARD["first_game_shrines"])
+    else:
+        shrines = rng("shrines").shuffled(list(SHRINES))[:4]
+    tiles = [m for m in MANDATES for _ in range(BOARD["mandates"][m])]
+    deck = rng("mandates").shuffled(tiles)
+    wars = rng("war-tokens:0:0").shuffled(list(BOARD["provinces"]))
+    return [
+        Event(ev.MANDATES_SHUFFLED, {"orders": [deck]}, visible_to=()),
+        Event(ev.SETUP, {"clans": clans, "season_set": card_set, "shrines": shrines, "draws": [wars]}),
+    ]
+
+
+def initial_state() -> State:
+    return {"hidden": [], "result": None, "stack": [], "phase": "setup"}
+
+
+def build(s: State, payload: Mapping[str, Any]) -> State:
+    clans = list(payload["clans"])
+    n = len(clans)
+    seating = sorted(range(n), key=lambda q: CLANS[clans[q]]["rank"])
+    figs = {}
+    for seat, c in enumerate(clans):
+        counts = BOARD["figures_per_clan"]
+        for t in ("daimyo", "shinto", "bushi"):
+            for i in range(counts[t]):
+                figs[f"{seat}:{t}{i}"] = {"o": seat, "t": t, "n": t, "loc": "reserve"}
+        figs[f"{seat}:daimyo0"]["loc"] = CLANS[c]["home"]
+        figs[f"{seat}:bushi0"]["loc"] = CLANS[c]["home"]
+    hidden = list(s["hidden"])
+    deck = list(hidden.pop(0))
+    return {
+        "n": n, "clans": clans, "seating": seating, "honor": list(seating),
+        "players": [new_player(c) for c in clans], "figs": figs,
+        "shrines": list(payload["shrines"]), "season_set": payload["season_set"], "season": 0,
+        "display": [], "mandate_deck": deck, "track": [], "holder": seating[0], "ally": [None] * n,
+        "proposals": [], "stack": [], "hidden": hidden, "result": None, "phase": "setup",
+        "war_order": [], "battle": None, "commits": 0, "lotus_tiles": [], "winter": None,
+    }

@@ -1,0 +1,92 @@
+"""The province draft (reference section 2.3): two face-up province cards; in turn each
+player takes one of them or the top card blind and moves one of his start villages' armies
+there; the display is refilled to two. A player offered exactly the pair he was offered on
+his previous turn puts both under the deck and reveals two new ones.
+
+The deck order is never stored: a draw picks uniformly from the cards not yet seen
+("pool"), and only after the pool is empty from the cards put under the deck ("bottom",
+in order) - the same distribution as a shuffled deck, without a secret order in state.
+"""
+
+from __future__ import annotations
+
+from games.rules.base import IllegalCommand
+
+from . import catalog as C
+from . import events as E
+
+DISPLAY = C.SETUP["draft_display"]
+
+
+def drafter(s: dict) -> int:
+    d = s["draft"]
+    return (d["first"] + d["turn"]) % s["n"]
+
+
+def draw(pool: list[str], bottom: list[str], k: int, rng) -> list[str]:
+    """Draw k cards (without replacement) from copies of the deck piles."""
+    pool, bottom, out = list(pool), list(bottom), []
+    for _ in range(k):
+        if pool:
+            out.append(pool.pop(rng.randbelow(len(pool))))
+        elif bottom:
+            out.append(bottom.pop(0))
+    return out
+
+
+def begin(ctx) -> None:
+    """Emit DraftBegan: a random first player and the first two face-up cards."""
+    s = ctx.s
+    villages = [list(C.SETUP["start_villages"][s["n"]]) for _ in range(s["n"])]
+    first = ctx.rng("draft-first").randbelow(s["n"])
+    display = draw(sorted(s["in_play"]), [], DISPLAY, ctx.rng("draft-deck"))
+    ctx.emit(E.DRAFT_BEGAN, {"first": first, "display": display, "villages": villages})
+
+
+def auto(ctx) -> bool:
+    """Start the next drafter's turn (with the repeated-pair rule). False = wait."""
+    s = ctx.s
+    d = s["draft"]
+    if d["offered"]:
+        return False
+    seat = drafter(s)
+    if d["last_offer"][seat] is not None and d["last_offer"][seat] == sorted(d["display"]):
+        bottom = d["bottom"] + d["display"]
+        new = draw(d["pool"], bottom, DISPLAY, ctx.rng("draft-deck"))
+        ctx.emit(E.DRAFT_DISPLAY_RECYCLED, {"recycled": list(d["display"]), "display": new})
+    ctx.emit(E.DRAFT_TURN_BEGAN, {"seat": seat, "display": list(ctx.s["draft"]["display"])})
+    return True
+
+
+def legal(s: dict, seat: int) -> list[dict]:
+    d = s["draft"]
+    if s["phase"] != "draft" or not d["offered"] or drafter(s) != seat:
+        return []
+    sizes = sorted(set(d["villages"][seat]), reverse=True)
+    cards = list(d["display"]) + (["blind"] if d["pool"] or d["bottom"] else [])
+    return [{"type": "draft", "card": c, "village": v} for c in cards for v in sizes]
+
+
+def decide(ctx, seat: int, cmd: dict) -> None:
+    s = ctx.s
+    d = s["draft"]
+    if s["phase"] != "draft" or drafter(s) != seat:
+        raise IllegalCommand("it is not your turn to draft a province")
+    if cmd["village"] not in d["villages"][seat]:
+        raise IllegalCommand("you have no start village with that many armies left")
+    pool, bottom = list(d["pool"]), list(d["bottom"])
+    if cmd["card"] == "blind":
+        if not pool and not bottom:
+            raise IllegalCommand("the province deck is empty")
+        prov = draw(pool, bottom, 1, ctx.rng("draft-blind"))[0]
+        source = "blind"
+        pool = [c for c in pool if c != prov]
+        bottom = [c for c in bottom if c != prov]
+    elif cmd["card"] in d["display"]:
+        prov, source = cmd["card"], "display"
+    else:
+        raise IllegalCommand(f"{cmd['card']} is not a face-up province card")
+    shown = len(d["display"]) - (1 if source == "display" else 0)
+    refill = draw(pool, bottom, DISPLAY - shown, ctx.rng("draft-deck"))
+    ctx.emit(E.PROVINCE_DRAFTED, {"seat": seat, "province": prov, "armies": cmd["village"],
+                                  "source": source, "refill": refill})

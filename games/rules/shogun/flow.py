@@ -1,0 +1,51 @@
+"""The automatic part of the game loop: after every command (and at start) `advance`
+runs every step that needs no player decision - reveals, court conversions, blank
+action spaces, battles' bookkeeping, winter - until some seat must decide or the game
+is over. Each step emits events through the `Ctx`, so replay never re-decides."""
+
+from __future__ import annotations
+
+from . import catalog as C
+from . import events as E
+from . import state as S
+
+
+def advance(ctx) -> None:
+    from . import actions, court, draft, planning, winter   # late: they import us
+
+    steps = {
+        "draft": draft.auto, "season_start": begin_season, "plan": planning.auto,
+        "court": court.auto_convert, "favour": court.auto_favour, "actions": actions.auto,
+        "winter": winter.auto,
+    }
+    for _ in range(100000):           # a guard; a real game needs a few hundred steps
+        step = steps.get(ctx.s["phase"])
+        if step is None or not step(ctx):
+            return
+    raise RuntimeError("automatic steps did not settle")
+
+
+def regions_held(s: dict, seat: int) -> int:
+    return len({S.region_of(s, p) for p in S.owned(s, seat)})
+
+
+def begin_season(ctx) -> bool:
+    """Reveal 5 action cards (the other 5 stay face down: drawn when needed), lay the
+    special cards on the turn-order slots, reveal 3 favour cards, turn Samurai cards."""
+    s = ctx.s
+    acts = ctx.rng("actions").shuffled(C.ACTION_IDS)
+    shown = acts[:C.CARDS["face_up_actions"]]
+    specials = ctx.rng("specials").shuffled(C.SPECIAL_IDS)
+    favours = []
+    if s["opts"]["tennos_court"]:
+        picks = ctx.rng("favours").shuffled(s["favour_pool"])[:len(C.FAVOUR_COSTS)]
+        favours = [[cost, card] for cost, card in zip(C.FAVOUR_COSTS, sorted(picks, reverse=True))]
+    samurai = []
+    if s["opts"]["samurai"]:
+        for seat in range(s["n"]):
+            if regions_held(s, seat) >= C.CARDS["samurai_regions"]:
+                samurai.append([seat, min(s["players"][seat]["samurai"] + 1, len(C.SAMURAI))])
+    ctx.emit(E.SEASON_BEGAN, {"year": s["year"], "season": s["season"], "actions": shown,
+                              "pool": sorted(acts[len(shown):]), "specials": specials,
+                              "favours": favours, "samurai": samurai})
+    return True

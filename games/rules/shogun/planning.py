@@ -1,0 +1,125 @@
+"""Secret simultaneous planning (reference section 4, Appendix R #14 #15).
+
+One command per player: ``{"type": "plan", "spaces": {space: card | null}}`` covering the
+10 action spaces, the bid space and (Tenno's Court) the 3 court spaces. The choice space is
+huge, so `legal` offers a JSON-Schema template plus a sampler. Each space is committed on
+its own (`base.commit`, key ``plan:y<year>:s<season>:seat<n>:<space>``) so that every space
+can be revealed - and audited - at the moment the rules reveal it.
+
+Validity: every card of the hand at most once; all court spaces filled; no card left in
+hand while a space is empty (so exactly max(0, spaces - cards) base spaces are empty, the
+player chooses which); a chest card on the bid space may not exceed the player's chests.
+"""
+
+from __future__ import annotations
+
+from games.rules.base import IllegalCommand, Template, commit
+
+from . import catalog as C
+from . import events as E
+from . import state as S
+from .base_reveal import plan_key, reveal_space
+
+
+def validate(s: dict, seat: int, spaces: dict) -> dict:
+    names = S.spaces(s)
+    if set(spaces) != set(names):
+        raise IllegalCommand(f"a plan must name exactly these spaces: {', '.join(names)}")
+    hand = S.hand(s, seat)
+    used = [c for c in spaces.values() if c is not None]
+    if any(c not in hand for c in used):
+        raise IllegalCommand("a planned card is not in your hand")
+    if len(set(used)) != len(used):
+        raise IllegalCommand("each card can be placed on one space only")
+    if any(spaces[c] is None for c in C.COURT_SPACES if c in spaces):
+        raise IllegalCommand("every court space must hold a card")
+    if len(used) != min(len(hand), len(names)):
+        raise IllegalCommand("spaces may stay empty only when you have no card left")
+    if C.chest_value(spaces["bid"]) > s["players"][seat]["money"]:
+        raise IllegalCommand("you cannot bid more war chests than you own")
+    return {k: spaces[k] for k in names}
+
+
+def default(s: dict, seat: int) -> dict:
+    """The missed-deadline plan: bid the 0 chest, chest cards on the court spaces (no
+    conversion), then the other cards on the action spaces (none executes unless its
+    owner chooses to when it is revealed)."""
+    names = S.spaces(s)
+    extras = [c for c in S.hand(s, seat) if not C.is_province(c) and c != "chest0"]
+    provinces = sorted(S.owned(s, seat))
+    plan = {"bid": "chest0"}
+    for space in C.COURT_SPACES if s["opts"]["tennos_court"] else ():
+        plan[space] = extras.pop(0)
+    rest = extras + provinces
+    for space in C.ACTION_IDS:
+        plan[space] = rest.pop(0) if rest else None
+    return {k: plan[k] for k in names}
+
+
+def sample(s: dict, seat: int, rnd) -> dict:
+    """A random valid plan: shuffle the hand over the spaces (court spaces first)."""
+    names = S.spaces(s)
+    money = s["players"][seat]["money"]
+    for _ in range(50):
+        hand = S.hand(s, seat)
+        rnd.shuffle(hand)
+        court = [x for x in names if x.startswith("court")]
+        base = [x for x in names if not x.startswith("court")]
+        plan = {x: hand.pop() for x in court}
+        cards = hand + [None] * max(0, len(base) - len(hand))
+        rnd.shuffle(cards)
+        plan.update(zip(base, cards))
+        if C.chest_value(plan["bid"]) <= money:
+            return {k: plan[k] for k in names}
+    return default(s, seat)
+
+
+def template(s: dict, seat: int) -> Template:
+    names = S.spaces(s)
+    schema = {
+        "type": "object", "additionalProperties": False, "required": ["type", "spaces"],
+        "properties": {
+            "type": {"const": "plan"},
+            "spaces": {"type": "object", "additionalProperties": False, "required": names,
+                       "properties": {n: {"enum": S.hand(s, seat) + [None]} for n in names}},
+        },
+    }
+    return Template("plan", schema, (
+        "Place one card of your hand (province cards, chest0..chest4, tower1..tower3) on each "
+        "space, each card at most once. Court spaces must all be filled; other spaces may be "
+        "null only when no card is left. A chest card on 'bid' may not exceed your chests."))
+
+
+def decide(ctx, seat: int, spaces: dict) -> None:
+    s = ctx.s
+    if s["phase"] != "plan" or s["round"]["planned"][seat]:
+        raise IllegalCommand("you have nothing to plan now")
+    plan = validate(s, seat, spaces)
+    for space, card in plan.items():
+        for e in commit(ctx.factory, seat, plan_key(s, seat, space), card, E.CARD_PLANNED,
+                        {"seat": seat, "space": space, "of": len(plan)}):
+            ctx.add(e)
+
+
+def auto(ctx) -> bool:
+    """When every plan is in: the season's event, then the bids revealed and paid."""
+    s = ctx.s
+    if not all(s["round"]["planned"]):
+        return False
+    left = [e for e in s["year_events"] if e not in s["used_events"]]
+    ctx.emit(E.EVENT_REVEALED, {"event": ctx.rng("event").choice(left)})
+    reveal_bids(ctx)
+    return True
+
+
+def reveal_bids(ctx) -> None:
+    """All players pay their bid; highest bid chooses a special card first; ties are
+    broken by one seeded random permutation (Appendix R #15)."""
+    s = ctx.s
+    n = s["n"]
+    bids = [C.chest_value(S.plan_card(s, seat, "bid")) for seat in range(n)]
+    perm = ctx.rng("bid-ties").shuffled(range(n))
+    order = sorted(perm, key=lambda seat: -bids[seat])
+    reveals = [r for seat in range(n) for r in reveal_space(s, seat, "bid")]
+    ctx.emit(E.BIDS_REVEALED, {"reveals": reveals, "bids": bids, "paid": bids,
+                               "order": order})

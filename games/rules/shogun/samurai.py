@@ -1,0 +1,36 @@
+"""The Samurai option (reference 13 / 15.12, fallback 16.3): at the start of each action
+season a player holding provinces in at least 4 regions turns his next Samurai card (card 1
+starts face up and offers nothing; after card 4 he keeps using card 4) and takes ONE bonus
+shown on it: chests, rice, armies from his supply into the tower tray, or VP."""
+
+from __future__ import annotations
+
+from games.rules.base import IllegalCommand
+
+from . import catalog as C
+from . import events as E
+from . import state as S
+
+
+def bonuses(s: dict, seat: int) -> dict:
+    return C.SAMURAI[s["players"][seat]["samurai"] - 1]
+
+
+def legal(s: dict, seat: int) -> list[dict]:
+    if s["phase"] != "samurai" or seat not in s["samurai_pending"]:
+        return []
+    return [{"type": "samurai", "bonus": b} for b in bonuses(s, seat)]
+
+
+def decide(ctx, seat: int, bonus: str) -> None:
+    s = ctx.s
+    if s["phase"] != "samurai" or seat not in s["samurai_pending"]:
+        raise IllegalCommand("you have no Samurai bonus to take now")
+    offer = bonuses(s, seat)
+    if bonus not in offer:
+        raise IllegalCommand(f"your Samurai card offers: {', '.join(offer)}")
+    amount = offer[bonus]
+    if bonus == "tray":
+        amount = min(amount, S.supply(s, seat))     # only armies you have
+    ctx.emit(E.SAMURAI_BONUS_TAKEN, {"seat": seat, "bonus": bonus, "amount": amount,
+                                     "card": s["players"][seat]["samurai"]})

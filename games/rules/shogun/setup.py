@@ -1,0 +1,74 @@
+"""start(): options, colours, starting chests, tower seeding, the first year's events and
+the start provinces (beginner set-up, or the draft which then runs as player decisions)."""
+
+from __future__ import annotations
+
+from . import catalog as C
+from . import draft
+from . import events as E
+from .context import Ctx
+from .flow import advance
+from .state import initial
+from .tower import drop, empty
+
+DEFAULTS = {"board": "sun", "setup": "draft", "tennos_court": True, "samurai": False,
+            "revolt_order": "classic"}
+
+
+def options(opts) -> dict:
+    return {**DEFAULTS, **dict(opts or {})}
+
+
+def colours(factions, rng) -> list[str]:
+    """Keep chosen colours; give the seats without one a random free colour."""
+    free = [c for c in C.COLOURS if c not in factions]
+    free = rng("colours").shuffled(free)
+    return [f if f is not None else free.pop() for f in factions]
+
+
+def start(factions, opts, rng) -> list:
+    opts = options(opts)
+    n = len(factions)
+    ctx = Ctx(initial(), rng)
+    ctx.emit(E.GAME_STARTED, {"opts": opts, "colours": colours(list(factions), rng),
+                              "money": C.SETUP["starting_money"][n],
+                              "in_play": list(C.in_play(n))})
+    seed_tower(ctx)
+    ctx.emit(E.YEAR_BEGAN, {"year": 1, "events": year_events(ctx, [])})
+    if opts["setup"] == "beginner":
+        deal_beginner(ctx)
+    else:
+        draft.begin(ctx)
+    advance(ctx)
+    return ctx.events
+
+
+def seed_tower(ctx) -> None:
+    """7 armies per player + 10 green into the empty tower; what falls out goes back to
+    the supplies - with Tenno's Court each fallen army becomes an official in the
+    vestibule (seed)."""
+    s = ctx.s
+    seed = C.SETUP["tower_seed"]
+    cubes = [seat for seat in range(s["n"]) for _ in range(seed["armies_per_player"])]
+    cubes += [C.GREEN] * seed["green"]
+    t = drop(empty(), cubes, ctx.rng("tower-seed"))
+    fell = [t["tray"].count(seat) for seat in range(s["n"])]
+    officials = [min(k, C.OFFICIALS) if s["opts"]["tennos_court"] else 0 for k in fell]
+    ctx.emit(E.TOWER_SEEDED, {"tower": {"l1": t["l1"], "l2": t["l2"], "tray": []},
+                              "fell": fell, "green_fell": t["tray"].count(C.GREEN),
+                              "officials": officials})
+
+
+def year_events(ctx, past: list[str]) -> list[str]:
+    left = [e for e in C.EVENT_IDS if e not in past]
+    picks = ctx.rng("year-events").shuffled(left)[:C.CARDS["events_per_year"]]
+    return sorted(picks)
+
+
+def deal_beginner(ctx) -> None:
+    """Fixed set-ups from the rules supplement: letter A to seat 0, B to seat 1, ..."""
+    table = C.SETUP["beginner"][ctx.s["n"]]
+    placements = [[prov, seat, armies]
+                  for seat, letter in enumerate(sorted(table))
+                  for prov, armies in table[letter].items()]
+    ctx.emit(E.PROVINCES_DEALT, {"placements": placements})

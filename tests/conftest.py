@@ -1,0 +1,105 @@
+"""Shared fixtures: the test-only ruleset, an API client with personas."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from rest_framework.test import APIClient
+
+from games.rules import registry
+
+registry.register("toy-auction", "tests.support.toy:RULES")
+
+
+@pytest.fixture(autouse=True)
+def _no_throttle_and_fresh_cache(settings):
+    from django.core.cache import cache
+
+    from games.services.state import clear_cache
+
+    cache.clear()
+    clear_cache()
+    yield
+
+
+class Api:
+    """A thin JSON client that can switch persona: api.as_(alice).get(...)."""
+
+    def __init__(self, token: str | None = None):
+        self.client = APIClient()
+        if token:
+            self.client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+
+    def as_(self, persona) -> Api:
+        return Api(persona.token if persona is not None else None)
+
+    def get(self, url, **extra):
+        return self.client.get(url, **extra)
+
+    def post(self, url, data=None, **extra):
+        return self.client.post(url, json.dumps(data if data is not None else {}),
+                                content_type="application/json", **extra)
+
+    def patch(self, url, data=None, **extra):
+        return self.client.patch(url, json.dumps(data or {}), content_type="application/json", **extra)
+
+
+class Persona:
+    def __init__(self, name: str, data: dict, password: str):
+        self.name, self.id, self.token, self.password = name, data["id"], data["token"], password
+
+    def __repr__(self) -> str:
+        return f"<{self.name}>"
+
+
+def register(name: str) -> Persona:
+    pw = "Tr0ub4dor&3-" + name[::-1]
+    r = Api().post("/api/v1/accounts/register", {"username": name, "password": pw, "email": f"{name}@example.org"})
+    assert r.status_code == 201, r.content
+    return Persona(name, r.json(), pw)
+
+
+@pytest.fixture
+def api():
+    return Api()
+
+
+@pytest.fixture
+def host(db):
+    return register("hana")
+
+
+@pytest.fixture
+def player(db):
+    return register("kenji")
+
+
+@pytest.fixture
+def outsider(db):
+    return register("outsider")
+
+
+@pytest.fixture
+def third(db):
+    return register("mitsu")
+
+
+def create(api, who, ruleset="toy-auction", players=2, **body):
+    r = api.as_(who).post("/api/v1/games", {"ruleset": ruleset, "players": players, **body})
+    assert r.status_code == 201, r.content
+    return r.json()
+
+
+@pytest.fixture
+def open_game(api, host):
+    return create(api, host)
+
+
+@pytest.fixture
+def running_game(api, host, player, open_game):
+    gid = open_game["id"]
+    assert api.as_(player).post(f"/api/v1/games/{gid}/seats", {}).status_code == 201
+    r = api.as_(host).post(f"/api/v1/games/{gid}/start")
+    assert r.status_code == 200, r.content
+    return r.json()
