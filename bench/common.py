@@ -34,7 +34,8 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
     lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(cells[0], widths, strict=True)) + " |",
              "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
-    lines += ["| " + " | ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) + " |" for r in cells[1:]]
+    lines += ["| " + " | ".join(c.ljust(w) if j == 0 else c.rjust(w) for j, (c, w) in enumerate(zip(r, widths, strict=True))) + " |"
+              for r in cells[1:]]
     return "\n".join(lines)
 
 

@@ -170,6 +170,7 @@ SPECTACULAR_SETTINGS = {
     "SCHEMA_PATH_PREFIX": "/api/v1",
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "ENUM_NAME_OVERRIDES": {},
+    "PREPROCESSING_HOOKS": ["api.schema_extensions.drop_trailing_slash_twins"],
 }
 
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")

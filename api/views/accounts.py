@@ -30,7 +30,7 @@ class RegisterView(APIView):
     throttle_scope = "register"
 
     @extend_schema(request=RegisterSerializer, responses={201: RegisteredSerializer, **errors(400, 409, 429)},
-                   summary="Create an account and get a token", tags=["accounts"])
+                   summary="Create an account and get a token", operation_id="register", tags=["accounts"])
     def post(self, request):
         s = RegisterSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
@@ -59,7 +59,7 @@ class TokenView(APIView):
     throttle_scope = "register"
 
     @extend_schema(request=CredentialsSerializer, responses={200: TokenSerializer, **errors(400, 401, 429)},
-                   summary="Get a new token for a username and password", tags=["accounts"])
+                   summary="Get a new token for a username and password", operation_id="token", tags=["accounts"])
     def post(self, request):
         s = CredentialsSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
@@ -79,13 +79,13 @@ def me_json(user) -> dict:
 
 
 class MeView(APIView):
-    @extend_schema(responses={200: MeSerializer, **errors(401)}, summary="Your profile and settings",
+    @extend_schema(responses={200: MeSerializer, **errors(401)}, summary="Your profile and settings", operation_id="me_get",
                    tags=["accounts"])
     def get(self, request):
         return Response(MeSerializer(me_json(request.user)).data)
 
     @extend_schema(request=MeSerializer, responses={200: MeSerializer, **errors(400, 401)},
-                   summary="Change your email, notification settings, webhook or vacation", tags=["accounts"])
+                   summary="Change your email, notification settings, webhook or vacation", operation_id="me_update", tags=["accounts"])
     def patch(self, request):
         s = MeSerializer(data=json_body(request), partial=True)
         s.is_valid(raise_exception=True)

@@ -23,7 +23,7 @@ from .common import errors, json_body
 class RulesetsView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: RulesetSerializer(many=True)}, summary="Every game this server plays",
+    @extend_schema(responses={200: RulesetSerializer(many=True)}, summary="Every game this server plays", operation_id="rulesets",
                    tags=["lobby"])
     def get(self, request):
         out = []
@@ -46,7 +46,7 @@ def _all_factions(rules) -> list[str]:
 
 class GamesView(APIView):
     @extend_schema(request=CreateGameSerializer, responses={201: GameSerializer, **errors(400, 401, 429)},
-                   summary="Create a game; the creator takes seat 0", tags=["lobby"])
+                   summary="Create a game; the creator takes seat 0", operation_id="create_game", tags=["lobby"])
     def post(self, request):
         s = CreateGameSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
@@ -66,7 +66,7 @@ class GamesView(APIView):
             OpenApiParameter("limit", OpenApiTypes.INT, description="page size, default 50, max 200"),
             OpenApiParameter("offset", OpenApiTypes.INT),
         ],
-        responses={200: GameListSerializer, **errors(400, 401)}, summary="List games", tags=["lobby"])
+        responses={200: GameListSerializer, **errors(400, 401)}, summary="List games", operation_id="list_games", tags=["lobby"])
     def get(self, request):
         qs = Game.objects.select_related("creator").prefetch_related("seats__user")
         st = request.query_params.get("status")
@@ -103,14 +103,14 @@ def _int_param(request, name: str, default: int, lo: int, hi: int) -> int:
 
 
 class GameView(APIView):
-    @extend_schema(responses={200: GameSerializer, **errors(401, 404)}, summary="Game metadata", tags=["lobby"])
+    @extend_schema(responses={200: GameSerializer, **errors(401, 404)}, summary="Game metadata", operation_id="get_game", tags=["lobby"])
     def get(self, request, game_id):
         return Response(game_json(lobby.get_game(game_id)))
 
 
 class SeatsView(APIView):
     @extend_schema(request=JoinSerializer, responses={201: SeatSerializer, **errors(400, 401, 403, 404, 409)},
-                   summary="Join (optionally choosing a faction), or add a bot seat (creator)", tags=["lobby"])
+                   summary="Join (optionally choosing a faction), or add a bot seat (creator)", operation_id="join_game", tags=["lobby"])
     def post(self, request, game_id):
         s = JoinSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
@@ -122,7 +122,7 @@ class SeatsView(APIView):
 
 class StartView(APIView):
     @extend_schema(request=None, responses={200: GameSerializer, **errors(401, 403, 404, 409)},
-                   summary="Start the game (creator, when every seat is filled)", tags=["lobby"])
+                   summary="Start the game (creator, when every seat is filled)", operation_id="start_game", tags=["lobby"])
     def post(self, request, game_id):
         game = lobby.start(game_id, request.user)
         return Response(game_json(game))

@@ -21,7 +21,7 @@ from .stream import event_stream, wants_stream
 class StateView(APIView):
     @extend_schema(responses={200: ViewSerializer, 304: OpenApiResponse(description="not modified"),
                               **errors(401, 404)},
-                   summary="Your redacted view of the current state (ETag = version)", tags=["play"])
+                   summary="Your redacted view of the current state (ETag = version)", operation_id="get_view", tags=["play"])
     def get(self, request, game_id):
         game = lobby.get_game(game_id)
         etag = f'"{game.id}-{game.version}-{game.status}"'
@@ -34,7 +34,7 @@ class StateView(APIView):
 
 class LegalView(APIView):
     @extend_schema(responses={200: LegalSerializer, **errors(401, 404)},
-                   summary="Your legal commands now (or templates + samples) and your deadline", tags=["play"])
+                   summary="Your legal commands now (or templates + samples) and your deadline", operation_id="legal_commands", tags=["play"])
     def get(self, request, game_id):
         return Response(reading.legal(lobby.get_game(game_id), request.user))
 
@@ -45,7 +45,7 @@ class CommandsView(APIView):
         parameters=[OpenApiParameter("Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER,
                                      description="retry-safe key, scoped to (you, game), kept 48 h")],
         responses={201: CommandResultSerializer, **errors(400, 401, 403, 404, 409, 413, 422, 429)},
-        summary="Play a command", tags=["play"])
+        summary="Play a command", operation_id="submit_command", tags=["play"])
     def post(self, request, game_id):
         body = json_body(request)
         unknown = set(body) - {"command", "expected_version"}
@@ -63,7 +63,7 @@ class EventsView(APIView):
                     OpenApiParameter("stream", OpenApiTypes.BOOL,
                                      description="Server-Sent Events (same as Accept: text/event-stream)")],
         responses={200: EventPageSerializer, **errors(400, 401, 404)},
-        summary="Your redacted event feed, paged; or a live SSE stream", tags=["play"])
+        summary="Your redacted event feed, paged; or a live SSE stream", operation_id="list_events", tags=["play"])
     def get(self, request, game_id):
         game = lobby.get_game(game_id)
         after = _int(request.query_params.get("after"), 0, "after", 0)
@@ -102,7 +102,7 @@ def _int(raw, default: int, name: str, lo: int, hi: int | None = None) -> int:
 class ReplayView(APIView):
     @extend_schema(parameters=[OpenApiParameter("version", OpenApiTypes.INT, required=True)],
                    responses={200: ViewSerializer, **errors(400, 401, 404)},
-                   summary="Your view as it was at a version (finished games: everything)", tags=["audit"])
+                   summary="Your view as it was at a version (finished games: everything)", operation_id="replay", tags=["audit"])
     def get(self, request, game_id):
         game = lobby.get_game(game_id)
         return Response(reading.replay(game, request.user, request.query_params.get("version")))
@@ -110,7 +110,7 @@ class ReplayView(APIView):
 
 class AuditView(APIView):
     @extend_schema(responses={200: AuditSerializer, **errors(401, 404)},
-                   summary="Chain, seed commitment and commit-reveal checks", tags=["audit"])
+                   summary="Chain, seed commitment and commit-reveal checks", operation_id="audit", tags=["audit"])
     def get(self, request, game_id):
         return Response(reading.audit(lobby.get_game(game_id)))
 
@@ -118,7 +118,7 @@ class AuditView(APIView):
 class ExportView(APIView):
     @extend_schema(responses={(200, "application/x-ndjson"): OpenApiResponse(
         OpenApiTypes.STR, description="one event JSON object per line"), **errors(401, 404)},
-        summary="The event stream as JSON Lines (redacted for you while running)", tags=["audit"])
+        summary="The event stream as JSON Lines (redacted for you while running)", operation_id="export", tags=["audit"])
     def get(self, request, game_id):
         game = lobby.get_game(game_id)
         lines = reading.export_lines(game, request.user)

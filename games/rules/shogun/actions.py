@@ -1,0 +1,176 @@
+"""Executing the 10 actions (reference section 7, Appendix R #10 #12 #16 #24).
+
+Actions run in action-card order; for each, every player in turn order reveals his card on
+that space. A province card he still holds (and did not lose this season) lets him execute
+the action there - or decline it (Appendix R #12). Anything else is a blank.
+Decisions: ``execute`` / ``decline`` for builds, collections and recruits; Recruit 1 + move
+is two optional parts (recruit, then ``move``); Attack/Move A and B take
+``{"type": "move", "to": province, "armies": k}`` (own target: move; else battle).
+"""
+
+from __future__ import annotations
+
+from games.rules.base import IllegalCommand
+
+from . import catalog as C
+from . import events as E
+from . import revolts
+from . import state as S
+from .base_reveal import reveal_space
+from .battle import fight
+from .court import calms
+
+
+def actor(s: dict):
+    """(seat, action, sub-step) of the player who must decide now, else None."""
+    if s["phase"] != "actions":
+        return None
+    r = s["round"]
+    cur = r["cur"]
+    if cur["i"] >= 10 or cur["j"] >= len(r["order"]) or cur["sub"] in (None, "end"):
+        return None
+    return r["order"][cur["j"]], r["actions"][cur["i"]], cur["sub"]
+
+
+def recruit_size(s: dict, seat: int, action: str) -> int:
+    """Armies of a recruit: shortage event first, the Recruit-6 special last (R #23)."""
+    a = C.ACTIONS[action]
+    n = a["armies"]
+    if S.event(s).get("effect") == "shortage":
+        n = S.event(s).get(action, n)
+    return S.special(s, seat).get(f"{action}_armies", n)
+
+
+def can_recruit(s: dict, seat: int, action: str) -> bool:
+    return (s["players"][seat]["money"] >= C.ACTIONS[action]["cost"]
+            and S.supply(s, seat) >= recruit_size(s, seat, action))
+
+
+def move_targets(s: dict, seat: int, action: str, prov: str) -> list[str]:
+    """Where armies of `prov` may go with this action (origin keeps >= 1 army)."""
+    if s["provinces"][prov]["armies"] < 2:
+        return []
+    out = []
+    for t in C.ADJ[prov]:
+        p = s["provinces"].get(t)
+        if p is None:                       # not in play (3 players)
+            continue
+        if action == "recruit1":
+            if p["owner"] == seat:
+                out.append(t)
+        elif not S.protected(s, seat, t, C.ACTIONS[action]["letter"]):
+            out.append(t)
+    return out
+
+
+def first_step(s: dict, seat: int, action: str, card) -> tuple[str, str]:
+    """The sub-step a revealed card leads to, and why not ("end") when it is blank."""
+    if not C.is_province(card):
+        return "end", "blank"
+    p = s["provinces"].get(card)
+    if p is None or p["owner"] != seat or S.card_lost(s, seat, card):
+        return "end", "province lost"
+    a = C.ACTIONS[action]
+    if "build" in a:
+        ok = S.can_build(s, seat, card, a["build"]) and s["players"][seat]["money"] >= a["cost"]
+        return ("execute", "") if ok else ("end", "cannot build")
+    if "collect" in a:
+        return "execute", ""
+    if action in ("recruit5", "recruit3"):
+        return ("execute", "") if can_recruit(s, seat, action) else ("end", "cannot recruit")
+    if action == "recruit1":
+        if can_recruit(s, seat, action):
+            return "recruit", ""
+        return ("move", "") if move_targets(s, seat, action, card) else ("end", "cannot act")
+    return ("attack", "") if move_targets(s, seat, action, card) else ("end", "cannot move")
+
+
+def auto(ctx) -> bool:
+    s = ctx.s
+    r = s["round"]
+    cur = r["cur"]
+    if cur["i"] >= 10:
+        ctx.emit(E.SEASON_ENDED, {"year": s["year"], "season": s["season"]})
+        return True
+    action = r["actions"][cur["i"]]
+    if cur["j"] >= len(r["order"]):
+        nxt = ctx.rng("action-card").choice(r["pool"]) if r["pool"] else None
+        ctx.emit(E.ACTION_COMPLETED, {"action": action, "next": nxt})
+        return True
+    seat = r["order"][cur["j"]]
+    if cur["sub"] is None:
+        card = S.plan_card(s, seat, action)
+        nxt, why = first_step(s, seat, action, card)
+        ctx.emit(E.SPACE_REVEALED, {"seat": seat, "space": action, "card": card, "next": nxt,
+                                    "reason": why, "reveals": reveal_space(s, seat, action)})
+        return True
+    if cur["sub"] == "end" or (cur["sub"] == "move" and not move_targets(
+            s, seat, "recruit1", S.plan_card(s, seat, action))):
+        ctx.emit(E.ACTION_TURN_ENDED, {"seat": seat, "space": action})
+        return True
+    return False
+
+
+# --- decisions --------------------------------------------------------------------------
+
+def legal(s: dict, seat: int) -> list[dict]:
+    a = actor(s)
+    if a is None or a[0] != seat:
+        return []
+    _, action, sub = a
+    if sub in ("execute", "recruit"):
+        return [{"type": "execute"}, {"type": "decline"}]
+    prov = S.plan_card(s, seat, action)
+    armies = s["provinces"][prov]["armies"]
+    moves = [{"type": "move", "to": t, "armies": k}
+             for t in move_targets(s, seat, action if sub == "attack" else "recruit1", prov)
+             for k in range(1, armies)]
+    return moves + [{"type": "decline"}]
+
+
+def _need(s: dict, seat: int, subs: tuple[str, ...]) -> tuple[str, str]:
+    a = actor(s)
+    if a is None or a[0] != seat:
+        raise IllegalCommand("you have no action to execute now")
+    if a[2] not in subs:
+        raise IllegalCommand(f"this step expects: {'move or decline' if a[2] in ('move', 'attack') else 'execute or decline'}")
+    return a[1], a[2]
+
+
+def decide_decline(ctx, seat: int) -> None:
+    a = actor(ctx.s)
+    if a is None or a[0] != seat:
+        raise IllegalCommand("you have no action to execute now")
+    ctx.emit(E.ACTION_DECLINED, {"seat": seat, "space": a[1], "part": a[2]})
+
+
+def decide_execute(ctx, seat: int) -> None:
+    s = ctx.s
+    action, sub = _need(s, seat, ("execute", "recruit"))
+    prov = S.plan_card(s, seat, action)
+    a = C.ACTIONS[action]
+    if "build" in a:
+        ctx.emit(E.BUILT, {"seat": seat, "province": prov, "building": a["build"],
+                           "cost": a["cost"], "calmed": calms(s, prov, a["build"])})
+    elif "collect" in a:
+        revolts.collect(ctx, seat, prov, a["collect"])
+    else:
+        ctx.emit(E.RECRUITED, {"seat": seat, "province": prov, "space": action,
+                               "armies": recruit_size(s, seat, action), "cost": a["cost"]})
+
+
+def decide_move(ctx, seat: int, to: str, armies: int) -> None:
+    s = ctx.s
+    action, sub = _need(s, seat, ("move", "attack"))
+    prov = S.plan_card(s, seat, action)
+    if to not in move_targets(s, seat, action if sub == "attack" else "recruit1", prov):
+        raise IllegalCommand(f"armies of {prov} cannot go to {to} with this action")
+    if not 1 <= armies < s["provinces"][prov]["armies"]:
+        raise IllegalCommand("move at least 1 army and leave at least 1 behind")
+    owner = s["provinces"][to]["owner"]
+    if owner == seat:
+        ctx.emit(E.ARMIES_MOVED, {"seat": seat, "from": prov, "to": to, "armies": armies})
+        return
+    kind = "neutral" if owner is None else "attack"
+    ctx.emit(E.BATTLE_FOUGHT, fight(s, ctx.rng("tower"), kind, to, attacker=seat,
+                                    origin=prov, moving=armies))

@@ -1,0 +1,143 @@
+"""Tenno's Court (seed; reference 12, Appendix R #1-#9).
+
+Step 1 (automatic): in turn order each player reveals his court spaces 3, 2, 1 and
+converts exactly k armies into officials when possible - province card: the province is
+still his and keeps >= 1 army (needs k+1); tower card: k of his own cubes lie in the tray;
+and he has k officials in supply - otherwise nothing happens. A chest card is a bluff.
+Step 2: by officials in the vestibule (most first, ties by turn order) each player moves
+all of them to the audience hall and may take one revealed favour card, paying 4/3/2
+officials back to his supply; the effect applies at once. Then the hall returns to the
+vestibule and untaken favours leave the game.
+"""
+
+from __future__ import annotations
+
+from games.rules.base import IllegalCommand
+
+from . import catalog as C
+from . import events as E
+from . import state as S
+from .base_reveal import reveal_space
+
+
+def conversion_ok(s: dict, seat: int, card, k: int) -> bool:
+    if s["players"][seat]["officials"] < k:
+        return False
+    if C.is_province(card):
+        p = s["provinces"].get(card)
+        return bool(p) and p["owner"] == seat and p["armies"] >= k + 1
+    if isinstance(card, str) and card.startswith("tower"):
+        return s["tower"]["tray"].count(seat) >= k
+    return False
+
+
+def auto_convert(ctx) -> bool:
+    for seat in ctx.s["round"]["order"]:
+        for space in C.COURT_SPACES:
+            s = ctx.s
+            card = S.plan_card(s, seat, space)
+            k = C.court_size(space)
+            ok = conversion_ok(s, seat, card, k)
+            ctx.emit(E.COURT_CONVERTED, {
+                "seat": seat, "space": space, "card": card, "n": k, "done": ok,
+                "province": card if C.is_province(card) else None,
+                "reveals": reveal_space(s, seat, space)})
+    s = ctx.s
+    pos = {seat: i for i, seat in enumerate(s["round"]["order"])}
+    queue = sorted((x for x in range(s["n"]) if s["players"][x]["vestibule"] > 0),
+                   key=lambda x: (-s["players"][x]["vestibule"], pos[x]))
+    ctx.emit(E.COURT_RANKED, {"queue": queue})
+    return True
+
+
+def current(s: dict):
+    q = s["round"]["court_queue"]
+    return q[0] if s["phase"] == "favour" and q else None
+
+
+def affordable(s: dict, seat: int) -> list[list[int]]:
+    v = s["players"][seat]["vestibule"]
+    return [f for f in s["round"]["favours"] if f[0] <= v]
+
+
+def auto_favour(ctx) -> bool:
+    s = ctx.s
+    seat = current(s)
+    if seat is None or not s["round"]["favours"]:
+        ctx.emit(E.COURT_ENDED, {"removed": [f[1] for f in s["round"]["favours"]]})
+        return True
+    if not affordable(s, seat):
+        ctx.emit(E.COURT_PASSED, {"seat": seat})
+        return True
+    return False
+
+
+# --- the favour decision ----------------------------------------------------------------
+
+def targets(s: dict, seat: int, card: int) -> list:
+    """The `province` values allowed with use=true (None = the card needs no target)."""
+    fav = C.FAVOURS[card]
+    t = fav["type"]
+    if t == "building":
+        return [p for p in sorted(S.owned(s, seat)) if S.can_build(s, seat, p, fav["building"])]
+    if t == "remove_marker":
+        marked = [p for p in sorted(S.owned(s, seat)) if s["provinces"][p]["markers"] > 0]
+        return marked or [None]          # no marker: keep the card for the next one
+    if t == "free_armies":
+        own = sorted(S.owned(s, seat))
+        neutral = [p for p in s["in_play"] if s["provinces"][p]["owner"] is None]
+        return own + (neutral if S.supply(s, seat) > 0 else [])
+    return [None]
+
+
+def legal(s: dict, seat: int) -> list[dict]:
+    if current(s) != seat:
+        return []
+    out = [{"type": "pass"}]
+    for _, card in affordable(s, seat):
+        out.append({"type": "favour", "card": card, "use": False, "province": None})
+        for prov in targets(s, seat, card):
+            out.append({"type": "favour", "card": card, "use": True, "province": prov})
+    return out
+
+
+def decide_pass(ctx, seat: int) -> None:
+    if current(ctx.s) != seat:
+        raise IllegalCommand("it is not your turn at the court")
+    ctx.emit(E.COURT_PASSED, {"seat": seat})
+
+
+def decide_favour(ctx, seat: int, card: int, use: bool, prov) -> None:
+    s = ctx.s
+    if current(s) != seat:
+        raise IllegalCommand("it is not your turn at the court")
+    slot = next((f for f in s["round"]["favours"] if f[1] == card), None)
+    if slot is None:
+        raise IllegalCommand("that favour card is not in the audience hall")
+    if slot[0] > s["players"][seat]["vestibule"]:
+        raise IllegalCommand(f"that favour costs {slot[0]} officials")
+    if use and prov not in targets(s, seat, card):
+        raise IllegalCommand("that favour cannot be used there")
+    if not use and prov is not None:
+        raise IllegalCommand("a favour taken without using it has no province")
+    ctx.emit(E.FAVOUR_TAKEN, {"seat": seat, "card": card, "cost": slot[0], "use": use,
+                              "province": prov, **_effect(s, seat, card, use, prov)})
+
+
+def _effect(s: dict, seat: int, card: int, use: bool, prov) -> dict:
+    """Numbers decided now so that evolve only applies them."""
+    fav = C.FAVOURS[card]
+    if not use:
+        return {}
+    if fav["type"] == "tray":
+        return {"n": min(fav["amount"], S.supply(s, seat))}
+    if fav["type"] == "free_armies":
+        return {"n": min(fav["amount"], S.supply(s, seat))}
+    if fav["type"] == "building":
+        return {"calmed": calms(s, prov, fav["building"])}
+    return {}
+
+
+def calms(s: dict, prov: str, kind: str) -> bool:
+    """Nô-theatre events E01/E02: building a theatre removes the markers there."""
+    return kind == "theatre" and S.event(s).get("effect") == "theatre_calms"

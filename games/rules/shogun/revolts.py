@@ -1,0 +1,59 @@
+"""Collecting rice and taxes, unrest and peasant revolts (reference 9, Appendix R #11).
+
+classic (default, [frsum]/[sbw]): gain the yield; if the province already had >= 1 revolt
+marker the peasants revolt with as many green cubes as markers; if the province is still
+his, add exactly one marker. marker_first ([imr]): add the marker first; revolt when the
+province then has >= 2 markers (green = markers); a suppressed revolt adds one more.
+Favour #4 kept by the owner cancels the next marker placed on one of his provinces.
+"""
+
+from __future__ import annotations
+
+from . import catalog as C
+from . import events as E
+from . import state as S
+from .battle import fight
+
+
+def yield_of(s: dict, seat: int, prov: str, what: str) -> int:
+    """Province value, clamped by the season event, then + the special (after events)."""
+    key = "tax" if what == "tax" else "rice"
+    n = C.PROVINCES[prov][key]
+    ev = S.event(s)
+    if ev.get("effect") == f"{key}_max":
+        n = min(n, ev["value"])
+    if ev.get("effect") == f"{key}_min":
+        n = max(n, ev["value"])
+    return n + S.special(s, seat).get(f"{key}_bonus", 0)
+
+
+def place_marker(ctx, prov: str) -> None:
+    s = ctx.s
+    owner = s["provinces"][prov]["owner"]
+    cancelled = owner is not None and s["players"][owner]["fav4"]
+    ctx.emit(E.MARKER_PLACED, {"province": prov, "cancelled": cancelled})
+
+
+def revolt(ctx, prov: str, green: int, kind: str = "revolt") -> dict:
+    payload = fight(ctx.s, ctx.rng("tower"), kind, prov, green=green)
+    ctx.emit(E.BATTLE_FOUGHT, payload)
+    return payload
+
+
+def collect(ctx, seat: int, prov: str, what: str) -> None:
+    s = ctx.s
+    ctx.emit(E.COLLECTED, {"seat": seat, "province": prov, "what": what,
+                           "amount": yield_of(s, seat, prov, what)})
+    if s["opts"]["revolt_order"] == "marker_first":
+        place_marker(ctx, prov)
+        markers = ctx.s["provinces"][prov]["markers"]
+        if markers >= 2:
+            res = revolt(ctx, prov, markers)
+            if res["result"] == "suppressed":
+                place_marker(ctx, prov)
+        return
+    markers = s["provinces"][prov]["markers"]
+    if markers >= 1:
+        revolt(ctx, prov, markers)
+    if ctx.s["provinces"][prov]["owner"] == seat:
+        place_marker(ctx, prov)

@@ -1,0 +1,46 @@
+"""Winter scoring (reference 10.3 / 15.10): 1 VP per province, 1 VP per building, and in
+each region per building type 3/2/1 VP for the sole most castles/temples/theatres, 2/1/0
+when tied (at least one building of that type to qualify)."""
+
+from __future__ import annotations
+
+from . import catalog as C
+from . import state as S
+
+_T = C.TABLES["scoring"]
+
+
+def majorities(s: dict) -> list[dict]:
+    """Per seat: {"<region>:<type>": vp} for every majority he wins or shares."""
+    n = s["n"]
+    out = [dict() for _ in range(n)]
+    regions = C.regions(s["opts"]["board"])
+    for region in C.REGION_COLOURS:
+        for kind in C.BUILDINGS:
+            counts = [0] * n
+            for name, p in s["provinces"].items():
+                if regions[name] == region and p["owner"] is not None and p[kind]:
+                    counts[p["owner"]] += 1
+            best = max(counts)
+            if best < 1:
+                continue
+            winners = [seat for seat in range(n) if counts[seat] == best]
+            sole, tied = _T["majority"][kind]
+            vp = sole if len(winners) == 1 else tied
+            for seat in winners:
+                if vp:
+                    out[seat][f"{region}:{kind}"] = vp
+    return out
+
+
+def score(s: dict) -> list[dict]:
+    maj = majorities(s)
+    rows = []
+    for seat in range(s["n"]):
+        provs = S.owned(s, seat)
+        nb = sum(len(S.buildings(s["provinces"][p])) for p in provs)
+        row = {"provinces": len(provs) * _T["per_province"], "buildings": nb * _T["per_building"],
+               "majorities": maj[seat]}
+        row["total"] = row["provinces"] + row["buildings"] + sum(maj[seat].values())
+        rows.append(row)
+    return rows
