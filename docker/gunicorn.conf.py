@@ -16,3 +16,4 @@ keepalive = 5
 accesslog = "-"
 errorlog = "-"
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+control_socket_disable = True  # no admin socket in $HOME inside the container

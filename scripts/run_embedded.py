@@ -169,7 +169,7 @@ def main() -> int:
         py, "-m", "gunicorn", "config.wsgi:application",
         "-k", "gthread", "--threads", os.environ.get("WEB_THREADS", "8"),
         "-w", os.environ.get("WEB_WORKERS", "2"),
-        "-b", f"{host}:{port}", "--graceful-timeout", "5", "--timeout", "60",
+        "-b", f"{host}:{port}", "--graceful-timeout", "5", "--timeout", "60", "--no-control-socket",
         *(["--access-logfile", os.environ.get("ACCESS_LOG", "-")] if os.environ.get("ACCESS_LOG", "-") else []),
     ], env)
     if os.environ.get("NO_CELERY") != "1":

@@ -20,8 +20,9 @@ def begin(ctx: Ctx, seat: int) -> None:
     s = ctx.state
     side = s["side"][seat]
     gain = income(s, side)
-    ctx.supply(seat, gain, "income")
-    if s["n"] == 4 and gain > 0:  # the turn player keeps at least half
+    if s["n"] == 2:
+        ctx.supply(seat, gain, "income")
+    elif gain > 0:  # 4p: the turn player shares it, keeping at least half
         ctx.push({"kind": "split", "seat": seat, "total": gain, "sign": 1,
                   "min_mine": math.ceil(gain / 2), "reason": "income_share", "given": True},
                  front=False)
@@ -135,7 +136,7 @@ def _gwak_entry(ctx: Ctx, seat: int, area: str) -> None:
     uid = f"u{s['next_uid']}"
     ctx.unit(uid, {"owner": seat, "area": area, "troops": 2, "general": None}, "gwak_enters")
     deploy(ctx, seat, GWAK, uid, data.rules()["costs"]["deploy"], "deploy")
-    ctx.push({"kind": "gwak_action", "seat": seat, "unit": uid})
+    ctx.push({"kind": "gwak_action", "seat": seat, "unit": uid, "mode": "gwak", "moved": []})
 
 
 def hp_ok(s: State, gid: str) -> bool:

@@ -177,8 +177,6 @@ def _reparations(s: State) -> None:
     for q in losers:
         s["players"][q]["coins"] += share
     if rem:
-        if rem == len(losers) - 0 and False:
-            return
         prompt(s, winner, "reparations", [str(q) for q in losers], left=rem)
 
 

@@ -90,7 +90,6 @@ def _kill_frame(s: State, f: dict, ctx) -> None:
 
 
 def _mercy(s: State, p: dict, choice, ctx) -> None:
-    killer = s["stack"] and None
     killer = p["seat"]
     fids = p["fids"]
     if choice == "spare":
@@ -189,8 +188,10 @@ def _ninja(s: State, p: dict, choice, ctx) -> None:
         return
     owner, prov = choice.split(":")
     seat = p["seat"]
-    lose_honor(s, seat)
-    request_kill(s, [_one(s, int(owner), prov, "bushi")], seat)
+    cands = sorted(x for x in figs_at(s, prov, int(owner)) if s["figs"][x]["t"] == "bushi")
+    if cands:
+        lose_honor(s, seat)
+        request_kill(s, cands[:1], seat)
 
 
 def _kenin(s: State, p: dict, choice, ctx) -> None:

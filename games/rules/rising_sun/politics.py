@@ -214,7 +214,8 @@ def can_build(s: State, seat: int) -> bool:
 
 
 def _build_legal(s, f, seat):
-    return [{"type": "build", "province": p} for p in PROVINCES] + [{"type": "done"}]
+    builds = [{"type": "build", "province": p} for p in PROVINCES] if can_build(s, seat) else []
+    return builds + [{"type": "done"}]
 
 
 def _build_apply(s, f, seat, cmd, ctx):
@@ -223,6 +224,8 @@ def _build_apply(s, f, seat, cmd, ctx):
         return
     if cmd["type"] != "build" or cmd.get("province") not in PROVINCES:
         raise IllegalCommand("build in a province or say done")
+    if not can_build(s, seat):
+        raise IllegalCommand("you cannot pay for (or have no) Stronghold left to build")
     price = pay_cost(s, seat, 3)
     s["players"][seat]["coins"] -= price
     s["players"][seat]["strong"].append(cmd["province"])

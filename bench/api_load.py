@@ -1,0 +1,340 @@
+#!/usr/bin/env python3
+"""API under load: N concurrent clients play M games through the REST API.
+
+    # start our own gunicorn (gthread, like `make run`) on the DATABASE_URL database:
+    DATABASE_URL=postgres://... REDIS_URL=redis://... python bench/api_load.py
+    # or hit a server that is already running:
+    python bench/api_load.py --url http://127.0.0.1:8000
+
+Setup (not timed): registers one user per seat, creates --games games (the
+creator takes seat 0, the others join), starts them. Then --clients threads,
+each owning --games/--clients games, loop over their games for --seconds:
+
+    GET  /games/{id}                 who is pending
+    GET  /games/{id}/legal-commands  as a pending seat's user
+    POST /games/{id}/commands        a random legal command, with expected_version
+    GET  /games/{id}/view            as that user
+
+A finished game is replaced by a new one (its setup requests are not counted).
+Reports commands/s sustained, latency percentiles per request kind, errors.
+Stdlib only (http.client keep-alive connections, one per client thread).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections import defaultdict
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.common import percentile, save, table  # noqa: E402
+
+API = "/api/v1"
+
+
+class Client:
+    """One keep-alive HTTP connection; records latency per request kind."""
+
+    def __init__(self, base: str, stats: dict[str, list[float]] | None = None):
+        u = urlparse(base)
+        self.host, self.port = u.hostname or "127.0.0.1", u.port or 80
+        self.conn: http.client.HTTPConnection | None = None
+        self.stats = stats
+
+    def request(self, method: str, path: str, token: str | None = None, body: object = None,
+                kind: str | None = None) -> tuple[int, object]:
+        headers = {"Accept": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        for attempt in (1, 2):
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+            t0 = time.perf_counter()
+            try:
+                self.conn.request(method, API + path, body=data, headers=headers)
+                resp = self.conn.getresponse()
+                raw = resp.read()
+            except (ConnectionError, http.client.HTTPException, socket.timeout):
+                self.conn.close()
+                self.conn = None
+                if attempt == 2:
+                    raise
+                continue
+            elapsed = time.perf_counter() - t0
+            if self.stats is not None and kind:
+                self.stats[kind].append(elapsed)
+            try:
+                payload = json.loads(raw) if raw else None
+            except ValueError:
+                payload = raw
+            return resp.status, payload
+        raise AssertionError("unreachable")
+
+
+def register(c: Client, prefix: str, n: int) -> list[dict]:
+    users = []
+    for i in range(n):
+        name = f"{prefix}{i}"
+        st, body = c.request("POST", "/accounts/register",
+                             body={"username": name, "password": f"Bench-{uuid.uuid4().hex}"})
+        if st != 201:
+            raise SystemExit(f"register {name}: HTTP {st} {body}")
+        users.append({"id": body["id"], "username": name, "token": body["token"]})
+    return users
+
+
+def new_game(c: Client, users: list[dict], ruleset: str) -> dict:
+    st, g = c.request("POST", "/games", users[0]["token"], {"ruleset": ruleset, "players": len(users)})
+    if st != 201:
+        raise RuntimeError(f"create game: HTTP {st} {g}")
+    gid = g["id"]
+    for u in users[1:]:
+        st, body = c.request("POST", f"/games/{gid}/seats", u["token"], {})
+        if st != 201:
+            raise RuntimeError(f"join: HTTP {st} {body}")
+    st, g = c.request("POST", f"/games/{gid}/start", users[0]["token"])
+    if st != 200:
+        raise RuntimeError(f"start: HTTP {st} {g}")
+    return {"id": gid, "tokens": seat_tokens(g, users)}
+
+
+def seat_tokens(game: dict, users: list[dict]) -> dict[int, str]:
+    by_key = {}
+    for u in users:
+        by_key[str(u["id"])] = u["token"]
+        by_key[u["username"]] = u["token"]
+    out = {}
+    for s in game.get("seats", []):
+        who = s.get("user")
+        if isinstance(who, dict):
+            who = who.get("id", who.get("username"))
+        if str(who) in by_key:
+            out[int(s["index"])] = by_key[str(who)]
+    if len(out) != len(users):  # unknown shape: fall back to join order
+        out = {i: u["token"] for i, u in enumerate(users)}
+    return out
+
+
+def pick_command(legal: dict, rnd: random.Random) -> dict | None:
+    options = legal.get("commands") or legal.get("samples") or []
+    return rnd.choice(options) if options else None
+
+
+def play(base: str, users: list[dict], ruleset: str, games: list[dict], stop: threading.Event,
+         stats: dict[str, list[float]], counters: dict[str, int], lock: threading.Lock, seed: int) -> None:
+    c = Client(base, stats)
+    setup_client = Client(base)  # replacement games: not timed
+    rnd = random.Random(seed)
+    local: dict[str, int] = defaultdict(int)
+    i = 0
+    while not stop.is_set() and games:
+        g = games[i % len(games)]
+        i += 1
+        st, meta = c.request("GET", f"/games/{g['id']}", g["tokens"][0], kind="GET game")
+        if st != 200:
+            local[f"GET game {st}"] += 1
+            continue
+        if meta.get("status") == "finished":
+            local["games finished"] += 1
+            games[games.index(g)] = new_game(setup_client, users, ruleset)
+            continue
+        pending = meta.get("pending") or []
+        if not pending:
+            local["nobody pending"] += 1
+            continue
+        seat = int(rnd.choice(pending)["seat"])
+        token = g["tokens"].get(seat, g["tokens"][0])
+        st, legal = c.request("GET", f"/games/{g['id']}/legal-commands", token, kind="GET legal-commands")
+        cmd = pick_command(legal, rnd) if st == 200 else None
+        if cmd is None:
+            local["no legal command"] += 1
+            continue
+        st, _ = c.request("POST", f"/games/{g['id']}/commands", token,
+                          {"command": cmd, "expected_version": legal["version"]}, kind="POST commands")
+        local["commands ok" if st == 201 else f"commands HTTP {st}"] += 1
+        st, _ = c.request("GET", f"/games/{g['id']}/view", token, kind="GET view")
+        if st != 200:
+            local[f"GET view {st}"] += 1
+    with lock:
+        for k, v in local.items():
+            counters[k] += v
+
+
+def choose_ruleset(c: Client, token: str, wanted: str) -> tuple[str, int]:
+    st, body = c.request("GET", "/rulesets", token)
+    items = body if isinstance(body, list) else (body or {}).get("results", [])
+    served = {r["id"]: r for r in items}
+    if wanted != "auto":
+        if wanted not in served:
+            raise SystemExit(f"ruleset {wanted!r} not served (served: {sorted(served)})")
+        return wanted, int(served[wanted]["min_players"])
+    for rid in ("rising-sun", "toy-auction", *sorted(served)):
+        if rid in served:
+            return rid, int(served[rid]["min_players"])
+    raise SystemExit("the server serves no ruleset")
+
+
+# ---- our own server ------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(workers: int, threads: int) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    env = dict(os.environ)
+    env.update({
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        # the load comes from a handful of users on one IP: lift the rate limits
+        "THROTTLE_ANON": "1000000/min", "THROTTLE_USER": "1000000/min",
+        "THROTTLE_REGISTER": "1000000/min", "THROTTLE_PRESS": "1000000/min",
+        "LOG_LEVEL": "WARNING",
+    })
+    py = sys.executable
+    subprocess.run([py, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+    proc = subprocess.Popen([
+        py, "-m", "gunicorn", "config.wsgi:application", "-c", str(ROOT / "bench" / "gunicorn_bench.py"),
+        "-k", "gthread", "-w", str(workers), "--threads", str(threads), "-b", f"127.0.0.1:{port}",
+        "--no-control-socket", "--log-level", "warning",
+    ], cwd=ROOT, env=env, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit("gunicorn exited during startup")
+        try:
+            st, _ = Client(base).request("GET", "/health")
+            if st == 200:
+                return proc, base
+        except OSError:
+            pass
+        time.sleep(0.3)
+    stop_server(proc)
+    raise SystemExit("gunicorn did not become healthy in 60 s")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=15)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--url", help="existing server (default: start gunicorn on DATABASE_URL)")
+    ap.add_argument("--clients", type=int, default=50)
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--seconds", type=float, default=30.0)
+    ap.add_argument("--ruleset", default="auto", help="ruleset id; auto = rising-sun if served, else toy-auction")
+    ap.add_argument("--workers", type=int, default=2, help="gunicorn workers when serving (default 2)")
+    ap.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker (default 8)")
+    args = ap.parse_args()
+
+    proc = None
+    base = args.url
+    if base is None:
+        proc, base = start_server(args.workers, args.threads)
+        print(f"gunicorn -w {args.workers} --threads {args.threads} on {base} "
+              f"(DATABASE_URL={os.environ.get('DATABASE_URL', 'sqlite default')})", flush=True)
+    try:
+        return run(base, args)
+    finally:
+        if proc is not None:
+            stop_server(proc)
+
+
+def run(base: str, args: argparse.Namespace) -> int:
+    c = Client(base)
+    prefix = f"b{uuid.uuid4().hex[:8]}u"
+    probe = register(c, prefix + "p", 1)[0]
+    ruleset, players = choose_ruleset(c, probe["token"], args.ruleset)
+    users = register(c, prefix, players)
+    print(f"setting up {args.games} {ruleset} games with {players} players ...", flush=True)
+    t0 = time.perf_counter()
+    all_games: list[dict] = []
+    glock = threading.Lock()
+
+    def setup_some(k: int) -> None:
+        sc = Client(base)
+        for _ in range(k):
+            g = new_game(sc, users, ruleset)
+            with glock:
+                all_games.append(g)
+
+    per = [args.games // 10 + (1 if i < args.games % 10 else 0) for i in range(10)]
+    ts = [threading.Thread(target=setup_some, args=(k,)) for k in per]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    if len(all_games) != args.games:
+        raise SystemExit("game setup failed")
+    print(f"  setup took {time.perf_counter() - t0:.1f}s; {args.clients} clients play for {args.seconds:.0f}s ...",
+          flush=True)
+
+    stats: dict[str, list[float]] = defaultdict(list)
+    counters: dict[str, int] = defaultdict(int)
+    lock = threading.Lock()
+    stop = threading.Event()
+    shares = [all_games[i::args.clients] for i in range(args.clients)]
+    threads = [threading.Thread(target=play, args=(base, users, ruleset, shares[i], stop, stats, counters, lock, i),
+                                daemon=True) for i in range(args.clients)]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    time.sleep(args.seconds)
+    stop.set()
+    for t in threads:
+        t.join(timeout=60)
+    elapsed = time.perf_counter() - t0
+
+    ok = counters.get("commands ok", 0)
+    rows = []
+    summary: dict[str, dict[str, float]] = {}
+    for kind in ("POST commands", "GET view", "GET legal-commands", "GET game"):
+        lat = [x * 1000 for x in stats.get(kind, [])]
+        summary[kind] = {"count": len(lat), "per_s": len(lat) / elapsed, "p50_ms": percentile(lat, 50),
+                         "p90_ms": percentile(lat, 90), "p99_ms": percentile(lat, 99)}
+        rows.append([kind, len(lat), len(lat) / elapsed, summary[kind]["p50_ms"], summary[kind]["p90_ms"],
+                     summary[kind]["p99_ms"]])
+    print()
+    print(table(["request", "count", "per second", "p50 (ms)", "p90 (ms)", "p99 (ms)"], rows))
+    print(f"\ncommands accepted: {ok} in {elapsed:.1f}s = {ok / elapsed:,.1f} commands/s")
+    print("counters: " + ", ".join(f"{k}={v}" for k, v in sorted(counters.items())))
+    path = save("api_load", {
+        "ruleset": ruleset, "players": players, "clients": args.clients, "games": args.games,
+        "seconds": elapsed, "workers": args.workers, "threads": args.threads,
+        "database": (os.environ.get("DATABASE_URL") or "sqlite").split(":", 1)[0] if args.url is None else "external",
+        "commands_per_s": ok / elapsed, "requests": summary, "counters": dict(counters),
+    })
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

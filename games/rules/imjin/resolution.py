@@ -1,0 +1,360 @@
+"""Battle resolution (§3.5, §5.3): roll, 邢玠's reroll, simultaneous results,
+after-battle effects, 福島's second attack, 論介's taunt, advance."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Mapping
+
+from games.rules.base import IllegalCommand
+
+from . import combat
+from . import commands as C
+from . import data
+from . import events as ev
+from .context import Ctx
+from .generals import damage, destroy_unit, heal, info, on_map, set_troops
+from .movement import relocate
+from .state import State, other, reserve, timed_active, units_in
+
+XING = "xing_jie"
+
+
+# ---------------------------------------------------------------------------
+# Choosing the next battle (the attacker orders them; 祖承訓's battle goes after
+# any other battle on the same area).
+
+
+def resolve_legal(s: State, prompt: dict) -> list[dict]:
+    open_ = [b for b in s["act"].get("battles", []) if not b["done"]]
+    out = []
+    for b in open_:
+        if combat.gen(s, b["main"]) == "zu_chengxun" and b["mode"] != "discord" and any(
+                o["area"] == b["area"] and o["n"] != b["n"] for o in open_):
+            continue
+        out.append({"type": "resolve", "battle": b["n"]})
+    return out or [{"type": "resolve", "battle": open_[0]["n"]}]
+
+
+def decide_resolve(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+    s = ctx.state
+    c = {"type": "resolve", "battle": C.integer(cmd, "battle")}
+    if c not in resolve_legal(s, s["queue"][0]):
+        raise IllegalCommand("that battle cannot be resolved now")
+    prompt = ctx.pop()
+    remaining = [b for b in s["act"]["battles"] if not b["done"] and b["n"] != c["battle"]]
+    if remaining and not prompt.get("forced"):
+        ctx.push({"kind": "resolve", "seat": seat})
+    start(ctx, s["act"]["battles"][c["battle"]])
+
+
+def _mark_done(ctx: Ctx, n: int) -> None:
+    battles = [dict(b) for b in ctx.state["act"]["battles"]]
+    battles[n]["done"] = True
+    ctx.set_act(battles=battles)
+
+
+def _valid(s: State, b: dict) -> bool:
+    t, m = b["target"], b["main"]
+    if t not in s["units"] or m not in s["units"]:
+        return False
+    return s["units"][t]["area"] == b["area"] and s["side"][s["units"][t]["owner"]] != s["side"][
+        s["units"][m]["owner"]] or b["mode"] == "discord"
+
+
+def first_strike(s: State, b: dict) -> bool:
+    g = combat.gen(s, b["main"])
+    if b["mode"] == "discord":
+        return False
+    return g == "sanada_yukimura" or (g == "deng_zilong" and combat.where(s, b["main"]) == "sea")
+
+
+def start(ctx: Ctx, b: dict) -> None:
+    s = ctx.state
+    _mark_done(ctx, b["n"])
+    if not _valid(s, b):  # A-27: cancelled, no refund
+        ctx.emit(ev.BATTLE_RESOLVED, {"battle": b, "attacker_dice": [], "defender_dice": [],
+                                      "result": "cancelled"})
+        return
+    pre = {"main": s["units"][b["main"]]["troops"], "target": s["units"][b["target"]]["troops"],
+           "target_general": s["units"][b["target"]]["general"]}
+    a, d = combat.pools(s, b)
+    rng = ctx.rng(f"battle:{len(ctx.state['revealed'])}:{b['n']}:{b['mode']}")
+    att = combat.roll(rng, a)
+    first = first_strike(s, b)
+    rolling = {"battle": b, "att": att, "def": None, "first": first, "pre": pre}
+    if first:
+        _apply(ctx, b, att, [], pre, attacker_only=True)
+        if b["target"] in s["units"]:
+            _, d = combat.pools(s, b)
+            rolling["def"] = combat.roll(rng, d)
+        else:
+            rolling["def"] = []
+    else:
+        rolling["def"] = combat.roll(rng, d)
+    _maybe_reroll(ctx, rolling)
+
+
+def _maybe_reroll(ctx: Ctx, rolling: dict) -> None:
+    s = ctx.state
+    b = rolling["battle"]
+    who = None
+    if b["mode"] not in ("discord",):
+        if combat.gen(s, b["main"]) == XING and not rolling["first"] and rolling["att"]:
+            who = "att"
+        elif combat.gen(s, b["target"]) == XING and rolling["def"]:
+            who = "def"
+    if who is None:
+        _finish(ctx, rolling)
+        return
+    unit = b["main"] if who == "att" else b["target"]
+    ctx.set_act(rolling=rolling)
+    ctx.push({"kind": "reroll", "seat": s["units"][unit]["owner"], "which": who})
+
+
+def reroll_legal(s: State, prompt: dict) -> list[dict]:
+    dice = s["act"]["rolling"][prompt["which"]]
+    out = []
+    for k in range(0, min(3, len(dice)) + 1):
+        out += [{"type": "reroll", "dice": list(c)} for c in combinations(range(len(dice)), k)]
+    return out
+
+
+def decide_reroll(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+    s = ctx.state
+    prompt = s["queue"][0]
+    c = {"type": "reroll", "dice": C.int_list(cmd, "dice")}
+    if c not in reroll_legal(s, prompt):
+        raise IllegalCommand("choose up to 3 distinct dice of your side, in increasing order")
+    ctx.pop()
+    rolling = dict(s["act"]["rolling"])
+    faces = list(rolling[prompt["which"]])
+    rng = ctx.rng("reroll")
+    for i in c["dice"]:
+        faces[i] = combat.FACES[rng.randbelow(6)]
+    rolling[prompt["which"]] = faces
+    ctx.set_act(rolling=None)
+    _finish(ctx, rolling)
+
+
+def _finish(ctx: Ctx, rolling: dict) -> None:
+    b, pre = rolling["battle"], rolling["pre"]
+    s = ctx.state
+    if rolling["first"]:
+        if b["main"] in s["units"] and b["target"] in s["units"]:
+            _apply(ctx, b, [], rolling["def"], pre, defender_only=True)
+    else:
+        _apply(ctx, b, rolling["att"], rolling["def"], pre)
+    _after(ctx, b, rolling, pre)
+
+
+# ---------------------------------------------------------------------------
+# Applying one exchange of dice (simultaneous: both results from the same state).
+
+
+def _apply(ctx: Ctx, b: dict, att: list, dfn: list, pre: dict,
+           attacker_only: bool = False, defender_only: bool = False) -> None:
+    s = ctx.state
+    main, target = b["main"], b["target"]
+    plain = b["mode"] == "discord"
+    roller_a = None if plain else main
+    roller_d = None if plain else target
+    rt = combat.read(s, roller_a, target, att, b["type"], True, plain)
+    rd = combat.read(s, roller_d, main, dfn, b["type"], False, plain)
+    if b["mode"] == "forced_loss" and not defender_only:
+        rt["troop"] += 2  # 誾千代 option 2: the target loses 2 outright
+    t_now, m_now = s["units"][target]["troops"], s["units"][main]["troops"]
+    t_new = min(t_now, t_now - rt["troop"] - rt["extra"] + rd["heal_troop"])
+    m_new = min(m_now, m_now - rd["troop"] - rd["extra"] + rt["heal_troop"])
+    if (not plain and combat.gen(s, target) == "gwon_yul" and combat.where(s, target) == "land"
+            and not attacker_only and t_new >= pre["target"]):
+        m_new -= 1  # 權慄: no loss caused → the attacking main unit loses 1
+    hits_t, hits_m = rt["general"], rd["general"]
+    if not plain and combat.where(s, main) == "land" and combat.gen(s, main) == "nurhaci" and not defender_only:
+        hits_t += 1
+    if not plain and combat.where(s, target) == "land" and combat.gen(s, target) == "nurhaci" and not attacker_only:
+        hits_m += 1
+    turn_seat = ctx.state["flow"]["turn"]
+    a_side = "japan" if plain else s["side"][s["units"][main]["owner"]]
+    d_side = other(a_side)
+    g_t, g_m = combat.gen(s, target), combat.gen(s, main)
+    _steal(ctx, s["units"][target]["owner"], turn_seat, 2 * rt["cart"])
+    _steal(ctx, turn_seat, s["units"][target]["owner"], 2 * rd["cart"])
+    if g_t:
+        damage(ctx, g_t, hits_t, a_side)
+    if g_m:
+        damage(ctx, g_m, hits_m, d_side)
+    if g_m and on_map(s, g_m) and rt["heal_hp"]:
+        heal(ctx, g_m, rt["heal_hp"])
+    if g_t and on_map(s, g_t) and rd["heal_hp"]:
+        heal(ctx, g_t, rd["heal_hp"])
+    if target in s["units"]:
+        set_troops(ctx, target, t_new, "battle")
+    if main in s["units"]:
+        set_troops(ctx, main, m_new, "battle")
+
+
+def _steal(ctx: Ctx, victim: int, thief: int, amount: int) -> None:
+    take = min(amount, ctx.state["supply"][victim])
+    if take > 0:
+        ctx.supply(victim, -take, "raided")
+        ctx.supply(thief, take, "raid")
+
+
+# ---------------------------------------------------------------------------
+# After the battle (§5.3 step 10).
+
+
+def _after(ctx: Ctx, b: dict, rolling: dict, pre: dict) -> None:
+    s = ctx.state
+    main, target = b["main"], b["target"]
+    t_lost = pre["target"] - (s["units"][target]["troops"] if target in s["units"] else 0)
+    ctx.emit(ev.BATTLE_RESOLVED, {"battle": b, "attacker_dice": rolling["att"],
+                                  "defender_dice": rolling["def"],
+                                  "result": {"target_lost": t_lost,
+                                             "main_lost": pre["main"] - s["units"].get(main, {"troops": 0})["troops"]}})
+    if b["mode"] == "discord":
+        return
+    g = combat.gen(s, main)
+    alive = main in s["units"] and g is not None
+    if alive:
+        _survivor_bonus(ctx, b, g, pre, t_lost)
+    if g == "zu_chengxun" and main in s["units"] and t_lost >= 1:
+        others = [u for u in units_in(s, b["area"]) if u != target and
+                  s["side"][s["units"][u]["owner"]] != s["side"][s["units"][main]["owner"]]]
+        if others:
+            set_troops(ctx, others[0], s["units"][others[0]]["troops"] - 1, "zu_splash")
+    if b.get("forced"):
+        _after_taunt_attack(ctx, b)
+    ctx.push({"kind": "auto", "what": "offer_advance", "battle": b})
+    if main in s["units"] and combat.gen(s, main) == "nongae":
+        ctx.push({"kind": "auto", "what": "offer_taunt", "battle": b})
+    x = rolling.get("symbols_override")
+    symbols = combat.read(s, None, main, rolling["att"], b["type"], True, plain=True)["troop"] if x is None else x
+    if (main in s["units"] and combat.gen(s, main) == "fukushima_masanori" and symbols > 0
+            and not s["act"].get("fukushima_used") and b["mode"] == "normal"):
+        ctx.push({"kind": "auto", "what": "offer_second", "battle": b, "x": symbols})
+
+
+def _survivor_bonus(ctx: Ctx, b: dict, g: str, pre: dict, t_lost: int) -> None:
+    s = ctx.state
+    main = b["main"]
+    side = s["side"][s["units"][main]["owner"]]
+    troops = s["units"][main]["troops"]
+    room = reserve(s, side)
+    if g == "kato_kiyomasa":
+        add = min(1, pre["main"] - troops, room)
+    elif g == "liu_ting":
+        add = min(t_lost, 4 - troops, room)
+    elif g == "sanada_yukimura":
+        won = b["target"] not in s["units"] or (
+            pre["target_general"] is not None and s["generals"].get(pre["target_general"], {}).get("where") == "dead")
+        add = min(1, 4 - troops, room) if won else 0
+    else:
+        add = 0
+    if add > 0:
+        ctx.troops(main, troops + add, f"{g}_bonus")
+    if g == "ma_gui" and combat.where(s, main) == "land":
+        owner = s["units"][b["target"]]["owner"] if b["target"] in s["units"] else None
+        if owner is None:
+            owner = next(x for x in s["order"] if s["side"][x] != side)
+        ctx.supply(owner, -7, "ma_gui")
+
+
+def _after_taunt_attack(ctx: Ctx, b: dict) -> None:
+    s = ctx.state
+    immune = s["act"].get("immune", []) + [b["target"]]
+    moved = s["act"].get("moved", []) + [b["main"]]
+    ctx.set_act(immune=immune, moved=moved)
+
+
+def offer_second(ctx: Ctx, item: dict) -> None:
+    s = ctx.state
+    b = item["battle"]
+    if b["main"] not in s["units"] or combat.gen(s, b["main"]) != "fukushima_masanori":
+        return
+    if _second_target(s, b) is None:
+        return
+    ctx.push({"kind": "second_attack", "seat": s["units"][b["main"]]["owner"], "battle": b,
+              "x": item["x"]})
+
+
+def _second_target(s: State, b: dict) -> str | None:
+    if b["target"] in s["units"]:
+        return b["target"]
+    side = s["side"][s["units"][b["main"]]["owner"]]
+    enemies = [u for u in units_in(s, b["area"]) if s["side"][s["units"][u]["owner"]] != side]
+    return enemies[0] if enemies else None
+
+
+def decide_second(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+    """福島正則: x dice, no modifiers or supports, free; the defender counter-rolls
+    with its own pool; it cannot chain (Appendix R #7)."""
+    s = ctx.state
+    go = C.boolean(cmd, "go")
+    prompt = ctx.pop()
+    if not go:
+        return
+    ctx.set_act(fukushima_used=True)
+    b = dict(prompt["battle"])
+    b["target"] = _second_target(s, b)
+    b["mode"] = "second"
+    b["supports"] = []
+    pre = {"main": s["units"][b["main"]]["troops"], "target": s["units"][b["target"]]["troops"],
+           "target_general": combat.gen(s, b["target"])}
+    _, d = combat.pools(s, b)
+    rng = ctx.rng("second-attack")
+    att, dfn = combat.roll(rng, prompt["x"]), combat.roll(rng, d)
+    _apply(ctx, b, att, dfn, pre)
+    t_lost = pre["target"] - (s["units"][b["target"]]["troops"] if b["target"] in s["units"] else 0)
+    ctx.emit(ev.BATTLE_RESOLVED, {"battle": b, "attacker_dice": att, "defender_dice": dfn,
+                                  "result": {"target_lost": t_lost}})
+
+
+def offer_taunt(ctx: Ctx, item: dict) -> None:
+    s = ctx.state
+    b = item["battle"]
+    t = b["target"]
+    if b["main"] not in s["units"] or combat.gen(s, b["main"]) != "nongae" or t not in s["units"]:
+        return
+    g = s["units"][t]["general"]
+    if g is None or info(g)["gender"] != "M":
+        return
+    ctx.push({"kind": "taunt", "seat": s["units"][b["main"]]["owner"], "unit": t, "general": g})
+
+
+def decide_taunt(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+    go = C.boolean(cmd, "go")
+    prompt = ctx.pop()
+    if go:
+        ctx.emit(ev.TAUNT_CHANGED, {"taunt": {"unit": prompt["unit"], "general": prompt["general"]}})
+
+
+def offer_advance(ctx: Ctx, item: dict) -> None:
+    s = ctx.state
+    b = item["battle"]
+    main = b["main"]
+    if b["mode"] == "discord" or main not in s["units"]:
+        return
+    side = s["side"][s["units"][main]["owner"]]
+    if any(s["side"][s["units"][u]["owner"]] != side for u in units_in(s, b["area"])):
+        return
+    if len(units_in(s, b["area"])) >= 2 or s["units"][main]["area"] == b["area"]:
+        return
+    if timed_active(s, "typhoon") and not data.is_land(b["area"]):
+        return  # no advancing into the sea under 颱風 (A-35)
+    ctx.push({"kind": "advance", "seat": s["units"][main]["owner"], "unit": main, "area": b["area"]})
+
+
+def decide_advance(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+    go = C.boolean(cmd, "go")
+    prompt = ctx.pop()
+    if go:
+        relocate(ctx, prompt["unit"], prompt["area"], "advanced")
+
+
+def yes_no(kind: str) -> list[dict]:
+    return [{"type": kind, "go": True}, {"type": kind, "go": False}]
+
+
+__all__ = ["destroy_unit"]

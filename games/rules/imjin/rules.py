@@ -1,0 +1,208 @@
+"""The Imjin ruleset object: wires the contract to the phase modules.
+
+Every decision is a prompt at the head of `state["queue"]` (kind + seat); the
+command is dispatched to the module owning that kind, then `flow.settle` runs
+the automatic steps until someone must decide again."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Sequence
+
+from games.rules.base import IllegalCommand, LegalSet, Outcome, Pending, RngFactory
+
+from . import battle, commands as C, event_cards, flow, movement, recruit, resolution, setup, supply, wheel
+from .context import Ctx
+from .evolve import evolve as _evolve
+from .state import State, initial
+from .view import view as _view
+
+Legal = Callable[[State, dict], list]
+Decide = Callable[[Ctx, int, Mapping], None]
+
+
+def _gwak_legal(s: State, p: dict) -> list[dict]:
+    out = movement.legal(s, p)
+    uid = p["unit"]
+    if uid in s["units"] and not battle.peace(s):
+        here = s["units"][uid]["area"]
+        for t in battle.targets(s, p["seat"]):
+            if s["units"][t]["area"] in movement.data.adjacency()[here]:
+                out.append({"type": "attack", "target": t, "main": uid, "via": None, "mode": "normal"})
+    return out
+
+
+def _gwak_decide(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+    s = ctx.state
+    p = s["queue"][0]
+    if cmd["type"] != "attack":
+        movement.decide(ctx, seat, cmd)
+        return
+    c = {"type": "attack", "target": C.unit(cmd, "target"), "main": C.unit(cmd, "main"),
+         "via": C.area(cmd, "via", optional=True), "mode": C.text(cmd, "mode")}
+    if c not in _gwak_legal(s, p):
+        raise IllegalCommand("郭再佑's unit may attack only an adjacent enemy unit, without supports")
+    ctx.pop()
+    battle.add_battle(ctx, {"target": c["target"], "main": c["main"], "supports": []}, "normal")
+    resolution.start(ctx, ctx.state["act"]["battles"][-1])
+
+
+def _yes_no(kind: str) -> tuple[Legal, Decide]:
+    def legal(s: State, p: dict) -> list[dict]:
+        return resolution.yes_no(kind)
+
+    def decide(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+        if kind == "sacrifice":
+            flow.decide_sacrifice(ctx, seat, C.boolean(cmd, "go"))
+        else:
+            {"second_attack": resolution.decide_second, "taunt": resolution.decide_taunt,
+             "advance_into": resolution.decide_advance}[kind](ctx, seat, cmd)
+    return legal, decide
+
+
+KINDS: dict[str, tuple[Legal, Decide]] = {
+    "choose_legendary": (lambda s, p: [{"type": "choose_legendary", "general": g}
+                                       for g in setup.legendary_options(s, p["seat"])],
+                         setup.decide_legendary),
+    "place_general": (lambda s, p: [{"type": "place_general", "general": g, "unit": u}
+                                    for g, u in setup.place_options(s, p["seat"])],
+                      setup.decide_place),
+    "advance_wheel": (lambda s, p: wheel.legal(s, p["seat"]), wheel.decide),
+    "split": (lambda s, p: event_cards.split_legal(p), event_cards.decide_split),
+    "choose_general": (lambda s, p: [{"type": "choose_general", "general": g}
+                                     for g in event_cards.choose_options(s, p)],
+                       event_cards.decide_choose),
+    "reset_deploy": (event_cards.reset_deploy_options, event_cards.decide_reset_deploy),
+    "manage": (supply.legal, supply.decide),
+    "gwak_action": (_gwak_legal, _gwak_decide),
+    "recruit": (recruit.legal, recruit.decide),
+    "reorganize": (recruit.reorganize_legal, recruit.reorganize_decide),
+    "move": (movement.legal, movement.decide),
+    "declare": (battle.legal, battle.decide),
+    "resolve": (resolution.resolve_legal, resolution.decide_resolve),
+    "reroll": (resolution.reroll_legal, resolution.decide_reroll),
+    "second_attack": _yes_no("second_attack"),
+    "taunt": _yes_no("taunt"),
+    "advance": (lambda s, p: resolution.yes_no("advance_into"), _yes_no("advance_into")[1]),
+    "sacrifice": _yes_no("sacrifice"),
+}
+
+
+def _head(state: State) -> dict | None:
+    if state.get("stage") != "play" or state.get("result") is not None or not state["queue"]:
+        return None
+    return state["queue"][0]
+
+
+def _seats(head: dict) -> list[int]:
+    return list(head["seats"]) if head["kind"] == "pick_generals" else [head["seat"]]
+
+
+def _legal_list(state: State, seat: int) -> list[dict]:
+    head = _head(state)
+    if head is None or seat not in _seats(head):
+        return []
+    if head["kind"] == "pick_generals":
+        return [{"type": "pick_general", "general": g} for g in setup.pick_options(state, seat)]
+    return KINDS[head["kind"]][0](state, head)
+
+
+class ImjinRules:
+    id = "imjin"
+    name = "Imjin War (壬辰之戰)"
+    min_players = 2
+    max_players = 4
+    rules_version = 1
+    options_schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "legendary_generals": {
+                "type": "array", "uniqueItems": True,
+                "items": {"enum": list(setup.LEGENDARY)},
+                "default": list(setup.LEGENDARY),
+                "description": "Legendary generals available (empty list: none in play).",
+            },
+        },
+    }
+
+    def factions(self, players: int, options: Mapping[str, Any]) -> Sequence[str]:
+        return setup.factions(players, options)
+
+    def start(self, factions: Sequence[str | None], options: Mapping[str, Any], rng: RngFactory) -> list:
+        return setup.start(factions, options, rng)
+
+    def initial_state(self) -> State:
+        return initial()
+
+    def decide(self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory) -> list:
+        t = C.kind(command)
+        head = _head(state)
+        if head is None:
+            raise IllegalCommand("the game is over" if state.get("result") else "nothing to decide now")
+        if seat not in _seats(head):
+            raise IllegalCommand("it is not your decision now")
+        ctx = Ctx(state, rng)
+        if head["kind"] == "pick_generals":
+            if t != "pick_general":
+                raise IllegalCommand("pick your generals first")
+            setup.decide_pick(ctx, seat, command)
+        else:
+            allowed = {c["type"] for c in KINDS[head["kind"]][0](state, head)}
+            if t not in allowed:
+                raise IllegalCommand(f"now is a {head['kind']} decision; allowed: {sorted(allowed)}")
+            KINDS[head["kind"]][1](ctx, seat, command)
+        flow.settle(ctx)
+        return ctx.events
+
+    def evolve(self, state: State, event) -> State:
+        return _evolve(state, event)
+
+    def legal_commands(self, state: State, seat: int) -> LegalSet:
+        return LegalSet(commands=tuple(_legal_list(state, seat)))
+
+    def pending(self, state: State) -> list[Pending]:
+        head = _head(state)
+        return [] if head is None else [Pending(x, head["kind"]) for x in _seats(head)]
+
+    def default_command(self, state: State, seat: int) -> Mapping[str, Any] | None:
+        legal = _legal_list(state, seat)
+        if not legal:
+            return None
+        return _default(state, seat, legal)
+
+    def view(self, state: State, seat: int | None) -> Any:
+        return _view(state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        r = state.get("result")
+        if r is None:
+            return None
+        return Outcome(tuple(r["winners"]), {int(k): v for k, v in r["scores"].items()}, r["reason"])
+
+
+_NOTHING = [
+    {"type": "done"}, {"type": "pass"}, {"type": "fight"}, {"type": "reroll", "dice": []},
+    {"type": "choose_legendary", "general": None},
+]
+
+
+def _default(state: State, seat: int, legal: list[dict]) -> dict:
+    """The rules-faithful "do nothing": done/pass/decline/no reroll; keep all of a
+    split; mandatory choices (picks, placements, 流言/暗殺/軍醫, resolve order,
+    forced taunt) take the first listed option; the wheel moves 1 step."""
+    for c in _NOTHING:
+        if c in legal:
+            return c
+    for c in legal:
+        if c["type"] in ("second_attack", "taunt", "advance_into", "sacrifice") and c["go"] is False:
+            return c
+        if c["type"] == "cancel" or c["type"] == "confirm" and state["queue"][0].get("forced"):
+            return c
+    head = state["queue"][0]
+    if head["kind"] == "split":
+        return {"type": "split", "mine": head["total"]}
+    return legal[0]
+
+
+RULES = ImjinRules()

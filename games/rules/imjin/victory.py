@@ -1,0 +1,53 @@
+"""Victory (§3.7): instant victories and the final count after the third Reset."""
+
+from __future__ import annotations
+
+from . import data
+from . import events as ev
+from .context import Ctx
+from .state import State, income, lands_of, side_in
+
+
+def instant(s: State) -> tuple[str, str] | None:
+    iw = data.rules()["instant_win"]
+    for side in ("japan", "allies"):
+        if lands_of(s, side) >= iw["lands"]:
+            return side, f"{side} controls {iw['lands']} land territories"
+    if sum(1 for a in iw["japan_any_2_of"] if s["control"].get(a) == "japan") >= 2:
+        return "japan", "Japan controls two of 平安西道/黃海右道/京畿右道"
+    if all(side_in(s, a) == "allies" for a in iw["allies_all_of"]):
+        return "allies", "the allies occupy both Tsushima channels"
+    return None
+
+
+def final(s: State) -> tuple[str | None, str]:
+    """More lands, then more enemy generals killed, then higher income, then higher
+    stock (4p: team sum, R #17); else a draw."""
+    keys = {}
+    for side in ("japan", "allies"):
+        stock = sum(s["supply"][x] for x in s["order"] if s["side"][x] == side)
+        keys[side] = (lands_of(s, side), len(s["killed"][side]), income(s, side), stock)
+    names = ["lands", "generals killed", "income", "supply stock"]
+    for i, name in enumerate(names):
+        a, b = keys["japan"][i], keys["allies"][i]
+        if a != b:
+            return ("japan" if a > b else "allies"), f"more {name} after the third Reset ({a} vs {b})"
+    return None, "complete tie after the third Reset"
+
+
+def end(ctx: Ctx, winner: str | None, reason: str) -> None:
+    s = ctx.state
+    winners = [x for x in range(s["n"]) if s["side"][x] == winner]
+    scores = {str(x): (1.0 if x in winners else (0.5 if winner is None else 0.0)) for x in range(s["n"])}
+    ctx.emit(ev.GAME_ENDED, {"winners": winners, "winner_side": winner, "reason": reason,
+                             "scores": scores})
+
+
+def check_instant(ctx: Ctx) -> bool:
+    if ctx.state.get("result") is not None or ctx.state.get("stage") != "play":
+        return ctx.state.get("result") is not None
+    found = instant(ctx.state)
+    if found:
+        end(ctx, found[0], found[1])
+        return True
+    return False

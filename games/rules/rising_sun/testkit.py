@@ -1,0 +1,168 @@
+"""Test-state builder: compact set-ups for rulebook examples and card tests.
+
+    g = Game(["Koi", "Lotus", "Turtle", "Dragonfly"])   # Spring, Tea Ceremony
+    g.clear()                                           # empty map, no strongholds
+    g.put("Koi", "bushi", "Kansai").put("Koi", "Oni of Blood", "Oshu")
+    g.mandate_turn("Dragonfly", ["marshal", "recruit", "train", "harvest"])
+    g.do("Dragonfly", type="choose_mandate", tile="marshal")
+
+Every command goes through decide + evolve (with the JSON round trip), so the
+tests exercise the real contract. Pure helper: no pytest import.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..base import canonical_json, fold, rng_factory
+from ..testing import roundtrip
+from .rules import RULES
+from .state import force
+
+
+class Game:
+    def __init__(self, clans: list[str], season_set: str = "archway", shrines: str = "first_game", seed: str = "t"):
+        events = [roundtrip(e) for e in RULES.start(clans, {"season_set": season_set, "shrines": shrines},
+                                                  rng_factory(seed, 1))]
+        self.s = fold(RULES, events)
+        self.events = list(events)
+        self.seed = seed
+
+    # ---------------------------------------------------------------- who
+    def seat(self, clan: str | int) -> int:
+        return clan if isinstance(clan, int) else self.s["clans"].index(clan)
+
+    # ------------------------------------------------------------ set-up
+    def clear(self) -> "Game":
+        for f in self.s["figs"].values():
+            f["loc"] = "reserve"
+        for p in self.s["players"]:
+            p["strong"] = []
+        return self
+
+    def put(self, clan, kind: str, loc: str, n: int = 1) -> "Game":
+        """Move n figures of a kind from the reserve to loc (a province or
+        "shrine:<Kami>"); a monster figure (and its card) is created if needed."""
+        seat = self.seat(clan)
+        for _ in range(n):
+            cands = sorted(fid for fid, f in self.s["figs"].items()
+                           if f["o"] == seat and f["loc"] == "reserve" and (f["n"] == kind))
+            if not cands and kind not in ("bushi", "shinto", "daimyo"):
+                fid = "m:" + kind
+                self.s["figs"][fid] = {"o": seat, "t": "monster", "n": kind, "loc": "reserve"}
+                self.s["players"][seat]["cards"].append(kind)
+                cands = [fid]
+            self.s["figs"][cands[0]]["loc"] = loc
+        return self
+
+    def strongholds(self, clan, provinces: list[str]) -> "Game":
+        self.s["players"][self.seat(clan)]["strong"] = list(provinces)
+        return self
+
+    def set(self, clan, **kw) -> "Game":
+        self.s["players"][self.seat(clan)].update(kw)
+        return self
+
+    def card(self, clan, name: str, n: int = 1) -> "Game":
+        self.s["players"][self.seat(clan)]["cards"] += [name] * n
+        return self
+
+    def honor(self, *clans) -> "Game":
+        self.s["honor"] = [self.seat(c) for c in clans]
+        return self
+
+    def ally(self, a, b) -> "Game":
+        a, b = self.seat(a), self.seat(b)
+        self.s["ally"][a], self.s["ally"][b] = b, a
+        return self
+
+    def shrines(self, *names) -> "Game":
+        self.s["shrines"] = list(names)
+        return self
+
+    def display(self, *cards) -> "Game":
+        self.s["display"] = list(cards)
+        return self
+
+    def _politics(self) -> None:
+        self.s["phase"] = "politics"
+        self.s["proposals"] = []
+        self.s["stack"] = [{"k": "political", "i": 10}]
+
+    def mandate_turn(self, clan, tiles: list[str]) -> "Game":
+        """It is `clan`'s mandate turn and these are the 4 tiles on top."""
+        self._politics()
+        deck = list(self.s["mandate_deck"])
+        for t in tiles:
+            deck.remove(t)
+        self.s["mandate_deck"] = list(tiles) + deck
+        self.s["stack"].append({"k": "choose_mandate", "seat": self.seat(clan)})
+        return self
+
+    def kami_turn(self) -> "Game":
+        self._politics()
+        self.s["stack"].append({"k": "kami", "i": 0})
+        return self.resume()
+
+    def war_phase(self, provinces: list[str]) -> "Game":
+        self._politics()
+        self.s["war_order"] = list(provinces)
+        self.s["stack"] = [{"k": "war_start"}]
+        return self.resume()
+
+    def resume(self) -> "Game":
+        from .engine import Ctx, run
+        run(self.s, Ctx(rng=rng_factory(self.seed, 999)))
+        return self
+
+    # ------------------------------------------------------------ play
+    def do(self, clan, **cmd) -> "Game":
+        seat = self.seat(clan)
+        cmd = json.loads(canonical_json(cmd))
+        new = RULES.decide(self.s, seat, cmd, rng_factory(self.seed, len(self.events) + 1))
+        for e in new:
+            e = roundtrip(e)
+            self.events.append(e)
+            if not e.type.startswith("core."):
+                self.s = RULES.evolve(self.s, e)
+        return self
+
+    def choose(self, clan, choice) -> "Game":
+        return self.do(clan, type="choose", choice=choice)
+
+    def done(self, clan) -> "Game":
+        return self.do(clan, type="done")
+
+    def bid(self, clan, seppuku=0, hostage=0, ronin=0, poets=0) -> "Game":
+        return self.do(clan, type="bid", seppuku=seppuku, hostage=hostage, ronin=ronin, poets=poets)
+
+    # ------------------------------------------------------------ read
+    def p(self, clan) -> dict[str, Any]:
+        return self.s["players"][self.seat(clan)]
+
+    def vp(self, clan) -> int:
+        return self.p(clan)["vp"]
+
+    def coins(self, clan) -> int:
+        return self.p(clan)["coins"]
+
+    def force(self, clan, prov: str) -> int:
+        return force(self.s, self.seat(clan), prov)
+
+    def count(self, clan, loc: str, kind: str | None = None) -> int:
+        seat = self.seat(clan)
+        return sum(1 for f in self.s["figs"].values()
+                   if f["o"] == seat and f["loc"] == loc and (kind is None or f["n"] == kind))
+
+    def rank(self, clan) -> int:
+        return self.s["honor"].index(self.seat(clan))
+
+    def top(self) -> dict | None:
+        return self.s["stack"][-1] if self.s["stack"] else None
+
+    def pending(self) -> list[tuple[int, str]]:
+        return [(p.seat, p.kind) for p in RULES.pending(self.s)]
+
+    def legal(self, clan) -> list[dict]:
+        return list(RULES.legal_commands(self.s, self.seat(clan)).commands)

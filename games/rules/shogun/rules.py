@@ -1,0 +1,156 @@
+"""The Shogun ruleset object: wires the phase modules to the engine contract."""
+
+from __future__ import annotations
+
+from games.rules.base import IllegalCommand, LegalSet, Outcome, Pending
+
+from . import actions, bidding, court, draft, planning, samurai
+from . import catalog as C
+from .commands import parse
+from .context import Ctx
+from .evolve import evolve as _evolve
+from .flow import advance
+from .setup import start as _start
+from .state import initial
+from .view import view as _view
+
+OPTIONS_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "board": {"enum": ["sun", "moon"], "default": "sun",
+                  "description": "board side; moon is experimental (no sourced moon map)"},
+        "setup": {"enum": ["draft", "beginner"], "default": "draft"},
+        "tennos_court": {"type": "boolean", "default": True},
+        "samurai": {"type": "boolean", "default": False},
+        "revolt_order": {"enum": ["classic", "marker_first"], "default": "classic"},
+    },
+}
+
+
+class ShogunRules:
+    id = "shogun"
+    name = "Shogun (with Tenno's Court)"
+    min_players = 3
+    max_players = 5
+    rules_version = 1
+    options_schema = OPTIONS_SCHEMA
+
+    def factions(self, players, options):
+        return list(C.COLOURS)
+
+    def start(self, factions, options, rng):
+        if not self.min_players <= len(factions) <= self.max_players:
+            raise ValueError("Shogun is for 3 to 5 players")
+        return _start(factions, options, rng)
+
+    def initial_state(self):
+        return initial()
+
+    def evolve(self, state, event):
+        return _evolve(state, event)
+
+    def decide(self, state, seat, command, rng):
+        cmd = parse(command)
+        if state.get("phase") in ("init", "over"):
+            raise IllegalCommand("the game is not running")
+        if not isinstance(seat, int) or not 0 <= seat < state["n"]:
+            raise IllegalCommand("no such seat")
+        ctx = Ctx(state, rng)
+        _dispatch(ctx, seat, cmd)
+        advance(ctx)
+        return ctx.events
+
+    def legal_commands(self, state, seat):
+        phase = state.get("phase")
+        if phase == "plan" and not state["round"]["planned"][seat]:
+            return LegalSet(templates=(planning.template(state, seat),),
+                            sample=lambda rnd: {"type": "plan",
+                                                "spaces": planning.sample(state, seat, rnd)})
+        return LegalSet(commands=tuple(_listed(state, seat)))
+
+    def pending(self, state):
+        return _pending(state)
+
+    def default_command(self, state, seat):
+        kinds = {p.kind for p in _pending(state) if p.seat == seat}
+        if not kinds:
+            return None
+        if "plan" in kinds:
+            return {"type": "plan", "spaces": planning.default(state, seat)}
+        if "favour" in kinds:
+            return {"type": "pass"}
+        listed = _listed(state, seat)
+        if any(c["type"] == "decline" for c in listed):
+            return {"type": "decline"}
+        return listed[0]
+
+    def view(self, state, seat):
+        return _view(state, seat)
+
+    def outcome(self, state):
+        if state.get("phase") != "over":
+            return None
+        res = state["result"]
+        return Outcome(winners=tuple(res["winners"]),
+                       scores={seat: float(v) for seat, v in enumerate(res["scores"])},
+                       reason="the second winter has been scored")
+
+
+def _listed(state, seat) -> list[dict]:
+    phase = state.get("phase")
+    if phase == "draft":
+        return draft.legal(state, seat)
+    if phase == "samurai":
+        return samurai.legal(state, seat)
+    if phase == "special":
+        return bidding.legal(state, seat)
+    if phase == "favour":
+        return court.legal(state, seat)
+    if phase == "actions":
+        return actions.legal(state, seat)
+    return []
+
+
+def _pending(state) -> list[Pending]:
+    phase = state.get("phase")
+    if phase == "draft" and state["draft"]["offered"]:
+        return [Pending(draft.drafter(state), "draft")]
+    if phase == "samurai":
+        return [Pending(x, "samurai") for x in state["samurai_pending"]]
+    if phase == "plan":
+        return [Pending(x, "plan") for x in range(state["n"]) if not state["round"]["planned"][x]]
+    if phase == "special" and bidding.chooser(state) is not None:
+        return [Pending(bidding.chooser(state), "choose_special")]
+    if phase == "favour" and court.current(state) is not None:
+        return [Pending(court.current(state), "favour")]
+    a = actions.actor(state)
+    if a is not None:
+        return [Pending(a[0], f"{a[1]}:{a[2]}")]
+    return []
+
+
+def _dispatch(ctx, seat: int, cmd: dict) -> None:
+    t = cmd["type"]
+    if t == "draft":
+        draft.decide(ctx, seat, cmd)
+    elif t == "samurai":
+        samurai.decide(ctx, seat, cmd["bonus"])
+    elif t == "plan":
+        planning.decide(ctx, seat, cmd["spaces"])
+    elif t == "special":
+        bidding.decide(ctx, seat, cmd["slot"])
+    elif t == "favour":
+        court.decide_favour(ctx, seat, cmd["card"], cmd["use"], cmd["province"])
+    elif t == "pass":
+        court.decide_pass(ctx, seat)
+    elif t == "execute":
+        actions.decide_execute(ctx, seat)
+    elif t == "decline":
+        actions.decide_decline(ctx, seat)
+    elif t == "move":
+        actions.decide_move(ctx, seat, cmd["to"], cmd["armies"])
+
+
+RULES = ShogunRules()

@@ -1,0 +1,1 @@
+"""Shogun engine tests need no database; helpers live in shogun_helpers.py."""

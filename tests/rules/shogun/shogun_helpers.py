@@ -1,0 +1,116 @@
+"""Helpers for the Shogun engine tests: deterministic rngs, a state builder, runners."""
+
+from __future__ import annotations
+
+import json
+
+from games.rules.base import Event, fold, rng_factory
+from games.rules.shogun import catalog as C
+from games.rules.shogun.context import Ctx
+from games.rules.shogun.flow import advance
+from games.rules.shogun.rules import RULES
+from games.rules.shogun.state import clone
+
+
+class FixedRng:
+    """A scripted stand-in for `base.Rng`: every cube falls straight through the tower
+    (mode "fall") or sticks at level 1 (mode "stick"); nothing is knocked loose; shuffles
+    keep the order; choices take the first item."""
+
+    def __init__(self, mode: str = "fall"):
+        self.mode = mode
+
+    def randbelow(self, n: int) -> int:
+        if n == C.TABLES["tower"]["fall"][1]:
+            return 0 if self.mode == "fall" else n - 1
+        if n == C.TABLES["tower"]["dislodge"][1]:
+            return n - 1
+        return 0
+
+    def shuffled(self, items):
+        return list(items)
+
+    def choice(self, seq):
+        return seq[0]
+
+    def salt(self) -> str:
+        return "5a" * 16
+
+    def random(self) -> float:
+        return 0.0
+
+
+def fixed(mode: str = "fall"):
+    return lambda purpose: FixedRng(mode)
+
+
+def roundtrip(events):
+    return [Event(e.type, json.loads(json.dumps(dict(e.payload))), e.version, e.visible_to)
+            for e in events]
+
+
+def new_game(n: int = 4, seed: str = "t", **opts) -> dict:
+    """A started game (beginner set-up unless told otherwise), folded from its events."""
+    opts = {"setup": "beginner", **opts}
+    return fold(RULES, roundtrip(RULES.start([None] * n, opts, rng_factory(seed, 1))))
+
+
+def run(state: dict, rng=None) -> tuple[dict, list]:
+    """Run the automatic steps from `state` (after editing it by hand)."""
+    ctx = Ctx(state, rng or fixed())
+    advance(ctx)
+    return ctx.s, ctx.events
+
+
+def act(state: dict, seat: int, cmd: dict, rng=None) -> tuple[dict, list]:
+    """decide + fold (with the JSON round trip), as the platform does."""
+    before = clone(state)
+    events = RULES.decide(state, seat, cmd, rng or fixed())
+    assert state == before, "decide mutated its input"
+    s = state
+    for e in roundtrip(events):
+        if not e.type.startswith("core."):
+            s = RULES.evolve(s, e)
+    return s, events
+
+
+def types(events) -> list[str]:
+    return [e.type.split(".", 1)[1] for e in events]
+
+
+def of_type(events, name: str) -> list[dict]:
+    return [dict(e.payload) for e in events if e.type == "shogun." + name]
+
+
+def clear_board(s: dict) -> dict:
+    """Empty every province and the tower (tests then place exactly what they need)."""
+    s = clone(s)
+    for p in s["provinces"].values():
+        p.update(owner=None, armies=0, castle=False, temple=False, theatre=False, markers=0)
+    s["tower"] = {"l1": [], "l2": [], "tray": []}
+    return s
+
+
+def setup_action(s: dict, action: str, plans: dict, order=None, event=None) -> dict:
+    """Put the game at the start of `action` in the action phase.
+    plans = {seat: {space: card}}; unplanned spaces hold nothing."""
+    s = clone(s)
+    n = s["n"]
+    r = s["round"]
+    r["actions"] = [action] + [a for a in C.ACTION_IDS if a != action][:4]
+    r["pool"] = sorted(a for a in C.ACTION_IDS if a not in r["actions"])
+    r["order"] = list(order if order is not None else range(n))
+    r["plans"] = [{sp: {"card": c, "salt": "00"} for sp, c in plans.get(x, {}).items()}
+                  for x in range(n)]
+    r["planned"] = [True] * n
+    r["revealed"] = [{} for _ in range(n)]
+    r["lost"] = []
+    r["cur"] = {"i": 0, "j": 0, "sub": None}
+    s["phase"] = "actions"
+    s["event"] = event
+    s["event_cancelled"] = False
+    return s
+
+
+def own(s: dict, prov: str, seat, armies: int, **extra) -> None:
+    s["provinces"][prov].update(owner=seat, armies=armies, **extra)
