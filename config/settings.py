@@ -195,3 +195,26 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
+
+# ---- play-by-email layer (deadlines, notifications, webhooks) ------------------------------
+# Deadlines are database rows swept by beat every DEADLINE_SWEEP_SECONDS (never
+# long ETA tasks); the sweep task expires so a stopped worker does not leave a
+# backlog of sweeps. DEADLINE_OUTAGE_SECONDS: if the sweeper finds it has not run
+# for longer than this, every open deadline is extended by the downtime first.
+DEADLINE_OUTAGE_SECONDS = _positive_int("DEADLINE_OUTAGE_SECONDS", 60)
+CELERY_BEAT_SCHEDULE = {
+    "pbem-sweep": {
+        "task": "games.pbem.sweep",
+        "schedule": float(CELERY_BEAT_SWEEP_SECONDS),
+        "options": {"expires": max(5.0, 3.0 * CELERY_BEAT_SWEEP_SECONDS)},
+    },
+}
+VACATION_DAYS_PER_YEAR = _positive_int("VACATION_DAYS_PER_YEAR", 30)
+WEBHOOK_TIMEOUT_SECONDS = float(env.str("WEBHOOK_TIMEOUT_SECONDS", default="5"))
+WEBHOOK_MAX_ATTEMPTS = _positive_int("WEBHOOK_MAX_ATTEMPTS", 7)
+WEBHOOK_BACKOFF_SECONDS = _positive_int("WEBHOOK_BACKOFF_SECONDS", 30)  # 30 s, 60 s, 120 s... (capped at 1 h)
+# Loopback/private webhook targets are refused in production (SSRF); allowed by default elsewhere.
+WEBHOOK_ALLOW_PRIVATE = env.bool("WEBHOOK_ALLOW_PRIVATE", default=not env.bool("SENGOKU_PRODUCTION", default=False))
+PRESS_MAX_CHARS = _positive_int("PRESS_MAX_CHARS", 2000)
+# Run notification deliveries in-process instead of queueing them (tests, debugging).
+PBEM_INLINE = env.bool("PBEM_INLINE", default=False)

@@ -6,12 +6,14 @@ from __future__ import annotations
 from django.http import HttpResponse, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.services import lobby, play, reading
 from games.services.errors import Invalid
 
+from ..renderers import EventStreamRenderer, JsonLinesRenderer
 from ..serializers import (AuditSerializer, CommandRequestSerializer, CommandResultSerializer,
                            EventPageSerializer, LegalSerializer, ViewSerializer)
 from .common import errors, json_body
@@ -57,6 +59,8 @@ class CommandsView(APIView):
 
 
 class EventsView(APIView):
+    renderer_classes = [JSONRenderer, EventStreamRenderer]
+
     @extend_schema(
         parameters=[OpenApiParameter("after", OpenApiTypes.INT, description="events with seq > after"),
                     OpenApiParameter("limit", OpenApiTypes.INT, description="default 100, max 1000"),
@@ -116,6 +120,8 @@ class AuditView(APIView):
 
 
 class ExportView(APIView):
+    renderer_classes = [JsonLinesRenderer, JSONRenderer]
+
     @extend_schema(responses={(200, "application/x-ndjson"): OpenApiResponse(
         OpenApiTypes.STR, description="one event JSON object per line"), **errors(401, 404)},
         summary="The event stream as JSON Lines (redacted for you while running)", operation_id="export", tags=["audit"])

@@ -77,7 +77,8 @@ def start(ctx: Ctx, b: dict) -> None:
                                       "result": "cancelled"})
         return
     pre = {"main": s["units"][b["main"]]["troops"], "target": s["units"][b["target"]]["troops"],
-           "target_general": s["units"][b["target"]]["general"]}
+           "target_general": s["units"][b["target"]]["general"],
+           "target_owner": s["units"][b["target"]]["owner"]}
     a, d = combat.pools(s, b)
     rng = ctx.rng(f"battle:{len(ctx.state['revealed'])}:{b['n']}:{b['mode']}")
     att = combat.roll(rng, a)
@@ -255,10 +256,7 @@ def _survivor_bonus(ctx: Ctx, b: dict, g: str, pre: dict, t_lost: int) -> None:
     if add > 0:
         ctx.troops(main, troops + add, f"{g}_bonus")
     if g == "ma_gui" and combat.where(s, main) == "land":
-        owner = s["units"][b["target"]]["owner"] if b["target"] in s["units"] else None
-        if owner is None:
-            owner = next(x for x in s["order"] if s["side"][x] != side)
-        ctx.supply(owner, -7, "ma_gui")
+        ctx.supply(pre["target_owner"], -7, "ma_gui")
 
 
 def _after_taunt_attack(ctx: Ctx, b: dict) -> None:

@@ -88,7 +88,7 @@ class Game:
     def _politics(self) -> None:
         self.s["phase"] = "politics"
         self.s["proposals"] = []
-        self.s["stack"] = [{"k": "political", "i": 10}]
+        self.s["stack"] = [{"k": "political", "i": 0}]
 
     def mandate_turn(self, clan, tiles: list[str]) -> "Game":
         """It is `clan`'s mandate turn and these are the 4 tiles on top."""

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# `make bench`: benchmarks on a project-local PostgreSQL 15 (+ Redis) with
+# PostgreSQL's default durability, then docs/benchmarks.md. Never part of `make test`.
+#
+# Knobs: BENCH_SECONDS (per event-store cell, default 10), BENCH_API_SECONDS (30),
+#        BENCH_GAMES (engine games per ruleset, 5), BENCH_ONLY ("store api engines").
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+PY=.venv/bin/python
+export DJANGO_SETTINGS_MODULE=config.settings
+export SERVICES_DIR=var/bench-services SERVICES_DURABLE=1
+SECONDS_PER_CELL=${BENCH_SECONDS:-10}
+API_SECONDS=${BENCH_API_SECONDS:-30}
+GAMES=${BENCH_GAMES:-5}
+ONLY=${BENCH_ONLY:-store api engines}
+failed=()
+
+trap 'scripts/services.sh down' EXIT
+scripts/services.sh up || exit 1
+# shellcheck disable=SC1090
+. "$(scripts/services.sh env)"
+unset CELERY_BROKER_URL
+base=${DATABASE_URL%/*}
+# a fresh database every run (the events table refuses DELETE by design)
+psql "$base/postgres" -qc "DROP DATABASE IF EXISTS sengoku_bench" -c "CREATE DATABASE sengoku_bench" || exit 1
+export DATABASE_URL=$base/sengoku_bench
+
+case " $ONLY " in *" store "*)
+  echo "=== event store (${SECONDS_PER_CELL}s per cell) ==="
+  $PY bench/event_store.py --seconds "$SECONDS_PER_CELL" || failed+=(event_store) ;;
+esac
+case " $ONLY " in *" api "*)
+  echo "=== API under load (${API_SECONDS}s) ==="
+  $PY bench/api_load.py --seconds "$API_SECONDS" || failed+=(api_load) ;;
+esac
+case " $ONLY " in *" engines "*)
+  echo "=== engines ($GAMES games) ==="
+  $PY bench/engines.py --games "$GAMES" || failed+=(engines) ;;
+esac
+
+$PY bench/report.py
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "benchmarks that failed to run: ${failed[*]} (their previous results, if any, are in the report)"
+  exit 1
+fi
