@@ -1,3 +1,19 @@
-"""Routes of the audit layer (takebacks)."""
+"""Routes of the audit layer: abort and takebacks (audit/export/replay are in api/urls.py)."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from .views import audit
+
+
+def p(route: str, view, name: str):
+    return [path(route, view, name=name), path(route + "/", view)]
+
+
+urlpatterns = [
+    *p("games/<str:game_id>/abort", audit.AbortView.as_view(), "abort"),
+    *p("games/<str:game_id>/takeback", audit.TakebackView.as_view(), "takeback"),
+    *p("games/<str:game_id>/takeback/<int:request_seq>/accept", audit.TakebackAcceptView.as_view(),
+       "takeback-accept"),
+    *p("games/<str:game_id>/takeback/<int:request_seq>/refuse", audit.TakebackRefuseView.as_view(),
+       "takeback-refuse"),
+]

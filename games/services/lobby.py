@@ -157,6 +157,7 @@ def start(game_id, user) -> Game:
         rng = rng_factory(game.seed, 1)
         allowed = _factions(rules, game.players, game.options)
         free = rng("core:factions").shuffled([f for f in allowed if f not in {s.faction for s in seats}])
+        chosen = [s.faction or None for s in seats]  # recorded so an auditor can re-derive the draw
         factions = [s.faction or free.pop(0) for s in seats]
         for s, f in zip(seats, factions):
             if s.faction != f:
@@ -164,7 +165,8 @@ def start(game_id, user) -> Game:
                 s.save(update_fields=["faction"])
         started = store.NewEvent("core.GameStarted", {
             "ruleset": game.ruleset, "rules_version": game.rules_version, "players": game.players,
-            "options": game.options, "factions": factions, "seed_commitment": sha256_hex(game.seed),
+            "options": game.options, "factions": factions, "chosen_factions": chosen,
+            "seed_commitment": sha256_hex(game.seed),
             "seats": [{"index": s.index, "user": s.user.username if s.user else None, "bot": s.bot or None}
                       for s in seats],
         }, actor={"user": user.username}, cause={"start": {"factions": factions, "options": game.options}})

@@ -62,9 +62,20 @@ def clear_cache() -> None:
         _CACHE.clear()
 
 
-def fold_rows(rules: Ruleset, rows, state=None):
+def fold_rows(rules: Ruleset, rows, state=None, state_at=None):
+    """Fold stored rows. A `core.TakebackAccepted` (games/services/undo.py) puts the
+    state back to what it was before the undone batch: remembered when that batch
+    was folded here, else asked of `state_at(version)` (a snapshot sat inside it)."""
     s = rules.initial_state() if state is None else state
+    before = None  # (first seq, state before) of the latest command's batch
     for row in rows:
+        if row.type == "core.TakebackAccepted":
+            frm = row.payload["undo_from_seq"]
+            s = before[1] if before is not None and before[0] == frm else state_at(frm - 1)
+            before = None
+            continue
+        if row.cause and "command" in row.cause:
+            before = (row.seq, s)
         if not row.type.startswith("core."):
             s = rules.evolve(s, to_engine_event(row, rules))
     return s
@@ -83,7 +94,7 @@ def load_state(game: Game, upto: int | None = None, use_snapshots: bool = True) 
         if snap is not None:
             base_version, state = snap
     rows = store.load(game.id, after=base_version, upto=target)
-    state = fold_rows(rules, rows, state)
+    state = fold_rows(rules, rows, state, lambda v: load_state(game, upto=v, use_snapshots=use_snapshots))
     cache_put(game.id, target, state)
     return state
 

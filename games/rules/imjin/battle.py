@@ -120,7 +120,7 @@ def draft_cost(s: State, draft: dict) -> int:
 def support_options(s: State, seat: int, draft: dict) -> list[dict]:
     t_area = s["units"][draft["target"]]["area"]
     main_g = s["units"][draft["main"]]["general"]
-    if (draft["mode"] != "normal" or draft["via"] is not None or len(draft["supports"]) >= 2
+    if (draft["mode"] != "normal" or len(draft["supports"]) >= 2
             or (main_g == "seosan" and data.is_land(s["units"][draft["main"]]["area"]))
             or s["units"][draft["target"]]["general"] == "qi_jiguang"):
         return []

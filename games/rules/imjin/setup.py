@@ -93,7 +93,9 @@ def start(given: Sequence[str | None], options: Mapping[str, Any], rng: RngFacto
     ctx.emit(ev.GAME_SET_UP, {"table": table(fs, opts)})
     s = ctx.state
     if opts["legendary_generals"]:
-        ctx.flow(queue=[{"kind": "choose_legendary", "seat": seat} for seat in s["order"]])
+        # Japan's seats choose first (seed: 日本方勢力先行選擇), each in play order
+        order = sorted(s["order"], key=lambda x: (s["side"][x] != "japan", s["order"].index(x)))
+        ctx.flow(queue=[{"kind": "choose_legendary", "seat": seat} for seat in order])
     else:
         begin_picks(ctx)
     return ctx.events

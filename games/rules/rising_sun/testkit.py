@@ -111,6 +111,18 @@ class Game:
         self.s["stack"] = [{"k": "war_start"}]
         return self.resume()
 
+    def frame(self, k: str, **kw) -> "Game":
+        """Make `k` the only frame and run until someone must act."""
+        self.s["stack"] = [{"k": k, **kw}]
+        return self.resume()
+
+    def auto(self, k: str, **kw) -> "Game":
+        """Execute exactly one automatic frame (no follow-up frames run)."""
+        from .engine import AUTO, Ctx
+        self.s["stack"] = [{"k": k, **kw}]
+        AUTO[k](self.s, self.s["stack"][-1], Ctx(rng=rng_factory(self.seed, 998)))
+        return self
+
     def resume(self) -> "Game":
         from .engine import Ctx, run
         run(self.s, Ctx(rng=rng_factory(self.seed, 999)))

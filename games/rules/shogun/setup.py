@@ -51,12 +51,15 @@ def seed_tower(ctx) -> None:
     seed = C.SETUP["tower_seed"]
     cubes = [seat for seat in range(s["n"]) for _ in range(seed["armies_per_player"])]
     cubes += [C.GREEN] * seed["green"]
-    t = drop(empty(), cubes, ctx.rng("tower-seed"))
+    ctx.emit(E.TOWER_SEEDED, seeding(s, drop(empty(), cubes, ctx.rng("tower-seed"))))
+
+
+def seeding(s: dict, t: dict) -> dict:
+    """The TowerSeeded payload for a thrown tower `t`: the tray is emptied."""
     fell = [t["tray"].count(seat) for seat in range(s["n"])]
     officials = [min(k, C.OFFICIALS) if s["opts"]["tennos_court"] else 0 for k in fell]
-    ctx.emit(E.TOWER_SEEDED, {"tower": {"l1": t["l1"], "l2": t["l2"], "tray": []},
-                              "fell": fell, "green_fell": t["tray"].count(C.GREEN),
-                              "officials": officials})
+    return {"tower": {"l1": t["l1"], "l2": t["l2"], "tray": []}, "fell": fell,
+            "green_fell": t["tray"].count(C.GREEN), "officials": officials}
 
 
 def year_events(ctx, past: list[str]) -> list[str]:

@@ -91,13 +91,20 @@ def clear_board(s: dict) -> dict:
     return s
 
 
-def setup_action(s: dict, action: str, plans: dict, order=None, event=None) -> dict:
+def setup_action(s: dict, action: str, plans: dict, order=None, event=None,
+                 blocker: bool = True) -> dict:
     """Put the game at the start of `action` in the action phase.
-    plans = {seat: {space: card}}; unplanned spaces hold nothing."""
+    plans = {seat: {space: card}}; unplanned spaces hold nothing. With `blocker`, the last
+    seat holds Yamato and plans it on the next action, so the automatic steps stop there
+    instead of running the season to its end."""
     s = clone(s)
     n = s["n"]
     r = s["round"]
     r["actions"] = [action] + [a for a in C.ACTION_IDS if a != action][:4]
+    if blocker:
+        own(s, "Yamato", n - 1, 2)
+        s["players"][n - 1]["money"] = max(s["players"][n - 1]["money"], 20)
+        plans = {**plans, n - 1: {**plans.get(n - 1, {}), r["actions"][1]: "Yamato"}}
     r["pool"] = sorted(a for a in C.ACTION_IDS if a not in r["actions"])
     r["order"] = list(order if order is not None else range(n))
     r["plans"] = [{sp: {"card": c, "salt": "00"} for sp, c in plans.get(x, {}).items()}

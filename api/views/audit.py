@@ -1,0 +1,63 @@
+"""Audit layer endpoints: abort (reveals the seed) and takebacks.
+
+Thin views: authenticate, check the envelope, call one service (games/services
+audit.py and undo.py), serialize."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.services import audit, undo
+from games.services.reading import game_json
+
+from ..serializers import GameSerializer
+from .common import errors, json_body
+
+
+class AbortSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
+
+
+class TakebackSerializer(serializers.Serializer):
+    request_seq = serializers.IntegerField(help_text="seq of the core.TakebackRequested event: the request's id")
+    status = serializers.ChoiceField(choices=["pending", "accepted", "refused"])
+    seat = serializers.IntegerField(help_text="the seat taking back its command")
+    undo_from_seq = serializers.IntegerField()
+    undo_to_seq = serializers.IntegerField()
+    version = serializers.IntegerField()
+
+
+class AbortView(APIView):
+    @extend_schema(request=AbortSerializer, responses={200: GameSerializer, **errors(400, 401, 403, 404, 409)},
+                   summary="Abort the game (creator): core.GameAborted + core.SeedRevealed", tags=["audit"])
+    def post(self, request, game_id):
+        body = json_body(request) if request.body else {}
+        s = AbortSerializer(data=body)
+        s.is_valid(raise_exception=True)
+        game = audit.abort(game_id, request.user, s.validated_data.get("reason", ""))
+        return Response(game_json(game))
+
+
+class TakebackView(APIView):
+    @extend_schema(request=None, responses={201: TakebackSerializer, **errors(401, 403, 404, 409)},
+                   summary="Ask to take back your last command (only when no chance, reveal or other "
+                           "player's event followed it; see docs/audit.md)", tags=["audit"])
+    def post(self, request, game_id):
+        return Response(undo.request(game_id, request.user), status=201)
+
+
+class TakebackAcceptView(APIView):
+    @extend_schema(request=None, responses={200: TakebackSerializer, **errors(401, 403, 404, 409)},
+                   summary="Accept another seat's takeback request", tags=["audit"])
+    def post(self, request, game_id, request_seq: int):
+        return Response(undo.answer(game_id, request.user, request_seq, accept=True))
+
+
+class TakebackRefuseView(APIView):
+    @extend_schema(request=None, responses={200: TakebackSerializer, **errors(401, 403, 404, 409)},
+                   summary="Refuse another seat's takeback request", tags=["audit"])
+    def post(self, request, game_id, request_seq: int):
+        return Response(undo.answer(game_id, request.user, request_seq, accept=False))

@@ -1,0 +1,208 @@
+"""Takebacks, the safe way: a compensating event, never a deletion.
+
+A seat may ask to take back its last command only when nothing it could learn
+from or that others acted on has happened since. Precisely (docs/audit.md):
+
+1. the game is running and the asker holds the seat that sent the command
+   (its ``actor`` names the asker's user: bot moves, zombie moves and
+   deadline defaults cannot be taken back);
+2. the command's batch (its events, from the one carrying the ``cause`` to the
+   end of the stream) is the last batch: after it the stream holds only
+   takeback events of refused requests;
+3. no event of the batch is visible to another seat but hidden from the asker
+   (no other player's private event), none has a ``reveals`` list (no
+   commitment opened) and none is core.GameFinished / core.SeedRevealed;
+4. the batch does not depend on randomness: ``decide`` run again on the state
+   before the batch with the same command and two other seeds
+   (``hmac_sha256_hex(seed, f"{first_seq}:core:takeback-probe:{k}")``, k = 1, 2)
+   produces the same events, ignoring only commitment nonces (every payload
+   field named ``salt`` and the ``commitment`` of core.ChoiceCommitted).
+
+Events: ``core.TakebackRequested {seat, undo_from_seq, undo_to_seq}`` (its seq
+is the request's id), ``core.TakebackVoted {request_seq, seat}`` for each
+acceptance while others are still to answer, then ``core.TakebackAccepted
+{request_seq, seat, undo_from_seq, undo_to_seq}`` once every other seat played
+by a person has accepted (bot and zombie seats accept), or
+``core.TakebackRefused {request_seq, seat}`` at the first refusal. The fold
+(`state.fold_rows`, `games.verify`) skips the undone batch after an accepted
+takeback; the events themselves stay in the chain.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from events import store
+from games.rules.base import COMMITTED, RulesError, canonical_json, hmac_sha256_hex, rng_factory
+
+from ..models import Game, Seat
+from . import hooks
+from .errors import Conflict, Forbidden, NotFound
+from .lobby import get_game
+from .state import cache_put, load_state, maybe_snapshot, rules_for
+
+REQUESTED, VOTED = "core.TakebackRequested", "core.TakebackVoted"
+ACCEPTED, REFUSED = "core.TakebackAccepted", "core.TakebackRefused"
+TAKEBACK_TYPES = (REQUESTED, VOTED, ACCEPTED, REFUSED)
+PROBES = 2
+
+
+def _last_batch(rows: list) -> tuple[list, list]:
+    """(rows from the last command's first event on that are not takeback events,
+    the takeback events among them)."""
+    for i in range(len(rows) - 1, -1, -1):
+        if rows[i].cause and "command" in rows[i].cause:
+            return ([r for r in rows[i:] if r.type not in TAKEBACK_TYPES],
+                    [r for r in rows[i:] if r.type in TAKEBACK_TYPES])
+    raise Conflict("nothing has been played yet", code="takeback_not_allowed")
+
+
+def _refuse(reason: str):
+    return Conflict(f"this command cannot be taken back: {reason}", code="takeback_not_allowed")
+
+
+def check_eligible(game: Game, seat: Seat, username: str, rows: list | None = None) -> tuple[int, int]:
+    """(undo_from_seq, undo_to_seq) of the seat's takeable last command, or Conflict."""
+    if game.status != Game.Status.RUNNING:
+        raise Conflict(f"the game is {game.status}", code="game_not_running")
+    rows = store.load(game.id) if rows is None else rows
+    batch, tail = _last_batch(rows)
+    first = batch[0]
+    if first.cause.get("seat") != seat.index or (first.actor or {}).get("user") != username:
+        raise _refuse("the last command was not yours (or was played for you)")
+    if any(t.type == ACCEPTED for t in tail):
+        raise _refuse("it was already taken back")
+    for r in batch:
+        if r.visible_to is not None and seat.index not in r.visible_to:
+            raise _refuse("it gave another player private information")
+        if isinstance(r.payload, dict) and r.payload.get("reveals"):
+            raise _refuse("it revealed a secret choice")
+        if r.type in ("core.GameFinished", "core.SeedRevealed", "core.GameAborted"):
+            raise _refuse("the game ended")
+    _check_deterministic(game, seat.index, first.cause["command"], batch)
+    return first.seq, batch[-1].seq
+
+
+def _masked(type_: str, payload: Any, visible_to: Any) -> str:
+    def strip(v: Any) -> Any:
+        if isinstance(v, dict):
+            return {k: ("<nonce>" if k == "salt" else strip(x)) for k, x in v.items()}
+        if isinstance(v, list | tuple):
+            return [strip(x) for x in v]
+        return v
+
+    p = strip(dict(payload))
+    if type_ == COMMITTED:
+        p["commitment"] = "<nonce>"
+    return canonical_json({"t": type_, "p": p, "v": None if visible_to is None else sorted(visible_to)})
+
+
+def _check_deterministic(game: Game, seat: int, command: dict, batch: list) -> None:
+    rules = rules_for(game)
+    frm = batch[0].seq
+    before = load_state(game, upto=frm - 1)
+    recorded = [_masked(r.type, r.payload, r.visible_to) for r in batch]
+    seeds = [game.seed] + [hmac_sha256_hex(game.seed, f"{frm}:core:takeback-probe:{k}")
+                           for k in range(1, PROBES + 1)]
+    for n, seed in enumerate(seeds):
+        try:
+            again = rules.decide(before, seat, command, rng_factory(seed, frm))
+        except RulesError:
+            raise _refuse("its outcome depends on chance") from None
+        if n == 0 and len(again) != len(batch):  # the real seed: what else is in the stream?
+            raise _refuse("other events happened since")
+        if [_masked(e.type, e.payload, e.visible_to) for e in again] != recorded:
+            raise _refuse("its outcome depends on chance")
+
+
+# ---------------------------------------------------------------------------
+
+
+def _my_seat(game: Game, user) -> Seat:
+    seat = game.seats.filter(user_id=getattr(user, "id", None)).first()
+    if seat is None:
+        raise Forbidden("you have no seat in this game", code="not_seated")
+    return seat
+
+
+def _append(game: Game, events: list[store.NewEvent]) -> list:
+    try:
+        rows = store.append(game.id, game.version, events)
+    except store.VersionConflict as exc:
+        raise Conflict(f"the game moved on to version {exc.current}", code="version_conflict",
+                       current_version=exc.current) from exc
+    old = game.version
+    game.version, game.chain_head = rows[-1].seq, rows[-1].hash
+    game.save(update_fields=["version", "chain_head"])
+    state = load_state(game)  # folds the takeback, if any
+    cache_put(game.id, game.version, state)
+    maybe_snapshot(game, old, game.version, state)
+    hooks.after_commit(game, state, rows)
+    return rows
+
+
+def _voters(game: Game, asker: int) -> set[int]:
+    """Seats whose consent is needed: every other seat played by a person."""
+    return {s.index for s in game.seats.all() if s.index != asker and not s.is_bot}
+
+
+def request(game_id, user) -> dict:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=get_game(game_id).pk)
+        seat = _my_seat(game, user)
+        frm, to = check_eligible(game, seat, user.username)
+        if _open_request(game) is not None:
+            raise Conflict("a takeback request is already open", code="takeback_pending")
+        body = {"seat": seat.index, "undo_from_seq": frm, "undo_to_seq": to}
+        actor = {"seat": seat.index, "user": user.username}
+        rows = _append(game, [store.NewEvent(REQUESTED, body, actor=actor)])
+        req = rows[0].seq
+        if not _voters(game, seat.index):  # nobody to ask: bots always accept
+            _append(game, [store.NewEvent(ACCEPTED, {"request_seq": req, **body})])
+            return {"request_seq": req, "status": "accepted", **body, "version": game.version}
+    return {"request_seq": req, "status": "pending", **body, "version": game.version}
+
+
+def _open_request(game: Game):
+    """The latest request that is neither answered nor overtaken by play, or None."""
+    rows = store.load(game.id)
+    for i in range(len(rows) - 1, -1, -1):
+        r = rows[i]
+        if r.type not in TAKEBACK_TYPES:
+            return None  # play went on: any older request is stale
+        if r.type in (ACCEPTED, REFUSED):
+            return None
+        if r.type == REQUESTED:
+            return r
+    return None
+
+
+def answer(game_id, user, request_seq: int, accept: bool) -> dict:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=get_game(game_id).pk)
+        seat = _my_seat(game, user)
+        req = store.load(game.id, after=request_seq - 1, upto=request_seq)
+        if not req or req[0].type != REQUESTED:
+            raise NotFound("no such takeback request", code="takeback_not_found")
+        req = req[0]
+        body = {k: req.payload[k] for k in ("seat", "undo_from_seq", "undo_to_seq")}
+        still = _open_request(game)
+        if still is None or still.seq != req.seq:
+            raise Conflict("this takeback request is closed", code="takeback_closed")
+        if seat.index == body["seat"]:
+            raise Forbidden("you cannot answer your own takeback request", code="own_request")
+        later = store.load(game.id, after=req.seq)
+        voted = {r.payload.get("seat") for r in later if r.type == VOTED}
+        if seat.index in voted:
+            raise Conflict("you already accepted", code="already_answered")
+        actor = {"seat": seat.index, "user": user.username}
+        if not accept:
+            _append(game, [store.NewEvent(REFUSED, {"request_seq": req.seq, "seat": seat.index}, actor=actor)])
+            return {"request_seq": req.seq, "status": "refused", **body, "version": game.version}
+        if _voters(game, body["seat"]) - voted - {seat.index}:
+            _append(game, [store.NewEvent(VOTED, {"request_seq": req.seq, "seat": seat.index}, actor=actor)])
+            return {"request_seq": req.seq, "status": "pending", **body, "version": game.version}
+        _append(game, [store.NewEvent(ACCEPTED, {"request_seq": req.seq, **body}, actor=actor)])
+    return {"request_seq": req.seq, "status": "accepted", **body, "version": game.version}

@@ -1,0 +1,97 @@
+import uuid
+
+import pytest
+from django.db import connection
+
+from events import store
+from events.codec import GENESIS_HASH, chain_hash, upcast, verify_chain
+from events.models import AppendOnlyError, Snapshot, StoredEvent
+
+pytestmark = pytest.mark.django_db
+
+
+def ev(i=0, **kw):
+    return store.NewEvent("test.Happened", {"i": i, "text": "ümlaut"}, **kw)
+
+
+def test_append_numbers_and_chains_events():
+    s = uuid.uuid4()
+    rows = store.append(s, 0, [ev(1), ev(2)])
+    more = store.append(s, 2, [ev(3, visible_to=(1,))])
+    assert [r.seq for r in rows + more] == [1, 2, 3]
+    assert rows[0].prev_hash == GENESIS_HASH and more[0].prev_hash == rows[1].hash
+    assert rows[0].hash == chain_hash(GENESIS_HASH, 1, "test.Happened", 1, {"i": 1, "text": "ümlaut"})
+    assert more[0].visible_to == [1]
+    assert store.head(s) == (3, more[0].hash)
+    loaded = [dict(seq=r.seq, type=r.type, version=r.version, payload=r.payload, prev_hash=r.prev_hash,
+                   hash=r.hash) for r in store.load(s)]
+    assert verify_chain(loaded)[0]
+
+
+def test_stale_expected_version_conflicts_and_writes_nothing():
+    s = uuid.uuid4()
+    store.append(s, 0, [ev()])
+    with pytest.raises(store.VersionConflict) as exc:
+        store.append(s, 0, [ev(), ev()])
+    assert exc.value.current == 1 and StoredEvent.objects.filter(stream=s).count() == 1
+
+
+def test_streams_are_independent():
+    a, b = uuid.uuid4(), uuid.uuid4()
+    store.append(a, 0, [ev()])
+    store.append(b, 0, [ev()])
+    assert store.head(a)[0] == store.head(b)[0] == 1
+
+
+def test_model_refuses_update_and_delete():
+    s = uuid.uuid4()
+    row = store.append(s, 0, [ev()])[0]
+    row.payload = {"i": 99}
+    with pytest.raises(AppendOnlyError):
+        row.save()
+    with pytest.raises(AppendOnlyError):
+        row.delete()
+    with pytest.raises(AppendOnlyError):
+        StoredEvent.objects.filter(stream=s).update(type="x")
+    with pytest.raises(AppendOnlyError):
+        StoredEvent.objects.filter(stream=s).delete()
+
+
+@pytest.mark.postgres
+def test_postgres_trigger_refuses_update_and_delete():
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (DATABASE_URL=postgres://...)")
+    from django.db import DatabaseError, transaction
+
+    s = uuid.uuid4()
+    store.append(s, 0, [ev()])
+    for sql in ("UPDATE events_storedevent SET type = 'x' WHERE stream = %s",
+                "DELETE FROM events_storedevent WHERE stream = %s"):
+        with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+            with connection.cursor() as c:
+                c.execute(sql, [s])
+    assert StoredEvent.objects.filter(stream=s, type="test.Happened").count() == 1
+
+
+def test_tampering_breaks_the_chain():
+    rows = [dict(seq=1, type="a", version=1, payload={"x": 1}, prev_hash=GENESIS_HASH)]
+    rows[0]["hash"] = chain_hash(GENESIS_HASH, 1, "a", 1, {"x": 1})
+    assert verify_chain(rows) == (True, rows[0]["hash"], None)
+    bad = [dict(rows[0], payload={"x": 2})]
+    assert verify_chain(bad)[0] is False and verify_chain(bad)[2] == 1
+
+
+def test_upcasters_chain_versions():
+    ups = {("t", 1): lambda p: {**p, "b": 0}, ("t", 2): lambda p: {"c": p["a"] + p["b"]}}
+    assert upcast("t", 1, {"a": 5}, ups) == (3, {"c": 5})
+    assert upcast("t", 3, {"c": 1}, ups) == (3, {"c": 1})
+
+
+def test_snapshots_roundtrip_and_pick_latest_below_target():
+    s = uuid.uuid4()
+    store.save_snapshot(s, 10, 1, {"v": 10})
+    store.save_snapshot(s, 20, 1, {"v": 20})
+    store.save_snapshot(s, 20, 1, {"v": 20})  # a racing twin is ignored
+    assert store.latest_snapshot(s, 1) == (20, {"v": 20})
+    assert store.latest_snapshot(s, 1, upto=15) == (10, {"v": 10})
+    assert store.latest_snapshot(s, 2) is None and Snapshot.objects.count() == 2
