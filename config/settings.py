@@ -27,10 +27,21 @@ def _positive_int(name: str, default: int) -> int:
     return value
 
 
-DEBUG = env.bool("DEBUG", default=False)
+def _strict_bool(name: str, default: bool) -> bool:
+    raw = env.str(name, default="").strip().lower()
+    if raw == "":
+        return default
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    if raw in ("0", "false", "no", "off"):
+        return False
+    raise ImproperlyConfigured(f"{name} must be true or false, got {raw!r}")
+
+
+DEBUG = _strict_bool("DEBUG", False)
 _DEV_KEY = "insecure-dev-key-only-for-the-embedded-default-" + "x" * 16
 SECRET_KEY = env.str("SECRET_KEY", default=_DEV_KEY)
-if SECRET_KEY == _DEV_KEY and env.bool("SENGOKU_PRODUCTION", default=False):
+if SECRET_KEY == _DEV_KEY and _strict_bool("SENGOKU_PRODUCTION", False):
     raise ImproperlyConfigured("SECRET_KEY must be set when SENGOKU_PRODUCTION=true")
 if len(SECRET_KEY) < 32:
     raise ImproperlyConfigured("SECRET_KEY must be at least 32 characters")
@@ -70,8 +81,11 @@ TEMPLATES = [
     }
 ]
 
+_db_url = env.str("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'sengoku.sqlite3'}")
+if _db_url.split("://", 1)[0] not in ("sqlite", "postgres", "postgresql", "pgsql"):
+    raise ImproperlyConfigured(f"DATABASE_URL must be sqlite:///… or postgres://…, got {_db_url.split(':', 1)[0]!r}")
 try:
-    DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'sengoku.sqlite3'}")}
+    DATABASES = {"default": env.db_url_config(_db_url)}
 except Exception as exc:  # environ raises bare exceptions on unknown schemes
     raise ImproperlyConfigured(f"DATABASE_URL is not a database URL I understand: {exc}") from exc
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -123,7 +137,7 @@ if CELERY_BROKER_URL == "filesystem://":
         "processed_folder": str(_broker_dir / "processed"),
         "store_processed": False,
     }
-CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+CELERY_TASK_ALWAYS_EAGER = _strict_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -186,7 +200,7 @@ SENGOKU = {
     "SNAPSHOT_EVERY": _positive_int("SNAPSHOT_EVERY", 50),
     "SSE_KEEPALIVE_SECONDS": _positive_int("SSE_KEEPALIVE_SECONDS", 15),
     "SSE_POLL_SECONDS": float(env.str("SSE_POLL_SECONDS", default="0.5")),
-    "BOTS_INLINE": env.bool("BOTS_INLINE", default=False),
+    "BOTS_INLINE": _strict_bool("BOTS_INLINE", False),
 }
 
 LOGGING = {

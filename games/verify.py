@@ -37,7 +37,7 @@ import argparse
 import json
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from events.codec import GENESIS_HASH, chain_hash, upcast
 from games.rules import registry
@@ -336,10 +336,12 @@ class _Diverged(Exception):
         self.seq, self.detail = seq, detail
 
 
-def replay(rows: list[Mapping[str, Any]], rules: Ruleset, seed: str, report: Report) -> Any:
-    """Re-derive and re-decide everything; returns the final engine state (or None)."""
+def replay(rows: list[Mapping[str, Any]], rules: Ruleset, seed: str, report: Report,
+           on_state: Callable[[int, Any], None] | None = None) -> Any:
+    """Re-derive and re-decide everything; returns the final engine state (or None).
+    `on_state(seq, state)` sees the folded engine state after every event."""
     try:
-        state = _replay(rows, engine_for(rules, report.rules_version), seed, report)
+        state = _replay(rows, engine_for(rules, report.rules_version), seed, report, on_state or _nothing)
     except _Diverged as exc:
         report.replayed = False
         report.add(exc.seq, "replay", exc.detail)
@@ -362,7 +364,11 @@ def _compare_batch(rows: list, at: int, produced: list[Event], rules: Ruleset, w
                                     f"({len(produced)})")
 
 
-def _replay(rows: list, rules: Ruleset, seed: str, report: Report) -> Any:
+def _nothing(seq: int, state: Any) -> None:
+    return None
+
+
+def _replay(rows: list, rules: Ruleset, seed: str, report: Report, on_state: Callable) -> Any:
     p = _payload(rows[0])
     factions, options = p.get("factions"), p.get("options") or {}
     if not isinstance(factions, list):
@@ -393,6 +399,7 @@ def _replay(rows: list, rules: Ruleset, seed: str, report: Report) -> Any:
             report.batches += 1
             for e in produced:
                 state = state if e.type.startswith("core.") else rules.evolve(state, _engine_event(rows[i], rules))
+                on_state(rows[i]["seq"], state)
                 i += 1
             continue
         if row["type"] == TAKEBACK_ACCEPTED:
@@ -404,6 +411,7 @@ def _replay(rows: list, rules: Ruleset, seed: str, report: Report) -> Any:
             raise _Diverged(row["seq"], f"{row['type']} has no recorded command that produced it")
         elif not row["type"].startswith("core."):
             state = rules.evolve(state, _engine_event(row, rules))
+        on_state(row["seq"], state)
         i += 1
     _check_outcome(rules, state, finished, rows)
     return state
@@ -446,7 +454,7 @@ def _check_outcome(rules: Ruleset, state: Any, finished: dict | None, rows: list
 
 
 def verify(rows: list[Mapping[str, Any]], rules: Ruleset | None = None, seed: str | None = None,
-           deep: bool = True) -> Report:
+           deep: bool = True, on_state: Callable[[int, Any], None] | None = None) -> Report:
     """Run every check that the rows allow. `rules` defaults to the registry's
     engine for core.GameStarted's ruleset; `seed` may be given for a running
     game by whoever holds it (the server)."""
@@ -467,7 +475,7 @@ def verify(rows: list[Mapping[str, Any]], rules: Ruleset | None = None, seed: st
             raise VerifyError(f"ruleset {report.ruleset!r} is not available here "
                               f"(known: {registry.available()}; add one with --ruleset-module)")
     try:
-        replay(rows, rules, report.seed, report)
+        replay(rows, rules, report.seed, report, on_state)
     except (KeyError, TypeError, AttributeError) as exc:
         report.replayed = False
         report.add(None, "format", f"malformed event during replay: {type(exc).__name__}: {exc}")

@@ -30,7 +30,7 @@ class RegisterView(APIView):
     throttle_scope = "register"
 
     @extend_schema(request=RegisterSerializer, responses={201: RegisteredSerializer, **errors(400, 409, 429)},
-                   summary="Create an account and get a token", operation_id="register", tags=["accounts"])
+                   summary="Create an account and get a token", operation_id="register", auth=[], tags=["accounts"])
     def post(self, request):
         s = RegisterSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
@@ -59,7 +59,7 @@ class TokenView(APIView):
     throttle_scope = "register"
 
     @extend_schema(request=CredentialsSerializer, responses={200: TokenSerializer, **errors(400, 401, 429)},
-                   summary="Get a new token for a username and password", operation_id="token", tags=["accounts"])
+                   summary="Get a new token for a username and password", operation_id="token", auth=[], tags=["accounts"])
     def post(self, request):
         s = CredentialsSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)

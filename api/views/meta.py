@@ -42,7 +42,7 @@ class HealthView(APIView):
     authentication_classes: list = []
     throttle_classes: list = []
 
-    @extend_schema(responses={200: HealthSerializer, 503: HealthSerializer}, summary="Liveness, database, broker", operation_id="health",
+    @extend_schema(responses={200: HealthSerializer, 503: HealthSerializer}, summary="Liveness, database, broker", operation_id="health", auth=[],
                    tags=["meta"])
     def get(self, request):
         db, broker = _database(), _broker()

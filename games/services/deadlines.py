@@ -1,9 +1,407 @@
-"""Deadlines (play-by-email). Filled in by the time-control layer."""
+"""Deadlines (play-by-email).
+
+Every pending decision of a human seat has a `Deadline` row (models_pbem). For
+timed games it carries `due_at`; Celery beat runs `sweep()` every
+DEADLINE_SWEEP_SECONDS, and firing a row is the idempotent command
+
+    "apply seat S's default_command if the game is still at version V"
+
+executed by `fire_one` inside one transaction that locks the game row
+(`select_for_update`), claims the row (a conditional UPDATE open -> fired) and
+appends the default through `play.apply(expected_version=V)`. A second sweeper
+waits for the lock, then finds the row already fired; a worker killed before
+the commit leaves nothing behind (the claim rolls back with the events), so the
+next sweep fires it exactly once. No multi-day ETA task is ever queued.
+
+`sync(game_id)` runs after every commit (games.tasks.after_events): it opens a
+row for each newly pending seat, refreshes V for seats still pending on the
+same decision, and closes rows of seats that decided or are no longer pending.
+Pause and vacation freeze rows (`remaining` seconds kept, `due_at` cleared) and
+thaw them with the time they had left. The outage guard extends every running
+deadline by the sweeper's downtime before anything fires.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from datetime import UTC, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from events.models import StoredEvent
+
+from ..models import Deadline, Game, PbemCursor, Seat, SweeperState
+from .errors import ServiceError
+from .state import load_state, rules_for
+
+log = logging.getLogger(__name__)
+OPEN = Deadline.Status.OPEN
+SWEEP_BATCH = 200
+
+
+def iso(dt) -> str | None:
+    return dt.astimezone(UTC).isoformat().replace("+00:00", "Z") if dt else None
+
+
+def seconds_per_decision(game: Game) -> int | None:
+    return (game.time_control or {}).get("seconds_per_decision") or None
+
+
+def excused_misses(game: Game) -> int:
+    return int((game.time_control or {}).get("excused_misses", 2))
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading
+
+
+def due_times(game: Game) -> dict:
+    """{seat: "…Z"} for the open timed decisions. A row frozen by its player's
+    vacation shows when it will be due once the vacation ends; a paused game
+    has no due times."""
+    out: dict[int, str] = {}
+    rows = Deadline.objects.filter(game=game, status=OPEN, seconds__isnull=False)
+    for d in rows:
+        if d.due_at is not None:
+            out[d.seat] = iso(d.due_at)
+        elif d.frozen == Deadline.Frozen.VACATION and d.remaining is not None:
+            until = _vacation_until(game, d.seat)
+            if until is not None:
+                out[d.seat] = iso(until + timedelta(seconds=d.remaining))
+    return out
+
+
+def _vacation_until(game: Game, seat_index: int):
+    seat = Seat.objects.filter(game=game, index=seat_index).select_related("user__profile").first()
+    profile = getattr(getattr(seat, "user", None), "profile", None) if seat else None
+    return getattr(profile, "vacation_until", None)
+
+
+def _on_vacation(seat: Seat, now) -> bool:
+    if seat.user_id is None:
+        return False
+    from accounts.models import Profile
+
+    until = Profile.objects.filter(user_id=seat.user_id).values_list("vacation_until", flat=True).first()
+    return until is not None and until > now
+
+
+# ---------------------------------------------------------------------------------------------
+# Sync: rows follow the engine's `pending`
 
 
 def sync(game_id) -> None:
-    return None
+    """Called after every commit: bring the game's rows in line with `pending`."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(id=game_id).first()
+        if game is not None:
+            sync_locked(game)
 
 
-def due_times(game) -> dict:
-    return {}
+def _wanted(game: Game, seats: dict[int, Seat]) -> dict[int, str]:
+    """{seat: decision kind} for pending seats played by a human (bots and
+    zombie seats play by themselves and get no deadline)."""
+    if game.status != Game.Status.RUNNING:
+        return {}
+    try:
+        pending = rules_for(game).pending(load_state(game))
+    except ServiceError:  # the ruleset is not available on this server: nothing can be decided
+        return {}
+    out: dict[int, str] = {}
+    for p in pending:
+        s = seats.get(p.seat)
+        if s is not None and s.user_id is not None and not s.bot and not s.zombie:
+            out.setdefault(p.seat, str(p.kind))
+    return out
+
+
+def _acted_since(game: Game, after: int) -> dict[int, int]:
+    """{seat: last seq} of the seats whose own command (or default) produced
+    events after version `after`: their earlier decision is resolved."""
+    out: dict[int, int] = {}
+    if after >= game.version:
+        return out
+    causes = StoredEvent.objects.filter(stream=game.id, seq__gt=after, cause__isnull=False).values_list("seq", "cause")
+    for seq, cause in causes:
+        seat = cause.get("seat") if isinstance(cause, dict) else None
+        if isinstance(seat, int):
+            out[seat] = max(out.get(seat, 0), seq)
+    return out
+
+
+def sync_locked(game: Game, now=None, catch_up: bool = False) -> list[Deadline]:
+    """`sync` with `game` already locked; returns the rows it opened."""
+    now = now or timezone.now()
+    seats = {s.index: s for s in game.seats.all()}
+    wanted = _wanted(game, seats)
+    rows = {d.seat: d for d in Deadline.objects.filter(game=game, status=OPEN)}
+    acted = _acted_since(game, min((d.version for d in rows.values()), default=game.version))
+    for seat, d in list(rows.items()):
+        if wanted.get(seat) != d.kind or acted.get(seat, 0) > d.version:
+            Deadline.objects.filter(id=d.id, status=OPEN).update(status=Deadline.Status.DONE, closed_at=now)
+            del rows[seat]
+        elif d.version != game.version:
+            Deadline.objects.filter(id=d.id, status=OPEN).update(version=game.version)
+    opened = [_open(game, seats[seat], kind, now) for seat, kind in wanted.items() if seat not in rows]
+    cursor, _ = PbemCursor.objects.get_or_create(
+        game=game, defaults={"notified_version": game.version if catch_up else 0})
+    if cursor.synced_version != game.version:
+        PbemCursor.objects.filter(pk=cursor.pk).update(synced_version=game.version)
+    if opened:
+        from . import notify
+
+        notify.turns_opened(game, opened, now)
+    return opened
+
+
+def _open(game: Game, seat: Seat, kind: str, now) -> Deadline:
+    spd = seconds_per_decision(game)
+    rb = (game.time_control or {}).get("reminder_before_seconds") if spd else None
+    d = Deadline(game=game, seat=seat.index, kind=kind, version=game.version, since_version=game.version,
+                 seconds=spd, remind_before=rb, created_at=now)
+    if spd:
+        reason = _freeze_reason(game, seat, now)
+        if reason:
+            d.frozen, d.frozen_at, d.remaining = reason, now, float(spd)
+        else:
+            _run_from(d, now, float(spd))
+    d.save()
+    return d
+
+
+def _run_from(d: Deadline, base, remaining: float) -> None:
+    d.due_at = base + timedelta(seconds=max(0.0, remaining))
+    d.remind_at = d.due_at - timedelta(seconds=d.remind_before) if d.remind_before and not d.reminded_at else None
+    d.frozen, d.frozen_at, d.remaining = "", None, None
+
+
+# ---------------------------------------------------------------------------------------------
+# Freezing: pause and vacation
+
+
+def _freeze_reason(game: Game, seat: Seat, now) -> str:
+    if game.paused:
+        return Deadline.Frozen.PAUSE
+    if _on_vacation(seat, now):
+        return Deadline.Frozen.VACATION
+    return ""
+
+
+def refresh_freeze(game: Game, now=None) -> int:
+    """Freeze or thaw the game's open timed rows (game locked). A row whose
+    player's vacation ended in the past resumes from the vacation's end, so
+    the arithmetic does not depend on when the sweeper noticed."""
+    now = now or timezone.now()
+    changed = 0
+    seats = {s.index: s for s in game.seats.all()}
+    for d in Deadline.objects.filter(game=game, status=OPEN, seconds__isnull=False):
+        seat = seats.get(d.seat)
+        if seat is None:
+            continue
+        want = _freeze_reason(game, seat, now)
+        if want and not d.frozen:
+            d.remaining = max(0.0, (d.due_at - now).total_seconds()) if d.due_at else float(d.seconds)
+            d.frozen, d.frozen_at, d.due_at, d.remind_at = want, now, None, None
+        elif want and d.frozen != want:
+            d.frozen = want
+        elif not want and d.frozen:
+            base = now
+            if d.frozen == Deadline.Frozen.VACATION:
+                until = _vacation_until(game, d.seat)
+                if until is not None and d.frozen_at and d.frozen_at <= until <= now:
+                    base = until
+            _run_from(d, base, d.remaining if d.remaining is not None else float(d.seconds))
+        else:
+            continue
+        d.save(update_fields=["frozen", "frozen_at", "remaining", "due_at", "remind_at"])
+        changed += 1
+    return changed
+
+
+def vacation_changed(user, now=None) -> None:
+    """The user's vacation started, changed or ended: freeze/thaw their rows."""
+    now = now or timezone.now()
+    game_ids = set(Deadline.objects.filter(status=OPEN, seconds__isnull=False, game__status=Game.Status.RUNNING,
+                                           game__seats__user=user).values_list("game_id", flat=True))
+    for gid in sorted(game_ids, key=str):
+        game = Game.objects.select_for_update().get(id=gid)
+        refresh_freeze(game, now)
+
+
+def _thaw_vacations(now) -> None:
+    """Rows frozen by a vacation that has ended since."""
+    from accounts.models import Profile
+
+    frozen = Deadline.objects.filter(status=OPEN, frozen=Deadline.Frozen.VACATION)
+    for gid, seat_index in frozen.values_list("game_id", "seat").distinct():
+        user_id = Seat.objects.filter(game_id=gid, index=seat_index).values_list("user_id", flat=True).first()
+        until = Profile.objects.filter(user_id=user_id).values_list("vacation_until", flat=True).first()
+        if until is None or until <= now:
+            with transaction.atomic():
+                refresh_freeze(Game.objects.select_for_update().get(id=gid), now)
+
+
+# ---------------------------------------------------------------------------------------------
+# The sweep
+
+
+def sweep(now=None, limit: int = SWEEP_BATCH) -> dict:
+    """One pass of the beat-driven sweeper. Safe to run concurrently."""
+    now = now or timezone.now()
+    outage = outage_guard(now)
+    _thaw_vacations(now)
+    reminded = send_reminders(now)
+    fired = 0
+    for did in due_ids(now, limit):
+        try:
+            fired += fire_one(did, now)
+        except Exception:  # one broken game must not stop the others' clocks
+            log.exception("firing deadline %s failed", did)
+    caught_up = _guarded(catch_up, now)
+    from . import notify
+
+    requeued = _guarded(notify.requeue_stale, now)
+    return {"outage_seconds": outage, "reminded": reminded, "fired": fired, "caught_up": caught_up,
+            "requeued": requeued}
+
+
+def _guarded(fn, now) -> int:
+    try:
+        return fn(now)
+    except Exception:
+        log.exception("%s failed", fn.__name__)
+        return 0
+
+
+def outage_guard(now) -> float:
+    """Record this run; if the previous one is older than DEADLINE_OUTAGE_SECONDS,
+    extend every running deadline by the downtime first. Returns the extension."""
+    threshold = settings.DEADLINE_OUTAGE_SECONDS
+    with transaction.atomic():
+        state, _ = SweeperState.objects.select_for_update().get_or_create(id=1)
+        gap = (now - state.last_run_at).total_seconds() if state.last_run_at else 0.0
+        extended = 0.0
+        if gap > threshold:
+            delta = timedelta(seconds=gap)
+            n = Deadline.objects.filter(status=OPEN, due_at__isnull=False).update(due_at=F("due_at") + delta)
+            Deadline.objects.filter(status=OPEN, remind_at__isnull=False, reminded_at__isnull=True).update(
+                remind_at=F("remind_at") + delta)
+            state.last_outage_at, state.last_outage_seconds, extended = now, gap, gap
+            log.warning("sweeper was down for %.0f s: extended %d open deadlines by that much", gap, n)
+        if state.last_run_at is None or now > state.last_run_at:
+            state.last_run_at = now
+        state.save()
+    return extended
+
+
+def due_ids(now, limit: int = SWEEP_BATCH) -> list[int]:
+    return list(Deadline.objects.filter(status=OPEN, due_at__lte=now, game__status=Game.Status.RUNNING,
+                                        game__paused=False).order_by("due_at").values_list("id", flat=True)[:limit])
+
+
+def fire_one(deadline_id: int, now=None) -> bool:
+    """Apply the default for one due row, at most once whoever calls it."""
+    now = now or timezone.now()
+    game_id = Deadline.objects.filter(id=deadline_id, status=OPEN).values_list("game_id", flat=True).first()
+    if game_id is None:
+        return False
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(id=game_id)
+        sync_locked(game, now)  # the row may lag if an after-commit sync never ran
+        d = Deadline.objects.filter(id=deadline_id).first()
+        if (d is None or d.status != OPEN or d.due_at is None or d.due_at > now
+                or game.status != Game.Status.RUNNING or game.paused or d.version != game.version):
+            return False
+        # The claim: a conditional update inside the transaction that applies the default.
+        if not Deadline.objects.filter(id=d.id, status=OPEN).update(status=Deadline.Status.FIRED, closed_at=now):
+            return False
+        apply_default(game, d)
+    return True
+
+
+def apply_default(game: Game, d: Deadline) -> None:
+    """The missed decision: the rules' default (or, if the engine refuses its
+    own default, a bot's legal choice), a counted miss, maybe a zombie."""
+    from events.store import NewEvent
+
+    from . import play
+
+    seat = Seat.objects.select_for_update().get(game=game, index=d.seat)
+    rules = rules_for(game)
+    state = load_state(game)
+    actor = {"seat": d.seat, "system": "deadline"}
+    cmd, source, rows = rules.default_command(state, d.seat), "default", None
+    if cmd is not None:
+        try:
+            with transaction.atomic():
+                rows = play.apply(game, seat, cmd, d.version, actor, {"default": True, "deadline": d.id})
+        except ServiceError as exc:
+            log.error("game %s: the engine refused its own default %r for seat %s: %s", game.id, cmd, d.seat, exc)
+            game.refresh_from_db()
+    if rows is None:
+        from games.tasks import choose
+
+        cmd, source = choose(rules, state, d.seat, random.Random(f"{game.seed}:{game.version}:{d.seat}")), "bot"
+        if cmd is None:
+            log.error("game %s: seat %s has no legal command to play for it", game.id, d.seat)
+            return
+        rows = play.apply(game, seat, cmd, d.version, actor, {"default": True, "deadline": d.id, "bot": True})
+    seat.misses += 1
+    limit = excused_misses(game)
+    zombie = seat.misses > limit and game.status == Game.Status.RUNNING
+    secret = any(r.visible_to is not None for r in rows)
+    missed = {"seat": d.seat, "kind": d.kind, "default_command": dict(cmd), "source": source,
+              "misses": seat.misses, "excused_misses": limit, "zombie": zombie, "deadline": iso(d.due_at),
+              "version": d.version}
+    # A default built from private state (a secret plan, a hidden bid) stays as
+    # secret as the events it produced: then only the seat sees this record.
+    events = [NewEvent("core.DeadlineMissed", missed, visible_to=(d.seat,) if secret else None,
+                       actor={"system": "deadline"})]
+    fields = ["misses"]
+    if zombie:
+        seat.zombie = True
+        fields.append("zombie")
+        events.append(NewEvent("core.SeatZombified", {"seat": d.seat, "misses": seat.misses,
+                                                      "user": seat.user.username if seat.user else None},
+                               actor={"system": "deadline"}))
+    seat.save(update_fields=fields)
+    play.append_core(game, events)
+
+
+def send_reminders(now) -> int:
+    from . import notify
+
+    sent = 0
+    for did in Deadline.objects.filter(status=OPEN, remind_at__lte=now, reminded_at__isnull=True,
+                                       due_at__gt=now).values_list("id", flat=True)[:SWEEP_BATCH]:
+        with transaction.atomic():
+            if not Deadline.objects.filter(id=did, status=OPEN, reminded_at__isnull=True).update(reminded_at=now):
+                continue
+            d = Deadline.objects.select_related("game").get(id=did)
+            notify.reminder(d.game, d, now)
+            sent += 1
+    return sent
+
+
+def catch_up(now, limit: int = 20) -> int:
+    """Games whose after-commit hooks never ran (a process died right after a
+    commit): sync and notify them now."""
+    from . import notify
+
+    lagging = Game.objects.filter(status=Game.Status.RUNNING).filter(
+        Q(pbem_cursor__isnull=True) | Q(pbem_cursor__synced_version__lt=F("version")))
+    n = 0
+    for gid in lagging.values_list("id", flat=True)[:limit]:
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(id=gid)
+            sync_locked(game, now, catch_up=True)
+        n += 1
+    behind = Game.objects.filter(pbem_cursor__notified_version__lt=F("version")).exclude(status=Game.Status.OPEN)
+    for gid, version in behind.values_list("id", "version")[:limit]:
+        notify.game_changed(gid, version)
+        n += 1
+    return n

@@ -149,7 +149,8 @@ def test_cubes_stuck_in_the_tower_stay_there():
     ("famine", 0, 1, 3, "revolted", 0),
 ])
 def test_battle_arithmetic(kind, a, d, g, result, armies):
-    p = {"owner": None if kind == "neutral" else 1, "armies": 3, "castle": True,
+    p = {"owner": None if kind == "neutral" else 1, "armies": 0 if kind == "neutral" else 3,
+         "castle": kind != "neutral",
          "temple": False, "theatre": False, "markers": 0}
     res, after = _resolve(kind, p, 0, a, d, g)
     assert res == result and after["armies"] == armies

@@ -1,0 +1,378 @@
+"""One focused test per general ability (§8, Appendix R)."""
+
+import pytest
+
+from games.rules.imjin.rules import RULES
+from imjin_helpers import Game, clear_board, duel, fight, in_hand, pools, prompt, put, scripted
+
+J, A = 0, 1
+
+
+def units(g):
+    return g.state["units"]
+
+
+# ---------------------------------------------------------------- Japan
+
+
+def test_kato_land_dice_and_after_attack_recovery():
+    g = duel("kato_kiyomasa", att=J)
+    assert pools(g) == (5, 3)
+    p = fight(g, dice=("徽徽徽徽徽", "砲徽徽"))
+    assert len(p["attacker_dice"]) == 5
+    assert units(g)["u1"]["troops"] == 3  # lost 1, regained 1 (not above 3)
+    assert pools(duel("kato_kiyomasa", att=J, land=False)) == (3, 3)
+
+
+def test_konishi_reduces_and_crests_heal_troops():
+    g = duel(def_general="konishi_yukinaga", att=A)
+    assert pools(g) == (2, 3)
+    fight(g, dice=("砲砲", "徽徽徽"))
+    assert units(g)["u2"]["troops"] == 3  # 2 hits, 3 heals, capped at pre-battle 3
+
+
+def test_kuroda_ignores_two_hits_when_defending():
+    g = duel(def_general="kuroda_nagamasa", att=A)
+    fight(g, dice=("砲砲砲", "徽徽徽"))
+    assert units(g)["u2"]["troops"] == 2
+
+
+def test_kobayakawa_crest_heals_his_hp():
+    g = duel("kobayakawa_takakage", att=J, att_damage=1)
+    fight(g, dice=("徽徽徽", "徽徽徽"))
+    assert g.state["generals"]["kobayakawa_takakage"]["damage"] == 0
+
+
+def test_kobayakawa_sow_discord():
+    g = duel("kobayakawa_takakage", att=J, extra=[("u3", A, "GW_W", 2, "li_rusong")])
+    opts = [c for c in g.legal(J) if c["type"] == "discord"]
+    assert {"type": "discord", "unit": "u1", "attacker": "u3", "defender": "u2"} in opts
+    g.do(J, {"type": "discord", "unit": "u1", "attacker": "u3", "defender": "u2"})
+    assert g.state["supply"][J] == 30 - 3
+    # the defending unit cannot be attacked again this action
+    assert not [c for c in g.legal(J) if c["type"] == "attack" and c["target"] == "u2"]
+    g.do(J, {"type": "fight"})
+    g.do(J, {"type": "resolve", "battle": 0}, rng=scripted("砲將車", "砲砲徽"))
+    # no general abilities (李如松 would add 2 dice): 2 dice vs 3 dice; 車 void
+    s = g.state
+    assert s["units"]["u2"]["troops"] == 2 and s["units"]["u3"]["troops"] == 0 if "u3" in s["units"] else True
+    assert s["supply"] == [27, 30]
+    assert "u3" not in s["units"]  # 2 troops, 2 hits
+
+
+def test_fukushima_second_attack():
+    g = duel("fukushima_masanori", att=J, att_troops=2, def_troops=4)
+    assert pools(g) == (3, 4)
+    fight(g, dice=("砲砲徽", "徽徽徽徽"))
+    assert g.head["kind"] == "second_attack"
+    g.do(J, {"type": "second_attack", "go": True}, rng=scripted("砲馬", "徽徽"))
+    assert "u2" not in units(g)  # 4 −2 −2
+    assert g.state["act"]["fukushima_used"]
+
+
+def test_mori_cap_five_enters_with_two_and_drops_to_four():
+    g = Game(2, options={"legendary_generals": []}).skip_setup()
+
+    def setup(s):
+        clear_board(s)
+        put(s, "u1", J, "GS_L", 3)
+        put(s, "u2", A, "HG_N", 1)
+        in_hand(s, J, "mori_hidemoto")
+        prompt(s, {"kind": "manage", "seat": J, "deployed": False, "blocked_generals": [],
+                   "blocked_units": []}, action="supply_general")
+    g.edit(setup)
+    g.do(J, {"type": "deploy", "general": "mori_hidemoto", "unit": "u1"})
+    assert units(g)["u1"]["troops"] == 5
+    g.do(J, {"type": "recall", "unit": "u1"})
+    assert units(g)["u1"]["troops"] == 4
+
+
+def test_muneshige_crest_hits_and_cancels_reductions():
+    g = duel("li_rusong", "tachibana_muneshige", att=A)
+    assert pools(g) == (5, 3)  # 李如松's −1 does not apply to 立花宗茂 defending
+    fight(g, dice=("徽徽徽徽徽", "徽徽徽"))
+    assert "u1" not in units(g)
+
+
+def test_ukita_land_die_and_free_supports():
+    g = duel("ukita_hideie", att=J, extra=[("u3", J, "GG_L", 4)])
+    g.do(J, {"type": "attack", "target": "u2", "main": "u1", "via": None, "mode": "normal"})
+    g.do(J, {"type": "support", "unit": "u3"})
+    g.do(J, {"type": "confirm"})
+    assert g.state["supply"][J] == 30 - 3
+    assert pools(g, supports=["u3"]) == (5, 3)
+
+
+def test_ginchiyo_forced_loss_option():
+    g = duel("tachibana_ginchiyo", att=J, def_troops=3)
+    modes = {c["mode"] for c in g.legal(J) if c["type"] == "attack"}
+    assert modes == {"normal", "forced_loss"}
+    assert pools(g) == (4, 3)
+    p = fight(g, mode="forced_loss", dice=("", "砲砲徽"))
+    assert p["attacker_dice"] == [] and len(p["defender_dice"]) == 3
+    assert units(g)["u2"]["troops"] == 1 and units(g)["u1"]["troops"] == 1
+
+
+def test_shimazu_dice_and_crest_as_general_hit():
+    assert pools(duel("shimazu_yoshihiro", att=J, land=False)) == (5, 3)
+    g = duel("shimazu_yoshihiro", "li_rusong", att=J)
+    assert pools(g) == (4 - 1, 3 + 2)
+    fight(g, dice=("徽徽徽", "徽徽徽徽徽"))
+    assert g.state["generals"]["li_rusong"]["damage"] == 3
+
+
+def test_kuki_gives_five_at_start_of_own_move_battle_at_sea():
+    g = Game(2, options={"legendary_generals": []}).skip_setup()
+
+    def setup(s):
+        clear_board(s)
+        put(s, "u1", J, "TS_E", 2, "kuki_yoshitaka")
+        put(s, "u2", A, "HG_N", 1)
+        s["wheel"]["japan"] = 1
+        s["supply"] = [10, 10]
+    g.edit(setup)
+    g.do(J, {"type": "advance", "steps": 2})  # S → M: event, then +5
+    while g.head["kind"] not in ("move", "declare"):
+        seat = g.head["seat"]
+        g.do(seat, dict(RULES.default_command(g.state, seat)))
+    gained = [e.payload for e in g.events if e.type == "imjin.SupplyChanged" and e.payload["reason"] == "kuki"]
+    assert gained == [{"seat": J, "delta": 5, "reason": "kuki"}]
+
+
+def test_li_rusong_double_land_move_and_move_then_attack():
+    g = Game(2, options={"legendary_generals": []}).skip_setup()
+
+    def setup(s):
+        clear_board(s)
+        put(s, "u1", A, "HG_N", 2, "li_rusong")
+        put(s, "u2", J, "GW_W", 2)
+        prompt(s, {"kind": "move", "seat": A, "mode": "action", "moved": []}, act={"sea_start": []})
+        s["queue"].append({"kind": "declare", "seat": A, "draft": None})
+    g.edit(setup)
+    paths = [c["path"] for c in g.legal(A) if c["type"] == "move"]
+    assert ["HG_S", "GW_E"] in paths and ["HG_S", "PA_E"] in paths
+    assert ["HG_S", "GW_W"] not in paths  # enemy there
+    g.do(A, {"type": "move", "unit": "u1", "path": ["HG_S"]})
+    g.do(A, {"type": "done"})
+    assert {"type": "attack", "target": "u2", "main": "u1", "via": None, "mode": "normal"} in g.legal(A)
+    assert pools(g) == (4, 1)
+
+
+def test_luo_shangzhi_ignores_hits_and_lone_defender():
+    g = duel(def_general="luo_shangzhi", att=J)
+    fight(g, dice=("砲砲徽", "徽徽徽"))
+    assert units(g)["u2"]["troops"] == 2
+    g = duel(def_general="luo_shangzhi", att=J, def_troops=1)
+    assert pools(g) == (3, 3)
+    fight(g, dice=("砲砲徽", "徽徽徽"))
+    assert units(g)["u2"]["troops"] == 1
+
+
+def test_xing_jie_reroll():
+    g = duel("xing_jie", att=A)
+    assert pools(g) == (4, 3)
+    g.do(A, {"type": "attack", "target": "u2", "main": "u1", "via": None, "mode": "normal"})
+    g.do(A, {"type": "confirm"})
+    g.do(A, {"type": "fight"})
+    g.do(A, {"type": "resolve", "battle": 0}, rng=scripted("徽徽徽砲", "徽徽徽"))
+    assert g.head["kind"] == "reroll"
+    legal = g.legal(A)
+    assert {"type": "reroll", "dice": [0, 1, 2]} in legal and {"type": "reroll", "dice": [0, 1, 2, 3]} not in legal
+    g.do(A, {"type": "reroll", "dice": [0, 1]}, rng=scripted("砲砲"))
+    assert "u2" not in units(g)
+
+
+def test_chen_lin_sea_die_and_crest_hits():
+    g = duel("chen_lin", att=A, land=False)
+    assert pools(g) == (4, 3)
+    fight(g, dice=("徽徽徽徽", "徽徽徽"))
+    assert "u2" not in units(g)
+    assert pools(duel("chen_lin", att=A)) == (3, 3)
+
+
+def test_zu_chengxun_reduces_splashes_and_resolves_second():
+    g = duel("zu_chengxun", att=A, def_troops=3,
+             extra=[("u3", J, "GW_W", 2), ("u4", A, "HG_S", 3)])
+    assert pools(g) == (3, 2)
+    g.do(A, {"type": "attack", "target": "u2", "main": "u1", "via": None, "mode": "normal"})
+    g.do(A, {"type": "confirm"})
+    g.do(A, {"type": "attack", "target": "u3", "main": "u4", "via": None, "mode": "normal"})
+    g.do(A, {"type": "confirm"})
+    g.do(A, {"type": "fight"})
+    assert g.legal(A) == [{"type": "resolve", "battle": 1}]  # his battle must be second
+    g.do(A, {"type": "resolve", "battle": 1}, rng=scripted("徽徽徽", "徽徽"))
+    g.do(A, {"type": "resolve", "battle": 0}, rng=scripted("砲徽徽", "徽徽"))
+    assert units(g)["u2"]["troops"] == 2 and units(g)["u3"]["troops"] == 1
+
+
+def test_liu_ting_gains_inflicted_losses():
+    g = duel("liu_ting", att=A, att_troops=2, def_troops=4)
+    fight(g, dice=("砲馬", "徽徽徽徽"))
+    assert units(g)["u1"]["troops"] == 4
+
+
+def test_deng_zilong_first_strike_at_sea():
+    g = duel("deng_zilong", att=A, land=False, att_troops=3, def_troops=2)
+    p = fight(g, dice=("船砲徽", "砲砲"))
+    assert p["defender_dice"] == [] and units(g)["u1"]["troops"] == 3
+
+
+def test_ma_gui_drains_seven():
+    g = duel("ma_gui", att=A, supply=(10, 30))
+    fight(g, dice=("徽徽徽", "徽徽徽"))
+    assert g.state["supply"] == [3, 27]
+
+
+def test_yi_sunsin_dice_and_ignores_one_general_hit():
+    assert pools(duel("yi_sunsin", att=A)) == (4, 2)
+    assert pools(duel("yi_sunsin", att=A, land=False)) == (5, 2)
+    g = duel("kato_kiyomasa", "yi_sunsin", att=J)
+    fight(g, dice=("將將徽徽", "徽徽徽徽"))
+    assert g.state["generals"]["yi_sunsin"]["damage"] == 1
+
+
+def test_kim_simin_only_cannon_hurts_on_land():
+    g = duel(def_general="kim_simin", att=J)
+    fight(g, dice=("馬馬砲", "徽徽徽"))
+    assert units(g)["u2"]["troops"] == 2
+
+
+def test_gwak_jaeu_guerrilla_entry():
+    g = Game(2, options={"legendary_generals": []}).skip_setup()
+
+    def setup(s):
+        clear_board(s)
+        put(s, "u1", J, "GW_W", 1)
+        put(s, "u2", A, "HG_N", 1)
+        in_hand(s, A, "gwak_jaeu")
+        prompt(s, {"kind": "manage", "seat": A, "deployed": False, "blocked_generals": [],
+                   "blocked_units": []}, action="supply_general")
+    g.edit(setup)
+    assert {"type": "deploy_gwak", "area": "GW_E"} in g.legal(A)
+    assert {"type": "deploy_gwak", "area": "GW_W"} not in g.legal(A)  # Japanese land
+    g.do(A, {"type": "deploy_gwak", "area": "GW_E"})
+    new = g.state["generals"]["gwak_jaeu"]["unit"]
+    assert units(g)[new]["troops"] == 2 and g.state["supply"][A] == 30 - 5
+    assert g.head["kind"] == "gwak_action"
+    g.do(A, {"type": "attack", "target": "u1", "main": new, "via": None, "mode": "normal"},
+         rng=scripted("砲徽徽", "徽"))
+    assert "u1" not in units(g) and g.state["supply"][A] == 25
+    g.do(A, {"type": "advance_into", "go": True})
+    assert g.state["control"]["GW_W"] == "allies"
+
+
+def test_yu_seongryong_halves_recruiting_and_gives_five():
+    g = Game(2, options={"legendary_generals": []}).skip_setup()
+
+    def setup(s):
+        clear_board(s)
+        put(s, "u1", A, "HH_R", 1, "yu_seongryong")
+        put(s, "u2", J, "GS_L", 1)
+        s["supply"] = [30, 30]
+        prompt(s, {"kind": "recruit", "seat": A, "mode": "action", "max_areas": None, "count": 0,
+                   "areas": {}}, action="recruit_reorganize")
+    g.edit(setup)
+    g.do(A, {"type": "recruit", "area": "HH_R", "unit": "u1", "count": 3})
+    assert g.state["supply"][A] == 28  # ceil(3/2)
+    g.do(A, {"type": "recruit", "area": "GG_R", "unit": None, "count": 2})
+    assert g.state["supply"][A] == 27  # total 5 → 3
+    g.edit(lambda s: prompt(s, {"kind": "declare", "seat": A, "draft": None}, act={}))
+    g.do(A, {"type": "fight"})
+    assert g.state["supply"][A] == 32
+
+
+def test_gwon_yul_reductions_and_punishment():
+    assert pools(duel(def_general="gwon_yul", att=J)) == (2, 3)
+    g = duel("kato_kiyomasa", "gwon_yul", att=J)
+    assert pools(g) == (3, 3)
+    fight(g, dice=("徽徽徽", "徽徽徽"))
+    assert units(g)["u1"]["troops"] == 3  # −1 punishment, +1 加藤 recovery
+
+
+def test_yi_eokgi_dice_and_sacrifice():
+    g = duel("yi_eokgi", att=A, land=False, att_troops=2)
+    assert pools(g) == (3, 2)
+    g.do(A, {"type": "fight"})
+    assert g.head["kind"] == "sacrifice"
+    g.do(A, {"type": "sacrifice", "go": True})
+    assert units(g)["u1"]["troops"] == 4 and g.state["generals"]["yi_eokgi"]["damage"] == 1
+
+
+def test_nongae_taunt_forced_attack_and_death_penalty():
+    g = duel("nongae", "kato_kiyomasa", att=A, att_troops=4, def_troops=4)
+    fight(g, dice=("徽徽徽徽", "徽徽徽徽徽徽"))
+    assert g.head["kind"] == "taunt"
+    g.do(A, {"type": "taunt", "go": True})
+    assert g.state["taunt"] == {"unit": "u2", "general": "kato_kiyomasa"}
+    while g.state["flow"]["turn"] == A:
+        g.do(A, dict(RULES.default_command(g.state, A)))
+
+    def to_mb(s):
+        s["wheel"]["japan"] = 2
+    g.edit(to_mb)
+    g.do(J, {"type": "advance", "steps": 1})
+    while g.head["kind"] not in ("declare",):
+        seat = g.head.get("seat")
+        g.do(seat, dict(RULES.default_command(g.state, seat)))
+    assert g.head.get("forced") and g.head["draft"]["main"] == "u2"
+    assert {"type": "cancel"} not in g.legal(J)
+    g.do(J, {"type": "confirm"})
+    g.do(J, {"type": "resolve", "battle": 0}, rng=scripted("將將將徽徽徽", "徽徽徽徽"))
+    assert g.state["generals"]["nongae"]["where"] == "dead"
+    assert g.state["generals"]["kato_kiyomasa"]["damage"] == 2  # her death: −2 HP
+    assert g.state["taunt"] is None
+
+
+def test_seosan_no_supports_and_no_defender_roll():
+    g = duel("seosan", att=A, extra=[("u3", A, "HG_S", 2)])
+    assert pools(g) == (4, 0)
+    g.do(A, {"type": "attack", "target": "u2", "main": "u1", "via": None, "mode": "normal"})
+    assert not [c for c in g.legal(A) if c["type"] == "support"]
+
+
+def test_nurhaci_extra_general_damage():
+    g = duel("nurhaci", "kato_kiyomasa", att=J)
+    assert pools(g) == (5, 5)
+    fight(g, dice=("徽徽徽徽徽", "徽徽徽徽徽"))
+    assert g.state["generals"]["kato_kiyomasa"]["damage"] == 1
+
+
+def test_qi_jiguang_cannon_extra_and_no_supports_against_him():
+    g = duel("qi_jiguang", att=A, def_troops=4)
+    assert pools(g) == (4, 4)
+    fight(g, dice=("砲徽徽徽", "徽徽徽徽"))
+    assert units(g)["u2"]["troops"] == 2
+    g = duel(def_general="qi_jiguang", att=J, extra=[("u3", J, "GG_L", 2)])
+    g.do(J, {"type": "attack", "target": "u2", "main": "u1", "via": None, "mode": "normal"})
+    assert not [c for c in g.legal(J) if c["type"] == "support"]
+
+
+def test_sanada_first_strike_and_bonus():
+    g = duel("sanada_yukimura", att=J, att_troops=3, def_troops=2)
+    p = fight(g, dice=("砲砲徽徽", "砲砲"))
+    assert p["defender_dice"] == [] and units(g)["u1"]["troops"] == 4
+
+
+def test_zheng_zhilong_sea_and_land():
+    g = duel(def_general="zheng_zhilong", att=J, land=False)
+    assert pools(g) == (1, 3)
+    g = duel("zheng_zhilong", att=J, supply=(30, 10))
+    assert pools(g) == (4, 3)
+    fight(g, dice=("徽徽徽徽", "徽徽徽"))
+    assert g.state["supply"] == [30 - 3 + 8, 2]
+
+
+@pytest.mark.parametrize("gid", ["kato_kiyomasa", "li_rusong"])
+def test_general_dies_at_zero_hp_and_portrait_goes_to_enemy(gid):
+    side = J if gid == "kato_kiyomasa" else A
+    g = duel(def_general=gid, att=1 - side, def_damage=3)
+    fight(g, dice=("將徽徽", "徽徽徽徽徽"[: pools(g)[1]]))
+    assert g.state["generals"][gid]["where"] == "dead"
+    assert gid in g.state["killed"]["allies" if side == J else "japan"]
+
+
+def test_general_returns_to_hand_healed_when_unit_destroyed():
+    g = duel(def_general="kuroda_nagamasa", att=A, def_troops=1, def_damage=2)
+    fight(g, dice=("砲砲砲", "徽"))
+    assert g.state["generals"]["kuroda_nagamasa"] == {"owner": J, "where": "hand", "unit": None, "damage": 0}
+    assert "kuroda_nagamasa" in g.state["hands"][J]
