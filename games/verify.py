@@ -36,13 +36,23 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from events.codec import GENESIS_HASH, chain_hash, upcast
 from games.rules import registry
-from games.rules.base import (COMMITTED, Event, Rng, Ruleset, RulesError, canonical_json, commitment_of,
-                              rng_factory, sha256_hex)
+from games.rules.base import (
+    COMMITTED,
+    Event,
+    Rng,
+    RulesError,
+    Ruleset,
+    canonical_json,
+    commitment_of,
+    rng_factory,
+    sha256_hex,
+)
 
 STARTED, FINISHED, ABORTED, SEED = "core.GameStarted", "core.GameFinished", "core.GameAborted", "core.SeedRevealed"
 TAKEBACK_ACCEPTED = "core.TakebackAccepted"
@@ -403,7 +413,7 @@ def _replay(rows: list, rules: Ruleset, seed: str, report: Report, on_state: Cal
                 i += 1
             continue
         if row["type"] == TAKEBACK_ACCEPTED:
-            state = _undo(row, before, state)
+            state = _undo(row, before, state, rows)
             before = None
         elif row["type"] == FINISHED:
             finished = _payload(row).get("outcome")
@@ -427,10 +437,17 @@ def _decide(rules: Ruleset, state: Any, cmd: tuple[int, dict], seed: str, seq: i
                              f"{type(exc).__name__}: {exc}") from exc
 
 
-def _undo(row: Mapping[str, Any], before: tuple[int, Any] | None, state: Any) -> Any:
-    frm = _payload(row).get("undo_from_seq")
-    if before is None or before[0] != frm:
+def _undo(row: Mapping[str, Any], before: tuple[int, Any] | None, state: Any, rows: list) -> Any:
+    """A takeback restores the state before the latest batch, which must hold no reveal
+    and no event private to another seat than its author (docs/audit.md)."""
+    p = _payload(row)
+    frm, to, seat = p.get("undo_from_seq"), p.get("undo_to_seq"), p.get("seat")
+    if before is None or before[0] != frm or not isinstance(to, int):
         raise _Diverged(row["seq"], f"takeback of seq {frm}, which is not the latest command's batch")
+    for r in rows[frm - 1:to]:
+        vis = r.get("visible_to")
+        if _payload(r).get("reveals") or (vis is not None and seat not in vis):
+            raise _Diverged(row["seq"], f"takeback undoes seq {r['seq']}, which revealed something to others")
     return before[1]
 
 

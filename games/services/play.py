@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone

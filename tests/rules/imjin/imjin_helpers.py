@@ -182,3 +182,37 @@ def pools(g, target="u2", main="u1", supports=(), mode="normal"):
     b = {"target": target, "main": main, "supports": list(supports), "mode": mode,
          "area": t_area, "type": "land" if is_land(t_area) else "sea"}
     return _pools(s, b)
+
+
+def force_card(g, card, resets=None):
+    """Make `card` the next event revealed (reset: the last card of the deck)."""
+    def setup(s):
+        pool = sorted(e for e in s["deck"]["pool"] + [c for c in s["revealed"] if c != "reset"])
+        pool = sorted(set(pool) | {card} - {"reset"})
+        if card == "reset":
+            s["deck"] = {"size": 8, "drawn": 7, "pool": pool, "reset_in": True}
+        else:
+            s["deck"] = {"size": 8, "drawn": 0, "pool": [card], "reset_in": True}
+        if resets is not None:
+            s["resets"] = resets
+    return g.edit(setup)
+
+
+def reveal_now(g, seat=None, wheel_from=2):
+    """Have the turn player step onto a Move/Battle space (crossing a divider)."""
+    from games.rules.imjin.rules import RULES  # noqa: F401
+    seat = g.state["flow"]["turn"] if seat is None else seat
+    side = g.state["side"][seat]
+    g.edit(lambda s: s["wheel"].__setitem__(side, wheel_from))
+    g.do(seat, {"type": "advance", "steps": 1})
+    return g
+
+
+def run_defaults_until(g, kinds):
+    from games.rules.imjin.rules import RULES
+    for _ in range(200):
+        if RULES.outcome(g.state) is not None or g.head["kind"] in kinds:
+            return g
+        seat = RULES.pending(g.state)[0].seat
+        g.do(seat, dict(RULES.default_command(g.state, seat)))
+    raise AssertionError("never reached " + str(kinds))
