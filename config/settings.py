@@ -228,7 +228,7 @@ WEBHOOK_TIMEOUT_SECONDS = float(env.str("WEBHOOK_TIMEOUT_SECONDS", default="5"))
 WEBHOOK_MAX_ATTEMPTS = _positive_int("WEBHOOK_MAX_ATTEMPTS", 7)
 WEBHOOK_BACKOFF_SECONDS = _positive_int("WEBHOOK_BACKOFF_SECONDS", 30)  # 30 s, 60 s, 120 s... (capped at 1 h)
 # Loopback/private webhook targets are refused in production (SSRF); allowed by default elsewhere.
-WEBHOOK_ALLOW_PRIVATE = env.bool("WEBHOOK_ALLOW_PRIVATE", default=not env.bool("SENGOKU_PRODUCTION", default=False))
+WEBHOOK_ALLOW_PRIVATE = _strict_bool("WEBHOOK_ALLOW_PRIVATE", not _strict_bool("SENGOKU_PRODUCTION", False))
 PRESS_MAX_CHARS = _positive_int("PRESS_MAX_CHARS", 2000)
 # Run notification deliveries in-process instead of queueing them (tests, debugging).
-PBEM_INLINE = env.bool("PBEM_INLINE", default=False)
+PBEM_INLINE = _strict_bool("PBEM_INLINE", False)

@@ -93,3 +93,6 @@ def play_bots(game_id: str) -> int:
     finally:
         _local.playing = False
     return steps
+
+
+from . import tasks_pbem  # noqa: E402,F401  (play-by-email tasks: sweep, deliver)

@@ -1,5 +1,262 @@
-"""Notifications after commit. Filled in by the notification layer."""
+"""Notifications: your turn, reminders, a default applied to you, game
+started/finished, a message addressed to you.
+
+Each notice is one `Notification` row per (event, user, channel) — a unique
+key, so creating it twice (a retried hook, the catch-up sweep) sends nothing
+twice. Rows are written inside the transaction that decided them; delivery is
+queued only in `transaction.on_commit`, so a rolled-back write sends nothing.
+Channels: `stream` (GET /accounts/me/stream, stored and published at once),
+`email` (Django email, opt-out per user) and `webhook` (signed JSON POST,
+retried with exponential backoff through Celery). Every payload carries the
+game's version and chain head: a checkpoint of the log the player can keep.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from events import feed, store
+
+from ..models import Game, Notification, PbemCursor, WebhookDelivery
+from .deadlines import iso
+
+log = logging.getLogger(__name__)
+N = Notification
+REQUEUE_GRACE_SECONDS = 60
+LOST_SENDING_SECONDS = 600
+EMAIL_MAX_ATTEMPTS = 3
+
+
+def user_channel(user_id: int) -> str:
+    return f"user:{user_id}"
+
+
+def inline() -> bool:
+    return bool(settings.PBEM_INLINE or settings.CELERY_TASK_ALWAYS_EAGER)
+
+
+# ---------------------------------------------------------------------------------------------
+# Deciding what to send
+
+
+def game_payload(game: Game) -> dict:
+    return {"id": str(game.id), "name": game.name, "ruleset": game.ruleset, "status": game.status,
+            "version": game.version, "chain_head": game.chain_head or None,
+            "url": f"{settings.PUBLIC_BASE_URL}/api/v1/games/{game.id}"}
+
+
+def _humans(game: Game) -> dict:
+    return {s.index: s for s in game.seats.select_related("user").all() if s.user_id and not s.bot}
+
+
+def notify_user(game: Game, user, kind: str, key: str, data: dict, now) -> list[Notification]:
+    """Create the user's rows for one notice (once per channel, ever) and
+    queue their delivery after commit. Returns the rows created now."""
+    from accounts.models import profile_of
+
+    profile = profile_of(user)
+    payload = {"kind": kind, "game": game_payload(game), "user": user.username, "created_at": iso(now), **data}
+    channels = [N.Channel.STREAM]
+    if user.email and profile.email_notifications:
+        channels.append(N.Channel.EMAIL)
+    if profile.webhook_url:
+        channels.append(N.Channel.WEBHOOK)
+    created = []
+    for ch in channels:
+        stream = ch == N.Channel.STREAM
+        row, new = Notification.objects.get_or_create(
+            game=game, event_key=key, user=user, channel=ch,
+            defaults={"kind": kind, "payload": {**payload, "channel": ch}, "created_at": now, "next_attempt_at": now,
+                      "status": N.Status.SENT if stream else N.Status.PENDING, "sent_at": now if stream else None})
+        if new:
+            created.append(row)
+    if created:
+        _after_commit(created)
+    return created
+
+
+def _after_commit(rows: list[Notification]) -> None:
+    stream = [(r.user_id, r.id) for r in rows if r.channel == N.Channel.STREAM]
+    outgoing = [(r.id, r.attempts) for r in rows if r.channel != N.Channel.STREAM]
+
+    def _run() -> None:
+        for uid, nid in stream:
+            feed.publish(user_channel(uid), nid)
+        for nid, attempt in outgoing:
+            enqueue(nid, attempt)
+
+    transaction.on_commit(_run)
+
+
+def turns_opened(game: Game, rows, now) -> None:
+    """"Your turn" for each newly opened decision (called by deadlines.sync)."""
+    humans = _humans(game)
+    for d in rows:
+        seat = humans.get(d.seat)
+        if seat is not None:
+            notify_user(game, seat.user, N.Kind.YOUR_TURN, f"turn:{d.id}",
+                        {"seat": d.seat, "decision": d.kind, "deadline": iso(d.due_at)}, now)
+
+
+def reminder(game: Game, d, now) -> None:
+    seat = _humans(game).get(d.seat)
+    if seat is not None:
+        notify_user(game, seat.user, N.Kind.REMINDER, f"remind:{d.id}",
+                    {"seat": d.seat, "decision": d.kind, "deadline": iso(d.due_at)}, now)
 
 
 def game_changed(game_id, version: int) -> None:
-    return None
+    """Called after every commit: notices for the events not yet processed."""
+    now = timezone.now()
+    with transaction.atomic():
+        game = Game.objects.filter(id=game_id).first()
+        if game is None:
+            return
+        cursor, _ = PbemCursor.objects.select_for_update().get_or_create(game=game)
+        game.refresh_from_db()  # the version as of our lock
+        if cursor.notified_version >= game.version:
+            return
+        humans = _humans(game)
+        for row in store.load(game.id, after=cursor.notified_version, upto=game.version):
+            _for_event(game, humans, row, now)
+        PbemCursor.objects.filter(pk=cursor.pk).update(notified_version=game.version)
+
+
+def _for_event(game: Game, humans: dict, row, now) -> None:
+    p = row.payload if isinstance(row.payload, dict) else {}
+    event = {"seq": row.seq, "type": row.type, "hash": row.hash}
+    key = f"seq:{row.seq}"
+    if row.type == "core.GameStarted":
+        for s in humans.values():
+            notify_user(game, s.user, N.Kind.GAME_STARTED, key, {"seat": s.index, "event": event}, now)
+    elif row.type == "core.GameFinished":
+        outcome = p.get("outcome") or {}
+        for s in humans.values():
+            notify_user(game, s.user, N.Kind.GAME_FINISHED, key,
+                        {"seat": s.index, "event": event, "outcome": outcome,
+                         "winners_text": ", ".join(str(w) for w in outcome.get("winners") or []) or "none"}, now)
+    elif row.type == "core.DeadlineMissed":
+        s = humans.get(p.get("seat"))
+        if s is not None:
+            cmd = p.get("default_command")
+            notify_user(game, s.user, N.Kind.DEFAULT_APPLIED, key, {
+                "seat": s.index, "event": event, "decision": p.get("kind"), "default_command": cmd,
+                "default_command_text": ", ".join(f"{k}={v}" for k, v in (cmd or {}).items()),
+                "misses": p.get("misses"), "excused_misses": p.get("excused_misses"), "zombie": p.get("zombie")},
+                now)
+    elif row.type == "core.MessageSent":
+        sender = p.get("from")
+        to = p.get("to")
+        targets = [i for i in (to if isinstance(to, list) else humans) if i != sender]
+        from_seat = humans.get(sender)
+        message = {"from": sender, "from_name": from_seat.user.username if from_seat else f"seat {sender}",
+                   "to": to, "private": to is not None, "text": p.get("text", "")}
+        for i in targets:
+            s = humans.get(i)
+            if s is not None:
+                notify_user(game, s.user, N.Kind.MESSAGE, key, {"seat": i, "event": event, "message": message}, now)
+
+
+# ---------------------------------------------------------------------------------------------
+# Delivering
+
+
+def enqueue(nid: int, attempt: int) -> None:
+    """Deliver in this process (tests, PBEM_INLINE) or queue the Celery task.
+    A broker hiccup is logged; the sweep requeues what stays pending."""
+    if inline():
+        try:
+            deliver(nid, attempt)
+        except Exception:
+            log.exception("inline delivery of notification %s failed", nid)
+        return
+    try:
+        from games.tasks_pbem import deliver as task
+
+        task.delay(nid, attempt)
+    except Exception:
+        log.exception("could not queue notification %s; the sweep will retry", nid)
+
+
+def deliver(nid: int, attempt: int | None = None) -> int | None:
+    """One delivery attempt. Returns seconds until the next attempt when it
+    should be retried, else None. At most one attempt runs at a time: the
+    claim is a conditional UPDATE pending -> sending on (id, attempts)."""
+    now = timezone.now()
+    n = Notification.objects.filter(id=nid).select_related("user").first()
+    if n is None or n.status != N.Status.PENDING or (attempt is not None and n.attempts != attempt):
+        return None
+    if not Notification.objects.filter(id=nid, status=N.Status.PENDING, attempts=n.attempts).update(
+            status=N.Status.SENDING, claimed_at=now):
+        return None
+    attempts = n.attempts + 1
+    try:
+        status, error, retry_in = _send(n, attempts, now)
+    except Exception as exc:  # a bug or an SMTP error: retried like a network failure
+        log.exception("delivering notification %s failed", nid)
+        status, error, retry_in = N.Status.PENDING, f"{type(exc).__name__}: {exc}"[:500], None
+        if attempts >= _max_attempts(n):
+            status = N.Status.FAILED
+        else:
+            from games.pbem.webhooks import backoff_seconds
+
+            retry_in = backoff_seconds(attempts)
+    fields = {"status": status, "attempts": attempts, "last_error": error}
+    if status == N.Status.SENT:
+        fields["sent_at"] = timezone.now()
+    if status == N.Status.PENDING:
+        fields["next_attempt_at"] = now + timedelta(seconds=retry_in or 0)
+    Notification.objects.filter(id=nid).update(**fields)
+    return retry_in if status == N.Status.PENDING else None
+
+
+def _max_attempts(n: Notification) -> int:
+    return settings.WEBHOOK_MAX_ATTEMPTS if n.channel == N.Channel.WEBHOOK else EMAIL_MAX_ATTEMPTS
+
+
+def _send(n: Notification, attempts: int, now) -> tuple[str, str, int | None]:
+    from accounts.models import profile_of
+    from games.pbem import emails, webhooks
+
+    profile = profile_of(n.user)
+    if n.channel == N.Channel.EMAIL:
+        if not (n.user.email and profile.email_notifications):
+            return N.Status.SKIPPED, "email notifications are off", None
+        emails.send(n.user, profile, n.payload)
+        return N.Status.SENT, "", None
+    if not profile.webhook_url:
+        return N.Status.SKIPPED, "no webhook URL", None
+    t = int(now.timestamp())
+    body = {**n.payload, "notification_id": n.id}
+    result = webhooks.post(profile.webhook_url, profile.webhook_secret, body, t, {
+        "X-Sengoku-Delivery": str(n.id), "X-Sengoku-Event": n.kind, "X-Sengoku-Attempt": str(attempts)})
+    retry = result.retry and attempts < settings.WEBHOOK_MAX_ATTEMPTS
+    retry_in = webhooks.backoff_seconds(attempts) if retry else None
+    WebhookDelivery.objects.create(
+        notification=n, user=n.user, url=profile.webhook_url[:500], attempt=attempts, timestamp=t,
+        status_code=result.status_code, ok=result.ok, error=result.error[:500], duration_ms=result.duration_ms,
+        next_retry_at=now + timedelta(seconds=retry_in) if retry_in else None, created_at=now)
+    if result.ok:
+        return N.Status.SENT, "", None
+    return (N.Status.PENDING if retry else N.Status.FAILED), result.error, retry_in
+
+
+def requeue_stale(now) -> int:
+    """Pending deliveries whose task was lost (broker down, worker restarted
+    before the retry ran) go out again; a row stuck in `sending` (its worker
+    died mid-POST) is marked failed rather than risk sending it twice."""
+    grace = 0 if inline() else REQUEUE_GRACE_SECONDS
+    due = Notification.objects.filter(status=N.Status.PENDING, next_attempt_at__lte=now - timedelta(seconds=grace))
+    n = 0
+    for nid, attempt in due.values_list("id", "attempts")[:200]:
+        enqueue(nid, attempt)
+        n += 1
+    Notification.objects.filter(status=N.Status.SENDING,
+                                claimed_at__lt=now - timedelta(seconds=LOST_SENDING_SECONDS)).update(
+        status=N.Status.FAILED, last_error="the worker was lost during delivery (not retried: at most once)")
+    return n

@@ -57,6 +57,10 @@ def submit(game_id, user, command: Any, expected_version: Any = None, idempotenc
             raise Forbidden("you have no seat in this game", code="not_seated")
         seat = mine[0]
         rows = apply(game, seat, command, expected_version, actor={"seat": seat.index, "user": user.username})
+        if seat.zombie:  # pbem: the player is back; their own command reclaims the seat from the bot
+            from .pause import reclaim_locked
+
+            reclaim_locked(game, seat, user)
         body = {"version": game.version,
                 "events": [present_event(r, Viewer(frozenset({seat.index}), game.status != "running"))
                            for r in rows]}
@@ -81,6 +85,8 @@ def apply(game: Game, seat: Seat, command: Mapping[str, Any], expected_version: 
     Raises ServiceError subclasses; nothing is written when it raises."""
     if game.status != Game.Status.RUNNING:
         raise Conflict(f"the game is {game.status}", code="game_not_running")
+    if game.paused:  # pbem: a paused game's clocks and moves both wait (services/pause.py)
+        raise Conflict("the game is paused; vote to resume it first", code="game_paused")
     if expected_version is not None and expected_version != game.version:
         raise Conflict(f"the game is at version {game.version}, not {expected_version}",
                        code="version_conflict", current_version=game.version)

@@ -66,3 +66,34 @@ def write_jsonl(rows: list[dict], path) -> None:
 
     with open(path, "w", encoding="utf-8") as fh:
         fh.writelines(canonical_json(r) + "\n" for r in rows)
+
+
+def toy_with_takeback(seed: int) -> Game:
+    """A finished toy game in which seat 0 took back a secret bid (a commitment
+    that nobody has acted on yet) and bid again."""
+    from games.services import undo
+
+    game = new_game()
+    rnd = random.Random(seed)
+    bid_then_take_back(game, seat=0, amount=3)
+    return play_out(game, seed)
+
+
+def bid_then_take_back(game: Game, seat: int = 0, amount: int = 3) -> dict:
+    from games.services import undo
+
+    with transaction.atomic():
+        g = Game.objects.select_for_update().get(pk=game.pk)
+        s = g.seats.select_related("user").get(index=seat)
+        apply(g, s, {"type": "bid", "amount": amount}, g.version, actor={"seat": seat, "user": s.user.username})
+    req = undo.request(game.id, s.user)
+    other = game.seats.exclude(index=seat).select_related("user").first()
+    return undo.answer(game.id, other.user, req["request_seq"], accept=True)
+
+
+def toy_aborted(seed: int) -> Game:
+    game = new_game()
+    rnd = random.Random(seed)
+    for _ in range(5):
+        step(game, rnd)
+    return audit.abort(game.id, game.creator, "recorded abort")

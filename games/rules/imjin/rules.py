@@ -87,6 +87,19 @@ KINDS: dict[str, tuple[Legal, Decide]] = {
 }
 
 
+# command types each decision kind understands (the module explains refusals)
+VOCABULARY: dict[str, set[str]] = {
+    "choose_legendary": {"choose_legendary"}, "place_general": {"place_general"},
+    "advance_wheel": {"advance"}, "split": {"split"}, "choose_general": {"choose_general"},
+    "reset_deploy": {"deploy", "pass"}, "manage": {"deploy", "deploy_gwak", "replace", "recall", "done"},
+    "gwak_action": {"move", "attack", "done"}, "recruit": {"recruit", "done"},
+    "reorganize": {"reorganize", "done"}, "move": {"move", "swap", "done"},
+    "declare": {"attack", "support", "confirm", "cancel", "discord", "fight"},
+    "resolve": {"resolve"}, "reroll": {"reroll"}, "second_attack": {"second_attack"},
+    "taunt": {"taunt"}, "advance": {"advance_into"}, "sacrifice": {"sacrifice"},
+}
+
+
 def _head(state: State) -> dict | None:
     if state.get("stage") != "play" or state.get("result") is not None or not state["queue"]:
         return None
@@ -148,9 +161,9 @@ class ImjinRules:
                 raise IllegalCommand("pick your generals first")
             setup.decide_pick(ctx, seat, command)
         else:
-            allowed = {c["type"] for c in KINDS[head["kind"]][0](state, head)}
-            if t not in allowed:
-                raise IllegalCommand(f"now is a {head['kind']} decision; allowed: {sorted(allowed)}")
+            if t not in VOCABULARY[head["kind"]]:
+                raise IllegalCommand(f"now is a {head['kind']} decision; "
+                                     f"commands: {sorted(VOCABULARY[head['kind']])}")
             KINDS[head["kind"]][1](ctx, seat, command)
         flow.settle(ctx)
         return ctx.events

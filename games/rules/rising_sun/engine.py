@@ -113,6 +113,8 @@ def apply_input(s: State, seat: int, cmd: dict, ctx: Ctx) -> None:
     step = INPUT[f["k"]]
     if f["k"] != "tea" and seat not in step.pending(s, f):
         raise IllegalCommand("it is not your turn to act")
+    if step.apply is None:
+        raise IllegalCommand(f"now you must {step.kind.replace('_', ' ')}")
     step.apply(s, f, seat, cmd, ctx)
     run(s, ctx)
 

@@ -4,7 +4,7 @@ season cleanup and Winter scoring. Battles themselves are in battle.py."""
 from __future__ import annotations
 
 from .data import CARDS, CLANS, PROVINCES, SEASONS, season_deck, set_bonus
-from .engine import AUTO, push, pop
+from .engine import AUTO, PROMPT, pop, prompt, push
 from .state import (State, best_by, by_honor, clan, copies, force, gain_coins, gain_vp, higher, lose_vp,
                     owned_monsters, present)
 
@@ -51,10 +51,22 @@ AUTO["season_start"] = _season_start
 
 # ---------------------------------------------------------------- war phase
 
+WAR_UPGRADES = [n for n, c in CARDS.items() if c["type"] == "war_upgrade"]
+
+
 def _war_start(s: State, f: dict, ctx) -> None:
-    pop(s)
     s["phase"] = "war"
-    for seat in by_honor(s, range(s["n"])):
+    if "order" not in f:
+        # War Upgrades resolve owner by owner in Honor order; the highest-Honor
+        # owner chooses to go first or last (rulebook "Otras reglas", R.20a)
+        owners = [q for q in by_honor(s, range(s["n"]))
+                  if any(c in WAR_UPGRADES for c in s["players"][q]["cards"])]
+        f["order"] = owners
+        if len(owners) >= 2:
+            prompt(s, owners[0], "war_upgrade_timing", ["first", "last"])
+            return
+    pop(s)
+    for seat in f["order"]:
         p = s["players"][seat]
         for _ in range(copies(s, seat, "Way of the Shogun")):
             gain_coins(s, seat, 3)
@@ -112,7 +124,14 @@ def _war(s: State, f: dict, ctx) -> None:
     push(s, "bidding")
 
 
+def _timing(s: State, p: dict, choice, ctx) -> None:
+    f = s["stack"][-1]
+    if choice == "last":
+        f["order"] = f["order"][1:] + f["order"][:1]
+
+
 AUTO["war_start"] = _war_start
+PROMPT["war_upgrade_timing"] = _timing
 AUTO["war"] = _war
 
 

@@ -42,8 +42,9 @@ def recruit_size(s: dict, seat: int, action: str) -> int:
 
 
 def can_recruit(s: dict, seat: int, action: str) -> bool:
-    return (s["players"][seat]["money"] >= C.ACTIONS[action]["cost"]
-            and S.supply(s, seat) >= recruit_size(s, seat, action))
+    return s["players"][seat]["money"] >= C.ACTIONS[action]["cost"] and S.supply(s, seat) >= recruit_size(
+        s, seat, action
+    )
 
 
 def move_targets(s: dict, seat: int, action: str, prov: str) -> list[str]:
@@ -53,7 +54,7 @@ def move_targets(s: dict, seat: int, action: str, prov: str) -> list[str]:
     out = []
     for t in C.ADJ[prov]:
         p = s["provinces"].get(t)
-        if p is None:                       # not in play (3 players)
+        if p is None:  # not in play (3 players)
             continue
         if action == "recruit1":
             if p["owner"] == seat:
@@ -101,17 +102,28 @@ def auto(ctx) -> bool:
     if cur["sub"] is None:
         card = S.plan_card(s, seat, action)
         nxt, why = first_step(s, seat, action, card)
-        ctx.emit(E.SPACE_REVEALED, {"seat": seat, "space": action, "card": card, "next": nxt,
-                                    "reason": why, "reveals": reveal_space(s, seat, action)})
+        ctx.emit(
+            E.SPACE_REVEALED,
+            {
+                "seat": seat,
+                "space": action,
+                "card": card,
+                "next": nxt,
+                "reason": why,
+                "reveals": reveal_space(s, seat, action),
+            },
+        )
         return True
-    if cur["sub"] == "end" or (cur["sub"] == "move" and not move_targets(
-            s, seat, "recruit1", S.plan_card(s, seat, action))):
+    if cur["sub"] == "end" or (
+        cur["sub"] == "move" and not move_targets(s, seat, "recruit1", S.plan_card(s, seat, action))
+    ):
         ctx.emit(E.ACTION_TURN_ENDED, {"seat": seat, "space": action})
         return True
     return False
 
 
 # --- decisions --------------------------------------------------------------------------
+
 
 def legal(s: dict, seat: int) -> list[dict]:
     a = actor(s)
@@ -122,9 +134,11 @@ def legal(s: dict, seat: int) -> list[dict]:
         return [{"type": "execute"}, {"type": "decline"}]
     prov = S.plan_card(s, seat, action)
     armies = s["provinces"][prov]["armies"]
-    moves = [{"type": "move", "to": t, "armies": k}
-             for t in move_targets(s, seat, action if sub == "attack" else "recruit1", prov)
-             for k in range(1, armies)]
+    moves = [
+        {"type": "move", "to": t, "armies": k}
+        for t in move_targets(s, seat, action if sub == "attack" else "recruit1", prov)
+        for k in range(1, armies)
+    ]
     return moves + [{"type": "decline"}]
 
 
@@ -133,7 +147,9 @@ def _need(s: dict, seat: int, subs: tuple[str, ...]) -> tuple[str, str]:
     if a is None or a[0] != seat:
         raise IllegalCommand("you have no action to execute now")
     if a[2] not in subs:
-        raise IllegalCommand(f"this step expects: {'move or decline' if a[2] in ('move', 'attack') else 'execute or decline'}")
+        raise IllegalCommand(
+            f"this step expects: {'move or decline' if a[2] in ('move', 'attack') else 'execute or decline'}"
+        )
     return a[1], a[2]
 
 
@@ -150,13 +166,29 @@ def decide_execute(ctx, seat: int) -> None:
     prov = S.plan_card(s, seat, action)
     a = C.ACTIONS[action]
     if "build" in a:
-        ctx.emit(E.BUILT, {"seat": seat, "province": prov, "building": a["build"],
-                           "cost": a["cost"], "calmed": calms(s, prov, a["build"])})
+        ctx.emit(
+            E.BUILT,
+            {
+                "seat": seat,
+                "province": prov,
+                "building": a["build"],
+                "cost": a["cost"],
+                "calmed": calms(s, prov, a["build"]),
+            },
+        )
     elif "collect" in a:
         revolts.collect(ctx, seat, prov, a["collect"])
     else:
-        ctx.emit(E.RECRUITED, {"seat": seat, "province": prov, "space": action,
-                               "armies": recruit_size(s, seat, action), "cost": a["cost"]})
+        ctx.emit(
+            E.RECRUITED,
+            {
+                "seat": seat,
+                "province": prov,
+                "space": action,
+                "armies": recruit_size(s, seat, action),
+                "cost": a["cost"],
+            },
+        )
 
 
 def decide_move(ctx, seat: int, to: str, armies: int) -> None:
@@ -172,5 +204,4 @@ def decide_move(ctx, seat: int, to: str, armies: int) -> None:
         ctx.emit(E.ARMIES_MOVED, {"seat": seat, "from": prov, "to": to, "armies": armies})
         return
     kind = "neutral" if owner is None else "attack"
-    ctx.emit(E.BATTLE_FOUGHT, fight(s, ctx.rng("tower"), kind, to, attacker=seat,
-                                    origin=prov, moving=armies))
+    ctx.emit(E.BATTLE_FOUGHT, fight(s, ctx.rng("tower"), kind, to, attacker=seat, origin=prov, moving=armies))

@@ -31,18 +31,24 @@ def _defence_bonus(s: dict, seat: int, prov: str, kind: str) -> int:
 
 
 def _devastated() -> dict:
-    return {"owner": None, "armies": 0, "castle": False, "temple": False, "theatre": False,
-            "markers": 0}
+    return {"owner": None, "armies": 0, "castle": False, "temple": False, "theatre": False, "markers": 0}
 
 
-def fight(s: dict, rng, kind: str, prov: str, attacker: int | None = None,
-          origin: str | None = None, moving: int = 0, green: int = 0) -> dict:
+def fight(
+    s: dict,
+    rng,
+    kind: str,
+    prov: str,
+    attacker: int | None = None,
+    origin: str | None = None,
+    moving: int = 0,
+    green: int = 0,
+) -> dict:
     p = s["provinces"][prov]
     defender = p["owner"]
     att_cubes, def_cubes = 0, 0
     if attacker is not None:
-        att_cubes = moving + min(S.special(s, attacker).get("attack_cubes", 0),
-                                 S.supply(s, attacker))
+        att_cubes = moving + min(S.special(s, attacker).get("attack_cubes", 0), S.supply(s, attacker))
     if defender is not None:
         def_cubes = p["armies"] + _defence_bonus(s, defender, prov, kind)
     if kind == "neutral":
@@ -60,11 +66,17 @@ def fight(s: dict, rng, kind: str, prov: str, attacker: int | None = None,
         counted.add(GREEN)
     tower["tray"] = [c for c in out if c not in counted]
     payload = {
-        "kind": kind, "province": prov, "attacker": attacker, "defender": defender,
-        "from": origin, "armies": moving,
+        "kind": kind,
+        "province": prov,
+        "attacker": attacker,
+        "defender": defender,
+        "from": origin,
+        "armies": moving,
         "thrown": {"attacker": att_cubes, "defender": def_cubes, "green": green},
         "out": {"attacker": a, "defender": d, "green": g, "green_counts": green_counts},
-        "result": result, "after": after, "tower": tower,
+        "result": result,
+        "after": after,
+        "tower": tower,
         "tiles": [b for b in C.BUILDINGS if p[b] and not after[b]],
     }
     if defender is not None and after["owner"] != defender:
@@ -82,12 +94,12 @@ def _resolve(kind: str, p: dict, attacker, a: int, d: int, g: int) -> tuple[str,
             return "conquered", {**_devastated(), "owner": attacker, "armies": a - g}
         return "repelled", keep
     if kind in ("revolt", "famine"):
-        if g >= d:                     # 0-0 included: the revolt succeeds
+        if g >= d:  # 0-0 included: the revolt succeeds
             return "revolted", _devastated()
         return "suppressed", {**keep, "armies": d - g}
     total = d + g
     if a > total:
         return "conquered", {**keep, "owner": attacker, "armies": a - total}
-    if total > a and d > 0:            # winning with peasants only is a tie [frsum]
+    if total > a and d > 0:  # winning with peasants only is a tie [frsum]
         return "held", {**keep, "armies": min(total - a, d)}
     return "devastated", _devastated()

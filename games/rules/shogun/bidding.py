@@ -31,5 +31,4 @@ def decide(ctx, seat: int, slot: int) -> None:
         raise IllegalCommand("it is not your turn to choose a special card")
     if slot not in free_slots(s):
         raise IllegalCommand("that special card is not available")
-    ctx.emit(E.SPECIAL_CHOSEN, {"seat": seat, "slot": slot,
-                                "special": s["round"]["specials"][slot - 1]})
+    ctx.emit(E.SPECIAL_CHOSEN, {"seat": seat, "slot": slot, "special": s["round"]["specials"][slot - 1]})

@@ -24,13 +24,12 @@ PROVINCES: dict[str, dict] = MAP["provinces"]
 NAMES: list[str] = sorted(PROVINCES)
 EDGES: list[tuple[str, str, bool]] = [(e[0], e[1], len(e) > 2) for e in MAP["edges"]]
 ADJ: dict[str, tuple[str, ...]] = {
-    n: tuple(sorted({b for a, b, _ in EDGES if a == n} | {a for a, b, _ in EDGES if b == n}))
-    for n in NAMES
+    n: tuple(sorted({b for a, b, _ in EDGES if a == n} | {a for a, b, _ in EDGES if b == n})) for n in NAMES
 }
 REGION_COLOURS = ["brown", "yellow", "red", "purple", "green"]
 
 ACTIONS: dict[str, dict] = CARDS["actions"]
-ACTION_IDS: list[str] = list(ACTIONS)          # board order of the 10 action spaces
+ACTION_IDS: list[str] = list(ACTIONS)  # board order of the 10 action spaces
 EVENTS: dict[str, dict] = CARDS["events"]
 EVENT_IDS: list[str] = sorted(EVENTS)
 SPECIALS: dict[str, dict] = CARDS["specials"]
@@ -38,14 +37,14 @@ SPECIAL_IDS: list[str] = list(SPECIALS)
 FAVOURS: dict[int, dict] = {int(k): v for k, v in CARDS["favours"].items()}
 FAVOUR_IDS: list[int] = sorted(FAVOURS)
 FAVOUR_COSTS: list[int] = CARDS["favour_costs"]
-COURT_SPACES: list[str] = CARDS["court_spaces"]   # court3, court2, court1
+COURT_SPACES: list[str] = CARDS["court_spaces"]  # court3, court2, court1
 SAMURAI: list[dict] = CARDS["samurai"]
 BUILDINGS = ("castle", "temple", "theatre")
 COLOURS: list[str] = SETUP["colours"]
 ARMIES: int = SETUP["armies_per_player"]
 OFFICIALS: int = SETUP["officials_per_player"]
 CHESTS: list[int] = SETUP["war_chest_cards"]
-GREEN = -1   # the peasants' colour in tower lists (seats are 0..4)
+GREEN = -1  # the peasants' colour in tower lists (seats are 0..4)
 
 
 def court_size(space: str) -> int:

@@ -13,9 +13,11 @@ well-formed command is allowed now is decided by the phase modules (`IllegalComm
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.rules.base import BadCommand
 
-FIELDS = {
+FIELDS: dict[str, dict[str, Any]] = {
     "draft": {"card": str, "village": int},
     "samurai": {"bonus": str},
     "plan": {"spaces": dict},

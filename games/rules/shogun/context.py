@@ -14,7 +14,7 @@ class Ctx:
     def __init__(self, state: dict, rng):
         self.s = state
         self._rng = rng
-        self.factory = rng          # the platform's factory, for base.commit salts
+        self.factory = rng  # the platform's factory, for base.commit salts
         self._n = 0
         self.events: list[Event] = []
 

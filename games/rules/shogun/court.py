@@ -12,6 +12,8 @@ vestibule and untaken favours leave the game.
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.rules.base import IllegalCommand
 
 from . import catalog as C
@@ -38,14 +40,24 @@ def auto_convert(ctx) -> bool:
             card = S.plan_card(s, seat, space)
             k = C.court_size(space)
             ok = conversion_ok(s, seat, card, k)
-            ctx.emit(E.COURT_CONVERTED, {
-                "seat": seat, "space": space, "card": card, "n": k, "done": ok,
-                "province": card if C.is_province(card) else None,
-                "reveals": reveal_space(s, seat, space)})
+            ctx.emit(
+                E.COURT_CONVERTED,
+                {
+                    "seat": seat,
+                    "space": space,
+                    "card": card,
+                    "n": k,
+                    "done": ok,
+                    "province": card if C.is_province(card) else None,
+                    "reveals": reveal_space(s, seat, space),
+                },
+            )
     s = ctx.s
     pos = {seat: i for i, seat in enumerate(s["round"]["order"])}
-    queue = sorted((x for x in range(s["n"]) if s["players"][x]["vestibule"] > 0),
-                   key=lambda x: (-s["players"][x]["vestibule"], pos[x]))
+    queue = sorted(
+        (x for x in range(s["n"]) if s["players"][x]["vestibule"] > 0),
+        key=lambda x: (-s["players"][x]["vestibule"], pos[x]),
+    )
     ctx.emit(E.COURT_RANKED, {"queue": queue})
     return True
 
@@ -74,6 +86,7 @@ def auto_favour(ctx) -> bool:
 
 # --- the favour decision ----------------------------------------------------------------
 
+
 def targets(s: dict, seat: int, card: int) -> list:
     """The `province` values allowed with use=true (None = the card needs no target)."""
     fav = C.FAVOURS[card]
@@ -82,7 +95,7 @@ def targets(s: dict, seat: int, card: int) -> list:
         return [p for p in sorted(S.owned(s, seat)) if S.can_build(s, seat, p, fav["building"])]
     if t == "remove_marker":
         marked = [p for p in sorted(S.owned(s, seat)) if s["provinces"][p]["markers"] > 0]
-        return marked or [None]          # no marker: keep the card for the next one
+        return marked or [None]  # no marker: keep the card for the next one
     if t == "free_armies":
         own = sorted(S.owned(s, seat))
         neutral = [p for p in s["in_play"] if s["provinces"][p]["owner"] is None]
@@ -93,7 +106,7 @@ def targets(s: dict, seat: int, card: int) -> list:
 def legal(s: dict, seat: int) -> list[dict]:
     if current(s) != seat:
         return []
-    out = [{"type": "pass"}]
+    out: list[dict[str, Any]] = [{"type": "pass"}]
     for _, card in affordable(s, seat):
         out.append({"type": "favour", "card": card, "use": False, "province": None})
         for prov in targets(s, seat, card):
@@ -120,8 +133,17 @@ def decide_favour(ctx, seat: int, card: int, use: bool, prov) -> None:
         raise IllegalCommand("that favour cannot be used there")
     if not use and prov is not None:
         raise IllegalCommand("a favour taken without using it has no province")
-    ctx.emit(E.FAVOUR_TAKEN, {"seat": seat, "card": card, "cost": slot[0], "use": use,
-                              "province": prov, **_effect(s, seat, card, use, prov)})
+    ctx.emit(
+        E.FAVOUR_TAKEN,
+        {
+            "seat": seat,
+            "card": card,
+            "cost": slot[0],
+            "use": use,
+            "province": prov,
+            **_effect(s, seat, card, use, prov),
+        },
+    )
 
 
 def _effect(s: dict, seat: int, card: int, use: bool, prov) -> dict:

@@ -88,5 +88,7 @@ def decide(ctx, seat: int, cmd: dict) -> None:
         raise IllegalCommand(f"{cmd['card']} is not a face-up province card")
     shown = len(d["display"]) - (1 if source == "display" else 0)
     refill = draw(pool, bottom, DISPLAY - shown, ctx.rng("draft-deck"))
-    ctx.emit(E.PROVINCE_DRAFTED, {"seat": seat, "province": prov, "armies": cmd["village"],
-                                  "source": source, "refill": refill})
+    ctx.emit(
+        E.PROVINCE_DRAFTED,
+        {"seat": seat, "province": prov, "armies": cmd["village"], "source": source, "refill": refill},
+    )

@@ -7,17 +7,21 @@ the JSON store with lists for tuples and string keys only, so handlers read list
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from . import catalog as C
 from . import events as E
 from .state import clone
 
-_H = {}
+_H: dict[str, Callable[[dict, Any], None]] = {}
 
 
 def on(event_type):
     def reg(fn):
         _H[event_type] = fn
         return fn
+
     return reg
 
 
@@ -31,8 +35,7 @@ def evolve(state: dict, event) -> dict:
 
 
 def _neutral() -> dict:
-    return {"owner": None, "armies": 0, "castle": False, "temple": False, "theatre": False,
-            "markers": 0}
+    return {"owner": None, "armies": 0, "castle": False, "temple": False, "theatre": False, "markers": 0}
 
 
 def _reveal(s: dict, reveals) -> None:
@@ -48,24 +51,52 @@ def _lose(s: dict, seat: int, prov: str) -> None:
 
 # --- setup ------------------------------------------------------------------------------
 
+
 @on(E.GAME_STARTED)
 def _started(s, p):
     n = len(p["colours"])
     s.clear()
-    s.update({
-        "phase": "setup", "opts": dict(p["opts"]), "n": n, "colours": list(p["colours"]),
-        "year": 1, "season": 0, "in_play": list(p["in_play"]),
-        "provinces": {name: _neutral() for name in p["in_play"]},
-        "players": [{"money": p["money"], "rice": 0, "vp": 0, "officials": C.OFFICIALS,
-                     "vestibule": 0, "hall": 0, "samurai": 1, "fav4": False, "immune": [],
-                     "special": None} for _ in range(n)],
-        "tiles": dict(C.SETUP["building_tiles"]),
-        "tower": {"l1": [], "l2": [], "tray": []},
-        "year_events": [], "used_events": [], "event": None, "event_cancelled": False,
-        "favour_pool": list(C.FAVOUR_IDS), "round": None, "draft": None,
-        "samurai_pending": [], "last_battle": None, "famine": [], "last_scoring": None,
-        "result": None,
-    })
+    s.update(
+        {
+            "phase": "setup",
+            "opts": dict(p["opts"]),
+            "n": n,
+            "colours": list(p["colours"]),
+            "year": 1,
+            "season": 0,
+            "in_play": list(p["in_play"]),
+            "provinces": {name: _neutral() for name in p["in_play"]},
+            "players": [
+                {
+                    "money": p["money"],
+                    "rice": 0,
+                    "vp": 0,
+                    "officials": C.OFFICIALS,
+                    "vestibule": 0,
+                    "hall": 0,
+                    "samurai": 1,
+                    "fav4": False,
+                    "immune": [],
+                    "special": None,
+                }
+                for _ in range(n)
+            ],
+            "tiles": dict(C.SETUP["building_tiles"]),
+            "tower": {"l1": [], "l2": [], "tray": []},
+            "year_events": [],
+            "used_events": [],
+            "event": None,
+            "event_cancelled": False,
+            "favour_pool": list(C.FAVOUR_IDS),
+            "round": None,
+            "draft": None,
+            "samurai_pending": [],
+            "last_battle": None,
+            "famine": [],
+            "last_scoring": None,
+            "result": None,
+        }
+    )
 
 
 @on(E.TOWER_SEEDED)
@@ -84,7 +115,7 @@ def _year(s, p):
     s["used_events"] = []
     s["season"] = 0
     for pl in s["players"]:
-        pl["rice"] = 0          # rice is reset each year [sbw][imr]
+        pl["rice"] = 0  # rice is reset each year [sbw][imr]
     s["phase"] = "season_start"
 
 
@@ -103,9 +134,16 @@ def _take_from_deck(d: dict, card: str) -> None:
 
 @on(E.DRAFT_BEGAN)
 def _draft_began(s, p):
-    d = {"first": p["first"], "turn": 0, "display": list(p["display"]),
-         "pool": sorted(s["in_play"]), "bottom": [], "villages": [list(v) for v in p["villages"]],
-         "last_offer": [None] * s["n"], "offered": False}
+    d = {
+        "first": p["first"],
+        "turn": 0,
+        "display": list(p["display"]),
+        "pool": sorted(s["in_play"]),
+        "bottom": [],
+        "villages": [list(v) for v in p["villages"]],
+        "last_offer": [None] * s["n"],
+        "offered": False,
+    }
     for c in p["display"]:
         _take_from_deck(d, c)
     s["draft"] = d
@@ -150,6 +188,7 @@ def _drafted(s, p):
 
 # --- season -----------------------------------------------------------------------------
 
+
 @on(E.SEASON_BEGAN)
 def _season(s, p):
     n = s["n"]
@@ -159,12 +198,20 @@ def _season(s, p):
     for _, card in favours:
         s["favour_pool"].remove(card)
     s["round"] = {
-        "actions": list(p["actions"]), "pool": list(p["pool"]),
-        "specials": list(p["specials"]), "favours": favours,
+        "actions": list(p["actions"]),
+        "pool": list(p["pool"]),
+        "specials": list(p["specials"]),
+        "favours": favours,
         "cur": {"i": 0, "j": 0, "sub": None},
-        "plans": [{} for _ in range(n)], "planned": [False] * n,
-        "revealed": [{} for _ in range(n)], "lost": [], "bids": None, "queue": [],
-        "chosen": [None] * n, "order": [], "court_queue": [],
+        "plans": [{} for _ in range(n)],
+        "planned": [False] * n,
+        "revealed": [{} for _ in range(n)],
+        "lost": [],
+        "bids": None,
+        "queue": [],
+        "chosen": [None] * n,
+        "order": [],
+        "court_queue": [],
     }
     for pl in s["players"]:
         pl["special"], pl["immune"] = None, []
@@ -234,6 +281,7 @@ def _special(s, p):
 
 # --- Tenno's Court ----------------------------------------------------------------------
 
+
 @on(E.COURT_CONVERTED)
 def _converted(s, p):
     _reveal(s, p["reveals"])
@@ -300,7 +348,7 @@ def _apply_favour(s, seat, fav, p):
         if prov:
             s["provinces"][prov]["markers"] -= 1
         else:
-            pl["fav4"] = True        # kept until the next marker on his provinces
+            pl["fav4"] = True  # kept until the next marker on his provinces
     elif t == "building" and prov:
         _build(s, prov, fav["building"], p.get("calmed", False))
     elif t == "free_armies" and prov:
@@ -311,7 +359,7 @@ def _apply_favour(s, seat, fav, p):
 def _build(s, prov, kind, calmed):
     s["provinces"][prov][kind] = True
     s["tiles"][kind] -= 1
-    if calmed:                       # Nô-theatre event: the peasants calm down
+    if calmed:  # Nô-theatre event: the peasants calm down
         s["provinces"][prov]["markers"] = 0
 
 
@@ -325,6 +373,7 @@ def _court_ended(s, p):
 
 
 # --- actions ----------------------------------------------------------------------------
+
 
 def _sub(s, value):
     if s["phase"] == "actions":
@@ -391,8 +440,9 @@ def _battle(s, p):
     if p.get("lost"):
         _lose(s, *p["lost"])
         _reveal(s, p.get("reveals"))
-    s["last_battle"] = {k: p[k] for k in ("kind", "province", "attacker", "defender", "thrown",
-                                            "out", "result")}
+    s["last_battle"] = {
+        k: p[k] for k in ("kind", "province", "attacker", "defender", "thrown", "out", "result")
+    }
     if p["kind"] in ("attack", "neutral"):
         _sub(s, "end")
 
@@ -416,7 +466,7 @@ def _action_done(s, p):
 @on(E.SEASON_ENDED)
 def _season_ended(s, p):
     for pl in s["players"]:
-        pl["special"], pl["immune"] = None, []   # specials returned, immunities discarded
+        pl["special"], pl["immune"] = None, []  # specials returned, immunities discarded
     s["event"], s["event_cancelled"] = None, False
     s["round"]["cur"] = {"i": 10, "j": 0, "sub": None}
     if s["season"] == 2:
@@ -428,6 +478,7 @@ def _season_ended(s, p):
 
 
 # --- winter -----------------------------------------------------------------------------
+
 
 @on(E.WINTER_RICE_LOST)
 def _rice_lost(s, p):

@@ -11,14 +11,18 @@ from . import state as S
 
 
 def advance(ctx) -> None:
-    from . import actions, court, draft, planning, winter   # late: they import us
+    from . import actions, court, draft, planning, winter  # late: they import us
 
     steps = {
-        "draft": draft.auto, "season_start": begin_season, "plan": planning.auto,
-        "court": court.auto_convert, "favour": court.auto_favour, "actions": actions.auto,
+        "draft": draft.auto,
+        "season_start": begin_season,
+        "plan": planning.auto,
+        "court": court.auto_convert,
+        "favour": court.auto_favour,
+        "actions": actions.auto,
         "winter": winter.auto,
     }
-    for _ in range(100000):           # a guard; a real game needs a few hundred steps
+    for _ in range(100000):  # a guard; a real game needs a few hundred steps
         step = steps.get(ctx.s["phase"])
         if step is None or not step(ctx):
             return
@@ -34,18 +38,29 @@ def begin_season(ctx) -> bool:
     special cards on the turn-order slots, reveal 3 favour cards, turn Samurai cards."""
     s = ctx.s
     acts = ctx.rng("actions").shuffled(C.ACTION_IDS)
-    shown = acts[:C.CARDS["face_up_actions"]]
+    shown = acts[: C.CARDS["face_up_actions"]]
     specials = ctx.rng("specials").shuffled(C.SPECIAL_IDS)
     favours = []
     if s["opts"]["tennos_court"]:
-        picks = ctx.rng("favours").shuffled(s["favour_pool"])[:len(C.FAVOUR_COSTS)]
-        favours = [[cost, card] for cost, card in zip(C.FAVOUR_COSTS, sorted(picks, reverse=True))]
+        picks = ctx.rng("favours").shuffled(s["favour_pool"])[: len(C.FAVOUR_COSTS)]
+        favours = [
+            [cost, card] for cost, card in zip(C.FAVOUR_COSTS, sorted(picks, reverse=True), strict=True)
+        ]
     samurai = []
     if s["opts"]["samurai"]:
         for seat in range(s["n"]):
             if regions_held(s, seat) >= C.CARDS["samurai_regions"]:
                 samurai.append([seat, min(s["players"][seat]["samurai"] + 1, len(C.SAMURAI))])
-    ctx.emit(E.SEASON_BEGAN, {"year": s["year"], "season": s["season"], "actions": shown,
-                              "pool": sorted(acts[len(shown):]), "specials": specials,
-                              "favours": favours, "samurai": samurai})
+    ctx.emit(
+        E.SEASON_BEGAN,
+        {
+            "year": s["year"],
+            "season": s["season"],
+            "actions": shown,
+            "pool": sorted(acts[len(shown) :]),
+            "specials": specials,
+            "favours": favours,
+            "samurai": samurai,
+        },
+    )
     return True

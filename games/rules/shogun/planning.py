@@ -47,7 +47,7 @@ def default(s: dict, seat: int) -> dict:
     names = S.spaces(s)
     extras = [c for c in S.hand(s, seat) if not C.is_province(c) and c != "chest0"]
     provinces = sorted(S.owned(s, seat))
-    plan = {"bid": "chest0"}
+    plan: dict[str, str | None] = {"bid": "chest0"}
     for space in C.COURT_SPACES if s["opts"]["tennos_court"] else ():
         plan[space] = extras.pop(0)
     rest = extras + provinces
@@ -65,10 +65,10 @@ def sample(s: dict, seat: int, rnd) -> dict:
         rnd.shuffle(hand)
         court = [x for x in names if x.startswith("court")]
         base = [x for x in names if not x.startswith("court")]
-        plan = {x: hand.pop() for x in court}
+        plan: dict[str, str | None] = {x: hand.pop() for x in court}
         cards = hand + [None] * max(0, len(base) - len(hand))
         rnd.shuffle(cards)
-        plan.update(zip(base, cards))
+        plan.update(zip(base, cards, strict=False))  # surplus cards stay in hand
         if C.chest_value(plan["bid"]) <= money:
             return {k: plan[k] for k in names}
     return default(s, seat)
@@ -77,17 +77,28 @@ def sample(s: dict, seat: int, rnd) -> dict:
 def template(s: dict, seat: int) -> Template:
     names = S.spaces(s)
     schema = {
-        "type": "object", "additionalProperties": False, "required": ["type", "spaces"],
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["type", "spaces"],
         "properties": {
             "type": {"const": "plan"},
-            "spaces": {"type": "object", "additionalProperties": False, "required": names,
-                       "properties": {n: {"enum": S.hand(s, seat) + [None]} for n in names}},
+            "spaces": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": names,
+                "properties": {n: {"enum": S.hand(s, seat) + [None]} for n in names},
+            },
         },
     }
-    return Template("plan", schema, (
-        "Place one card of your hand (province cards, chest0..chest4, tower1..tower3) on each "
-        "space, each card at most once. Court spaces must all be filled; other spaces may be "
-        "null only when no card is left. A chest card on 'bid' may not exceed your chests."))
+    return Template(
+        "plan",
+        schema,
+        (
+            "Place one card of your hand (province cards, chest0..chest4, tower1..tower3) on each "
+            "space, each card at most once. Court spaces must all be filled; other spaces may be "
+            "null only when no card is left. A chest card on 'bid' may not exceed your chests."
+        ),
+    )
 
 
 def decide(ctx, seat: int, spaces: dict) -> None:
@@ -96,8 +107,14 @@ def decide(ctx, seat: int, spaces: dict) -> None:
         raise IllegalCommand("you have nothing to plan now")
     plan = validate(s, seat, spaces)
     for space, card in plan.items():
-        for e in commit(ctx.factory, seat, plan_key(s, seat, space), card, E.CARD_PLANNED,
-                        {"seat": seat, "space": space, "of": len(plan)}):
+        for e in commit(
+            ctx.factory,
+            seat,
+            plan_key(s, seat, space),
+            card,
+            E.CARD_PLANNED,
+            {"seat": seat, "space": space, "of": len(plan)},
+        ):
             ctx.add(e)
 
 
@@ -121,5 +138,4 @@ def reveal_bids(ctx) -> None:
     perm = ctx.rng("bid-ties").shuffled(range(n))
     order = sorted(perm, key=lambda seat: -bids[seat])
     reveals = [r for seat in range(n) for r in reveal_space(s, seat, "bid")]
-    ctx.emit(E.BIDS_REVEALED, {"reveals": reveals, "bids": bids, "paid": bids,
-                               "order": order})
+    ctx.emit(E.BIDS_REVEALED, {"reveals": reveals, "bids": bids, "paid": bids, "order": order})

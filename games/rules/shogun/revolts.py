@@ -42,8 +42,9 @@ def revolt(ctx, prov: str, green: int, kind: str = "revolt") -> dict:
 
 def collect(ctx, seat: int, prov: str, what: str) -> None:
     s = ctx.s
-    ctx.emit(E.COLLECTED, {"seat": seat, "province": prov, "what": what,
-                           "amount": yield_of(s, seat, prov, what)})
+    ctx.emit(
+        E.COLLECTED, {"seat": seat, "province": prov, "what": what, "amount": yield_of(s, seat, prov, what)}
+    )
     if s["opts"]["revolt_order"] == "marker_first":
         place_marker(ctx, prov)
         markers = ctx.s["provinces"][prov]["markers"]

@@ -19,8 +19,11 @@ OPTIONS_SCHEMA = {
     "type": "object",
     "additionalProperties": False,
     "properties": {
-        "board": {"enum": ["sun", "moon"], "default": "sun",
-                  "description": "board side; moon is experimental (no sourced moon map)"},
+        "board": {
+            "enum": ["sun", "moon"],
+            "default": "sun",
+            "description": "board side; moon is experimental (no sourced moon map)",
+        },
         "setup": {"enum": ["draft", "beginner"], "default": "draft"},
         "tennos_court": {"type": "boolean", "default": True},
         "samurai": {"type": "boolean", "default": False},
@@ -65,9 +68,10 @@ class ShogunRules:
     def legal_commands(self, state, seat):
         phase = state.get("phase")
         if phase == "plan" and not state["round"]["planned"][seat]:
-            return LegalSet(templates=(planning.template(state, seat),),
-                            sample=lambda rnd: {"type": "plan",
-                                                "spaces": planning.sample(state, seat, rnd)})
+            return LegalSet(
+                templates=(planning.template(state, seat),),
+                sample=lambda rnd: {"type": "plan", "spaces": planning.sample(state, seat, rnd)},
+            )
         return LegalSet(commands=tuple(_listed(state, seat)))
 
     def pending(self, state):
@@ -93,9 +97,11 @@ class ShogunRules:
         if state.get("phase") != "over":
             return None
         res = state["result"]
-        return Outcome(winners=tuple(res["winners"]),
-                       scores={seat: float(v) for seat, v in enumerate(res["scores"])},
-                       reason="the second winter has been scored")
+        return Outcome(
+            winners=tuple(res["winners"]),
+            scores={seat: float(v) for seat, v in enumerate(res["scores"])},
+            reason="the second winter has been scored",
+        )
 
 
 def _listed(state, seat) -> list[dict]:

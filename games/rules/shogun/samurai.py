@@ -31,6 +31,8 @@ def decide(ctx, seat: int, bonus: str) -> None:
         raise IllegalCommand(f"your Samurai card offers: {', '.join(offer)}")
     amount = offer[bonus]
     if bonus == "tray":
-        amount = min(amount, S.supply(s, seat))     # only armies you have
-    ctx.emit(E.SAMURAI_BONUS_TAKEN, {"seat": seat, "bonus": bonus, "amount": amount,
-                                     "card": s["players"][seat]["samurai"]})
+        amount = min(amount, S.supply(s, seat))  # only armies you have
+    ctx.emit(
+        E.SAMURAI_BONUS_TAKEN,
+        {"seat": seat, "bonus": bonus, "amount": amount, "card": s["players"][seat]["samurai"]},
+    )

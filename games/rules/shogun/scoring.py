@@ -13,7 +13,7 @@ _T = C.TABLES["scoring"]
 def majorities(s: dict) -> list[dict]:
     """Per seat: {"<region>:<type>": vp} for every majority he wins or shares."""
     n = s["n"]
-    out = [dict() for _ in range(n)]
+    out: list[dict[str, int]] = [{} for _ in range(n)]
     regions = C.regions(s["opts"]["board"])
     for region in C.REGION_COLOURS:
         for kind in C.BUILDINGS:
@@ -39,8 +39,11 @@ def score(s: dict) -> list[dict]:
     for seat in range(s["n"]):
         provs = S.owned(s, seat)
         nb = sum(len(S.buildings(s["provinces"][p])) for p in provs)
-        row = {"provinces": len(provs) * _T["per_province"], "buildings": nb * _T["per_building"],
-               "majorities": maj[seat]}
+        row = {
+            "provinces": len(provs) * _T["per_province"],
+            "buildings": nb * _T["per_building"],
+            "majorities": maj[seat],
+        }
         row["total"] = row["provinces"] + row["buildings"] + sum(maj[seat].values())
         rows.append(row)
     return rows

@@ -11,8 +11,13 @@ from .flow import advance
 from .state import initial
 from .tower import drop, empty
 
-DEFAULTS = {"board": "sun", "setup": "draft", "tennos_court": True, "samurai": False,
-            "revolt_order": "classic"}
+DEFAULTS = {
+    "board": "sun",
+    "setup": "draft",
+    "tennos_court": True,
+    "samurai": False,
+    "revolt_order": "classic",
+}
 
 
 def options(opts) -> dict:
@@ -30,9 +35,15 @@ def start(factions, opts, rng) -> list:
     opts = options(opts)
     n = len(factions)
     ctx = Ctx(initial(), rng)
-    ctx.emit(E.GAME_STARTED, {"opts": opts, "colours": colours(list(factions), rng),
-                              "money": C.SETUP["starting_money"][n],
-                              "in_play": list(C.in_play(n))})
+    ctx.emit(
+        E.GAME_STARTED,
+        {
+            "opts": opts,
+            "colours": colours(list(factions), rng),
+            "money": C.SETUP["starting_money"][n],
+            "in_play": list(C.in_play(n)),
+        },
+    )
     seed_tower(ctx)
     ctx.emit(E.YEAR_BEGAN, {"year": 1, "events": year_events(ctx, [])})
     if opts["setup"] == "beginner":
@@ -58,20 +69,26 @@ def seeding(s: dict, t: dict) -> dict:
     """The TowerSeeded payload for a thrown tower `t`: the tray is emptied."""
     fell = [t["tray"].count(seat) for seat in range(s["n"])]
     officials = [min(k, C.OFFICIALS) if s["opts"]["tennos_court"] else 0 for k in fell]
-    return {"tower": {"l1": t["l1"], "l2": t["l2"], "tray": []}, "fell": fell,
-            "green_fell": t["tray"].count(C.GREEN), "officials": officials}
+    return {
+        "tower": {"l1": t["l1"], "l2": t["l2"], "tray": []},
+        "fell": fell,
+        "green_fell": t["tray"].count(C.GREEN),
+        "officials": officials,
+    }
 
 
 def year_events(ctx, past: list[str]) -> list[str]:
     left = [e for e in C.EVENT_IDS if e not in past]
-    picks = ctx.rng("year-events").shuffled(left)[:C.CARDS["events_per_year"]]
+    picks = ctx.rng("year-events").shuffled(left)[: C.CARDS["events_per_year"]]
     return sorted(picks)
 
 
 def deal_beginner(ctx) -> None:
     """Fixed set-ups from the rules supplement: letter A to seat 0, B to seat 1, ..."""
     table = C.SETUP["beginner"][ctx.s["n"]]
-    placements = [[prov, seat, armies]
-                  for seat, letter in enumerate(sorted(table))
-                  for prov, armies in table[letter].items()]
+    placements = [
+        [prov, seat, armies]
+        for seat, letter in enumerate(sorted(table))
+        for prov, armies in table[letter].items()
+    ]
     ctx.emit(E.PROVINCES_DEALT, {"placements": placements})

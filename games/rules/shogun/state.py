@@ -21,6 +21,7 @@ Shape (filled by `GameStarted`)::
 from __future__ import annotations
 
 import marshal
+from typing import Any
 
 from . import catalog as C
 
@@ -31,7 +32,7 @@ def initial() -> dict:
     return {"phase": "init"}
 
 
-def clone(s: dict) -> dict:
+def clone(s: Any) -> Any:
     """A deep copy (the state holds only marshal-able builtins)."""
     return marshal.loads(marshal.dumps(s))
 

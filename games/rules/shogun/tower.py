@@ -23,7 +23,7 @@ def _through(cube: int, stuck: list[int], rng) -> list[int]:
         stuck.append(cube)
         return []
     falling = [cube]
-    still = []
+    still: list[int] = []
     for c in stuck:
         (falling if rng.randbelow(_LOOSE[1]) < _LOOSE[0] else still).append(c)
     stuck[:] = still

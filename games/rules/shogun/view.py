@@ -8,26 +8,50 @@ his own - and no salt is ever shown. After the game ends everything is shown.
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import state as S
 
-_PUBLIC = ("phase", "opts", "n", "colours", "year", "season", "in_play", "provinces",
-           "players", "tiles", "tower", "year_events", "used_events", "event",
-           "event_cancelled", "samurai_pending", "last_battle", "famine", "last_scoring",
-           "result")
+_PUBLIC = (
+    "phase",
+    "opts",
+    "n",
+    "colours",
+    "year",
+    "season",
+    "in_play",
+    "provinces",
+    "players",
+    "tiles",
+    "tower",
+    "year_events",
+    "used_events",
+    "event",
+    "event_cancelled",
+    "samurai_pending",
+    "last_battle",
+    "famine",
+    "last_scoring",
+    "result",
+)
 
 
 def view(s: dict, seat) -> dict:
     if s.get("phase") == "init":
         return {"phase": "init"}
-    out = {k: S.clone(s.get(k)) for k in _PUBLIC}
+    out: dict[str, Any] = {k: S.clone(s.get(k)) for k in _PUBLIC}
     out["season_name"] = S.SEASONS[s["season"]]
     out["supply"] = [S.supply(s, x) for x in range(s["n"])]
     out["favours_left"] = len(s["favour_pool"])
     if s.get("draft"):
         d = s["draft"]
-        out["draft"] = {"first": d["first"], "turn": d["turn"], "display": list(d["display"]),
-                        "deck": len(d["pool"]) + len(d["bottom"]),
-                        "villages": S.clone(d["villages"])}
+        out["draft"] = {
+            "first": d["first"],
+            "turn": d["turn"],
+            "display": list(d["display"]),
+            "deck": len(d["pool"]) + len(d["bottom"]),
+            "villages": S.clone(d["villages"]),
+        }
     if s.get("round"):
         out["round"] = _round(s, seat)
     return out
@@ -36,9 +60,23 @@ def view(s: dict, seat) -> dict:
 def _round(s: dict, seat) -> dict:
     r = s["round"]
     over = s["phase"] == "over"
-    shown = {k: S.clone(r[k]) for k in ("actions", "cur", "specials", "chosen", "order",
-                                        "queue", "favours", "court_queue", "bids",
-                                        "planned", "revealed", "lost")}
+    shown = {
+        k: S.clone(r[k])
+        for k in (
+            "actions",
+            "cur",
+            "specials",
+            "chosen",
+            "order",
+            "queue",
+            "favours",
+            "court_queue",
+            "bids",
+            "planned",
+            "revealed",
+            "lost",
+        )
+    }
     shown["face_down"] = len(r["pool"])
     visible = range(s["n"]) if over else ([seat] if seat is not None else [])
     shown["plans"] = {str(x): {k: e["card"] for k, e in r["plans"][x].items()} for x in visible}

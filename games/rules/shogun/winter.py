@@ -26,8 +26,10 @@ def auto(ctx) -> bool:
     s = ctx.s
     ev = fourth_event(s)
     loss = C.EVENTS[ev]["rice_loss"]
-    ctx.emit(E.WINTER_RICE_LOST, {"event": ev, "loss": loss,
-                                  "losses": [min(loss, pl["rice"]) for pl in s["players"]]})
+    ctx.emit(
+        E.WINTER_RICE_LOST,
+        {"event": ev, "loss": loss, "losses": [min(loss, pl["rice"]) for pl in s["players"]]},
+    )
     for seat in ctx.s["round"]["order"]:
         famine(ctx, seat)
     s = ctx.s
@@ -37,12 +39,11 @@ def auto(ctx) -> bool:
     if s["year"] >= 2:
         vps = [pl["vp"] for pl in s["players"]]
         best = max(vps)
-        ctx.emit(E.GAME_ENDED, {"scores": vps,
-                                "winners": [x for x in range(s["n"]) if vps[x] == best]})
+        ctx.emit(E.GAME_ENDED, {"scores": vps, "winners": [x for x in range(s["n"]) if vps[x] == best]})
     else:
         from .setup import year_events
-        ctx.emit(E.YEAR_BEGAN, {"year": s["year"] + 1,
-                                "events": year_events(ctx, s["past_events"])})
+
+        ctx.emit(E.YEAR_BEGAN, {"year": s["year"] + 1, "events": year_events(ctx, s["past_events"])})
     return True
 
 
@@ -54,8 +55,10 @@ def famine(ctx, seat: int) -> None:
         return
     revolts, extra = C.famine_row(short)
     picks = ctx.rng("famine").shuffled(provs)[:revolts]
-    ctx.emit(E.FAMINE_STRUCK, {"seat": seat, "shortfall": short, "revolts": revolts,
-                               "extra": extra, "provinces": picks})
+    ctx.emit(
+        E.FAMINE_STRUCK,
+        {"seat": seat, "shortfall": short, "revolts": revolts, "extra": extra, "provinces": picks},
+    )
     for prov in picks:
         if ctx.s["provinces"][prov]["owner"] == seat:
             revolt(ctx, prov, extra + ctx.s["provinces"][prov]["markers"], kind="famine")

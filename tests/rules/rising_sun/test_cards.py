@@ -363,3 +363,15 @@ def test_every_card_has_a_test_above():
     text = pathlib.Path(__file__).read_text()
     missing = [n for n in CARDS if f'"{n}"' not in text]
     assert not missing
+
+
+@pytest.mark.parametrize("timing,lotus,turtle", [("first", 0, 5), ("last", 1, 4)])
+def test_highest_honor_war_upgrade_owner_chooses_first_or_last(timing, lotus, turtle):
+    g = g4().card("Lotus", "Way of the Righteous").card("Turtle", "Way of the Moneylender")
+    g.set("Lotus", coins=0).set("Turtle", coins=0).set("Dragonfly", coins=0)
+    g.put("Koi", "bushi", "Edo").put("Dragonfly", "bushi", "Edo")  # a battle halts the war afterwards
+    g.s["war_order"] = ["Edo"]
+    g.frame("war_start")
+    assert g.top()["what"] == "war_upgrade_timing" and g.top()["seat"] == 1
+    g.choose("Lotus", timing)
+    assert (g.coins("Lotus"), g.coins("Turtle")) == (lotus, turtle)

@@ -166,3 +166,18 @@ def test_nagato_battle_example_p22_24():
     # reparations: losers discard their bids, Lotus's 6 coins go 3 and 3
     assert (g.coins("Turtle"), g.coins("Koi"), g.coins("Lotus")) == (3, 7, 0)
     assert g.s["battle"]["prov"] == "Edo"  # next war: Koi against Dragonfly
+
+
+def test_honor_examples_p8():
+    from games.rules.rising_sun.state import gain_honor, lose_honor
+    g = Game(["Koi", "Lotus", "Turtle", "Dragonfly", "Bonsai"])
+    assert g.s["honor"] == [0, 1, 2, 3, 4]  # KOI, LOTO, TORTUGA, LIBÉLULA, BONSÁI
+    gain_honor(g.s, 2)  # Turtle up, Lotus down
+    assert g.s["honor"] == [0, 2, 1, 3, 4]
+    lose_honor(g.s, 1)  # Lotus down, Dragonfly up
+    assert g.s["honor"] == [0, 2, 3, 1, 4]
+
+
+def test_prepare_for_war_example_p10_four_players_six_tokens():
+    g = Game(FOUR)
+    assert len(g.s["war_order"]) == 6 and len(set(g.s["war_order"])) == 6

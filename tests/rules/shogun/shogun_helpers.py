@@ -45,8 +45,7 @@ def fixed(mode: str = "fall"):
 
 
 def roundtrip(events):
-    return [Event(e.type, json.loads(json.dumps(dict(e.payload))), e.version, e.visible_to)
-            for e in events]
+    return [Event(e.type, json.loads(json.dumps(dict(e.payload))), e.version, e.visible_to) for e in events]
 
 
 def new_game(n: int = 4, seed: str = "t", **opts) -> dict:
@@ -91,8 +90,7 @@ def clear_board(s: dict) -> dict:
     return s
 
 
-def setup_action(s: dict, action: str, plans: dict, order=None, event=None,
-                 blocker: bool = True) -> dict:
+def setup_action(s: dict, action: str, plans: dict, order=None, event=None, blocker: bool = True) -> dict:
     """Put the game at the start of `action` in the action phase.
     plans = {seat: {space: card}}; unplanned spaces hold nothing. With `blocker`, the last
     seat holds Yamato and plans it on the next action, so the automatic steps stop there
@@ -107,8 +105,7 @@ def setup_action(s: dict, action: str, plans: dict, order=None, event=None,
         plans = {**plans, n - 1: {**plans.get(n - 1, {}), r["actions"][1]: "Yamato"}}
     r["pool"] = sorted(a for a in C.ACTION_IDS if a not in r["actions"])
     r["order"] = list(order if order is not None else range(n))
-    r["plans"] = [{sp: {"card": c, "salt": "00"} for sp, c in plans.get(x, {}).items()}
-                  for x in range(n)]
+    r["plans"] = [{sp: {"card": c, "salt": "00"} for sp, c in plans.get(x, {}).items()} for x in range(n)]
     r["planned"] = [True] * n
     r["revealed"] = [{} for _ in range(n)]
     r["lost"] = []

@@ -2,11 +2,11 @@
 #23 #24)."""
 
 import pytest
+from shogun_helpers import act, clear_board, new_game, of_type, own, run, setup_action
 
 from games.rules.base import IllegalCommand
 from games.rules.shogun import state as S
 from games.rules.shogun.rules import RULES
-from shogun_helpers import act, clear_board, new_game, of_type, own, run, setup_action
 
 
 def board(n=4):
@@ -25,8 +25,9 @@ def pending(s):
     return [(p.seat, p.kind) for p in RULES.pending(s)]
 
 
-@pytest.mark.parametrize("action,kind,cost", [("castle", "castle", 3), ("temple", "temple", 2),
-                                              ("theatre", "theatre", 1)])
+@pytest.mark.parametrize(
+    "action,kind,cost", [("castle", "castle", 3), ("temple", "temple", 2), ("theatre", "theatre", 1)]
+)
 def test_build(action, kind, cost):
     s = board()
     own(s, "Etchu", 0, 2)
@@ -48,7 +49,7 @@ def test_build_declined_costs_nothing():
 @pytest.mark.parametrize("why", ["money", "sites", "same", "tiles"])
 def test_build_cancelled_when_impossible(why):
     s = board()
-    own(s, "Kai", 0, 2)                        # Kai: 1 building site
+    own(s, "Kai", 0, 2)  # Kai: 1 building site
     if why == "money":
         s["players"][0]["money"] = 2
     elif why == "sites":
@@ -75,9 +76,17 @@ def test_collect_taxes_and_rice_add_a_marker():
     assert s2["players"][0]["rice"] == 3 and s2["provinces"]["Etchu"]["markers"] == 1
 
 
-@pytest.mark.parametrize("event,action,prov,expect", [
-    ("E07", "taxes", "Etchu", 5), ("E08", "taxes", "Kozuke", 6), ("E08", "taxes", "Etchu", 7),
-    ("E10", "rice", "Noto", 4), ("E11", "rice", "Kaga", 3), ("E11", "rice", "Noto", 2)])
+@pytest.mark.parametrize(
+    "event,action,prov,expect",
+    [
+        ("E07", "taxes", "Etchu", 5),
+        ("E08", "taxes", "Kozuke", 6),
+        ("E08", "taxes", "Etchu", 7),
+        ("E10", "rice", "Noto", 4),
+        ("E11", "rice", "Kaga", 3),
+        ("E11", "rice", "Noto", 2),
+    ],
+)
 def test_collection_events_clamp(event, action, prov, expect):
     s = board()
     own(s, prov, 0, 2)
@@ -88,8 +97,10 @@ def test_collection_events_clamp(event, action, prov, expect):
     assert s2["players"][0][field] - base == expect
 
 
-@pytest.mark.parametrize("special,event,action,expect", [
-    ("taxes", "E07", "taxes", 6), ("rice", "E11", "rice", 4), ("taxes", None, "taxes", 8)])
+@pytest.mark.parametrize(
+    "special,event,action,expect",
+    [("taxes", "E07", "taxes", 6), ("rice", "E11", "rice", 4), ("taxes", None, "taxes", 8)],
+)
 def test_specials_apply_after_the_event(special, event, action, expect):
     """'max 3 rice + 1 special = 4' [frsum]."""
     s = board()
@@ -101,10 +112,17 @@ def test_specials_apply_after_the_event(special, event, action, expect):
     assert s2["players"][0][field] - (10 if action == "taxes" else 0) == expect
 
 
-@pytest.mark.parametrize("action,special,event,armies,cost", [
-    ("recruit5", None, None, 5, 3), ("recruit3", None, None, 3, 2),
-    ("recruit5", None, "E12", 3, 3), ("recruit3", None, "E12", 2, 2),
-    ("recruit5", "recruit6", None, 6, 3), ("recruit5", "recruit6", "E12", 6, 3)])
+@pytest.mark.parametrize(
+    "action,special,event,armies,cost",
+    [
+        ("recruit5", None, None, 5, 3),
+        ("recruit3", None, None, 3, 2),
+        ("recruit5", None, "E12", 3, 3),
+        ("recruit3", None, "E12", 2, 2),
+        ("recruit5", "recruit6", None, 6, 3),
+        ("recruit5", "recruit6", "E12", 6, 3),
+    ],
+)
 def test_recruit(action, special, event, armies, cost):
     s = board()
     own(s, "Etchu", 0, 2)
@@ -117,7 +135,7 @@ def test_recruit(action, special, event, armies, cost):
 
 def test_recruit_cancelled_when_supply_short():
     s = board()
-    own(s, "Etchu", 0, 58)                     # 62 - 58 = 4 in supply < 5
+    own(s, "Etchu", 0, 58)  # 62 - 58 = 4 in supply < 5
     s, events = at(s, "recruit5", {0: {"recruit5": "Etchu"}})
     assert of_type(events, "SpaceRevealed")[0]["next"] == "end"
 
@@ -133,11 +151,11 @@ def test_recruit1_recruit_and_move_to_own_province_only():
     assert s["provinces"]["Etchu"]["armies"] == 4 and s["players"][0]["money"] == 9
     assert pending(s) == [(0, "recruit1:move")]
     targets = {c.get("to") for c in RULES.legal_commands(s, 0).commands}
-    assert targets == {"Noto", None}           # not the enemy Kaga, not neutral Hida
+    assert targets == {"Noto", None}  # not the enemy Kaga, not neutral Hida
     with pytest.raises(IllegalCommand):
         act(s, 0, {"type": "move", "to": "Kaga", "armies": 1})
     with pytest.raises(IllegalCommand):
-        act(s, 0, {"type": "move", "to": "Noto", "armies": 4})   # must leave 1
+        act(s, 0, {"type": "move", "to": "Noto", "armies": 4})  # must leave 1
     s2, _ = act(s, 0, {"type": "move", "to": "Noto", "armies": 3})
     assert s2["provinces"]["Etchu"]["armies"] == 1 and s2["provinces"]["Noto"]["armies"] == 4
 
@@ -180,10 +198,15 @@ def test_temple_event_protects_other_players_temples_only():
     assert "Noto" not in targets and "Kaga" in targets and "Hida" in targets
 
 
-@pytest.mark.parametrize("immune,action,blocked", [(["A"], "attackA", True),
-                                                   (["A"], "attackB", False),
-                                                   (["B"], "attackB", True),
-                                                   (["A", "B"], "attackB", True)])
+@pytest.mark.parametrize(
+    "immune,action,blocked",
+    [
+        (["A"], "attackA", True),
+        (["A"], "attackB", False),
+        (["B"], "attackB", True),
+        (["A", "B"], "attackB", True),
+    ],
+)
 def test_immunity_blocks_only_the_named_letter(immune, action, blocked):
     s = board()
     own(s, "Etchu", 0, 5)
@@ -233,7 +256,11 @@ def test_blank_cards_are_revealed_and_skipped():
     s = board()
     own(s, "Etchu", 0, 2)
     s, events = at(s, "castle", {0: {"castle": "chest3"}, 1: {"castle": "tower2"}})
-    revealed = {e["seat"]: (e["card"], e["next"], e["reason"]) for e in of_type(events, "SpaceRevealed") if e["space"] == "castle"}
+    revealed = {
+        e["seat"]: (e["card"], e["next"], e["reason"])
+        for e in of_type(events, "SpaceRevealed")
+        if e["space"] == "castle"
+    }
     assert revealed[0] == ("chest3", "end", "blank") and revealed[1] == ("tower2", "end", "blank")
     assert revealed[2] == (None, "end", "blank")
 

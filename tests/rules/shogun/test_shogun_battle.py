@@ -3,13 +3,13 @@
 from collections import Counter
 
 import pytest
+from shogun_helpers import FixedRng, act, clear_board, new_game, of_type, own, run, setup_action
 
 from games.rules.base import Rng
 from games.rules.shogun import catalog as C
 from games.rules.shogun import state as S
 from games.rules.shogun.battle import _resolve, fight
 from games.rules.shogun.tower import drop
-from shogun_helpers import FixedRng, act, clear_board, new_game, of_type, own, run, setup_action
 
 G = C.GREEN
 
@@ -33,11 +33,17 @@ def test_neutral_attack_won_leaves_a_minus_green():
     b = of_type(events, "BattleFought")[0]
     assert b["kind"] == "neutral" and b["thrown"] == {"attacker": 3, "defender": 0, "green": 1}
     assert b["result"] == "conquered"
-    assert s2["provinces"]["Hida"] == {"owner": 0, "armies": 2, "castle": False, "temple": False,
-                                       "theatre": False, "markers": 0}
+    assert s2["provinces"]["Hida"] == {
+        "owner": 0,
+        "armies": 2,
+        "castle": False,
+        "temple": False,
+        "theatre": False,
+        "markers": 0,
+    }
     assert s2["provinces"]["Etchu"]["armies"] == 1
     assert s2["tower"]["tray"] == []
-    assert S.supply(s2, 0) == S.supply(s, 0) + 1          # the 1 casualty went home
+    assert S.supply(s2, 0) == S.supply(s, 0) + 1  # the 1 casualty went home
 
 
 def test_neutral_attack_needs_strictly_more():
@@ -82,7 +88,7 @@ def test_player_battle_green_ignored_with_revolt_markers():
     s = board()
     own(s, "Etchu", 0, 5)
     own(s, "Noto", 1, 2, markers=1, theatre=True)
-    s["tower"]["tray"] = [G, 2]                            # seat 2 is not a party
+    s["tower"]["tray"] = [G, 2]  # seat 2 is not a party
     s2, events = attack(s, "Noto", 4)
     b = of_type(events, "BattleFought")[0]
     assert b["result"] == "conquered" and s2["provinces"]["Noto"]["armies"] == 2
@@ -99,7 +105,7 @@ def test_defender_holds_and_keeps_min_of_surplus_and_own_cubes():
     s2, events = attack(s, "Noto", 2)
     b = of_type(events, "BattleFought")[0]
     assert b["result"] == "held"
-    assert s2["provinces"]["Noto"]["armies"] == 4          # min(6 - 2, 4)
+    assert s2["provinces"]["Noto"]["armies"] == 4  # min(6 - 2, 4)
 
 
 def test_tie_devastates_the_province():
@@ -110,8 +116,14 @@ def test_tie_devastates_the_province():
     s2, events = attack(s, "Noto", 3)
     b = of_type(events, "BattleFought")[0]
     assert b["result"] == "devastated"
-    assert s2["provinces"]["Noto"] == {"owner": None, "armies": 0, "castle": False,
-                                       "temple": False, "theatre": False, "markers": 0}
+    assert s2["provinces"]["Noto"] == {
+        "owner": None,
+        "armies": 0,
+        "castle": False,
+        "temple": False,
+        "theatre": False,
+        "markers": 0,
+    }
     assert s2["tiles"]["castle"] == tiles["castle"] + 1 and s2["tiles"]["temple"] == tiles["temple"] + 1
 
 
@@ -131,27 +143,35 @@ def test_cubes_stuck_in_the_tower_stay_there():
     own(s, "Noto", 1, 2)
     s2, events = attack(s, "Noto", 3, mode="stick")
     b = of_type(events, "BattleFought")[0]
-    assert b["out"]["attacker"] == 0 and b["result"] == "devastated"     # 0-0 is a tie
+    assert b["out"]["attacker"] == 0 and b["result"] == "devastated"  # 0-0 is a tie
     assert Counter(s2["tower"]["l1"]) == {0: 3, 1: 2}
-    assert S.supply(s2, 0) == S.supply(s, 0)          # the 3 are neither on map nor home
+    assert S.supply(s2, 0) == S.supply(s, 0)  # the 3 are neither on map nor home
 
 
-@pytest.mark.parametrize("kind,a,d,g,result,armies", [
-    ("attack", 0, 0, 0, "devastated", 0),       # R #25
-    ("attack", 1, 0, 2, "devastated", 0),       # defender 'wins' with peasants only: tie
-    ("attack", 2, 3, 1, "held", 2),
-    ("attack", 5, 2, 1, "conquered", 2),
-    ("neutral", 0, 0, 0, "repelled", 0),
-    ("neutral", 2, 0, 1, "conquered", 1),
-    ("revolt", 0, 0, 0, "revolted", 0),
-    ("revolt", 0, 2, 2, "revolted", 0),
-    ("revolt", 0, 3, 1, "suppressed", 2),
-    ("famine", 0, 1, 3, "revolted", 0),
-])
+@pytest.mark.parametrize(
+    "kind,a,d,g,result,armies",
+    [
+        ("attack", 0, 0, 0, "devastated", 0),  # R #25
+        ("attack", 1, 0, 2, "devastated", 0),  # defender 'wins' with peasants only: tie
+        ("attack", 2, 3, 1, "held", 2),
+        ("attack", 5, 2, 1, "conquered", 2),
+        ("neutral", 0, 0, 0, "repelled", 0),
+        ("neutral", 2, 0, 1, "conquered", 1),
+        ("revolt", 0, 0, 0, "revolted", 0),
+        ("revolt", 0, 2, 2, "revolted", 0),
+        ("revolt", 0, 3, 1, "suppressed", 2),
+        ("famine", 0, 1, 3, "revolted", 0),
+    ],
+)
 def test_battle_arithmetic(kind, a, d, g, result, armies):
-    p = {"owner": None if kind == "neutral" else 1, "armies": 0 if kind == "neutral" else 3,
-         "castle": kind != "neutral",
-         "temple": False, "theatre": False, "markers": 0}
+    p = {
+        "owner": None if kind == "neutral" else 1,
+        "armies": 0 if kind == "neutral" else 3,
+        "castle": kind != "neutral",
+        "temple": False,
+        "theatre": False,
+        "markers": 0,
+    }
     res, after = _resolve(kind, p, 0, a, d, g)
     assert res == result and after["armies"] == armies
 
@@ -162,7 +182,9 @@ def test_tower_conserves_cubes_and_is_deterministic():
     t1 = drop(tower, new, Rng("seed", 5, "tower"))
     t2 = drop(tower, new, Rng("seed", 5, "tower"))
     assert t1 == t2
-    assert Counter(t1["l1"] + t1["l2"] + t1["tray"]) == Counter(tower["l1"] + tower["l2"] + tower["tray"] + new)
+    assert Counter(t1["l1"] + t1["l2"] + t1["tray"]) == Counter(
+        tower["l1"] + tower["l2"] + tower["tray"] + new
+    )
 
 
 def test_tower_model_rates():
@@ -185,7 +207,7 @@ def test_tray_leftovers_are_thrown_with_the_next_batch():
     s = board()
     own(s, "Etchu", 0, 3)
     own(s, "Noto", 1, 1)
-    s["tower"]["tray"] = [1, 1]                     # earlier-fallen defender cubes count
+    s["tower"]["tray"] = [1, 1]  # earlier-fallen defender cubes count
     _, events = attack(s, "Noto", 2)
     b = of_type(events, "BattleFought")[0]
     assert b["out"]["defender"] == 3 and b["result"] == "held"

@@ -1,6 +1,7 @@
 """Tenno's Court: the seed's worked examples (T1, T2, T3, T5, T6) and every favour."""
 
 import pytest
+from shogun_helpers import act, clear_board, new_game, of_type, own, run, setup_action
 
 from games.rules.base import Event, IllegalCommand
 from games.rules.shogun import catalog as C
@@ -8,7 +9,6 @@ from games.rules.shogun import events as E
 from games.rules.shogun import state as S
 from games.rules.shogun.evolve import evolve
 from games.rules.shogun.setup import seeding
-from shogun_helpers import act, clear_board, new_game, of_type, own, run, setup_action
 
 G = C.GREEN
 JENS, DIRK, ANIKA, BARBARA = 0, 1, 2, 3
@@ -20,17 +20,19 @@ def test_t1_tower_seeding_makes_officials():
     s["tower"] = {"l1": [], "l2": [], "tray": []}
     for pl in s["players"]:
         pl.update(officials=7, vestibule=0)
-    thrown = {"l1": [JENS] * 5 + [G] * 8, "l2": [DIRK] * 5 + [ANIKA] * 6,
-              "tray": [G, G, JENS, JENS, DIRK, DIRK, ANIKA]}
+    thrown = {
+        "l1": [JENS] * 5 + [G] * 8,
+        "l2": [DIRK] * 5 + [ANIKA] * 6,
+        "tray": [G, G, JENS, JENS, DIRK, DIRK, ANIKA],
+    }
     payload = seeding(s, thrown)
     assert payload["fell"] == [2, 2, 1] and payload["green_fell"] == 2
     s2 = evolve(s, Event(E.TOWER_SEEDED, payload))
     assert [p["vestibule"] for p in s2["players"]] == [2, 2, 1]
     assert [p["officials"] for p in s2["players"]] == [5, 5, 6]
-    assert s2["tower"]["tray"] == []                       # fallen cubes went home
+    assert s2["tower"]["tray"] == []  # fallen cubes went home
     on_map = [S.on_map(s2, x) for x in range(3)]
-    assert [S.supply(s2, x) for x in range(3)] == [62 - on_map[0] - 5, 62 - on_map[1] - 5,
-                                                   62 - on_map[2] - 6]
+    assert [S.supply(s2, x) for x in range(3)] == [62 - on_map[0] - 5, 62 - on_map[1] - 5, 62 - on_map[2] - 6]
 
 
 def test_seeding_without_court_makes_no_officials():
@@ -52,9 +54,13 @@ def _court_state(n=4):
 
 
 def _plan_court(s, seat, c3, c2, c1):
-    s["round"]["plans"][seat].update({"court3": {"card": c3, "salt": "a"},
-                                      "court2": {"card": c2, "salt": "b"},
-                                      "court1": {"card": c1, "salt": "c"}})
+    s["round"]["plans"][seat].update(
+        {
+            "court3": {"card": c3, "salt": "a"},
+            "court2": {"card": c2, "salt": "b"},
+            "court1": {"card": c1, "salt": "c"},
+        }
+    )
 
 
 def test_t2_barbara_converts_five():
@@ -81,7 +87,7 @@ def test_t2_variant_four_officials_only_three_deployed():
     _plan_court(s, BARBARA, "Kai", "tower1", "chest2")
     s2, _ = run(s)
     assert s2["players"][BARBARA]["vestibule"] == 3
-    assert s2["tower"]["tray"].count(BARBARA) == 2          # the tower card failed
+    assert s2["tower"]["tray"].count(BARBARA) == 2  # the tower card failed
 
 
 def test_t5_three_armies_fail_on_space_3_but_succeed_on_2():
@@ -97,12 +103,12 @@ def test_t5_three_armies_fail_on_space_3_but_succeed_on_2():
     _plan_court(s, BARBARA, "chest1", "Kai", "Izu")
     s2, _ = run(s)
     assert s2["provinces"]["Kai"]["armies"] == 1 and s2["players"][BARBARA]["vestibule"] == 2
-    assert s2["provinces"]["Izu"]["armies"] == 1            # 1 army never converts
+    assert s2["provinces"]["Izu"]["armies"] == 1  # 1 army never converts
 
 
 def test_t3_favour_ranking_and_payment():
     s = _court_state()
-    s["round"]["order"] = [BARBARA, DIRK, JENS, ANIKA]      # Jens before Anika
+    s["round"]["order"] = [BARBARA, DIRK, JENS, ANIKA]  # Jens before Anika
     s["round"]["favours"] = [[4, 10], [3, 8], [2, 2]]
     for seat in range(4):
         _plan_court(s, seat, "chest1", "chest2", "chest3")
@@ -119,7 +125,7 @@ def test_t3_favour_ranking_and_payment():
     s, events = act(s, DIRK, {"type": "favour", "card": 2, "use": True, "province": None})
     assert s["players"][DIRK]["money"] == dmoney + 2
     passed = [e["seat"] for e in of_type(events, "CourtPassed")]
-    assert passed == [JENS, ANIKA]                          # cannot afford #10: auto
+    assert passed == [JENS, ANIKA]  # cannot afford #10: auto
     assert of_type(events, "CourtEnded")[0]["removed"] == [10]
     assert [s["players"][x]["vestibule"] for x in (BARBARA, DIRK, JENS, ANIKA)] == [2, 1, 2, 2]
     assert all(p["hall"] == 0 for p in s["players"])
@@ -128,6 +134,7 @@ def test_t3_favour_ranking_and_payment():
 
 def RULES_pending(s):
     from games.rules.shogun.rules import RULES
+
     return [(p.seat, p.kind) for p in RULES.pending(s)]
 
 
@@ -144,22 +151,33 @@ def _favour_state(card, seat=0, vestibule=4):
 
 def test_favour_cannot_be_afforded_and_use_needs_valid_target():
     s = _favour_state(21)
-    own(s, "Kai", 0, 2)                                     # Kai has 1 site
+    own(s, "Kai", 0, 2)  # Kai has 1 site
     own(s, "Izu", 0, 2)
     with pytest.raises(IllegalCommand):
         act(s, 0, {"type": "favour", "card": 21, "use": True, "province": "Omi"})
     s2, _ = act(s, 0, {"type": "favour", "card": 21, "use": True, "province": "Kai"})
     assert s2["provinces"]["Kai"]["castle"] and s2["tiles"]["castle"] == s["tiles"]["castle"] - 1
-    s["provinces"]["Kai"]["temple"] = True                  # no free site left in Kai
+    s["provinces"]["Kai"]["temple"] = True  # no free site left in Kai
     from games.rules.shogun.rules import RULES
-    targets = [c["province"] for c in RULES.legal_commands(s, 0).commands
-               if c.get("card") == 21 and c["use"]]
+
+    targets = [c["province"] for c in RULES.legal_commands(s, 0).commands if c.get("card") == 21 and c["use"]]
     assert targets == ["Izu"]
 
 
-@pytest.mark.parametrize("card,field,gain", [(2, "money", 2), (9, "money", 4), (16, "money", 6),
-                                             (5, "rice", 1), (15, "rice", 2), (20, "rice", 3),
-                                             (6, "vp", 1), (13, "vp", 2), (19, "vp", 3)])
+@pytest.mark.parametrize(
+    "card,field,gain",
+    [
+        (2, "money", 2),
+        (9, "money", 4),
+        (16, "money", 6),
+        (5, "rice", 1),
+        (15, "rice", 2),
+        (20, "rice", 3),
+        (6, "vp", 1),
+        (13, "vp", 2),
+        (19, "vp", 3),
+    ],
+)
 def test_amount_favours(card, field, gain):
     s = _favour_state(card)
     before = s["players"][0][field]
@@ -178,7 +196,7 @@ def test_tray_favours_put_armies_in_the_tray(card, n):
 
 def test_favour_1_cancels_the_event():
     s = _favour_state(1)
-    s["event"] = "E07"                                     # taxes max 5
+    s["event"] = "E07"  # taxes max 5
     assert S.event(s)["effect"] == "tax_max"
     s2, _ = act(s, 0, {"type": "favour", "card": 1, "use": True, "province": None})
     assert s2["event_cancelled"] and S.event(s2) == {}
@@ -214,6 +232,7 @@ def test_t6_favour_4_kept_cancels_the_next_collection_marker():
     s = _favour_state(4)
     own(s, "Izu", 0, 2)
     from games.rules.shogun.rules import RULES
+
     options = [c for c in RULES.legal_commands(s, 0).commands if c.get("card") == 4]
     assert {"type": "favour", "card": 4, "use": True, "province": None} in options
     s, _ = act(s, 0, {"type": "favour", "card": 4, "use": True, "province": None})

@@ -34,16 +34,19 @@ def test_97_symmetric_edges_with_6_sea_routes():
         assert a not in nbrs
         for b in nbrs:
             assert a in C.ADJ[b]
-    assert "Mikawa" not in C.ADJ["Kai"]          # the one-sided [imr] link is dropped
-    assert "Harima" in C.ADJ["Hoki"]             # confirmed on the scan (R #28)
+    assert "Mikawa" not in C.ADJ["Kai"]  # the one-sided [imr] link is dropped
+    assert "Harima" in C.ADJ["Hoki"]  # confirmed on the scan (R #28)
 
 
 def test_province_values_spot_checks():
-    assert (C.PROVINCES["Etchu"]["tax"], C.PROVINCES["Etchu"]["rice"],
-            C.PROVINCES["Etchu"]["sites"]) == (7, 3, 3)
+    assert (C.PROVINCES["Etchu"]["tax"], C.PROVINCES["Etchu"]["rice"], C.PROVINCES["Etchu"]["sites"]) == (
+        7,
+        3,
+        3,
+    )
     assert (C.PROVINCES["Shimosa"]["tax"], C.PROVINCES["Shimosa"]["rice"]) == (5, 5)
     assert C.PROVINCES["Sanuki"]["sun"] == "purple" and C.PROVINCES["Sanuki"]["moon"] == "green"
-    assert sum(p["sites"] for p in C.PROVINCES.values()) == 87      # R #20
+    assert sum(p["sites"] for p in C.PROVINCES.values()) == 87  # R #20
 
 
 def test_three_player_exclusions_and_connectivity():
@@ -94,4 +97,13 @@ def test_cards():
 
 def test_famine_table():
     assert [C.famine_row(s) for s in range(0, 9)] == [
-        (0, 0), (1, 1), (1, 2), (2, 2), (2, 2), (2, 3), (2, 3), (3, 3), (3, 3)]
+        (0, 0),
+        (1, 1),
+        (1, 2),
+        (2, 2),
+        (2, 2),
+        (2, 3),
+        (2, 3),
+        (3, 3),
+        (3, 3),
+    ]

@@ -3,13 +3,13 @@
 import random
 
 import pytest
+from shogun_helpers import act, new_game, of_type
 
 from games.rules.base import IllegalCommand, commitment_of, rng_factory
 from games.rules.shogun import catalog as C
 from games.rules.shogun import planning
 from games.rules.shogun import state as S
 from games.rules.shogun.rules import RULES
-from shogun_helpers import act, new_game, of_type
 
 
 def plan_of(s, seat, **changes):
@@ -27,9 +27,9 @@ def test_planning_is_simultaneous_and_secret():
     s2, events = act(s, 0, plan_of(s, 0), rng=rng_factory("x", 9))
     private = [e for e in events if e.type == "shogun.CardPlanned"]
     public = [e for e in events if e.type == "core.ChoiceCommitted"]
-    assert len(private) == len(public) == 14                 # 10 + bid + 3 court
+    assert len(private) == len(public) == 14  # 10 + bid + 3 court
     assert all(e.visible_to == (0,) for e in private)
-    for e, c in zip(private, public):
+    for e, c in zip(private, public, strict=True):
         assert c.payload["commitment"] == commitment_of(e.payload["salt"], e.payload["choice"])
     assert sorted(p.seat for p in RULES.pending(s2)) == [1, 2, 3]
     assert RULES.view(s2, 1)["round"]["plans"] == {"1": {}}
@@ -37,20 +37,23 @@ def test_planning_is_simultaneous_and_secret():
     assert "salt" not in str(RULES.view(s2, 0))
     assert RULES.view(s2, 0)["round"]["plans"]["0"]["bid"] == "chest0"
     with pytest.raises(IllegalCommand):
-        act(s2, 0, plan_of(s2, 0))                          # no second plan
+        act(s2, 0, plan_of(s2, 0))  # no second plan
 
 
-@pytest.mark.parametrize("change,reason", [
-    ({"bid": "chest4", "castle": "chest0"}, None),
-    ({"court1": None, "castle": "chest3"}, "court"),
-    ({"castle": None}, "empty"),
-    ({"castle": "Omi_not_mine"}, "hand"),
-])
+@pytest.mark.parametrize(
+    "change,reason",
+    [
+        ({"bid": "chest4", "castle": "chest0"}, None),
+        ({"court1": None, "castle": "chest3"}, "court"),
+        ({"castle": None}, "empty"),
+        ({"castle": "Omi_not_mine"}, "hand"),
+    ],
+)
 def test_plan_validation(change, reason):
     s = new_game(4)
     p = planning.default(s, 0)
     if reason == "hand":
-        p["castle"] = "Bizen"                               # not seat 0's province
+        p["castle"] = "Bizen"  # not seat 0's province
     else:
         for k, v in change.items():
             old = p[k]

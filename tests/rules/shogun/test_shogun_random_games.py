@@ -3,8 +3,8 @@ option family)."""
 
 import pytest
 
-from games.rules.testing import play_random_game
 from games.rules.shogun.rules import RULES
+from games.rules.testing import play_random_game
 
 FAMILIES = [
     (3, {}),
@@ -24,8 +24,7 @@ FAMILIES = [
 @pytest.mark.parametrize("players,options", FAMILIES)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_random_game_is_sound(players, options, seed):
-    out = play_random_game(RULES, [None] * players, options, seed, max_commands=4000,
-                           check_every=60)
+    out = play_random_game(RULES, [None] * players, options, seed, max_commands=4000, check_every=60)
     result = RULES.outcome(out.state)
     assert result is not None
     assert set(result.scores) == set(range(players))
@@ -35,8 +34,7 @@ def test_random_game_is_sound(players, options, seed):
 
 
 def test_chosen_colours_are_kept():
-    out = play_random_game(RULES, ["black", None, "red"], {}, 3, check_every=500,
-                           check_views=False)
+    out = play_random_game(RULES, ["black", None, "red"], {}, 3, check_every=500, check_views=False)
     colours = out.state["colours"]
     assert colours[0] == "black" and colours[2] == "red"
     assert len(set(colours)) == 3
@@ -44,12 +42,13 @@ def test_chosen_colours_are_kept():
 
 def test_default_commands_alone_finish_a_game():
     """A table where every deadline is missed still reaches the end."""
-    from games.rules.base import fold, rng_factory
     from shogun_helpers import roundtrip
+
+    from games.rules.base import fold, rng_factory
 
     events = roundtrip(RULES.start([None] * 4, {}, rng_factory("d", 1)))
     state = fold(RULES, events)
-    for step in range(3000):
+    for _ in range(3000):
         if RULES.outcome(state):
             break
         p = RULES.pending(state)[0]

@@ -1,12 +1,11 @@
 """Unrest and revolts (reference 9, Appendix R #11), winter famine and scoring (10, R #17
 #18), game end."""
 
-import pytest
+from shogun_helpers import act, clear_board, new_game, of_type, own, run, setup_action
 
 from games.rules.shogun import state as S
 from games.rules.shogun.rules import RULES
 from games.rules.shogun.scoring import score
-from shogun_helpers import act, clear_board, new_game, of_type, own, run, setup_action
 
 
 def board(**opts):
@@ -28,8 +27,8 @@ def test_t4_suppressed_collection_revolt_adds_exactly_one_marker():
     b = of_type(events, "BattleFought")[0]
     assert b["kind"] == "revolt" and b["thrown"]["green"] == 1 and b["result"] == "suppressed"
     assert s2["provinces"]["Etchu"]["armies"] == 2
-    assert s2["provinces"]["Etchu"]["markers"] == 2        # not 3
-    assert s2["players"][0]["money"] == 17                  # the taxes were collected first
+    assert s2["provinces"]["Etchu"]["markers"] == 2  # not 3
+    assert s2["players"][0]["money"] == 17  # the taxes were collected first
 
 
 def test_first_collection_never_revolts():
@@ -44,8 +43,14 @@ def test_successful_revolt_makes_the_province_neutral_without_marker():
     own(s, "Etchu", 0, 2, markers=2, castle=True)
     s2, events = collect(s, "Etchu", "rice")
     assert of_type(events, "BattleFought")[0]["result"] == "revolted"
-    assert s2["provinces"]["Etchu"] == {"owner": None, "armies": 0, "castle": False,
-                                        "temple": False, "theatre": False, "markers": 0}
+    assert s2["provinces"]["Etchu"] == {
+        "owner": None,
+        "armies": 0,
+        "castle": False,
+        "temple": False,
+        "theatre": False,
+        "markers": 0,
+    }
     assert not of_type(events, "RevoltMarkerPlaced")
     assert s2["players"][0]["rice"] == 3
 
@@ -81,7 +86,7 @@ def winter_state(year=1):
     s["round"]["order"] = [2, 0, 1, 3]
     s["year"] = year
     s["year_events"] = ["E01", "E02", "E03", "E04"]
-    s["used_events"] = ["E01", "E02", "E03"]               # the 4th is E04: rice loss 2
+    s["used_events"] = ["E01", "E02", "E03"]  # the 4th is E04: rice loss 2
     s["past_events"] = list(s["year_events"])
     s["phase"], s["season"] = "winter", 3
     return s
@@ -92,17 +97,17 @@ def test_winter_rice_loss_famine_and_reset():
     for prov in ("Etchu", "Hida", "Kaga"):
         own(s, prov, 0, 1, markers=1)
     own(s, "Omi", 1, 1)
-    s["players"][0]["rice"] = 2                          # 2 - 2 = 0: shortfall 3
-    s["players"][1]["rice"] = 5                          # 5 - 2 = 3 >= 1 province
-    s["players"][2]["rice"] = 1                          # loses only what he has
+    s["players"][0]["rice"] = 2  # 2 - 2 = 0: shortfall 3
+    s["players"][1]["rice"] = 5  # 5 - 2 = 3 >= 1 province
+    s["players"][2]["rice"] = 1  # loses only what he has
     s2, events = run(s)
     assert of_type(events, "WinterRiceLost")[0]["losses"] == [2, 2, 1, 0]
     famine = of_type(events, "FamineStruck")
     assert [(f["seat"], f["shortfall"], f["revolts"], f["extra"]) for f in famine] == [(0, 3, 2, 2)]
     battles = of_type(events, "BattleFought")
     assert [b["kind"] for b in battles] == ["famine", "famine"]
-    assert [b["thrown"]["green"] for b in battles] == [3, 3]      # extra 2 + 1 marker
-    assert sorted(S.owned(s2, 0)) == ["Kaga"]                      # picks were Etchu, Hida
+    assert [b["thrown"]["green"] for b in battles] == [3, 3]  # extra 2 + 1 marker
+    assert sorted(S.owned(s2, 0)) == ["Kaga"]  # picks were Etchu, Hida
     assert all(p["markers"] == 0 for p in s2["provinces"].values())
     assert s2["year"] == 2 and all(p["rice"] == 0 for p in s2["players"])
     assert s2["phase"] in ("plan", "samurai")
@@ -121,17 +126,17 @@ def test_famine_revolts_ignore_specials_and_events():
 
 def test_scoring_provinces_buildings_and_majorities():
     s = board()
-    own(s, "Etchu", 0, 1, castle=True)                   # brown
-    own(s, "Kaga", 0, 1, castle=True, theatre=True)      # brown
-    own(s, "Noto", 1, 1, castle=True)                    # brown
-    own(s, "Izu", 0, 1, temple=True)                     # yellow
-    own(s, "Kai", 1, 1, temple=True)                     # yellow
-    own(s, "Sagami", 1, 1, theatre=True)                 # yellow
-    own(s, "Suruga", 2, 1, theatre=True)                 # yellow
+    own(s, "Etchu", 0, 1, castle=True)  # brown
+    own(s, "Kaga", 0, 1, castle=True, theatre=True)  # brown
+    own(s, "Noto", 1, 1, castle=True)  # brown
+    own(s, "Izu", 0, 1, temple=True)  # yellow
+    own(s, "Kai", 1, 1, temple=True)  # yellow
+    own(s, "Sagami", 1, 1, theatre=True)  # yellow
+    own(s, "Suruga", 2, 1, theatre=True)  # yellow
     rows = score(s)
     assert rows[0]["majorities"] == {"brown:castle": 3, "brown:theatre": 1, "yellow:temple": 1}
     assert rows[1]["majorities"] == {"yellow:temple": 1}
-    assert rows[2]["majorities"] == {}                    # tied theatres score 0
+    assert rows[2]["majorities"] == {}  # tied theatres score 0
     assert [r["provinces"] for r in rows] == [3, 3, 1, 0]
     assert [r["buildings"] for r in rows] == [4, 3, 1, 0]
     assert [r["total"] for r in rows] == [12, 7, 2, 0]
@@ -148,7 +153,7 @@ def test_scoring_tied_castles_and_temples():
 
 def test_moon_side_uses_moon_regions_for_majorities():
     s = board(board="moon")
-    own(s, "Hitachi", 0, 1, castle=True)                 # brown on the sun side, yellow on moon
+    own(s, "Hitachi", 0, 1, castle=True)  # brown on the sun side, yellow on moon
     assert score(s)[0]["majorities"] == {"yellow:castle": 3}
 
 

@@ -1,19 +1,18 @@
 """The Samurai option (reference 13, 15.12, fallback 16.3)."""
 
 import pytest
+from shogun_helpers import act, clear_board, new_game, own, run
 
 from games.rules.base import IllegalCommand
-from games.rules.shogun import state as S
 from games.rules.shogun.rules import RULES
-from shogun_helpers import act, clear_board, new_game, own, run
 
 
 def season_start(samurai_card=1):
     s = clear_board(new_game(4, samurai=True))
-    for prov in ("Etchu", "Izu", "Omi", "Ise"):              # brown, yellow, red, purple
+    for prov in ("Etchu", "Izu", "Omi", "Ise"):  # brown, yellow, red, purple
         own(s, prov, 0, 2)
     own(s, "Aki", 1, 2)
-    for prov in ("Kai", "Mino", "Kii"):                      # only 3 regions + 1
+    for prov in ("Kai", "Mino", "Musashi"):  # only 3 regions
         own(s, prov, 1, 2)
     s["players"][0]["samurai"] = samurai_card
     s["phase"] = "season_start"
@@ -26,16 +25,26 @@ def test_four_regions_turn_the_next_card():
     assert [(p.seat, p.kind) for p in RULES.pending(s)] == [(0, "samurai")]
     assert s["players"][0]["samurai"] == 2 and s["players"][1]["samurai"] == 1
     assert RULES.legal_commands(s, 0).commands == (
-        {"type": "samurai", "bonus": "chests"}, {"type": "samurai", "bonus": "tray"})
+        {"type": "samurai", "bonus": "chests"},
+        {"type": "samurai", "bonus": "tray"},
+    )
     with pytest.raises(IllegalCommand):
         act(s, 0, {"type": "samurai", "bonus": "vp"})
     s2, _ = act(s, 0, {"type": "samurai", "bonus": "tray"})
     assert s2["tower"]["tray"].count(0) == 1 and s2["phase"] == "plan"
 
 
-@pytest.mark.parametrize("card,bonus,field,gain", [
-    (2, "chests", "money", 4), (2, "rice", "rice", 1), (3, "chests", "money", 6),
-    (3, "rice", "rice", 2), (3, "vp", "vp", 1), (4, "vp", "vp", 1)])
+@pytest.mark.parametrize(
+    "card,bonus,field,gain",
+    [
+        (2, "chests", "money", 4),
+        (2, "rice", "rice", 1),
+        (3, "chests", "money", 6),
+        (3, "rice", "rice", 2),
+        (3, "vp", "vp", 1),
+        (4, "vp", "vp", 1),
+    ],
+)
 def test_later_cards_are_better_and_the_last_one_stays(card, bonus, field, gain):
     s = season_start(card)
     assert s["players"][0]["samurai"] == min(card + 1, 4)

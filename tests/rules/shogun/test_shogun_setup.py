@@ -2,13 +2,13 @@
 seeding, the year's events (reference 2, 3)."""
 
 import pytest
+from shogun_helpers import act, new_game, of_type, roundtrip, run
 
 from games.rules.base import IllegalCommand, fold, rng_factory
 from games.rules.shogun import catalog as C
 from games.rules.shogun import state as S
 from games.rules.shogun.rules import RULES
 from games.rules.shogun.state import clone
-from shogun_helpers import act, new_game, of_type, roundtrip, run
 
 
 def started(n, **opts):
@@ -41,8 +41,12 @@ def test_tower_seeding_keeps_stuck_cubes_and_makes_officials():
 def test_options_schema_defaults():
     props = RULES.options_schema["properties"]
     assert {k: v["default"] for k, v in props.items()} == {
-        "board": "sun", "setup": "draft", "tennos_court": True, "samurai": False,
-        "revolt_order": "classic"}
+        "board": "sun",
+        "setup": "draft",
+        "tennos_court": True,
+        "samurai": False,
+        "revolt_order": "classic",
+    }
     assert RULES.options_schema["additionalProperties"] is False
     assert RULES.factions(3, {}) == ["blue", "red", "yellow", "purple", "black"]
 
@@ -63,20 +67,18 @@ def test_draft_pick_from_display_and_refill():
     seat = (d["first"] + d["turn"]) % 4
     assert [(p.seat, p.kind) for p in RULES.pending(s)] == [(seat, "draft")]
     card = d["display"][0]
-    s2, events = act(s, seat, {"type": "draft", "card": card, "village": 5},
-                     rng=rng_factory("d", 2))
+    s2, events = act(s, seat, {"type": "draft", "card": card, "village": 5}, rng=rng_factory("d", 2))
     assert s2["provinces"][card] == {**s["provinces"][card], "owner": seat, "armies": 5}
     assert len(s2["draft"]["display"]) == 2 and card not in s2["draft"]["display"]
     assert s2["draft"]["villages"][seat] == [4, 4, 3, 3, 2, 2, 2]
     with pytest.raises(IllegalCommand):
-        act(s2, seat, {"type": "draft", "card": "blind", "village": 4})       # not his turn
+        act(s2, seat, {"type": "draft", "card": "blind", "village": 4})  # not his turn
 
 
 def test_draft_blind_pick():
     s, _ = started(3)
     seat = s["draft"]["first"]
-    s2, events = act(s, seat, {"type": "draft", "card": "blind", "village": 2},
-                     rng=rng_factory("d", 3))
+    s2, events = act(s, seat, {"type": "draft", "card": "blind", "village": 2}, rng=rng_factory("d", 3))
     got = of_type(events, "ProvinceDrafted")[0]
     assert got["source"] == "blind" and got["province"] not in s["draft"]["display"]
     assert got["province"] in s["in_play"]
@@ -102,8 +104,12 @@ def test_full_draft_places_every_village():
     s, _ = started(4)
     while s["phase"] == "draft":
         p = RULES.pending(s)[0]
-        s, _ = act(s, p.seat, RULES.legal_commands(s, p.seat).commands[-1],
-                   rng=rng_factory("f", s["draft"]["turn"] + 5))
+        s, _ = act(
+            s,
+            p.seat,
+            RULES.legal_commands(s, p.seat).commands[-1],
+            rng=rng_factory("f", s["draft"]["turn"] + 5),
+        )
     for seat in range(4):
         assert len(S.owned(s, seat)) == 8 and S.on_map(s, seat) == 25
     assert s["phase"] == "plan"

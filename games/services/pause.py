@@ -1,0 +1,93 @@
+"""Pausing a game (a vote of every seated human, or the creator alone) and
+reclaiming a zombie seat.
+
+While a game is paused its deadlines are frozen with the time they had left,
+commands are refused (409 `game_paused`), bots wait; press still works. Both
+transitions are platform events (`core.GamePaused`, `core.GameResumed`), as
+are `core.SeatReclaimed` and (from deadlines) `core.SeatZombified`.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from events.store import NewEvent
+
+from ..models import Game, PauseVote, Seat
+from . import deadlines
+from .errors import Conflict, Forbidden, NotFound
+from .lobby import get_game
+
+PAUSE, RESUME = PauseVote.Action.PAUSE, PauseVote.Action.RESUME
+
+
+def vote(game_id, user, action: str) -> dict:
+    """Record `user`'s vote to pause or resume; switch when the creator votes
+    or every seated human has. Returns the vote state."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=get_game(game_id).pk)
+        seats = list(game.seats.select_related("user").all())
+        humans = {s.user_id: s for s in seats if s.user_id is not None and not s.bot}
+        if user.id not in humans:
+            raise Forbidden("only seated players can vote to pause or resume", code="not_seated")
+        if game.status != Game.Status.RUNNING:
+            raise Conflict(f"the game is {game.status}", code="game_not_running")
+        if game.paused == (action == PAUSE):
+            raise Conflict("the game is already paused" if game.paused else "the game is not paused",
+                           code="already_paused" if game.paused else "not_paused")
+        PauseVote.objects.get_or_create(game=game, user=user, action=action)
+        voters = set(PauseVote.objects.filter(game=game, action=action).values_list("user_id", flat=True))
+        voters &= set(humans)
+        switched = user.id == game.creator_id or voters >= set(humans)
+        if switched:
+            _switch(game, action, [humans[u].user.username for u in sorted(voters)], user)
+            voters = set()
+        return state(game, humans, action, voters, switched)
+
+
+def _switch(game: Game, action: str, by: list[str], user) -> None:
+    now = timezone.now()
+    game.paused = action == PAUSE
+    game.save(update_fields=["paused"])
+    PauseVote.objects.filter(game=game).delete()
+    deadlines.refresh_freeze(game, now)
+    from . import play
+
+    kind = "core.GamePaused" if game.paused else "core.GameResumed"
+    play.append_core(game, [NewEvent(kind, {"by": by, "creator": user.id == game.creator_id},
+                                     actor={"user": user.username})])
+
+
+def state(game: Game, humans: dict, action: str, voters: set, switched: bool) -> dict:
+    return {"paused": game.paused, "switched": switched, "action": action, "version": game.version,
+            "votes": sorted(humans[u].user.username for u in voters),
+            "waiting_for": sorted(s.user.username for uid, s in humans.items() if uid not in voters)
+            if not switched else []}
+
+
+def reclaim(game_id, user, index: int) -> Game:
+    """The seat's player takes it back from the bot (POST .../seats/{i}/reclaim)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=get_game(game_id).pk)
+        seat = Seat.objects.select_for_update().filter(game=game, index=index).first()
+        if seat is None:
+            raise NotFound("no such seat", code="seat_not_found")
+        if seat.user_id != user.id:
+            raise Forbidden("this is not your seat", code="not_your_seat")
+        if not seat.zombie:
+            raise Conflict("this seat is not played by a bot", code="not_zombie")
+        if game.status != Game.Status.RUNNING:
+            raise Conflict(f"the game is {game.status}", code="game_not_running")
+        reclaim_locked(game, seat, user)
+    return game
+
+
+def reclaim_locked(game: Game, seat: Seat, user) -> None:
+    """Seat back to its human (game locked): a fresh budget of excused misses."""
+    from . import play
+
+    seat.zombie, seat.misses = False, 0
+    seat.save(update_fields=["zombie", "misses"])
+    play.append_core(game, [NewEvent("core.SeatReclaimed", {"seat": seat.index, "user": user.username},
+                                     actor={"seat": seat.index, "user": user.username})])

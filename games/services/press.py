@@ -1,0 +1,70 @@
+"""Press: negotiation messages between seats, stored as `core.MessageSent`
+events. A message to everyone is public (spectators read it too); a message
+to chosen seats is visible to the sender and those seats only (the feed shows
+other viewers a redacted entry, so sequence numbers have no gaps). Messages
+reach players through the events feed, the live stream and notifications."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from events.store import NewEvent
+
+from ..models import Game
+from .errors import Conflict, Forbidden, Invalid
+from .lobby import get_game
+from .present import Viewer, present_event
+
+
+def _check_text(text: Any) -> str:
+    if not isinstance(text, str) or not text.strip():
+        raise Invalid("text must be a non-empty string", code="invalid", fields={"text": ["required"]})
+    limit = settings.PRESS_MAX_CHARS
+    if len(text) > limit:
+        raise Invalid(f"messages are limited to {limit} characters", code="message_too_long",
+                      fields={"text": [f"at most {limit} characters"]})
+    if "\x00" in text:
+        raise Invalid("text must not contain NUL characters", code="invalid", fields={"text": ["NUL"]})
+    return text
+
+
+def _check_to(to: Any, players: int) -> list[int] | None:
+    if to is None:
+        return None
+    if not isinstance(to, list) or not to or not all(isinstance(i, int) and not isinstance(i, bool) for i in to):
+        raise Invalid("to must be null (everyone) or a non-empty list of seat indices", code="invalid",
+                      fields={"to": ["list of seat indices or null"]})
+    bad = [i for i in to if not 0 <= i < players]
+    if bad:
+        raise Invalid(f"no such seats: {bad}", code="invalid_seat", fields={"to": ["unknown seat"]})
+    return sorted(set(to))
+
+
+def send(game_id, user, text: Any, to: Any) -> dict:
+    game = get_game(game_id)
+    text = _check_text(text)
+    recipients = _check_to(to, game.players)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        mine = [s for s in game.seats.all() if s.user_id == user.id]
+        if not mine:
+            raise Forbidden("only seated players can send messages", code="not_seated")
+        if game.status == Game.Status.OPEN:
+            raise Conflict("the game has not started yet", code="game_not_running")
+        if game.status != Game.Status.RUNNING:
+            raise Conflict(f"the game is {game.status}: no more messages", code="game_over")
+        seat = mine[0].index
+        if recipients is not None:
+            recipients = [i for i in recipients if i != seat]
+            if not recipients:
+                raise Invalid("send to at least one other seat (or to null: everyone)", code="invalid",
+                              fields={"to": ["only yourself"]})
+        visible = None if recipients is None else tuple(sorted({seat, *recipients}))
+        from .play import append_core
+
+        rows = append_core(game, [NewEvent("core.MessageSent", {"from": seat, "to": recipients, "text": text},
+                                           visible_to=visible, actor={"seat": seat, "user": user.username})])
+    return {"version": game.version, "event": present_event(rows[0], Viewer(frozenset({seat}), user_id=user.id))}

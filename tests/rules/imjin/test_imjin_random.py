@@ -1,0 +1,59 @@
+"""Seeded random games through the shared contract checker, plus bounds a naive
+REST bot relies on (short command lists, defaults always accepted, finite games)."""
+
+import json
+import random
+
+import pytest
+
+from games.rules.base import canonical_json, fold, rng_factory
+from games.rules.imjin.rules import RULES
+from games.rules.testing import pick, play_random_game, roundtrip
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_random_two_player_games(seed):
+    out = play_random_game(RULES, [None, None], {}, seed)
+    assert RULES.outcome(out.state) is not None
+    assert out.commands < 3000
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_random_four_player_games(seed):
+    out = play_random_game(RULES, [None] * 4, {}, seed)
+    assert RULES.outcome(out.state) is not None
+    assert out.commands < 3000
+
+
+def test_random_game_without_legendaries():
+    out = play_random_game(RULES, ["allies", "japan"], {"legendary_generals": []}, 8)
+    assert RULES.outcome(out.state) is not None
+
+
+@pytest.mark.parametrize("n,seed", [(2, 11), (4, 12)])
+def test_bot_bounds_and_defaults(n, seed):
+    """Every step: ≤1000 listed commands; the default command is accepted; the
+    whole game mixes random and default commands and still ends."""
+    rnd = random.Random(seed)
+    gs = f"b{seed}"
+    events = [roundtrip(e) for e in RULES.start([None] * n, {}, rng_factory(gs, 1))]
+    state = fold(RULES, events)
+    steps = 0
+    while RULES.outcome(state) is None:
+        pend = RULES.pending(state)
+        p = rnd.choice(pend)
+        legal = RULES.legal_commands(state, p.seat)
+        assert 0 < len(legal.commands) <= 1000
+        default = RULES.default_command(state, p.seat)
+        assert default in legal.commands
+        cmd = default if rnd.random() < 0.3 else pick(legal, rnd)
+        cmd = json.loads(canonical_json(dict(cmd)))
+        for e in RULES.decide(state, p.seat, cmd, rng_factory(gs, len(events) + 1)):
+            e = roundtrip(e)
+            events.append(e)
+            if not e.type.startswith("core."):
+                state = RULES.evolve(state, e)
+        steps += 1
+        assert steps < 3000
+    assert fold(RULES, events) == state
+    assert RULES.view(state, None)["hands"][0]["hidden"] == 0  # game over: no secrets
