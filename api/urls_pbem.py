@@ -1,3 +1,22 @@
-"""Routes of the play-by-email layer (deadlines, pause, press, notifications)."""
+"""Routes of the play-by-email layer (pause, reclaim, press, notifications)."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from .views import pbem
+
+
+def p(route: str, view, name: str):
+    """Each path without and with a trailing slash (api.md: both are accepted)."""
+    return [path(route, view, name=name), path(route + "/", view)]
+
+
+urlpatterns = [
+    *p("games/<str:game_id>/pause", pbem.PauseView.as_view(), "pause"),
+    *p("games/<str:game_id>/resume", pbem.ResumeView.as_view(), "resume"),
+    *p("games/<str:game_id>/seats/<int:index>/reclaim", pbem.ReclaimView.as_view(), "reclaim"),
+    *p("games/<str:game_id>/messages", pbem.MessagesView.as_view(), "messages"),
+    *p("accounts/me/notifications", pbem.NotificationsView.as_view(), "notifications"),
+    *p("accounts/me/stream", pbem.UserStreamView.as_view(), "user-stream"),
+    *p("accounts/me/webhook-deliveries", pbem.WebhookDeliveriesView.as_view(), "webhook-deliveries"),
+    *p("accounts/unsubscribe", pbem.UnsubscribeView.as_view(), "unsubscribe"),
+]

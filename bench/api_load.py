@@ -72,7 +72,7 @@ class Client:
                 self.conn.request(method, API + path, body=data, headers=headers)
                 resp = self.conn.getresponse()
                 raw = resp.read()
-            except (ConnectionError, http.client.HTTPException, socket.timeout):
+            except (TimeoutError, ConnectionError, http.client.HTTPException):
                 self.conn.close()
                 self.conn = None
                 if attempt == 2:

@@ -19,7 +19,7 @@ def save(name: str, data: dict) -> Path:
     RESULTS.mkdir(parents=True, exist_ok=True)
     path = RESULTS / f"{name}.json"
     data = {**data, "measured_at": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-            "machine": machine()}
+            "machine": machine(), "loadavg_1m_at_end": round(os.getloadavg()[0], 2)}
     path.write_text(json.dumps(data, indent=2))
     return path
 

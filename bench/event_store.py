@@ -30,7 +30,7 @@ from urllib.parse import urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import run_threads, save, table  # noqa: E402
+from bench.common import median, run_threads, save, table  # noqa: E402
 
 PAYLOAD = {
     "seat": 2,
@@ -185,7 +185,8 @@ BACKENDS = {
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seconds", type=float, default=10.0, help="per measurement (default 10)")
+    ap.add_argument("--seconds", type=float, default=5.0, help="per measurement (default 5)")
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds; cells report the median")
     ap.add_argument("--threads", type=int, default=16, help="concurrent writers (default 16)")
     ap.add_argument("--backends", default=",".join(BACKENDS), help="comma-separated subset")
     args = ap.parse_args()
@@ -199,20 +200,26 @@ def main() -> int:
             print(f"sengoku store unavailable ({type(exc).__name__}: {exc}); skipping it", file=sys.stderr)
             backends.remove("sengoku")
 
-    results: dict[str, dict[str, float]] = {}
-    for name in backends:
-        results[name] = {}
+    # Rounds interleave the backends (A B C D, A B C D, ...) and each cell reports
+    # the median over rounds, so load drifting on a shared machine hits every
+    # backend alike instead of whichever happened to run last.
+    samples: dict[str, dict[str, list[float]]] = {name: {} for name in backends}
+    for rnd in range(1, args.rounds + 1):
+        print(f"round {rnd}/{args.rounds} (load average {os.getloadavg()[0]:.1f})", flush=True)
         for writers in (1, args.threads):
-            count, elapsed = BACKENDS[name](writers, args.seconds)
-            rate = count / elapsed
-            results[name][str(writers)] = rate
-            print(f"  {name:17} {writers:2} writer(s): {count:7,} events in {elapsed:5.1f}s = {rate:8,.0f} ev/s",
-                  flush=True)
+            for name in backends:
+                count, elapsed = BACKENDS[name](writers, args.seconds)
+                rate = count / elapsed
+                samples[name].setdefault(str(writers), []).append(rate)
+                print(f"  {name:17} {writers:2} writer(s): {count:7,} events in {elapsed:5.1f}s = {rate:8,.0f} ev/s",
+                      flush=True)
+    results = {name: {w: median(v) for w, v in cells.items()} for name, cells in samples.items()}
 
     rows = [[name, r.get("1", float("nan")), r.get(str(args.threads), float("nan"))] for name, r in results.items()]
     print()
     print(table(["backend", "1 writer (ev/s)", f"{args.threads} writers (ev/s)"], rows))
-    path = save("event_store", {"threads": args.threads, "seconds": args.seconds, "results": results})
+    path = save("event_store", {"threads": args.threads, "seconds": args.seconds, "rounds": args.rounds,
+                                "results": results, "samples": samples})
     print(f"\nwrote {path}")
     return 0
 

@@ -41,13 +41,23 @@ def ok_num(x: float | None) -> bool:
     return x is not None and not (isinstance(x, float) and math.isnan(x))
 
 
+def load_note(d: dict) -> str:
+    la = d.get("loadavg_1m_at_end")
+    if la is None:
+        return ""
+    busy = " — the machine was shared with other work, so absolute figures are low and noisy; compare " \
+           "rows measured in the same run" if la > 2.5 else ""
+    return f"1-minute load average at the end: {la:.1f} on 2 cores{busy}."
+
+
 def event_store_section(d: dict | None) -> tuple[list[str], list[list[str]]]:
     if d is None:
         return ["_Not measured (run `make bench`)._"], []
     r, n = d["results"], str(d["threads"])
-    lines = [f"Measured {d['measured_at']} on {d['machine']}; {d['seconds']:.0f} s per cell; one event per "
+    lines = [f"Measured {d['measured_at']} on {d['machine']}; each cell is the median of "
+             f"{d.get('rounds', 1)} interleaved round(s) of {d['seconds']:.0f} s; one event per "
              "transaction; PostgreSQL 15 on loopback with its default durability (fsync on, "
-             "synchronous_commit on).", ""]
+             f"synchronous_commit on). {load_note(d)}", ""]
     rows = []
     labels = {"sengoku": "Sengoku `events.store.append` (Django)",
               "eventsourcing": "eventsourcing 9.5, default config",
@@ -88,7 +98,7 @@ def api_section(d: dict | None) -> tuple[list[str], list[list[str]]]:
              f"{d['threads']} threads, database {d['database']}; {d['clients']} concurrent clients over "
              f"{d['games']} `{d['ruleset']}` games ({d['players']} players), {d['seconds']:.0f} s. "
              "Clients and server share the machine's 2 cores. Each client cycle is GET game → "
-             "GET legal-commands → POST a random legal command → GET view.", ""]
+             f"GET legal-commands → POST a random legal command → GET view. {load_note(d)}", ""]
     rows = [[k, v["count"], v["per_s"], v["p50_ms"], v["p90_ms"], v["p99_ms"]] for k, v in req.items()]
     lines.append(table(["request", "count", "per second", "p50 (ms)", "p90 (ms)", "p99 (ms)"], rows))
     lines += ["", f"Commands accepted: **{d['commands_per_s']:,.1f} commands/s**. Outcomes: "
@@ -113,7 +123,7 @@ def engines_section(d: dict | None) -> list[str]:
                          int(r["events_median"]), note])
     return [f"Measured {d['measured_at']} on {d['machine']}. Seeded random games through the engine "
             "contract (`games.rules.testing.play_random_game`, periodic self-checks off); replay = "
-            "`games.rules.base.fold` of the finished game's events.", "",
+            f"`games.rules.base.fold` of the finished game's events. {load_note(d)}", "",
             table(["ruleset", "players", "games", "simulation median (s)", "replay median (ms)",
                    "events/game (median)", "notes"], rows)]
 
@@ -148,8 +158,8 @@ def render() -> str:
         "## Reproduce",
         "",
         "```sh",
-        "make bench                                   # everything, ~5 minutes",
-        "BENCH_SECONDS=5 make bench                   # shorter cells",
+        "make bench                                   # everything, ~4 minutes",
+        "BENCH_SECONDS=2 BENCH_API_SECONDS=10 make bench   # quicker, noisier",
         "python bench/event_store.py --help           # each script runs alone with DATABASE_URL set",
         "python bench/api_load.py --url http://127.0.0.1:8000   # against a running server",
         "```",

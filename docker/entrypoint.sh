@@ -9,7 +9,7 @@ case "${1:-web}" in
   web)     exec gunicorn config.wsgi:application -c docker/gunicorn.conf.py ;;
   worker)  shift; exec celery -A config.celery:app worker --loglevel "${LOG_LEVEL:-INFO}" "$@" ;;
   beat)    shift; exec celery -A config.celery:app beat --loglevel "${LOG_LEVEL:-INFO}" \
-             --schedule /app/var/beat/celerybeat-schedule --pidfile /tmp/celerybeat.pid "$@" ;;
+             --schedule "${SENGOKU_VAR_DIR:-/app/var}/beat/celerybeat-schedule" --pidfile /tmp/celerybeat.pid "$@" ;;
   migrate) exec python manage.py migrate --noinput ;;
   *)       exec "$@" ;;
 esac

@@ -2,14 +2,14 @@
 # `make bench`: benchmarks on a project-local PostgreSQL 15 (+ Redis) with
 # PostgreSQL's default durability, then docs/benchmarks.md. Never part of `make test`.
 #
-# Knobs: BENCH_SECONDS (per event-store cell, default 10), BENCH_API_SECONDS (30),
+# Knobs: BENCH_SECONDS (per event-store cell and round, default 5), BENCH_API_SECONDS (30),
 #        BENCH_GAMES (engine games per ruleset, 5), BENCH_ONLY ("store api engines").
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PY=.venv/bin/python
 export DJANGO_SETTINGS_MODULE=config.settings
 export SERVICES_DIR=var/bench-services SERVICES_DURABLE=1
-SECONDS_PER_CELL=${BENCH_SECONDS:-10}
+SECONDS_PER_CELL=${BENCH_SECONDS:-5}
 API_SECONDS=${BENCH_API_SECONDS:-30}
 GAMES=${BENCH_GAMES:-5}
 ONLY=${BENCH_ONLY:-store api engines}

@@ -24,7 +24,9 @@ python3 scripts/pyproject_deps.py --extra dev --check-lock requirements.lock
 mkdir -p var
 python3 scripts/pyproject_deps.py --extra dev >var/requirements-dev.txt
 echo "installing dependencies (pinned by requirements.lock) into $VENV"
+# (the filter drops this machine's noise about configured-but-absent local indexes)
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
-  -c requirements.lock -r var/requirements-dev.txt
+  -c requirements.lock -r var/requirements-dev.txt 2>&1 \
+  | { grep -v "is ignored: it is neither a file nor a directory" || true; }
 rm -f "$VENV"/.installed-*
 touch "$STAMP"

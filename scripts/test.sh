@@ -23,6 +23,7 @@ PASS_TIMEOUT=${PASS_TIMEOUT:-35m}
 
 results=()
 failed=0
+trap 'echo "interrupted"; exit 130' INT TERM   # still runs the EXIT trap (services down)
 t0=$(date +%s)
 
 banner() { printf '\n=== %s ===\n' "$*"; }

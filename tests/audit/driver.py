@@ -46,6 +46,16 @@ def step(game: Game, rnd: random.Random, seat_index: int | None = None) -> bool:
     return True
 
 
+def play(game: Game, seat_index: int, command: dict) -> list:
+    """One given command of a seat, through play.apply (as the API would)."""
+    with transaction.atomic():
+        g = Game.objects.select_for_update().get(pk=game.pk)
+        seat = g.seats.select_related("user").get(index=seat_index)
+        rows = apply(g, seat, command, g.version, actor={"seat": seat_index, "user": seat.user.username})
+    game.refresh_from_db()
+    return rows
+
+
 def play_out(game: Game, seed: int = 0, max_steps: int = 20000) -> Game:
     rnd = random.Random(seed)
     for _ in range(max_steps):
@@ -71,10 +81,7 @@ def write_jsonl(rows: list[dict], path) -> None:
 def toy_with_takeback(seed: int) -> Game:
     """A finished toy game in which seat 0 took back a secret bid (a commitment
     that nobody has acted on yet) and bid again."""
-    from games.services import undo
-
     game = new_game()
-    rnd = random.Random(seed)
     bid_then_take_back(game, seat=0, amount=3)
     return play_out(game, seed)
 
@@ -82,11 +89,8 @@ def toy_with_takeback(seed: int) -> Game:
 def bid_then_take_back(game: Game, seat: int = 0, amount: int = 3) -> dict:
     from games.services import undo
 
-    with transaction.atomic():
-        g = Game.objects.select_for_update().get(pk=game.pk)
-        s = g.seats.select_related("user").get(index=seat)
-        apply(g, s, {"type": "bid", "amount": amount}, g.version, actor={"seat": seat, "user": s.user.username})
-    req = undo.request(game.id, s.user)
+    play(game, seat, {"type": "bid", "amount": amount})
+    req = undo.request(game.id, game.seats.get(index=seat).user)
     other = game.seats.exclude(index=seat).select_related("user").first()
     return undo.answer(game.id, other.user, req["request_seq"], accept=True)
 

@@ -8,7 +8,9 @@ are declared and paid before any is resolved (Appendix R #10).
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Any
+
+from collections.abc import Mapping[str, Any]
 
 from games.rules.base import IllegalCommand
 
@@ -72,7 +74,7 @@ def modes(s: State, main: str) -> list[str]:
     return ["normal"]
 
 
-def attack_options(s: State, seat: int) -> list[dict]:
+def attack_options(s: State, seat: int) -> list[dict[str, Any]]:
     if peace(s):
         return []
     stock = s["supply"][seat] - 0
@@ -89,7 +91,7 @@ def attack_options(s: State, seat: int) -> list[dict]:
     return out
 
 
-def discord_options(s: State, seat: int) -> list[dict]:
+def discord_options(s: State, seat: int) -> list[dict[str, Any]]:
     """小早川隆景's 內訌: an adjacent area with two enemy units; Japan picks who
     attacks whom (A-42)."""
     if peace(s):
@@ -110,14 +112,14 @@ def discord_options(s: State, seat: int) -> list[dict]:
     return out
 
 
-def draft_cost(s: State, draft: dict) -> int:
+def draft_cost(s: State, draft: dict[str, Any]) -> int:
     cost = s["units"][draft["main"]]["troops"]
     if s["units"][draft["main"]]["general"] != "ukita_hideie":  # 宇喜多: supports are free
         cost += sum(s["units"][u]["troops"] for u in draft["supports"])
     return cost * mult(s)
 
 
-def support_options(s: State, seat: int, draft: dict) -> list[dict]:
+def support_options(s: State, seat: int, draft: dict[str, Any]) -> list[dict[str, Any]]:
     t_area = s["units"][draft["target"]]["area"]
     main_g = s["units"][draft["main"]]["general"]
     if (draft["mode"] != "normal" or len(draft["supports"]) >= 2
@@ -138,7 +140,7 @@ def support_options(s: State, seat: int, draft: dict) -> list[dict]:
     return out
 
 
-def legal(s: State, prompt: dict) -> list[dict]:
+def legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
     seat = prompt["seat"]
     draft = prompt.get("draft")
     if draft is not None:
@@ -147,7 +149,7 @@ def legal(s: State, prompt: dict) -> list[dict]:
     return [{"type": "fight"}] + attack_options(s, seat) + discord_options(s, seat)
 
 
-def _norm(cmd: Mapping) -> dict:
+def _norm(cmd: Mapping[str, Any]) -> dict[str, Any]:
     t = cmd["type"]
     if t == "attack":
         return {"type": t, "target": C.unit(cmd, "target"), "main": C.unit(cmd, "main"),
@@ -160,7 +162,7 @@ def _norm(cmd: Mapping) -> dict:
     return {"type": t}
 
 
-def decide(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
     prompt = dict(s["queue"][0])
     norm = _norm(cmd)
@@ -189,7 +191,7 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping) -> None:
         _discord(ctx, seat, norm)
 
 
-def _confirm(ctx: Ctx, seat: int, prompt: dict) -> None:
+def _confirm(ctx: Ctx, seat: int, prompt: dict[str, Any]) -> None:
     s = ctx.state
     draft = prompt["draft"]
     ctx.supply(seat, -draft_cost(s, draft), "battle")
@@ -205,7 +207,7 @@ def _confirm(ctx: Ctx, seat: int, prompt: dict) -> None:
         ctx.set_head(prompt)
 
 
-def add_battle(ctx: Ctx, draft: dict, mode: str) -> None:
+def add_battle(ctx: Ctx, draft: dict[str, Any], mode: str) -> None:
     s = ctx.state
     battles = list(s["act"].get("battles", []))
     t_area = s["units"][draft["target"]]["area"]
@@ -217,7 +219,7 @@ def add_battle(ctx: Ctx, draft: dict, mode: str) -> None:
     ctx.set_act(battles=battles, used=used)
 
 
-def _discord(ctx: Ctx, seat: int, norm: dict) -> None:
+def _discord(ctx: Ctx, seat: int, norm: dict[str, Any]) -> None:
     s = ctx.state
     ctx.supply(seat, -s["units"][norm["unit"]]["troops"] * mult(s), "discord")
     immune = s["act"].get("immune", []) + [norm["defender"]]
@@ -225,7 +227,7 @@ def _discord(ctx: Ctx, seat: int, norm: dict) -> None:
     add_battle(ctx, {"target": norm["defender"], "main": norm["attacker"], "supports": []}, "discord")
 
 
-def _why(s: State, norm: dict) -> str:
+def _why(s: State, norm: dict[str, Any]) -> str:
     if peace(s) and norm["type"] in ("attack", "discord"):
         return "Peace Talks (和談) forbid attacks now"
     return f"that {norm['type']} is not allowed now (adjacency, moved/used units, typhoon, supports, or cost)"

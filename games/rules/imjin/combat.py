@@ -7,6 +7,8 @@ the target (A-24, A-30); a location tag looks at the area the unit stands in.
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import data
 from .state import State
 
@@ -58,7 +60,7 @@ def reduction(s: State, uid: str, opponent: str) -> int:
     return land if loc == "land" else sea
 
 
-def pools(s: State, b: dict) -> tuple[int, int]:
+def pools(s: State, b: dict[str, Any]) -> tuple[int, int]:
     """(attacker dice, defender dice). Reductions hit only the opposing unit's own
     dice, never support dice (Appendix R #8); 立花宗茂 defending ignores them."""
     main, target = b["main"], b["target"]
@@ -97,7 +99,7 @@ def crest_as(s: State, uid: str, attacking: bool) -> str | None:
 
 
 def read(s: State, roller: str | None, receiver: str, faces: list[str], btype: str,
-         attacking: bool, plain: bool = False) -> dict:
+         attacking: bool, plain: bool = False) -> dict[str, Any]:
     """Results of one side's roll against `receiver` (§5.3 steps 6–8)."""
     hit_faces = {"cannon", "horse" if btype == "land" else "ship"}
     crest = None if plain or roller is None else crest_as(s, roller, attacking)
@@ -124,7 +126,7 @@ def read(s: State, roller: str | None, receiver: str, faces: list[str], btype: s
     return r
 
 
-def _filters(s: State, r: dict, receiver: str, attacking: bool) -> None:
+def _filters(s: State, r: dict[str, Any], receiver: str, attacking: bool) -> None:
     g, loc = gen(s, receiver), where(s, receiver)
     defending = attacking  # the receiver defends when the roller attacks
     if g == "kim_simin" and loc == "land":

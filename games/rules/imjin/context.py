@@ -13,7 +13,7 @@ from .state import State, copy
 
 
 class Ctx:
-    def __init__(self, state: State, rng: RngFactory | None):
+    def __init__(self, state: State, rng: RngFactory):
         self.state: State = copy(state)
         self.rng = rng
         self.events: list[Event] = []
@@ -38,7 +38,7 @@ class Ctx:
         if delta:
             self.emit(ev.SUPPLY_CHANGED, {"seat": seat, "delta": delta, "reason": reason})
 
-    def unit(self, uid: str, unit: dict | None, reason: str) -> None:
+    def unit(self, uid: str, unit: dict[str, Any] | None, reason: str) -> None:
         self.emit(ev.UNITS_CHANGED, {"units": {uid: unit}, "reason": reason})
 
     def troops(self, uid: str, troops: int, reason: str) -> None:
@@ -49,18 +49,18 @@ class Ctx:
     def flow(self, **parts: Any) -> None:
         self.emit(ev.FLOW_CHANGED, parts)
 
-    def push(self, prompt: dict, front: bool = True) -> None:
+    def push(self, prompt: dict[str, Any], front: bool = True) -> None:
         q = list(self.state["queue"])
         q = [prompt] + q if front else q + [prompt]
         self.flow(queue=q)
 
-    def pop(self) -> dict:
+    def pop(self) -> dict[str, Any]:
         q = list(self.state["queue"])
         head = q.pop(0)
         self.flow(queue=q)
         return head
 
-    def set_head(self, prompt: dict) -> None:
+    def set_head(self, prompt: dict[str, Any]) -> None:
         q = list(self.state["queue"])
         q[0] = prompt
         self.flow(queue=q)

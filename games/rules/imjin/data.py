@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import Any
 
-import yaml
+import yaml  # type: ignore[import-untyped]
 
 _DIR = Path(__file__).parent / "data"
 
 
-def _load(name: str) -> dict:
+def _load(name: str) -> dict[str, Any]:
     with open(_DIR / name, encoding="utf-8") as f:
         return yaml.safe_load(f)
 
 
 @cache
-def rules() -> dict:
+def rules() -> dict[str, Any]:
     return _load("rules.yaml")
 
 
@@ -38,7 +39,7 @@ def adjacency() -> dict[str, frozenset[str]]:
 
 
 @cache
-def deployment() -> dict:
+def deployment() -> dict[str, Any]:
     return _load("deployment.yaml")["start_units"]
 
 

@@ -10,7 +10,8 @@ the order in advance, so it cannot leak.
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping[str, Any]
+from typing import Any
 
 from games.rules.base import IllegalCommand
 
@@ -160,7 +161,7 @@ START = {
 # Choosing a general (流言 / 暗殺 / 軍醫): mandatory when one qualifies (A-54, R #19).
 
 
-def choose_options(s: State, prompt: dict) -> list[str]:
+def choose_options(s: State, prompt: dict[str, Any]) -> list[str]:
     side, card = prompt["side"], prompt["card"]
     if card == "army_surgeon":
         return [g for g in side_generals_on_map(s, side) if s["generals"][g]["damage"] > 0]
@@ -170,7 +171,7 @@ def choose_options(s: State, prompt: dict) -> list[str]:
     return enemy
 
 
-def decide_choose(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+def decide_choose(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     prompt = ctx.state["queue"][0]
     gid = C.general(cmd)
     if gid not in choose_options(ctx.state, prompt):
@@ -188,11 +189,11 @@ def decide_choose(ctx: Ctx, seat: int, cmd: Mapping) -> None:
 # 4p split of a side's supply between the team-mates.
 
 
-def split_legal(prompt: dict) -> list[dict]:
+def split_legal(prompt: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"type": "split", "mine": k} for k in range(prompt["min_mine"], prompt["total"] + 1)]
 
 
-def decide_split(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+def decide_split(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
     prompt = s["queue"][0]
     mine = C.integer(cmd, "mine")
@@ -204,9 +205,9 @@ def decide_split(ctx: Ctx, seat: int, cmd: Mapping) -> None:
     ctx.supply(mate, prompt["sign"] * (prompt["total"] - mine), prompt["reason"])
 
 
-def reset_deploy_options(s: State, prompt: dict) -> list[dict]:
+def reset_deploy_options(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
     from .supply import deploy_targets
-    out: list[dict] = [{"type": "pass"}]
+    out: list[dict[str, Any]] = [{"type": "pass"}]
     if any(t["card"] == "infighting" for t in s["timed"]):
         return out
     for seat in s["order"]:
@@ -217,14 +218,14 @@ def reset_deploy_options(s: State, prompt: dict) -> list[dict]:
     return out
 
 
-def decide_reset_deploy(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+def decide_reset_deploy(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     from .generals import deploy
     s = ctx.state
     prompt = s["queue"][0]
     if cmd["type"] == "pass":
         ctx.pop()
         return
-    c = {"type": "deploy", "general": C.general(cmd), "unit": C.unit(cmd)}
+    c: dict[str, Any] = {"type": "deploy", "general": C.general(cmd), "unit": C.unit(cmd)}
     if c not in reset_deploy_options(s, prompt):
         raise IllegalCommand("that general cannot be deployed now")
     ctx.pop()

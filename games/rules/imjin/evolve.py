@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from games.rules.base import Event
 
@@ -10,26 +11,26 @@ from . import events as ev
 from .state import State, copy
 
 
-def _set_up(s: State, p: dict) -> None:
+def _set_up(s: State, p: dict[str, Any]) -> None:
     s.clear()
     s.update(copy(dict(p["table"])))
 
 
-def _flow(s: State, p: dict) -> None:
+def _flow(s: State, p: dict[str, Any]) -> None:
     for key in ("flow", "queue", "act"):
         if key in p:
             s[key] = p[key]
 
 
-def _supply(s: State, p: dict) -> None:
+def _supply(s: State, p: dict[str, Any]) -> None:
     s["supply"][p["seat"]] = max(0, min(99, s["supply"][p["seat"]] + p["delta"]))
 
 
-def _wheel(s: State, p: dict) -> None:
+def _wheel(s: State, p: dict[str, Any]) -> None:
     s["wheel"][p["side"]] = p["to"]
 
 
-def _units(s: State, p: dict) -> None:
+def _units(s: State, p: dict[str, Any]) -> None:
     for uid, unit in p["units"].items():
         if unit is None:
             s["units"].pop(uid, None)
@@ -38,11 +39,11 @@ def _units(s: State, p: dict) -> None:
             s["next_uid"] = max(s["next_uid"], int(uid[1:]) + 1)
 
 
-def _control(s: State, p: dict) -> None:
+def _control(s: State, p: dict[str, Any]) -> None:
     s["control"][p["area"]] = p["side"]
 
 
-def _generals(s: State, p: dict) -> None:
+def _generals(s: State, p: dict[str, Any]) -> None:
     for gid, rec in p["generals"].items():
         if rec is None:
             s["generals"].pop(gid, None)
@@ -50,7 +51,7 @@ def _generals(s: State, p: dict) -> None:
             s["generals"][gid] = dict(rec)
 
 
-def _legendary(s: State, p: dict) -> None:
+def _legendary(s: State, p: dict[str, Any]) -> None:
     seat, gid = p["seat"], p["general"]
     if gid is not None:
         s["legendary"][s["side"][seat]] = gid
@@ -58,11 +59,11 @@ def _legendary(s: State, p: dict) -> None:
         s["supply"][seat] = max(0, s["supply"][seat] - p["penalty"])
 
 
-def _picked(s: State, p: dict) -> None:
+def _picked(s: State, p: dict[str, Any]) -> None:
     s["picks"][p["seat"]].append(p["general"])
 
 
-def _sealed(s: State, p: dict) -> None:
+def _sealed(s: State, p: dict[str, Any]) -> None:
     seat, gid = p["seat"], p["choice"]
     if gid not in s["hands"][seat]:
         s["hands"][seat].append(gid)
@@ -70,7 +71,7 @@ def _sealed(s: State, p: dict) -> None:
         s["secrets"][seat][gid] = {"key": p["key"], "salt": p["salt"]}
 
 
-def _deployed(s: State, p: dict) -> None:
+def _deployed(s: State, p: dict[str, Any]) -> None:
     seat, gid, uid = p["seat"], p["general"], p["unit"]
     if gid in s["hands"][seat]:
         s["hands"][seat].remove(gid)
@@ -79,7 +80,7 @@ def _deployed(s: State, p: dict) -> None:
     s["units"][uid]["general"] = gid
 
 
-def _left(s: State, p: dict) -> None:
+def _left(s: State, p: dict[str, Any]) -> None:
     gid = p["general"]
     rec = s["generals"][gid]
     uid = rec["unit"]
@@ -96,7 +97,7 @@ def _left(s: State, p: dict) -> None:
         s["taunt"] = None
 
 
-def _revealed(s: State, p: dict) -> None:
+def _revealed(s: State, p: dict[str, Any]) -> None:
     d = s["deck"]
     d["drawn"] += 1
     card = p["card"]
@@ -109,23 +110,23 @@ def _revealed(s: State, p: dict) -> None:
     s["revealed"].append(card)
 
 
-def _rebuilt(s: State, p: dict) -> None:
+def _rebuilt(s: State, p: dict[str, Any]) -> None:
     s["deck"] = {"size": p["size"], "drawn": 0, "pool": list(p["pool"]), "reset_in": True}
 
 
-def _timed(s: State, p: dict) -> None:
+def _timed(s: State, p: dict[str, Any]) -> None:
     s["timed"] = [dict(t) for t in p["timed"]]
 
 
-def _taunt(s: State, p: dict) -> None:
+def _taunt(s: State, p: dict[str, Any]) -> None:
     s["taunt"] = None if p["taunt"] is None else dict(p["taunt"])
 
 
-def _battle(s: State, p: dict) -> None:
+def _battle(s: State, p: dict[str, Any]) -> None:
     s["last_battle"] = {k: p[k] for k in ("battle", "attacker_dice", "defender_dice", "result")}
 
 
-def _ended(s: State, p: dict) -> None:
+def _ended(s: State, p: dict[str, Any]) -> None:
     s["result"] = {"winners": list(p["winners"]), "reason": p["reason"], "scores": dict(p["scores"])}
 
 

@@ -4,12 +4,13 @@ must decide or the game is over."""
 
 from __future__ import annotations
 
-from . import data
+from typing import Any
+
+from . import battle, data, event_cards, movement, recruit, resolution, supply, victory
 from . import events as ev
 from .context import Ctx
 from .generals import damage, owner_on_map
 from .state import State, adjacent, hp_left, reserve, timed_active
-from . import battle, event_cards, movement, recruit, resolution, supply, victory
 
 KUKI, YU, YI_EOK, NONGAE = "kuki_yoshitaka", "yu_seongryong", "yi_eokgi", "nongae"
 
@@ -72,7 +73,7 @@ def begin_move_battle(ctx: Ctx, seat: int) -> None:
     ctx.push({"kind": "declare", "seat": seat, "draft": None}, front=False)
 
 
-def _kuki(ctx: Ctx, item: dict) -> None:
+def _kuki(ctx: Ctx, item: dict[str, Any]) -> None:
     s = ctx.state
     seat = s["flow"]["turn"]
     if owner_on_map(s, seat, KUKI):
@@ -81,7 +82,7 @@ def _kuki(ctx: Ctx, item: dict) -> None:
             ctx.supply(seat, 5, "kuki")
 
 
-def forced_taunt(s: State) -> dict | None:
+def forced_taunt(s: State) -> dict[str, Any] | None:
     """論介's taunt: the taunted unit must attack her unit first, if it can and the
     attack is affordable and legal (A-41, R #5, R #22)."""
     t = s["taunt"]
@@ -106,13 +107,13 @@ def owner_on_map_any(s: State, gid: str) -> bool:
     return rec is not None and rec["where"] == "map"
 
 
-def _taunt_check(ctx: Ctx, item: dict) -> None:
+def _taunt_check(ctx: Ctx, item: dict[str, Any]) -> None:
     draft = forced_taunt(ctx.state)
     if draft is not None:
         ctx.push({"kind": "declare", "seat": ctx.state["flow"]["turn"], "draft": draft, "forced": True})
 
 
-def _move_step(ctx: Ctx, item: dict) -> None:
+def _move_step(ctx: Ctx, item: dict[str, Any]) -> None:
     seat = ctx.state["flow"]["turn"]
     movement.begin(ctx, seat)
     # begin appends the move prompt at the end; bring it before the declare prompt

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.rules.base import reveal_entry
 
 from . import data
@@ -13,7 +15,7 @@ MORI = "mori_hidemoto"
 NONGAE = "nongae"
 
 
-def info(gid: str) -> dict:
+def info(gid: str) -> dict[str, Any]:
     return data.generals()[gid]
 
 
@@ -31,7 +33,7 @@ def side_generals_on_map(state: State, side: str) -> list[str]:
                   if r["where"] == "map" and state["side"][r["owner"]] == side)
 
 
-def reveals_for(state: State, seat: int, gid: str) -> list[dict]:
+def reveals_for(state: State, seat: int, gid: str) -> list[dict[str, Any]]:
     sec = state["secrets"][seat].get(gid)
     return [] if sec is None else [reveal_entry(seat, sec["key"], gid, sec["salt"])]
 

@@ -5,7 +5,8 @@ and 李如松's land double move); a swap names two adjacent own units."""
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping[str, Any]
+from typing import Any
 
 from games.rules.base import IllegalCommand
 
@@ -26,7 +27,7 @@ def begin(ctx: Ctx, seat: int) -> None:
     ctx.push({"kind": "move", "seat": seat, "mode": "action", "moved": []}, front=False)
 
 
-def rain(s: State, prompt: dict) -> int:
+def rain(s: State, prompt: dict[str, Any]) -> int:
     return 2 if prompt["mode"] == "action" and timed_active(s, "torrential_rain") else 1
 
 
@@ -34,7 +35,7 @@ def can_enter(s: State, side: str, area: str) -> bool:
     return side_in(s, area) in (None, side) and len(units_in(s, area)) < 2
 
 
-def movable(s: State, prompt: dict, uid: str) -> bool:
+def movable(s: State, prompt: dict[str, Any], uid: str) -> bool:
     d = s["units"].get(uid)
     if d is None or d["owner"] != prompt["seat"] or uid in prompt["moved"]:
         return False
@@ -45,7 +46,7 @@ def movable(s: State, prompt: dict, uid: str) -> bool:
     return not (timed_active(s, "typhoon") and not data.is_land(d["area"]))
 
 
-def paths(s: State, prompt: dict, uid: str) -> list[list[str]]:
+def paths(s: State, prompt: dict[str, Any], uid: str) -> list[list[str]]:
     d = s["units"][uid]
     side = s["side"][d["owner"]]
     here = d["area"]
@@ -77,19 +78,19 @@ def paths(s: State, prompt: dict, uid: str) -> list[list[str]]:
     return out
 
 
-def budget(s: State, prompt: dict) -> int:
+def budget(s: State, prompt: dict[str, Any]) -> int:
     stock = s["supply"][prompt["seat"]]
     if prompt["mode"] == "redeploy":
         return min(stock, prompt["budget"])
     return 0 if prompt["mode"] == "gwak" else stock
 
 
-def cost(s: State, prompt: dict, troops: int) -> int:
+def cost(s: State, prompt: dict[str, Any], troops: int) -> int:
     return 0 if prompt["mode"] == "gwak" else troops * rain(s, prompt)
 
 
-def legal(s: State, prompt: dict) -> list[dict]:
-    out: list[dict] = [{"type": "done"}]
+def legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = [{"type": "done"}]
     money = budget(s, prompt)
     mine = sorted((u for u in s["units"] if movable(s, prompt, u)), key=lambda u: int(u[1:]))
     for uid in mine:
@@ -111,13 +112,14 @@ def legal(s: State, prompt: dict) -> list[dict]:
     return out
 
 
-def decide(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
     prompt = dict(s["queue"][0])
     t = cmd["type"]
     if t == "done":
         ctx.pop()
         return
+    norm: dict[str, Any]
     if t == "move":
         norm = {"type": "move", "unit": C.unit(cmd), "path": C.area_list(cmd, "path")}
     else:

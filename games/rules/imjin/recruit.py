@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from typing import Mapping
+from collections.abc import Mapping[str, Any]
+from typing import Any
 
 from games.rules.base import IllegalCommand
 
@@ -21,7 +22,7 @@ def begin(ctx: Ctx, seat: int) -> None:
               "count": 0, "areas": {}}, front=False)
 
 
-def total_cost(s: State, prompt: dict, n: int) -> int:
+def total_cost(s: State, prompt: dict[str, Any], n: int) -> int:
     """Cost of n troops in this recruitment: 1 each, doubled under 逃避兵役, halved
     (total, rounded up) by 柳成龍 in his controller's own Recruit action (R #3)."""
     per = data.rules()["costs"]["recruit_per_troop"] * (2 if timed_active(s, "draft_dodging") else 1)
@@ -44,15 +45,15 @@ def may_recruit_in(s: State, seat: int, area: str) -> bool:
     return side_in(s, area) in (None, side)  # an enemy presence blocks the owner (seed)
 
 
-def area_room(s: State, prompt: dict, area: str) -> int:
+def area_room(s: State, prompt: dict[str, Any], area: str) -> int:
     cap = data.areas()[area]["recruit_cap"]
     return cap - prompt["areas"].get(area, 0)
 
 
-def legal(s: State, prompt: dict) -> list[dict]:
+def legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
     seat = prompt["seat"]
     side = s["side"][seat]
-    out: list[dict] = [{"type": "done"}]
+    out: list[dict[str, Any]] = [{"type": "done"}]
     left = min(data.rules()["limits"]["recruit_per_action"] - prompt["count"], reserve(s, side))
     if left <= 0:
         return out
@@ -65,7 +66,7 @@ def legal(s: State, prompt: dict) -> list[dict]:
             continue
         room = min(left, area_room(s, prompt, area))
         here = units_in(s, area)
-        targets = [(u, troop_cap(s, u) - s["units"][u]["troops"]) for u in here
+        targets: list[tuple[str | None, int]] = [(u, troop_cap(s, u) - s["units"][u]["troops"]) for u in here
                    if s["units"][u]["owner"] == seat]
         if len(here) < 2:
             targets.append((None, data.rules()["limits"]["troops_per_unit"]))
@@ -77,14 +78,14 @@ def legal(s: State, prompt: dict) -> list[dict]:
     return out
 
 
-def decide(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
     prompt = dict(s["queue"][0])
     if cmd["type"] == "done":
         ctx.pop()
         _after(ctx, seat, prompt)
         return
-    norm = {"type": "recruit", "area": C.area(cmd, "area"), "unit": C.unit(cmd, optional=True),
+    norm: dict[str, Any] = {"type": "recruit", "area": C.area(cmd, "area"), "unit": C.unit(cmd, optional=True),
             "count": C.integer(cmd, "count")}
     if norm not in legal(s, prompt):
         raise IllegalCommand("that recruitment breaks a cap (area, unit, 8 per action), "
@@ -102,7 +103,7 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping) -> None:
         ctx.troops(uid, s["units"][uid]["troops"] + k, "recruited")
 
 
-def _after(ctx: Ctx, seat: int, prompt: dict) -> None:
+def _after(ctx: Ctx, seat: int, prompt: dict[str, Any]) -> None:
     s = ctx.state
     if prompt["mode"] == "event":
         if prompt.get("team_distinct"):
@@ -122,9 +123,9 @@ def _after(ctx: Ctx, seat: int, prompt: dict) -> None:
 # units there in one command (each keeps ≥1 troop, A-21; caps respected).
 
 
-def reorganize_legal(s: State, prompt: dict) -> list[dict]:
+def reorganize_legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
     seat = prompt["seat"]
-    out: list[dict] = [{"type": "done"}]
+    out: list[dict[str, Any]] = [{"type": "done"}]
     for area in prompt["areas"]:
         a, b = [u for u in units_in(s, area) if s["units"][u]["owner"] == seat]
         total = s["units"][a]["troops"] + s["units"][b]["troops"]
@@ -134,13 +135,13 @@ def reorganize_legal(s: State, prompt: dict) -> list[dict]:
     return out
 
 
-def reorganize_decide(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+def reorganize_decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
     prompt = dict(s["queue"][0])
     if cmd["type"] == "done":
         ctx.pop()
         return
-    norm = {"type": "reorganize", "area": C.area(cmd, "area"), "troops": C.int_list(cmd, "troops")}
+    norm: dict[str, Any] = {"type": "reorganize", "area": C.area(cmd, "area"), "troops": C.int_list(cmd, "troops")}
     if norm not in reorganize_legal(s, prompt):
         raise IllegalCommand("that split is not allowed (area without recruits, caps, or ≥1 each)")
     area = norm["area"]

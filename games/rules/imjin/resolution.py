@@ -3,14 +3,15 @@ after-battle effects, 福島's second attack, 論介's taunt, advance."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from collections.abc import Mapping[str, Any]
 from itertools import combinations
-from typing import Mapping
 
 from games.rules.base import IllegalCommand
 
-from . import combat
+from . import combat, data
 from . import commands as C
-from . import data
 from . import events as ev
 from .context import Ctx
 from .generals import damage, destroy_unit, heal, info, on_map, set_troops
@@ -25,7 +26,7 @@ XING = "xing_jie"
 # any other battle on the same area).
 
 
-def resolve_legal(s: State, prompt: dict) -> list[dict]:
+def resolve_legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
     open_ = [b for b in s["act"].get("battles", []) if not b["done"]]
     out = []
     for b in open_:
@@ -36,7 +37,7 @@ def resolve_legal(s: State, prompt: dict) -> list[dict]:
     return out or [{"type": "resolve", "battle": open_[0]["n"]}]
 
 
-def decide_resolve(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+def decide_resolve(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
     c = {"type": "resolve", "battle": C.integer(cmd, "battle")}
     if c not in resolve_legal(s, s["queue"][0]):
@@ -54,7 +55,7 @@ def _mark_done(ctx: Ctx, n: int) -> None:
     ctx.set_act(battles=battles)
 
 
-def _valid(s: State, b: dict) -> bool:
+def _valid(s: State, b: dict[str, Any]) -> bool:
     t, m = b["target"], b["main"]
     if t not in s["units"] or m not in s["units"]:
         return False
@@ -62,14 +63,14 @@ def _valid(s: State, b: dict) -> bool:
         s["units"][m]["owner"]] or b["mode"] == "discord"
 
 
-def first_strike(s: State, b: dict) -> bool:
+def first_strike(s: State, b: dict[str, Any]) -> bool:
     g = combat.gen(s, b["main"])
     if b["mode"] == "discord":
         return False
     return g == "sanada_yukimura" or (g == "deng_zilong" and combat.where(s, b["main"]) == "sea")
 
 
-def start(ctx: Ctx, b: dict) -> None:
+def start(ctx: Ctx, b: dict[str, Any]) -> None:
     s = ctx.state
     _mark_done(ctx, b["n"])
     if not _valid(s, b):  # A-27: cancelled, no refund
@@ -78,7 +79,8 @@ def start(ctx: Ctx, b: dict) -> None:
         return
     pre = {"main": s["units"][b["main"]]["troops"], "target": s["units"][b["target"]]["troops"],
            "target_general": s["units"][b["target"]]["general"],
-           "target_owner": s["units"][b["target"]]["owner"]}
+           "target_owner": s["units"][b["target"]]["owner"],
+           "main_general": s["units"][b["main"]]["general"]}
     a, d = combat.pools(s, b)
     rng = ctx.rng(f"battle:{len(ctx.state['revealed'])}:{b['n']}:{b['mode']}")
     att = combat.roll(rng, a)
@@ -96,7 +98,7 @@ def start(ctx: Ctx, b: dict) -> None:
     _maybe_reroll(ctx, rolling)
 
 
-def _maybe_reroll(ctx: Ctx, rolling: dict) -> None:
+def _maybe_reroll(ctx: Ctx, rolling: dict[str, Any]) -> None:
     s = ctx.state
     b = rolling["battle"]
     who = None
@@ -113,7 +115,7 @@ def _maybe_reroll(ctx: Ctx, rolling: dict) -> None:
     ctx.push({"kind": "reroll", "seat": s["units"][unit]["owner"], "which": who})
 
 
-def reroll_legal(s: State, prompt: dict) -> list[dict]:
+def reroll_legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
     dice = s["act"]["rolling"][prompt["which"]]
     out = []
     for k in range(0, min(3, len(dice)) + 1):
@@ -121,24 +123,24 @@ def reroll_legal(s: State, prompt: dict) -> list[dict]:
     return out
 
 
-def decide_reroll(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+def decide_reroll(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
     prompt = s["queue"][0]
-    c = {"type": "reroll", "dice": C.int_list(cmd, "dice")}
-    if c not in reroll_legal(s, prompt):
+    dice = C.int_list(cmd, "dice")
+    if {"type": "reroll", "dice": dice} not in reroll_legal(s, prompt):
         raise IllegalCommand("choose up to 3 distinct dice of your side, in increasing order")
     ctx.pop()
     rolling = dict(s["act"]["rolling"])
-    faces = list(rolling[prompt["which"]])
+    faces: list[str] = list(rolling[prompt["which"]])
     rng = ctx.rng("reroll")
-    for i in c["dice"]:
+    for i in dice:
         faces[i] = combat.FACES[rng.randbelow(6)]
     rolling[prompt["which"]] = faces
     ctx.set_act(rolling=None)
     _finish(ctx, rolling)
 
 
-def _finish(ctx: Ctx, rolling: dict) -> None:
+def _finish(ctx: Ctx, rolling: dict[str, Any]) -> None:
     b, pre = rolling["battle"], rolling["pre"]
     s = ctx.state
     if rolling["first"]:
@@ -153,7 +155,7 @@ def _finish(ctx: Ctx, rolling: dict) -> None:
 # Applying one exchange of dice (simultaneous: both results from the same state).
 
 
-def _apply(ctx: Ctx, b: dict, att: list, dfn: list, pre: dict,
+def _apply(ctx: Ctx, b: dict[str, Any], att: list, dfn: list, pre: dict[str, Any],
            attacker_only: bool = False, defender_only: bool = False) -> None:
     s = ctx.state
     main, target = b["main"], b["target"]
@@ -177,7 +179,7 @@ def _apply(ctx: Ctx, b: dict, att: list, dfn: list, pre: dict,
         hits_m += 1
     turn_seat = ctx.state["flow"]["turn"]
     a_side = "japan" if plain else s["side"][s["units"][main]["owner"]]
-    d_side = other(a_side)
+    d_side = "japan" if plain else other(a_side)  # 內訌: every kill counts for Japan
     g_t, g_m = combat.gen(s, target), combat.gen(s, main)
     _steal(ctx, s["units"][target]["owner"], turn_seat, 2 * rt["cart"])
     _steal(ctx, turn_seat, s["units"][target]["owner"], 2 * rd["cart"])
@@ -206,7 +208,7 @@ def _steal(ctx: Ctx, victim: int, thief: int, amount: int) -> None:
 # After the battle (§5.3 step 10).
 
 
-def _after(ctx: Ctx, b: dict, rolling: dict, pre: dict) -> None:
+def _after(ctx: Ctx, b: dict[str, Any], rolling: dict[str, Any], pre: dict[str, Any]) -> None:
     s = ctx.state
     main, target = b["main"], b["target"]
     t_lost = pre["target"] - (s["units"][target]["troops"] if target in s["units"] else 0)
@@ -220,9 +222,10 @@ def _after(ctx: Ctx, b: dict, rolling: dict, pre: dict) -> None:
     alive = main in s["units"] and g is not None
     if alive:
         _survivor_bonus(ctx, b, g, pre, t_lost)
-    if g == "zu_chengxun" and main in s["units"] and t_lost >= 1:
-        others = [u for u in units_in(s, b["area"]) if u != target and
-                  s["side"][s["units"][u]["owner"]] != s["side"][s["units"][main]["owner"]]]
+    if pre.get("main_general") == "zu_chengxun" and t_lost >= 1:  # splash (A-45)
+        t_side = s["side"][pre["target_owner"]]
+        others = [u for u in units_in(s, b["area"])
+                  if u != target and s["side"][s["units"][u]["owner"]] == t_side]
         if others:
             set_troops(ctx, others[0], s["units"][others[0]]["troops"] - 1, "zu_splash")
     if b.get("forced"):
@@ -237,7 +240,7 @@ def _after(ctx: Ctx, b: dict, rolling: dict, pre: dict) -> None:
         ctx.push({"kind": "auto", "what": "offer_second", "battle": b, "x": symbols})
 
 
-def _survivor_bonus(ctx: Ctx, b: dict, g: str, pre: dict, t_lost: int) -> None:
+def _survivor_bonus(ctx: Ctx, b: dict[str, Any], g: str | None, pre: dict[str, Any], t_lost: int) -> None:
     s = ctx.state
     main = b["main"]
     side = s["side"][s["units"][main]["owner"]]
@@ -259,14 +262,14 @@ def _survivor_bonus(ctx: Ctx, b: dict, g: str, pre: dict, t_lost: int) -> None:
         ctx.supply(pre["target_owner"], -7, "ma_gui")
 
 
-def _after_taunt_attack(ctx: Ctx, b: dict) -> None:
+def _after_taunt_attack(ctx: Ctx, b: dict[str, Any]) -> None:
     s = ctx.state
     immune = s["act"].get("immune", []) + [b["target"]]
     moved = s["act"].get("moved", []) + [b["main"]]
     ctx.set_act(immune=immune, moved=moved)
 
 
-def offer_second(ctx: Ctx, item: dict) -> None:
+def offer_second(ctx: Ctx, item: dict[str, Any]) -> None:
     s = ctx.state
     b = item["battle"]
     if b["main"] not in s["units"] or combat.gen(s, b["main"]) != "fukushima_masanori":
@@ -277,7 +280,7 @@ def offer_second(ctx: Ctx, item: dict) -> None:
               "x": item["x"]})
 
 
-def _second_target(s: State, b: dict) -> str | None:
+def _second_target(s: State, b: dict[str, Any]) -> str | None:
     if b["target"] in s["units"]:
         return b["target"]
     side = s["side"][s["units"][b["main"]]["owner"]]
@@ -285,7 +288,7 @@ def _second_target(s: State, b: dict) -> str | None:
     return enemies[0] if enemies else None
 
 
-def decide_second(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+def decide_second(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     """福島正則: x dice, no modifiers or supports, free; the defender counter-rolls
     with its own pool; it cannot chain (Appendix R #7)."""
     s = ctx.state
@@ -309,7 +312,7 @@ def decide_second(ctx: Ctx, seat: int, cmd: Mapping) -> None:
                                   "result": {"target_lost": t_lost}})
 
 
-def offer_taunt(ctx: Ctx, item: dict) -> None:
+def offer_taunt(ctx: Ctx, item: dict[str, Any]) -> None:
     s = ctx.state
     b = item["battle"]
     t = b["target"]
@@ -321,14 +324,14 @@ def offer_taunt(ctx: Ctx, item: dict) -> None:
     ctx.push({"kind": "taunt", "seat": s["units"][b["main"]]["owner"], "unit": t, "general": g})
 
 
-def decide_taunt(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+def decide_taunt(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     go = C.boolean(cmd, "go")
     prompt = ctx.pop()
     if go:
         ctx.emit(ev.TAUNT_CHANGED, {"taunt": {"unit": prompt["unit"], "general": prompt["general"]}})
 
 
-def offer_advance(ctx: Ctx, item: dict) -> None:
+def offer_advance(ctx: Ctx, item: dict[str, Any]) -> None:
     s = ctx.state
     b = item["battle"]
     main = b["main"]
@@ -344,14 +347,14 @@ def offer_advance(ctx: Ctx, item: dict) -> None:
     ctx.push({"kind": "advance", "seat": s["units"][main]["owner"], "unit": main, "area": b["area"]})
 
 
-def decide_advance(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+def decide_advance(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     go = C.boolean(cmd, "go")
     prompt = ctx.pop()
     if go:
         relocate(ctx, prompt["unit"], prompt["area"], "advanced")
 
 
-def yes_no(kind: str) -> list[dict]:
+def yes_no(kind: str) -> list[dict[str, Any]]:
     return [{"type": kind, "go": True}, {"type": kind, "go": False}]
 
 

@@ -6,11 +6,13 @@ the automatic steps until someone must decide again."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping[str, Any], Sequence
+from typing import Any
 
 from games.rules.base import IllegalCommand, LegalSet, Outcome, Pending, RngFactory
 
-from . import battle, commands as C, event_cards, flow, movement, recruit, resolution, setup, supply, wheel
+from . import battle, event_cards, flow, movement, recruit, resolution, setup, supply, wheel
+from . import commands as C
 from .context import Ctx
 from .evolve import evolve as _evolve
 from .state import State, initial
@@ -20,7 +22,7 @@ Legal = Callable[[State, dict], list]
 Decide = Callable[[Ctx, int, Mapping], None]
 
 
-def _gwak_legal(s: State, p: dict) -> list[dict]:
+def _gwak_legal(s: State, p: dict[str, Any]) -> list[dict[str, Any]]:
     out = movement.legal(s, p)
     uid = p["unit"]
     if uid in s["units"] and not battle.peace(s):
@@ -31,7 +33,7 @@ def _gwak_legal(s: State, p: dict) -> list[dict]:
     return out
 
 
-def _gwak_decide(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+def _gwak_decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
     p = s["queue"][0]
     if cmd["type"] != "attack":
@@ -47,10 +49,10 @@ def _gwak_decide(ctx: Ctx, seat: int, cmd: Mapping) -> None:
 
 
 def _yes_no(kind: str) -> tuple[Legal, Decide]:
-    def legal(s: State, p: dict) -> list[dict]:
+    def legal(s: State, p: dict[str, Any]) -> list[dict[str, Any]]:
         return resolution.yes_no(kind)
 
-    def decide(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+    def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         if kind == "sacrifice":
             flow.decide_sacrifice(ctx, seat, C.boolean(cmd, "go"))
         else:
@@ -100,17 +102,17 @@ VOCABULARY: dict[str, set[str]] = {
 }
 
 
-def _head(state: State) -> dict | None:
+def _head(state: State) -> dict[str, Any] | None:
     if state.get("stage") != "play" or state.get("result") is not None or not state["queue"]:
         return None
     return state["queue"][0]
 
 
-def _seats(head: dict) -> list[int]:
+def _seats(head: dict[str, Any]) -> list[int]:
     return list(head["seats"]) if head["kind"] == "pick_generals" else [head["seat"]]
 
 
-def _legal_list(state: State, seat: int) -> list[dict]:
+def _legal_list(state: State, seat: int) -> list[dict[str, Any]]:
     head = _head(state)
     if head is None or seat not in _seats(head):
         return []
@@ -200,7 +202,7 @@ _NOTHING = [
 ]
 
 
-def _default(state: State, seat: int, legal: list[dict]) -> dict:
+def _default(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any]:
     """The rules-faithful "do nothing": done/pass/decline/no reroll; keep all of a
     split; mandatory choices (picks, placements, 流言/暗殺/軍醫, resolve order,
     forced taunt) take the first listed option; the wheel moves 1 step."""

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping[str, Any], Sequence
+from typing import Any
 
 from games.rules.base import BadCommand, IllegalCommand, RngFactory, commit
 
@@ -39,7 +40,7 @@ def assign(given: Sequence[str | None], rng: RngFactory) -> list[str]:
     return [f if f is not None else rest.pop() for f in given]
 
 
-def options_with_defaults(options: Mapping[str, Any]) -> dict:
+def options_with_defaults(options: Mapping[str, Any]) -> dict[str, Any]:
     allowed = options.get("legendary_generals", LEGENDARY)
     if not isinstance(allowed, list) or any(g not in LEGENDARY for g in allowed):
         raise BadCommand(f"legendary_generals must be a list drawn from {LEGENDARY}")
@@ -61,7 +62,7 @@ def build_units(fs: list[str]) -> tuple[dict, int]:
     return units, n
 
 
-def table(fs: list[str], options: dict) -> dict:
+def table(fs: list[str], options: dict[str, Any]) -> dict[str, Any]:
     r = data.rules()
     n = len(fs)
     sides = [side_of_faction(f) for f in fs]
@@ -116,7 +117,7 @@ def legendary_options(s: State, seat: int) -> list[str | None]:
     return [None, *ok]
 
 
-def decide_legendary(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+def decide_legendary(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     gid = C.general(cmd, optional=True)
     if gid not in legendary_options(ctx.state, seat):
         raise IllegalCommand("that legendary general is not available to you")
@@ -162,7 +163,7 @@ def pick_options(s: State, seat: int) -> list[str]:
             if g not in picks and (info(g)["hp"] < 4 or fours < cap)]
 
 
-def decide_pick(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+def decide_pick(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
     gid = C.general(cmd)
     if gid not in pick_options(s, seat):
@@ -206,9 +207,9 @@ def place_options(s: State, seat: int) -> list[tuple[str, str]]:
     return [(g, u) for g in gens for u in units]
 
 
-def decide_place(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+def decide_place(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     gid, uid = C.general(cmd), C.unit(cmd)
-    if (gid, uid) not in place_options(ctx.state, seat):
+    if gid is None or uid is None or (gid, uid) not in place_options(ctx.state, seat):
         raise IllegalCommand("that general cannot be placed on that unit")
     ctx.pop()
     deploy(ctx, seat, gid, uid, 0, "setup")

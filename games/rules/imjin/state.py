@@ -23,7 +23,7 @@ from typing import Any
 
 from . import data
 
-State = dict
+State = dict[str, Any]
 
 SIDES = ("japan", "allies")
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import math
-from typing import Mapping
+from collections.abc import Mapping[str, Any]
 
 from games.rules.base import IllegalCommand
 
@@ -48,9 +50,9 @@ def gwak_areas(s: State, seat: int) -> list[str]:
             if controller(s, a) == side and len(units_in(s, a)) < 2 and side_in(s, a) in (None, side)]
 
 
-def legal(s: State, prompt: dict) -> list[dict]:
+def legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
     seat = prompt["seat"]
-    out: list[dict] = [{"type": "done"}]
+    out: list[dict[str, Any]] = [{"type": "done"}]
     if management_blocked(s):
         return out
     stock = s["supply"][seat]
@@ -67,12 +69,14 @@ def legal(s: State, prompt: dict) -> list[dict]:
             out.append({"type": "recall", "unit": u})
             dmg = s["generals"][old]["damage"]
             for g in sorted(s["hands"][seat]):
-                if g not in bg and info(g)["hp"] > dmg:  # no replacement into death
+                # no replacement into death; the seed bars only *deploying* a card
+                # that was just replaced/recalled, so it may still replace (I-4)
+                if info(g)["hp"] > dmg:
                     out.append({"type": "replace", "unit": u, "general": g})
     return out
 
 
-def decide(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
     prompt = dict(s["queue"][0])
     t = cmd["type"]
@@ -108,7 +112,7 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping) -> None:
         deploy(ctx, seat, new, uid, costs["replace"], "replace", damage=inherited)
 
 
-def _normalise(cmd: Mapping) -> dict:
+def _normalise(cmd: Mapping[str, Any]) -> dict[str, Any]:
     t = cmd["type"]
     if t == "deploy":
         return {"type": t, "general": C.general(cmd), "unit": C.unit(cmd)}
@@ -121,7 +125,7 @@ def _normalise(cmd: Mapping) -> dict:
     return {"type": t}
 
 
-def _why(s: State, prompt: dict, t: str) -> str:
+def _why(s: State, prompt: dict[str, Any], t: str) -> str:
     if management_blocked(s):
         return "Infighting (內鬥) forbids deploying, replacing and recalling generals now"
     if t in ("deploy", "deploy_gwak") and prompt["deployed"]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from games.rules.base import reveal_entry
+
 from . import data
 from . import events as ev
 from .context import Ctx
@@ -39,8 +41,12 @@ def end(ctx: Ctx, winner: str | None, reason: str) -> None:
     s = ctx.state
     winners = [x for x in range(s["n"]) if s["side"][x] == winner]
     scores = {str(x): (1.0 if x in winners else (0.5 if winner is None else 0.0)) for x in range(s["n"])}
+    # a finished game has no secrets: open every hand card still sealed, so the
+    # audit can check every commitment
+    reveals = [reveal_entry(seat, sec["key"], gid, sec["salt"])
+               for seat in range(s["n"]) for gid, sec in sorted(s["secrets"][seat].items())]
     ctx.emit(ev.GAME_ENDED, {"winners": winners, "winner_side": winner, "reason": reason,
-                             "scores": scores})
+                             "scores": scores, "reveals": reveals})
 
 
 def check_instant(ctx: Ctx) -> bool:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Any
+
+from collections.abc import Mapping[str, Any]
 
 from games.rules.base import IllegalCommand
 
@@ -35,11 +37,11 @@ def crosses_divider(pos: int, steps: int) -> bool:
     return any((pos + i) % n in data.rules()["wheel"]["event_spaces"] for i in range(1, steps + 1))
 
 
-def legal(s: State, seat: int) -> list[dict]:
+def legal(s: State, seat: int) -> list[dict[str, Any]]:
     return [{"type": "advance", "steps": k} for k in sorted(step_costs(s, seat))]
 
 
-def decide(ctx: Ctx, seat: int, cmd: Mapping) -> None:
+def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     from .event_cards import reveal  # cards may start actions: avoid an import cycle
 
     s = ctx.state

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..base import IllegalCommand
 from .data import CARDS, MANDATES, PROVINCES, TRACK
 from .engine import AUTO, INPUT, PROMPT, Step, push, pop, prompt
-from .figures import after_summon, end_of_recruit, put
+from .figures import after_summon, end_of_recruit, put  # noqa: F401
 from .movement import do_move, move_commands
 from .state import (State, best_by, by_honor, clan, clockwise_from_left, copies, force, gain_coins, gain_vp,
                     is_daimyo_like, kind_of, left_of, lose_honor, matches_type, pay_cost, reserve, type_classes)
@@ -164,15 +164,19 @@ def _recruit_apply(s, f, seat, cmd, ctx):
     else:
         f["extra"] -= 1
     f["count"] += 1
+    put(s, cands[0], "shrine:" + shrine if shrine else prov)
     if not _can_summon(s, f):
         _finish_recruit(s, f)
-    put(s, cands[0], "shrine:" + shrine if shrine else prov)
 
 
 def _finish_recruit(s: State, f: dict) -> None:
-    s["stack"].remove(f)
+    """The recruit frame becomes the after-Summon step, in place, so that any
+    "enters a province" effect pushed above it resolves first."""
+    i = s["stack"].index(f)
     if f["count"]:
-        after_summon(s, f["seat"])
+        s["stack"][i] = {"k": "after_summon", "seat": f["seat"]}
+    else:
+        s["stack"].pop(i)
 
 
 INPUT["recruit"] = Step(lambda s, f: [f["seat"]], _recruit_legal, _recruit_apply, "recruit")
@@ -390,9 +394,9 @@ def _betray_apply(s, f, seat, cmd, ctx):
                     and kind_of(s["figs"][x]) == cmd["kind"])[0]
     mine = sorted(x for x in reserve(s, seat) if kind_of(s["figs"][x]) == cmd["with"])[0]
     s["figs"][target]["loc"] = "reserve"
-    if len(_betray_legal(s, f, seat)) == 1:
-        pop(s)
     put(s, mine, at)
+    if len(_betray_legal(s, f, seat)) == 1:
+        s["stack"].remove(f)
 
 
 INPUT["betray"] = Step(lambda s, f: [f["seat"]], _betray_legal, _betray_apply, "betray")

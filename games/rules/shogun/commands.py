@@ -9,6 +9,7 @@ well-formed command is allowed now is decided by the phase modules (`IllegalComm
     {"type": "pass"}                       (court: take no favour)
     {"type": "execute"} | {"type": "decline"}
     {"type": "move", "to": <province>, "armies": k}
+    {"type": "revolt", "province": <province>}   (winter: which famine revolt comes next)
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ FIELDS: dict[str, dict[str, Any]] = {
     "execute": {},
     "decline": {},
     "move": {"to": str, "armies": int},
+    "revolt": {"province": str},
 }
 
 

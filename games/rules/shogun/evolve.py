@@ -91,6 +91,7 @@ def _started(s, p):
             "round": None,
             "draft": None,
             "samurai_pending": [],
+            "winter": None,
             "last_battle": None,
             "famine": [],
             "last_scoring": None,
@@ -114,6 +115,7 @@ def _year(s, p):
     s["past_events"] = s.get("past_events", []) + list(p["events"])
     s["used_events"] = []
     s["season"] = 0
+    s["winter"] = None
     for pl in s["players"]:
         pl["rice"] = 0  # rice is reset each year [sbw][imr]
     s["phase"] = "season_start"
@@ -445,6 +447,8 @@ def _battle(s, p):
     }
     if p["kind"] in ("attack", "neutral"):
         _sub(s, "end")
+    if p["kind"] == "famine" and p["province"] in s["winter"]["left"]:
+        s["winter"]["left"].remove(p["province"])
 
 
 @on(E.ACTION_TURN_ENDED)
@@ -485,11 +489,15 @@ def _rice_lost(s, p):
     s["famine"] = []
     for seat, loss in enumerate(p["losses"]):
         s["players"][seat]["rice"] -= loss
+    s["winter"] = {"queue": list(p["starving"]), "seat": None, "left": [], "extra": 0}
 
 
 @on(E.FAMINE_STRUCK)
 def _famine(s, p):
     s["famine"].append({k: p[k] for k in ("seat", "shortfall", "revolts", "extra", "provinces")})
+    w = s["winter"]
+    w["queue"].remove(p["seat"])
+    w.update(seat=p["seat"], left=list(p["provinces"]), extra=p["extra"])
 
 
 @on(E.SCORED)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from games.rules.base import IllegalCommand, LegalSet, Outcome, Pending
+from games.rules.base import BadCommand, IllegalCommand, LegalSet, Outcome, Pending
 
-from . import actions, bidding, court, draft, planning, samurai
+from . import actions, bidding, court, draft, planning, samurai, winter
 from . import catalog as C
 from .commands import parse
 from .context import Ctx
@@ -45,7 +45,7 @@ class ShogunRules:
 
     def start(self, factions, options, rng):
         if not self.min_players <= len(factions) <= self.max_players:
-            raise ValueError("Shogun is for 3 to 5 players")
+            raise BadCommand("Shogun is for 3 to 5 players")
         return _start(factions, options, rng)
 
     def initial_state(self):
@@ -116,6 +116,8 @@ def _listed(state, seat) -> list[dict]:
         return court.legal(state, seat)
     if phase == "actions":
         return actions.legal(state, seat)
+    if phase == "winter":
+        return winter.legal(state, seat)
     return []
 
 
@@ -131,6 +133,8 @@ def _pending(state) -> list[Pending]:
         return [Pending(bidding.chooser(state), "choose_special")]
     if phase == "favour" and court.current(state) is not None:
         return [Pending(court.current(state), "favour")]
+    if phase == "winter" and winter.chooser(state) is not None:
+        return [Pending(winter.chooser(state), "famine_order")]
     a = actions.actor(state)
     if a is not None:
         return [Pending(a[0], f"{a[1]}:{a[2]}")]
@@ -157,6 +161,8 @@ def _dispatch(ctx, seat: int, cmd: dict) -> None:
         actions.decide_decline(ctx, seat)
     elif t == "move":
         actions.decide_move(ctx, seat, cmd["to"], cmd["armies"])
+    elif t == "revolt":
+        winter.decide(ctx, seat, cmd["province"])
 
 
 RULES = ShogunRules()

@@ -3,6 +3,8 @@ the start provinces (beginner set-up, or the draft which then runs as player dec
 
 from __future__ import annotations
 
+from games.rules.base import BadCommand
+
 from . import catalog as C
 from . import draft
 from . import events as E
@@ -20,8 +22,24 @@ DEFAULTS = {
 }
 
 
+CHOICES = {
+    "board": ("sun", "moon"),
+    "setup": ("draft", "beginner"),
+    "tennos_court": (True, False),
+    "samurai": (True, False),
+    "revolt_order": ("classic", "marker_first"),
+}
+
+
 def options(opts) -> dict:
-    return {**DEFAULTS, **dict(opts or {})}
+    """Defaults filled in; an unknown option or value is refused (the platform validates
+    against `options_schema` first, this keeps the engine safe on its own)."""
+    out = {**DEFAULTS, **dict(opts or {})}
+    for key, value in out.items():
+        allowed = CHOICES.get(key)
+        if allowed is None or not any(value is v or (value == v and type(value) is type(v)) for v in allowed):
+            raise BadCommand(f"bad Shogun option {key}={value!r}")
+    return out
 
 
 def colours(factions, rng) -> list[str]:

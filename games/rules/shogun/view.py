@@ -43,6 +43,9 @@ def view(s: dict, seat) -> dict:
     out["season_name"] = S.SEASONS[s["season"]]
     out["supply"] = [S.supply(s, x) for x in range(s["n"])]
     out["favours_left"] = len(s["favour_pool"])
+    from .rules import _pending  # late: rules imports this module
+
+    out["pending"] = [{"seat": p.seat, "kind": p.kind} for p in _pending(s)]
     if s.get("draft"):
         d = s["draft"]
         out["draft"] = {

@@ -4,11 +4,14 @@ the second winter (tied players share the win).
 
 Famine: shortfall = provinces - rice; the table gives how many distinct provinces (drawn
 at random; all of them if he has fewer) revolt with (extra + markers) green cubes each.
-Players resolve famine in the autumn turn order; a player's revolts run in drawn order.
-No special card or event modifies winter battles.
+Starving players are resolved in the autumn turn order; each chooses the order of his own
+revolts [sbw pg11] (decision ``famine_order`` when two or more are left). No special card
+or event modifies winter battles.
 """
 
 from __future__ import annotations
+
+from games.rules.base import IllegalCommand
 
 from . import catalog as C
 from . import events as E
@@ -22,16 +25,52 @@ def fourth_event(s: dict) -> str:
     return left[0]
 
 
+def shortfall(s: dict, seat: int) -> int:
+    return len(S.owned(s, seat)) - s["players"][seat]["rice"]
+
+
 def auto(ctx) -> bool:
     s = ctx.s
-    ev = fourth_event(s)
-    loss = C.EVENTS[ev]["rice_loss"]
+    w = s.get("winter")
+    if w is None:
+        ev = fourth_event(s)
+        loss = C.EVENTS[ev]["rice_loss"]
+        losses = [min(loss, pl["rice"]) for pl in s["players"]]
+        starving = [
+            x for x in s["round"]["order"] if len(S.owned(s, x)) - (s["players"][x]["rice"] - losses[x]) > 0
+        ]
+        ctx.emit(E.WINTER_RICE_LOST, {"event": ev, "loss": loss, "losses": losses, "starving": starving})
+        return True
+    if len(w["left"]) == 1:
+        resolve(ctx, w["left"][0])
+        return True
+    if w["left"]:
+        return False  # the starving player chooses the next revolt
+    if w["queue"]:
+        famine(ctx, w["queue"][0])
+        return True
+    finish(ctx)
+    return True
+
+
+def famine(ctx, seat: int) -> None:
+    s = ctx.s
+    provs = sorted(S.owned(s, seat))
+    short = shortfall(s, seat)
+    revolts, extra = C.famine_row(short)
+    picks = ctx.rng("famine").shuffled(provs)[:revolts]
     ctx.emit(
-        E.WINTER_RICE_LOST,
-        {"event": ev, "loss": loss, "losses": [min(loss, pl["rice"]) for pl in s["players"]]},
+        E.FAMINE_STRUCK,
+        {"seat": seat, "shortfall": short, "revolts": revolts, "extra": extra, "provinces": picks},
     )
-    for seat in ctx.s["round"]["order"]:
-        famine(ctx, seat)
+
+
+def resolve(ctx, prov: str) -> None:
+    s = ctx.s
+    revolt(ctx, prov, s["winter"]["extra"] + s["provinces"][prov]["markers"], kind="famine")
+
+
+def finish(ctx) -> None:
     s = ctx.s
     ctx.emit(E.SCORED, {"year": s["year"], "scores": score(s)})
     ctx.emit(E.MARKERS_CLEARED, {})
@@ -44,21 +83,26 @@ def auto(ctx) -> bool:
         from .setup import year_events
 
         ctx.emit(E.YEAR_BEGAN, {"year": s["year"] + 1, "events": year_events(ctx, s["past_events"])})
-    return True
 
 
-def famine(ctx, seat: int) -> None:
+# --- the famine-order decision -------------------------------------------------------------
+
+
+def chooser(s: dict):
+    w = s.get("winter") if s.get("phase") == "winter" else None
+    return w["seat"] if w and len(w["left"]) > 1 else None
+
+
+def legal(s: dict, seat: int) -> list[dict]:
+    if chooser(s) != seat:
+        return []
+    return [{"type": "revolt", "province": p} for p in s["winter"]["left"]]
+
+
+def decide(ctx, seat: int, prov: str) -> None:
     s = ctx.s
-    provs = sorted(S.owned(s, seat))
-    short = len(provs) - s["players"][seat]["rice"]
-    if short <= 0:
-        return
-    revolts, extra = C.famine_row(short)
-    picks = ctx.rng("famine").shuffled(provs)[:revolts]
-    ctx.emit(
-        E.FAMINE_STRUCK,
-        {"seat": seat, "shortfall": short, "revolts": revolts, "extra": extra, "provinces": picks},
-    )
-    for prov in picks:
-        if ctx.s["provinces"][prov]["owner"] == seat:
-            revolt(ctx, prov, extra + ctx.s["provinces"][prov]["markers"], kind="famine")
+    if chooser(s) != seat:
+        raise IllegalCommand("you have no famine revolt to order now")
+    if prov not in s["winter"]["left"]:
+        raise IllegalCommand(f"{prov} is not one of your revolting provinces")
+    resolve(ctx, prov)

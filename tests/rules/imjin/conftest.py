@@ -1,7 +1,6 @@
 """Fixtures for the Imjin engine tests (helpers live in imjin_helpers.py)."""
 
 import pytest
-
 from imjin_helpers import Game
 
 

@@ -69,7 +69,7 @@ class Game:
     def skip_setup(self, hands=None, placements=None):
         """Decline legendaries, pick hands (default: first legal), place generals."""
         s = self.state
-        for seat in list(s["order"]):
+        for _seat in list(s["order"]):
             if self.state["queue"] and self.head["kind"] == "choose_legendary":
                 self.do(self.head["seat"], {"type": "choose_legendary", "general": None})
         hands = hands or {}

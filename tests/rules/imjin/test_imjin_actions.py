@@ -1,12 +1,12 @@
 """Focused tests of the action rules (§3.3–§3.5) and of victory (§3.7)."""
 
 import pytest
+from imjin_helpers import Game, clear_board, duel, fight, in_hand, pools, prompt, put, scripted
 
 from games.rules.base import IllegalCommand
 from games.rules.imjin.rules import RULES
 from games.rules.imjin.state import income
 from games.rules.imjin.victory import final, instant
-from imjin_helpers import Game, clear_board, duel, fight, in_hand, pools, prompt, put, scripted
 
 J, A = 0, 1
 
@@ -180,7 +180,7 @@ def test_supports_at_most_two_and_add_one_die_each():
 
 def test_defender_hits_only_main_and_cart_steals_what_exists():
     g = duel(att=A, extra=[("u3", A, "HG_S", 2)], supply=(1, 30))
-    p = fight(g, supports=["u3"], dice=("車車徽徽", "砲砲車"))
+    fight(g, supports=["u3"], dice=("車車徽徽", "砲砲車"))
     u = g.state["units"]
     assert u["u3"]["troops"] == 2 and u["u1"]["troops"] == 1
     assert g.state["supply"] == [0 + 2, 30 - 5 + 1 - 2]

@@ -1,9 +1,19 @@
 """One focused test per event card (§7) plus the deck and timed effects."""
 
+from imjin_helpers import (
+    Game,
+    clear_board,
+    force_card,
+    in_hand,
+    prompt,
+    put,
+    reveal_now,
+    run_defaults_until,
+    scripted,
+)
+
 from games.rules.imjin import events as ev
 from games.rules.imjin.rules import RULES
-from imjin_helpers import (Game, clear_board, force_card, in_hand, prompt, put, reveal_now,
-                           run_defaults_until, scripted)
 
 J, A = 0, 1
 
@@ -265,3 +275,49 @@ def test_third_reset_ends_game_after_the_turn():
 
 def test_scripted_helper_is_used():
     assert scripted("砲")("battle").randbelow(6) == 2
+
+
+def test_typhoon_forbids_advancing_into_the_sea():
+    from imjin_helpers import duel, fight
+    g = duel(att=A, extra=[("u3", A, "HH_R", 3), ("u4", J, "GGB", 1)])
+    g.edit(lambda s: s.__setitem__("timed", [{"card": "typhoon", "left": 2}]))
+    fight(g, target="u4", main="u3", dice=("砲徽徽", "徽"))
+    assert "u4" not in g.state["units"]
+    assert g.state["queue"][0]["kind"] != "advance"
+
+
+def test_peace_talks_blocks_gwak_attack_and_forced_taunt():
+    from games.rules.imjin.flow import forced_taunt
+    g = fresh()
+
+    def setup(s):
+        clear_board(s)
+        put(s, "u1", J, "GW_W", 2, "kato_kiyomasa")
+        put(s, "u2", A, "GW_E", 2, "nongae")
+        s["taunt"] = {"unit": "u1", "general": "kato_kiyomasa"}
+        s["flow"]["turn"] = J
+    g.edit(setup)
+    assert forced_taunt(g.state) is not None
+    g.edit(lambda s: s.__setitem__("timed", [{"card": "peace_talks", "left": 1}]))
+    assert forced_taunt(g.state) is None
+
+
+def test_mori_enters_with_two_on_reset_deploy():
+    g = fresh()
+    g.edit(lambda s: (clear_board(s), put(s, "u1", J, "GS_L", 2), put(s, "u2", A, "HG_N", 1),
+                      in_hand(s, J, "mori_hidemoto")))
+    force_card(g, "reset")
+    reveal_now(g)
+    g.do(J, {"type": "deploy", "general": "mori_hidemoto", "unit": "u1"})
+    assert g.state["units"]["u1"]["troops"] == 4 and g.state["supply"][J] == 25
+
+
+def test_timed_effect_counts_reset_and_extra_card():
+    g = fresh()
+    g.edit(lambda s: s.__setitem__("timed", [{"card": "torrential_rain", "left": 2}]))
+    force_card(g, "reset")
+    reveal_now(g)
+    g.do(J, {"type": "pass"})
+    g.do(A, {"type": "pass"})
+    # reset = first subsequent reveal, the extra card = second: the rain is over
+    assert not [t for t in g.state["timed"] if t["card"] == "torrential_rain"]

@@ -1,9 +1,9 @@
 """The worked examples of the seed rulebook, with their numbers (§3.3–§3.5, §4)."""
 
+from imjin_helpers import Game, clear_board, prompt, put, scripted
+
 from games.rules.imjin import events as ev
 from games.rules.imjin.state import income
-
-from imjin_helpers import Game, clear_board, prompt, put, scripted
 
 J, A = 0, 1
 
@@ -54,7 +54,9 @@ def test_bob_supply_general_example():
     # recalled / replaced cards cannot be deployed again in the same action
     legal = g.legal(J)
     assert not any(c["type"] == "deploy" for c in legal)  # deploy already used anyway
-    assert {"type": "replace", "unit": ts_e, "general": "kato_kiyomasa"} not in legal
+    assert not any(c["type"] == "deploy" and c["general"] == "kato_kiyomasa" for c in legal)
+    # the seed only forbids *deploying* them again; replacing with them stays legal (I-4)
+    assert {"type": "replace", "unit": ts_e, "general": "kato_kiyomasa"} in legal
 
 
 def test_james_recruit_example():
@@ -194,3 +196,21 @@ def test_wheel_examples():
 def RULES_default(g, seat):
     from games.rules.imjin.rules import RULES
     return dict(RULES.default_command(g.state, seat))
+
+
+def test_lisa_pays_third_step_redeployment_then_her_move_battle():
+    """Seed: Lisa pays 8 and steps M→M, 大調度 is revealed; Lisa then Bob redeploy,
+    and only then does Lisa take her Move/Battle action."""
+    from imjin_helpers import force_card
+    g = Game(2, options={"legendary_generals": []}).skip_setup()
+    g.do(J, {"type": "advance", "steps": 1})
+    while g.state["flow"]["turn"] == J:
+        g.do(J, RULES_default(g, J))
+    force_card(g, "redeployment")
+    g.do(A, {"type": "advance", "steps": 3})
+    assert g.state["supply"][A] == 30 - 8
+    assert (g.head["kind"], g.head["seat"], g.head["mode"]) == ("move", A, "redeploy")
+    g.do(A, {"type": "done"})
+    assert (g.head["kind"], g.head["seat"], g.head["mode"]) == ("move", J, "redeploy")
+    g.do(J, {"type": "done"})
+    assert (g.head["kind"], g.head["seat"], g.head["mode"]) == ("move", A, "action")

@@ -1,9 +1,9 @@
 """One focused test per general ability (§8, Appendix R)."""
 
 import pytest
+from imjin_helpers import Game, clear_board, duel, fight, in_hand, pools, prompt, put, scripted
 
 from games.rules.imjin.rules import RULES
-from imjin_helpers import Game, clear_board, duel, fight, in_hand, pools, prompt, put, scripted
 
 J, A = 0, 1
 
@@ -376,3 +376,26 @@ def test_general_returns_to_hand_healed_when_unit_destroyed():
     fight(g, dice=("砲砲砲", "徽"))
     assert g.state["generals"]["kuroda_nagamasa"] == {"owner": J, "where": "hand", "unit": None, "damage": 0}
     assert "kuroda_nagamasa" in g.state["hands"][J]
+
+
+def test_li_rusong_cannot_pass_through_enemies_or_double_move_at_sea():
+    g = Game(2, options={"legendary_generals": []}).skip_setup()
+
+    def setup(s):
+        clear_board(s)
+        put(s, "u1", A, "GW_E", 2, "li_rusong")
+        put(s, "u2", J, "GW_W", 1)
+        prompt(s, {"kind": "move", "seat": A, "mode": "action", "moved": []}, act={"sea_start": []})
+    g.edit(setup)
+    paths = [c["path"] for c in g.legal(A) if c["type"] == "move"]
+    assert not [p for p in paths if p[0] == "GW_W"]
+    assert not [p for p in paths if len(p) == 2 and p[0] == "SOJ"]  # sea legs are not his
+
+
+def test_kobayakawa_discord_turns_off_crest_heal():
+    from games.rules.imjin.combat import read
+    g = duel("kobayakawa_takakage", att=J, att_damage=1)
+    s = g.state
+    assert read(s, "u1", "u2", ["crest"], "land", True)["heal_hp"] == 1
+    s["act"]["discord"] = True
+    assert read(s, "u1", "u2", ["crest"], "land", True)["heal_hp"] == 0

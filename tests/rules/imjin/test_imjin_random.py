@@ -57,3 +57,14 @@ def test_bot_bounds_and_defaults(n, seed):
         assert steps < 3000
     assert fold(RULES, events) == state
     assert RULES.view(state, None)["hands"][0]["hidden"] == 0  # game over: no secrets
+
+
+def test_every_commitment_is_revealed_by_the_end():
+    from games.rules.base import commitment_of
+    out = play_random_game(RULES, [None, None], {}, 21, check_every=500)
+    commits = {e.payload["key"]: e.payload["commitment"] for e in out.events if e.type == "core.ChoiceCommitted"}
+    reveals = {r["key"]: r for e in out.events if e.visible_to is None
+               for r in e.payload.get("reveals", ())}
+    assert commits and set(commits) == set(reveals)
+    for key, r in reveals.items():
+        assert commitment_of(r["salt"], r["choice"]) == commits[key]

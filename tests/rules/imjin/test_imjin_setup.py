@@ -1,12 +1,12 @@
 """Setup (§3.1, §10), the wheel (§4), hidden hands and views."""
 
 import pytest
+from imjin_helpers import Game
 
 from games.rules.base import BadCommand, IllegalCommand, commitment_of
 from games.rules.imjin import events as ev
 from games.rules.imjin.rules import RULES
 from games.rules.imjin.state import income
-from imjin_helpers import Game
 
 J, A = 0, 1
 

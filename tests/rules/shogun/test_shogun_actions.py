@@ -188,12 +188,13 @@ def test_attack_needs_two_armies():
     assert of_type(events, "SpaceRevealed")[0]["next"] == "end"
 
 
-def test_temple_event_protects_other_players_temples_only():
+@pytest.mark.parametrize("event", ["E06", "E09"])
+def test_temple_event_protects_other_players_temples_only(event):
     s = board()
     own(s, "Etchu", 0, 5)
     own(s, "Noto", 1, 1, temple=True)
     own(s, "Kaga", 0, 1, temple=True)
-    s, _ = at(s, "attackA", {0: {"attackA": "Etchu"}}, event="E06")
+    s, _ = at(s, "attackA", {0: {"attackA": "Etchu"}}, event=event)
     targets = {c.get("to") for c in RULES.legal_commands(s, 0).commands}
     assert "Noto" not in targets and "Kaga" in targets and "Hida" in targets
 
@@ -239,10 +240,11 @@ def test_declined_collection_places_no_marker():
     assert s2["provinces"]["Etchu"]["markers"] == 1 and not of_type(events, "BattleFought")
 
 
-def test_theatre_event_calms_unrest():
+@pytest.mark.parametrize("event", ["E01", "E02"])
+def test_theatre_event_calms_unrest(event):
     s = board()
     own(s, "Etchu", 0, 2, markers=2)
-    s, _ = at(s, "theatre", {0: {"theatre": "Etchu"}}, event="E01")
+    s, _ = at(s, "theatre", {0: {"theatre": "Etchu"}}, event=event)
     s2, _ = act(s, 0, {"type": "execute"})
     assert s2["provinces"]["Etchu"]["markers"] == 0
     s = board()

@@ -127,14 +127,28 @@ def test_tie_devastates_the_province():
     assert s2["tiles"]["castle"] == tiles["castle"] + 1 and s2["tiles"]["temple"] == tiles["temple"] + 1
 
 
-def test_castle_event_and_defence_special_add_defender_cubes():
+@pytest.mark.parametrize("event", ["E04", "E05"])
+def test_castle_event_and_defence_special_add_defender_cubes(event):
     s = board()
     own(s, "Etchu", 0, 6)
     own(s, "Noto", 1, 2, castle=True)
     s["players"][1]["special"] = "defence"
-    _, events = attack(s, "Noto", 5, event="E04")
+    _, events = attack(s, "Noto", 5, event=event)
     b = of_type(events, "BattleFought")[0]
     assert b["thrown"]["defender"] == 4 and b["result"] == "conquered"
+
+
+def test_castle_event_needs_a_castle_and_a_defender_supply():
+    s = board()
+    own(s, "Etchu", 0, 6)
+    own(s, "Noto", 1, 2)
+    _, events = attack(s, "Noto", 5, event="E04")
+    assert of_type(events, "BattleFought")[0]["thrown"]["defender"] == 2
+    s = board()
+    own(s, "Etchu", 0, 6)
+    own(s, "Noto", 1, 62, castle=True)  # no army left in supply
+    _, events = attack(s, "Noto", 5, event="E04")
+    assert of_type(events, "BattleFought")[0]["thrown"]["defender"] == 62
 
 
 def test_cubes_stuck_in_the_tower_stay_there():

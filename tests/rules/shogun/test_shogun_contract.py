@@ -112,3 +112,25 @@ def test_spectator_and_seat_views_differ_only_in_own_plan():
 def test_evolve_works_on_json_round_tripped_payloads():
     events = RULES.start([None] * 5, {"samurai": True}, rng_factory("j", 1))
     assert fold(RULES, events) == fold(RULES, roundtrip(events))
+
+
+@pytest.mark.parametrize(
+    "n,opts,seed", [(4, {}, 21), (3, {"tennos_court": False}, 22), (5, {"samurai": True}, 23)]
+)
+def test_every_commitment_is_revealed_once_and_verifies(n, opts, seed):
+    """An auditor can check every secret: each committed space is revealed exactly once,
+    publicly, and its (choice, salt) matches the commitment."""
+    from games.rules.base import commitment_of
+    from games.rules.testing import play_random_game
+
+    out = play_random_game(RULES, [None] * n, opts, seed, check_every=1000, check_views=False)
+    commitments = {
+        e.payload["key"]: e.payload["commitment"] for e in out.events if e.type == "core.ChoiceCommitted"
+    }
+    reveals = [r for e in out.events if e.visible_to is None for r in e.payload.get("reveals", ())]
+    keys = [r["key"] for r in reveals]
+    assert len(keys) == len(set(keys)) and set(keys) == set(commitments)
+    for r in reveals:
+        assert commitment_of(r["salt"], r["choice"]) == commitments[r["key"]]
+    if opts.get("tennos_court", True):
+        assert len(out.state["favour_pool"]) == 3  # 6 seasons x 3 favours of 21

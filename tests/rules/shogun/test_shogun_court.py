@@ -256,3 +256,12 @@ def test_player_may_pass_and_keep_officials():
     s = _favour_state(2)
     s2, _ = act(s, 0, {"type": "pass"})
     assert s2["players"][0]["vestibule"] == 4 and s2["phase"] == "actions"
+
+
+def test_favours_revealed_highest_on_the_4_space():
+    s = new_game(4)
+    s["favour_pool"] = [2, 8, 10, 15]
+    s["phase"] = "season_start"
+    s2, events = run(s)  # FixedRng: the first three of the pool
+    assert of_type(events, "SeasonBegan")[0]["favours"] == [[4, 10], [3, 8], [2, 2]]
+    assert s2["favour_pool"] == [15]

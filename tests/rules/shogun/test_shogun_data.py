@@ -107,3 +107,28 @@ def test_famine_table():
         (3, 3),
         (3, 3),
     ]
+
+
+def test_event_cards_match_the_reference_table():
+    """Reference 15.7: effect and winter rice loss of each of the 12 event cards."""
+    table = {
+        "E01": ("theatre_calms", 5),
+        "E02": ("theatre_calms", 7),
+        "E03": ("neutral_green", 3),
+        "E04": ("castle_defence", 2),
+        "E05": ("castle_defence", 6),
+        "E06": ("temple_immune", 3),
+        "E07": ("tax_max", 0),
+        "E08": ("tax_min", 2),
+        "E09": ("temple_immune", 4),
+        "E10": ("rice_min", 3),
+        "E11": ("rice_max", 4),
+        "E12": ("shortage", 1),
+    }
+    assert {k: (v["effect"], v["rice_loss"]) for k, v in C.EVENTS.items()} == table
+
+
+def test_rice_track_maximum_is_18_per_year_without_favours():
+    """R #19: one rice collection per season, at most 5 (+1 special); 3 seasons = 18."""
+    best = max(p["rice"] for p in C.PROVINCES.values())
+    assert best == 5 and 3 * (max(best, 4) + 1) == 18

@@ -139,3 +139,27 @@ def test_special_slot_gives_turn_order():
     assert s["round"]["order"] == [queue[1], queue[0], queue[2], queue[3], queue[4]]
     assert s["players"][queue[0]]["special"] == s["round"]["specials"][1]
     assert s["phase"] == "actions"
+
+
+def test_samples_and_default_match_the_template_schema():
+    import jsonschema
+
+    s = new_game(4)
+    legal = RULES.legal_commands(s, 2)
+    schema = legal.templates[0].schema
+    jsonschema.Draft202012Validator.check_schema(schema)
+    rnd = random.Random(5)
+    for _ in range(20):
+        jsonschema.validate(legal.sample(rnd), schema)
+    jsonschema.validate(RULES.default_command(s, 2), schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"type": "plan", "spaces": {"bid": "chest0"}}, schema)
+
+
+def test_options_schema_is_valid_json_schema():
+    import jsonschema
+
+    jsonschema.Draft202012Validator.check_schema(RULES.options_schema)
+    jsonschema.validate({"board": "moon", "samurai": True}, RULES.options_schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"chambers": True}, RULES.options_schema)

@@ -100,17 +100,26 @@ def test_winter_rice_loss_famine_and_reset():
     s["players"][0]["rice"] = 2  # 2 - 2 = 0: shortfall 3
     s["players"][1]["rice"] = 5  # 5 - 2 = 3 >= 1 province
     s["players"][2]["rice"] = 1  # loses only what he has
-    s2, events = run(s)
+    s1, events = run(s)
     assert of_type(events, "WinterRiceLost")[0]["losses"] == [2, 2, 1, 0]
+    assert of_type(events, "WinterRiceLost")[0]["starving"] == [0]  # no provinces: no need
     famine = of_type(events, "FamineStruck")
     assert [(f["seat"], f["shortfall"], f["revolts"], f["extra"]) for f in famine] == [(0, 3, 2, 2)]
-    battles = of_type(events, "BattleFought")
-    assert [b["kind"] for b in battles] == ["famine", "famine"]
+    assert famine[0]["provinces"] == ["Etchu", "Hida"]  # FixedRng: first two drawn
+    # the starving player chooses the order of his revolts [sbw pg11]
+    assert [(p.seat, p.kind) for p in RULES.pending(s1)] == [(0, "famine_order")]
+    assert RULES.legal_commands(s1, 0).commands == (
+        {"type": "revolt", "province": "Etchu"},
+        {"type": "revolt", "province": "Hida"},
+    )
+    s2, events2 = act(s1, 0, {"type": "revolt", "province": "Hida"})
+    battles = of_type(events2, "BattleFought")
+    assert [(b["kind"], b["province"]) for b in battles] == [("famine", "Hida"), ("famine", "Etchu")]
     assert [b["thrown"]["green"] for b in battles] == [3, 3]  # extra 2 + 1 marker
-    assert sorted(S.owned(s2, 0)) == ["Kaga"]  # picks were Etchu, Hida
+    assert sorted(S.owned(s2, 0)) == ["Kaga"]
     assert all(p["markers"] == 0 for p in s2["provinces"].values())
     assert s2["year"] == 2 and all(p["rice"] == 0 for p in s2["players"])
-    assert s2["phase"] in ("plan", "samurai")
+    assert s2["phase"] in ("plan", "samurai") and s2["winter"] is None
     assert len(set(s2["year_events"]) & set(s["year_events"])) == 0
 
 
@@ -168,3 +177,16 @@ def test_game_ends_after_second_winter_and_ties_share_the_win():
     out = RULES.outcome(s2)
     assert out.winners == (0, 1) and out.scores == {0: 11.0, 1: 11.0, 2: 10.0, 3: 10.0}
     assert RULES.pending(s2) == []
+
+
+def test_famine_in_autumn_turn_order_and_single_revolts_resolve_alone():
+    s = winter_state()
+    own(s, "Etchu", 0, 1)
+    own(s, "Omi", 2, 3)
+    for seat in (0, 2):
+        s["players"][seat]["rice"] = 0
+    s2, events = run(s)
+    assert [f["seat"] for f in of_type(events, "FamineStruck")] == [2, 0]
+    assert [b["province"] for b in of_type(events, "BattleFought")] == ["Omi", "Etchu"]
+    assert s2["provinces"]["Omi"]["owner"] == 2 and s2["provinces"]["Omi"]["armies"] == 2
+    assert s2["provinces"]["Etchu"]["owner"] is None

@@ -118,3 +118,11 @@ def test_full_draft_places_every_village():
 def test_start_rejects_bad_player_counts():
     with pytest.raises(ValueError):
         RULES.start([None, None], {}, rng_factory("x", 1))
+
+
+@pytest.mark.parametrize("opts", [{"board": "mars"}, {"samurai": 1}, {"chambers": True}])
+def test_start_rejects_bad_options(opts):
+    from games.rules.base import BadCommand
+
+    with pytest.raises(BadCommand):
+        RULES.start([None] * 3, opts, rng_factory("x", 1))

@@ -99,3 +99,22 @@ def test_fuzzed_commands_are_refused_cleanly():
                 RULES.decide(state, seat, cmd, rng_factory("fuzz", cut))
             except RulesError:
                 pass
+
+
+@pytest.mark.parametrize("seed", [21, 22, 23])
+def test_invariants_hold_at_every_step(seed):
+    out = play_random_game(RULES, [None] * (3 + seed % 3), {"season_set": "random"}, seed=seed,
+                           check_every=1000, check_views=False)
+    state = RULES.initial_state()
+    for e in out.events:
+        if e.type.startswith("core."):
+            continue
+        state = RULES.evolve(state, e)
+        if "n" not in state:
+            continue
+        assert sorted(state["honor"]) == list(range(state["n"]))
+        for seat, p in enumerate(state["players"]):
+            assert p["coins"] >= 0 and p["ronin"] >= 0 and p["vp"] >= 0, (seat, p)
+            assert len(p["strong"]) <= 4
+            assert sum(1 for f in state["figs"].values() if f["o"] == seat and f["t"] != "monster") == 10
+        assert sum(1 for x in state["ally"] if x is not None) % 2 == 0

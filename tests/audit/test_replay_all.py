@@ -1,0 +1,108 @@
+"""manage.py replay_all: every recorded fixture game and every stored game
+replays under the current engines; a deliberately changed rule is caught
+unless the ruleset keeps the old behaviour for old rules versions."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from games.rules import registry
+from tests.support import toy
+
+from . import driver
+from .test_verifier import FIXTURES
+
+
+def replay_all(*args) -> str:
+    out = StringIO()
+    call_command("replay_all", "--no-progress", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_every_fixture_replays():
+    out = replay_all("--fixtures", str(FIXTURES))
+    assert "0 diverged" in out and "0 skipped" in out
+
+
+class ChangedToy(toy.ToyRules):
+    """A rules change: ties in the auction now go to the higher seat."""
+
+    def _reveal(self, state, bids):
+        event = super()._reveal(state, bids)
+        best = max(b for _, b, _ in bids)
+        return replace(event, payload={**event.payload, "winner": max(s for s, b, _ in bids if b == best)})
+
+
+class VersionedToy(ChangedToy):
+    """The same change done right: rules_version 2, old games keep the old rule."""
+
+    rules_version = 2
+
+    def for_rules_version(self, version):
+        return toy.RULES if version < 2 else self
+
+
+def _tie_fixture() -> bool:
+    from games import verify
+
+    for path in FIXTURES.glob("toy-auction-*.jsonl"):
+        for r in verify.load_jsonl(str(path)):
+            if r["type"] == "toy.BidsRevealed":
+                amounts = [b for _, b in r["payload"]["bids"]]
+                if amounts.count(max(amounts)) > 1:
+                    return True
+    return False
+
+
+@pytest.fixture
+def changed_toy(monkeypatch):
+    def use(rules):
+        monkeypatch.setattr(toy, "CHANGED", rules, raising=False)
+        registry.register("toy-auction", "tests.support.toy:CHANGED")
+
+    yield use
+    registry.register("toy-auction", "tests.support.toy:RULES")
+
+
+def test_a_changed_rule_breaks_the_fixtures(changed_toy):
+    assert _tie_fixture(), "the toy fixtures need a tied auction (re-record)"
+    changed_toy(ChangedToy())
+    out = StringIO()
+    with pytest.raises(CommandError, match="diverge"):
+        call_command("replay_all", "--no-progress", "--fixtures", str(FIXTURES), "--ruleset", "toy-auction",
+                     stdout=out)
+    text = out.getvalue()
+    assert "DIVERGED toy-auction-" in text and "payload differs in ['winner']" in text
+    assert "0 skipped" in text
+
+
+def test_a_versioned_rule_change_keeps_old_games(changed_toy):
+    changed_toy(VersionedToy())
+    out = replay_all("--fixtures", str(FIXTURES), "--ruleset", "toy-auction")
+    assert "0 diverged" in out
+
+
+@pytest.mark.django_db
+def test_stored_games_replay_and_a_changed_rule_is_reported(changed_toy, settings):
+    settings.SENGOKU = {**settings.SENGOKU, "SNAPSHOT_EVERY": 5}  # compare snapshots too
+    games = []
+    for seed in range(6):
+        games.append(driver.play_out(driver.new_game(), seed=seed))
+    running = driver.new_game(names=("ayu", "bo"))
+    driver.play(running, 0, {"type": "bid", "amount": 1})
+    out = replay_all()
+    assert "replayed 7 game(s): 7 ok, 0 diverged" in out
+    changed_toy(ChangedToy())
+    out = StringIO()
+    with pytest.raises(CommandError, match="diverge"):
+        call_command("replay_all", "--no-progress", stdout=out)
+    text = out.getvalue()
+    tied = [g for g in games if str(g.id) in text]
+    assert tied and "DIVERGED toy-auction" in text and "recorded under rules version 1" in text
+    # replay of one named game only
+    assert "replayed 1 game(s): 1 ok" in replay_all("--game", str(running.id))
