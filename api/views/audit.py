@@ -32,7 +32,7 @@ class TakebackSerializer(serializers.Serializer):
 
 class AbortView(APIView):
     @extend_schema(request=AbortSerializer, responses={200: GameSerializer, **errors(400, 401, 403, 404, 409)},
-                   summary="Abort the game (creator): core.GameAborted + core.SeedRevealed", tags=["audit"])
+                   summary="Abort the game (creator): core.GameAborted + core.SeedRevealed", operation_id="abort_game", tags=["audit"])
     def post(self, request, game_id):
         body = json_body(request) if request.body else {}
         s = AbortSerializer(data=body)
@@ -44,20 +44,20 @@ class AbortView(APIView):
 class TakebackView(APIView):
     @extend_schema(request=None, responses={201: TakebackSerializer, **errors(401, 403, 404, 409)},
                    summary="Ask to take back your last command (only when no chance, reveal or other "
-                           "player's event followed it; see docs/audit.md)", tags=["audit"])
+                           "player's event followed it; see docs/audit.md)", operation_id="request_takeback", tags=["audit"])
     def post(self, request, game_id):
         return Response(undo.request(game_id, request.user), status=201)
 
 
 class TakebackAcceptView(APIView):
     @extend_schema(request=None, responses={200: TakebackSerializer, **errors(401, 403, 404, 409)},
-                   summary="Accept another seat's takeback request", tags=["audit"])
+                   summary="Accept another seat's takeback request", operation_id="accept_takeback", tags=["audit"])
     def post(self, request, game_id, request_seq: int):
         return Response(undo.answer(game_id, request.user, request_seq, accept=True))
 
 
 class TakebackRefuseView(APIView):
     @extend_schema(request=None, responses={200: TakebackSerializer, **errors(401, 403, 404, 409)},
-                   summary="Refuse another seat's takeback request", tags=["audit"])
+                   summary="Refuse another seat's takeback request", operation_id="refuse_takeback", tags=["audit"])
     def post(self, request, game_id, request_seq: int):
         return Response(undo.answer(game_id, request.user, request_seq, accept=False))

@@ -139,7 +139,7 @@ class NotificationsView(APIView):
 
 
 class UserStreamView(APIView):
-    renderer_classes = [EventStreamRenderer, JSONRenderer]
+    renderer_classes = [JSONRenderer, EventStreamRenderer]
 
     @extend_schema(parameters=[OpenApiParameter("after", OpenApiTypes.INT, description="resume after this id "
                                                 "(the Last-Event-ID header wins)")],

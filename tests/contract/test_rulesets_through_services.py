@@ -62,6 +62,12 @@ def _play(ruleset: str, seed: int, settings):
     return game, users, rules
 
 
+@pytest.mark.parametrize("ruleset", list(registry.PRODUCTION))
+def test_every_production_engine_loads(ruleset):
+    rules = registry.load_strict(ruleset)
+    assert rules.id == ruleset and rules.min_players <= rules.max_players
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_random_game_contract(ruleset, settings):
     game, users, rules = _play(ruleset, seed=11, settings=settings)

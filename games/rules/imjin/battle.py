@@ -8,9 +8,8 @@ are declared and paid before any is resolved (Appendix R #10).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
-
-from collections.abc import Mapping[str, Any]
 
 from games.rules.base import IllegalCommand
 

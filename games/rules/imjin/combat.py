@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.rules.base import Rng
+
 from . import data
 from .state import State
 
@@ -145,5 +147,5 @@ def _filters(s: State, r: dict[str, Any], receiver: str, attacking: bool) -> Non
         r["general"] = max(0, r["general"] - 1)
 
 
-def roll(rng, n: int) -> list[str]:
+def roll(rng: Rng, n: int) -> list[str]:
     return [FACES[rng.randbelow(6)] for _ in range(n)]

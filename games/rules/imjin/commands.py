@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping[str, Any]
+from collections.abc import Mapping
 from typing import Any
 
 from games.rules.base import BadCommand
@@ -18,7 +18,7 @@ TYPES = {
 
 
 def kind(cmd: Mapping[str, Any]) -> str:
-    if not isinstance(cmd, Mapping[str, Any]) or not isinstance(cmd.get("type"), str):
+    if not isinstance(cmd, Mapping) or not isinstance(cmd.get("type"), str):
         raise BadCommand("a command is a JSON object with a string 'type'")
     if cmd["type"] not in TYPES:
         raise BadCommand(f"unknown command type {cmd['type']!r}")

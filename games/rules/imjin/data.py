@@ -22,7 +22,7 @@ def rules() -> dict[str, Any]:
 
 
 @cache
-def areas() -> dict[str, dict]:
+def areas() -> dict[str, dict[str, Any]]:
     return {a["id"]: a for a in _load("map.yaml")["map"]["areas"]}
 
 
@@ -44,12 +44,12 @@ def deployment() -> dict[str, Any]:
 
 
 @cache
-def generals() -> dict[str, dict]:
+def generals() -> dict[str, dict[str, Any]]:
     return {g["id"]: g for g in _load("generals.yaml")["generals"]}
 
 
 @cache
-def events() -> dict[str, dict]:
+def events() -> dict[str, dict[str, Any]]:
     return {e["id"]: e for e in _load("events.yaml")["events"]}
 
 

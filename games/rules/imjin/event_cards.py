@@ -10,7 +10,7 @@ the order in advance, so it cannot leak.
 
 from __future__ import annotations
 
-from collections.abc import Mapping[str, Any]
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from games.rules.base import IllegalCommand
@@ -75,7 +75,7 @@ def side_supply(ctx: Ctx, side: str, amount: int, reason: str) -> None:
               "sign": 1 if amount > 0 else -1, "min_mine": 0, "reason": reason}, front=False)
 
 
-def _supply_card(side: str, amount: int):
+def _supply_card(side: str, amount: int) -> Callable[[Ctx], None]:
     return lambda ctx: side_supply(ctx, side, amount, "event")
 
 
@@ -89,7 +89,7 @@ def _nothing(ctx: Ctx) -> None:
     """Timed cards act through the timed list only."""
 
 
-def _choose(card: str):
+def _choose(card: str) -> Callable[[Ctx], None]:
     def start(ctx: Ctx) -> None:
         for side in sides_from_turn(ctx.state):
             ctx.push({"kind": "choose_general", "seat": team_chooser(ctx.state, side),

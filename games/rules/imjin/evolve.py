@@ -130,7 +130,7 @@ def _ended(s: State, p: dict[str, Any]) -> None:
     s["result"] = {"winners": list(p["winners"]), "reason": p["reason"], "scores": dict(p["scores"])}
 
 
-HANDLERS: dict[str, Callable[[State, dict], None]] = {
+HANDLERS: dict[str, Callable[[State, dict[str, Any]], None]] = {
     ev.GAME_SET_UP: _set_up, ev.FLOW_CHANGED: _flow, ev.SUPPLY_CHANGED: _supply,
     ev.WHEEL_ADVANCED: _wheel, ev.UNITS_CHANGED: _units, ev.CONTROL_CHANGED: _control,
     ev.GENERALS_CHANGED: _generals, ev.LEGENDARY_CHOSEN: _legendary, ev.GENERAL_PICKED: _picked,

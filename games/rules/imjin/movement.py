@@ -5,7 +5,7 @@ and 李如松's land double move); a swap names two adjacent own units."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping[str, Any]
+from collections.abc import Mapping
 from typing import Any
 
 from games.rules.base import IllegalCommand

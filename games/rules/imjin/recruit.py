@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping[str, Any]
+from collections.abc import Mapping
 from typing import Any
 
 from games.rules.base import IllegalCommand

@@ -3,10 +3,9 @@ after-battle effects, 福島's second attack, 論介's taunt, advance."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from collections.abc import Mapping[str, Any]
+from collections.abc import Mapping
 from itertools import combinations
+from typing import Any
 
 from games.rules.base import IllegalCommand
 
@@ -155,7 +154,7 @@ def _finish(ctx: Ctx, rolling: dict[str, Any]) -> None:
 # Applying one exchange of dice (simultaneous: both results from the same state).
 
 
-def _apply(ctx: Ctx, b: dict[str, Any], att: list, dfn: list, pre: dict[str, Any],
+def _apply(ctx: Ctx, b: dict[str, Any], att: list[str], dfn: list[str], pre: dict[str, Any],
            attacker_only: bool = False, defender_only: bool = False) -> None:
     s = ctx.state
     main, target = b["main"], b["target"]

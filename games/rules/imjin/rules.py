@@ -6,20 +6,20 @@ the automatic steps until someone must decide again."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping[str, Any], Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from games.rules.base import IllegalCommand, LegalSet, Outcome, Pending, RngFactory
+from games.rules.base import Event, IllegalCommand, LegalSet, Outcome, Pending, RngFactory
 
-from . import battle, event_cards, flow, movement, recruit, resolution, setup, supply, wheel
+from . import battle, data, event_cards, flow, movement, recruit, resolution, setup, supply, wheel
 from . import commands as C
 from .context import Ctx
 from .evolve import evolve as _evolve
 from .state import State, initial
 from .view import view as _view
 
-Legal = Callable[[State, dict], list]
-Decide = Callable[[Ctx, int, Mapping], None]
+Legal = Callable[[State, dict[str, Any]], list[dict[str, Any]]]
+Decide = Callable[[Ctx, int, Mapping[str, Any]], None]
 
 
 def _gwak_legal(s: State, p: dict[str, Any]) -> list[dict[str, Any]]:
@@ -28,7 +28,7 @@ def _gwak_legal(s: State, p: dict[str, Any]) -> list[dict[str, Any]]:
     if uid in s["units"] and not battle.peace(s):
         here = s["units"][uid]["area"]
         for t in battle.targets(s, p["seat"]):
-            if s["units"][t]["area"] in movement.data.adjacency()[here]:
+            if s["units"][t]["area"] in data.adjacency()[here]:
                 out.append({"type": "attack", "target": t, "main": uid, "via": None, "mode": "normal"})
     return out
 
@@ -144,13 +144,13 @@ class ImjinRules:
     def factions(self, players: int, options: Mapping[str, Any]) -> Sequence[str]:
         return setup.factions(players, options)
 
-    def start(self, factions: Sequence[str | None], options: Mapping[str, Any], rng: RngFactory) -> list:
+    def start(self, factions: Sequence[str | None], options: Mapping[str, Any], rng: RngFactory) -> list[Event]:
         return setup.start(factions, options, rng)
 
     def initial_state(self) -> State:
         return initial()
 
-    def decide(self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory) -> list:
+    def decide(self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory) -> list[Event]:
         t = C.kind(command)
         head = _head(state)
         if head is None:
@@ -170,7 +170,7 @@ class ImjinRules:
         flow.settle(ctx)
         return ctx.events
 
-    def evolve(self, state: State, event) -> State:
+    def evolve(self, state: State, event: Event) -> State:
         return _evolve(state, event)
 
     def legal_commands(self, state: State, seat: int) -> LegalSet:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping[str, Any], Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.rules.base import BadCommand, IllegalCommand, RngFactory, commit
+from games.rules.base import BadCommand, Event, IllegalCommand, RngFactory, commit
 
 from . import commands as C
 from . import data
@@ -50,7 +50,7 @@ def options_with_defaults(options: Mapping[str, Any]) -> dict[str, Any]:
     return {"legendary_generals": sorted(set(allowed))}
 
 
-def build_units(fs: list[str]) -> tuple[dict, int]:
+def build_units(fs: list[str]) -> tuple[dict[str, Any], int]:
     seat_of = {f: i for i, f in enumerate(fs)}
     units, n = {}, 1
     for side in ("japan", "allies"):
@@ -86,7 +86,7 @@ def table(fs: list[str], options: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def start(given: Sequence[str | None], options: Mapping[str, Any], rng: RngFactory) -> list:
+def start(given: Sequence[str | None], options: Mapping[str, Any], rng: RngFactory) -> list[Event]:
     factions(len(given), options)
     opts = options_with_defaults(options)
     fs = assign(given, rng)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import math
-from collections.abc import Mapping[str, Any]
+from collections.abc import Mapping
+from typing import Any
 
 from games.rules.base import IllegalCommand
 
@@ -36,7 +35,7 @@ def own_units(s: State, seat: int) -> list[str]:
     return sorted((u for u, d in s["units"].items() if d["owner"] == seat), key=lambda u: int(u[1:]))
 
 
-def deploy_targets(s: State, seat: int, blocked_g: set, blocked_u: set) -> list[tuple[str, str]]:
+def deploy_targets(s: State, seat: int, blocked_g: set[str], blocked_u: set[str]) -> list[tuple[str, str]]:
     gens = [g for g in sorted(s["hands"][seat]) if g not in blocked_g]
     units = [u for u in own_units(s, seat) if s["units"][u]["general"] is None and u not in blocked_u]
     return [(g, u) for g in gens for u in units]

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
-
-from collections.abc import Mapping[str, Any]
 
 from games.rules.base import IllegalCommand
 

@@ -7,8 +7,20 @@ from __future__ import annotations
 from ..base import IllegalCommand
 from .engine import AUTO, INPUT, PROMPT, Step, pop, prompt
 from .figures import do_kill, request_kill
-from .state import (State, best_by, by_honor, clan, copies, figs_at, force, gain_honor, gain_vp, is_daimyo_like,
-                    kind_of, lose_vp)
+from .state import (
+    State,
+    best_by,
+    by_honor,
+    clan,
+    copies,
+    figs_at,
+    force,
+    gain_honor,
+    gain_vp,
+    is_daimyo_like,
+    kind_of,
+    lose_vp,
+)
 from .war import award
 
 ADVANTAGES = ("seppuku", "hostage", "ronin", "poets")

@@ -4,7 +4,8 @@ compare equal to the ones `legal_commands` lists."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..base import BadCommand
 

@@ -16,8 +16,9 @@ event payload, hidden ones from `state["hidden"]`, filled by a hidden event).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..base import IllegalCommand
 from .state import State, top

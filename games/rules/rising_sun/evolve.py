@@ -5,8 +5,8 @@ a secret deck order in state["hidden"] for the next public event to consume."""
 from __future__ import annotations
 
 from ..base import Event
-from . import events as ev
 from . import battle, politics, tea
+from . import events as ev
 from .engine import Ctx, apply_input, push, run
 from .setup import build
 from .state import State, clone

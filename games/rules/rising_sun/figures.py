@@ -6,9 +6,23 @@ Spirit, Patron, Warlord) and end-of-Recruit upgrades (Light, Samurai)."""
 from __future__ import annotations
 
 from .data import PROVINCES
-from .engine import AUTO, PROMPT, push, pop, prompt
-from .state import (State, by_honor, copies, figs_at, force, gain_coins, gain_vp, higher, is_daimyo_like,
-                    kind_of, lose_honor, lose_vp, matches_type, reserve)
+from .engine import AUTO, PROMPT, pop, prompt, push
+from .state import (
+    State,
+    by_honor,
+    copies,
+    figs_at,
+    force,
+    gain_coins,
+    gain_vp,
+    higher,
+    is_daimyo_like,
+    kind_of,
+    lose_honor,
+    lose_vp,
+    matches_type,
+    reserve,
+)
 
 
 def on_map(f: dict) -> bool:

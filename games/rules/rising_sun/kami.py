@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..base import IllegalCommand
 from .data import PROVINCES
-from .engine import AUTO, INPUT, Step, push, pop
+from .engine import AUTO, INPUT, Step, pop, push
 from .figures import after_summon, put
 from .movement import do_move, move_commands
 from .politics import _start_train

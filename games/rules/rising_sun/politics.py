@@ -5,11 +5,28 @@ from __future__ import annotations
 
 from ..base import IllegalCommand
 from .data import CARDS, MANDATES, PROVINCES, TRACK
-from .engine import AUTO, INPUT, PROMPT, Step, push, pop, prompt
+from .engine import AUTO, INPUT, PROMPT, Step, pop, prompt, push
 from .figures import after_summon, end_of_recruit, put  # noqa: F401
 from .movement import do_move, move_commands
-from .state import (State, best_by, by_honor, clan, clockwise_from_left, copies, force, gain_coins, gain_vp,
-                    is_daimyo_like, kind_of, left_of, lose_honor, matches_type, pay_cost, reserve, type_classes)
+from .state import (
+    State,
+    best_by,
+    by_honor,
+    clan,
+    clockwise_from_left,
+    copies,
+    force,
+    gain_coins,
+    gain_vp,
+    is_daimyo_like,
+    kind_of,
+    left_of,
+    lose_honor,
+    matches_type,
+    pay_cost,
+    reserve,
+    type_classes,
+)
 
 BOARD_STRONGHOLDS = 4
 

@@ -2,16 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from ..base import (BadCommand, Event, IllegalCommand, LegalSet, Outcome, Pending, RngFactory, Template, commit,
-                    reveal_entry)
-from . import battle, events as ev, kami, politics, tea, war  # noqa: F401  (registers frames)
-from . import engine
+from ..base import (
+    BadCommand,
+    Event,
+    IllegalCommand,
+    LegalSet,
+    Outcome,
+    Pending,
+    RngFactory,
+    Template,
+    commit,
+    reveal_entry,
+)
+from . import battle, engine, kami, politics, tea, war  # noqa: F401  (registers frames)
+from . import events as ev
 from .commands import parse
 from .data import CLAN_NAMES
 from .evolve import evolve as _evolve
-from .setup import OPTIONS_SCHEMA, initial_state as _initial, start as _start
+from .setup import OPTIONS_SCHEMA
+from .setup import initial_state as _initial
+from .setup import start as _start
 from .state import State, clone, top
 from .view import view as _view
 

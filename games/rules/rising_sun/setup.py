@@ -3,7 +3,8 @@ rank, home figures and Stronghold, shrines, season set, mandate deck."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..base import BadCommand, Event, RngFactory
 from . import events as ev

@@ -34,14 +34,14 @@ class Game:
         return clan if isinstance(clan, int) else self.s["clans"].index(clan)
 
     # ------------------------------------------------------------ set-up
-    def clear(self) -> "Game":
+    def clear(self) -> Game:
         for f in self.s["figs"].values():
             f["loc"] = "reserve"
         for p in self.s["players"]:
             p["strong"] = []
         return self
 
-    def put(self, clan, kind: str, loc: str, n: int = 1) -> "Game":
+    def put(self, clan, kind: str, loc: str, n: int = 1) -> Game:
         """Move n figures of a kind from the reserve to loc (a province or
         "shrine:<Kami>"); a monster figure (and its card) is created if needed."""
         seat = self.seat(clan)
@@ -56,32 +56,32 @@ class Game:
             self.s["figs"][cands[0]]["loc"] = loc
         return self
 
-    def strongholds(self, clan, provinces: list[str]) -> "Game":
+    def strongholds(self, clan, provinces: list[str]) -> Game:
         self.s["players"][self.seat(clan)]["strong"] = list(provinces)
         return self
 
-    def set(self, clan, **kw) -> "Game":
+    def set(self, clan, **kw) -> Game:
         self.s["players"][self.seat(clan)].update(kw)
         return self
 
-    def card(self, clan, name: str, n: int = 1) -> "Game":
+    def card(self, clan, name: str, n: int = 1) -> Game:
         self.s["players"][self.seat(clan)]["cards"] += [name] * n
         return self
 
-    def honor(self, *clans) -> "Game":
+    def honor(self, *clans) -> Game:
         self.s["honor"] = [self.seat(c) for c in clans]
         return self
 
-    def ally(self, a, b) -> "Game":
+    def ally(self, a, b) -> Game:
         a, b = self.seat(a), self.seat(b)
         self.s["ally"][a], self.s["ally"][b] = b, a
         return self
 
-    def shrines(self, *names) -> "Game":
+    def shrines(self, *names) -> Game:
         self.s["shrines"] = list(names)
         return self
 
-    def display(self, *cards) -> "Game":
+    def display(self, *cards) -> Game:
         self.s["display"] = list(cards)
         return self
 
@@ -90,7 +90,7 @@ class Game:
         self.s["proposals"] = []
         self.s["stack"] = [{"k": "political", "i": 0}]
 
-    def mandate_turn(self, clan, tiles: list[str]) -> "Game":
+    def mandate_turn(self, clan, tiles: list[str]) -> Game:
         """It is `clan`'s mandate turn and these are the 4 tiles on top."""
         self._politics()
         deck = list(self.s["mandate_deck"])
@@ -100,36 +100,36 @@ class Game:
         self.s["stack"].append({"k": "choose_mandate", "seat": self.seat(clan)})
         return self
 
-    def kami_turn(self) -> "Game":
+    def kami_turn(self) -> Game:
         self._politics()
         self.s["stack"].append({"k": "kami", "i": 0})
         return self.resume()
 
-    def war_phase(self, provinces: list[str]) -> "Game":
+    def war_phase(self, provinces: list[str]) -> Game:
         self._politics()
         self.s["war_order"] = list(provinces)
         self.s["stack"] = [{"k": "war_start"}]
         return self.resume()
 
-    def frame(self, k: str, **kw) -> "Game":
+    def frame(self, k: str, **kw) -> Game:
         """Make `k` the only frame and run until someone must act."""
         self.s["stack"] = [{"k": k, **kw}]
         return self.resume()
 
-    def auto(self, k: str, **kw) -> "Game":
+    def auto(self, k: str, **kw) -> Game:
         """Execute exactly one automatic frame (no follow-up frames run)."""
         from .engine import AUTO, Ctx
         self.s["stack"] = [{"k": k, **kw}]
         AUTO[k](self.s, self.s["stack"][-1], Ctx(rng=rng_factory(self.seed, 998)))
         return self
 
-    def resume(self) -> "Game":
+    def resume(self) -> Game:
         from .engine import Ctx, run
         run(self.s, Ctx(rng=rng_factory(self.seed, 999)))
         return self
 
     # ------------------------------------------------------------ play
-    def do(self, clan, **cmd) -> "Game":
+    def do(self, clan, **cmd) -> Game:
         seat = self.seat(clan)
         cmd = json.loads(canonical_json(cmd))
         new = RULES.decide(self.s, seat, cmd, rng_factory(self.seed, len(self.events) + 1))
@@ -140,13 +140,13 @@ class Game:
                 self.s = RULES.evolve(self.s, e)
         return self
 
-    def choose(self, clan, choice) -> "Game":
+    def choose(self, clan, choice) -> Game:
         return self.do(clan, type="choose", choice=choice)
 
-    def done(self, clan) -> "Game":
+    def done(self, clan) -> Game:
         return self.do(clan, type="done")
 
-    def bid(self, clan, seppuku=0, hostage=0, ronin=0, poets=0) -> "Game":
+    def bid(self, clan, seppuku=0, hostage=0, ronin=0, poets=0) -> Game:
         return self.do(clan, type="bid", seppuku=seppuku, hostage=hostage, ronin=ronin, poets=poets)
 
     # ------------------------------------------------------------ read

@@ -32,6 +32,11 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "pending": [{"seat": q, "kind": k} for q, k in pending(s)],
         "result": s["result"], "winter": s.get("winter"),
     }
+    for frame in s["stack"]:
+        if frame["k"] == "political":
+            out["political_step"] = frame["i"]  # steps done on the 3-2-2 track
+        if frame["k"] == "war":
+            out["war_step"] = frame["i"]  # provinces of war_provinces already resolved
     if f is not None and f["k"] == "choose_mandate" and (over or seat == f["seat"]):
         out["drawn_tiles"] = s["mandate_deck"][:4]
     if over:

@@ -5,8 +5,20 @@ from __future__ import annotations
 
 from .data import CARDS, CLANS, PROVINCES, SEASONS, season_deck, set_bonus
 from .engine import AUTO, PROMPT, pop, prompt, push
-from .state import (State, best_by, by_honor, clan, copies, force, gain_coins, gain_vp, higher, lose_vp,
-                    owned_monsters, present)
+from .state import (
+    State,
+    best_by,
+    by_honor,
+    clan,
+    copies,
+    force,
+    gain_coins,
+    gain_vp,
+    higher,
+    lose_vp,
+    owned_monsters,
+    present,
+)
 
 VIRTUES = [n for n, c in CARDS.items() if c["type"] == "virtue"]
 

@@ -12,7 +12,7 @@ def plan_key(s: dict, seat: int, space: str) -> str:
 
 def reveal_space(s: dict, seat: int, space: str) -> list[dict]:
     """The reveal entry of one planned space (empty if already public or never planned)."""
-    plans = s["round"]["plans"][seat]
+    plans = s["plans"][seat]
     if not plans or space in s["round"]["revealed"][seat] or space not in plans:
         return []
     e = plans[space]
@@ -22,7 +22,7 @@ def reveal_space(s: dict, seat: int, space: str) -> list[dict]:
 def reveal_planned_card(s: dict, seat: int, prov: str) -> list[dict]:
     """When a province changes hands its card is taken off the old owner's board and so
     becomes public (Appendix R #16)."""
-    plans = s["round"].get("plans") if s.get("round") else None
+    plans = s.get("plans")
     if not plans or not plans[seat]:
         return []
     for space, e in plans[seat].items():

@@ -1,7 +1,8 @@
 """evolve(state, event) -> new state: one small function per event type.
 
 Never validates, never draws randomness: every random outcome is in the payload. The
-input state is never mutated (we work on a `state.clone`). Payloads may come back from
+input state is never mutated: each handler declares the top-level keys it changes and
+only those are deep-copied (copy-on-write; `test_evolve_never_mutates_its_input`). Payloads may come back from
 the JSON store with lists for tuples and string keys only, so handlers read lists.
 """
 
@@ -14,22 +15,29 @@ from . import catalog as C
 from . import events as E
 from .state import clone
 
-_H: dict[str, Callable[[dict, Any], None]] = {}
+_H: dict[str, tuple[Callable[[dict, Any], None], tuple[str, ...]]] = {}
 
 
-def on(event_type):
+def on(event_type: str, *mutates: str):
+    """Register a handler and the top-level state keys it mutates in place: only those
+    are deep-copied (copy-on-write), everything else is shared with the input state."""
+
     def reg(fn):
-        _H[event_type] = fn
+        _H[event_type] = (fn, mutates)
         return fn
 
     return reg
 
 
 def evolve(state: dict, event) -> dict:
-    fn = _H.get(event.type)
-    if fn is None:
+    entry = _H.get(event.type)
+    if entry is None:
         return state
-    s = clone(state)
+    fn, mutates = entry
+    s = dict(state)
+    for key in mutates:
+        if s.get(key) is not None:
+            s[key] = clone(s[key])
     fn(s, event.payload)
     return s
 
@@ -89,6 +97,7 @@ def _started(s, p):
             "event_cancelled": False,
             "favour_pool": list(C.FAVOUR_IDS),
             "round": None,
+            "plans": None,
             "draft": None,
             "samurai_pending": [],
             "winter": None,
@@ -100,7 +109,7 @@ def _started(s, p):
     )
 
 
-@on(E.TOWER_SEEDED)
+@on(E.TOWER_SEEDED, "players")
 def _seeded(s, p):
     s["tower"] = {k: list(v) for k, v in p["tower"].items()}
     for seat, k in enumerate(p["officials"]):
@@ -108,7 +117,7 @@ def _seeded(s, p):
         s["players"][seat]["vestibule"] += k
 
 
-@on(E.YEAR_BEGAN)
+@on(E.YEAR_BEGAN, "players")
 def _year(s, p):
     s["year"] = p["year"]
     s["year_events"] = list(p["events"])
@@ -121,7 +130,7 @@ def _year(s, p):
     s["phase"] = "season_start"
 
 
-@on(E.PROVINCES_DEALT)
+@on(E.PROVINCES_DEALT, "provinces")
 def _dealt(s, p):
     for prov, seat, armies in p["placements"]:
         s["provinces"][prov].update(owner=seat, armies=armies)
@@ -152,7 +161,7 @@ def _draft_began(s, p):
     s["phase"] = "draft"
 
 
-@on(E.DRAFT_DISPLAY_RECYCLED)
+@on(E.DRAFT_DISPLAY_RECYCLED, "draft")
 def _recycled(s, p):
     d = s["draft"]
     d["bottom"].extend(p["recycled"])
@@ -161,14 +170,14 @@ def _recycled(s, p):
         _take_from_deck(d, c)
 
 
-@on(E.DRAFT_TURN_BEGAN)
+@on(E.DRAFT_TURN_BEGAN, "draft")
 def _draft_turn(s, p):
     d = s["draft"]
     d["last_offer"][p["seat"]] = sorted(p["display"])
     d["offered"] = True
 
 
-@on(E.PROVINCE_DRAFTED)
+@on(E.PROVINCE_DRAFTED, "draft", "provinces")
 def _drafted(s, p):
     d = s["draft"]
     prov, seat = p["province"], p["seat"]
@@ -191,7 +200,7 @@ def _drafted(s, p):
 # --- season -----------------------------------------------------------------------------
 
 
-@on(E.SEASON_BEGAN)
+@on(E.SEASON_BEGAN, "players", "favour_pool")
 def _season(s, p):
     n = s["n"]
     s["season"] = p["season"]
@@ -199,13 +208,13 @@ def _season(s, p):
     favours = [list(f) for f in p["favours"]]
     for _, card in favours:
         s["favour_pool"].remove(card)
+    s["plans"] = [{} for _ in range(n)]  # secret: see view.py
     s["round"] = {
         "actions": list(p["actions"]),
         "pool": list(p["pool"]),
         "specials": list(p["specials"]),
         "favours": favours,
         "cur": {"i": 0, "j": 0, "sub": None},
-        "plans": [{} for _ in range(n)],
         "planned": [False] * n,
         "revealed": [{} for _ in range(n)],
         "lost": [],
@@ -226,7 +235,7 @@ def _season(s, p):
     s["phase"] = "samurai" if pending else "plan"
 
 
-@on(E.SAMURAI_BONUS_TAKEN)
+@on(E.SAMURAI_BONUS_TAKEN, "players", "tower", "samurai_pending")
 def _samurai(s, p):
     pl = s["players"][p["seat"]]
     bonus, amount = p["bonus"], p["amount"]
@@ -243,22 +252,22 @@ def _samurai(s, p):
         s["phase"] = "plan"
 
 
-@on(E.CARD_PLANNED)
+@on(E.CARD_PLANNED, "round", "plans")
 def _planned(s, p):
     r = s["round"]
     seat = p["seat"]
-    r["plans"][seat][p["space"]] = {"card": p["choice"], "salt": p["salt"]}
-    if len(r["plans"][seat]) == p["of"]:
+    s["plans"][seat][p["space"]] = {"card": p["choice"], "salt": p["salt"]}
+    if len(s["plans"][seat]) == p["of"]:
         r["planned"][seat] = True
 
 
-@on(E.EVENT_REVEALED)
+@on(E.EVENT_REVEALED, "used_events")
 def _event(s, p):
     s["event"] = p["event"]
     s["used_events"].append(p["event"])
 
 
-@on(E.BIDS_REVEALED)
+@on(E.BIDS_REVEALED, "round", "players")
 def _bids(s, p):
     r = s["round"]
     _reveal(s, p["reveals"])
@@ -269,7 +278,7 @@ def _bids(s, p):
     s["phase"] = "special"
 
 
-@on(E.SPECIAL_CHOSEN)
+@on(E.SPECIAL_CHOSEN, "round", "players")
 def _special(s, p):
     r = s["round"]
     seat, slot = p["seat"], p["slot"]
@@ -284,7 +293,7 @@ def _special(s, p):
 # --- Tenno's Court ----------------------------------------------------------------------
 
 
-@on(E.COURT_CONVERTED)
+@on(E.COURT_CONVERTED, "round", "provinces", "tower", "players")
 def _converted(s, p):
     _reveal(s, p["reveals"])
     if not p["done"]:
@@ -301,7 +310,7 @@ def _converted(s, p):
     pl["vestibule"] += k
 
 
-@on(E.COURT_RANKED)
+@on(E.COURT_RANKED, "round")
 def _ranked(s, p):
     s["round"]["court_queue"] = list(p["queue"])
     s["phase"] = "favour"
@@ -314,12 +323,12 @@ def _to_hall(s, seat):
     s["round"]["court_queue"].remove(seat)
 
 
-@on(E.COURT_PASSED)
+@on(E.COURT_PASSED, "players", "round")
 def _passed(s, p):
     _to_hall(s, p["seat"])
 
 
-@on(E.FAVOUR_TAKEN)
+@on(E.FAVOUR_TAKEN, "players", "round", "tower", "provinces", "tiles")
 def _favour(s, p):
     seat, card = p["seat"], p["card"]
     _to_hall(s, seat)
@@ -365,7 +374,7 @@ def _build(s, prov, kind, calmed):
         s["provinces"][prov]["markers"] = 0
 
 
-@on(E.COURT_ENDED)
+@on(E.COURT_ENDED, "players", "round")
 def _court_ended(s, p):
     for pl in s["players"]:
         pl["vestibule"] += pl["hall"]
@@ -382,33 +391,33 @@ def _sub(s, value):
         s["round"]["cur"]["sub"] = value
 
 
-@on(E.SPACE_REVEALED)
+@on(E.SPACE_REVEALED, "round")
 def _space(s, p):
     _reveal(s, p["reveals"])
     s["round"]["revealed"][p["seat"]][p["space"]] = p["card"]
     _sub(s, p["next"])
 
 
-@on(E.ACTION_DECLINED)
+@on(E.ACTION_DECLINED, "round")
 def _declined(s, p):
     _sub(s, "move" if p["part"] == "recruit" else "end")
 
 
-@on(E.BUILT)
+@on(E.BUILT, "players", "provinces", "tiles", "round")
 def _built(s, p):
     s["players"][p["seat"]]["money"] -= p["cost"]
     _build(s, p["province"], p["building"], p["calmed"])
     _sub(s, "end")
 
 
-@on(E.COLLECTED)
+@on(E.COLLECTED, "players", "round")
 def _collected(s, p):
     pl = s["players"][p["seat"]]
     pl["rice" if p["what"] == "rice" else "money"] += p["amount"]
     _sub(s, "end")
 
 
-@on(E.MARKER_PLACED)
+@on(E.MARKER_PLACED, "provinces", "players")
 def _marker(s, p):
     prov = s["provinces"][p["province"]]
     if p["cancelled"]:
@@ -417,21 +426,21 @@ def _marker(s, p):
         prov["markers"] += 1
 
 
-@on(E.RECRUITED)
+@on(E.RECRUITED, "players", "provinces", "round")
 def _recruited(s, p):
     s["players"][p["seat"]]["money"] -= p["cost"]
     s["provinces"][p["province"]]["armies"] += p["armies"]
     _sub(s, "move" if p["space"] == "recruit1" else "end")
 
 
-@on(E.ARMIES_MOVED)
+@on(E.ARMIES_MOVED, "provinces", "round")
 def _moved(s, p):
     s["provinces"][p["from"]]["armies"] -= p["armies"]
     s["provinces"][p["to"]]["armies"] += p["armies"]
     _sub(s, "end")
 
 
-@on(E.BATTLE_FOUGHT)
+@on(E.BATTLE_FOUGHT, "provinces", "tiles", "round", "winter")
 def _battle(s, p):
     if p["from"]:
         s["provinces"][p["from"]]["armies"] -= p["armies"]
@@ -451,14 +460,14 @@ def _battle(s, p):
         s["winter"]["left"].remove(p["province"])
 
 
-@on(E.ACTION_TURN_ENDED)
+@on(E.ACTION_TURN_ENDED, "round")
 def _turn_ended(s, p):
     cur = s["round"]["cur"]
     cur["j"] += 1
     cur["sub"] = None
 
 
-@on(E.ACTION_COMPLETED)
+@on(E.ACTION_COMPLETED, "round")
 def _action_done(s, p):
     r = s["round"]
     r["cur"] = {"i": r["cur"]["i"] + 1, "j": 0, "sub": None}
@@ -467,7 +476,7 @@ def _action_done(s, p):
         r["pool"].remove(p["next"])
 
 
-@on(E.SEASON_ENDED)
+@on(E.SEASON_ENDED, "players", "round")
 def _season_ended(s, p):
     for pl in s["players"]:
         pl["special"], pl["immune"] = None, []  # specials returned, immunities discarded
@@ -484,7 +493,7 @@ def _season_ended(s, p):
 # --- winter -----------------------------------------------------------------------------
 
 
-@on(E.WINTER_RICE_LOST)
+@on(E.WINTER_RICE_LOST, "players")
 def _rice_lost(s, p):
     s["famine"] = []
     for seat, loss in enumerate(p["losses"]):
@@ -492,7 +501,7 @@ def _rice_lost(s, p):
     s["winter"] = {"queue": list(p["starving"]), "seat": None, "left": [], "extra": 0}
 
 
-@on(E.FAMINE_STRUCK)
+@on(E.FAMINE_STRUCK, "famine", "winter")
 def _famine(s, p):
     s["famine"].append({k: p[k] for k in ("seat", "shortfall", "revolts", "extra", "provinces")})
     w = s["winter"]
@@ -500,14 +509,14 @@ def _famine(s, p):
     w.update(seat=p["seat"], left=list(p["provinces"]), extra=p["extra"])
 
 
-@on(E.SCORED)
+@on(E.SCORED, "players")
 def _scored(s, p):
     for seat, sc in enumerate(p["scores"]):
         s["players"][seat]["vp"] += sc["total"]
     s["last_scoring"] = list(p["scores"])
 
 
-@on(E.MARKERS_CLEARED)
+@on(E.MARKERS_CLEARED, "provinces")
 def _cleared(s, p):
     for prov in s["provinces"].values():
         prov["markers"] = 0

@@ -1,9 +1,11 @@
 """The game state: one plain dict of JSON-like values (dicts, lists, ints, strs, bools, None).
 
-Why a dict and not nested frozen dataclasses: `evolve` copies the whole state with
-`marshal` (tens of microseconds), mutates the copy and returns it, so the input is
-never touched; states compare with ``==`` and pickle as they are. Secret planned cards
-and their salts live in ``round["plans"]``; `view.py` is the only door out.
+Why a dict and not nested frozen dataclasses: `evolve` makes a shallow copy, deep-copies
+(with `marshal`, microseconds) only the top-level entries the event's handler declares it
+changes, mutates those and returns the copy - copy-on-write, so the input is never
+touched (a test checks every event of whole games); states compare with ``==`` and
+pickle as they are. Secret planned cards
+and their salts live in ``plans`` (per seat); `view.py` is the only door out.
 
 Shape (filled by `GameStarted`)::
 
@@ -13,7 +15,8 @@ Shape (filled by `GameStarted`)::
                                             samurai, fav4, immune, special}]
     tiles: {castle, temple, theatre}   tower: {l1, l2, tray} (seat numbers, -1 = green)
     year_events, used_events, event, event_cancelled
-    round: {actions, pool, cur, specials, plans, planned, revealed, lost, bids,
+    plans: [{space: {card, salt}} per seat]  (secret)
+    round: {actions, pool, cur, specials, planned, revealed, lost, bids,
              queue, chosen, order, favours, favour_pool, court_queue}
     draft, samurai_pending, last_battle, result
 """
@@ -91,7 +94,7 @@ def region_of(s: dict, prov: str) -> str:
 
 
 def plan_card(s: dict, seat: int, space: str):
-    plan = s["round"]["plans"][seat]
+    plan = s["plans"][seat]
     entry = plan.get(space) if plan else None
     return None if entry is None else entry["card"]
 

@@ -82,5 +82,5 @@ def _round(s: dict, seat) -> dict:
     }
     shown["face_down"] = len(r["pool"])
     visible = range(s["n"]) if over else ([seat] if seat is not None else [])
-    shown["plans"] = {str(x): {k: e["card"] for k, e in r["plans"][x].items()} for x in visible}
+    shown["plans"] = {str(x): {k: e["card"] for k, e in s["plans"][x].items()} for x in visible}
     return shown

@@ -2,6 +2,7 @@
 
 import pytest
 
+from games.rules.base import IllegalCommand
 from games.rules.rising_sun.rules import RULES
 from games.rules.rising_sun.testkit import Game
 
@@ -42,7 +43,7 @@ def test_lotus_plays_face_down_and_declares_any_mandate():
 def test_other_clans_cannot_declare():
     g = g4()
     g.mandate_turn("Koi", ["betray", "recruit", "marshal", "train"])
-    with pytest.raises(Exception):
+    with pytest.raises(IllegalCommand):
         g.do("Koi", type="choose_mandate", tile="betray", declare="harvest")
 
 

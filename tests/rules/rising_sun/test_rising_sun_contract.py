@@ -60,7 +60,7 @@ def test_every_listed_command_and_default_is_accepted(players):
                 try:
                     RULES.decide(state, p.seat, cmd, rng_factory(seed, len(events) + 1))
                 except IllegalCommand as exc:  # pragma: no cover - the assertion is the point
-                    raise AssertionError(f"{cmd} refused: {exc.reason}")
+                    raise AssertionError(f"{cmd} refused: {exc.reason}") from exc
         p = rnd.choice(RULES.pending(state))
         legal = RULES.legal_commands(state, p.seat)
         cmd = rnd.choice(legal.commands) if legal.commands and rnd.random() < 0.7 else RULES.default_command(state, p.seat)

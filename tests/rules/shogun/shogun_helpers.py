@@ -105,7 +105,7 @@ def setup_action(s: dict, action: str, plans: dict, order=None, event=None, bloc
         plans = {**plans, n - 1: {**plans.get(n - 1, {}), r["actions"][1]: "Yamato"}}
     r["pool"] = sorted(a for a in C.ACTION_IDS if a not in r["actions"])
     r["order"] = list(order if order is not None else range(n))
-    r["plans"] = [{sp: {"card": c, "salt": "00"} for sp, c in plans.get(x, {}).items()} for x in range(n)]
+    s["plans"] = [{sp: {"card": c, "salt": "00"} for sp, c in plans.get(x, {}).items()} for x in range(n)]
     r["planned"] = [True] * n
     r["revealed"] = [{} for _ in range(n)]
     r["lost"] = []

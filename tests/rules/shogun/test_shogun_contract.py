@@ -134,3 +134,20 @@ def test_every_commitment_is_revealed_once_and_verifies(n, opts, seed):
         assert commitment_of(r["salt"], r["choice"]) == commitments[r["key"]]
     if opts.get("tennos_court", True):
         assert len(out.state["favour_pool"]) == 3  # 6 seasons x 3 favours of 21
+
+
+@pytest.mark.parametrize("n,opts,seed", [(5, {"samurai": True}, 31), (3, {"setup": "beginner"}, 32)])
+def test_evolve_never_mutates_its_input(n, opts, seed):
+    """evolve copies only the parts it changes: check every event of whole games."""
+    from games.rules.testing import play_random_game
+
+    out = play_random_game(RULES, [None] * n, opts, seed, check_every=10**9, check_views=False)
+    state = RULES.initial_state()
+    for e in out.events:
+        if e.type.startswith("core."):
+            continue
+        frozen = pickle.dumps(state)
+        new = RULES.evolve(state, e)
+        assert pickle.loads(frozen) == state, f"{e.type} mutated its input"
+        state = new
+    assert state == out.state

@@ -54,7 +54,7 @@ def _court_state(n=4):
 
 
 def _plan_court(s, seat, c3, c2, c1):
-    s["round"]["plans"][seat].update(
+    s["plans"][seat].update(
         {
             "court3": {"card": c3, "salt": "a"},
             "court2": {"card": c2, "salt": "b"},
