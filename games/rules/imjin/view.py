@@ -24,7 +24,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             hands.append({"seat": x, "cards": known, "hidden": len(hand) - len(known)})
         if not (over or x == seat):
             s["picks"][x] = len(s["picks"][x])
-        if x != seat:  # salts are never needed by others (cards are shown once over)
+        if not (over or x == seat):  # at the end GameEnded has revealed every salt
             s["secrets"][x] = len(s["secrets"][x])
     s["hands"] = hands
     s["income"] = {side: income(state, side) for side in ("japan", "allies")}

@@ -98,6 +98,14 @@ class RisingSun:
         return self._wrap(state, s, ctx, out)
 
     def _wrap(self, old: State, s: State, ctx, out: list[Event]) -> list[Event]:
+        if s["result"] is not None and old["result"] is None:
+            # the game is over: Lotus's face-down tiles are revealed for the audit
+            tiles = s.get("lotus_tiles", []) + [t for t in s["track"] if t["face_down"]]
+            if tiles:
+                i = max(i for i, e in enumerate(out) if e.type in ev.COMMAND_EVENTS)
+                e = out[i]
+                extra = [reveal_entry(t["seat"], t["key"], t["tile"], t["salt"]) for t in tiles]
+                out[i] = Event(e.type, {**e.payload, "reveals": list(e.payload.get("reveals", [])) + extra})
         if ctx.hidden:
             hidden = Event(ev.MANDATES_SHUFFLED, {"orders": ctx.hidden}, visible_to=())
             i = next(i for i, e in enumerate(out) if e.type in ev.COMMAND_EVENTS)
@@ -169,11 +177,15 @@ class RisingSun:
         if not gifts:
             return LegalSet(tuple(cmds))
         p = state["players"][seat]
-        others = [q for q in range(state["n"]) if q != seat]
         tmpl = Template("gift", GIFT_SCHEMA, f"Give another player up to {p['coins']} coins and/or "
                         f"{p['ronin']} Ronin (at least 1 in all). Never binding; Tea Ceremony and "
                         "Political Phase only.")
-        return LegalSet(tuple(cmds), (tmpl,), lambda rnd: _random_gift(rnd, cmds, p, others))
+        if not cmds:
+            # nothing is asked of this seat: gifts are described, but a naive bot
+            # is not invited to spend its turns on them (no sampler)
+            return LegalSet((), (tmpl,), None)
+        left = state["seating"][(state["seating"].index(seat) + 1) % state["n"]]
+        return LegalSet(tuple(cmds), (tmpl,), lambda rnd: _random_gift(rnd, cmds, p, left))
 
     def default_command(self, state: State, seat: int) -> Mapping[str, Any] | None:
         if seat not in [q for q, _ in engine.pending(state)]:
@@ -218,14 +230,14 @@ def _random_bid(rnd, coins: int) -> dict:
     return {"type": "bid", **bid}
 
 
-def _random_gift(rnd, cmds, p, others) -> dict:
-    if cmds and rnd.random() < 0.9:
+def _random_gift(rnd, cmds, p, left: int) -> dict:
+    """Mostly a listed command; sometimes one small gift (1 coin, or 1 Ronin, to
+    the left neighbour), so random play keeps moving forward."""
+    if rnd.random() < 0.9:
         return rnd.choice(cmds)
-    coins = rnd.randint(0, p["coins"])
-    ronin = rnd.randint(0 if coins else 1, p["ronin"]) if p["ronin"] else 0
-    if coins + ronin == 0:
-        coins = 1
-    return {"type": "gift", "to": rnd.choice(others), "coins": coins, "ronin": ronin}
+    if p["coins"]:
+        return {"type": "gift", "to": left, "coins": 1, "ronin": 0}
+    return {"type": "gift", "to": left, "coins": 0, "ronin": 1}
 
 
 RULES = RisingSun()

@@ -31,6 +31,7 @@ def _legal(s, f, seat):
     if s["ally"][seat] is None:
         cmds += [{"type": "accept_alliance", "from": p["from"]} for p in incoming(s, seat)]
         cmds += [{"type": "decline_alliance", "from": p["from"]} for p in incoming(s, seat)]
+    if s["ally"][seat] is None and seat not in f["done"]:
         sent = {p["to"] for p in outgoing(s, seat)}
         cmds += [{"type": "withdraw_alliance", "to": q} for q in sorted(sent)]
         cmds += [{"type": "propose_alliance", "to": q} for q in unallied(s) if q != seat and q not in sent]
@@ -45,6 +46,8 @@ def check_proposal(s: State, seat: int, to) -> None:
         raise IllegalCommand("alliances are only proposed during the Tea Ceremony")
     if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to < s["n"] or to == seat:
         raise IllegalCommand("propose to another player")
+    if seat in f["done"]:
+        raise IllegalCommand("you said you were done with the Tea Ceremony (answer proposals only)")
     if s["ally"][seat] is not None or s["ally"][to] is not None:
         raise IllegalCommand("both players must be unallied")
     if any(p["from"] == seat and p["to"] == to for p in s["proposals"]):
@@ -79,6 +82,8 @@ def _apply(s, f, seat, cmd, ctx):
     elif t == "decline_alliance":
         s["proposals"].remove(find_proposal(s, cmd.get("from"), seat))
     elif t == "withdraw_alliance":
+        if seat in f["done"]:
+            raise IllegalCommand("you said you were done with the Tea Ceremony (answer proposals only)")
         s["proposals"].remove(find_proposal(s, seat, cmd.get("to")))
     else:
         raise IllegalCommand("that is not a Tea Ceremony action")

@@ -12,6 +12,8 @@ from imjin_helpers import (
     scripted,
 )
 
+import pytest
+
 from games.rules.imjin import events as ev
 from games.rules.imjin.rules import RULES
 
@@ -41,15 +43,15 @@ def test_deck_reset_is_among_last_three():
     assert set(positions) <= {6, 7, 8} and len(set(positions)) >= 2
 
 
-def test_supply_cards_two_players():
-    for card, side, delta in [("court_granary", A, 5), ("crop_blight", A, -5),
-                              ("military_farms", J, 5), ("fleet_wreck", J, -5)]:
-        g = force_card(fresh(), card)
-        g.edit(lambda s: s.__setitem__("supply", [30, 3]))
-        reveal_now(g)
-        expect = [30, 3]
-        expect[side] = max(0, expect[side] + delta)
-        assert g.state["supply"] == expect, card
+@pytest.mark.parametrize("card,side,delta", [
+    ("court_granary", A, 5), ("crop_blight", A, -5), ("military_farms", J, 5), ("fleet_wreck", J, -5)])
+def test_supply_cards_two_players(card, side, delta):
+    g = force_card(fresh(), card)
+    g.edit(lambda s: s.__setitem__("supply", [30, 3]))
+    reveal_now(g)
+    expect = [30, 3]
+    expect[side] = max(0, expect[side] + delta)  # stock floored at 0
+    assert g.state["supply"] == expect
 
 
 def test_supply_card_split_four_players():

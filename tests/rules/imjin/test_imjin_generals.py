@@ -399,3 +399,25 @@ def test_kobayakawa_discord_turns_off_crest_heal():
     assert read(s, "u1", "u2", ["crest"], "land", True)["heal_hp"] == 1
     s["act"]["discord"] = True
     assert read(s, "u1", "u2", ["crest"], "land", True)["heal_hp"] == 0
+
+
+def test_nongae_cannot_taunt_a_female_general():
+    g = duel("nongae", "tachibana_ginchiyo", att=A, att_troops=4, def_troops=4)
+    fight(g, dice=("徽徽徽徽", "徽徽徽徽徽"))
+    assert g.state["queue"][0]["kind"] != "taunt"
+
+
+def test_taunt_marker_moves_and_is_removed_when_general_leaves():
+    g = duel("nongae", "kato_kiyomasa", att=A, att_troops=4, def_troops=4,
+             extra=[("u3", J, "HG_S", 2, "kuroda_nagamasa")])
+    g.edit(lambda s: s.__setitem__("taunt", {"unit": "u3", "general": "kuroda_nagamasa"}))
+    fight(g, dice=("徽徽徽徽", "徽徽徽徽徽徽"))
+    g.do(A, {"type": "taunt", "go": True})
+    assert g.state["taunt"] == {"unit": "u2", "general": "kato_kiyomasa"}  # single marker moved
+
+    def recall_kato(s):
+        prompt(s, {"kind": "manage", "seat": J, "deployed": False, "blocked_generals": [],
+                   "blocked_units": []}, action="supply_general")
+    g.edit(recall_kato)
+    g.do(J, {"type": "recall", "unit": "u2"})
+    assert g.state["taunt"] is None

@@ -118,3 +118,15 @@ def test_invariants_hold_at_every_step(seed):
             assert len(p["strong"]) <= 4
             assert sum(1 for f in state["figs"].values() if f["o"] == seat and f["t"] != "monster") == 10
         assert sum(1 for x in state["ally"] if x is not None) % 2 == 0
+
+
+def test_every_commitment_is_revealed_by_the_end():
+    from games.rules.base import commitment_of
+    for seed in (31, 32):
+        out = play_random_game(RULES, ["Lotus", None, None, None], {}, seed=seed, check_every=1000,
+                               check_views=False)
+        commits = {e.payload["key"]: e.payload["commitment"] for e in out.events if e.type == "core.ChoiceCommitted"}
+        reveals = {r["key"]: r for e in out.events if e.visible_to is None for r in e.payload.get("reveals", ())}
+        assert set(commits) == set(reveals)
+        for key, r in reveals.items():
+            assert commitment_of(r["salt"], r["choice"]) == commits[key]

@@ -196,3 +196,16 @@ def test_tied_allies_share_the_win():
     g = Game(FOUR).clear().ally("Turtle", "Dragonfly").set("Turtle", vp=30).set("Dragonfly", vp=30)
     g.auto("winter")
     assert RULES.outcome(g.s).winners == (2, 3)
+
+
+def test_after_tea_done_a_player_only_answers():
+    g = Game(FOUR)
+    g.do("Koi", type="tea_done")
+    assert (0, "tea_ceremony") not in g.pending() and g.legal("Koi") == []
+    with pytest.raises(IllegalCommand):
+        g.do("Koi", type="propose_alliance", to=1)
+    g.do("Lotus", type="propose_alliance", to=0)
+    assert (0, "tea_ceremony") in g.pending()
+    assert g.legal("Koi") == [{"type": "accept_alliance", "from": 1}, {"type": "decline_alliance", "from": 1}]
+    g.do("Koi", type="accept_alliance", **{"from": 1})
+    assert g.s["ally"][:2] == [1, 0] and (0, "tea_ceremony") in g.pending()  # everyone may act again

@@ -151,3 +151,18 @@ def test_evolve_never_mutates_its_input(n, opts, seed):
         assert pickle.loads(frozen) == state, f"{e.type} mutated its input"
         state = new
     assert state == out.state
+
+
+def test_view_shows_the_tower_and_hides_face_down_action_cards():
+    s = new_game(4)
+    v = RULES.view(s, None)
+    assert v["tower"] == s["tower"] and v["supply"] == [
+        62
+        - sum(p["armies"] for p in s["provinces"].values() if p["owner"] == x)
+        - sum(s["tower"][k].count(x) for k in ("l1", "l2", "tray"))
+        for x in range(4)
+    ]
+    assert len(v["round"]["actions"]) == 5 and v["round"]["face_down"] == 5
+    assert "pool" not in v["round"]
+    assert v["pending"] == [{"seat": x, "kind": "plan"} for x in range(4)]
+    json.dumps(v)
