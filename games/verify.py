@@ -143,7 +143,7 @@ def _payload(row: Mapping[str, Any]) -> dict:
     return p if isinstance(p, dict) else {}
 
 
-def _redacted(row: Mapping[str, Any]) -> bool:
+def is_redacted(row: Mapping[str, Any]) -> bool:
     return bool(row.get("redacted")) or "payload" not in row
 
 
@@ -169,7 +169,7 @@ def check_chain(rows: list[Mapping[str, Any]], report: Report) -> None:
                 raise ValueError(f"expected seq {i}, found {seq!r}")
             if r.get("prev_hash") != prev:
                 raise ValueError("prev_hash does not link to the previous event's hash")
-            if _redacted(r):
+            if is_redacted(r):
                 redacted += 1  # no payload: only the link can be checked
                 h = r.get("hash")
                 if not isinstance(h, str):
@@ -231,7 +231,7 @@ def check_commitments(rows: list[Mapping[str, Any]], report: Report) -> None:
     private: dict[str, tuple[int, Any, Any]] = {}  # key -> (seq, choice, salt) of the latest private event
     for r in rows:
         seq, p = r.get("seq"), _payload(r)
-        if _redacted(r):
+        if is_redacted(r):
             continue
         if r.get("visible_to") is not None and "salt" in p and "key" in p and "choice" in p:
             private[str(p["key"])] = (seq, p["choice"], p["salt"])
@@ -481,7 +481,7 @@ def verify(rows: list[Mapping[str, Any]], rules: Ruleset | None = None, seed: st
     check_commitments(rows, report)
     if not deep or report.problems and any(p.check == "format" for p in report.problems):
         return report
-    if any(_redacted(r) for r in rows):
+    if any(is_redacted(r) for r in rows):
         report.notes.append("redacted events: replay needs the full export of a finished game")
         return report
     if not report.seed_ok:
@@ -493,9 +493,12 @@ def verify(rows: list[Mapping[str, Any]], rules: Ruleset | None = None, seed: st
                               f"(known: {registry.available()}; add one with --ruleset-module)")
     try:
         replay(rows, rules, report.seed, report, on_state)
-    except (KeyError, TypeError, AttributeError) as exc:
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
         report.replayed = False
         report.add(None, "format", f"malformed event during replay: {type(exc).__name__}: {exc}")
+    except Exception as exc:  # an engine crash on a recorded history is a finding, not a verifier crash
+        report.replayed = False
+        report.add(None, "replay", f"the engine failed while replaying: {type(exc).__name__}: {exc}")
     return report
 
 
@@ -526,7 +529,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         for target in args.ruleset_module:
-            _register(target)
+            register_module(target)
         rows = load_jsonl(args.file)
         report = verify(rows, deep=not args.shallow)
     except VerifyError as exc:
@@ -536,7 +539,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if report.ok else 1
 
 
-def _register(target: str) -> None:
+def register_module(target: str) -> None:
+    """Register the engine object at MODULE:ATTR under its own `id`."""
     module, _, attr = target.partition(":")
     if not module or not attr:
         raise VerifyError(f"--ruleset-module wants MODULE:ATTR, not {target!r}")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from rest_framework.test import APIClient
 
 from games.rules import registry
 
@@ -13,13 +12,18 @@ registry.register("toy-auction", "tests.support.toy:RULES")
 
 
 @pytest.fixture(autouse=True)
-def _no_throttle_and_fresh_cache(settings):
-    from django.core.cache import cache
+def _fresh_caches(request):
+    """Throttle counters and the in-process state cache start empty in each test
+    that uses Django (engine tests do not touch either)."""
+    import sys
 
-    from games.services.state import clear_cache
+    if "django.conf" in sys.modules and sys.modules["django.conf"].settings.configured:
+        from django.core.cache import cache
 
-    cache.clear()
-    clear_cache()
+        from games.services.state import clear_cache
+
+        cache.clear()
+        clear_cache()
     yield
 
 
@@ -27,6 +31,8 @@ class Api:
     """A thin JSON client that can switch persona: api.as_(alice).get(...)."""
 
     def __init__(self, token: str | None = None):
+        from rest_framework.test import APIClient  # lazy: engine tests run without Django
+
         self.client = APIClient()
         if token:
             self.client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")

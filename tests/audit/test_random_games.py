@@ -43,3 +43,23 @@ def test_a_random_game_of_each_ruleset_verifies(ruleset):
     except Exception as exc:  # the engine itself failed: not an audit finding, but say so loudly
         pytest.skip(f"the {ruleset} engine failed during random play: {exc}")
     check_finished(game)
+
+
+def test_the_faction_draw_is_rederived(api, host, player):
+    r = api.as_(host).post("/api/v1/games", {"ruleset": "toy-auction", "players": 3, "faction": "green"})
+    gid = r.json()["id"]
+    api.as_(player).post(f"/api/v1/games/{gid}/seats", {})
+    api.as_(host).post(f"/api/v1/games/{gid}/seats", {"bot": "random"})
+    assert api.as_(host).post(f"/api/v1/games/{gid}/start").status_code == 200
+    from games.services.lobby import get_game
+
+    rows = [dict(r) for r in audit.event_dicts(get_game(gid))]
+    assert rows[0]["payload"]["chosen_factions"] == ["green", None, None]
+    game = get_game(gid)
+    report = verify.verify(rows, seed=game.seed)
+    assert report.ok and report.replayed and not any("faction draw" in n for n in report.notes)
+    rows[0]["payload"]["factions"][1:] = rows[0]["payload"]["factions"][:0:-1]  # swap the two drawn ones
+    from .conftest import rehash
+
+    bad = verify.verify(rehash(rows), seed=game.seed)
+    assert "faction draw" in bad.problems[0].detail

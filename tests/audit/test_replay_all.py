@@ -106,3 +106,20 @@ def test_stored_games_replay_and_a_changed_rule_is_reported(changed_toy, setting
     assert tied and "DIVERGED toy-auction" in text and "recorded under rules version 1" in text
     # replay of one named game only
     assert "replayed 1 game(s): 1 ok" in replay_all("--game", str(running.id))
+
+
+@pytest.mark.django_db
+def test_a_stale_snapshot_is_reported(settings):
+    import pickle
+
+    from events.models import Snapshot
+
+    settings.SENGOKU = {**settings.SENGOKU, "SNAPSHOT_EVERY": 4}
+    game = driver.play_out(driver.new_game(), seed=1)
+    snap = Snapshot.objects.filter(stream=game.id).order_by("version").first()
+    assert snap is not None
+    Snapshot.objects.filter(pk=snap.pk).update(state=pickle.dumps(toy.RULES.initial_state()))
+    out = StringIO()
+    with pytest.raises(CommandError):
+        call_command("replay_all", "--no-progress", stdout=out)
+    assert f"seq {snap.version}: the folded state differs from the stored snapshot" in out.getvalue()

@@ -24,6 +24,7 @@ def _pbem_settings(settings):
     # Tests jump the clock by hours; only the outage tests want the guard.
     settings.DEADLINE_OUTAGE_SECONDS = 10**8
     settings.WEBHOOK_ALLOW_PRIVATE = True
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast personas
     yield
 
 

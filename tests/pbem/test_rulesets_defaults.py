@@ -22,7 +22,7 @@ def test_missed_deadlines_play_the_rules_default(api, clock, ruleset):
     g = start_game(api, people[0], people[1:], {"seconds_per_decision": 60, "excused_misses": 5},
                    ruleset=ruleset, players=rules.min_players)
     gid = g["id"]
-    for round_ in range(3):  # a few successive decisions, all missed
+    for _ in range(3):  # a few successive decisions, all missed
         pending = set(Deadline.objects.filter(game_id=gid, status="open").values_list("seat", flat=True))
         assert pending, "a started game has someone to decide"
         clock.shift(61)

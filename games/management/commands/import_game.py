@@ -40,7 +40,7 @@ class Command(BaseCommand):
     def handle(self, *args, **opts):
         try:
             for target in opts["ruleset_module"]:
-                verify._register(target)
+                verify.register_module(target)
             rows = verify.load_jsonl(opts["file"])
             report = self._verified(rows)
         except verify.VerifyError as exc:
@@ -57,7 +57,7 @@ class Command(BaseCommand):
         return None
 
     def _verified(self, rows: list[dict]) -> verify.Report:
-        if any(verify._redacted(r) for r in rows):
+        if any(verify.is_redacted(r) for r in rows):
             raise verify.VerifyError("the export is redacted (a running game seen by one seat); "
                                      "only full exports of finished or aborted games can be imported")
         report = verify.verify(rows)

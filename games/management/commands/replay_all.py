@@ -45,7 +45,7 @@ class Command(BaseCommand):
     def handle(self, *args, **opts):
         try:
             for target in opts["ruleset_module"]:
-                verify._register(target)
+                verify.register_module(target)
         except verify.VerifyError as exc:
             raise CommandError(str(exc)) from exc
         items = self._files(opts) if opts["fixtures"] is not None else self._games(opts)

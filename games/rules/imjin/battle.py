@@ -76,7 +76,7 @@ def modes(s: State, main: str) -> list[str]:
 def attack_options(s: State, seat: int) -> list[dict[str, Any]]:
     if peace(s):
         return []
-    stock = s["supply"][seat] - 0
+    stock = s["supply"][seat]
     out = []
     mine = sorted((u for u, d in s["units"].items() if d["owner"] == seat and can_fight(s, u)),
                   key=lambda u: int(u[1:]))

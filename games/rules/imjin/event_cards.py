@@ -19,8 +19,8 @@ from . import commands as C
 from . import data
 from . import events as ev
 from .context import Ctx
-from .generals import damage, heal, info, leave, side_generals_on_map
-from .state import State, hp_left, other, team_chooser, units_in
+from .generals import damage, heal, leave, side_generals_on_map
+from .state import State, hp_left, other, team_chooser
 
 TIMED_LIFE = 2  # "until the card after next is revealed"
 
@@ -232,9 +232,3 @@ def decide_reset_deploy(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     owner = s["units"][c["unit"]]["owner"]
     deploy(ctx, owner, c["general"], c["unit"], 5, "reset")
 
-
-def info_zh(card: str) -> str:
-    return data.events()[card]["zh"]
-
-
-__all__ = ["reveal", "reset_after", "info", "units_in"]

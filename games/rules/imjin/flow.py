@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from . import battle, data, event_cards, movement, recruit, resolution, supply, victory
-from . import events as ev
 from .context import Ctx
 from .generals import damage, owner_on_map
 from .state import State, adjacent, hp_left, reserve, timed_active
@@ -156,5 +155,3 @@ AUTO = {
     "offer_advance": resolution.offer_advance, "offer_taunt": resolution.offer_taunt,
     "offer_second": resolution.offer_second,
 }
-
-__all__ = ["settle", "ev"]

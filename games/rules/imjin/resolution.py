@@ -13,7 +13,7 @@ from . import combat, data
 from . import commands as C
 from . import events as ev
 from .context import Ctx
-from .generals import damage, destroy_unit, heal, info, on_map, set_troops
+from .generals import damage, heal, info, on_map, set_troops
 from .movement import relocate
 from .state import State, other, reserve, timed_active, units_in
 
@@ -356,5 +356,3 @@ def decide_advance(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
 def yes_no(kind: str) -> list[dict[str, Any]]:
     return [{"type": kind, "go": True}, {"type": kind, "go": False}]
 
-
-__all__ = ["destroy_unit"]

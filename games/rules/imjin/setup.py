@@ -12,7 +12,7 @@ from . import data
 from . import events as ev
 from .context import Ctx
 from .generals import deploy, info
-from .state import State, other
+from .state import State
 
 FACTIONS_2P = ["japan", "allies"]
 FACTIONS_4P = ["kato", "joseon", "konishi", "ming"]
@@ -216,5 +216,3 @@ def decide_place(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     if not ctx.state["queue"]:
         ctx.flow(flow={"stage": "turn", "turn": ctx.state["order"][0], "step": "wheel"})
 
-
-__all__ = ["factions", "start", "other"]

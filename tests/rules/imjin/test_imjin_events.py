@@ -1,5 +1,6 @@
 """One focused test per event card (§7) plus the deck and timed effects."""
 
+import pytest
 from imjin_helpers import (
     Game,
     clear_board,
@@ -11,8 +12,6 @@ from imjin_helpers import (
     run_defaults_until,
     scripted,
 )
-
-import pytest
 
 from games.rules.imjin import events as ev
 from games.rules.imjin.rules import RULES
