@@ -350,6 +350,10 @@ def replay(rows: list[Mapping[str, Any]], rules: Ruleset, seed: str, report: Rep
            on_state: Callable[[int, Any], None] | None = None) -> Any:
     """Re-derive and re-decide everything; returns the final engine state (or None).
     `on_state(seq, state)` sees the folded engine state after every event."""
+    current = getattr(rules, "rules_version", None)
+    if report.rules_version != current:
+        report.notes.append(f"recorded under rules version {report.rules_version}, the engine is at {current}"
+                            + (" (it keeps old versions)" if hasattr(rules, "for_rules_version") else ""))
     try:
         state = _replay(rows, engine_for(rules, report.rules_version), seed, report, on_state or _nothing)
     except _Diverged as exc:

@@ -59,7 +59,7 @@ pytest_cmd() {
   local args=()
   if [ "$TEST_WORKERS" -gt 1 ] 2>/dev/null; then args+=(-n "$TEST_WORKERS"); fi
   # shellcheck disable=SC2206
-  args+=(${PYTEST_ARGS:-})
+  args+=(--durations=10 ${PYTEST_ARGS:-})
   timeout --signal=TERM --kill-after=30s "$PASS_TIMEOUT" "$BIN/python" -m pytest "${args[@]}"
 }
 

@@ -40,7 +40,8 @@ class Command(BaseCommand):
                             help="replay JSON Lines exports (files or folders of *.jsonl) instead of the database")
         parser.add_argument("--ruleset-module", action="append", default=[], metavar="MODULE:ATTR",
                             help="register an extra engine, e.g. tests.support.toy:RULES")
-        parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+        parser.add_argument("--no-progress", action="store_true",
+                            help="no progress bar (it is drawn on stderr only when that is a terminal)")
 
     def handle(self, *args, **opts):
         try:
@@ -50,6 +51,7 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from exc
         items = self._files(opts) if opts["fixtures"] is not None else self._games(opts)
         failures, skipped, done = [], [], 0
+        opts["no_progress"] = opts["no_progress"] or not sys.stderr.isatty()
         for n, (label, run) in enumerate(items, 1):
             self._progress(n, len(items), label, opts["no_progress"])
             try:

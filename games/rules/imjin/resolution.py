@@ -140,6 +140,9 @@ def decide_reroll(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
 
 
 def _finish(ctx: Ctx, rolling: dict[str, Any]) -> None:
+    if rolling.get("second"):
+        _finish_second(ctx, rolling)
+        return
     b, pre = rolling["battle"], rolling["pre"]
     s = ctx.state
     if rolling["first"]:
@@ -305,10 +308,17 @@ def decide_second(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     _, d = combat.pools(s, b)
     rng = ctx.rng("second-attack")
     att, dfn = combat.roll(rng, prompt["x"]), combat.roll(rng, d)
-    _apply(ctx, b, att, dfn, pre)
+    _maybe_reroll(ctx, {"battle": b, "att": att, "def": dfn, "first": False, "pre": pre,
+                        "second": True})
+
+
+def _finish_second(ctx: Ctx, rolling: dict[str, Any]) -> None:
+    s = ctx.state
+    b, pre = rolling["battle"], rolling["pre"]
+    _apply(ctx, b, rolling["att"], rolling["def"], pre)
     t_lost = pre["target"] - (s["units"][b["target"]]["troops"] if b["target"] in s["units"] else 0)
-    ctx.emit(ev.BATTLE_RESOLVED, {"battle": b, "attacker_dice": att, "defender_dice": dfn,
-                                  "result": {"target_lost": t_lost}})
+    ctx.emit(ev.BATTLE_RESOLVED, {"battle": b, "attacker_dice": rolling["att"],
+                                  "defender_dice": rolling["def"], "result": {"target_lost": t_lost}})
 
 
 def offer_taunt(ctx: Ctx, item: dict[str, Any]) -> None:

@@ -23,6 +23,7 @@ from .state import (
     matches_type,
     reserve,
 )
+from .timing import own_order, register, simultaneous
 
 
 def on_map(f: dict) -> bool:
@@ -143,28 +144,43 @@ def after_summon(s: State, seat: int) -> None:
     push(s, "after_summon", seat=seat)
 
 
+AFTER_SUMMON = ["Path of the Warlord", "Path of the Patron", "Path of the Spirit", "Path of the Monkey",
+                "Path of the Ninja", "Path of the Kenin"]
+
+
 def _after_summon(s: State, f: dict, ctx) -> None:
+    """The player's after-Summon cards trigger together: he orders them freely
+    (timing.own_order); the optional ones are prompts whose first option declines."""
     pop(s)
     seat = f["seat"]
+    own_order(s, seat, "after_summon", [c for c in AFTER_SUMMON for _ in range(copies(s, seat, c))])
+
+
+def _after_summon_card(s: State, seat: int, card: str) -> None:
     others = [q for q in range(s["n"]) if q != seat]
-    for _ in range(copies(s, seat, "Path of the Warlord")):
+    if card == "Path of the Warlord":
         gain_coins(s, seat, 1)
-    for _ in range(copies(s, seat, "Path of the Patron")):
+    elif card == "Path of the Patron":
         if sum(1 for q in others if higher(s, seat, q)) >= 2:
             gain_coins(s, seat, 2)
-    for _ in range(copies(s, seat, "Path of the Spirit")):
+    elif card == "Path of the Spirit":
         if s["honor"][0] == seat:
             gain_coins(s, seat, 2)
             gain_vp(s, seat, 2)
-    # optional effects: the player answers prompts (the first option declines)
-    for _ in range(copies(s, seat, "Path of the Monkey")):
-        prompt(s, seat, "path_of_the_monkey", ["pass", "take"])
-    for _ in range(copies(s, seat, "Path of the Ninja")):
-        prompt(s, seat, "path_of_the_ninja", ["pass"] + ninja_targets(s, seat))
-    for _ in range(copies(s, seat, "Path of the Kenin")):
-        prompt(s, seat, "path_of_the_kenin", ["pass"] + kenin_targets(s, seat))
+    elif card == "Path of the Monkey":
+        if any(s["players"][q]["coins"] for q in others):
+            prompt(s, seat, "path_of_the_monkey", ["pass", "take"])
+    elif card == "Path of the Ninja":
+        targets = ninja_targets(s, seat)
+        if targets:
+            prompt(s, seat, "path_of_the_ninja", ["pass"] + targets)
+    elif card == "Path of the Kenin":
+        targets = kenin_targets(s, seat)
+        if targets:
+            prompt(s, seat, "path_of_the_kenin", ["pass"] + targets)
 
 
+register("after_summon", own=_after_summon_card)
 AUTO["after_summon"] = _after_summon
 
 
@@ -233,14 +249,43 @@ PROMPT["path_of_the_kenin"] = _kenin
 # ------------------------------------------------------ end of a Recruit
 
 def end_of_recruit(s: State) -> None:
-    """Path of the Light / Path of the Samurai, higher Honor first."""
-    for seat in reversed(by_honor(s, range(s["n"]))):
-        for _ in range(copies(s, seat, "Path of the Samurai")):
-            if any(s["figs"][x]["t"] == "bushi" for x in reserve(s, seat)):
-                prompt(s, seat, "path_of_the_samurai", ["pass"] + list(PROVINCES))
-        for _ in range(copies(s, seat, "Path of the Light")):
-            if any(matches_type(s["figs"][x], "shinto") for x in reserve(s, seat)):
-                prompt(s, seat, "path_of_the_light", ["pass"] + list(s["shrines"]))
+    """Path of the Samurai / Path of the Light of every owner trigger together at
+    the end of the Recruit Mandate: a timing conflict (timing.simultaneous)."""
+    seats = [q for q in range(s["n"]) if _samurai_ok(s, q) or _light_opts(s, q)]
+    simultaneous(s, "end_of_recruit", seats)
+
+
+def _samurai_ok(s: State, seat: int) -> bool:
+    return bool(copies(s, seat, "Path of the Samurai")) and any(
+        s["figs"][x]["t"] == "bushi" for x in reserve(s, seat))
+
+
+def _light_opts(s: State, seat: int) -> list[str]:
+    """Shrine names (places a Shinto, else the Komainu); "Komainu:<shrine>" when
+    both a Shinto and the Komainu (which counts as a Shinto) are in reserve."""
+    if not copies(s, seat, "Path of the Light"):
+        return []
+    kinds = {s["figs"][x]["t"] for x in reserve(s, seat) if matches_type(s["figs"][x], "shinto")}
+    if not kinds:
+        return []
+    opts = list(s["shrines"])
+    if kinds == {"shinto", "monster"}:
+        opts += ["Komainu:" + sh for sh in s["shrines"]]
+    return opts
+
+
+def _end_of_recruit_of(s: State, seat: int) -> None:
+    # pushed in reverse: the Samurai prompts resolve first (the order of one
+    # player's placements cannot change anything)
+    for _ in range(copies(s, seat, "Path of the Light")):
+        if _light_opts(s, seat):
+            prompt(s, seat, "path_of_the_light", ["pass"] + _light_opts(s, seat))
+    for _ in range(copies(s, seat, "Path of the Samurai")):
+        if _samurai_ok(s, seat):
+            prompt(s, seat, "path_of_the_samurai", ["pass"] + list(PROVINCES))
+
+
+register("end_of_recruit", _end_of_recruit_of)
 
 
 def _samurai(s: State, p: dict, choice, ctx) -> None:
@@ -249,8 +294,13 @@ def _samurai(s: State, p: dict, choice, ctx) -> None:
 
 
 def _light(s: State, p: dict, choice, ctx) -> None:
-    if choice != "pass":
-        place_from_reserve(s, p["seat"], "shinto", "shrine:" + choice)
+    if choice == "pass":
+        return
+    if choice.startswith("Komainu:"):
+        fid = next(x for x in sorted(reserve(s, p["seat"])) if s["figs"][x]["n"] == "Komainu")
+        put(s, fid, "shrine:" + choice.split(":", 1)[1])
+        return
+    place_from_reserve(s, p["seat"], "shinto", "shrine:" + choice)
 
 
 PROMPT["path_of_the_samurai"] = _samurai

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..base import IllegalCommand
 from .data import LAND, PROVINCES, SEA
+from .engine import PROMPT, prompt
 from .figures import put
 from .state import State, by_honor, clan, copies, figs_at, kind_of
 
@@ -19,7 +20,10 @@ def destinations(s: State, seat: int, frm: str, toll_paid: bool) -> list[str]:
 
 
 def serpents(s: State, seat: int) -> list[int]:
-    """Other players owning Path of the Serpent (they always charge: README)."""
+    """Other players owning Path of the Serpent: each MAY charge the mover 1 coin
+    at his first shipping-route use of a movement instance (a whole Marshal
+    execution, one Fujin activation). The mover must be able to pay every
+    possible charge to use a route (a player with 0 coins cannot use it)."""
     return [q for q in by_honor(s, range(s["n"])) if q != seat and copies(s, q, "Path of the Serpent")]
 
 
@@ -54,11 +58,12 @@ def do_move(s: State, seat: int, cmd: dict, moved, sh_moved, frame: dict) -> Non
         raise IllegalCommand(f"no {kind} of yours can move from {frm}")
     if to not in destinations(s, seat, frm, frame.get("toll", False)):
         raise IllegalCommand(f"{to} is not reachable from {frm}")
+    tolls = []
     if clan(s, seat) != "Dragonfly" and to not in LAND[frm] and not frame.get("toll"):
-        # first shipping-route use of this movement instance: pay the tolls
-        for q in serpents(s, seat):
-            s["players"][seat]["coins"] -= 1
-            s["players"][q]["coins"] += 1
+        # first shipping-route use of this movement instance: each Serpent owner
+        # decides whether to charge (after the move's own effects, before any
+        # later step of the mover)
+        tolls = serpents(s, seat)
         frame["toll"] = True
     if kind == "stronghold":
         strong = s["players"][seat]["strong"]
@@ -66,9 +71,23 @@ def do_move(s: State, seat: int, cmd: dict, moved, sh_moved, frame: dict) -> Non
         strong.append(to)
         if sh_moved is not None:
             sh_moved.append(to)
+    else:
+        fid = sorted(x for x in figs_at(s, frm, seat)
+                     if kind_of(s["figs"][x]) == kind and (moved is None or x not in moved))[0]
+        if moved is not None:
+            moved.append(fid)
+        put(s, fid, to)
+    for q in reversed(tolls):
+        prompt(s, q, "path_of_the_serpent", ["waive", "charge"], mover=seat)
+
+
+def _serpent(s: State, p: dict, choice, ctx) -> None:
+    if choice != "charge":
         return
-    fid = sorted(x for x in figs_at(s, frm, seat)
-                 if kind_of(s["figs"][x]) == kind and (moved is None or x not in moved))[0]
-    if moved is not None:
-        moved.append(fid)
-    put(s, fid, to)
+    mover = s["players"][p["mover"]]
+    if mover["coins"] > 0:
+        mover["coins"] -= 1
+        s["players"][p["seat"]]["coins"] += 1
+
+
+PROMPT["path_of_the_serpent"] = _serpent

@@ -223,10 +223,23 @@ def _marshal_apply(s, f, seat, cmd, ctx):
 
 
 def _end_marshal(s: State, f: dict) -> None:
-    s["stack"].remove(f)
+    """The marshal frame becomes the bonus build step in place, so that what the
+    last move triggered (Oni of Hate, a Serpent toll) resolves before it."""
+    i = s["stack"].index(f)
     seat = f["seat"]
-    if f["bonus"] and can_build(s, seat):
-        push(s, "build", seat=seat)
+    if f["bonus"]:
+        s["stack"][i] = {"k": "build_check", "seat": seat}
+    else:
+        s["stack"].pop(i)
+
+
+def _build_check(s: State, f: dict, ctx) -> None:
+    pop(s)
+    if can_build(s, f["seat"]):
+        push(s, "build", seat=f["seat"])
+
+
+AUTO["build_check"] = _build_check
 
 
 def can_build(s: State, seat: int) -> bool:

@@ -31,7 +31,9 @@ def _legal(s, f, seat):
     if s["ally"][seat] is None:
         cmds += [{"type": "accept_alliance", "from": p["from"]} for p in incoming(s, seat)]
         cmds += [{"type": "decline_alliance", "from": p["from"]} for p in incoming(s, seat)]
-    if s["ally"][seat] is None and seat not in f["done"]:
+    if s["ally"][seat] is None:
+        # a player who said tea_done may still propose or withdraw: that makes
+        # him active again (he has to say tea_done again) (Appendix R 21)
         sent = {p["to"] for p in outgoing(s, seat)}
         cmds += [{"type": "withdraw_alliance", "to": q} for q in sorted(sent)]
         cmds += [{"type": "propose_alliance", "to": q} for q in unallied(s) if q != seat and q not in sent]
@@ -46,8 +48,6 @@ def check_proposal(s: State, seat: int, to) -> None:
         raise IllegalCommand("alliances are only proposed during the Tea Ceremony")
     if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to < s["n"] or to == seat:
         raise IllegalCommand("propose to another player")
-    if seat in f["done"]:
-        raise IllegalCommand("you said you were done with the Tea Ceremony (answer proposals only)")
     if s["ally"][seat] is not None or s["ally"][to] is not None:
         raise IllegalCommand("both players must be unallied")
     if any(p["from"] == seat and p["to"] == to for p in s["proposals"]):
@@ -56,6 +56,13 @@ def check_proposal(s: State, seat: int, to) -> None:
 
 def store_proposal(s: State, seat: int, to: int, key: str, salt: str) -> None:
     s["proposals"].append({"from": seat, "to": to, "key": key, "salt": salt})
+    _active_again(s, seat)
+
+
+def _active_again(s: State, seat: int) -> None:
+    f = s["stack"][-1]
+    if seat in f["done"]:
+        f["done"].remove(seat)
 
 
 def find_proposal(s: State, frm, to) -> dict:
@@ -82,9 +89,10 @@ def _apply(s, f, seat, cmd, ctx):
     elif t == "decline_alliance":
         s["proposals"].remove(find_proposal(s, cmd.get("from"), seat))
     elif t == "withdraw_alliance":
-        if seat in f["done"]:
-            raise IllegalCommand("you said you were done with the Tea Ceremony (answer proposals only)")
+        if s["ally"][seat] is not None:
+            raise IllegalCommand("you are already allied")
         s["proposals"].remove(find_proposal(s, seat, cmd.get("to")))
+        _active_again(s, seat)
     else:
         raise IllegalCommand("that is not a Tea Ceremony action")
     _maybe_end(s, f)

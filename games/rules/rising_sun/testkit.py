@@ -123,6 +123,19 @@ class Game:
         AUTO[k](self.s, self.s["stack"][-1], Ctx(rng=rng_factory(self.seed, 998)))
         return self
 
+    def until(self, k: str, **kw) -> Game:
+        """Make `k` the only frame and run automatic frames until one of them
+        pushes a "war" or "cleanup" frame, or someone must act."""
+        from .engine import AUTO, Ctx
+        self.s["stack"] = [{"k": k, **kw}]
+        ctx = Ctx(rng=rng_factory(self.seed, 997))
+        while self.s["stack"] and self.s["stack"][-1]["k"] not in ("war", "cleanup"):
+            fn = AUTO.get(self.s["stack"][-1]["k"])
+            if fn is None:
+                break
+            fn(self.s, self.s["stack"][-1], ctx)
+        return self
+
     def resume(self) -> Game:
         from .engine import Ctx, run
         run(self.s, Ctx(rng=rng_factory(self.seed, 999)))

@@ -4,7 +4,7 @@ season cleanup and Winter scoring. Battles themselves are in battle.py."""
 from __future__ import annotations
 
 from .data import CARDS, CLANS, PROVINCES, SEASONS, season_deck, set_bonus
-from .engine import AUTO, PROMPT, pop, prompt, push
+from .engine import AUTO, pop, push
 from .state import (
     State,
     best_by,
@@ -19,6 +19,7 @@ from .state import (
     owned_monsters,
     present,
 )
+from .timing import own_order, register, simultaneous
 
 VIRTUES = [n for n, c in CARDS.items() if c["type"] == "virtue"]
 
@@ -64,43 +65,56 @@ AUTO["season_start"] = _season_start
 # ---------------------------------------------------------------- war phase
 
 WAR_UPGRADES = [n for n, c in CARDS.items() if c["type"] == "war_upgrade"]
+# the War Upgrades that do something at the start of the War Phase (Way of the
+# Katana is a passive Force modifier, see state.fig_force)
+START_OF_WAR = ["Way of the Shogun", "Way of the Moneylender", "Way of the Ronin", "Way of Bushido",
+                "Way of the Righteous"]
 
 
 def _war_start(s: State, f: dict, ctx) -> None:
     s["phase"] = "war"
-    if "order" not in f:
-        # War Upgrades resolve owner by owner in Honor order; the highest-Honor
-        # owner chooses to go first or last (rulebook "Otras reglas", R.20a)
-        owners = [q for q in by_honor(s, range(s["n"]))
-                  if any(c in WAR_UPGRADES for c in s["players"][q]["cards"])]
-        f["order"] = owners
-        if len(owners) >= 2:
-            prompt(s, owners[0], "war_upgrade_timing", ["first", "last"])
-            return
+    if not f.get("upgrades"):
+        # War Upgrades of several players trigger at the same moment: timing
+        # conflict (Honor order fixed now, the highest-Honor owner goes first or
+        # last; each owner orders his own cards) (rulebook "Otras reglas", R 3, 20a)
+        f["upgrades"] = True
+        owners = [q for q in range(s["n"]) if any(copies(s, q, c) for c in START_OF_WAR)]
+        simultaneous(s, "war_upgrade", owners)
+        return
     pop(s)
-    for seat in f["order"]:
-        p = s["players"][seat]
-        for _ in range(copies(s, seat, "Way of the Shogun")):
-            gain_coins(s, seat, 3)
-        for _ in range(copies(s, seat, "Way of the Moneylender")):
-            gain_coins(s, seat, 5)
-        for _ in range(copies(s, seat, "Way of the Ronin")):
-            p["ronin"] += 2
-        for _ in range(copies(s, seat, "Way of Bushido")):
-            k = distinct_virtues(s, seat)
-            gain_coins(s, seat, 2 * k)
-            gain_vp(s, seat, 2 * k)
-        for _ in range(copies(s, seat, "Way of the Righteous")):
-            for q in range(s["n"]):
-                if q != seat and higher(s, seat, q) and s["players"][q]["coins"] > 0:
-                    s["players"][q]["coins"] -= 1
-                    p["coins"] += 1
+    # then Koi converts all its Ronin, including those just gained (R 20b)
     for seat in range(s["n"]):
         if clan(s, seat) == "Koi" and s["players"][seat]["ronin"]:
             n = s["players"][seat]["ronin"]
             s["players"][seat]["ronin"] = 0
             gain_coins(s, seat, n)
     push(s, "war", i=0)
+
+
+def _war_upgrades_of(s: State, seat: int) -> None:
+    own_order(s, seat, "war_upgrade", [c for c in START_OF_WAR for _ in range(copies(s, seat, c))])
+
+
+def _war_upgrade(s: State, seat: int, card: str) -> None:
+    p = s["players"][seat]
+    if card == "Way of the Shogun":
+        gain_coins(s, seat, 3)
+    elif card == "Way of the Moneylender":
+        gain_coins(s, seat, 5)
+    elif card == "Way of the Ronin":
+        p["ronin"] += 2
+    elif card == "Way of Bushido":
+        k = distinct_virtues(s, seat)
+        gain_coins(s, seat, 2 * k)
+        gain_vp(s, seat, 2 * k)
+    elif card == "Way of the Righteous":
+        for q in range(s["n"]):
+            if q != seat and higher(s, seat, q) and s["players"][q]["coins"] > 0:
+                s["players"][q]["coins"] -= 1
+                p["coins"] += 1
+
+
+register("war_upgrade", _war_upgrades_of, _war_upgrade)
 
 
 def award(s: State, seat: int, prov: str, souls: list[int]) -> None:
@@ -127,8 +141,10 @@ def _war(s: State, f: dict, ctx) -> None:
         return
     allied_pair = len(parts) == 2 and s["ally"][parts[0]] == parts[1]
     if len(parts) == 1 or allied_pair:
+        # no battle takes place: Oni of Souls (which pays for a battle won where
+        # it took part) does not trigger; Courage does (it pays per token)
         winner = best_by(s, {q: force(s, q, prov) for q in parts}, minimum=0)
-        award(s, winner, prov, souls_present(s, prov))
+        award(s, winner, prov, [])
         return
     s["battle"] = {"prov": prov, "parts": parts, "bids": {}, "revealed": False, "hired": {},
                    "killed": 0, "souls": souls_present(s, prov), "winner": None}
@@ -136,14 +152,7 @@ def _war(s: State, f: dict, ctx) -> None:
     push(s, "bidding")
 
 
-def _timing(s: State, p: dict, choice, ctx) -> None:
-    f = s["stack"][-1]
-    if choice == "last":
-        f["order"] = f["order"][1:] + f["order"][:1]
-
-
 AUTO["war_start"] = _war_start
-PROMPT["war_upgrade_timing"] = _timing
 AUTO["war"] = _war
 
 

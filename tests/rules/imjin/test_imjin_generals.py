@@ -421,3 +421,19 @@ def test_taunt_marker_moves_and_is_removed_when_general_leaves():
     g.edit(recall_kato)
     g.do(J, {"type": "recall", "unit": "u2"})
     assert g.state["taunt"] is None
+
+
+def test_xing_jie_may_reroll_his_counter_roll_against_second_attack():
+    g = duel("fukushima_masanori", "xing_jie", att=J, att_troops=2, def_troops=4)
+    assert pools(g) == (3, 5)
+    g.do(J, {"type": "attack", "target": "u2", "main": "u1", "via": None, "mode": "normal"})
+    g.do(J, {"type": "confirm"})
+    g.do(J, {"type": "fight"})
+    g.do(J, {"type": "resolve", "battle": 0}, rng=scripted("砲砲徽", "徽徽徽徽徽"))
+    assert g.head["kind"] == "reroll"  # first exchange: his reroll of the counter-roll
+    g.do(A, {"type": "reroll", "dice": []})
+    assert g.head["kind"] == "second_attack"
+    g.do(J, {"type": "second_attack", "go": True}, rng=scripted("徽徽", "徽徽徽徽徽"))
+    assert g.head["kind"] == "reroll" and g.head["seat"] == A
+    g.do(A, {"type": "reroll", "dice": [0, 1, 2]}, rng=scripted("砲砲砲"))
+    assert "u1" not in g.state["units"]  # 3 rerolled 砲 destroy the 2-troop unit

@@ -169,3 +169,20 @@ def test_evolve_does_not_mutate_and_state_is_picklable():
     assert g.state == snapshot
     new = g.do(J, {"type": "advance", "steps": 1})
     assert new and pickle.loads(pickle.dumps(g.state)) == g.state
+
+
+def test_map_data_is_consistent():
+    from games.rules.imjin import data
+    areas, adj = data.areas(), data.adjacency()
+    assert len(areas) == 24 and len(data.lands()) == 16
+    assert sum(len(v) for v in adj.values()) == 2 * 59
+    assert all(a in adj[b] for a in adj for b in adj[a]) and all(a not in adj[a] for a in adj)
+    assert "GGB" not in adj["WKB"] and "DMS" not in adj["WKB"]  # seed-forced non-edges
+    for a, b in [("PA_E", "HG_S"), ("HH_R", "HH_L"), ("GG_R", "GW_W"), ("HG_S", "GW_W"),
+                 ("GW_E", "GW_W"), ("GG_R", "GGB"), ("WKB", "YS"), ("YS", "DMS"), ("DDB", "GGB")]:
+        assert b in adj[a]
+    assert (data.areas()["GG_R"]["recruit_cap"], data.areas()["HH_R"]["recruit_cap"],
+            data.areas()["HH_L"]["recruit_cap"], data.areas()["GW_E"]["recruit_cap"]) == (3, 3, 2, 1)
+    assert len(data.generals()) == 31 and len(data.events()) == 18
+    banned = {g for g, d in data.generals().items() if d["setup_banned"]}
+    assert banned == {"tachibana_ginchiyo", "gwak_jaeu", "nurhaci", "qi_jiguang", "sanada_yukimura"}

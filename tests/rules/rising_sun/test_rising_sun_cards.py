@@ -71,13 +71,32 @@ def _lone_war(g, prov):
     return g.war_phase([prov])
 
 
-def test_oni_of_souls_two_vp_per_oni_owned():
+def test_oni_of_souls_two_vp_per_oni_owned_when_winning_a_battle_it_took_part_in():
+    # Oni of Souls pays when its owner wins a battle in which it took part (§6.2,
+    # §7 item 7), even if it died in that battle (Seppuku by its owner here)
     g = g4().put("Lotus", "Oni of Souls", "Kansai").put("Lotus", "Oni of Skulls", "reserve")
-    _lone_war(g, "Kansai")
-    assert ["Kansai", "spring"] in g.p("Lotus")["tokens"] and g.vp("Lotus") == 4
-    g2 = g4().put("Lotus", "bushi", "Kansai").put("Lotus", "Oni of Skulls", "reserve")
-    _lone_war(g2, "Kansai")
-    assert g2.vp("Lotus") == 0
+    g.put("Koi", "bushi", "Kansai").set("Lotus", coins=2, ronin=3).set("Koi", coins=0)
+    g.war_phase(["Kansai"])
+    g.bid("Koi").bid("Lotus", seppuku=1, ronin=1)
+    g.choose("Lotus", "commit")  # the Oni dies: 1 VP
+    assert g.count("Lotus", "Kansai") == 0 and g.vp("Lotus") == 1
+    g.choose("Lotus", "hire")  # 3 Ronin beat Koi's Bushi
+    assert ["Kansai", "spring"] in g.p("Lotus")["tokens"] and g.vp("Lotus") == 1 + 4
+    g2 = g4().put("Lotus", "Oni of Souls", "Kansai").put("Lotus", "Oni of Skulls", "reserve")
+    g2.put("Lotus", "bushi", "Kansai").put("Koi", "bushi", "Kansai").set("Koi", coins=0).set("Lotus", coins=0)
+    g2.war_phase(["Kansai"])
+    g2.bid("Koi").bid("Lotus")
+    assert ["Kansai", "spring"] in g2.p("Lotus")["tokens"] and g2.vp("Lotus") == 4
+
+
+def test_oni_of_souls_does_not_pay_without_a_battle():
+    # uncontested: no battle takes place (rulebook p.21), so the Oni took part in none
+    g = g4().put("Lotus", "Oni of Souls", "Kansai").put("Lotus", "Oni of Skulls", "reserve")
+    g.war_phase(["Kansai"])
+    assert ["Kansai", "spring"] in g.p("Lotus")["tokens"] and g.vp("Lotus") == 0
+    g2 = g4().put("Lotus", "Oni of Souls", "Kansai").put("Turtle", "bushi", "Kansai").ally("Lotus", "Turtle")
+    g2.war_phase(["Kansai"])  # two allies alone: no battle either
+    assert ["Kansai", "spring"] in g2.p("Lotus")["tokens"] and g2.vp("Lotus") == 0
 
 
 def test_oni_of_hate_kills_one_bushi_or_shinto_of_each_higher_honor_clan():
@@ -112,17 +131,50 @@ def test_daimyo_paths(card, force):
     assert g.force("Koi", "Edo") == force
 
 
-def test_path_of_the_serpent_charges_one_coin_per_route_use():
+def test_path_of_the_serpent_may_charge_one_coin_per_route_use():
     g = g4().card("Koi", "Path of the Serpent").put("Lotus", "bushi", "Kansai", 2).set("Lotus", coins=2)
     g.frame("marshal", seat=1, moved=[], sh_moved=[], bonus=False, toll=False)
     g.do("Lotus", type="move", **{"from": "Kansai", "kind": "bushi", "to": "Shikoku"})
+    assert g.pending() == [(0, "path_of_the_serpent")] and g.top()["opts"] == ["waive", "charge"]
+    g.choose("Koi", "charge")
     assert g.coins("Lotus") == 1 and g.coins("Koi") == 6  # income 5 + toll
     g.do("Lotus", type="move", **{"from": "Kansai", "kind": "bushi", "to": "Shikoku"})
-    assert g.coins("Lotus") == 1  # once per Marshal
+    assert g.coins("Lotus") == 1 and g.top() is None  # once per Marshal
     g2 = g4().card("Koi", "Path of the Serpent").put("Lotus", "bushi", "Kansai").set("Lotus", coins=0)
     g2.frame("marshal", seat=1, moved=[], sh_moved=[], bonus=False, toll=False)
     tos = {c["to"] for c in g2.legal("Lotus") if c["type"] == "move"}
     assert "Kyoto" in tos and "Shikoku" not in tos  # no coin: no shipping route
+
+
+def test_path_of_the_serpent_is_optional_and_waiving_is_the_default():
+    g = g4().card("Koi", "Path of the Serpent").put("Lotus", "bushi", "Kansai", 2).set("Lotus", coins=2)
+    g.frame("marshal", seat=1, moved=[], sh_moved=[], bonus=False, toll=False)
+    g.do("Lotus", type="move", **{"from": "Kansai", "kind": "bushi", "to": "Shikoku"})
+    from games.rules.rising_sun.rules import RULES
+    assert RULES.default_command(g.s, 0) == {"type": "choose", "choice": "waive"}
+    g.choose("Koi", "waive")
+    assert g.coins("Lotus") == 2 and g.coins("Koi") == 5
+    g.do("Lotus", type="move", **{"from": "Kansai", "kind": "bushi", "to": "Kyushu"})
+    assert g.top() is None and g.coins("Lotus") == 2  # one decision per movement instance
+
+
+def test_path_of_the_serpent_toll_is_settled_before_the_bonus_build():
+    g = g4().card("Koi", "Path of the Serpent").put("Lotus", "bushi", "Kansai").set("Lotus", coins=3)
+    g.frame("marshal", seat=1, moved=[], sh_moved=[], bonus=True, toll=False)
+    g.do("Lotus", type="move", **{"from": "Kansai", "kind": "bushi", "to": "Shikoku"})
+    assert g.top()["what"] == "path_of_the_serpent"
+    g.choose("Koi", "charge")
+    assert g.coins("Lotus") == 2 and g.top() is None  # 2 coins left: no Stronghold (3)
+
+
+def test_path_of_the_serpent_in_a_fujin_activation():
+    g = g4().card("Koi", "Path of the Serpent").put("Lotus", "bushi", "Kansai").set("Lotus", coins=1)
+    g.frame("fujin", seat=1, moves=2, toll=False)
+    g.do("Lotus", type="move", **{"from": "Kansai", "kind": "bushi", "to": "Shikoku"})
+    g.choose("Koi", "charge")
+    assert g.coins("Lotus") == 0 and g.top()["k"] == "fujin"
+    g.do("Lotus", type="move", **{"from": "Shikoku", "kind": "bushi", "to": "Kyushu"})  # route again: free
+    assert g.count("Lotus", "Kyushu") == 1 and g.top() is None
 
 
 def test_path_of_the_ninja_kills_a_bushi_and_costs_honor():
@@ -299,33 +351,33 @@ def test_loyalty_one_extra_vp_per_gain_while_allied(allied, vp):
     ("Way of the Shogun", 3, 0), ("Way of the Moneylender", 5, 0), ("Way of the Ronin", 0, 2)])
 def test_simple_war_upgrades(card, coins, ronin):
     g = g4().card("Lotus", card).set("Lotus", coins=0, ronin=0)
-    g.auto("war_start")
+    g.until("war_start")
     assert (g.coins("Lotus"), g.p("Lotus")["ronin"]) == (coins, ronin)
 
 
 def test_way_of_the_ronin_on_koi_becomes_coins():
     g = g4().card("Koi", "Way of the Ronin").set("Koi", coins=0, ronin=1)
-    g.auto("war_start")
+    g.until("war_start")
     assert (g.coins("Koi"), g.p("Koi")["ronin"]) == (3, 0)
 
 
 def test_way_of_bushido_per_different_virtue():
     g = g4().card("Lotus", "Way of Bushido").card("Lotus", "Justice", 2).card("Lotus", "Courage").set("Lotus", coins=0)
-    g.auto("war_start")
+    g.until("war_start")
     assert (g.coins("Lotus"), g.vp("Lotus")) == (4, 4)
 
 
 def test_way_of_the_righteous_takes_from_lower_honor():
     g = g4().card("Lotus", "Way of the Righteous")
     g.set("Koi", coins=3).set("Lotus", coins=0).set("Turtle", coins=2).set("Dragonfly", coins=0)
-    g.auto("war_start")
+    g.until("war_start")
     assert [g.coins(c) for c in FOUR] == [3, 1, 1, 0]
 
 
 def test_way_of_the_katana_bushi_force_two_in_war():
     g = g4().card("Turtle", "Way of the Katana").put("Turtle", "bushi", "Kyoto", 2)
     assert g.force("Turtle", "Kyoto") == 2
-    g.auto("war_start")
+    g.until("war_start")
     assert g.force("Turtle", "Kyoto") == 4
 
 

@@ -198,14 +198,16 @@ def test_tied_allies_share_the_win():
     assert RULES.outcome(g.s).winners == (2, 3)
 
 
-def test_after_tea_done_a_player_only_answers():
+def test_after_tea_done_a_player_may_still_propose_which_makes_him_active_again():
     g = Game(FOUR)
     g.do("Koi", type="tea_done")
-    assert (0, "tea_ceremony") not in g.pending() and g.legal("Koi") == []
-    with pytest.raises(IllegalCommand):
-        g.do("Koi", type="propose_alliance", to=1)
+    assert (0, "tea_ceremony") not in g.pending()
+    assert {"type": "propose_alliance", "to": 2} in g.legal("Koi")  # listed, though not pending
     g.do("Lotus", type="propose_alliance", to=0)
     assert (0, "tea_ceremony") in g.pending()
-    assert g.legal("Koi") == [{"type": "accept_alliance", "from": 1}, {"type": "decline_alliance", "from": 1}]
-    g.do("Koi", type="accept_alliance", **{"from": 1})
-    assert g.s["ally"][:2] == [1, 0] and (0, "tea_ceremony") in g.pending()  # everyone may act again
+    g.do("Koi", type="decline_alliance", **{"from": 1})
+    assert (0, "tea_ceremony") not in g.pending()  # still done
+    g.do("Koi", type="propose_alliance", to=2)  # a counter-offer elsewhere (R 21: any unallied player)
+    assert 0 not in g.top()["done"] and (0, "tea_ceremony") in g.pending()
+    g.do("Turtle", type="accept_alliance", **{"from": 0})
+    assert g.s["ally"][0] == 2 and g.top()["done"] == []  # everyone may act again

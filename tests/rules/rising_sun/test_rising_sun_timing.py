@@ -1,0 +1,162 @@
+"""Timing conflicts (rulebook "Otras reglas": the involved player with the
+highest Honor decides whether he goes first or last; Appendix R 3: the others
+follow in descending Honor, a player orders his own effects freely) and the
+API contract of gifts."""
+
+import random
+
+from games.rules.base import IllegalCommand, fold, rng_factory
+from games.rules.rising_sun.rules import RULES
+from games.rules.rising_sun.testkit import Game
+from games.rules.testing import play_random_game
+
+FOUR = ["Koi", "Lotus", "Turtle", "Dragonfly"]  # seats 0..3, Honor in this order
+
+
+def g4():
+    return Game(FOUR).clear()
+
+
+def _end_of_recruit(g):
+    return g.frame("mandate", m="recruit", chooser=3, order=[], i=0)
+
+
+def test_end_of_recruit_placements_of_several_players_highest_honor_goes_first_or_last():
+    g = g4().card("Lotus", "Path of the Samurai").card("Turtle", "Path of the Light")
+    _end_of_recruit(g)
+    assert g.pending() == [(1, "end_of_recruit_timing")] and g.top()["opts"] == ["first", "last"]
+    g.choose("Lotus", "first")
+    assert g.pending() == [(1, "path_of_the_samurai")]
+    g.choose("Lotus", "Kyoto")
+    assert g.pending() == [(2, "path_of_the_light")]  # Turtle sees Lotus's placement
+    g.choose("Turtle", "Fujin")
+    assert g.count("Lotus", "Kyoto") == 1 and g.count("Turtle", "shrine:Fujin") == 1 and g.top() is None
+
+    g = g4().card("Lotus", "Path of the Samurai").card("Turtle", "Path of the Light")
+    _end_of_recruit(g).choose("Lotus", "last")
+    assert g.pending() == [(2, "path_of_the_light")]
+    g.choose("Turtle", "Fujin")
+    assert g.pending() == [(1, "path_of_the_samurai")]
+
+
+def test_three_players_others_follow_in_descending_honor():
+    g = g4().card("Koi", "Path of the Samurai").card("Turtle", "Path of the Samurai")
+    g.card("Dragonfly", "Path of the Samurai")
+    _end_of_recruit(g).choose("Koi", "last")
+    seen = []
+    while g.top() is not None:
+        seat = g.pending()[0][0]
+        seen.append(seat)
+        g.choose(seat, "pass")
+    assert seen == [2, 3, 0]
+
+
+def test_one_player_involved_is_not_asked():
+    g = g4().card("Lotus", "Path of the Samurai").card("Turtle", "Path of the Light")
+    g.set("Turtle")
+    for f in g.s["figs"].values():  # Turtle has no Shinto left: only Lotus is involved
+        if f["o"] == 2 and f["t"] == "shinto":
+            f["loc"] = "Kyoto"
+    _end_of_recruit(g)
+    assert g.pending() == [(1, "path_of_the_samurai")]
+
+
+def test_war_upgrade_timing_default_is_first():
+    g = g4().card("Lotus", "Way of the Righteous").card("Turtle", "Way of the Moneylender")
+    g.s["war_order"] = []
+    g.s["stack"] = [{"k": "war_start"}]
+    g.resume()
+    assert g.top()["what"] == "war_upgrade_timing"
+    assert RULES.default_command(g.s, 1) == {"type": "choose", "choice": "first"}
+
+
+def test_way_of_the_katana_alone_is_not_a_start_of_war_effect():
+    g = g4().card("Lotus", "Way of the Katana").card("Turtle", "Way of the Moneylender")
+    g.until("war_start")
+    assert g.top()["k"] == "war" and g.coins("Turtle") == 6 + 5  # no timing prompt
+
+
+def test_a_player_orders_his_own_war_upgrades():
+    g = g4().card("Lotus", "Way of the Righteous").card("Lotus", "Way of the Shogun")
+    g.set("Turtle", coins=1)
+    g.put("Koi", "bushi", "Edo").put("Dragonfly", "bushi", "Edo")  # a battle halts the war afterwards
+    g.s["war_order"] = ["Edo"]
+    g.until("war_start")
+    assert g.pending() == [(1, "war_upgrade_order")]
+    assert g.top()["opts"] == ["Way of the Shogun", "Way of the Righteous"]
+    g.choose("Lotus", "Way of the Righteous")
+    assert g.coins("Lotus") == 7 + 3 + 1 + 1 and g.coins("Turtle") == 0  # 1 from Turtle, Dragonfly
+
+
+def test_a_player_orders_his_own_after_summon_cards():
+    # Path of the Ninja costs Honor; Path of the Spirit needs the highest Honor
+    def setup():
+        g = g4().card("Koi", "Path of the Spirit").card("Koi", "Path of the Ninja").put("Lotus", "bushi", "Oshu")
+        g.set("Koi", coins=0).strongholds("Koi", ["Edo"])
+        g.frame("recruit", seat=0, slots={"Edo": 1}, extra=0, any=0, count=0)
+        g.do("Koi", type="summon", kind="bushi", province="Edo")
+        assert g.pending() == [(0, "after_summon_order")]
+        assert g.top()["opts"] == ["Path of the Spirit", "Path of the Ninja"]
+        return g
+
+    g = setup().choose("Koi", "Path of the Spirit")
+    assert (g.coins("Koi"), g.vp("Koi")) == (2, 2)
+    g.choose("Koi", "1:Oshu")
+    assert g.rank("Koi") == 1 and g.count("Lotus", "Oshu") == 0
+
+    g = setup().choose("Koi", "Path of the Ninja").choose("Koi", "1:Oshu")
+    assert g.rank("Koi") == 1 and (g.coins("Koi"), g.vp("Koi")) == (0, 0)  # no longer the highest Honor
+
+
+def test_path_of_the_light_may_place_the_komainu():
+    g = g4().card("Lotus", "Path of the Light").put("Lotus", "Komainu", "reserve")
+    _end_of_recruit(g)
+    assert "Komainu:Fujin" in g.top()["opts"] and "Fujin" in g.top()["opts"]
+    g.choose("Lotus", "Komainu:Fujin")
+    assert g.count("Lotus", "shrine:Fujin", "Komainu") == 1
+    g = g4().card("Lotus", "Path of the Light").put("Lotus", "Komainu", "reserve")
+    _end_of_recruit(g).choose("Lotus", "Fujin")
+    assert g.count("Lotus", "shrine:Fujin", "shinto") == 1
+
+
+# ----------------------------------------------------------- gifts contract
+
+def test_pending_seats_can_always_act_and_idle_gift_templates_are_accepted():
+    out = play_random_game(RULES, [None] * 4, {"season_set": "teapot"}, seed=5, check_every=1000,
+                           check_views=False)
+    rnd = random.Random(5)
+    state = RULES.initial_state()
+    checked = 0
+    for i, e in enumerate(out.events):
+        if not e.type.startswith("core."):
+            state = RULES.evolve(state, e)
+        if "n" not in state or RULES.outcome(state) is not None or i % 3:
+            continue
+        pending = {p.seat for p in RULES.pending(state)}
+        for seat in range(state["n"]):
+            legal = RULES.legal_commands(state, seat)
+            if seat in pending:
+                assert legal.commands or legal.sample, (seat, state["stack"][-1])
+            elif legal.templates:
+                assert not legal.commands or state["stack"][-1]["k"] == "tea"
+                p = state["players"][seat]
+                to = (seat + 1) % state["n"]
+                gift = {"type": "gift", "to": to, "coins": min(1, p["coins"]), "ronin": 0 if p["coins"] else 1}
+                RULES.decide(state, seat, gift, rng_factory("g", i))  # accepted
+                checked += 1
+    assert checked > 20
+
+
+def test_gifts_are_refused_once_the_war_phase_starts():
+    g = g4().card("Lotus", "Way of the Righteous").card("Turtle", "Way of the Moneylender")
+    g.s["war_order"] = []
+    g.s["stack"] = [{"k": "war_start"}]
+    g.resume()
+    assert not RULES.legal_commands(g.s, 0).templates
+    try:
+        g.do("Koi", type="gift", to=1, coins=1)
+    except IllegalCommand:
+        pass
+    else:  # pragma: no cover
+        raise AssertionError("a gift was accepted in the War Phase")
+    assert fold  # imported for symmetry with the other contract tests
