@@ -251,6 +251,7 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--ruleset", default="auto", help="ruleset id; auto = rising-sun if served, else toy-auction")
+    ap.add_argument("--save-as", default="api_load", help="results name under var/bench/ (default api_load)")
     ap.add_argument("--workers", type=int, default=2, help="gunicorn workers when serving (default 2)")
     ap.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker (default 8)")
     args = ap.parse_args()
@@ -326,7 +327,7 @@ def run(base: str, args: argparse.Namespace) -> int:
     print(table(["request", "count", "per second", "p50 (ms)", "p90 (ms)", "p99 (ms)"], rows))
     print(f"\ncommands accepted: {ok} in {elapsed:.1f}s = {ok / elapsed:,.1f} commands/s")
     print("counters: " + ", ".join(f"{k}={v}" for k, v in sorted(counters.items())))
-    path = save("api_load", {
+    path = save(args.save_as, {
         "ruleset": ruleset, "players": players, "clients": args.clients, "games": args.games,
         "seconds": elapsed, "workers": args.workers, "threads": args.threads,
         "database": (os.environ.get("DATABASE_URL") or "sqlite").split(":", 1)[0] if args.url is None else "external",

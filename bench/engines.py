@@ -58,7 +58,7 @@ def bench_ruleset(ruleset_id: str, players: int, games: int, first_seed: int) ->
         return {"skipped": "every game failed", "failures": failures}
     return {
         "players": players, "games": len(sims),
-        "sim_median_s": median(sims), "replay_median_ms": median(replays) * 1000,
+        "sim_median_ms": median(sims) * 1000, "replay_median_ms": median(replays) * 1000,
         "events_median": median(events), "commands_median": median(commands),
         "failures": failures,
     }
@@ -82,10 +82,10 @@ def main() -> int:
         if "skipped" in r:
             rows.append([rid, "-", "-", "-", "-", "-", f"skipped: {r['skipped']}"])
         else:
-            rows.append([rid, r["players"], r["games"], r["sim_median_s"], r["replay_median_ms"],
+            rows.append([rid, r["players"], r["games"], r["sim_median_ms"], r["replay_median_ms"],
                          int(r["events_median"]), f"{len(r['failures'])} failed" if r["failures"] else "ok"])
     print()
-    print(table(["ruleset", "players", "games", "sim median (s)", "replay median (ms)", "events/game", "notes"],
+    print(table(["ruleset", "players", "games", "sim median (ms)", "replay median (ms)", "events/game", "notes"],
                 rows))
     path = save("engines", {"results": results})
     print(f"\nwrote {path}")

@@ -103,6 +103,13 @@ def api_section(d: dict | None) -> tuple[list[str], list[list[str]]]:
     lines.append(table(["request", "count", "per second", "p50 (ms)", "p90 (ms)", "p99 (ms)"], rows))
     lines += ["", f"Commands accepted: **{d['commands_per_s']:,.1f} commands/s**. Outcomes: "
               + ", ".join(f"{k} {v}" for k, v in sorted(d["counters"].items())) + "."]
+    single = load("api_single")
+    if single is not None:
+        sreq = single["requests"]
+        lines += ["", "For comparison, **one client alone** (no queueing: the server's own service time), "
+                  f"measured {single['measured_at']}:", "",
+                  table(["request", "count", "p50 (ms)", "p90 (ms)", "p99 (ms)"],
+                        [[k, v["count"], v["p50_ms"], v["p90_ms"], v["p99_ms"]] for k, v in sreq.items()])]
     cps, p99, v99 = d["commands_per_s"], req["POST commands"]["p99_ms"], req["GET view"]["p99_ms"]
     goals = [["API ≥ 250 commands/s sustained", f"{cps:,.1f}", verdict(cps >= 250)],
              ["POST commands p99 < 100 ms", f"{p99:,.0f} ms", verdict(p99 < 100)],
@@ -119,12 +126,13 @@ def engines_section(d: dict | None) -> list[str]:
             rows.append([rid, "-", "-", "-", "-", "-", f"skipped: {r['skipped']}"])
         else:
             note = f"{len(r['failures'])} game(s) failed: {r['failures'][0]}" if r["failures"] else "ok"
-            rows.append([rid, r["players"], r["games"], r["sim_median_s"], r["replay_median_ms"],
+            sim_ms = r["sim_median_ms"] if "sim_median_ms" in r else r["sim_median_s"] * 1000
+            rows.append([rid, r["players"], r["games"], sim_ms, r["replay_median_ms"],
                          int(r["events_median"]), note])
     return [f"Measured {d['measured_at']} on {d['machine']}. Seeded random games through the engine "
             "contract (`games.rules.testing.play_random_game`, periodic self-checks off); replay = "
             f"`games.rules.base.fold` of the finished game's events. {load_note(d)}", "",
-            table(["ruleset", "players", "games", "simulation median (s)", "replay median (ms)",
+            table(["ruleset", "players", "games", "simulation median (ms)", "replay median (ms)",
                    "events/game (median)", "notes"], rows)]
 
 

@@ -232,3 +232,6 @@ WEBHOOK_ALLOW_PRIVATE = _strict_bool("WEBHOOK_ALLOW_PRIVATE", not _strict_bool("
 PRESS_MAX_CHARS = _positive_int("PRESS_MAX_CHARS", 2000)
 # Run notification deliveries in-process instead of queueing them (tests, debugging).
 PBEM_INLINE = _strict_bool("PBEM_INLINE", False)
+if CELERY_BROKER_URL == "filesystem://":
+    # kombu's filesystem transport otherwise keeps its exchange table in ./control (the repo root).
+    CELERY_BROKER_TRANSPORT_OPTIONS["control_folder"] = str(_broker_dir / "control")

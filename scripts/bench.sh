@@ -3,7 +3,8 @@
 # PostgreSQL's default durability, then docs/benchmarks.md. Never part of `make test`.
 #
 # Knobs: BENCH_SECONDS (per event-store cell and round, default 5), BENCH_API_SECONDS (30),
-#        BENCH_GAMES (engine games per ruleset, 5), BENCH_ONLY ("store api engines").
+#        BENCH_GAMES (engine games per ruleset, 5), BENCH_RULESETS (rising-sun:5,shogun:5,imjin:2),
+#        BENCH_ONLY ("store api engines").
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PY=.venv/bin/python
@@ -31,11 +32,13 @@ case " $ONLY " in *" store "*)
 esac
 case " $ONLY " in *" api "*)
   echo "=== API under load (${API_SECONDS}s) ==="
-  $PY bench/api_load.py --seconds "$API_SECONDS" || failed+=(api_load) ;;
+  $PY bench/api_load.py --seconds "$API_SECONDS" || failed+=(api_load)
+  echo "=== API, one client alone (service time without queueing, 10s) ==="
+  $PY bench/api_load.py --seconds 10 --clients 1 --games 2 --save-as api_single || failed+=(api_single) ;;
 esac
 case " $ONLY " in *" engines "*)
   echo "=== engines ($GAMES games) ==="
-  $PY bench/engines.py --games "$GAMES" || failed+=(engines) ;;
+  $PY bench/engines.py --games "$GAMES" --rulesets "${BENCH_RULESETS:-rising-sun:5,shogun:5,imjin:2}" || failed+=(engines) ;;
 esac
 
 $PY bench/report.py

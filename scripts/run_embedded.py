@@ -15,9 +15,9 @@ exit code is non-zero. Children stay in our process group (a group kill reaches
 them directly) and get PR_SET_PDEATHSIG, so even a SIGKILL of this supervisor
 alone leaves no orphan server behind.
 
-Environment: PORT (8000), HOST (127.0.0.1), WEB_WORKERS (2), WEB_THREADS (8), ACCESS_LOG
+Environment: PORT (8000), BIND_HOST (127.0.0.1), WEB_WORKERS (2), WEB_THREADS (8), ACCESS_LOG
 (- = stdout, empty = off),
-CELERY_CONCURRENCY (2), NO_CELERY=1 (web only), plus everything settings read.
+CELERY_CONCURRENCY (2), CELERY_LOG_LEVEL (WARNING), NO_CELERY=1 (web only), plus everything settings read.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 VAR = ROOT / "var"
 STOP_GRACE_SECONDS = 10
+COLD_SHUTDOWN_AFTER = 4
 
 
 def log(msg: str) -> None:
@@ -107,18 +108,28 @@ class Supervisor:
                 except ProcessLookupError:
                     pass
         deadline = time.monotonic() + STOP_GRACE_SECONDS
+        cold = time.monotonic() + COLD_SHUTDOWN_AFTER
+        while time.monotonic() < deadline and any(p.poll() is None for p in self.procs.values()):
+            if time.monotonic() > cold:
+                # Celery's warm shutdown can wait on its consumer; a cold one is
+                # safe (tasks are acks_late: unacknowledged ones are redelivered).
+                for name, p in self.procs.items():
+                    if name in ("worker", "beat") and p.poll() is None:
+                        p.send_signal(signal.SIGQUIT)
+                cold = deadline
+            time.sleep(0.1)
         for name, p in self.procs.items():
-            try:
-                p.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
+            if p.poll() is None:
                 log(f"{name} did not stop in {STOP_GRACE_SECONDS}s: killing it")
                 p.kill()
-                p.wait()
+            p.wait()
         # grandchildren (gunicorn workers, celery pool processes) that outlived
-        # their parent: they are ours, end them.
+        # their parent: end them -- only if still in our process group, so a
+        # recycled pid of some unrelated process is never touched.
         for pid in tracked | descendants(os.getpid()):
             try:
-                os.kill(pid, signal.SIGKILL)
+                if os.getpgid(pid) == os.getpgrp():
+                    os.kill(pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
 
@@ -143,7 +154,7 @@ def manage(py: str, *args: str, env: dict[str, str], check: bool = True) -> int:
 
 
 def main() -> int:
-    host = os.environ.get("HOST", "127.0.0.1")
+    host = os.environ.get("BIND_HOST", "127.0.0.1")
     port = int(os.environ.get("PORT", "8000"))
     py = sys.executable
     env = dict(os.environ)
@@ -172,13 +183,15 @@ def main() -> int:
         "-b", f"{host}:{port}", "--graceful-timeout", "5", "--timeout", "60", "--no-control-socket",
         *(["--access-logfile", os.environ.get("ACCESS_LOG", "-")] if os.environ.get("ACCESS_LOG", "-") else []),
     ], env)
+    # beat sends a deadline sweep every few seconds: INFO would flood the console
+    celery_level = os.environ.get("CELERY_LOG_LEVEL", "WARNING")
     if os.environ.get("NO_CELERY") != "1":
         sup.spawn("worker", [
-            py, "-m", "celery", "-A", "config.celery:app", "worker", "--loglevel", "INFO",
+            py, "-m", "celery", "-A", "config.celery:app", "worker", "--loglevel", celery_level,
             "--concurrency", os.environ.get("CELERY_CONCURRENCY", "2"), "--hostname", f"embedded-{port}@%h",
         ], env)
         sup.spawn("beat", [
-            py, "-m", "celery", "-A", "config.celery:app", "beat", "--loglevel", "INFO",
+            py, "-m", "celery", "-A", "config.celery:app", "beat", "--loglevel", celery_level,
             "--schedule", str(VAR / "celerybeat-schedule"), "--pidfile", str(VAR / f"celerybeat-{port}.pid"),
         ], env)
 

@@ -30,6 +30,44 @@ class TakebackSerializer(serializers.Serializer):
     version = serializers.IntegerField()
 
 
+class AuditProblemSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(allow_null=True)
+    check = serializers.ChoiceField(choices=["chain", "seed", "commitment", "replay", "format"])
+    detail = serializers.CharField()
+
+
+class AuditCommitmentSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    key = serializers.CharField()
+    commitment = serializers.CharField()
+    revealed = serializers.BooleanField()
+    reveal_ok = serializers.BooleanField(allow_null=True)
+    reveal_seq = serializers.IntegerField(allow_null=True)
+    replaced_by = serializers.IntegerField(allow_null=True, help_text="seq of the re-commitment of this key")
+
+
+class AuditReportSerializer(serializers.Serializer):
+    """The full answer of GET /games/{id}/audit (games/services/audit.py; docs/audit.md).
+    For api/views/play.py AuditView's schema: it extends api.serializers.AuditSerializer."""
+
+    ok = serializers.BooleanField()
+    chain_ok = serializers.BooleanField()
+    chain_head = serializers.CharField(allow_null=True)
+    published_head_ok = serializers.BooleanField()
+    first_bad_seq = serializers.IntegerField(allow_null=True)
+    seed_commitment = serializers.CharField(allow_null=True)
+    seed = serializers.CharField(allow_null=True, help_text="null until the game is finished or aborted")
+    seed_ok = serializers.BooleanField(allow_null=True)
+    commitments = AuditCommitmentSerializer(many=True)
+    reveals_ok = serializers.BooleanField()
+    replay_ok = serializers.BooleanField(allow_null=True)
+    problems = AuditProblemSerializer(many=True)
+    version = serializers.IntegerField()
+    ruleset = serializers.CharField()
+    rules_version = serializers.IntegerField()
+
+
 class AbortView(APIView):
     @extend_schema(request=AbortSerializer, responses={200: GameSerializer, **errors(400, 401, 403, 404, 409)},
                    summary="Abort the game (creator): core.GameAborted + core.SeedRevealed", operation_id="abort_game", tags=["audit"])
@@ -41,7 +79,27 @@ class AbortView(APIView):
         return Response(game_json(game))
 
 
+class OpenTakebackSerializer(serializers.Serializer):
+    request_seq = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    undo_from_seq = serializers.IntegerField()
+    undo_to_seq = serializers.IntegerField()
+    accepted_by = serializers.ListField(child=serializers.IntegerField())
+    waiting_for = serializers.ListField(child=serializers.IntegerField())
+
+
+class TakebackStateSerializer(serializers.Serializer):
+    open = OpenTakebackSerializer(allow_null=True)
+
+
 class TakebackView(APIView):
+    @extend_schema(responses={200: TakebackStateSerializer, **errors(401, 404)}, operation_id="get_takeback",
+                   summary="The open takeback request, if any (who accepted, who must still answer)",
+                   tags=["audit"])
+    def get(self, request, game_id):
+        return Response(undo.current(game_id))
+
+
     @extend_schema(request=None, responses={201: TakebackSerializer, **errors(401, 403, 404, 409)},
                    summary="Ask to take back your last command (only when no chance, reveal or other "
                            "player's event followed it; see docs/audit.md)", operation_id="request_takeback", tags=["audit"])

@@ -4,6 +4,8 @@ the one-click email unsubscribe."""
 
 from __future__ import annotations
 
+import re
+
 from django.db import transaction
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -83,6 +85,8 @@ class ReclaimView(APIView):
                    summary="Take your seat back from the bot that played it after missed deadlines",
                    operation_id="reclaim_seat", tags=["pbem"])
     def post(self, request, game_id, index: int):
+        if index > 1000:  # seats are small numbers; keep huge path ints away from the database
+            raise NotFound("no such seat", code="seat_not_found")
         return Response(game_json(pause.reclaim(game_id, request.user, index)))
 
 
@@ -222,8 +226,11 @@ class UnsubscribeView(APIView):
         return Response(_unsubscribe(request.query_params.get("token")))
 
 
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
 def _unsubscribe(token) -> dict:
-    if not token or not isinstance(token, str) or len(token) > 64:
+    if not token or not isinstance(token, str) or not _TOKEN.fullmatch(token):
         raise Invalid("token is required", code="invalid", fields={"token": ["required"]})
     with transaction.atomic():
         profile = Profile.objects.select_for_update().select_related("user").filter(unsubscribe_token=token).first()

@@ -111,7 +111,15 @@ def reminder(game: Game, d, now) -> None:
 
 
 def game_changed(game_id, version: int) -> None:
-    """Called after every commit: notices for the events not yet processed."""
+    """Called after every commit: notices for the events not yet processed.
+    Never raises (the command has committed); the sweep catches up."""
+    try:
+        _game_changed(game_id)
+    except Exception:
+        log.exception("notifications for game %s failed; the sweep will catch up", game_id)
+
+
+def _game_changed(game_id) -> None:
     now = timezone.now()
     with transaction.atomic():
         game = Game.objects.filter(id=game_id).first()
@@ -140,6 +148,12 @@ def _for_event(game: Game, humans: dict, row, now) -> None:
             notify_user(game, s.user, N.Kind.GAME_FINISHED, key,
                         {"seat": s.index, "event": event, "outcome": outcome,
                          "winners_text": ", ".join(str(w) for w in outcome.get("winners") or []) or "none"}, now)
+    elif row.type == "core.GameAborted":
+        outcome = {"winners": [], "scores": {}, "reason": f"aborted by {p.get('by')}: {p.get('reason') or '-'}"}
+        for s in humans.values():
+            notify_user(game, s.user, N.Kind.GAME_FINISHED, key,
+                        {"seat": s.index, "event": event, "outcome": outcome, "aborted": True,
+                         "winners_text": "none"}, now)
     elif row.type == "core.DeadlineMissed":
         s = humans.get(p.get("seat"))
         if s is not None:

@@ -26,6 +26,10 @@ def _check_text(text: Any) -> str:
     if len(text) > limit:
         raise Invalid(f"messages are limited to {limit} characters", code="message_too_long",
                       fields={"text": [f"at most {limit} characters"]})
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate from "\ud800" in the JSON
+        raise Invalid("text must be valid Unicode", code="invalid", fields={"text": ["invalid Unicode"]}) from exc
     if "\x00" in text:
         raise Invalid("text must not contain NUL characters", code="invalid", fields={"text": ["NUL"]})
     return text

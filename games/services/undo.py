@@ -206,3 +206,16 @@ def answer(game_id, user, request_seq: int, accept: bool) -> dict:
             return {"request_seq": req.seq, "status": "pending", **body, "version": game.version}
         _append(game, [store.NewEvent(ACCEPTED, {"request_seq": req.seq, **body}, actor=actor)])
     return {"request_seq": req.seq, "status": "accepted", **body, "version": game.version}
+
+
+def current(game_id) -> dict:
+    """The open takeback request of a game, if any, with who has accepted so far."""
+    game = get_game(game_id)
+    req = _open_request(game)
+    if req is None:
+        return {"open": None}
+    later = store.load(game.id, after=req.seq)
+    voted = sorted(r.payload.get("seat") for r in later if r.type == VOTED)
+    waiting = sorted(_voters(game, req.payload["seat"]) - set(voted))
+    return {"open": {"request_seq": req.seq, **{k: req.payload[k] for k in ("seat", "undo_from_seq", "undo_to_seq")},
+                     "accepted_by": voted, "waiting_for": waiting}}

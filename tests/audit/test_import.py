@@ -128,3 +128,10 @@ def test_unreadable_files_are_rejected_with_a_non_zero_exit(tmp_path, capsys):
     assert exc.value.code != 0
     assert "does not verify" in capsys.readouterr().err
     assert json.loads(json.dumps(rows_of(GOOD)))  # the good file is untouched
+
+
+def test_import_the_largest_recorded_game():
+    path = max(FIXTURES.glob("*.jsonl"), key=lambda p: p.stat().st_size)
+    run(str(path))
+    game = Game.objects.get()
+    assert game.version == len(rows_of(path)) and audit.audit(game)["ok"]

@@ -117,3 +117,33 @@ def test_bots_accept_at_once(api, host, open_game):
     r = api.as_(host).post(url(gid))
     assert r.status_code == 201 and r.json()["status"] == "accepted"
     assert view(api, host, gid)["bidders"] == []
+
+
+def test_the_open_request_is_listed(api, host, player, outsider, half_toy):
+    assert api.as_(outsider).get(url(half_toy.id)).json() == {"open": None}
+    req = api.as_(host).post(url(half_toy.id)).json()
+    now = api.as_(outsider).get(url(half_toy.id)).json()["open"]
+    assert now["request_seq"] == req["request_seq"] and now["waiting_for"] == [1] and now["accepted_by"] == []
+    api.as_(player).post(url(half_toy.id, req["request_seq"], "accept"))
+    assert api.as_(outsider).get(url(half_toy.id)).json() == {"open": None}
+    assert api.as_(outsider).get(url("nope")).status_code == 404
+
+
+def test_every_other_person_must_accept(api, host, player, third):
+    r = api.as_(host).post("/api/v1/games", {"ruleset": "toy-auction", "players": 3})
+    gid = r.json()["id"]
+    for who in (player, third):
+        assert api.as_(who).post(f"/api/v1/games/{gid}/seats", {}).status_code == 201
+    assert api.as_(host).post(f"/api/v1/games/{gid}/start").status_code == 200
+    driver.play(get_game(gid), 0, {"type": "bid", "amount": 5})
+    req = api.as_(host).post(url(gid)).json()
+    r = api.as_(player).post(url(gid, req["request_seq"], "accept"))
+    assert r.json()["status"] == "pending"
+    assert api.as_(player).post(url(gid, req["request_seq"], "accept")).json()["code"] == "already_answered"
+    assert view(api, host, gid)["my_bid"] == 5
+    assert api.as_(third).post(url(gid, req["request_seq"], "accept")).json()["status"] == "accepted"
+    assert view(api, host, gid)["my_bid"] is None
+    types = [e["type"] for e in export(api, third, gid)[-3:]]
+    assert types == ["core.TakebackRequested", "core.TakebackVoted", "core.TakebackAccepted"]
+    game = driver.play_out(get_game(gid), seed=4)
+    assert verify.verify(export(api, third, game.id)).ok

@@ -169,3 +169,15 @@ def test_lock_pins_every_direct_dependency():
     }
     names = {re.sub(r"[-_.]+", "-", re.match(r"[A-Za-z0-9._-]+", d).group(0)).lower() for d in deps}
     assert not names - pins, f"requirements.lock lacks pins for {sorted(names - pins)}: run `make lock`"
+
+
+@pytest.mark.parametrize("script", ["scripts/services.sh", "scripts/test.sh", "scripts/install.sh",
+                                    "scripts/lock.sh", "scripts/bench.sh", ".ci/run", "docker/entrypoint.sh"])
+def test_shell_scripts_parse_and_are_executable(script):
+    import subprocess
+
+    path = ROOT / script
+    assert path.stat().st_mode & stat.S_IXUSR, f"{script} is not executable"
+    shell = "sh" if script.endswith("entrypoint.sh") else "bash"
+    result = subprocess.run([shell, "-n", str(path)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr

@@ -2,6 +2,9 @@
 
     python -m tests.pbem.e2e_helper setup    -> prints the new game's id
     python -m tests.pbem.e2e_helper worker   -> a Celery worker that knows the toy ruleset
+    python -m tests.pbem.e2e_helper die GAME -> fire GAME's due deadlines, dying (os._exit)
+                                                 after the default's events, before the commit
+    python -m tests.pbem.e2e_helper sweep    -> one sweep; prints how many deadlines fired
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ def _django():
     django.setup()
 
 
-def setup() -> None:
+def setup(seconds: int = 5) -> None:
     _django()
     from django.contrib.auth import get_user_model
 
@@ -29,7 +32,7 @@ def setup() -> None:
     User = get_user_model()
     a = User.objects.create_user("e2e-a", "a@example.org", "pw-e2e-a-123456")
     b = User.objects.create_user("e2e-b", "b@example.org", "pw-e2e-b-123456")
-    game = lobby.create_game(a, "toy-auction", 2, {}, {"seconds_per_decision": 5})
+    game = lobby.create_game(a, "toy-auction", 2, {}, {"seconds_per_decision": seconds})
     lobby.join(game.id, b)
     lobby.start(game.id, a)  # after commit: deadline rows (due in 5 s) and notices queued to the broker
     print(game.id, flush=True)
@@ -43,5 +46,40 @@ def worker() -> None:
                      "--hostname", f"e2e-{os.getpid()}@localhost"])
 
 
+def die(game_id: str) -> None:
+    """A worker killed mid-firing: the claim and the default's events are written
+    in the open transaction, then the process vanishes without committing."""
+    _django()
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Deadline
+    from games.services import deadlines, play
+
+    Deadline.objects.filter(game_id=game_id, status="open").update(due_at=timezone.now() - timedelta(seconds=1))
+
+    def vanish(*args, **kwargs):
+        os._exit(9)
+
+    play.append_core = vanish  # apply_default calls it right after play.apply
+    for did in deadlines.due_ids(timezone.now()):
+        deadlines.fire_one(did)
+    print("not reached", flush=True)
+
+
+def sweep() -> None:
+    _django()
+    from games.services import deadlines
+
+    print(deadlines.sweep()["fired"], flush=True)
+
+
 if __name__ == "__main__":
-    {"setup": setup, "worker": worker}[sys.argv[1]]()
+    cmd = sys.argv[1]
+    if cmd == "setup":
+        setup(int(sys.argv[2]) if len(sys.argv) > 2 else 5)
+    elif cmd == "die":
+        die(sys.argv[2])
+    else:
+        {"worker": worker, "sweep": sweep}[cmd]()

@@ -81,3 +81,27 @@ def test_worker_and_beat_fire_a_five_second_deadline(tmp_path):
                 p.kill()
                 p.wait()
         log.close()
+
+
+@pytest.mark.slow
+def test_a_process_killed_while_firing_leaves_nothing_and_the_next_sweep_fires_once(tmp_path):
+    env = _env(tmp_path)
+    py = sys.executable
+    db = tmp_path / "db.sqlite3"
+    subprocess.run([py, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True, timeout=120)
+    out = subprocess.run([py, "-m", "tests.pbem.e2e_helper", "setup", "3600"], cwd=ROOT, env=env, check=True,
+                         capture_output=True, text=True, timeout=60)
+    game_id = out.stdout.strip().splitlines()[-1]
+    before = _events(db, game_id)
+    died = subprocess.run([py, "-m", "tests.pbem.e2e_helper", "die", game_id], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert died.returncode == 9 and "not reached" not in died.stdout, died.stderr[-2000:]
+    assert _events(db, game_id) == before  # the claim and the default's events died with the process
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT count(*) FROM games_deadline WHERE status = 'open'").fetchone()[0] == 2
+    con.close()
+    fired = [subprocess.run([py, "-m", "tests.pbem.e2e_helper", "sweep"], cwd=ROOT, env=env, check=True,
+                            capture_output=True, text=True, timeout=60).stdout.split()[-1] for _ in range(2)]
+    assert fired == ["2", "0"]
+    types = [t for t, _ in _events(db, game_id)]
+    assert types.count("core.DeadlineMissed") == 2 and types.count("toy.BidPlaced") == 2

@@ -85,6 +85,16 @@ def test_game_finished_notice(api, clock, host, player):
     assert n.payload["game"]["status"] == "finished"
 
 
+def test_an_aborted_game_is_announced_as_over(api, clock, host, player):
+    g = start_game(api, host, [player], TC)
+    r = api.as_(host).post(f"/api/v1/games/{g['id']}/abort", {"reason": "real life"})
+    assert r.status_code == 200, r.content
+    n = Notification.objects.get(user_id=player.id, kind="game_finished", channel="stream")
+    assert n.payload["aborted"] is True and "real life" in n.payload["outcome"]["reason"]
+    clock.shift(10**5)
+    assert sweep()["fired"] == 0
+
+
 def test_each_notice_goes_out_at_most_once(api, clock, host, player):
     from games.services import notify
 

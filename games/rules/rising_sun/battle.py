@@ -100,7 +100,8 @@ def _battle(s: State, f: dict, ctx) -> None:
     elif step == 1:
         w = adv_winner(s, "hostage")
         if w is not None:
-            prompt(s, w, "take_hostage", ["decline"] + hostage_targets(s, w), left=1 + copies(s, w, "Respect"))
+            prompt(s, w, "take_hostage", ["decline"] + hostage_targets(s, w), left=1 + copies(s, w, "Respect"),
+                   got=0)
     elif step == 2:
         w = adv_winner(s, "ronin")
         if w is not None and ronin_amount(s, w) > 0:
@@ -133,16 +134,21 @@ def _seppuku(s, p, choice, ctx):
 
 
 def _hostage(s, p, choice, ctx):
-    if choice == "decline":
-        return
+    """One hostage per prompt (Respect: 1 more per copy); the VP stolen by the
+    whole Take Hostage advantage are one gain instance (Loyalty, §6)."""
     seat = p["seat"]
-    owner, kind = choice.split(":", 1)
-    owner = int(owner)
-    fid = sorted(x for x in figs_at(s, s["battle"]["prov"], owner) if kind_of(s["figs"][x]) == kind)[0]
-    s["figs"][fid]["loc"] = f"hostage:{seat}"
-    gain_vp(s, seat, lose_vp(s, owner, 1))
-    if p["left"] > 1:
-        prompt(s, seat, "take_hostage", ["decline"] + hostage_targets(s, seat), left=p["left"] - 1)
+    got = p["got"]
+    if choice != "decline":
+        owner, kind = choice.split(":", 1)
+        owner = int(owner)
+        fid = sorted(x for x in figs_at(s, s["battle"]["prov"], owner) if kind_of(s["figs"][x]) == kind)[0]
+        s["figs"][fid]["loc"] = f"hostage:{seat}"
+        got += lose_vp(s, owner, 1)
+        more = hostage_targets(s, seat)
+        if p["left"] > 1 and more:
+            prompt(s, seat, "take_hostage", ["decline"] + more, left=p["left"] - 1, got=got)
+            return
+    gain_vp(s, seat, got)
 
 
 def _ronin(s, p, choice, ctx):

@@ -41,10 +41,13 @@ def enter(s: State, fid: str, prov: str) -> None:
     f = s["figs"][fid]
     owner = f["o"]
     if f["n"] == "Oni of Spite":
-        # steal up to 2 VP from each higher-Honor clan with Force there
+        # steal up to 2 VP from each higher-Honor clan with Force there (one
+        # effect: the stolen VP are one gain instance for Loyalty)
+        stolen = 0
         for q in by_honor(s, range(s["n"])):
             if q != owner and higher(s, q, owner) and force(s, q, prov) > 0:
-                gain_vp(s, owner, lose_vp(s, q, 2))
+                stolen += lose_vp(s, q, 2)
+        gain_vp(s, owner, stolen)
     if f["n"] == "Oni of Hate":
         victims = [q for q in by_honor(s, range(s["n"]))
                    if q != owner and higher(s, q, owner) and _hate_kinds(s, q, prov)]
@@ -220,8 +223,18 @@ def _ninja(s: State, p: dict, choice, ctx) -> None:
     seat = p["seat"]
     cands = sorted(x for x in figs_at(s, prov, int(owner)) if s["figs"][x]["t"] == "bushi")
     if cands:
-        lose_honor(s, seat)
+        # "you may kill 1 Bushi; if you do, lose Honor": the kill (and what it
+        # triggers, e.g. Justice) comes first, then the Honor loss
+        push(s, "lose_honor", seat=seat)
         request_kill(s, cands[:1], seat)
+
+
+def _lose_honor(s: State, f: dict, ctx) -> None:
+    pop(s)
+    lose_honor(s, f["seat"])
+
+
+AUTO["lose_honor"] = _lose_honor
 
 
 def _kenin(s: State, p: dict, choice, ctx) -> None:

@@ -50,7 +50,7 @@ class RisingSun:
     name = "Rising Sun"
     min_players = 3
     max_players = 5
-    rules_version = 1
+    rules_version = 2  # 2: optional Serpent, timing-conflict prompts, Oni of Souls in battles only
     options_schema = OPTIONS_SCHEMA
 
     # ------------------------------------------------------------ setup

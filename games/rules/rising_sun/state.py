@@ -127,6 +127,23 @@ def gain_coins(s: State, seat: int, n: int) -> None:
             s["players"][q]["coins"] += k
 
 
+def gain_coins_together(s: State, gains: dict[int, int]) -> None:
+    """Several players gain coins from the supply at the same moment (hostage
+    return): every gain is compared with the coins held before the step, so the
+    result does not depend on an order (Way of the Merchant)."""
+    before = [p["coins"] for p in s["players"]]
+    for seat, n in gains.items():
+        if n > 0:
+            s["players"][seat]["coins"] += n
+    for seat, n in gains.items():
+        if n <= 0:
+            continue
+        for q in range(s["n"]):
+            k = copies(s, q, "Way of the Merchant")
+            if q != seat and k and before[q] < before[seat]:
+                s["players"][q]["coins"] += k
+
+
 def pay_cost(s: State, seat: int, cost: int, discount: int = 0) -> int:
     """Actual price: Bonsai caps at 1, then discounts (rulebook order)."""
     if clan(s, seat) == "Bonsai":

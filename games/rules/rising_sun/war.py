@@ -13,6 +13,7 @@ from .state import (
     copies,
     force,
     gain_coins,
+    gain_coins_together,
     gain_vp,
     higher,
     lose_vp,
@@ -55,8 +56,8 @@ def return_hostages(s: State) -> None:
             captor = int(f["loc"].split(":")[1])
             back[captor] = back.get(captor, 0) + 1
             f["loc"] = "reserve"
-    for captor in by_honor(s, back):
-        gain_coins(s, captor, back[captor])
+    # one simultaneous step: +1 coin per hostage to each captor (no order)
+    gain_coins_together(s, back)
 
 
 AUTO["season_start"] = _season_start

@@ -3,9 +3,9 @@ highest Honor decides whether he goes first or last; Appendix R 3: the others
 follow in descending Honor, a player orders his own effects freely) and the
 API contract of gifts."""
 
-import random
+import pytest
 
-from games.rules.base import IllegalCommand, fold, rng_factory
+from games.rules.base import IllegalCommand, rng_factory
 from games.rules.rising_sun.rules import RULES
 from games.rules.rising_sun.testkit import Game
 from games.rules.testing import play_random_game
@@ -53,7 +53,6 @@ def test_three_players_others_follow_in_descending_honor():
 
 def test_one_player_involved_is_not_asked():
     g = g4().card("Lotus", "Path of the Samurai").card("Turtle", "Path of the Light")
-    g.set("Turtle")
     for f in g.s["figs"].values():  # Turtle has no Shinto left: only Lotus is involved
         if f["o"] == 2 and f["t"] == "shinto":
             f["loc"] = "Kyoto"
@@ -124,7 +123,6 @@ def test_path_of_the_light_may_place_the_komainu():
 def test_pending_seats_can_always_act_and_idle_gift_templates_are_accepted():
     out = play_random_game(RULES, [None] * 4, {"season_set": "teapot"}, seed=5, check_every=1000,
                            check_views=False)
-    rnd = random.Random(5)
     state = RULES.initial_state()
     checked = 0
     for i, e in enumerate(out.events):
@@ -153,10 +151,50 @@ def test_gifts_are_refused_once_the_war_phase_starts():
     g.s["stack"] = [{"k": "war_start"}]
     g.resume()
     assert not RULES.legal_commands(g.s, 0).templates
-    try:
+    with pytest.raises(IllegalCommand):
         g.do("Koi", type="gift", to=1, coins=1)
-    except IllegalCommand:
-        pass
-    else:  # pragma: no cover
-        raise AssertionError("a gift was accepted in the War Phase")
-    assert fold  # imported for symmetry with the other contract tests
+
+
+# ------------------------------------------- gain instances / effect order
+
+def test_path_of_the_ninja_kills_before_losing_honor_so_justice_reads_the_old_honor():
+    g = g4().card("Lotus", "Path of the Ninja").card("Lotus", "Justice").put("Turtle", "bushi", "Oshu")
+    g.strongholds("Lotus", ["Nagato"])
+    g.frame("recruit", seat=1, slots={"Nagato": 1}, extra=0, any=0, count=0)
+    g.do("Lotus", type="summon", kind="bushi", province="Nagato")
+    g.choose("Lotus", "2:Oshu")
+    assert g.count("Turtle", "Oshu") == 0 and g.vp("Lotus") == 3 and g.rank("Lotus") == 2
+
+
+def test_oni_of_spite_steals_as_one_gain_instance():
+    g = g4().put("Turtle", "Oni of Spite", "Kyoto").card("Turtle", "Loyalty").ally("Turtle", "Dragonfly")
+    g.put("Koi", "bushi", "Kansai").put("Lotus", "bushi", "Kansai")
+    g.set("Koi", vp=5).set("Lotus", vp=5)
+    g.frame("fujin", seat=2, moves=1, toll=False)
+    g.do("Turtle", type="move", **{"from": "Kyoto", "kind": "Oni of Spite", "to": "Kansai"})
+    assert g.vp("Turtle") == 4 + 1 and g.vp("Koi") == 3 and g.vp("Lotus") == 3
+
+
+def test_take_hostage_with_respect_is_one_gain_instance():
+    g = g4().card("Koi", "Respect").card("Koi", "Loyalty").ally("Koi", "Turtle")
+    g.put("Koi", "bushi", "Kansai").put("Lotus", "bushi", "Kansai", 2).set("Lotus", vp=5, coins=0)
+    g.set("Koi", coins=1)
+    g.war_phase(["Kansai"])
+    g.bid("Koi", hostage=1).bid("Lotus")
+    g.choose("Koi", "1:bushi")
+    assert g.top()["what"] == "take_hostage" and g.vp("Koi") == 0  # the gain comes at the end
+    g.choose("Koi", "1:bushi")
+    assert g.vp("Lotus") == 3  # (the war then ends: the hostages come back next season)
+    assert g.vp("Koi") == 2 + 1  # 2 stolen, Loyalty once
+
+
+def test_hostage_return_is_one_simultaneous_step_for_way_of_the_merchant():
+    # Lotus (Merchant, 6 coins) is poorer than both captors before the step:
+    # it gains 1 per captor whatever the order
+    g = g4().card("Lotus", "Way of the Merchant")
+    g.put("Koi", "bushi", "hostage:2").put("Lotus", "bushi", "hostage:3")
+    g.set("Lotus", coins=6).set("Turtle", coins=7).set("Dragonfly", coins=7).set("Koi", coins=0)
+    from games.rules.rising_sun.war import return_hostages
+    return_hostages(g.s)
+    assert (g.coins("Turtle"), g.coins("Dragonfly"), g.coins("Lotus")) == (8, 8, 6 + 2)
+    assert g.count("Koi", "reserve", "bushi") == 6 and g.count("Lotus", "reserve", "bushi") == 6
