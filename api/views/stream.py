@@ -8,7 +8,6 @@ import json
 import time
 
 from django.conf import settings
-from django.db import close_old_connections
 
 from events import feed, store
 from games.models import Game
@@ -44,5 +43,6 @@ def event_stream(game: Game, user, after: int):
                 last_sent = time.monotonic()
             waiter.wait(after, timeout=min(keepalive, 5))
     finally:
+        # Django closes the DB connection itself when the streaming response is
+        # closed (request_finished), so only the pub/sub connection is ours.
         waiter.close()
-        close_old_connections()
