@@ -64,13 +64,19 @@ def bench_sengoku(writers: int, seconds: float) -> tuple[int, float]:
 
     from events.store import NewEvent, append
 
+    from events.codec import GENESIS_HASH
+
     def setup(_i: int) -> dict:
-        return {"stream": uuid.uuid4(), "version": 0}
+        return {"stream": uuid.uuid4(), "version": 0, "head": GENESIS_HASH}
 
     def step(ctx: dict) -> int:
+        # As the game service does: the caller knows the chain head (the game row
+        # keeps it), the unique (stream, seq) key is the optimistic lock.
         with transaction.atomic():
-            append(ctx["stream"], ctx["version"], [NewEvent("bench.Moved", PAYLOAD, actor={"seat": 2})])
+            rows = append(ctx["stream"], ctx["version"], [NewEvent("bench.Moved", PAYLOAD, actor={"seat": 2})],
+                          prev_hash=ctx["head"])
         ctx["version"] += 1
+        ctx["head"] = rows[-1].hash
         return 1
 
     def teardown(_ctx: dict) -> None:

@@ -119,7 +119,7 @@ def apply(game: Game, seat: Seat, command: Mapping[str, Any], expected_version: 
         pending.append(store.NewEvent("core.GameFinished", {"outcome": out}))
         pending.append(store.NewEvent("core.SeedRevealed", {"seed": game.seed}))
     try:
-        rows = store.append(game.id, game.version, pending)
+        rows = store.append(game.id, game.version, pending, prev_hash=game.chain_head or None)
     except store.VersionConflict as exc:
         raise Conflict(f"the game moved on to version {exc.current}", code="version_conflict",
                        current_version=exc.current) from exc
@@ -139,7 +139,7 @@ def apply(game: Game, seat: Seat, command: Mapping[str, Any], expected_version: 
 def append_core(game: Game, events: list[store.NewEvent]) -> list:
     """Append platform events (messages, misses, zombies…) with `game` locked."""
     try:
-        rows = store.append(game.id, game.version, events)
+        rows = store.append(game.id, game.version, events, prev_hash=game.chain_head or None)
     except store.VersionConflict as exc:
         raise Conflict(f"the game moved on to version {exc.current}", code="version_conflict",
                        current_version=exc.current) from exc

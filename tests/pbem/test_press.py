@@ -75,7 +75,11 @@ def test_no_messages_before_start_or_after_the_end(api, host, player, open_game)
 
 
 def test_press_is_rate_limited(api, host, player, monkeypatch):
+    from django.core.cache.backends.locmem import LocMemCache
+
     monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, "press", "3/min")
+    # A private cache: with REDIS_URL the default cache is shared by parallel test workers.
+    monkeypatch.setattr(SimpleRateThrottle, "cache", LocMemCache("press-test", {}))
     g = start_game(api, host, [player])
     codes = [send(api, host, g["id"], {"text": f"m{i}"}).status_code for i in range(4)]
     assert codes == [201, 201, 201, 429]
