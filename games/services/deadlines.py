@@ -381,13 +381,13 @@ def send_reminders(now) -> int:
     from . import notify
 
     sent = 0
-    for did in Deadline.objects.filter(status=OPEN, remind_at__lte=now, reminded_at__isnull=True,
-                                       due_at__gt=now).values_list("id", flat=True)[:SWEEP_BATCH]:
+    due = Deadline.objects.filter(status=OPEN, remind_at__lte=now, reminded_at__isnull=True, due_at__gt=now)
+    for did, game_id in due.values_list("id", "game_id")[:SWEEP_BATCH]:
         with transaction.atomic():
+            game = Game.objects.select_for_update().get(id=game_id)  # lock order: the game first
             if not Deadline.objects.filter(id=did, status=OPEN, reminded_at__isnull=True).update(reminded_at=now):
                 continue
-            d = Deadline.objects.select_related("game").get(id=did)
-            notify.reminder(d.game, d, now)
+            notify.reminder(game, Deadline.objects.get(id=did), now)
             sent += 1
     return sent
 

@@ -122,11 +122,13 @@ def game_changed(game_id, version: int) -> None:
 def _game_changed(game_id) -> None:
     now = timezone.now()
     with transaction.atomic():
-        game = Game.objects.filter(id=game_id).first()
+        # Lock order everywhere in this layer: the game row first. (Inserting rows that
+        # reference the game takes a KEY SHARE lock on it on PostgreSQL, so taking the
+        # cursor first could deadlock with a sync that holds the game.)
+        game = Game.objects.select_for_update().filter(id=game_id).first()
         if game is None:
             return
-        cursor, _ = PbemCursor.objects.select_for_update().get_or_create(game=game)
-        game.refresh_from_db()  # the version as of our lock
+        cursor, _ = PbemCursor.objects.get_or_create(game=game)
         if cursor.notified_version >= game.version:
             return
         humans = _humans(game)

@@ -43,6 +43,11 @@ def can_fight(s: State, uid: str) -> bool:
     return not (timed_active(s, "typhoon") and not data.is_land(s["units"][uid]["area"]))
 
 
+def gave_up_attack(s: State, uid: str) -> bool:
+    """小早川隆景's option 2: his unit gives up its attack (放棄該次攻擊) this action."""
+    return s["act"].get("kobayakawa") == 2 and s["units"][uid]["general"] == KOBAYAKAWA
+
+
 def targets(s: State, seat: int) -> list[str]:
     side = s["side"][seat]
     immune = s["act"].get("immune", [])
@@ -78,7 +83,8 @@ def attack_options(s: State, seat: int) -> list[dict[str, Any]]:
         return []
     stock = s["supply"][seat]
     out = []
-    mine = sorted((u for u, d in s["units"].items() if d["owner"] == seat and can_fight(s, u)),
+    mine = sorted((u for u, d in s["units"].items()
+                   if d["owner"] == seat and can_fight(s, u) and not gave_up_attack(s, u)),
                   key=lambda u: int(u[1:]))
     for t in targets(s, seat):
         for m in mine:
@@ -93,7 +99,7 @@ def attack_options(s: State, seat: int) -> list[dict[str, Any]]:
 def discord_options(s: State, seat: int) -> list[dict[str, Any]]:
     """小早川隆景's 內訌: an adjacent area with two enemy units; Japan picks who
     attacks whom (A-42)."""
-    if peace(s):
+    if peace(s) or s["act"].get("kobayakawa") != 2:
         return []
     out = []
     for k, d in sorted(s["units"].items(), key=lambda x: int(x[0][1:])):
@@ -130,7 +136,7 @@ def support_options(s: State, seat: int, draft: dict[str, Any]) -> list[dict[str
     for u, d in sorted(s["units"].items(), key=lambda x: int(x[0][1:])):
         if s["side"][d["owner"]] != side or u == draft["main"] or u in draft["supports"]:
             continue
-        if not can_fight(s, u) or not adjacent(d["area"], t_area):
+        if not can_fight(s, u) or gave_up_attack(s, u) or not adjacent(d["area"], t_area):
             continue
         if data.is_land(d["area"]) and not data.is_land(t_area):
             continue  # land units support land battles only
@@ -222,7 +228,7 @@ def _discord(ctx: Ctx, seat: int, norm: dict[str, Any]) -> None:
     s = ctx.state
     ctx.supply(seat, -s["units"][norm["unit"]]["troops"] * mult(s), "discord")
     immune = s["act"].get("immune", []) + [norm["defender"]]
-    ctx.set_act(discord=True, immune=immune, used=s["act"].get("used", []) + [norm["unit"]])
+    ctx.set_act(immune=immune, used=s["act"].get("used", []) + [norm["unit"]])
     add_battle(ctx, {"target": norm["defender"], "main": norm["attacker"], "supports": []}, "discord")
 
 

@@ -105,8 +105,8 @@ def read(s: State, roller: str | None, receiver: str, faces: list[str], btype: s
     """Results of one side's roll against `receiver` (§5.3 steps 6–8)."""
     hit_faces = {"cannon", "horse" if btype == "land" else "ship"}
     crest = None if plain or roller is None else crest_as(s, roller, attacking)
-    if crest == "heal_hp" and s["act"].get("discord"):
-        crest = None  # 小早川 chose Sow Discord this action (option 2)
+    if crest == "heal_hp" and s["act"].get("kobayakawa") == 2:
+        crest = None  # 小早川 chose option 2 (內訌) for this action
     r = {"troop": 0, "cannon": 0, "general": 0, "cart": 0, "heal_troop": 0, "heal_hp": 0}
     for f in faces:
         if f in hit_faces:

@@ -7,6 +7,7 @@ from typing import Any
 
 from games.rules.base import Event, RngFactory
 
+from . import data
 from . import events as ev
 from .evolve import apply_in_place
 from .state import State, copy
@@ -33,8 +34,11 @@ class Ctx:
     # -- common shorthands -------------------------------------------------
 
     def supply(self, seat: int, delta: int, reason: str) -> None:
-        if delta < 0:
-            delta = -min(-delta, self.state["supply"][seat])  # stock never below 0
+        # the stock track runs 0–99: losses stop at 0, gains at 99; the
+        # payload carries the change that really happened
+        cur = self.state["supply"][seat]
+        top = data.rules()["supply"]["max"]
+        delta = max(0, min(top, cur + delta)) - cur
         if delta:
             self.emit(ev.SUPPLY_CHANGED, {"seat": seat, "delta": delta, "reason": reason})
 

@@ -130,9 +130,17 @@ def _plague(ctx: Ctx) -> None:
 
 
 def _reset(ctx: Ctx) -> None:
-    for side in sides_from_turn(ctx.state):
-        ctx.push({"kind": "reset_deploy", "seat": team_chooser(ctx.state, side), "side": side},
-                 front=False)
+    """Step 1: each side may deploy one general for 5. At 4p hands are private, so each
+    team-mate decides about his own hand only (he plays it, onto his own unit, and
+    pays): the team's first seat (the turn player, else the side's next seat) may
+    deploy or pass; if he passes, his team-mate may. One deploy per side."""
+    s = ctx.state
+    for side in sides_from_turn(s):
+        first = team_chooser(s, side)
+        order = seats_from_turn(s)
+        rest = [x for x in order[order.index(first):] + order[:order.index(first)]
+                if s["side"][x] == side and x != first]
+        ctx.push({"kind": "reset_deploy", "seat": first, "side": side, "then": rest}, front=False)
     ctx.push({"kind": "auto", "what": "reset_after"}, front=False)
 
 
@@ -206,29 +214,35 @@ def decide_split(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
 
 
 def reset_deploy_options(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
+    """Only the deciding seat's own hand, onto his own units, paid by him (4p team-mates'
+    hands are private: a seat never sees or plays its team-mate's cards)."""
+    from .generals import management_blocked
     from .supply import deploy_targets
     out: list[dict[str, Any]] = [{"type": "pass"}]
-    if any(t["card"] == "infighting" for t in s["timed"]):
+    seat = prompt["seat"]
+    if management_blocked(s) or s["supply"][seat] < data.rules()["costs"]["deploy"]:
         return out
-    for seat in s["order"]:
-        if s["side"][seat] != prompt["side"] or s["supply"][seat] < 5:
-            continue
-        for gid, uid in deploy_targets(s, seat, set(), set()):
-            out.append({"type": "deploy", "general": gid, "unit": uid})
+    for gid, uid in deploy_targets(s, seat, set(), set()):
+        out.append({"type": "deploy", "general": gid, "unit": uid})
     return out
 
 
 def decide_reset_deploy(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     from .generals import deploy
     s = ctx.state
-    prompt = s["queue"][0]
+    prompt = dict(s["queue"][0])
     if cmd["type"] == "pass":
-        ctx.pop()
+        rest = list(prompt.get("then", []))
+        if rest:  # the team-mate may deploy from his own hand instead
+            prompt["seat"], prompt["then"] = rest[0], rest[1:]
+            ctx.set_head(prompt)
+        else:
+            ctx.pop()
         return
     c: dict[str, Any] = {"type": "deploy", "general": C.general(cmd), "unit": C.unit(cmd)}
     if c not in reset_deploy_options(s, prompt):
-        raise IllegalCommand("that general cannot be deployed now")
-    ctx.pop()
-    owner = s["units"][c["unit"]]["owner"]
-    deploy(ctx, owner, c["general"], c["unit"], 5, "reset")
+        raise IllegalCommand("that general cannot be deployed now (your own hand, your own unit "
+                             "without a general, 5 supply; not under 內鬥)")
+    ctx.pop()  # one general per side
+    deploy(ctx, seat, c["general"], c["unit"], data.rules()["costs"]["deploy"], "reset")
 

@@ -9,9 +9,10 @@ from typing import Any
 from . import battle, data, event_cards, movement, recruit, resolution, supply, victory
 from .context import Ctx
 from .generals import damage, owner_on_map
-from .state import State, adjacent, hp_left, reserve, timed_active
+from .state import State, adjacent, hp_left, reserve, timed_active, troop_cap
 
 KUKI, YU, YI_EOK, NONGAE = "kuki_yoshitaka", "yu_seongryong", "yi_eokgi", "nongae"
+KOBAYAKAWA = "kobayakawa_takakage"
 
 
 def settle(ctx: Ctx) -> None:
@@ -68,6 +69,7 @@ def end_turn(ctx: Ctx) -> None:
 def begin_move_battle(ctx: Ctx, seat: int) -> None:
     ctx.push({"kind": "auto", "what": "kuki"}, front=False)
     ctx.push({"kind": "auto", "what": "taunt_check"}, front=False)
+    ctx.push({"kind": "auto", "what": "kobayakawa_check"}, front=False)
     ctx.push({"kind": "auto", "what": "move_step"}, front=False)
     ctx.push({"kind": "declare", "seat": seat, "draft": None}, front=False)
 
@@ -112,6 +114,26 @@ def _taunt_check(ctx: Ctx, item: dict[str, Any]) -> None:
         ctx.push({"kind": "declare", "seat": ctx.state["flow"]["turn"], "draft": draft, "forced": True})
 
 
+def _kobayakawa_check(ctx: Ctx, item: dict[str, Any]) -> None:
+    """小早川隆景 (移動戰鬥時可選擇): his controller picks option 1 (normal; his side's
+    徽 heal him) or option 2 (內訌 instead of his unit's attack) for this Move/Battle
+    action, after the forced taunt attack (which precedes 移動戰鬥) and before moving.
+    Not asked when nothing could come of option 2 (和談, or his unit already fought)."""
+    s = ctx.state
+    seat = s["flow"]["turn"]
+    if not owner_on_map(s, seat, KOBAYAKAWA) or battle.peace(s):
+        return
+    uid = s["generals"][KOBAYAKAWA]["unit"]
+    if uid in s["act"].get("used", []):
+        return
+    ctx.push({"kind": "kobayakawa", "seat": seat, "unit": uid})
+
+
+def decide_kobayakawa(ctx: Ctx, seat: int, option: int) -> None:
+    ctx.pop()
+    ctx.set_act(kobayakawa=option)
+
+
 def _move_step(ctx: Ctx, item: dict[str, Any]) -> None:
     seat = ctx.state["flow"]["turn"]
     movement.begin(ctx, seat)
@@ -128,7 +150,7 @@ def end_move_battle(ctx: Ctx, seat: int) -> None:
     if owner_on_map(s, seat, YI_EOK):
         uid = s["generals"][YI_EOK]["unit"]
         if (not data.is_land(s["units"][uid]["area"]) and hp_left(s, YI_EOK) >= 2
-                and s["units"][uid]["troops"] < 4 and reserve(s, s["side"][seat]) > 0):
+                and s["units"][uid]["troops"] < troop_cap(s, uid) and reserve(s, s["side"][seat]) > 0):
             ctx.push({"kind": "sacrifice", "seat": seat, "unit": uid})
 
 
@@ -139,7 +161,7 @@ def decide_sacrifice(ctx: Ctx, seat: int, go: bool) -> None:
         return
     uid = prompt["unit"]
     damage(ctx, YI_EOK, 1, "japan")
-    add = min(2, 4 - s["units"][uid]["troops"], reserve(s, s["side"][seat]))
+    add = min(2, troop_cap(s, uid) - s["units"][uid]["troops"], reserve(s, s["side"][seat]))
     ctx.troops(uid, s["units"][uid]["troops"] + add, "yi_eokgi")
 
 
@@ -150,7 +172,8 @@ BEGIN = {
 }
 
 AUTO = {
-    "kuki": _kuki, "taunt_check": _taunt_check, "move_step": _move_step,
+    "kuki": _kuki, "taunt_check": _taunt_check, "kobayakawa_check": _kobayakawa_check,
+    "move_step": _move_step,
     "reset_after": lambda ctx, item: event_cards.reset_after(ctx),
     "offer_advance": resolution.offer_advance, "offer_taunt": resolution.offer_taunt,
     "offer_second": resolution.offer_second,

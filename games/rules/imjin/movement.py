@@ -32,7 +32,7 @@ def rain(s: State, prompt: dict[str, Any]) -> int:
 
 
 def can_enter(s: State, side: str, area: str) -> bool:
-    return side_in(s, area) in (None, side) and len(units_in(s, area)) < 2
+    return side_in(s, area) in (None, side) and len(units_in(s, area)) < data.rules()["limits"]["units_per_area"]
 
 
 def movable(s: State, prompt: dict[str, Any], uid: str) -> bool:

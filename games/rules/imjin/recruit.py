@@ -12,7 +12,7 @@ from . import commands as C
 from . import data
 from .context import Ctx
 from .generals import owner_on_map
-from .state import State, controller, reserve, side_in, timed_active, troop_cap, units_in
+from .state import State, controller, new_unit_room, reserve, side_in, timed_active, troop_cap, units_in
 
 YU = "yu_seongryong"
 
@@ -68,7 +68,7 @@ def legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
         here = units_in(s, area)
         targets: list[tuple[str | None, int]] = [(u, troop_cap(s, u) - s["units"][u]["troops"]) for u in here
                    if s["units"][u]["owner"] == seat]
-        if len(here) < 2:
+        if len(here) < data.rules()["limits"]["units_per_area"] and new_unit_room(s, seat) > 0:
             targets.append((None, data.rules()["limits"]["troops_per_unit"]))
         for uid, space in targets:
             for k in range(1, min(room, space) + 1):

@@ -15,7 +15,7 @@ from . import events as ev
 from .context import Ctx
 from .generals import damage, heal, info, on_map, set_troops
 from .movement import relocate
-from .state import State, other, reserve, timed_active, units_in
+from .state import State, other, reserve, timed_active, troop_cap, units_in
 
 XING = "xing_jie"
 
@@ -169,8 +169,10 @@ def _apply(ctx: Ctx, b: dict[str, Any], att: list[str], dfn: list[str], pre: dic
     if b["mode"] == "forced_loss" and not defender_only:
         rt["troop"] += 2  # 誾千代 option 2: the target loses 2 outright
     t_now, m_now = s["units"][target]["troops"], s["units"][main]["troops"]
-    t_new = min(t_now, t_now - rt["troop"] - rt["extra"] + rd["heal_troop"])
-    m_new = min(m_now, m_now - rd["troop"] - rd["extra"] + rt["heal_troop"])
+    # heals never exceed the pre-battle strength (小西行長: 不可超過戰鬥前的兵力值); after a
+    # first strike the target may heal back losses of the first half
+    t_new = min(max(t_now, pre["target"]), t_now - rt["troop"] - rt["extra"] + rd["heal_troop"])
+    m_new = min(max(m_now, pre["main"]), m_now - rd["troop"] - rd["extra"] + rt["heal_troop"])
     if (not plain and combat.gen(s, target) == "gwon_yul" and combat.where(s, target) == "land"
             and not attacker_only and t_new >= pre["target"]):
         m_new -= 1  # 權慄: no loss caused → the attacking main unit loses 1
@@ -251,11 +253,11 @@ def _survivor_bonus(ctx: Ctx, b: dict[str, Any], g: str | None, pre: dict[str, A
     if g == "kato_kiyomasa":
         add = min(1, pre["main"] - troops, room)
     elif g == "liu_ting":
-        add = min(t_lost, 4 - troops, room)
+        add = min(t_lost, troop_cap(s, main) - troops, room)
     elif g == "sanada_yukimura":
         won = b["target"] not in s["units"] or (
             pre["target_general"] is not None and s["generals"].get(pre["target_general"], {}).get("where") == "dead")
-        add = min(1, 4 - troops, room) if won else 0
+        add = min(1, troop_cap(s, main) - troops, room) if won else 0
     else:
         add = 0
     if add > 0:
@@ -283,10 +285,15 @@ def offer_second(ctx: Ctx, item: dict[str, Any]) -> None:
 
 
 def _second_target(s: State, b: dict[str, Any]) -> str | None:
+    """The same target if it survived, else another enemy unit in the area (R #7); a
+    unit that may not be attacked again this action (論介 after the forced attack,
+    the defender of 內訌) is never the target of the second attack."""
+    immune = s["act"].get("immune", [])
     if b["target"] in s["units"]:
-        return b["target"]
+        return None if b["target"] in immune else b["target"]
     side = s["side"][s["units"][b["main"]]["owner"]]
-    enemies = [u for u in units_in(s, b["area"]) if s["side"][s["units"][u]["owner"]] != side]
+    enemies = [u for u in units_in(s, b["area"])
+               if s["side"][s["units"][u]["owner"]] != side and u not in immune]
     return enemies[0] if enemies else None
 
 
@@ -349,7 +356,8 @@ def offer_advance(ctx: Ctx, item: dict[str, Any]) -> None:
     side = s["side"][s["units"][main]["owner"]]
     if any(s["side"][s["units"][u]["owner"]] != side for u in units_in(s, b["area"])):
         return
-    if len(units_in(s, b["area"])) >= 2 or s["units"][main]["area"] == b["area"]:
+    if (len(units_in(s, b["area"])) >= data.rules()["limits"]["units_per_area"]
+            or s["units"][main]["area"] == b["area"]):
         return
     if timed_active(s, "typhoon") and not data.is_land(b["area"]):
         return  # no advancing into the sea under 颱風 (A-35)

@@ -86,7 +86,16 @@ KINDS: dict[str, tuple[Legal, Decide]] = {
     "taunt": _yes_no("taunt"),
     "advance": (lambda s, p: resolution.yes_no("advance_into"), _yes_no("advance_into")[1]),
     "sacrifice": _yes_no("sacrifice"),
+    "kobayakawa": (lambda s, p: [{"type": "kobayakawa", "option": 1}, {"type": "kobayakawa", "option": 2}],
+                   lambda ctx, seat, cmd: _kobayakawa(ctx, seat, cmd)),
 }
+
+
+def _kobayakawa(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
+    option = C.integer(cmd, "option")
+    if option not in (1, 2):
+        raise IllegalCommand("小早川隆景: option 1 (normal, crest heals him) or 2 (內訌)")
+    flow.decide_kobayakawa(ctx, seat, option)
 
 
 # command types each decision kind understands (the module explains refusals)
@@ -99,6 +108,7 @@ VOCABULARY: dict[str, set[str]] = {
     "declare": {"attack", "support", "confirm", "cancel", "discord", "fight"},
     "resolve": {"resolve"}, "reroll": {"reroll"}, "second_attack": {"second_attack"},
     "taunt": {"taunt"}, "advance": {"advance_into"}, "sacrifice": {"sacrifice"},
+    "kobayakawa": {"kobayakawa"},
 }
 
 
@@ -126,7 +136,7 @@ class ImjinRules:
     name = "Imjin War (壬辰之戰)"
     min_players = 2
     max_players = 4
-    rules_version = 1
+    rules_version = 2
     options_schema = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",

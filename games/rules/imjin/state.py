@@ -92,6 +92,21 @@ def reserve(state: State, side: str) -> int:
     return data.rules()["limits"]["troops_per_side_on_map"] - troops_on_map(state, side)
 
 
+def new_unit_room(state: State, seat: int) -> int:
+    """How many more units this seat may form (component limit). 2p: units carry no
+    token, so only discs and stacking limit them. 4p: army labels — at most 25 − 1
+    units per army (its supply marker uses one army-backed token) and 50 − 4 per side."""
+    if state["n"] != 4:
+        return 1_000
+    lim = data.rules()["limits"]
+    side = state["side"][seat]
+    own = sum(1 for d in state["units"].values() if d["owner"] == seat)
+    team = sum(1 for d in state["units"].values() if state["side"][d["owner"]] == side)
+    per_army = lim["army_labels_4p"] - lim["army_face_markers_4p"]
+    per_side = 2 * lim["army_labels_4p"] - 2 * lim["army_face_markers_4p"] - lim["faction_face_markers_4p"]
+    return max(0, min(per_army - own, per_side - team))
+
+
 def controller(state: State, area: str) -> str | None:
     """Who controls an area now: lands by last occupation; home seas belong to their
     owner except while only enemy units stand there; ordinary seas to nobody."""

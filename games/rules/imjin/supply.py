@@ -12,7 +12,7 @@ from . import commands as C
 from . import data
 from .context import Ctx
 from .generals import deploy, info, leave, management_blocked
-from .state import State, controller, hp_left, income, reserve, side_in, units_in
+from .state import State, controller, hp_left, income, new_unit_room, reserve, side_in, units_in
 
 GWAK = "gwak_jaeu"
 
@@ -43,10 +43,11 @@ def deploy_targets(s: State, seat: int, blocked_g: set[str], blocked_u: set[str]
 
 def gwak_areas(s: State, seat: int) -> list[str]:
     side = s["side"][seat]
-    if reserve(s, side) < 2:
+    if reserve(s, side) < 2 or new_unit_room(s, seat) < 1:
         return []
+    cap = data.rules()["limits"]["units_per_area"]
     return [a for a in data.lands()
-            if controller(s, a) == side and len(units_in(s, a)) < 2 and side_in(s, a) in (None, side)]
+            if controller(s, a) == side and len(units_in(s, a)) < cap and side_in(s, a) in (None, side)]
 
 
 def legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:

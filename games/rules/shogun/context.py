@@ -7,12 +7,14 @@ import json
 
 from games.rules.base import Event
 
+from . import catalog as C
 from .evolve import evolve
 
 
 class Ctx:
-    def __init__(self, state: dict, rng):
+    def __init__(self, state: dict, rng, version: int = C.RULES_VERSION):
         self.s = state
+        self.version = version  # the rules version the game was started under
         self._rng = rng
         self.factory = rng  # the platform's factory, for base.commit salts
         self._n = 0

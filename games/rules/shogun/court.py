@@ -103,12 +103,20 @@ def targets(s: dict, seat: int, card: int) -> list:
     return [None]
 
 
-def legal(s: dict, seat: int) -> list[dict]:
+def must_apply(card: int, version: int) -> bool:
+    """Taking this favour applies it (seed: "他必须立即获得卡牌恩惠效果"); only the cards
+    whose text says "may" (可以, data flag `optional`) can be taken without applying them.
+    Games started under rules_version 1 may take any card unapplied."""
+    return version >= 2 and not C.FAVOURS[card].get("optional", False)
+
+
+def legal(s: dict, seat: int, version: int = C.RULES_VERSION) -> list[dict]:
     if current(s) != seat:
         return []
     out: list[dict[str, Any]] = [{"type": "pass"}]
     for _, card in affordable(s, seat):
-        out.append({"type": "favour", "card": card, "use": False, "province": None})
+        if not must_apply(card, version):
+            out.append({"type": "favour", "card": card, "use": False, "province": None})
         for prov in targets(s, seat, card):
             out.append({"type": "favour", "card": card, "use": True, "province": prov})
     return out
@@ -122,6 +130,7 @@ def decide_pass(ctx, seat: int) -> None:
 
 def decide_favour(ctx, seat: int, card: int, use: bool, prov) -> None:
     s = ctx.s
+    version = getattr(ctx, "version", C.RULES_VERSION)
     if current(s) != seat:
         raise IllegalCommand("it is not your turn at the court")
     slot = next((f for f in s["round"]["favours"] if f[1] == card), None)
@@ -133,6 +142,8 @@ def decide_favour(ctx, seat: int, card: int, use: bool, prov) -> None:
         raise IllegalCommand("that favour cannot be used there")
     if not use and prov is not None:
         raise IllegalCommand("a favour taken without using it has no province")
+    if not use and must_apply(card, version):
+        raise IllegalCommand(f"favour #{card} takes effect when taken (only 'may' favours can be left unused)")
     ctx.emit(
         E.FAVOUR_TAKEN,
         {

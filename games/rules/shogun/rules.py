@@ -33,12 +33,23 @@ OPTIONS_SCHEMA = {
 
 
 class ShogunRules:
+    """Rules versions (games keep the version they started under, see docs/audit.md):
+    1 - first release; 2 - a favour whose text has no "may" (rice, VP, immunity) is applied
+    when taken (seed), instead of being takeable unused."""
+
     id = "shogun"
     name = "Shogun (with Tenno's Court)"
     min_players = 3
     max_players = 5
-    rules_version = 1
     options_schema = OPTIONS_SCHEMA
+
+    def __init__(self, version: int = C.RULES_VERSION):
+        self.rules_version = version
+
+    def for_rules_version(self, version):
+        if not isinstance(version, int) or version >= C.RULES_VERSION:
+            return self
+        return ShogunRules(max(1, version))
 
     def factions(self, players, options):
         return list(C.COLOURS)
@@ -60,7 +71,7 @@ class ShogunRules:
             raise IllegalCommand("the game is not running")
         if not isinstance(seat, int) or not 0 <= seat < state["n"]:
             raise IllegalCommand("no such seat")
-        ctx = Ctx(state, rng)
+        ctx = Ctx(state, rng, self.rules_version)
         _dispatch(ctx, seat, cmd)
         advance(ctx)
         return ctx.events
@@ -72,7 +83,7 @@ class ShogunRules:
                 templates=(planning.template(state, seat),),
                 sample=lambda rnd: {"type": "plan", "spaces": planning.sample(state, seat, rnd)},
             )
-        return LegalSet(commands=tuple(_listed(state, seat)))
+        return LegalSet(commands=tuple(_listed(state, seat, self.rules_version)))
 
     def pending(self, state):
         return _pending(state)
@@ -85,7 +96,7 @@ class ShogunRules:
             return {"type": "plan", "spaces": planning.default(state, seat)}
         if "favour" in kinds:
             return {"type": "pass"}
-        listed = _listed(state, seat)
+        listed = _listed(state, seat, self.rules_version)
         if any(c["type"] == "decline" for c in listed):
             return {"type": "decline"}
         return listed[0]
@@ -104,7 +115,7 @@ class ShogunRules:
         )
 
 
-def _listed(state, seat) -> list[dict]:
+def _listed(state, seat, version: int = C.RULES_VERSION) -> list[dict]:
     phase = state.get("phase")
     if phase == "draft":
         return draft.legal(state, seat)
@@ -113,7 +124,7 @@ def _listed(state, seat) -> list[dict]:
     if phase == "special":
         return bidding.legal(state, seat)
     if phase == "favour":
-        return court.legal(state, seat)
+        return court.legal(state, seat, version)
     if phase == "actions":
         return actions.legal(state, seat)
     if phase == "winter":

@@ -259,3 +259,66 @@ def test_final_tie_breaks():
     assert final(s2)[0] == "japan"
     s3 = dict(s, control={**s["control"], "GW_E": "japan"})
     assert final(s3)[0] == "japan"
+
+
+# ---------------------------------------------------------------- component limits
+
+
+def test_supply_track_stops_at_99_and_payload_says_so():
+    from imjin_helpers import duel, fight
+    g = duel(att=0, supply=(99, 30))
+    fight(g, dice=("車車徽", "徽徽徽"))  # pays 3 (→ 96), steals 4
+    assert g.state["supply"] == [99, 26]
+    raids = [e.payload for e in g.events if e.type == "imjin.SupplyChanged" and e.payload["reason"] == "raid"]
+    assert raids[-1]["delta"] == 3  # only what fits on the 0–99 track
+
+
+def test_income_track_is_capped_at_50():
+    from games.rules.imjin.state import income
+    g = Game(2, options={"legendary_generals": []})
+    s = g.state
+    s["control"] = {a: "japan" for a in s["control"]}
+    assert income(s, "japan") <= 50  # the map's total (44) never reaches the cap
+    import games.rules.imjin.data as data
+    assert sum(a["supply"] for a in data.areas().values()) <= 50
+
+
+def test_dice_pools_never_exceed_the_eight_dice_in_the_box():
+    from imjin_helpers import duel, pools
+
+    from games.rules.imjin.data import generals
+    for gid in generals():
+        for land in (True, False):
+            troops = 5 if gid == "mori_hidemoto" else 4
+            g = duel(gid, att=0, land=land, att_troops=troops, def_troops=4,
+                     extra=[("u3", 0, "HG_S", 1), ("u4", 0, "GW_E", 1)])
+            a, d = pools(g, supports=("u3", "u4"))
+            assert a <= 8 and d <= 8, gid
+            g = duel(def_general=gid, att=0, land=land, att_troops=4, def_troops=troops)
+            assert max(pools(g)) <= 8, gid
+
+
+def test_four_player_army_labels_limit_new_units():
+    from imjin_helpers import clear_board, prompt, put
+
+    from games.rules.imjin.data import areas
+    from games.rules.imjin.state import new_unit_room
+    KATO = 0
+    g = Game(4, options={"legendary_generals": []}).skip_setup()
+    spots = [a for a in sorted(areas()) if a not in ("GS_L", "CC_L")][:12]
+
+    def setup(s):
+        clear_board(s)
+        n = 1
+        for a in spots:
+            for _ in range(2):
+                put(s, f"u{n}", KATO, a, 1)
+                n += 1
+        prompt(s, {"kind": "recruit", "seat": KATO, "mode": "action", "max_areas": None, "count": 0,
+                   "areas": {}}, action="recruit_reorganize")
+    g.edit(setup)
+    assert new_unit_room(g.state, KATO) == 0  # 24 units = 25 Kato-backed tokens − his supply marker
+    assert not [c for c in g.legal(KATO) if c["type"] == "recruit" and c["unit"] is None]
+    g.edit(lambda s: s["units"].pop("u1"))
+    assert [c for c in g.legal(KATO) if c["type"] == "recruit" and c["unit"] is None and c["area"] == "GS_L"]
+    assert new_unit_room(g.state, 2) > 0  # Konishi's own labels are separate

@@ -214,3 +214,23 @@ def test_lisa_pays_third_step_redeployment_then_her_move_battle():
     assert (g.head["kind"], g.head["seat"], g.head["mode"]) == ("move", J, "redeploy")
     g.do(J, {"type": "done"})
     assert (g.head["kind"], g.head["seat"], g.head["mode"]) == ("move", A, "action")
+
+
+def test_lisa_battle_example_side_remarks():
+    """p.s. A (moved 平安東道→咸鏡南道 this action) may not support the attack on X;
+    J (京畿右道, 4 troops) may not support the sea battle; and had Lisa made I the main
+    unit against Y, H could not move 西朝鮮灣→黃海 to support (only a main unit may)."""
+    g = Game(2).skip_setup()
+
+    def setup(s):
+        lisa_battle_board(s)
+        s["units"]["u8"]["troops"] = 4
+        put(s, "u9", A, "HG_S", 1)   # A, moved this action
+        s["act"]["moved"] = ["u9"]
+    g.edit(setup)
+    assert not [c for c in g.legal(A) if c["type"] == "attack" and c["main"] == "u9"]
+    g.do(A, {"type": "attack", "target": "u1", "main": "u3", "via": None, "mode": "normal"})
+    assert [c["unit"] for c in g.legal(A) if c["type"] == "support"] == ["u4", "u5", "u8"]
+    g.do(A, {"type": "cancel"})
+    g.do(A, {"type": "attack", "target": "u2", "main": "u7", "via": None, "mode": "normal"})
+    assert [c["unit"] for c in g.legal(A) if c["type"] == "support"] == []  # neither H nor J

@@ -1,7 +1,8 @@
 """The 2 vs 2 game (§10): armies, shared wheel, team rules."""
-
+import pytest
 from imjin_helpers import Game, clear_board, in_hand, prompt, put, scripted
 
+from games.rules.base import IllegalCommand
 from games.rules.imjin.rules import RULES
 
 KATO, JOSEON, KONISHI, MING = 0, 1, 2, 3
@@ -96,12 +97,35 @@ def test_hand_of_four_with_leader_and_private_legendary_choice_order():
     assert "sanada_yukimura" in g.state["hands"][KONISHI] and len(g.state["hands"][KONISHI]) == 4
 
 
-def test_four_player_reset_deploy_by_team_chooser():
+def test_four_player_reset_deploy_each_mate_decides_own_hand():
+    """Hands are private (team-mates do not see each other's cards): the team's first
+    seat may deploy from his own hand or pass; then his team-mate may. One per side."""
     from imjin_helpers import force_card, reveal_now
     g = fresh()
     in_hand(g.state, KONISHI, "kuroda_nagamasa")
     force_card(g, "reset")
     reveal_now(g)
     assert g.head["kind"] == "reset_deploy" and g.head["seat"] == KATO
-    gens = {c["general"] for c in g.legal(KATO) if c["type"] == "deploy"}
-    assert "kuroda_nagamasa" in gens  # the team may deploy Konishi's card
+    kato_cmds = [c for c in g.legal(KATO) if c["type"] == "deploy"]
+    assert kato_cmds and all(c["general"] in g.state["hands"][KATO] for c in kato_cmds)
+    assert all(g.state["units"][c["unit"]]["owner"] == KATO for c in kato_cmds)
+    assert "kuroda_nagamasa" not in {c["general"] for c in kato_cmds}  # Konishi's card is not his
+    assert g.legal(KONISHI) == []
+    with pytest.raises(IllegalCommand):
+        unit = next(u for u, d in g.state["units"].items() if d["owner"] == KONISHI and not d["general"])
+        g.do(KATO, {"type": "deploy", "general": "kuroda_nagamasa", "unit": unit})
+    g.do(KATO, {"type": "pass"})
+    assert g.head["kind"] == "reset_deploy" and g.head["seat"] == KONISHI and g.head["side"] == "japan"
+    cmds = [c for c in g.legal(KONISHI) if c["type"] == "deploy"]
+    assert {"kuroda_nagamasa"} <= {c["general"] for c in cmds}
+    assert all(g.state["units"][c["unit"]]["owner"] == KONISHI for c in cmds)
+    unit = next(c["unit"] for c in cmds if c["general"] == "kuroda_nagamasa")
+    before = list(g.state["supply"])
+    g.do(KONISHI, {"type": "deploy", "general": "kuroda_nagamasa", "unit": unit})
+    assert g.state["supply"][KONISHI] == before[KONISHI] - 5 and g.state["supply"][KATO] == before[KATO]
+    # Japan has deployed its one general: next comes the allies' first seat (Joseon)
+    assert g.head["kind"] == "reset_deploy" and g.head["side"] == "allies" and g.head["seat"] == JOSEON
+    g.do(JOSEON, {"type": "pass"})
+    assert g.head["kind"] == "reset_deploy" and g.head["seat"] == MING
+    g.do(MING, {"type": "pass"})
+    assert g.head["kind"] != "reset_deploy"

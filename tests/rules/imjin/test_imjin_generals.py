@@ -3,6 +3,7 @@
 import pytest
 from imjin_helpers import Game, clear_board, duel, fight, in_hand, pools, prompt, put, scripted
 
+from games.rules.base import IllegalCommand
 from games.rules.imjin.rules import RULES
 
 J, A = 0, 1
@@ -45,6 +46,8 @@ def test_kobayakawa_crest_heals_his_hp():
 
 def test_kobayakawa_sow_discord():
     g = duel("kobayakawa_takakage", att=J, extra=[("u3", A, "GW_W", 2, "li_rusong")])
+    assert not [c for c in g.legal(J) if c["type"] == "discord"]  # option 1 (default): no 內訌
+    g.edit(lambda s: s["act"].__setitem__("kobayakawa", 2))
     opts = [c for c in g.legal(J) if c["type"] == "discord"]
     assert {"type": "discord", "unit": "u1", "attacker": "u3", "defender": "u2"} in opts
     g.do(J, {"type": "discord", "unit": "u1", "attacker": "u3", "defender": "u2"})
@@ -392,13 +395,67 @@ def test_li_rusong_cannot_pass_through_enemies_or_double_move_at_sea():
     assert not [p for p in paths if len(p) == 2 and p[0] == "SOJ"]  # sea legs are not his
 
 
-def test_kobayakawa_discord_turns_off_crest_heal():
+def test_kobayakawa_option_two_turns_off_crest_heal():
     from games.rules.imjin.combat import read
     g = duel("kobayakawa_takakage", att=J, att_damage=1)
     s = g.state
     assert read(s, "u1", "u2", ["crest"], "land", True)["heal_hp"] == 1
-    s["act"]["discord"] = True
+    s["act"]["kobayakawa"] = 1
+    assert read(s, "u1", "u2", ["crest"], "land", True)["heal_hp"] == 1
+    s["act"]["kobayakawa"] = 2
     assert read(s, "u1", "u2", ["crest"], "land", True)["heal_hp"] == 0
+
+
+def _koba_turn(timed=()):
+    """J's Move/Battle action is about to start with 小早川 on the map."""
+    from imjin_helpers import force_card, reveal_now
+    g = Game(2, options={"legendary_generals": []}).skip_setup()
+
+    def setup(s):
+        clear_board(s)
+        put(s, "u1", J, "GG_R", 3, "kobayakawa_takakage", damage=1)
+        put(s, "u2", A, "GW_W", 2)
+        put(s, "u3", A, "GW_W", 2, "li_rusong")
+        put(s, "u4", J, "CC_L", 2)
+        s["timed"] = [{"card": c, "left": 2} for c in timed]
+        s["flow"] = {"stage": "turn", "turn": J, "step": "wheel"}
+        s["queue"] = [{"kind": "advance_wheel", "seat": J}]
+        s["act"] = {}
+    g.edit(setup)
+    force_card(g, "military_farms")
+    return reveal_now(g)
+
+
+def test_kobayakawa_choice_is_a_command_at_the_start_of_move_battle():
+    g = _koba_turn()
+    assert g.head["kind"] == "kobayakawa" and g.head["seat"] == J
+    assert g.legal(J) == [{"type": "kobayakawa", "option": 1}, {"type": "kobayakawa", "option": 2}]
+    assert RULES.default_command(g.state, J) == {"type": "kobayakawa", "option": 1}
+    with pytest.raises(IllegalCommand):
+        g.do(J, {"type": "kobayakawa", "option": 3})
+    g.do(J, {"type": "kobayakawa", "option": 1})
+    assert g.state["act"]["kobayakawa"] == 1 and g.head["kind"] == "move"
+    g.do(J, {"type": "done"})
+    legal = g.legal(J)
+    assert not [c for c in legal if c["type"] == "discord"]
+    assert [c for c in legal if c["type"] == "attack" and c["main"] == "u1"]
+
+
+def test_kobayakawa_option_two_gives_up_his_units_attack_for_discord():
+    g = _koba_turn()
+    g.do(J, {"type": "kobayakawa", "option": 2})
+    g.do(J, {"type": "done"})
+    legal = g.legal(J)
+    assert [c for c in legal if c["type"] == "discord" and c["unit"] == "u1"]
+    assert not [c for c in legal if c["type"] == "attack" and c["main"] == "u1"]
+    g.do(J, {"type": "attack", "target": "u2", "main": "u4", "via": None, "mode": "normal"})
+    assert {"type": "support", "unit": "u1"} not in g.legal(J)  # no support either
+
+
+def test_kobayakawa_choice_not_asked_under_peace_talks():
+    g = _koba_turn(timed=("peace_talks",))
+    assert g.head["kind"] == "move"
+    assert "kobayakawa" not in g.state["act"]
 
 
 def test_nongae_cannot_taunt_a_female_general():
@@ -437,3 +494,43 @@ def test_xing_jie_may_reroll_his_counter_roll_against_second_attack():
     assert g.head["kind"] == "reroll" and g.head["seat"] == A
     g.do(A, {"type": "reroll", "dice": [0, 1, 2]}, rng=scripted("砲砲砲"))
     assert "u1" not in g.state["units"]  # 3 rerolled 砲 destroy the 2-troop unit
+
+
+def test_konishi_heals_back_first_strike_losses_up_to_pre_battle():
+    # 鄧子龍 strikes first at sea: 3 → 1; 小西 answers with 1 die, a crest heals 1
+    # (capped at the pre-battle 3, not at the post-first-strike 1)
+    g = duel("deng_zilong", "konishi_yukinaga", att=A, land=False, att_troops=3, def_troops=3)
+    fight(g, dice=("船船徽", "徽"))
+    assert units(g)["u2"]["troops"] == 2
+
+
+def test_liu_ting_gain_respects_the_unit_cap():
+    g = duel("liu_ting", att=A, att_troops=4, def_troops=3)
+    fight(g, dice=("砲砲徽徽", "徽徽徽"))
+    assert units(g)["u1"]["troops"] == 4
+
+
+def test_fukushima_second_attack_never_hits_nongae_after_the_forced_attack():
+    """論介同一回合不能再遭受攻擊: 福島's second attack (a 第二次主動攻擊) may not
+    hit her unit after the forced taunt attack."""
+    from imjin_helpers import force_card, reveal_now
+    g = Game(2, options={"legendary_generals": []}).skip_setup()
+
+    def setup(s):
+        clear_board(s)
+        put(s, "u1", J, "GG_R", 3, "fukushima_masanori")
+        put(s, "u2", A, "GW_W", 4, "nongae")
+        put(s, "u3", A, "HG_N", 1)
+        s["taunt"] = {"unit": "u1", "general": "fukushima_masanori"}
+        s["flow"] = {"stage": "turn", "turn": J, "step": "wheel"}
+        s["queue"] = [{"kind": "advance_wheel", "seat": J}]
+        s["act"] = {}
+    g.edit(setup)
+    force_card(g, "military_farms")
+    reveal_now(g)
+    assert g.head["kind"] == "declare" and g.head.get("forced")
+    g.do(J, {"type": "confirm"})
+    g.do(J, {"type": "resolve", "battle": 0}, rng=scripted("砲砲徽徽", "徽徽徽徽"))
+    assert units(g)["u2"]["troops"] == 2
+    assert g.head["kind"] != "second_attack"
+    assert "u2" in g.state["act"]["immune"]

@@ -1,7 +1,7 @@
 """Tenno's Court: the seed's worked examples (T1, T2, T3, T5, T6) and every favour."""
 
 import pytest
-from shogun_helpers import act, clear_board, new_game, of_type, own, run, setup_action
+from shogun_helpers import act, clear_board, fixed, new_game, of_type, own, run, setup_action
 
 from games.rules.base import Event, IllegalCommand
 from games.rules.shogun import catalog as C
@@ -110,6 +110,7 @@ def test_t3_favour_ranking_and_payment():
     s = _court_state()
     s["round"]["order"] = [BARBARA, DIRK, JENS, ANIKA]  # Jens before Anika
     s["round"]["favours"] = [[4, 10], [3, 8], [2, 2]]
+    s["favour_pool"] = [c for c in C.FAVOUR_IDS if c not in (10, 8, 2)]
     for seat in range(4):
         _plan_court(s, seat, "chest1", "chest2", "chest3")
     for seat, v in ((BARBARA, 5), (DIRK, 3), (JENS, 2), (ANIKA, 2)):
@@ -121,14 +122,21 @@ def test_t3_favour_ranking_and_payment():
     money = s["players"][BARBARA]["money"]
     s, _ = act(s, BARBARA, {"type": "favour", "card": 8, "use": True, "province": None})
     assert s["tower"]["tray"].count(BARBARA) == 2 and s["players"][BARBARA]["money"] == money
+    # Barbara moved her 5 officials to the hall and paid 3 of them back to her supply
+    assert (s["players"][BARBARA]["vestibule"], s["players"][BARBARA]["hall"]) == (0, 2)
+    assert s["players"][BARBARA]["officials"] == 2 + 3
+    assert s["round"]["favours"] == [[4, 10], [2, 2]]
     dmoney = s["players"][DIRK]["money"]
     s, events = act(s, DIRK, {"type": "favour", "card": 2, "use": True, "province": None})
     assert s["players"][DIRK]["money"] == dmoney + 2
+    assert s["players"][DIRK]["officials"] == 4 + 2  # paid the 2 of the 2-space
     passed = [e["seat"] for e in of_type(events, "CourtPassed")]
     assert passed == [JENS, ANIKA]  # cannot afford #10: auto
     assert of_type(events, "CourtEnded")[0]["removed"] == [10]
     assert [s["players"][x]["vestibule"] for x in (BARBARA, DIRK, JENS, ANIKA)] == [2, 1, 2, 2]
+    assert [s["players"][x]["officials"] for x in (BARBARA, DIRK, JENS, ANIKA)] == [5, 6, 5, 5]
     assert all(p["hall"] == 0 for p in s["players"])
+    assert s["round"]["favours"] == [] and 10 not in s["favour_pool"]  # #10 left the game
     assert s["phase"] == "actions"
 
 
@@ -265,3 +273,40 @@ def test_favours_revealed_highest_on_the_4_space():
     s2, events = run(s)  # FixedRng: the first three of the pool
     assert of_type(events, "SeasonBegan")[0]["favours"] == [[4, 10], [3, 8], [2, 2]]
     assert s2["favour_pool"] == [15]
+
+
+MAY = {1, 2, 3, 4, 7, 8, 9, 12, 14, 16, 17, 21}  # the seed words these with "may" (可以)
+
+
+def test_optional_flags_follow_the_seed_wording():
+    assert {k for k, f in C.FAVOURS.items() if f.get("optional")} == MAY
+
+
+@pytest.mark.parametrize("card", [5, 15, 20, 6, 13, 19, 10, 11, 18])
+def test_favours_without_may_apply_when_taken(card):
+    """Seed: "他必须立即获得卡牌恩惠效果" - rice, VP ("玩家获得…") and the immunities have no
+    "may": taking the card applies it (rules_version 2)."""
+    from games.rules.shogun.rules import RULES
+
+    s = _favour_state(card)
+    options = [c for c in RULES.legal_commands(s, 0).commands if c.get("card") == card]
+    assert options == [{"type": "favour", "card": card, "use": True, "province": None}]
+    with pytest.raises(IllegalCommand):
+        act(s, 0, {"type": "favour", "card": card, "use": False, "province": None})
+    # games started under rules_version 1 keep the old behaviour (replays of old games)
+    v1 = RULES.for_rules_version(1)
+    assert v1.rules_version == 1 and RULES.for_rules_version(2) is RULES
+    assert {"type": "favour", "card": card, "use": False, "province": None} in v1.legal_commands(s, 0).commands
+    events = v1.decide(s, 0, {"type": "favour", "card": card, "use": False, "province": None}, fixed())
+    assert of_type(events, "FavourTaken")[0]["use"] is False
+
+
+@pytest.mark.parametrize("card", sorted(MAY))
+def test_may_favours_can_be_taken_without_applying_them(card):
+    s = _favour_state(card)
+    s2, events = act(s, 0, {"type": "favour", "card": card, "use": False, "province": None})
+    assert of_type(events, "FavourTaken")[0]["use"] is False
+    assert s2["players"][0]["officials"] == s["players"][0]["officials"] + 4
+    for key in ("money", "rice", "vp", "immune", "fav4"):
+        assert s2["players"][0][key] == s["players"][0][key]
+    assert s2["provinces"] == s["provinces"] and s2["event_cancelled"] is False

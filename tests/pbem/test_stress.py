@@ -1,0 +1,69 @@
+"""Sweepers, players, press and the clock all at once: no deadlock, no error
+in the after-commit hooks, and no deadline fired twice. Meaningful on
+PostgreSQL (real row locks); on SQLite writers serialize."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import Counter
+
+import pytest
+from django.db import connection, connections
+
+from tests.conftest import Api
+
+from .conftest import events_of, start_game, sweep
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+
+
+def test_everything_at_once(api, clock, host, player, third, caplog):
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (DATABASE_URL=postgres://...)")
+    caplog.set_level(logging.ERROR)
+    g = start_game(api, host, [player, third], {"seconds_per_decision": 60, "reminder_before_seconds": 30,
+                                                "excused_misses": 1000})
+    gid = g["id"]
+    stop = threading.Event()
+    errors: list = []
+
+    def guarded(fn):
+        def run():
+            try:
+                while not stop.is_set():
+                    fn()
+            except Exception as exc:
+                errors.append(exc)
+            finally:
+                connections.close_all()
+        return run
+
+    def player_loop(who):
+        client = Api().as_(who)
+
+        def step():
+            legal = client.get(f"/api/v1/games/{gid}/legal-commands").json()
+            if legal["commands"] and int(time.monotonic() * 10) % 3 == 0:
+                r = client.post(f"/api/v1/games/{gid}/commands", {"command": legal["commands"][0]})
+                assert r.status_code in (201, 409, 422), r.content
+            r = client.post(f"/api/v1/games/{gid}/messages", {"text": "hm"})
+            assert r.status_code in (201, 409, 429), r.content
+        return step
+
+    threads = [threading.Thread(target=guarded(lambda: sweep())) for _ in range(3)]
+    threads += [threading.Thread(target=guarded(player_loop(w))) for w in (host, player, third)]
+    for t in threads:
+        t.start()
+    for _ in range(40):
+        time.sleep(0.1)
+        clock.shift(20)
+    stop.set()
+    for t in threads:
+        t.join(30)
+    assert not errors, errors
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records]
+    fired = Counter(e.cause["deadline"] for e in events_of(gid) if (e.cause or {}).get("default"))
+    assert fired and max(fired.values()) == 1
+    assert len(events_of(gid, "core.DeadlineMissed")) == sum(fired.values())
