@@ -201,6 +201,9 @@ SENGOKU = {
     "SSE_KEEPALIVE_SECONDS": _positive_int("SSE_KEEPALIVE_SECONDS", 15),
     "SSE_POLL_SECONDS": float(env.str("SSE_POLL_SECONDS", default="0.5")),
     "BOTS_INLINE": _strict_bool("BOTS_INLINE", False),
+    # After-commit work (deadline sync, notifications, bots) in the request
+    # instead of the worker: for tests and debugging.
+    "HOOKS_INLINE": _strict_bool("HOOKS_INLINE", False),
 }
 
 LOGGING = {

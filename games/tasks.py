@@ -35,6 +35,11 @@ def after_events(game_id: str, version: int) -> None:
             play_bots.delay(game_id)
 
 
+@shared_task(name="games.after_events", acks_late=True, ignore_result=True)
+def after_events_task(game_id: str, version: int) -> None:
+    after_events(game_id, version)
+
+
 def _bot_pending(game_id: str) -> bool:
     from games.models import Game
     from games.services.state import load_state, rules_for

@@ -24,6 +24,10 @@ def _fresh_caches(request):
 
         cache.clear()
         clear_cache()
+        # Tests see the after-commit work (deadlines, notifications, bots) happen
+        # in-process; the real worker path is exercised by tests/pbem's worker test.
+        request.getfixturevalue("settings").SENGOKU = {
+            **sys.modules["django.conf"].settings.SENGOKU, "HOOKS_INLINE": True}
     yield
 
 

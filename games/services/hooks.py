@@ -17,9 +17,24 @@ def after_commit(game, state, rows) -> None:
         feed.publish(game_id, version)
         from games import tasks  # late import: tasks import services
 
-        tasks.after_events(str(game_id), version)
+        if hooks_inline():
+            tasks.after_events(str(game_id), version)
+        else:
+            # Deadlines, notifications and bots are the worker's job: the request
+            # answers as soon as its events are committed. A lost message is
+            # repaired by the deadline sweeper's catch-up.
+            try:
+                tasks.after_events_task.delay(str(game_id), version)
+            except Exception:  # a broker hiccup must not fail a committed command
+                import logging
+
+                logging.getLogger(__name__).exception("could not queue after_events for %s", game_id)
 
     transaction.on_commit(_run)
+
+
+def hooks_inline() -> bool:
+    return settings.SENGOKU["HOOKS_INLINE"] or settings.CELERY_TASK_ALWAYS_EAGER
 
 
 def bots_inline() -> bool:

@@ -49,10 +49,14 @@ def gave_up_attack(s: State, uid: str) -> bool:
 
 
 def targets(s: State, seat: int) -> list[str]:
+    """Enemy units that may still be attacked this action: not immune (內訌's defender,
+    論介 after the forced attack) and not already the target of a battle declared this
+    action — 「針對每一個目標敵方部隊，玩家只能派出一個己方主力部隊」 (one main unit per
+    target; the seed wins over A-26)."""
     side = s["side"][seat]
-    immune = s["act"].get("immune", [])
+    barred = set(s["act"].get("immune", [])) | {b["target"] for b in s["act"].get("battles", [])}
     return sorted((u for u, d in s["units"].items()
-                   if s["side"][d["owner"]] != side and u not in immune), key=lambda u: int(u[1:]))
+                   if s["side"][d["owner"]] != side and u not in barred), key=lambda u: int(u[1:]))
 
 
 def via_options(s: State, main: str, target: str) -> list[str | None]:

@@ -6,8 +6,9 @@ still his and keeps >= 1 army (needs k+1); tower card: k of his own cubes lie in
 and he has k officials in supply - otherwise nothing happens. A chest card is a bluff.
 Step 2: by officials in the vestibule (most first, ties by turn order) each player moves
 all of them to the audience hall and may take one revealed favour card, paying 4/3/2
-officials back to his supply; the effect applies at once. Then the hall returns to the
-vestibule and untaken favours leave the game.
+officials back to his supply; the effect applies at once ("他必须立即获得卡牌恩惠效果") -
+only a favour whose text says "may" (可以) can be taken without applying it (rules version
+2). Then the hall returns to the vestibule and untaken favours leave the game.
 """
 
 from __future__ import annotations
@@ -143,7 +144,9 @@ def decide_favour(ctx, seat: int, card: int, use: bool, prov) -> None:
     if not use and prov is not None:
         raise IllegalCommand("a favour taken without using it has no province")
     if not use and must_apply(card, version):
-        raise IllegalCommand(f"favour #{card} takes effect when taken (only 'may' favours can be left unused)")
+        raise IllegalCommand(
+            f"favour #{card} takes effect when taken (only 'may' favours can be left unused)"
+        )
     ctx.emit(
         E.FAVOUR_TAKEN,
         {

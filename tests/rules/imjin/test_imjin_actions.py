@@ -212,19 +212,36 @@ def test_advance_changes_control_and_decline_keeps_it():
         assert g.state["control"]["GW_W"] == ctrl
 
 
-def test_cancelled_battle_no_refund():
+def test_one_main_unit_per_target():
+    """「針對每一個目標敵方部隊，玩家只能派出一個己方主力部隊」: a unit already targeted
+    this action cannot be the target of a second battle."""
     g = duel(att=A, def_troops=1, extra=[("u3", A, "HG_S", 2)])
     g.do(A, {"type": "attack", "target": "u2", "main": "u1", "via": None, "mode": "normal"})
     g.do(A, {"type": "confirm"})
-    g.do(A, {"type": "attack", "target": "u2", "main": "u3", "via": None, "mode": "normal"})
-    g.do(A, {"type": "confirm"})
-    assert g.state["supply"][A] == 25
-    g.do(A, {"type": "fight"})
-    g.do(A, {"type": "resolve", "battle": 0}, rng=scripted("砲徽徽", "徽"))
-    g.do(A, {"type": "advance_into", "go": False})
-    g.do(A, {"type": "resolve", "battle": 1})
+    assert not [c for c in g.legal(A) if c["type"] == "attack" and c["target"] == "u2"]
+    with pytest.raises(IllegalCommand):
+        g.do(A, {"type": "attack", "target": "u2", "main": "u3", "via": None, "mode": "normal"})
+
+
+def test_cancelled_battle_no_refund():
+    """福島's second attack destroys the target of a battle still to be resolved: that
+    battle is cancelled, its cost is not refunded (A-27)."""
+    g = duel("fukushima_masanori", att=J, def_troops=1,
+             extra=[("u3", J, "HG_S", 2), ("u4", A, "GW_W", 1)])
+    g.do(J, {"type": "attack", "target": "u2", "main": "u1", "via": None, "mode": "normal"})
+    g.do(J, {"type": "confirm"})
+    g.do(J, {"type": "attack", "target": "u4", "main": "u3", "via": None, "mode": "normal"})
+    g.do(J, {"type": "confirm"})
+    assert g.state["supply"][J] == 25
+    g.do(J, {"type": "fight"})
+    g.do(J, {"type": "resolve", "battle": 0}, rng=scripted("砲徽徽徽", "徽"))
+    assert g.head["kind"] == "second_attack"
+    g.do(J, {"type": "second_attack", "go": True}, rng=scripted("砲", "徽"))
+    assert "u4" not in g.state["units"]
+    g.do(J, {"type": "advance_into", "go": False})
+    g.do(J, {"type": "resolve", "battle": 1})
     last = [e for e in g.events if e.type == "imjin.BattleResolved"][-1].payload
-    assert last["result"] == "cancelled" and g.state["supply"][A] == 25
+    assert last["result"] == "cancelled" and g.state["supply"][J] == 25
 
 
 # ------------------------------------------------------------ Victory

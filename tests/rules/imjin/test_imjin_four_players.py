@@ -1,4 +1,5 @@
 """The 2 vs 2 game (§10): armies, shared wheel, team rules."""
+
 import pytest
 from imjin_helpers import Game, clear_board, in_hand, prompt, put, scripted
 

@@ -76,3 +76,29 @@ def test_random_games_are_sound(seed, four):
     JSON round trips are harmless; views never leak another seat's secret."""
     out = play_random_game(RULES, [None] * (4 if four else 2), {}, seed, check_every=100)
     assert RULES.outcome(out.state) is not None
+
+
+@pytest.mark.parametrize("seed", [41, 42])
+def test_four_player_commands_never_offer_a_team_mates_hand(seed):
+    """Hands are private, also between team-mates: every command a seat is offered that
+    plays a general from hand names a card of that seat's own hand, onto its own unit."""
+    rnd = random.Random(seed)
+    gs = f"h{seed}"
+    events = [roundtrip(e) for e in RULES.start([None] * 4, {}, rng_factory(gs, 1))]
+    state = fold(RULES, events)
+    kinds = set()
+    while RULES.outcome(state) is None:
+        p = rnd.choice(RULES.pending(state))
+        legal = RULES.legal_commands(state, p.seat).commands
+        kinds.add(p.kind)
+        for c in legal:
+            if c["type"] in ("deploy", "replace", "place_general"):
+                assert c["general"] in state["hands"][p.seat], (p.kind, c)
+                assert state["units"][c["unit"]]["owner"] == p.seat, (p.kind, c)
+        cmd = json.loads(canonical_json(dict(pick(RULES.legal_commands(state, p.seat), rnd))))
+        for e in RULES.decide(state, p.seat, cmd, rng_factory(gs, len(events) + 1)):
+            e = roundtrip(e)
+            events.append(e)
+            if not e.type.startswith("core."):
+                state = RULES.evolve(state, e)
+    assert "manage" in kinds

@@ -19,7 +19,9 @@ def favour_state(card, n=4, vestibule=4, event=None):
     s["phase"] = "court"
     for x, pl in enumerate(s["players"]):
         pl.update(officials=7 - (vestibule if x == 0 else 0), vestibule=vestibule if x == 0 else 0, hall=0)
-        s["plans"][x].update({sp: {"card": f"chest{i + 1}", "salt": "a"} for i, sp in enumerate(C.COURT_SPACES)})
+        s["plans"][x].update(
+            {sp: {"card": f"chest{i + 1}", "salt": "a"} for i, sp in enumerate(C.COURT_SPACES)}
+        )
     s["round"]["favours"] = [[4, card]]
     return run(s)[0]
 
@@ -43,7 +45,8 @@ def test_r6_favour_4_cannot_be_kept_while_a_marker_is_on_his_provinces():
 def test_r7_favour_12_targets_and_supply():
     s = favour_state(12, n=3)
     targets = {c["province"] for c in favour_options(s, 12) if c["use"]}
-    assert targets == set(s["in_play"])  # no own province; every in-play neutral one, anywhere
+    neutral = {n for n in s["in_play"] if s["provinces"][n]["owner"] is None}
+    assert targets == neutral and len(neutral) == 36  # every in-play neutral one, anywhere
     assert not targets & {n for n in C.NAMES if C.PROVINCES[n]["out_3p"]}  # 3p exclusions are out
     own(s, "Kai", 0, 61)  # supply 1: places what he has
     s2, events = act(s, 0, {"type": "favour", "card": 12, "use": True, "province": "Omi"})

@@ -296,7 +296,9 @@ def test_favours_without_may_apply_when_taken(card):
     # games started under rules_version 1 keep the old behaviour (replays of old games)
     v1 = RULES.for_rules_version(1)
     assert v1.rules_version == 1 and RULES.for_rules_version(2) is RULES
-    assert {"type": "favour", "card": card, "use": False, "province": None} in v1.legal_commands(s, 0).commands
+    assert {"type": "favour", "card": card, "use": False, "province": None} in v1.legal_commands(
+        s, 0
+    ).commands
     events = v1.decide(s, 0, {"type": "favour", "card": card, "use": False, "province": None}, fixed())
     assert of_type(events, "FavourTaken")[0]["use"] is False
 
