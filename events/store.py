@@ -15,7 +15,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, router, transaction
 from django.utils import timezone
 
 from .codec import GENESIS_HASH, chain_hash
@@ -72,12 +72,35 @@ def append(stream: uuid.UUID, expected_version: int, events: Iterable[NewEvent],
         ))
         prev = h
     try:
-        StoredEvent.objects.bulk_create(rows)
+        _insert(rows)
     except IntegrityError as exc:
         # The caller's transaction is unusable now (PostgreSQL); it rolls back as
         # this propagates. The current version is read by the caller afterwards.
         raise VersionConflict(expected_version + 1) from exc
     return rows
+
+
+_COLUMNS = ("stream", "seq", "type", "version", "payload", "actor", "cause", "visible_to", "recorded_at",
+            "prev_hash", "hash")
+
+
+def _insert(rows: list[StoredEvent]) -> None:
+    """One multi-row INSERT, with values prepared by the model's own fields (so
+    UUIDs, JSON and datetimes are stored exactly as the ORM would store them).
+    The ORM's bulk_create costs about three times as much per event in Python
+    and a RETURNING clause we do not need: the append path is the hot path."""
+    conn = connections[router.db_for_write(StoredEvent)]
+    fields = [StoredEvent._meta.get_field(c) for c in _COLUMNS]
+    table = conn.ops.quote_name(StoredEvent._meta.db_table)
+    cols = ", ".join(conn.ops.quote_name(f.column) for f in fields)
+    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    params: list = []
+    for r in rows:
+        params.extend(f.get_db_prep_save(getattr(r, f.attname), conn) for f in fields)
+    with conn.cursor() as cur:
+        cur.execute(f"INSERT INTO {table} ({cols}) VALUES " + ", ".join([one] * len(rows)), params)
+    for r in rows:  # they are stored now: saving them again must be refused, not re-inserted
+        r._state.adding, r._state.db = False, conn.alias
 
 
 def load(stream: uuid.UUID, after: int = 0, upto: int | None = None, limit: int | None = None) -> list[StoredEvent]:

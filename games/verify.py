@@ -319,12 +319,27 @@ def _norm_row(row: Mapping[str, Any], rules: Ruleset) -> dict:
 def _difference(want: dict, got: dict) -> str:
     for k in ("type", "version", "visible_to", "payload"):
         if want[k] != got[k]:
-            if k == "payload" and isinstance(want[k], dict) and isinstance(got[k], dict):
-                keys = sorted(x for x in set(want[k]) | set(got[k]) if want[k].get(x) != got[k].get(x))
-                return (f"payload differs in {keys[:5]}: engine {_short(want[k].get(keys[0]))}, "
-                        f"recorded {_short(got[k].get(keys[0]))}")
-            return f"{k}: engine {_short(want[k])}, recorded {_short(got[k])}"
+            path, w, g = _first_diff(want[k], got[k], k)
+            return f"{path}: engine {_short(w)}, recorded {_short(g)}"
     return "identical"
+
+
+def _first_diff(w: Any, g: Any, path: str) -> tuple[str, Any, Any]:
+    """The deepest path where two JSON values part, e.g. payload.queue[2].what."""
+    if isinstance(w, dict) and isinstance(g, dict):
+        for k in sorted(set(w) | set(g), key=str):
+            if w.get(k, _MISSING) != g.get(k, _MISSING):
+                if k in w and k in g:
+                    return _first_diff(w[k], g[k], f"{path}.{k}")
+                return f"{path}.{k}", w.get(k, "(absent)"), g.get(k, "(absent)")
+    if isinstance(w, list) and isinstance(g, list) and len(w) == len(g):
+        for i, (a, b) in enumerate(zip(w, g, strict=True)):
+            if a != b:
+                return _first_diff(a, b, f"{path}[{i}]")
+    return path, w, g
+
+
+_MISSING = object()
 
 
 def _short(v: Any) -> str:

@@ -77,7 +77,7 @@ def test_a_changed_rule_breaks_the_fixtures(changed_toy):
         call_command("replay_all", "--no-progress", "--fixtures", str(FIXTURES), "--ruleset", "toy-auction",
                      stdout=out)
     text = out.getvalue()
-    assert "DIVERGED toy-auction-" in text and "payload differs in ['winner']" in text
+    assert "DIVERGED toy-auction-" in text and "payload.winner: engine" in text
     assert "0 skipped" in text
 
 

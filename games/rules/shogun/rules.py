@@ -47,9 +47,14 @@ class ShogunRules:
         self.rules_version = version
 
     def for_rules_version(self, version):
+        """The engine for a game started under `version` (the current one for newer or
+        unknown versions)."""
         if not isinstance(version, int) or version >= C.RULES_VERSION:
-            return self
-        return ShogunRules(max(1, version))
+            return RULES
+        version = max(1, version)
+        if version not in _OLD:
+            _OLD[version] = ShogunRules(version)
+        return _OLD[version]
 
     def factions(self, players, options):
         return list(C.COLOURS)
@@ -177,3 +182,4 @@ def _dispatch(ctx, seat: int, cmd: dict) -> None:
 
 
 RULES = ShogunRules()
+_OLD: dict[int, ShogunRules] = {}  # engines of older rules versions, made on demand
