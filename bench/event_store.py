@@ -62,9 +62,8 @@ def setup_django() -> None:
 def bench_sengoku(writers: int, seconds: float) -> tuple[int, float]:
     from django.db import connection, transaction
 
-    from events.store import NewEvent, append
-
     from events.codec import GENESIS_HASH
+    from events.store import NewEvent, append
 
     def setup(_i: int) -> dict:
         return {"stream": uuid.uuid4(), "version": 0, "head": GENESIS_HASH}

@@ -8,7 +8,8 @@ the hash chain always covers the payload *as stored*.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from games.rules.base import canonical_json, sha256_hex
 

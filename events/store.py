@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import pickle
 import uuid
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from django.db import IntegrityError, connections, router, transaction
 from django.utils import timezone

@@ -17,7 +17,13 @@ from accounts.models import profile_of
 from accounts.vacation import days_left
 from games.services.errors import Conflict, Invalid, ServiceError
 
-from ..serializers import CredentialsSerializer, MeSerializer, RegisteredSerializer, RegisterSerializer, TokenSerializer
+from ..serializers import (
+    CredentialsSerializer,
+    MeSerializer,
+    RegisteredSerializer,
+    RegisterSerializer,
+    TokenSerializer,
+)
 from .common import errors, json_body
 
 User = get_user_model()

@@ -15,8 +15,14 @@ from games.services import lobby
 from games.services.errors import Invalid
 from games.services.reading import game_json
 
-from ..serializers import (CreateGameSerializer, GameListSerializer, GameSerializer, JoinSerializer,
-                           RulesetSerializer, SeatSerializer)
+from ..serializers import (
+    CreateGameSerializer,
+    GameListSerializer,
+    GameSerializer,
+    JoinSerializer,
+    RulesetSerializer,
+    SeatSerializer,
+)
 from .common import errors, json_body
 
 

@@ -14,8 +14,14 @@ from games.services import lobby, play, reading
 from games.services.errors import Invalid
 
 from ..renderers import EventStreamRenderer, JsonLinesRenderer
-from ..serializers import (AuditSerializer, CommandRequestSerializer, CommandResultSerializer,
-                           EventPageSerializer, LegalSerializer, ViewSerializer)
+from ..serializers import (
+    AuditSerializer,
+    CommandRequestSerializer,
+    CommandResultSerializer,
+    EventPageSerializer,
+    LegalSerializer,
+    ViewSerializer,
+)
 from .common import errors, json_body
 from .stream import event_stream, wants_stream
 

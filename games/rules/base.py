@@ -37,8 +37,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence, TypeVar
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from .base import Event, IllegalCommand, LegalSet, Ruleset, canonical_json, fold, rng_factory
 

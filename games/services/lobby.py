@@ -159,7 +159,7 @@ def start(game_id, user) -> Game:
         free = rng("core:factions").shuffled([f for f in allowed if f not in {s.faction for s in seats}])
         chosen = [s.faction or None for s in seats]  # recorded so an auditor can re-derive the draw
         factions = [s.faction or free.pop(0) for s in seats]
-        for s, f in zip(seats, factions):
+        for s, f in zip(seats, factions, strict=True):
             if s.faction != f:
                 s.faction = f
                 s.save(update_fields=["faction"])

@@ -37,8 +37,13 @@ def test_generated_client_plays_a_game(client_pkg, live_server):
     from sengoku_client.api.accounts import register
     from sengoku_client.api.lobby import create_game, get_game, join_game, start_game
     from sengoku_client.api.play import legal_commands, submit_command
-    from sengoku_client.models import (CommandRequestRequest, CommandRequestRequestCommand, CreateGameRequest,
-                                       JoinRequest, RegisterRequest)
+    from sengoku_client.models import (
+        CommandRequestRequest,
+        CommandRequestRequestCommand,
+        CreateGameRequest,
+        JoinRequest,
+        RegisterRequest,
+    )
 
     anon = c.Client(base_url=live_server.url)
     players = []

@@ -18,7 +18,7 @@ from games.rules import registry
 from games.rules.base import canonical_json
 from games.services import lobby, play, reading
 from games.services.present import viewer_for
-from games.services.state import clear_cache, load_state, rules_for
+from games.services.state import clear_cache, load_state
 from games.tasks import choose
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +44,6 @@ def _play(ruleset: str, seed: int, settings):
         lobby.join(game.id, u)
     lobby.start(game.id, users[0])
     rnd = random.Random(seed)
-    private_seen: dict[int, list[str]] = {}
     for _ in range(MAX_COMMANDS):
         game.refresh_from_db()
         if game.status != Game.Status.RUNNING:

@@ -10,11 +10,22 @@ single-seat decisions, defaults and outcome.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
-from games.rules.base import (BadCommand, Event, IllegalCommand, LegalSet, Outcome, Pending, RngFactory,
-                              Template, commit, reveal_entry)
+from games.rules.base import (
+    BadCommand,
+    Event,
+    IllegalCommand,
+    LegalSet,
+    Outcome,
+    Pending,
+    RngFactory,
+    Template,
+    commit,
+    reveal_entry,
+)
 
 ROUNDS = 3
 
