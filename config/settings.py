@@ -136,6 +136,8 @@ if CELERY_BROKER_URL == "filesystem://":
         "data_folder_out": str(_broker_dir / "out"),
         "processed_folder": str(_broker_dir / "processed"),
         "store_processed": False,
+        # the virtual transport sleeps this long whenever the folder looked empty
+        "polling_interval": 0.2,
     }
 CELERY_TASK_ALWAYS_EAGER = _strict_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_ACKS_LATE = True
@@ -203,7 +205,9 @@ SENGOKU = {
     "BOTS_INLINE": _strict_bool("BOTS_INLINE", False),
     # After-commit work (deadline sync, notifications, bots) in the request
     # instead of the worker: for tests and debugging.
-    "HOOKS_INLINE": _strict_bool("HOOKS_INLINE", False),
+    # Default: inline with the embedded filesystem broker (it delivers about one
+    # message per poll, too slow to carry one task per command), queued with Redis.
+    "HOOKS_INLINE": _strict_bool("HOOKS_INLINE", CELERY_BROKER_URL == "filesystem://"),
 }
 
 LOGGING = {
