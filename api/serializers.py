@@ -188,25 +188,6 @@ class EventPageSerializer(serializers.Serializer):
     next = serializers.CharField(allow_null=True)
 
 
-class CommitmentSerializer(serializers.Serializer):
-    seq = serializers.IntegerField()
-    seat = serializers.IntegerField()
-    key = serializers.CharField()
-    commitment = serializers.CharField()
-    revealed = serializers.BooleanField()
-    reveal_ok = serializers.BooleanField(required=False)
-
-
-class AuditSerializer(serializers.Serializer):
-    chain_ok = serializers.BooleanField()
-    chain_head = serializers.CharField(allow_null=True)
-    seed_commitment = serializers.CharField(allow_null=True)
-    seed = serializers.CharField(allow_null=True)
-    commitments = CommitmentSerializer(many=True)
-    reveals_ok = serializers.BooleanField()
-    version = serializers.IntegerField()
-
-
 class HealthSerializer(serializers.Serializer):
     status = serializers.CharField()
     database = serializers.CharField()

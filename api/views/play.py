@@ -15,13 +15,13 @@ from games.services.errors import Invalid
 
 from ..renderers import EventStreamRenderer, JsonLinesRenderer
 from ..serializers import (
-    AuditSerializer,
     CommandRequestSerializer,
     CommandResultSerializer,
     EventPageSerializer,
     LegalSerializer,
     ViewSerializer,
 )
+from .audit import AuditReportSerializer
 from .common import errors, json_body
 from .stream import event_stream, wants_stream
 
@@ -119,7 +119,7 @@ class ReplayView(APIView):
 
 
 class AuditView(APIView):
-    @extend_schema(responses={200: AuditSerializer, **errors(401, 404)},
+    @extend_schema(responses={200: AuditReportSerializer, **errors(401, 404)},
                    summary="Chain, seed commitment and commit-reveal checks", operation_id="audit", tags=["audit"])
     def get(self, request, game_id):
         return Response(reading.audit(lobby.get_game(game_id)))
