@@ -27,3 +27,19 @@ def json_body(request) -> dict:
     if not isinstance(data, dict):
         raise Invalid("the request body must be a JSON object", code="invalid")
     return data
+
+
+def int_param(raw, default: int, name: str, lo: int, hi: int | None = None) -> int:
+    """An integer query parameter or header: absent → default; malformed or out
+    of range → 400 `invalid` (never a 500)."""
+    from games.services.errors import Invalid
+
+    if raw is None or raw == "":
+        return default
+    try:
+        v = int(raw)
+    except (TypeError, ValueError) as exc:
+        raise Invalid(f"{name} must be an integer", code="invalid") from exc
+    if v < lo or (hi is not None and v > hi):
+        raise Invalid(f"{name} must be from {lo} to {hi if hi is not None else 'any'}", code="invalid")
+    return v

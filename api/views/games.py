@@ -23,7 +23,7 @@ from ..serializers import (
     RulesetSerializer,
     SeatSerializer,
 )
-from .common import errors, json_body
+from .common import errors, int_param, json_body
 
 
 class RulesetsView(APIView):
@@ -96,16 +96,7 @@ class GamesView(APIView):
 
 
 def _int_param(request, name: str, default: int, lo: int, hi: int) -> int:
-    raw = request.query_params.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        v = int(raw)
-    except ValueError as exc:
-        raise Invalid(f"{name} must be an integer", code="invalid") from exc
-    if not lo <= v <= hi:
-        raise Invalid(f"{name} must be from {lo} to {hi}", code="invalid")
-    return v
+    return int_param(request.query_params.get(name), default, name, lo, hi)
 
 
 class GameView(APIView):

@@ -28,18 +28,7 @@ from games.services.reading import game_json
 from ..renderers import EventStreamRenderer
 from ..serializers import EventSerializer, GameSerializer
 from .common import errors, json_body
-
-
-def _int(raw, default: int, name: str, lo: int, hi: int) -> int:
-    if raw is None or raw == "":
-        return default
-    try:
-        v = int(raw)
-    except (TypeError, ValueError) as exc:
-        raise Invalid(f"{name} must be an integer", code="invalid") from exc
-    if not lo <= v <= hi:
-        raise Invalid(f"{name} must be from {lo} to {hi}", code="invalid")
-    return v
+from .common import int_param as _int
 
 
 # -- pause / resume / reclaim -------------------------------------------------------------------

@@ -23,6 +23,7 @@ from ..serializers import (
 )
 from .audit import AuditReportSerializer
 from .common import errors, json_body
+from .common import int_param as _int
 from .stream import event_stream, wants_stream
 
 
@@ -96,17 +97,6 @@ class EventsView(APIView):
             nxt = request.build_absolute_uri(request.path) + "?" + q.urlencode()
         return Response({"results": events, "next": nxt})
 
-
-def _int(raw, default: int, name: str, lo: int, hi: int | None = None) -> int:
-    if raw is None or raw == "":
-        return default
-    try:
-        v = int(raw)
-    except (TypeError, ValueError) as exc:
-        raise Invalid(f"{name} must be an integer", code="invalid") from exc
-    if v < lo or (hi is not None and v > hi):
-        raise Invalid(f"{name} must be from {lo} to {hi if hi is not None else 'any'}", code="invalid")
-    return v
 
 
 class ReplayView(APIView):

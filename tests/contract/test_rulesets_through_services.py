@@ -32,17 +32,21 @@ def _users(n):
     return [User.objects.create_user(f"c{i}", password="x") for i in range(n)]
 
 
-def _play(ruleset: str, seed: int, settings):
-    settings.SENGOKU = {**settings.SENGOKU, "SNAPSHOT_EVERY": 7}
-    rules = registry.get(ruleset)
-    if rules is None:
-        pytest.skip(f"{ruleset} engine not available yet")
-    players = rules.min_players
+def _started(ruleset: str, players: int):
     users = _users(players)
     game = lobby.create_game(users[0], ruleset, players)
     for u in users[1:]:
         lobby.join(game.id, u)
     lobby.start(game.id, users[0])
+    return game, users
+
+
+def _play(ruleset: str, seed: int, settings):
+    settings.SENGOKU = {**settings.SENGOKU, "SNAPSHOT_EVERY": 7}
+    rules = registry.get(ruleset)
+    if rules is None:
+        pytest.skip(f"{ruleset} engine not available yet")
+    game, users = _started(ruleset, rules.min_players)
     rnd = random.Random(seed)
     for _ in range(MAX_COMMANDS):
         game.refresh_from_db()
@@ -93,12 +97,7 @@ def test_no_feed_leaks_before_the_end(ruleset, settings):
     rules = registry.get(ruleset)
     if rules is None:
         pytest.skip(f"{ruleset} engine not available yet")
-    players = rules.min_players
-    users = _users(players)
-    game = lobby.create_game(users[0], ruleset, players)
-    for u in users[1:]:
-        lobby.join(game.id, u)
-    lobby.start(game.id, users[0])
+    game, users = _started(ruleset, rules.min_players)
     rnd = random.Random(5)
     for _ in range(150):
         game.refresh_from_db()
