@@ -10,7 +10,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.services import lobby, play, reading
+from games.services import audit, lobby, play, reading
 from games.services.errors import Invalid
 
 from ..renderers import EventStreamRenderer, JsonLinesRenderer
@@ -112,7 +112,7 @@ class AuditView(APIView):
     @extend_schema(responses={200: AuditReportSerializer, **errors(401, 404)},
                    summary="Chain, seed commitment and commit-reveal checks", operation_id="audit", tags=["audit"])
     def get(self, request, game_id):
-        return Response(reading.audit(lobby.get_game(game_id)))
+        return Response(audit.audit(lobby.get_game(game_id)))
 
 
 class ExportView(APIView):
@@ -123,7 +123,7 @@ class ExportView(APIView):
         summary="The event stream as JSON Lines (redacted for you while running)", operation_id="export", tags=["audit"])
     def get(self, request, game_id):
         game = lobby.get_game(game_id)
-        lines = reading.export_lines(game, request.user)
+        lines = audit.export_lines(game, request.user)
         resp = HttpResponse("".join(line + "\n" for line in lines), content_type="application/x-ndjson")
         resp["Content-Disposition"] = f'attachment; filename="{game.ruleset}-{game.id}.jsonl"'
         return resp

@@ -145,12 +145,17 @@ def sync_locked(game: Game, now=None, catch_up: bool = False) -> list[Deadline]:
     wanted = _wanted(game, seats)
     rows = {d.seat: d for d in Deadline.objects.filter(game=game, status=OPEN)}
     acted = _acted_since(game, min((d.version for d in rows.values()), default=game.version))
-    for seat, d in list(rows.items()):
-        if wanted.get(seat) != d.kind or acted.get(seat, 0) > d.version:
-            Deadline.objects.filter(id=d.id, status=OPEN).update(status=Deadline.Status.DONE, closed_at=now)
+    # One UPDATE for the rows that closed and one for those still pending: this
+    # runs after every commit, so it stays at a constant number of queries.
+    done = [seat for seat, d in rows.items() if wanted.get(seat) != d.kind or acted.get(seat, 0) > d.version]
+    if done:
+        Deadline.objects.filter(id__in=[rows[s].id for s in done], status=OPEN).update(
+            status=Deadline.Status.DONE, closed_at=now)
+        for seat in done:
             del rows[seat]
-        elif d.version != game.version:
-            Deadline.objects.filter(id=d.id, status=OPEN).update(version=game.version)
+    stale = [d.id for d in rows.values() if d.version != game.version]
+    if stale:
+        Deadline.objects.filter(id__in=stale, status=OPEN).update(version=game.version)
     opened = [_open(game, seats[seat], kind, now) for seat, kind in wanted.items() if seat not in rows]
     cursor, _ = PbemCursor.objects.get_or_create(
         game=game, defaults={"notified_version": game.version if catch_up else 0})

@@ -1,6 +1,8 @@
-"""What happens after a game's events commit: wake live readers, let bots and
-zombie seats play, refresh deadlines, send notifications. Everything runs in
-`transaction.on_commit`, so nothing leaves the process for a rolled-back write."""
+"""What happens after a game's events commit: remember the new state, wake live
+readers, let bots and zombie seats play, refresh deadlines, send notifications.
+Everything runs in `transaction.on_commit`, so nothing leaves the transaction
+for a rolled-back write — not even the in-process state cache, which would
+otherwise serve a version that never existed."""
 
 from __future__ import annotations
 
@@ -14,6 +16,9 @@ def after_commit(game, state, rows) -> None:
     game_id, version = game.id, rows[-1].seq
 
     def _run() -> None:
+        from .state import cache_put
+
+        cache_put(game_id, version, state)
         feed.publish(game_id, version)
         from games import tasks  # late import: tasks import services
 

@@ -16,7 +16,7 @@ from games.rules.base import RulesError, rng_factory, sha256_hex
 from ..models import Game, Seat
 from . import hooks
 from .errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
-from .state import cache_put, fold_rows
+from .state import fold_rows
 
 BOT_KINDS = ("random",)
 MIN_SECONDS, MAX_SECONDS = 5, 30 * 24 * 3600
@@ -181,6 +181,5 @@ def start(game_id, user) -> Game:
         game.started_at = game.started_at or rows[-1].recorded_at
         game.version, game.chain_head = rows[-1].seq, rows[-1].hash
         game.save(update_fields=["status", "started_at", "version", "chain_head"])
-        cache_put(game.id, game.version, state)
         hooks.after_commit(game, state, rows)
     return game

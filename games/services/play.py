@@ -20,7 +20,7 @@ from . import hooks
 from .errors import Conflict, Forbidden, Invalid, ServiceError, Unprocessable
 from .lobby import get_game
 from .present import Viewer, present_event
-from .state import cache_put, load_state, maybe_snapshot, rules_for
+from .state import fold_rows, load_state, maybe_snapshot, rules_for
 
 log = logging.getLogger(__name__)
 
@@ -130,23 +130,26 @@ def apply(game: Game, seat: Seat, command: Mapping[str, Any], expected_version: 
         game.status, game.outcome, game.finished_at = Game.Status.FINISHED, out, timezone.now()
         fields += ["status", "outcome", "finished_at"]
     game.save(update_fields=fields)
-    cache_put(game.id, game.version, state)
     maybe_snapshot(game, old_version, game.version, state)
     hooks.after_commit(game, state, rows)
     return rows
 
 
 def append_core(game: Game, events: list[store.NewEvent]) -> list:
-    """Append platform events (messages, misses, zombies…) with `game` locked."""
+    """Append platform events (messages, misses, zombies, takebacks…) with `game`
+    locked. Most leave the engine state as it was; a `core.TakebackAccepted`
+    folds it back (state.fold_rows), so the state is folded, not assumed."""
+    old = game.version
     try:
-        rows = store.append(game.id, game.version, events, prev_hash=game.chain_head or None)
+        rows = store.append(game.id, old, events, prev_hash=game.chain_head or None)
     except store.VersionConflict as exc:
         raise Conflict(f"the game moved on to version {exc.current}", code="version_conflict",
                        current_version=exc.current) from exc
+    # only committed versions are loaded (and cached): `old` and earlier
+    state = fold_rows(rules_for(game), rows, load_state(game, upto=old), lambda v: load_state(game, upto=v))
     game.version, game.chain_head = rows[-1].seq, rows[-1].hash
     game.save(update_fields=["version", "chain_head"])
-    state = load_state(game, upto=rows[0].seq - 1)
-    cache_put(game.id, game.version, state)
+    maybe_snapshot(game, old, game.version, state)
     hooks.after_commit(game, state, rows)
     return rows
 

@@ -1,5 +1,5 @@
-"""Read-side services: game metadata, views, legal commands, feeds, replay,
-audit and export — always through the viewer's redaction."""
+"""Read-side services: game metadata, views, legal commands, feeds and replay —
+always through the viewer's redaction (audit and export: services/audit.py)."""
 
 from __future__ import annotations
 
@@ -119,14 +119,3 @@ def replay(game: Game, user, version: Any) -> dict:
     viewer = viewer_for(game, user)
     return {"version": v, "seat": viewer.seat, "state": _view_state(game, load_state(game, upto=v), viewer)}
 
-
-def audit(game: Game) -> dict:
-    from . import audit as _audit  # the audit layer owns this (games/services/audit.py)
-
-    return _audit.audit(game)
-
-
-def export_lines(game: Game, user) -> list[str]:
-    from . import audit as _audit
-
-    return _audit.export_lines(game, user)

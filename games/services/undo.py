@@ -38,10 +38,10 @@ from events import store
 from games.rules.base import COMMITTED, RulesError, canonical_json, hmac_sha256_hex, rng_factory
 
 from ..models import Game, Seat
-from . import hooks
 from .errors import Conflict, Forbidden, NotFound
 from .lobby import get_game
-from .state import cache_put, load_state, maybe_snapshot, rules_for
+from .play import append_core
+from .state import load_state, rules_for
 
 REQUESTED, VOTED = "core.TakebackRequested", "core.TakebackVoted"
 ACCEPTED, REFUSED = "core.TakebackAccepted", "core.TakebackRefused"
@@ -127,20 +127,6 @@ def _my_seat(game: Game, user) -> Seat:
     return seat
 
 
-def _append(game: Game, events: list[store.NewEvent]) -> list:
-    try:
-        rows = store.append(game.id, game.version, events)
-    except store.VersionConflict as exc:
-        raise Conflict(f"the game moved on to version {exc.current}", code="version_conflict",
-                       current_version=exc.current) from exc
-    old = game.version
-    game.version, game.chain_head = rows[-1].seq, rows[-1].hash
-    game.save(update_fields=["version", "chain_head"])
-    state = load_state(game)  # folds the takeback, if any
-    cache_put(game.id, game.version, state)
-    maybe_snapshot(game, old, game.version, state)
-    hooks.after_commit(game, state, rows)
-    return rows
 
 
 def _voters(game: Game, asker: int) -> set[int]:
@@ -157,10 +143,10 @@ def request(game_id, user) -> dict:
             raise Conflict("a takeback request is already open", code="takeback_pending")
         body = {"seat": seat.index, "undo_from_seq": frm, "undo_to_seq": to}
         actor = {"seat": seat.index, "user": user.username}
-        rows = _append(game, [store.NewEvent(REQUESTED, body, actor=actor)])
+        rows = append_core(game, [store.NewEvent(REQUESTED, body, actor=actor)])
         req = rows[0].seq
         if not _voters(game, seat.index):  # nobody to ask: bots always accept
-            _append(game, [store.NewEvent(ACCEPTED, {"request_seq": req, **body})])
+            append_core(game, [store.NewEvent(ACCEPTED, {"request_seq": req, **body})])
             return {"request_seq": req, "status": "accepted", **body, "version": game.version}
     return {"request_seq": req, "status": "pending", **body, "version": game.version}
 
@@ -199,12 +185,12 @@ def answer(game_id, user, request_seq: int, accept: bool) -> dict:
             raise Conflict("you already accepted", code="already_answered")
         actor = {"seat": seat.index, "user": user.username}
         if not accept:
-            _append(game, [store.NewEvent(REFUSED, {"request_seq": req.seq, "seat": seat.index}, actor=actor)])
+            append_core(game, [store.NewEvent(REFUSED, {"request_seq": req.seq, "seat": seat.index}, actor=actor)])
             return {"request_seq": req.seq, "status": "refused", **body, "version": game.version}
         if _voters(game, body["seat"]) - voted - {seat.index}:
-            _append(game, [store.NewEvent(VOTED, {"request_seq": req.seq, "seat": seat.index}, actor=actor)])
+            append_core(game, [store.NewEvent(VOTED, {"request_seq": req.seq, "seat": seat.index}, actor=actor)])
             return {"request_seq": req.seq, "status": "pending", **body, "version": game.version}
-        _append(game, [store.NewEvent(ACCEPTED, {"request_seq": req.seq, **body}, actor=actor)])
+        append_core(game, [store.NewEvent(ACCEPTED, {"request_seq": req.seq, **body}, actor=actor)])
     return {"request_seq": req.seq, "status": "accepted", **body, "version": game.version}
 
 
