@@ -1,4 +1,6 @@
-"""Event codec: canonical JSON, the hash chain, and upcasting old event versions.
+"""Event codec: the hash chain and upcasting old event versions. (Checking a
+whole chain is `games.verify.check_chain`, shared by the audit endpoint, import
+and the standalone verifier.)
 
 Type names are stable strings ("rising_sun.BidsRevealed", "core.GameStarted"),
 never import paths. A payload stored at version N is upcast on load through
@@ -31,16 +33,3 @@ def upcast(type_: str, version: int, payload: dict[str, Any], upcasters: Upcaste
         version += 1
     return version, payload
 
-
-def verify_chain(rows: list[Mapping[str, Any]]) -> tuple[bool, str, int | None]:
-    """Check links and hashes of events (dicts with seq, type, version, payload,
-    prev_hash, hash) in seq order. Returns (ok, head, first bad seq or None)."""
-    prev = GENESIS_HASH
-    for i, r in enumerate(rows, 1):
-        if r["seq"] != i or r["prev_hash"] != prev:
-            return False, prev, r["seq"]
-        h = chain_hash(prev, r["seq"], r["type"], r["version"], r["payload"])
-        if h != r["hash"]:
-            return False, prev, r["seq"]
-        prev = h
-    return True, prev, None

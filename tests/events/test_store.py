@@ -4,8 +4,9 @@ import pytest
 from django.db import connection
 
 from events import store
-from events.codec import GENESIS_HASH, chain_hash, upcast, verify_chain
+from events.codec import GENESIS_HASH, chain_hash, upcast
 from events.models import AppendOnlyError, Snapshot, StoredEvent
+from games.verify import Report, check_chain
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +26,9 @@ def test_append_numbers_and_chains_events():
     assert store.head(s) == (3, more[0].hash)
     loaded = [dict(seq=r.seq, type=r.type, version=r.version, payload=r.payload, prev_hash=r.prev_hash,
                    hash=r.hash) for r in store.load(s)]
-    assert verify_chain(loaded)[0]
+    report = Report()
+    check_chain(loaded, report)
+    assert report.chain_ok and report.chain_head == more[0].hash
 
 
 def test_stale_expected_version_conflicts_and_writes_nothing():
@@ -76,9 +79,11 @@ def test_postgres_trigger_refuses_update_and_delete():
 def test_tampering_breaks_the_chain():
     rows = [dict(seq=1, type="a", version=1, payload={"x": 1}, prev_hash=GENESIS_HASH)]
     rows[0]["hash"] = chain_hash(GENESIS_HASH, 1, "a", 1, {"x": 1})
-    assert verify_chain(rows) == (True, rows[0]["hash"], None)
-    bad = [dict(rows[0], payload={"x": 2})]
-    assert verify_chain(bad)[0] is False and verify_chain(bad)[2] == 1
+    good, bad = Report(), Report()
+    check_chain(rows, good)
+    assert good.chain_ok and good.chain_head == rows[0]["hash"] and good.first_bad_seq is None
+    check_chain([dict(rows[0], payload={"x": 2})], bad)
+    assert bad.chain_ok is False and bad.first_bad_seq == 1
 
 
 def test_upcasters_chain_versions():
