@@ -8,6 +8,7 @@ readers elsewhere fall back to polling the database every few hundred ms.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections import defaultdict
@@ -74,3 +75,34 @@ class Waiter:
                 self._pubsub.close()
             except Exception:
                 pass
+
+
+MAX_STREAM_SECONDS = 3600  # clients reconnect with Last-Event-ID; bounded so web workers are recycled
+
+
+def sse(stream, after: int, fetch, max_seconds: float = MAX_STREAM_SECONDS):
+    """A Server-Sent Events body: `fetch(after) -> (items, finished)` with items
+    `(id, event name, JSON-able data)` in id order. Sends what is new, a
+    keep-alive comment when idle, wakes on `publish(stream, …)` (or polls), and
+    ends with `event: end` once `finished`. Django closes the DB connection when
+    the streaming response is closed; only the pub/sub connection is ours."""
+    keepalive = settings.SENGOKU["SSE_KEEPALIVE_SECONDS"]
+    waiter = Waiter(stream)
+    started = last_sent = time.monotonic()
+    try:
+        yield "retry: 2000\n\n"
+        while time.monotonic() - started < max_seconds:
+            items, finished = fetch(after)
+            for ident, name, data in items:
+                yield f"id: {ident}\nevent: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+                after = ident
+                last_sent = time.monotonic()
+            if finished:
+                yield "event: end\ndata: {}\n\n"
+                return
+            if time.monotonic() - last_sent >= keepalive:
+                yield ": keep-alive\n\n"
+                last_sent = time.monotonic()
+            waiter.wait(after, timeout=min(keepalive, 5))
+    finally:
+        waiter.close()
