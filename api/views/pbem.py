@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 
 from django.db import transaction
-from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -29,6 +28,7 @@ from ..renderers import EventStreamRenderer
 from ..serializers import EventSerializer, GameSerializer
 from .common import errors, json_body
 from .common import int_param as _int
+from .stream import sse_response
 
 
 # -- pause / resume / reclaim -------------------------------------------------------------------
@@ -142,14 +142,7 @@ class UserStreamView(APIView):
                    summary="Live stream (SSE) of your notices; resume with Last-Event-ID",
                    operation_id="notification_stream", tags=["pbem"])
     def get(self, request):
-        after = _int(request.query_params.get("after"), 0, "after", 0, 2**62)
-        last = request.headers.get("Last-Event-ID")
-        if last:
-            after = _int(last, 0, "Last-Event-ID", 0, 2**62)
-        resp = StreamingHttpResponse(user_stream(request.user, after), content_type="text/event-stream")
-        resp["Cache-Control"] = "no-cache"
-        resp["X-Accel-Buffering"] = "no"
-        return resp
+        return sse_response(request, lambda after: user_stream(request.user, after))
 
 
 class DeliverySerializer(serializers.Serializer):

@@ -3,7 +3,7 @@ audit, export."""
 
 from __future__ import annotations
 
-from django.http import HttpResponse, StreamingHttpResponse
+from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.renderers import JSONRenderer
@@ -24,7 +24,7 @@ from ..serializers import (
 from .audit import AuditReportSerializer
 from .common import errors, json_body
 from .common import int_param as _int
-from .stream import event_stream, wants_stream
+from .stream import event_stream, sse_response, wants_stream
 
 
 class StateView(APIView):
@@ -77,16 +77,9 @@ class EventsView(APIView):
         summary="Your redacted event feed, paged; or a live SSE stream", operation_id="list_events", tags=["play"])
     def get(self, request, game_id):
         game = lobby.get_game(game_id)
-        after = _int(request.query_params.get("after"), 0, "after", 0)
         if wants_stream(request):
-            last = request.headers.get("Last-Event-ID")
-            if last is not None:
-                after = _int(last, 0, "Last-Event-ID", 0)
-            resp = StreamingHttpResponse(event_stream(game, request.user, after),
-                                         content_type="text/event-stream")
-            resp["Cache-Control"] = "no-cache"
-            resp["X-Accel-Buffering"] = "no"
-            return resp
+            return sse_response(request, lambda after: event_stream(game, request.user, after))
+        after = _int(request.query_params.get("after"), 0, "after", 0)
         limit = _int(request.query_params.get("limit"), 100, "limit", 1, 1000)
         events, more = reading.events_page(game, request.user, after, limit)
         nxt = None

@@ -4,6 +4,8 @@ notification, and polls the database as a fallback."""
 
 from __future__ import annotations
 
+from django.http import StreamingHttpResponse
+
 from events import feed, store
 from games.models import Game
 from games.services.present import present_event, viewer_for
@@ -12,6 +14,21 @@ from games.services.present import present_event, viewer_for
 def wants_stream(request) -> bool:
     return ("text/event-stream" in request.headers.get("Accept", "")
             or request.query_params.get("stream", "").lower() in ("1", "true", "yes"))
+
+
+def sse_response(request, body) -> StreamingHttpResponse:
+    """An SSE response for `body(after)`: resumes after `?after=` or, when sent,
+    the `Last-Event-ID` header (which wins); bad values are 400s."""
+    from .common import int_param
+
+    after = int_param(request.query_params.get("after"), 0, "after", 0)
+    last = request.headers.get("Last-Event-ID")
+    if last:
+        after = int_param(last, 0, "Last-Event-ID", 0)
+    resp = StreamingHttpResponse(body(after), content_type="text/event-stream")
+    resp["Cache-Control"] = "no-cache"
+    resp["X-Accel-Buffering"] = "no"  # proxies must not buffer a live stream
+    return resp
 
 
 def event_stream(game: Game, user, after: int):
