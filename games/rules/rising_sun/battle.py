@@ -20,6 +20,8 @@ from .state import (
     is_daimyo_like,
     kind_of,
     lose_vp,
+    loyalty,
+    version,
 )
 from .war import award
 
@@ -135,20 +137,30 @@ def _seppuku(s, p, choice, ctx):
 
 def _hostage(s, p, choice, ctx):
     """One hostage per prompt (Respect: 1 more per copy); the VP stolen by the
-    whole Take Hostage advantage are one gain instance (Loyalty, §6)."""
+    whole Take Hostage advantage are one gain instance (Loyalty, §6). From rules
+    version 3 each stolen VP moves to the captor with its hostage (so the VP on
+    the table add up between two prompts) and Loyalty is added once at the end;
+    before, they were all credited at the end."""
     seat = p["seat"]
     got = p["got"]
+    moving = version(s) >= 3
     if choice != "decline":
         owner, kind = choice.split(":", 1)
         owner = int(owner)
         fid = sorted(x for x in figs_at(s, s["battle"]["prov"], owner) if kind_of(s["figs"][x]) == kind)[0]
         s["figs"][fid]["loc"] = f"hostage:{seat}"
-        got += lose_vp(s, owner, 1)
+        taken = lose_vp(s, owner, 1)
+        got += taken
+        if moving:
+            s["players"][seat]["vp"] += taken
         more = hostage_targets(s, seat)
         if p["left"] > 1 and more:
             prompt(s, seat, "take_hostage", ["decline"] + more, left=p["left"] - 1, got=got)
             return
-    gain_vp(s, seat, got)
+    if not moving:
+        gain_vp(s, seat, got)
+    elif got > 0:
+        loyalty(s, seat)
 
 
 def _ronin(s, p, choice, ctx):

@@ -29,7 +29,7 @@ def _noop(s: State, p) -> State:
 
 
 def _command(s: State, p) -> State:
-    apply_input(s, p["seat"], dict(p["cmd"]), Ctx(draws=p["draws"]))
+    apply_input(s, p["seat"], dict(p["cmd"]), Ctx(draws=p.get("draws", [])))
     return s
 
 
@@ -40,7 +40,8 @@ def _gift(s: State, p) -> State:
 
 def _proposal(s: State, p) -> State:
     s["commits"] += 1
-    tea.store_proposal(s, p["seat"], p["choice"], p["key"], p["salt"])
+    to = p["choice"]["to"] if isinstance(p["choice"], dict) else p["choice"]  # v3: {from, to}; v2: to
+    tea.store_proposal(s, p["seat"], to, p["key"], p["salt"])
     return s
 
 
@@ -71,6 +72,7 @@ def _revealed(s: State, p) -> State:
 HANDLERS = {
     ev.SETUP: _setup, ev.MANDATES_SHUFFLED: _shuffled, ev.TILES_SEEN: _noop,
     ev.PROPOSAL_RECEIVED: _noop, ev.COMMAND_APPLIED: _command, ev.GIFT_GIVEN: _gift,
+    ev.PROPOSAL_DECLINED: _command, ev.PROPOSAL_WITHDRAWN: _command,
     ev.PROPOSAL_MADE: _proposal, ev.MANDATE_CHOSEN: _tile, ev.MANDATE_PLAYED: _played,
     ev.BID_PLACED: _bid, ev.BIDS_REVEALED: _revealed,
 }

@@ -31,6 +31,12 @@ def top(s: State) -> dict | None:
     return s["stack"][-1] if s["stack"] else None
 
 
+def version(s: State) -> int:
+    """The rules version the game started under (see rules.py). States made by
+    version 2 engines (old snapshots) have no such key."""
+    return s.get("rules_version", 2)
+
+
 # --------------------------------------------------------------------- cards
 
 def copies(s: State, seat: int, card: str) -> int:
@@ -105,6 +111,12 @@ def gain_vp(s: State, seat: int, n: int) -> None:
     p["vp"] += n
     if s["ally"][seat] is not None:
         p["vp"] += copies(s, seat, "Loyalty")
+
+
+def loyalty(s: State, seat: int) -> None:
+    """The Loyalty part of one VP gain instance whose VP were moved one by one."""
+    if s["ally"][seat] is not None:
+        s["players"][seat]["vp"] += copies(s, seat, "Loyalty")
 
 
 def lose_vp(s: State, seat: int, n: int) -> int:

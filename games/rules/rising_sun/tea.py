@@ -1,13 +1,18 @@
 """Tea Ceremony (alliances, Appendix R item 21) and gifts of coins / Ronin
 (Tea Ceremony and Political Phase only, item 22). Proposals are secret: the
-proposal itself is committed in rules.decide and revealed when answered."""
+proposal itself is committed in rules.decide. Up to rules version 2 it is
+revealed when answered; from version 3 only an accepted proposal is revealed at
+once, the others (declined, withdrawn, cancelled) wait in `closed_proposals`
+for the end of the game, and nothing public (pending seats included) changes
+when a proposal is made, declined or withdrawn (seed 002 p.8: "Las ofertas se
+pueden hacer en secreto"; Appendix R 21: only the two players see it)."""
 
 from __future__ import annotations
 
 from ..base import IllegalCommand
 from .data import SEASONS
 from .engine import INPUT, Step, pop
-from .state import State
+from .state import State, version
 
 
 def unallied(s: State) -> list[int]:
@@ -23,6 +28,10 @@ def outgoing(s: State, seat: int) -> list[dict]:
 
 
 def _pending(s, f):
+    if version(s) >= 3:
+        # who has a proposal is secret: a seat that said tea_done may still answer
+        # one while the ceremony lasts, but it is not asked to (not pending)
+        return [q for q in range(s["n"]) if q not in f["done"]]
     return [q for q in range(s["n"]) if q not in f["done"] or incoming(s, q)]
 
 
@@ -60,6 +69,8 @@ def store_proposal(s: State, seat: int, to: int, key: str, salt: str) -> None:
 
 
 def _active_again(s: State, seat: int) -> None:
+    if version(s) >= 3:
+        return  # a public change that would name the proposer
     f = s["stack"][-1]
     if seat in f["done"]:
         f["done"].remove(seat)
@@ -84,24 +95,36 @@ def _apply(s, f, seat, cmd, ctx):
         s["ally"][a], s["ally"][b] = b, a
         for q in (a, b):
             s["players"][q]["kindred"].append(SEASONS[s["season"]])
-        s["proposals"] = [x for x in s["proposals"] if not {x["from"], x["to"]} & {a, b}]
+        _close(s, [x for x in s["proposals"] if x is not p and {x["from"], x["to"]} & {a, b}])
+        s["proposals"].remove(p)
         f["done"] = []
     elif t == "decline_alliance":
-        s["proposals"].remove(find_proposal(s, cmd.get("from"), seat))
+        _close(s, [find_proposal(s, cmd.get("from"), seat)])
     elif t == "withdraw_alliance":
         if s["ally"][seat] is not None:
             raise IllegalCommand("you are already allied")
-        s["proposals"].remove(find_proposal(s, seat, cmd.get("to")))
+        _close(s, [find_proposal(s, seat, cmd.get("to"))])
         _active_again(s, seat)
     else:
         raise IllegalCommand("that is not a Tea Ceremony action")
     _maybe_end(s, f)
 
 
+def _close(s: State, proposals: list[dict]) -> None:
+    """Proposals that end without an alliance: from version 3 they stay secret
+    until the game ends (rules.py reveals `closed_proposals` then)."""
+    for p in proposals:
+        s["proposals"].remove(p)
+        if version(s) >= 3:
+            s["closed_proposals"].append(p)
+
+
 def _maybe_end(s: State, f: dict) -> None:
-    everyone_done = all(q in f["done"] for q in range(s["n"])) and not s["proposals"]
+    # version 3: open proposals do not hold the ceremony open (that would show
+    # that one exists); the proposer keeps it open by not saying tea_done
+    everyone_done = all(q in f["done"] for q in range(s["n"])) and (version(s) >= 3 or not s["proposals"])
     if everyone_done or len(unallied(s)) < 2:
-        s["proposals"] = []
+        _close(s, list(s["proposals"]))
         pop(s)
         s["phase"] = "politics"
 

@@ -22,10 +22,12 @@ from .state import force
 
 
 class Game:
-    def __init__(self, clans: list[str], season_set: str = "archway", shrines: str = "first_game", seed: str = "t"):
-        events = [roundtrip(e) for e in RULES.start(clans, {"season_set": season_set, "shrines": shrines},
-                                                  rng_factory(seed, 1))]
-        self.s = fold(RULES, events)
+    def __init__(self, clans: list[str], season_set: str = "archway", shrines: str = "first_game", seed: str = "t",
+                 version: int | None = None):
+        self.rules = RULES if version is None else RULES.for_rules_version(version)
+        events = [roundtrip(e) for e in self.rules.start(clans, {"season_set": season_set, "shrines": shrines},
+                                                       rng_factory(seed, 1))]
+        self.s = fold(self.rules, events)
         self.events = list(events)
         self.seed = seed
 
@@ -145,12 +147,12 @@ class Game:
     def do(self, clan, **cmd) -> Game:
         seat = self.seat(clan)
         cmd = json.loads(canonical_json(cmd))
-        new = RULES.decide(self.s, seat, cmd, rng_factory(self.seed, len(self.events) + 1))
+        new = self.rules.decide(self.s, seat, cmd, rng_factory(self.seed, len(self.events) + 1))
         for e in new:
             e = roundtrip(e)
             self.events.append(e)
             if not e.type.startswith("core."):
-                self.s = RULES.evolve(self.s, e)
+                self.s = self.rules.evolve(self.s, e)
         return self
 
     def choose(self, clan, choice) -> Game:
@@ -187,7 +189,7 @@ class Game:
         return self.s["stack"][-1] if self.s["stack"] else None
 
     def pending(self) -> list[tuple[int, str]]:
-        return [(p.seat, p.kind) for p in RULES.pending(self.s)]
+        return [(p.seat, p.kind) for p in self.rules.pending(self.s)]
 
     def legal(self, clan) -> list[dict]:
-        return list(RULES.legal_commands(self.s, self.seat(clan)).commands)
+        return list(self.rules.legal_commands(self.s, self.seat(clan)).commands)

@@ -198,8 +198,8 @@ def test_tied_allies_share_the_win():
     assert RULES.outcome(g.s).winners == (2, 3)
 
 
-def test_after_tea_done_a_player_may_still_propose_which_makes_him_active_again():
-    g = Game(FOUR)
+def test_before_version_3_proposing_after_tea_done_makes_a_player_active_again():
+    g = Game(FOUR, version=2)
     g.do("Koi", type="tea_done")
     assert (0, "tea_ceremony") not in g.pending()
     assert {"type": "propose_alliance", "to": 2} in g.legal("Koi")  # listed, though not pending

@@ -13,8 +13,8 @@ from games.rules.testing import play_random_game
 FOUR = ["Koi", "Lotus", "Turtle", "Dragonfly"]  # seats 0..3, Honor in this order
 
 
-def g4():
-    return Game(FOUR).clear()
+def g4(version=None):
+    return Game(FOUR, version=version).clear()
 
 
 def _end_of_recruit(g):
@@ -175,12 +175,37 @@ def test_oni_of_spite_steals_as_one_gain_instance():
     assert g.vp("Turtle") == 4 + 1 and g.vp("Koi") == 3 and g.vp("Lotus") == 3
 
 
-def test_take_hostage_with_respect_is_one_gain_instance():
-    g = g4().card("Koi", "Respect").card("Koi", "Loyalty").ally("Koi", "Turtle")
+def _respect_battle(version=None):
+    g = g4(version).card("Koi", "Respect").card("Koi", "Loyalty").ally("Koi", "Turtle")
     g.put("Koi", "bushi", "Kansai").put("Lotus", "bushi", "Kansai", 2).set("Lotus", vp=5, coins=0)
     g.set("Koi", coins=1)
     g.war_phase(["Kansai"])
     g.bid("Koi", hostage=1).bid("Lotus")
+    return g
+
+
+def _total_vp(g):
+    return sum(p["vp"] for p in g.s["players"])
+
+
+@pytest.mark.parametrize("declines", [False, True])
+def test_take_hostage_with_respect_moves_each_vp_with_its_hostage(declines):
+    """Issue 12 item 9 (rules version 3): between the two hostage prompts the VP
+    taken from the victim is already the captor's (total VP conserved); Loyalty
+    is added once, at the end of the advantage."""
+    g = _respect_battle()
+    total = _total_vp(g)
+    g.choose("Koi", "1:bushi")
+    assert g.top()["what"] == "take_hostage"
+    assert _total_vp(g) == total and (g.vp("Koi"), g.vp("Lotus")) == (1, 4)
+    assert RULES.view(g.s, None)["players"][0]["vp"] == 1
+    g.choose("Koi", "decline" if declines else "1:bushi")
+    assert g.vp("Koi") == (1 if declines else 2) + 1  # Loyalty once
+    assert g.vp("Lotus") == (4 if declines else 3)
+
+
+def test_take_hostage_with_respect_before_version_3_credits_at_the_end():
+    g = _respect_battle(version=2)
     g.choose("Koi", "1:bushi")
     assert g.top()["what"] == "take_hostage" and g.vp("Koi") == 0  # the gain comes at the end
     g.choose("Koi", "1:bushi")
