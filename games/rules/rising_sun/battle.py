@@ -5,8 +5,8 @@ War Reparations. The bid itself is committed in rules.decide (commit-reveal)."""
 from __future__ import annotations
 
 from ..base import IllegalCommand
-from .engine import AUTO, INPUT, PROMPT, Step, pop, prompt
 from .figures import do_kill, request_kill
+from .flow import AUTO, INPUT, PROMPT, Step, pop, prompt
 from .state import (
     State,
     best_by,

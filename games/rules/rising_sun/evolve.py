@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..base import Event
 from . import battle, politics, tea
 from . import events as ev
-from .engine import Ctx, apply_input, push, run
+from .flow import Ctx, apply_input, push, run
 from .setup import build
 from .state import State, clone
 

@@ -6,7 +6,7 @@ Spirit, Patron, Warlord) and end-of-Recruit upgrades (Light, Samurai)."""
 from __future__ import annotations
 
 from .data import PROVINCES
-from .engine import AUTO, PROMPT, pop, prompt, push
+from .flow import AUTO, PROMPT, pop, prompt, push
 from .state import (
     State,
     by_honor,

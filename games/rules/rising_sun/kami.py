@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from ..base import IllegalCommand
 from .data import PROVINCES
-from .engine import AUTO, INPUT, Step, pop, push
 from .figures import after_summon, put
+from .flow import AUTO, INPUT, Step, pop, push
 from .movement import do_move, move_commands
 from .politics import _start_train
 from .state import State, best_by, figs_at, gain_coins, gain_vp, honor_to_top, reserve

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from ..base import IllegalCommand
 from .data import LAND, PROVINCES, SEA
-from .engine import PROMPT, prompt
 from .figures import put
+from .flow import PROMPT, prompt
 from .state import State, by_honor, clan, copies, figs_at, kind_of
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from ..base import IllegalCommand
 from .data import CARDS, MANDATES, PROVINCES, TRACK
-from .engine import AUTO, INPUT, PROMPT, Step, pop, prompt, push
 from .figures import after_summon, end_of_recruit, put  # noqa: F401
+from .flow import AUTO, INPUT, PROMPT, Step, pop, prompt, push
 from .movement import do_move, move_commands
 from .state import (
     State,

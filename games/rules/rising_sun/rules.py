@@ -17,7 +17,7 @@ from ..base import (
     commit,
     reveal_entry,
 )
-from . import battle, engine, kami, politics, tea, war  # noqa: F401  (registers frames)
+from . import battle, flow, kami, politics, tea, war  # noqa: F401  (registers frames)
 from . import events as ev
 from .commands import parse
 from .data import CLAN_NAMES
@@ -103,7 +103,7 @@ class RisingSun:
         if state["result"] is not None:
             raise IllegalCommand("the game is over")
         s = clone(state)
-        ctx = engine.Ctx(rng=rng)
+        ctx = flow.Ctx(rng=rng)
         t = cmd["type"]
         before = top(state)
         if t == "gift":
@@ -121,7 +121,7 @@ class RisingSun:
             tea_step = before is not None and before["k"] == "tea"
             answered = tea.answered_proposals(s, seat, cmd) if tea_step else []
             old = list(s["proposals"])
-            engine.apply_input(s, seat, cmd, ctx)
+            flow.apply_input(s, seat, cmd, ctx)
             payload = {"seat": seat, "cmd": cmd, "draws": ctx.draws}
             if version(s) >= 3:
                 # only an accepted proposal is revealed now (the alliance is public)
@@ -188,7 +188,7 @@ class RisingSun:
             kind, pair = ev.PROPOSAL_DECLINED, (cmd["from"], seat)
         else:
             kind, pair = ev.PROPOSAL_WITHDRAWN, (seat, cmd["to"])
-        engine.apply_input(s, seat, cmd, engine.Ctx(rng=rng))
+        flow.apply_input(s, seat, cmd, flow.Ctx(rng=rng))
         if top(s) is not f:  # pragma: no cover - v3 tea never ends on a decline or withdrawal
             raise RuntimeError("a secret tea answer changed the public flow")
         salt = _salt(rng, f"tea-answer:{pair[0]}:{pair[1]}")
@@ -202,7 +202,7 @@ class RisingSun:
         politics.choose_tile(s, seat, cmd["tile"], key, priv.payload["salt"])
         lotus = s["track"][-1]["face_down"]
         politics.play_mandate(s, seat, declared)
-        engine.run(s, ctx)
+        flow.run(s, ctx)
         payload = {"seat": seat, "declared": declared, "draws": ctx.draws}
         if not lotus:
             payload["reveals"] = [reveal_entry(seat, key, cmd["tile"], priv.payload["salt"])]
@@ -218,14 +218,14 @@ class RisingSun:
         b = s["battle"]
         reveals = [reveal_entry(int(q), x["key"], {a: x[a] for a in ADV}, x["salt"]) for q, x in b["bids"].items()]
         battle.reveal(s)
-        engine.run(s, ctx)
+        flow.run(s, ctx)
         return [priv, pub, Event(ev.BIDS_REVEALED, {"province": b["prov"], "reveals": reveals, "draws": ctx.draws})]
 
     # ------------------------------------------------------------ queries
     def pending(self, state: State) -> list[Pending]:
         if "n" not in state:
             return []
-        return [Pending(q, k) for q, k in engine.pending(state)]
+        return [Pending(q, k) for q, k in flow.pending(state)]
 
     def legal_commands(self, state: State, seat: int) -> LegalSet:
         if "n" not in state or state["result"] is not None:
@@ -233,7 +233,7 @@ class RisingSun:
         f = top(state)
         gifts = tea.gifts_open(state) and (state["players"][seat]["coins"] or state["players"][seat]["ronin"])
         if f is not None and f["k"] == "bidding":
-            if seat not in engine.INPUT["bidding"].pending(state, f):
+            if seat not in flow.INPUT["bidding"].pending(state, f):
                 return LegalSet()
             coins = state["players"][seat]["coins"]
             zero = {"type": "bid", **{a: 0 for a in ADV}}
@@ -243,7 +243,7 @@ class RisingSun:
         if f is not None and f["k"] == "choose_mandate":
             cmds = politics._choose_legal(state, f, seat) if seat == f["seat"] else []
         else:
-            cmds = engine.legal(state, seat)
+            cmds = flow.legal(state, seat)
         if not gifts:
             return LegalSet(tuple(cmds))
         p = state["players"][seat]
@@ -258,7 +258,7 @@ class RisingSun:
         return LegalSet(tuple(cmds), (tmpl,), lambda rnd: _random_gift(rnd, cmds, p, left))
 
     def default_command(self, state: State, seat: int) -> Mapping[str, Any] | None:
-        if seat not in [q for q, _ in engine.pending(state)]:
+        if seat not in [q for q, _ in flow.pending(state)]:
             return None
         f = top(state)
         k = f["k"]
@@ -278,7 +278,7 @@ class RisingSun:
         if k == "prompt":
             return {"type": "choose", "choice": f["opts"][0]}
         if k == "place_monster":
-            return engine.legal(state, seat)[0]
+            return flow.legal(state, seat)[0]
         return {"type": "done"}
 
     def view(self, state: State, seat: int | None) -> Any:

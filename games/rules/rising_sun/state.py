@@ -8,7 +8,7 @@ Keys: n, clans[seat], seating (clockwise = ascending starting-honor rank), honor
 kindred, strong}, figs {fid: {o, t, n, loc}}, shrines, season (0..3), display
 (face-up season cards), decks, mandate_deck (index 0 = top), track (played
 tiles), holder (next mandate drawer), ally[seat], proposals, stack (frames, see
-engine.py), hidden (secret draws waiting for their public event), result.
+flow.py), hidden (secret draws waiting for their public event), result.
 Figure loc: a province name, "shrine:<Kami>", "reserve" or "hostage:<captor>".
 """
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..base import IllegalCommand
 from .data import SEASONS
-from .engine import INPUT, Step, pop
+from .flow import INPUT, Step, pop
 from .state import State, version
 
 

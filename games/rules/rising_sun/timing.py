@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .engine import AUTO, PROMPT, pop, prompt, push
+from .flow import AUTO, PROMPT, pop, prompt, push
 from .state import State, by_honor
 
 SIMUL: dict[str, Callable[[State, int], None]] = {}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import pending
+from .flow import pending
 from .state import State, top
 
 

@@ -4,7 +4,7 @@ season cleanup and Winter scoring. Battles themselves are in battle.py."""
 from __future__ import annotations
 
 from .data import CARDS, CLANS, PROVINCES, SEASONS, season_deck, set_bonus
-from .engine import AUTO, pop, push
+from .flow import AUTO, pop, push
 from .state import (
     State,
     best_by,

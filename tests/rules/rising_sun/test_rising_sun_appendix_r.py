@@ -1,7 +1,7 @@
 """Appendix R of rising-sun.md (review against the Spanish rulebook): one test
 per decision that no other test file pins down explicitly."""
 
-from games.rules.rising_sun.testkit import Game
+from tests.rules.rising_sun.testkit import Game
 
 FOUR = ["Koi", "Lotus", "Turtle", "Dragonfly"]  # seats 0..3, Honor in this order
 

@@ -4,7 +4,7 @@ card's real effect, usually against the same position without the card."""
 import pytest
 
 from games.rules.rising_sun.data import CARDS, SETS, season_deck
-from games.rules.rising_sun.testkit import Game
+from tests.rules.rising_sun.testkit import Game
 
 FOUR = ["Koi", "Lotus", "Turtle", "Dragonfly"]  # seats 0..3, Honor in this order
 

@@ -4,7 +4,7 @@ import pytest
 
 from games.rules.base import IllegalCommand
 from games.rules.rising_sun.rules import RULES
-from games.rules.rising_sun.testkit import Game
+from tests.rules.rising_sun.testkit import Game
 
 FOUR = ["Koi", "Lotus", "Turtle", "Dragonfly"]
 

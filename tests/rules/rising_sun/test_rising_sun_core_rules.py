@@ -8,7 +8,7 @@ from games.rules.base import IllegalCommand, commitment_of, fold, rng_factory
 from games.rules.rising_sun import events as ev
 from games.rules.rising_sun.rules import RULES
 from games.rules.rising_sun.state import gain_honor, lose_honor
-from games.rules.rising_sun.testkit import Game
+from tests.rules.rising_sun.testkit import Game
 
 FOUR = ["Koi", "Lotus", "Turtle", "Dragonfly"]
 

@@ -1,6 +1,6 @@
 """Every worked example of the Spanish rulebook v1.4 (seed 002), with its numbers."""
 
-from games.rules.rising_sun.testkit import Game
+from tests.rules.rising_sun.testkit import Game
 
 FOUR = ["Koi", "Lotus", "Turtle", "Dragonfly"]
 

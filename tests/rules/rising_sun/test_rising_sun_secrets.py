@@ -10,8 +10,8 @@ import pytest
 from games.rules.base import COMMITTED, IllegalCommand, canonical_json, commitment_of
 from games.rules.rising_sun import events as ev
 from games.rules.rising_sun.rules import ANONYMOUS, RULES
-from games.rules.rising_sun.testkit import Game
 from games.rules.testing import play_random_game
+from tests.rules.rising_sun.testkit import Game
 
 SALT = re.compile(r"^[0-9a-f]{32}$")
 FIVE = ["Koi", "Lotus", "Turtle", "Dragonfly", "Bonsai"]  # seats 0..4

@@ -7,8 +7,8 @@ import pytest
 
 from games.rules.base import IllegalCommand, rng_factory
 from games.rules.rising_sun.rules import RULES
-from games.rules.rising_sun.testkit import Game
 from games.rules.testing import play_random_game
+from tests.rules.rising_sun.testkit import Game
 
 FOUR = ["Koi", "Lotus", "Turtle", "Dragonfly"]  # seats 0..3, Honor in this order
 
