@@ -1,6 +1,6 @@
 """evolve: one small function per event type. Never validates on purpose and
 never draws: public events replay their recorded draws (Ctx), hidden ones park
-a secret deck order in state["hidden"] for the next public event to consume."""
+a secret deck order in state["secret_draws"] for the next public event to consume."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def _setup(s: State, p) -> State:
 
 
 def _shuffled(s: State, p) -> State:
-    s["hidden"] = s.get("hidden", []) + [list(o) for o in p["orders"]]
+    s["secret_draws"] = s.get("secret_draws", []) + [list(o) for o in p["orders"]]
     return s
 
 
@@ -39,14 +39,14 @@ def _gift(s: State, p) -> State:
 
 
 def _proposal(s: State, p) -> State:
-    s["commits"] += 1
+    s["commit_count"] += 1
     to = p["choice"]["to"] if isinstance(p["choice"], dict) else p["choice"]  # v3: {from, to}; v2: to
     tea.store_proposal(s, p["seat"], to, p["key"], p["salt"])
     return s
 
 
 def _tile(s: State, p) -> State:
-    s["commits"] += 1
+    s["commit_count"] += 1
     politics.choose_tile(s, p["seat"], p["choice"], p["key"], p["salt"])
     return s
 
@@ -58,7 +58,7 @@ def _played(s: State, p) -> State:
 
 
 def _bid(s: State, p) -> State:
-    s["commits"] += 1
+    s["commit_count"] += 1
     battle.store_bid(s, p["seat"], dict(p["choice"]), p["key"], p["salt"])
     return s
 

@@ -48,7 +48,7 @@ it does not name the proposer; its choice `{from, to}` names both once revealed.
 
 
 def _key(s: State, what: str) -> str:
-    return f"{what}:{s['commits']}"
+    return f"{what}:{s['commit_count']}"
 
 
 def _salt(rng: RngFactory, purpose: str) -> dict[str, str]:
@@ -98,7 +98,7 @@ class RisingSun:
     # ------------------------------------------------------------ decide
     def decide(self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory) -> list[Event]:
         cmd = parse(command)
-        if "n" not in state or not isinstance(seat, int) or not 0 <= seat < state["n"]:
+        if "player_count" not in state or not isinstance(seat, int) or not 0 <= seat < state["player_count"]:
             raise BadCommand("no such seat")
         if state["result"] is not None:
             raise IllegalCommand("the game is over")
@@ -118,7 +118,7 @@ class RisingSun:
         elif t == "bid":
             out = self._bid(s, seat, cmd, rng, ctx)
         else:
-            tea_step = before is not None and before["k"] == "tea"
+            tea_step = before is not None and before["kind"] == "tea"
             answered = tea.answered_proposals(s, seat, cmd) if tea_step else []
             old = list(s["proposals"])
             flow.apply_input(s, seat, cmd, ctx)
@@ -155,9 +155,9 @@ class RisingSun:
             i = next(i for i, e in enumerate(out) if e.type in ev.COMMAND_EVENTS)
             out.insert(i, hidden)
         f = top(s)
-        if f is not None and f["k"] == "choose_mandate" and s["result"] is None:
+        if f is not None and f["kind"] == "choose_mandate" and s["result"] is None:
             was = top(old)
-            if not (was and was["k"] == "choose_mandate" and len(old["track"]) == len(s["track"])):
+            if not (was and was["kind"] == "choose_mandate" and len(old["track"]) == len(s["track"])):
                 salt = _salt(rng, f"tiles-seen:{f['seat']}") if salted else {}
                 out.append(Event(ev.TILES_SEEN, {"seat": f["seat"], "tiles": s["mandate_deck"][:4], **salt},
                                  visible_to=(f["seat"],)))
@@ -182,7 +182,7 @@ class RisingSun:
         """Version 3: a decline or a withdrawal is seen by the two players only
         (it changes nothing public: not the pending seats, not the ceremony's end)."""
         f = top(s)
-        if f is None or f["k"] != "tea":
+        if f is None or f["kind"] != "tea":
             raise IllegalCommand("alliances are only answered during the Tea Ceremony")
         if cmd["type"] == "decline_alliance":
             kind, pair = ev.PROPOSAL_DECLINED, (cmd["from"], seat)
@@ -198,7 +198,7 @@ class RisingSun:
         declared = politics.check_choice(s, seat, cmd)
         key = _key(s, "mandate")
         priv, pub = commit(rng, seat, key, cmd["tile"], ev.MANDATE_CHOSEN, extra={"seat": seat})
-        s["commits"] += 1
+        s["commit_count"] += 1
         politics.choose_tile(s, seat, cmd["tile"], key, priv.payload["salt"])
         lotus = s["track"][-1]["face_down"]
         politics.play_mandate(s, seat, declared)
@@ -212,27 +212,27 @@ class RisingSun:
         bid = battle.check_bid(s, seat, cmd)
         key = _key(s, "bid")
         priv, pub = commit(rng, seat, key, bid, ev.BID_PLACED, extra={"seat": seat})
-        s["commits"] += 1
+        s["commit_count"] += 1
         if not battle.store_bid(s, seat, bid, key, priv.payload["salt"]):
             return [priv, pub]
         b = s["battle"]
         reveals = [reveal_entry(int(q), x["key"], {a: x[a] for a in ADV}, x["salt"]) for q, x in b["bids"].items()]
         battle.reveal(s)
         flow.run(s, ctx)
-        return [priv, pub, Event(ev.BIDS_REVEALED, {"province": b["prov"], "reveals": reveals, "draws": ctx.draws})]
+        return [priv, pub, Event(ev.BIDS_REVEALED, {"province": b["province"], "reveals": reveals, "draws": ctx.draws})]
 
     # ------------------------------------------------------------ queries
     def pending(self, state: State) -> list[Pending]:
-        if "n" not in state:
+        if "player_count" not in state:
             return []
         return [Pending(q, k) for q, k in flow.pending(state)]
 
     def legal_commands(self, state: State, seat: int) -> LegalSet:
-        if "n" not in state or state["result"] is not None:
+        if "player_count" not in state or state["result"] is not None:
             return LegalSet()
         f = top(state)
         gifts = tea.gifts_open(state) and (state["players"][seat]["coins"] or state["players"][seat]["ronin"])
-        if f is not None and f["k"] == "bidding":
+        if f is not None and f["kind"] == "bidding":
             if seat not in flow.INPUT["bidding"].pending(state, f):
                 return LegalSet()
             coins = state["players"][seat]["coins"]
@@ -240,7 +240,7 @@ class RisingSun:
             tmpl = Template("bid", BID_SCHEMA, f"Split at most {coins} coins (all you hold) over the 4 War "
                             "Advantages; coins not bid stay outside the war board.")
             return LegalSet((zero,), (tmpl,), lambda rnd: _random_bid(rnd, coins))
-        if f is not None and f["k"] == "choose_mandate":
+        if f is not None and f["kind"] == "choose_mandate":
             cmds = politics._choose_legal(state, f, seat) if seat == f["seat"] else []
         else:
             cmds = flow.legal(state, seat)
@@ -254,14 +254,14 @@ class RisingSun:
             # nothing is asked of this seat: gifts are described, but a naive bot
             # is not invited to spend its turns on them (no sampler)
             return LegalSet((), (tmpl,), None)
-        left = state["seating"][(state["seating"].index(seat) + 1) % state["n"]]
+        left = state["seating"][(state["seating"].index(seat) + 1) % state["player_count"]]
         return LegalSet(tuple(cmds), (tmpl,), lambda rnd: _random_gift(rnd, cmds, p, left))
 
     def default_command(self, state: State, seat: int) -> Mapping[str, Any] | None:
         if seat not in [q for q, _ in flow.pending(state)]:
             return None
         f = top(state)
-        k = f["k"]
+        k = f["kind"]
         if k == "tea":
             inc = tea.incoming(state, seat)
             if inc and version(state) < 3:  # v3: unanswered proposals lapse at the end
@@ -276,7 +276,7 @@ class RisingSun:
                 cmd["declare"] = t
             return cmd
         if k == "prompt":
-            return {"type": "choose", "choice": f["opts"][0]}
+            return {"type": "choose", "choice": f["options"][0]}
         if k == "place_monster":
             return flow.legal(state, seat)[0]
         return {"type": "done"}

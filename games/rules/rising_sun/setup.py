@@ -69,7 +69,7 @@ def start(factions: Sequence[str | None], options: Mapping[str, Any], rng: RngFa
 
 
 def initial_state(version: int) -> State:
-    return {"hidden": [], "result": None, "stack": [], "phase": "setup", "rules_version": version}
+    return {"secret_draws": [], "result": None, "stack": [], "phase": "setup", "rules_version": version}
 
 
 def build(s: State, payload: Mapping[str, Any]) -> State:
@@ -81,17 +81,17 @@ def build(s: State, payload: Mapping[str, Any]) -> State:
         counts = BOARD["figures_per_clan"]
         for t in ("daimyo", "shinto", "bushi"):
             for i in range(counts[t]):
-                figs[f"{seat}:{t}{i}"] = {"o": seat, "t": t, "n": t, "loc": "reserve"}
-        figs[f"{seat}:daimyo0"]["loc"] = CLANS[c]["home"]
-        figs[f"{seat}:bushi0"]["loc"] = CLANS[c]["home"]
-    hidden = list(s["hidden"])
+                figs[f"{seat}:{t}{i}"] = {"owner": seat, "type": t, "name": t, "at": "reserve"}
+        figs[f"{seat}:daimyo0"]["at"] = CLANS[c]["home"]
+        figs[f"{seat}:bushi0"]["at"] = CLANS[c]["home"]
+    hidden = list(s["secret_draws"])
     deck = list(hidden.pop(0))
     return {
-        "n": n, "clans": clans, "seating": seating, "honor": list(seating),
-        "players": [new_player(c) for c in clans], "figs": figs,
+        "player_count": n, "clans": clans, "seating": seating, "honor": list(seating),
+        "players": [new_player(c) for c in clans], "figures": figs,
         "shrines": list(payload["shrines"]), "season_set": payload["season_set"], "season": 0,
-        "display": [], "mandate_deck": deck, "track": [], "holder": seating[0], "ally": [None] * n,
-        "proposals": [], "stack": [], "hidden": hidden, "result": None, "phase": "setup",
-        "war_order": [], "battle": None, "commits": 0, "lotus_tiles": [], "winter": None,
+        "display": [], "mandate_deck": deck, "track": [], "holder": seating[0], "alliances": [None] * n,
+        "proposals": [], "stack": [], "secret_draws": hidden, "result": None, "phase": "setup",
+        "war_provinces": [], "battle": None, "commit_count": 0, "lotus_tiles": [], "winter": None,
         "rules_version": s.get("rules_version", 2), "closed_proposals": [],
     }

@@ -180,7 +180,7 @@ def test_a_done_player_is_not_asked_but_may_still_answer():
     g.do(0, type="tea_done")
     assert (0, "tea_ceremony") not in g.pending()  # proposing did not make the proposer active again
     g.do(1, type="accept_alliance", **{"from": 0})
-    assert g.s["ally"][:2] == [1, 0]
+    assert g.s["alliances"][:2] == [1, 0]
     reveal = g.events[-1].payload["reveals"]
     assert reveal[0]["seat"] == ANONYMOUS and reveal[0]["choice"] == {"from": 0, "to": 1}
     commit = next(e for e in g.events if e.type == COMMITTED)
