@@ -5,8 +5,8 @@ War Reparations. The bid itself is committed in rules.decide (commit-reveal)."""
 from __future__ import annotations
 
 from ..base import IllegalCommand
-from .engine import AUTO, INPUT, PROMPT, Step, pop, prompt
 from .figures import do_kill, request_kill
+from .flow import AUTO, INPUT, PROMPT, Step, pop, prompt
 from .state import (
     State,
     best_by,
@@ -20,6 +20,8 @@ from .state import (
     is_daimyo_like,
     kind_of,
     lose_vp,
+    loyalty,
+    version,
 )
 from .war import award
 
@@ -33,9 +35,9 @@ def allocated(b: dict, seat: int) -> int:
 
 def check_bid(s: State, seat: int, cmd: dict) -> dict:
     b = s.get("battle")
-    if not b or s["stack"][-1]["k"] != "bidding":
+    if not b or s["stack"][-1]["kind"] != "bidding":
         raise IllegalCommand("no battle is waiting for bids")
-    if seat not in b["parts"] or str(seat) in b["bids"]:
+    if seat not in b["participants"] or str(seat) in b["bids"]:
         raise IllegalCommand("you have no bid to place in this battle")
     bid = {a: cmd.get(a, 0) for a in ADVANTAGES}
     for a, v in bid.items():
@@ -50,7 +52,7 @@ def store_bid(s: State, seat: int, bid: dict, key: str, salt: str) -> bool:
     """Record a secret bid; True when every participant has bid."""
     b = s["battle"]
     b["bids"][str(seat)] = {**bid, "key": key, "salt": salt}
-    return len(b["bids"]) == len(b["parts"])
+    return len(b["bids"]) == len(b["participants"])
 
 
 def reveal(s: State) -> None:
@@ -60,7 +62,7 @@ def reveal(s: State) -> None:
 
 def _bidding_pending(s, f):
     b = s["battle"]
-    return [q for q in b["parts"] if str(q) not in b["bids"]]
+    return [q for q in b["participants"] if str(q) not in b["bids"]]
 
 
 INPUT["bidding"] = Step(_bidding_pending, lambda s, f, seat: [{"type": "bid", "seppuku": 0, "hostage": 0,
@@ -69,16 +71,16 @@ INPUT["bidding"] = Step(_bidding_pending, lambda s, f, seat: [{"type": "bid", "s
 
 def adv_winner(s: State, adv: str) -> int | None:
     b = s["battle"]
-    return best_by(s, {q: b["bids"][str(q)][adv] for q in b["parts"]}, minimum=1)
+    return best_by(s, {q: b["bids"][str(q)][adv] for q in b["participants"]}, minimum=1)
 
 
 def hostage_targets(s: State, seat: int) -> list[str]:
     b = s["battle"]
     out = set()
-    for fid in figs_at(s, b["prov"]):
-        f = s["figs"][fid]
-        if f["o"] != seat and not is_daimyo_like(f):
-            out.add(f"{f['o']}:{kind_of(f)}")
+    for fid in figs_at(s, b["province"]):
+        f = s["figures"][fid]
+        if f["owner"] != seat and not is_daimyo_like(f):
+            out.add(f"{f['owner']}:{kind_of(f)}")
     return sorted(out)
 
 
@@ -126,7 +128,7 @@ def _seppuku(s, p, choice, ctx):
     if choice != "commit":
         return
     seat = p["seat"]
-    mine = figs_at(s, s["battle"]["prov"], seat)
+    mine = figs_at(s, s["battle"]["province"], seat)
     do_kill(s, mine, None)
     gain_vp(s, seat, len(mine))
     for _ in mine:
@@ -135,25 +137,35 @@ def _seppuku(s, p, choice, ctx):
 
 def _hostage(s, p, choice, ctx):
     """One hostage per prompt (Respect: 1 more per copy); the VP stolen by the
-    whole Take Hostage advantage are one gain instance (Loyalty, §6)."""
+    whole Take Hostage advantage are one gain instance (Loyalty, §6). From rules
+    version 3 each stolen VP moves to the captor with its hostage (so the VP on
+    the table add up between two prompts) and Loyalty is added once at the end;
+    before, they were all credited at the end."""
     seat = p["seat"]
     got = p["got"]
+    moving = version(s) >= 3
     if choice != "decline":
         owner, kind = choice.split(":", 1)
         owner = int(owner)
-        fid = sorted(x for x in figs_at(s, s["battle"]["prov"], owner) if kind_of(s["figs"][x]) == kind)[0]
-        s["figs"][fid]["loc"] = f"hostage:{seat}"
-        got += lose_vp(s, owner, 1)
+        fid = sorted(x for x in figs_at(s, s["battle"]["province"], owner) if kind_of(s["figures"][x]) == kind)[0]
+        s["figures"][fid]["at"] = f"hostage:{seat}"
+        taken = lose_vp(s, owner, 1)
+        got += taken
+        if moving:
+            s["players"][seat]["vp"] += taken
         more = hostage_targets(s, seat)
         if p["left"] > 1 and more:
             prompt(s, seat, "take_hostage", ["decline"] + more, left=p["left"] - 1, got=got)
             return
-    gain_vp(s, seat, got)
+    if not moving:
+        gain_vp(s, seat, got)
+    elif got > 0:
+        loyalty(s, seat)
 
 
 def _ronin(s, p, choice, ctx):
     if choice == "hire":
-        s["battle"]["hired"][str(p["seat"])] = ronin_amount(s, p["seat"])
+        s["battle"]["hired_ronin"][str(p["seat"])] = ronin_amount(s, p["seat"])
 
 
 def _poets(s, p, choice, ctx):
@@ -169,22 +181,22 @@ PROMPT["imperial_poets"] = _poets
 
 def _outcome(s: State) -> None:
     b = s["battle"]
-    prov = b["prov"]
-    forces = {q: force(s, q, prov) for q in b["parts"]}
+    prov = b["province"]
+    forces = {q: force(s, q, prov) for q in b["participants"]}
     winner = best_by(s, forces, minimum=1)
     if winner is None:
-        winner = by_honor(s, b["parts"])[0]
+        winner = by_honor(s, b["participants"])[0]
     b["winner"] = winner
     award(s, winner, prov, b["souls"])
     dead = [fid for fid in figs_at(s, prov)
-            if s["figs"][fid]["o"] != winner and s["ally"][winner] != s["figs"][fid]["o"]]
+            if s["figures"][fid]["owner"] != winner and s["alliances"][winner] != s["figures"][fid]["owner"]]
     request_kill(s, dead, winner)
 
 
 def _reparations(s: State) -> None:
     b = s["battle"]
     winner = b["winner"]
-    losers = by_honor(s, [q for q in b["parts"] if q != winner])
+    losers = by_honor(s, [q for q in b["participants"] if q != winner])
     for q in losers:
         s["players"][q]["coins"] -= allocated(b, q)
     pot = allocated(b, winner)
@@ -200,7 +212,7 @@ def _reparations(s: State) -> None:
 
 def _reparation_pick(s, p, choice, ctx):
     s["players"][int(choice)]["coins"] += 1
-    rest = [o for o in p["opts"] if o != choice]
+    rest = [o for o in p["options"] if o != choice]
     if p["left"] > 1 and rest:
         prompt(s, p["seat"], "reparations", rest, left=p["left"] - 1)
 

@@ -1,13 +1,13 @@
 """evolve: one small function per event type. Never validates on purpose and
 never draws: public events replay their recorded draws (Ctx), hidden ones park
-a secret deck order in state["hidden"] for the next public event to consume."""
+a secret deck order in state["secret_draws"] for the next public event to consume."""
 
 from __future__ import annotations
 
 from ..base import Event
 from . import battle, politics, tea
 from . import events as ev
-from .engine import Ctx, apply_input, push, run
+from .flow import Ctx, apply_input, push, run
 from .setup import build
 from .state import State, clone
 
@@ -20,7 +20,7 @@ def _setup(s: State, p) -> State:
 
 
 def _shuffled(s: State, p) -> State:
-    s["hidden"] = s.get("hidden", []) + [list(o) for o in p["orders"]]
+    s["secret_draws"] = s.get("secret_draws", []) + [list(o) for o in p["orders"]]
     return s
 
 
@@ -29,7 +29,7 @@ def _noop(s: State, p) -> State:
 
 
 def _command(s: State, p) -> State:
-    apply_input(s, p["seat"], dict(p["cmd"]), Ctx(draws=p["draws"]))
+    apply_input(s, p["seat"], dict(p["cmd"]), Ctx(draws=p.get("draws", [])))
     return s
 
 
@@ -39,13 +39,14 @@ def _gift(s: State, p) -> State:
 
 
 def _proposal(s: State, p) -> State:
-    s["commits"] += 1
-    tea.store_proposal(s, p["seat"], p["choice"], p["key"], p["salt"])
+    s["commit_count"] += 1
+    to = p["choice"]["to"] if isinstance(p["choice"], dict) else p["choice"]  # v3: {from, to}; v2: to
+    tea.store_proposal(s, p["seat"], to, p["key"], p["salt"])
     return s
 
 
 def _tile(s: State, p) -> State:
-    s["commits"] += 1
+    s["commit_count"] += 1
     politics.choose_tile(s, p["seat"], p["choice"], p["key"], p["salt"])
     return s
 
@@ -57,7 +58,7 @@ def _played(s: State, p) -> State:
 
 
 def _bid(s: State, p) -> State:
-    s["commits"] += 1
+    s["commit_count"] += 1
     battle.store_bid(s, p["seat"], dict(p["choice"]), p["key"], p["salt"])
     return s
 
@@ -71,6 +72,7 @@ def _revealed(s: State, p) -> State:
 HANDLERS = {
     ev.SETUP: _setup, ev.MANDATES_SHUFFLED: _shuffled, ev.TILES_SEEN: _noop,
     ev.PROPOSAL_RECEIVED: _noop, ev.COMMAND_APPLIED: _command, ev.GIFT_GIVEN: _gift,
+    ev.PROPOSAL_DECLINED: _command, ev.PROPOSAL_WITHDRAWN: _command,
     ev.PROPOSAL_MADE: _proposal, ev.MANDATE_CHOSEN: _tile, ev.MANDATE_PLAYED: _played,
     ev.BID_PLACED: _bid, ev.BIDS_REVEALED: _revealed,
 }

@@ -6,7 +6,7 @@ Spirit, Patron, Warlord) and end-of-Recruit upgrades (Light, Samurai)."""
 from __future__ import annotations
 
 from .data import PROVINCES
-from .engine import AUTO, PROMPT, pop, prompt, push
+from .flow import AUTO, PROMPT, pop, prompt, push
 from .state import (
     State,
     by_honor,
@@ -27,50 +27,50 @@ from .timing import own_order, register, simultaneous
 
 
 def on_map(f: dict) -> bool:
-    return f["loc"] in PROVINCES
+    return f["at"] in PROVINCES
 
 
 def put(s: State, fid: str, loc: str) -> None:
     """Summon, place or move a figure; monsters entering a province trigger."""
-    s["figs"][fid]["loc"] = loc
+    s["figures"][fid]["at"] = loc
     if loc in PROVINCES:
         enter(s, fid, loc)
 
 
 def enter(s: State, fid: str, prov: str) -> None:
-    f = s["figs"][fid]
-    owner = f["o"]
-    if f["n"] == "Oni of Spite":
+    f = s["figures"][fid]
+    owner = f["owner"]
+    if f["name"] == "Oni of Spite":
         # steal up to 2 VP from each higher-Honor clan with Force there (one
         # effect: the stolen VP are one gain instance for Loyalty)
         stolen = 0
-        for q in by_honor(s, range(s["n"])):
+        for q in by_honor(s, range(s["player_count"])):
             if q != owner and higher(s, q, owner) and force(s, q, prov) > 0:
                 stolen += lose_vp(s, q, 2)
         gain_vp(s, owner, stolen)
-    if f["n"] == "Oni of Hate":
-        victims = [q for q in by_honor(s, range(s["n"]))
+    if f["name"] == "Oni of Hate":
+        victims = [q for q in by_honor(s, range(s["player_count"]))
                    if q != owner and higher(s, q, owner) and _hate_kinds(s, q, prov)]
         if victims:
-            push(s, "hate", owner=owner, prov=prov, victims=victims, picked=[])
+            push(s, "hate", owner=owner, province=prov, victims=victims, picked=[])
 
 
 def _hate_kinds(s: State, q: int, prov: str) -> list[str]:
-    kinds = {kind_of(s["figs"][fid]) for fid in figs_at(s, prov, q)
-             if matches_type(s["figs"][fid], "bushi") or matches_type(s["figs"][fid], "shinto")}
+    kinds = {kind_of(s["figures"][fid]) for fid in figs_at(s, prov, q)
+             if matches_type(s["figures"][fid], "bushi") or matches_type(s["figures"][fid], "shinto")}
     return sorted(kinds)
 
 
 def _hate(s: State, f: dict, ctx) -> None:
     while f["victims"]:
         q = f["victims"][0]
-        kinds = _hate_kinds(s, q, f["prov"])
+        kinds = _hate_kinds(s, q, f["province"])
         if len(kinds) > 1:
             prompt(s, f["owner"], "oni_of_hate", kinds, victim=q)
             return
         f["victims"].pop(0)
         if kinds:
-            f["picked"].append(_one(s, q, f["prov"], kinds[0]))
+            f["picked"].append(_one(s, q, f["province"], kinds[0]))
     pop(s)
     request_kill(s, f["picked"], f["owner"])
 
@@ -78,11 +78,11 @@ def _hate(s: State, f: dict, ctx) -> None:
 def _hate_pick(s: State, p: dict, choice, ctx) -> None:
     f = s["stack"][-1]
     f["victims"].pop(0)
-    f["picked"].append(_one(s, p["victim"], f["prov"], choice))
+    f["picked"].append(_one(s, p["victim"], f["province"], choice))
 
 
 def _one(s: State, owner: int, loc: str, kind: str) -> str:
-    return sorted(fid for fid in figs_at(s, loc, owner) if kind_of(s["figs"][fid]) == kind)[0]
+    return sorted(fid for fid in figs_at(s, loc, owner) if kind_of(s["figures"][fid]) == kind)[0]
 
 
 AUTO["hate"] = _hate
@@ -93,26 +93,26 @@ PROMPT["oni_of_hate"] = _hate_pick
 
 def request_kill(s: State, fids: list[str], killer: int | None) -> None:
     if fids:
-        push(s, "kill", fids=list(fids), killer=killer)
+        push(s, "kill", figures=list(fids), killer=killer)
 
 
 def _kill_frame(s: State, f: dict, ctx) -> None:
     pop(s)
-    fids = [x for x in f["fids"] if on_map(s["figs"][x]) or s["figs"][x]["loc"].startswith("shrine:")]
+    fids = [x for x in f["figures"] if on_map(s["figures"][x]) or s["figures"][x]["at"].startswith("shrine:")]
     killer = f["killer"]
-    foes = [x for x in fids if s["figs"][x]["o"] != killer]
+    foes = [x for x in fids if s["figures"][x]["owner"] != killer]
     if killer is not None and foes and copies(s, killer, "Mercy"):
-        prompt(s, killer, "mercy", ["kill", "spare"], fids=fids)
+        prompt(s, killer, "mercy", ["kill", "spare"], figures=fids)
         return
     do_kill(s, fids, killer)
 
 
 def _mercy(s: State, p: dict, choice, ctx) -> None:
     killer = p["seat"]
-    fids = p["fids"]
+    fids = p["figures"]
     if choice == "spare":
         gain_vp(s, killer, 2 * copies(s, killer, "Mercy"))
-        fids = [x for x in fids if s["figs"][x]["o"] == killer]
+        fids = [x for x in fids if s["figures"][x]["owner"] == killer]
     do_kill(s, fids, killer)
 
 
@@ -122,17 +122,17 @@ PROMPT["mercy"] = _mercy
 
 def do_kill(s: State, fids: list[str], killer: int | None) -> None:
     """Kill now: figures go back to their owner's reserve."""
-    fids = [x for x in fids if on_map(s["figs"][x]) or s["figs"][x]["loc"].startswith("shrine:")]
+    fids = [x for x in fids if on_map(s["figures"][x]) or s["figures"][x]["at"].startswith("shrine:")]
     if not fids:
         return
     b = s.get("battle")
     victims: dict[int, int] = {}
     for fid in fids:
-        f = s["figs"][fid]
-        if b and f["loc"] == b["prov"]:
+        f = s["figures"][fid]
+        if b and f["at"] == b["province"]:
             b["killed"] += 1
-        f["loc"] = "reserve"
-        victims[f["o"]] = victims.get(f["o"], 0) + 1
+        f["at"] = "reserve"
+        victims[f["owner"]] = victims.get(f["owner"], 0) + 1
     for q in by_honor(s, victims):
         gain_vp(s, q, victims[q] * copies(s, q, "Righteousness"))
     if killer is not None:
@@ -160,7 +160,7 @@ def _after_summon(s: State, f: dict, ctx) -> None:
 
 
 def _after_summon_card(s: State, seat: int, card: str) -> None:
-    others = [q for q in range(s["n"]) if q != seat]
+    others = [q for q in range(s["player_count"]) if q != seat]
     if card == "Path of the Warlord":
         gain_coins(s, seat, 1)
     elif card == "Path of the Patron":
@@ -189,23 +189,23 @@ AUTO["after_summon"] = _after_summon
 
 def ninja_targets(s: State, seat: int) -> list[str]:
     out = set()
-    for f in s["figs"].values():
-        if f["t"] == "bushi" and f["o"] != seat and on_map(f):
-            out.add(f"{f['o']}:{f['loc']}")
+    for f in s["figures"].values():
+        if f["type"] == "bushi" and f["owner"] != seat and on_map(f):
+            out.add(f"{f['owner']}:{f['at']}")
     return sorted(out)
 
 
 def kenin_targets(s: State, seat: int) -> list[str]:
-    if not any(s["figs"][x]["t"] == "bushi" for x in reserve(s, seat)):
+    if not any(s["figures"][x]["type"] == "bushi" for x in reserve(s, seat)):
         return []
-    return sorted(set(s["players"][seat]["strong"]))
+    return sorted(set(s["players"][seat]["strongholds"]))
 
 
 def _monkey(s: State, p: dict, choice, ctx) -> None:
     seat = p["seat"]
     if choice != "take":
         return
-    others = [q for q in range(s["n"]) if q != seat]
+    others = [q for q in range(s["player_count"]) if q != seat]
     richest = max(s["players"][q]["coins"] for q in others)
     if richest <= 0:
         return
@@ -221,7 +221,7 @@ def _ninja(s: State, p: dict, choice, ctx) -> None:
         return
     owner, prov = choice.split(":")
     seat = p["seat"]
-    cands = sorted(x for x in figs_at(s, prov, int(owner)) if s["figs"][x]["t"] == "bushi")
+    cands = sorted(x for x in figs_at(s, prov, int(owner)) if s["figures"][x]["type"] == "bushi")
     if cands:
         # "you may kill 1 Bushi; if you do, lose Honor": the kill (and what it
         # triggers, e.g. Justice) comes first, then the Honor loss
@@ -245,11 +245,11 @@ def _kenin(s: State, p: dict, choice, ctx) -> None:
 
 def place_from_reserve(s: State, seat: int, want: str, loc: str) -> bool:
     """Place (not a Summon) one figure of a type from the reserve."""
-    cands = sorted(x for x in reserve(s, seat) if matches_type(s["figs"][x], want))
+    cands = sorted(x for x in reserve(s, seat) if matches_type(s["figures"][x], want))
     if not cands:
         return False
     # prefer the plain figure over a Komainu when placing a Shinto
-    cands.sort(key=lambda x: s["figs"][x]["t"] != want)
+    cands.sort(key=lambda x: s["figures"][x]["type"] != want)
     put(s, cands[0], loc)
     return True
 
@@ -264,13 +264,13 @@ PROMPT["path_of_the_kenin"] = _kenin
 def end_of_recruit(s: State) -> None:
     """Path of the Samurai / Path of the Light of every owner trigger together at
     the end of the Recruit Mandate: a timing conflict (timing.simultaneous)."""
-    seats = [q for q in range(s["n"]) if _samurai_ok(s, q) or _light_opts(s, q)]
+    seats = [q for q in range(s["player_count"]) if _samurai_ok(s, q) or _light_opts(s, q)]
     simultaneous(s, "end_of_recruit", seats)
 
 
 def _samurai_ok(s: State, seat: int) -> bool:
     return bool(copies(s, seat, "Path of the Samurai")) and any(
-        s["figs"][x]["t"] == "bushi" for x in reserve(s, seat))
+        s["figures"][x]["type"] == "bushi" for x in reserve(s, seat))
 
 
 def _light_opts(s: State, seat: int) -> list[str]:
@@ -278,7 +278,7 @@ def _light_opts(s: State, seat: int) -> list[str]:
     both a Shinto and the Komainu (which counts as a Shinto) are in reserve."""
     if not copies(s, seat, "Path of the Light"):
         return []
-    kinds = {s["figs"][x]["t"] for x in reserve(s, seat) if matches_type(s["figs"][x], "shinto")}
+    kinds = {s["figures"][x]["type"] for x in reserve(s, seat) if matches_type(s["figures"][x], "shinto")}
     if not kinds:
         return []
     opts = list(s["shrines"])
@@ -310,7 +310,7 @@ def _light(s: State, p: dict, choice, ctx) -> None:
     if choice == "pass":
         return
     if choice.startswith("Komainu:"):
-        fid = next(x for x in sorted(reserve(s, p["seat"])) if s["figs"][x]["n"] == "Komainu")
+        fid = next(x for x in sorted(reserve(s, p["seat"])) if s["figures"][x]["name"] == "Komainu")
         put(s, fid, "shrine:" + choice.split(":", 1)[1])
         return
     place_from_reserve(s, p["seat"], "shinto", "shrine:" + choice)
@@ -321,8 +321,8 @@ PROMPT["path_of_the_light"] = _light
 
 
 def movable_kinds(s: State, seat: int, prov: str, moved: list[str]) -> list[str]:
-    return sorted({kind_of(s["figs"][x]) for x in figs_at(s, prov, seat) if x not in moved})
+    return sorted({kind_of(s["figures"][x]) for x in figs_at(s, prov, seat) if x not in moved})
 
 
 def daimyo_like(s: State, fid: str) -> bool:
-    return is_daimyo_like(s["figs"][fid])
+    return is_daimyo_like(s["figures"][fid])

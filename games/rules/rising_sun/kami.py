@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from ..base import IllegalCommand
 from .data import PROVINCES
-from .engine import AUTO, INPUT, Step, pop, push
 from .figures import after_summon, put
+from .flow import AUTO, INPUT, Step, pop, push
 from .movement import do_move, move_commands
 from .politics import _start_train
 from .state import State, best_by, figs_at, gain_coins, gain_vp, honor_to_top, reserve
@@ -15,17 +15,17 @@ from .state import State, best_by, figs_at, gain_coins, gain_vp, honor_to_top, r
 def shrine_winner(s: State, shrine: str) -> int | None:
     scores: dict[int, int] = {}
     for fid in figs_at(s, "shrine:" + shrine):
-        o = s["figs"][fid]["o"]
+        o = s["figures"][fid]["owner"]
         scores[o] = scores.get(o, 0) + 1
     return best_by(s, scores, minimum=1)
 
 
 def _kami(s: State, f: dict, ctx) -> None:
-    if f["i"] >= len(s["shrines"]):
+    if f["step"] >= len(s["shrines"]):
         pop(s)
         return
-    shrine = s["shrines"][f["i"]]
-    f["i"] += 1
+    shrine = s["shrines"][f["step"]]
+    f["step"] += 1
     seat = shrine_winner(s, shrine)
     if seat is not None:
         GIFTS[shrine](s, seat)
@@ -44,7 +44,7 @@ def _tsukuyomi(s, seat):
 
 
 def _susanoo(s, seat):
-    gain_vp(s, seat, len(s["players"][seat]["strong"]))
+    gain_vp(s, seat, len(s["players"][seat]["strongholds"]))
 
 
 def _fujin(s, seat):
@@ -54,7 +54,7 @@ def _fujin(s, seat):
 
 
 def _raijin(s, seat):
-    if any(s["figs"][x]["t"] == "bushi" for x in reserve(s, seat)):
+    if any(s["figures"][x]["type"] == "bushi" for x in reserve(s, seat)):
         push(s, "raijin", seat=seat)
 
 
@@ -95,7 +95,7 @@ def _raijin_apply(s, f, seat, cmd, ctx):
         return
     if cmd.get("type") != "summon" or cmd.get("kind") != "bushi" or cmd.get("province") not in PROVINCES:
         raise IllegalCommand("summon a Bushi in a province or say done")
-    fid = sorted(x for x in reserve(s, seat) if s["figs"][x]["t"] == "bushi")[0]
+    fid = sorted(x for x in reserve(s, seat) if s["figures"][x]["type"] == "bushi")[0]
     after_summon(s, seat)
     put(s, fid, cmd["province"])
 

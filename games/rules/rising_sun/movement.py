@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from ..base import IllegalCommand
 from .data import LAND, PROVINCES, SEA
-from .engine import PROMPT, prompt
 from .figures import put
+from .flow import PROMPT, prompt
 from .state import State, by_honor, clan, copies, figs_at, kind_of
 
 
@@ -24,18 +24,18 @@ def serpents(s: State, seat: int) -> list[int]:
     at his first shipping-route use of a movement instance (a whole Marshal
     execution, one Fujin activation). The mover must be able to pay every
     possible charge to use a route (a player with 0 coins cannot use it)."""
-    return [q for q in by_honor(s, range(s["n"])) if q != seat and copies(s, q, "Path of the Serpent")]
+    return [q for q in by_honor(s, range(s["player_count"])) if q != seat and copies(s, q, "Path of the Serpent")]
 
 
 def movable(s: State, seat: int, moved: list[str] | None, sh_moved: list[str] | None) -> dict[str, list[str]]:
     """province -> kinds that may still move from there."""
     out: dict[str, set[str]] = {}
-    for fid in s["figs"]:
-        f = s["figs"][fid]
-        if f["o"] == seat and f["loc"] in PROVINCES and (moved is None or fid not in moved):
-            out.setdefault(f["loc"], set()).add(kind_of(f))
+    for fid in s["figures"]:
+        f = s["figures"][fid]
+        if f["owner"] == seat and f["at"] in PROVINCES and (moved is None or fid not in moved):
+            out.setdefault(f["at"], set()).add(kind_of(f))
     if clan(s, seat) == "Turtle":
-        strong = s["players"][seat]["strong"]
+        strong = s["players"][seat]["strongholds"]
         for p in set(strong):
             if sh_moved is None or strong.count(p) > sh_moved.count(p):
                 out.setdefault(p, set()).add("stronghold")
@@ -66,14 +66,14 @@ def do_move(s: State, seat: int, cmd: dict, moved, sh_moved, frame: dict) -> Non
         tolls = serpents(s, seat)
         frame["toll"] = True
     if kind == "stronghold":
-        strong = s["players"][seat]["strong"]
+        strong = s["players"][seat]["strongholds"]
         strong.remove(frm)
         strong.append(to)
         if sh_moved is not None:
             sh_moved.append(to)
     else:
         fid = sorted(x for x in figs_at(s, frm, seat)
-                     if kind_of(s["figs"][x]) == kind and (moved is None or x not in moved))[0]
+                     if kind_of(s["figures"][x]) == kind and (moved is None or x not in moved))[0]
         if moved is not None:
             moved.append(fid)
         put(s, fid, to)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from ..base import IllegalCommand
 from .data import CARDS, MANDATES, PROVINCES, TRACK
-from .engine import AUTO, INPUT, PROMPT, Step, pop, prompt, push
 from .figures import after_summon, end_of_recruit, put  # noqa: F401
+from .flow import AUTO, INPUT, PROMPT, Step, pop, prompt, push
 from .movement import do_move, move_commands
 from .state import (
     State,
@@ -32,16 +32,16 @@ BOARD_STRONGHOLDS = 4
 
 
 def _political(s: State, f: dict, ctx) -> None:
-    if f["i"] >= len(TRACK):
+    if f["step"] >= len(TRACK):
         pop(s)
         push(s, "war_start")
         return
-    step = TRACK[f["i"]]
-    f["i"] += 1
+    step = TRACK[f["step"]]
+    f["step"] += 1
     if step == "M":
         push(s, "choose_mandate", seat=s["holder"])
     else:
-        push(s, "kami", i=0)
+        push(s, "kami", step=0)
 
 
 AUTO["political"] = _political
@@ -62,7 +62,7 @@ def _choose_legal(s, f, seat):
 
 def check_choice(s: State, seat: int, cmd: dict) -> str:
     f = s["stack"][-1]
-    if f["k"] != "choose_mandate" or f["seat"] != seat:
+    if f["kind"] != "choose_mandate" or f["seat"] != seat:
         raise IllegalCommand("it is not your mandate turn")
     if cmd.get("tile") not in drawn(s):
         raise IllegalCommand("that tile is not among the 4 you drew")
@@ -81,18 +81,18 @@ def choose_tile(s: State, seat: int, tile: str, key: str, salt: str) -> None:
     deck = s["mandate_deck"]
     deck.pop(deck.index(tile, 0, 4))
     s["track"].append({"seat": seat, "tile": tile, "key": key, "salt": salt,
-                       "face_down": clan(s, seat) == "Lotus", "m": None})
+                       "face_down": clan(s, seat) == "Lotus", "mandate": None})
 
 
 def play_mandate(s: State, seat: int, declared: str) -> None:
     """The public part: the mandate is announced and executed."""
     pop(s)
-    s["track"][-1]["m"] = declared
-    ally = s["ally"][seat]
+    s["track"][-1]["mandate"] = declared
+    ally = s["alliances"][seat]
     if ally is not None and declared != "betray":
         gain_vp(s, seat, 2 * copies(s, seat, "Honesty"))
     if declared == "betray" and ally is not None:
-        s["ally"][seat] = s["ally"][ally] = None
+        s["alliances"][seat] = s["alliances"][ally] = None
         lose_honor(s, seat)
     if declared == "train":
         order = [seat] + clockwise_from_left(s, seat)[:-1]
@@ -100,23 +100,23 @@ def play_mandate(s: State, seat: int, declared: str) -> None:
         order = [seat]
     else:
         order = clockwise_from_left(s, seat)
-    push(s, "mandate", m=declared, chooser=seat, order=order, i=0)
+    push(s, "mandate", mandate=declared, chooser=seat, order=order, step=0)
 
 
 INPUT["choose_mandate"] = Step(lambda s, f: [f["seat"]], _choose_legal, None, "choose_mandate")
 
 
 def _mandate(s: State, f: dict, ctx) -> None:
-    if f["i"] >= len(f["order"]):
+    if f["step"] >= len(f["order"]):
         pop(s)
         s["holder"] = left_of(s, f["chooser"])
-        if f["m"] == "recruit":
+        if f["mandate"] == "recruit":
             end_of_recruit(s)
         return
-    seat = f["order"][f["i"]]
-    f["i"] += 1
-    bonus = seat == f["chooser"] or s["ally"][f["chooser"]] == seat
-    START[f["m"]](s, seat, bonus)
+    seat = f["order"][f["step"]]
+    f["step"] += 1
+    bonus = seat == f["chooser"] or s["alliances"][f["chooser"]] == seat
+    START[f["mandate"]](s, seat, bonus)
 
 
 AUTO["mandate"] = _mandate
@@ -125,7 +125,7 @@ AUTO["mandate"] = _mandate
 # ----------------------------------------------------------------- recruit
 
 def _start_recruit(s: State, seat: int, bonus: bool) -> None:
-    strong = s["players"][seat]["strong"]
+    strong = s["players"][seat]["strongholds"]
     if clan(s, seat) == "Dragonfly":
         f = {"slots": {}, "extra": 0, "any": len(strong) + int(bonus)}
     else:
@@ -150,7 +150,7 @@ def summon_places(s: State, f: dict) -> list[str]:
 
 
 def _recruit_legal(s, f, seat):
-    kinds = sorted({kind_of(s["figs"][x]) for x in reserve(s, seat)})
+    kinds = sorted({kind_of(s["figures"][x]) for x in reserve(s, seat)})
     cmds = []
     for p in summon_places(s, f):
         for k in kinds:
@@ -169,10 +169,10 @@ def _recruit_apply(s, f, seat, cmd, ctx):
     kind, prov, shrine = cmd.get("kind"), cmd.get("province"), cmd.get("shrine")
     if prov not in summon_places(s, f):
         raise IllegalCommand(f"you cannot summon in {prov}")
-    cands = sorted(x for x in reserve(s, seat) if kind_of(s["figs"][x]) == kind)
+    cands = sorted(x for x in reserve(s, seat) if kind_of(s["figures"][x]) == kind)
     if not cands:
         raise IllegalCommand(f"no {kind} in your reserve")
-    if shrine is not None and (shrine not in s["shrines"] or "shinto" not in type_classes(s["figs"][cands[0]])):
+    if shrine is not None and (shrine not in s["shrines"] or "shinto" not in type_classes(s["figures"][cands[0]])):
         raise IllegalCommand("only a Shinto (or Komainu) may go to a Shrine, and only to one in play")
     if f["any"]:
         f["any"] -= 1
@@ -191,7 +191,7 @@ def _finish_recruit(s: State, f: dict) -> None:
     "enters a province" effect pushed above it resolves first."""
     i = s["stack"].index(f)
     if f["count"]:
-        s["stack"][i] = {"k": "after_summon", "seat": f["seat"]}
+        s["stack"][i] = {"kind": "after_summon", "seat": f["seat"]}
     else:
         s["stack"].pop(i)
 
@@ -202,13 +202,13 @@ INPUT["recruit"] = Step(lambda s, f: [f["seat"]], _recruit_legal, _recruit_apply
 # ----------------------------------------------------------------- marshal
 
 def _start_marshal(s: State, seat: int, bonus: bool) -> None:
-    frame = push(s, "marshal", seat=seat, moved=[], sh_moved=[], bonus=bonus, toll=False)
+    frame = push(s, "marshal", seat=seat, moved=[], strongholds_moved=[], bonus=bonus, toll=False)
     if not move_commands(s, seat, [], [], False):
         _end_marshal(s, frame)
 
 
 def _marshal_legal(s, f, seat):
-    return move_commands(s, seat, f["moved"], f["sh_moved"], f["toll"]) + [{"type": "done"}]
+    return move_commands(s, seat, f["moved"], f["strongholds_moved"], f["toll"]) + [{"type": "done"}]
 
 
 def _marshal_apply(s, f, seat, cmd, ctx):
@@ -217,8 +217,8 @@ def _marshal_apply(s, f, seat, cmd, ctx):
         return
     if cmd["type"] != "move":
         raise IllegalCommand("move a figure or say done")
-    do_move(s, seat, cmd, f["moved"], f["sh_moved"], f)
-    if not move_commands(s, seat, f["moved"], f["sh_moved"], f["toll"]):
+    do_move(s, seat, cmd, f["moved"], f["strongholds_moved"], f)
+    if not move_commands(s, seat, f["moved"], f["strongholds_moved"], f["toll"]):
         _end_marshal(s, f)
 
 
@@ -228,7 +228,7 @@ def _end_marshal(s: State, f: dict) -> None:
     i = s["stack"].index(f)
     seat = f["seat"]
     if f["bonus"]:
-        s["stack"][i] = {"k": "build_check", "seat": seat}
+        s["stack"][i] = {"kind": "build_check", "seat": seat}
     else:
         s["stack"].pop(i)
 
@@ -244,7 +244,7 @@ AUTO["build_check"] = _build_check
 
 def can_build(s: State, seat: int) -> bool:
     p = s["players"][seat]
-    return len(p["strong"]) < BOARD_STRONGHOLDS and p["coins"] >= pay_cost(s, seat, 3)
+    return len(p["strongholds"]) < BOARD_STRONGHOLDS and p["coins"] >= pay_cost(s, seat, 3)
 
 
 def _build_legal(s, f, seat):
@@ -262,7 +262,7 @@ def _build_apply(s, f, seat, cmd, ctx):
         raise IllegalCommand("you cannot pay for (or have no) Stronghold left to build")
     price = pay_cost(s, seat, 3)
     s["players"][seat]["coins"] -= price
-    s["players"][seat]["strong"].append(cmd["province"])
+    s["players"][seat]["strongholds"].append(cmd["province"])
     benevolence(s, seat, price)
 
 
@@ -273,7 +273,7 @@ INPUT["build"] = Step(lambda s, f: [f["seat"]], _build_legal, _build_apply, "bui
 def benevolence(s: State, seat: int, price: int) -> None:
     """Give 1 of the paid coins to another player: Honor + 2 VP (per copy)."""
     n = min(price, copies(s, seat, "Benevolence"))
-    opts = ["keep"] + [str(q) for q in range(s["n"]) if q != seat]
+    opts = ["keep"] + [str(q) for q in range(s["player_count"]) if q != seat]
     for _ in range(n):
         prompt(s, seat, "benevolence", opts)
 
@@ -323,30 +323,30 @@ def _train_apply(s, f, seat, cmd, ctx):
     s["players"][seat]["cards"].append(card)
     if CARDS[card]["type"] == "monster":
         fid = "m:" + card
-        s["figs"][fid] = {"o": seat, "t": "monster", "n": card, "loc": "reserve"}
+        s["figures"][fid] = {"owner": seat, "type": "monster", "name": card, "at": "reserve"}
         if monster_places(s, seat, fid):
-            push(s, "place_monster", seat=seat, fid=fid)
+            push(s, "place_monster", seat=seat, figure=fid)
     benevolence(s, seat, price)
 
 
 def monster_places(s: State, seat: int, fid: str) -> list[dict]:
-    provs = PROVINCES if clan(s, seat) == "Dragonfly" else sorted(set(s["players"][seat]["strong"]))
+    provs = PROVINCES if clan(s, seat) == "Dragonfly" else sorted(set(s["players"][seat]["strongholds"]))
     out = [{"type": "place", "province": p} for p in provs]
-    if s["figs"][fid]["n"] == "Komainu":
+    if s["figures"][fid]["name"] == "Komainu":
         out += [{"type": "place", "province": p, "shrine": sh} for p in provs for sh in s["shrines"]]
     return out
 
 
 def _place_monster_apply(s, f, seat, cmd, ctx):
-    if cmd not in monster_places(s, seat, f["fid"]):
+    if cmd not in monster_places(s, seat, f["figure"]):
         raise IllegalCommand("summon the monster where you have a Stronghold (or to a Shrine for Komainu)")
     pop(s)
     after_summon(s, seat)
-    put(s, f["fid"], "shrine:" + cmd["shrine"] if cmd.get("shrine") else cmd["province"])
+    put(s, f["figure"], "shrine:" + cmd["shrine"] if cmd.get("shrine") else cmd["province"])
 
 
 INPUT["train"] = Step(lambda s, f: [f["seat"]], _train_legal, _train_apply, "train")
-INPUT["place_monster"] = Step(lambda s, f: [f["seat"]], lambda s, f, seat: monster_places(s, seat, f["fid"]),
+INPUT["place_monster"] = Step(lambda s, f: [f["seat"]], lambda s, f, seat: monster_places(s, seat, f["figure"]),
                               _place_monster_apply, "place_monster")
 
 
@@ -357,7 +357,7 @@ def _harvest(s: State, seat: int, bonus: bool) -> None:
     coins, vp, ronin = 1, 0, 0
     if bonus:
         for prov in PROVINCES:
-            scores = {q: force(s, q, prov) for q in range(s["n"])}
+            scores = {q: force(s, q, prov) for q in range(s["player_count"])}
             if best_by(s, scores, minimum=1) == seat:
                 r = BOARD["provinces"][prov]["reward"]
                 coins += r.get("coins", 0)
@@ -379,28 +379,28 @@ def _start_betray(s: State, seat: int, bonus: bool) -> None:
 def _betray_targets(s: State, f: dict, seat: int) -> list[dict]:
     mine = {}
     for x in reserve(s, seat):
-        for c in type_classes(s["figs"][x]):
-            mine.setdefault(c, set()).add(kind_of(s["figs"][x]))
+        for c in type_classes(s["figures"][x]):
+            mine.setdefault(c, set()).add(kind_of(s["figures"][x]))
     out = []
     seen = set()
-    for fid in sorted(s["figs"]):
-        t = s["figs"][fid]
-        if t["o"] == seat or is_daimyo_like(t):
+    for fid in sorted(s["figures"]):
+        t = s["figures"][fid]
+        if t["owner"] == seat or is_daimyo_like(t):
             continue
-        on_shrine = t["loc"].startswith("shrine:")
-        if not (t["loc"] in PROVINCES or on_shrine):
+        on_shrine = t["at"].startswith("shrine:")
+        if not (t["at"] in PROVINCES or on_shrine):
             continue
-        base_ok = f["base"] > 0 and t["o"] not in f["targeted"] and not on_shrine
+        base_ok = f["base"] > 0 and t["owner"] not in f["targeted"] and not on_shrine
         if not (base_ok or f["extra"] > 0):
             continue
         withs = set()
         for c in type_classes(t):
             withs |= mine.get(c, set())
         for w in sorted(withs):
-            key = (t["o"], t["loc"], kind_of(t), w)
+            key = (t["owner"], t["at"], kind_of(t), w)
             if key not in seen:
                 seen.add(key)
-                out.append({"type": "betray", "owner": t["o"], "at": t["loc"], "kind": kind_of(t), "with": w})
+                out.append({"type": "betray", "owner": t["owner"], "at": t["at"], "kind": kind_of(t), "with": w})
     return out
 
 
@@ -420,10 +420,10 @@ def _betray_apply(s, f, seat, cmd, ctx):
         f["targeted"].append(owner)
     else:
         f["extra"] -= 1
-    target = sorted(x for x in s["figs"] if s["figs"][x]["o"] == owner and s["figs"][x]["loc"] == at
-                    and kind_of(s["figs"][x]) == cmd["kind"])[0]
-    mine = sorted(x for x in reserve(s, seat) if kind_of(s["figs"][x]) == cmd["with"])[0]
-    s["figs"][target]["loc"] = "reserve"
+    target = sorted(x for x in s["figures"] if s["figures"][x]["owner"] == owner and s["figures"][x]["at"] == at
+                    and kind_of(s["figures"][x]) == cmd["kind"])[0]
+    mine = sorted(x for x in reserve(s, seat) if kind_of(s["figures"][x]) == cmd["with"])[0]
+    s["figures"][target]["at"] = "reserve"
     put(s, mine, at)
     if len(_betray_legal(s, f, seat)) == 1:
         s["stack"].remove(f)

@@ -17,7 +17,7 @@ from ..base import (
     commit,
     reveal_entry,
 )
-from . import battle, engine, kami, politics, tea, war  # noqa: F401  (registers frames)
+from . import battle, flow, kami, politics, tea, war  # noqa: F401  (registers frames)
 from . import events as ev
 from .commands import parse
 from .data import CLAN_NAMES
@@ -25,7 +25,7 @@ from .evolve import evolve as _evolve
 from .setup import OPTIONS_SCHEMA
 from .setup import initial_state as _initial
 from .setup import start as _start
-from .state import State, clone, top
+from .state import State, clone, top, version
 from .view import view as _view
 
 ADV = ("seppuku", "hostage", "ronin", "poets")
@@ -41,27 +41,56 @@ GIFT_SCHEMA = {
 }
 
 
+RULES_VERSION = 3
+ANONYMOUS = -1
+"""The `seat` of a version-3 alliance proposal's public commitment: nobody's, so
+it does not name the proposer; its choice `{from, to}` names both once revealed."""
+
+
 def _key(s: State, what: str) -> str:
-    return f"{what}:{s['commits']}"
+    return f"{what}:{s['commit_count']}"
+
+
+def _salt(rng: RngFactory, purpose: str) -> dict[str, str]:
+    return {"salt": rng(f"salt:{purpose}").salt()}
 
 
 class RisingSun:
+    """Rules versions (a game keeps the version it started under; the state
+    records it, see `state.version`): 1 - first release; 2 - optional Serpent,
+    timing-conflict prompts, Oni of Souls in battles only; 3 - every private
+    event carries a salt, alliance proposals leave no public trace unless
+    accepted (anonymous commitment, pending seats unchanged, revealed at the
+    end), Take Hostage moves each hostage's VP at once."""
+
     id = "rising-sun"
     name = "Rising Sun"
     min_players = 3
     max_players = 5
-    rules_version = 2  # 2: optional Serpent, timing-conflict prompts, Oni of Souls in battles only
     options_schema = OPTIONS_SCHEMA
+
+    def __init__(self, version: int = RULES_VERSION):
+        self.rules_version = version
+
+    def for_rules_version(self, version: int) -> RisingSun:
+        """The engine for a game started under `version` (versions 1 and 2 share
+        one engine: version 1 games were re-recorded; newer or unknown: current)."""
+        if not isinstance(version, int) or version >= RULES_VERSION:
+            return RULES
+        version = max(2, version)
+        if version not in _OLD:
+            _OLD[version] = RisingSun(version)
+        return _OLD[version]
 
     # ------------------------------------------------------------ setup
     def factions(self, players: int, options: Mapping[str, Any]) -> Sequence[str]:
         return list(CLAN_NAMES)
 
     def start(self, factions, options, rng: RngFactory) -> list[Event]:
-        return _start(factions, options, rng)
+        return _start(factions, options, rng, self.rules_version)
 
     def initial_state(self) -> State:
-        return _initial()
+        return _initial(self.rules_version)
 
     def evolve(self, state: State, event: Event) -> State:
         return _evolve(state, event)
@@ -69,12 +98,12 @@ class RisingSun:
     # ------------------------------------------------------------ decide
     def decide(self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory) -> list[Event]:
         cmd = parse(command)
-        if "n" not in state or not isinstance(seat, int) or not 0 <= seat < state["n"]:
+        if "player_count" not in state or not isinstance(seat, int) or not 0 <= seat < state["player_count"]:
             raise BadCommand("no such seat")
         if state["result"] is not None:
             raise IllegalCommand("the game is over")
         s = clone(state)
-        ctx = engine.Ctx(rng=rng)
+        ctx = flow.Ctx(rng=rng)
         t = cmd["type"]
         before = top(state)
         if t == "gift":
@@ -82,57 +111,98 @@ class RisingSun:
             return [Event(ev.GIFT_GIVEN, {"seat": seat, "cmd": cmd})]
         if t == "propose_alliance":
             return self._propose(s, seat, cmd, rng)
+        if t in ("decline_alliance", "withdraw_alliance") and version(s) >= 3:
+            return self._answer_in_secret(s, seat, cmd, rng)
         if t == "choose_mandate":
             out = self._choose_mandate(s, seat, cmd, rng, ctx)
         elif t == "bid":
             out = self._bid(s, seat, cmd, rng, ctx)
         else:
-            answered = tea.answered_proposals(s, seat, cmd) if before and before["k"] == "tea" else []
+            tea_step = before is not None and before["kind"] == "tea"
+            answered = tea.answered_proposals(s, seat, cmd) if tea_step else []
             old = list(s["proposals"])
-            engine.apply_input(s, seat, cmd, ctx)
-            gone = [p for p in old if p not in s["proposals"]] if answered or before["k"] == "tea" else []
+            flow.apply_input(s, seat, cmd, ctx)
             payload = {"seat": seat, "cmd": cmd, "draws": ctx.draws}
-            if gone:
-                payload["reveals"] = [reveal_entry(p["from"], p["key"], p["to"], p["salt"]) for p in gone]
+            if version(s) >= 3:
+                # only an accepted proposal is revealed now (the alliance is public)
+                gone = [p for p in answered if t == "accept_alliance" and (p["from"], p["to"]) == (cmd["from"], seat)]
+                reveals = [reveal_entry(ANONYMOUS, p["key"], {"from": p["from"], "to": p["to"]}, p["salt"])
+                           for p in gone]
+            else:
+                gone = [p for p in old if p not in s["proposals"]] if answered or tea_step else []
+                reveals = [reveal_entry(p["from"], p["key"], p["to"], p["salt"]) for p in gone]
+            if reveals:
+                payload["reveals"] = reveals
             out = [Event(ev.COMMAND_APPLIED, payload)]
-        return self._wrap(state, s, ctx, out)
+        return self._wrap(state, s, ctx, out, rng)
 
-    def _wrap(self, old: State, s: State, ctx, out: list[Event]) -> list[Event]:
+    def _wrap(self, old: State, s: State, ctx, out: list[Event], rng: RngFactory) -> list[Event]:
+        salted = version(s) >= 3
         if s["result"] is not None and old["result"] is None:
-            # the game is over: Lotus's face-down tiles are revealed for the audit
+            # the game is over: Lotus's face-down tiles (and, from version 3, the
+            # proposals that were never accepted) are revealed for the audit
             tiles = s.get("lotus_tiles", []) + [t for t in s["track"] if t["face_down"]]
-            if tiles:
+            extra = [reveal_entry(t["seat"], t["key"], t["tile"], t["salt"]) for t in tiles]
+            extra += [reveal_entry(ANONYMOUS, p["key"], {"from": p["from"], "to": p["to"]}, p["salt"])
+                      for p in s.get("closed_proposals", [])]
+            if extra:
                 i = max(i for i, e in enumerate(out) if e.type in ev.COMMAND_EVENTS)
                 e = out[i]
-                extra = [reveal_entry(t["seat"], t["key"], t["tile"], t["salt"]) for t in tiles]
                 out[i] = Event(e.type, {**e.payload, "reveals": list(e.payload.get("reveals", [])) + extra})
         if ctx.hidden:
-            hidden = Event(ev.MANDATES_SHUFFLED, {"orders": ctx.hidden}, visible_to=())
+            salt = _salt(rng, "mandates-shuffled") if salted else {}
+            hidden = Event(ev.MANDATES_SHUFFLED, {"orders": ctx.hidden, **salt}, visible_to=())
             i = next(i for i, e in enumerate(out) if e.type in ev.COMMAND_EVENTS)
             out.insert(i, hidden)
         f = top(s)
-        if f is not None and f["k"] == "choose_mandate" and s["result"] is None:
+        if f is not None and f["kind"] == "choose_mandate" and s["result"] is None:
             was = top(old)
-            if not (was and was["k"] == "choose_mandate" and len(old["track"]) == len(s["track"])):
-                out.append(Event(ev.TILES_SEEN, {"seat": f["seat"], "tiles": s["mandate_deck"][:4]},
+            if not (was and was["kind"] == "choose_mandate" and len(old["track"]) == len(s["track"])):
+                salt = _salt(rng, f"tiles-seen:{f['seat']}") if salted else {}
+                out.append(Event(ev.TILES_SEEN, {"seat": f["seat"], "tiles": s["mandate_deck"][:4], **salt},
                                  visible_to=(f["seat"],)))
         return out
 
     def _propose(self, s, seat, cmd, rng) -> list[Event]:
         tea.check_proposal(s, seat, cmd["to"])
-        priv, pub = commit(rng, seat, _key(s, "alliance"), cmd["to"], ev.PROPOSAL_MADE, extra={"seat": seat})
-        told = Event(ev.PROPOSAL_RECEIVED, {"from": seat, "to": cmd["to"]}, visible_to=(cmd["to"],))
+        key = _key(s, "alliance")
+        if version(s) < 3:
+            priv, pub = commit(rng, seat, key, cmd["to"], ev.PROPOSAL_MADE, extra={"seat": seat})
+            told = Event(ev.PROPOSAL_RECEIVED, {"from": seat, "to": cmd["to"]}, visible_to=(cmd["to"],))
+            return [priv, pub, told]
+        # the public commitment names nobody: its choice names proposer and target
+        priv, pub = commit(rng, seat, key, {"from": seat, "to": cmd["to"]}, ev.PROPOSAL_MADE,
+                           extra={"seat": seat})
+        pub = Event(pub.type, {**pub.payload, "seat": ANONYMOUS})
+        told = Event(ev.PROPOSAL_RECEIVED, {"from": seat, "to": cmd["to"], **_salt(rng, f"{key}:received")},
+                     visible_to=(cmd["to"],))
         return [priv, pub, told]
+
+    def _answer_in_secret(self, s, seat, cmd, rng) -> list[Event]:
+        """Version 3: a decline or a withdrawal is seen by the two players only
+        (it changes nothing public: not the pending seats, not the ceremony's end)."""
+        f = top(s)
+        if f is None or f["kind"] != "tea":
+            raise IllegalCommand("alliances are only answered during the Tea Ceremony")
+        if cmd["type"] == "decline_alliance":
+            kind, pair = ev.PROPOSAL_DECLINED, (cmd["from"], seat)
+        else:
+            kind, pair = ev.PROPOSAL_WITHDRAWN, (seat, cmd["to"])
+        flow.apply_input(s, seat, cmd, flow.Ctx(rng=rng))
+        if top(s) is not f:  # pragma: no cover - v3 tea never ends on a decline or withdrawal
+            raise RuntimeError("a secret tea answer changed the public flow")
+        salt = _salt(rng, f"tea-answer:{pair[0]}:{pair[1]}")
+        return [Event(kind, {"seat": seat, "cmd": cmd, **salt}, visible_to=tuple(sorted(set(pair))))]
 
     def _choose_mandate(self, s, seat, cmd, rng, ctx) -> list[Event]:
         declared = politics.check_choice(s, seat, cmd)
         key = _key(s, "mandate")
         priv, pub = commit(rng, seat, key, cmd["tile"], ev.MANDATE_CHOSEN, extra={"seat": seat})
-        s["commits"] += 1
+        s["commit_count"] += 1
         politics.choose_tile(s, seat, cmd["tile"], key, priv.payload["salt"])
         lotus = s["track"][-1]["face_down"]
         politics.play_mandate(s, seat, declared)
-        engine.run(s, ctx)
+        flow.run(s, ctx)
         payload = {"seat": seat, "declared": declared, "draws": ctx.draws}
         if not lotus:
             payload["reveals"] = [reveal_entry(seat, key, cmd["tile"], priv.payload["salt"])]
@@ -142,38 +212,38 @@ class RisingSun:
         bid = battle.check_bid(s, seat, cmd)
         key = _key(s, "bid")
         priv, pub = commit(rng, seat, key, bid, ev.BID_PLACED, extra={"seat": seat})
-        s["commits"] += 1
+        s["commit_count"] += 1
         if not battle.store_bid(s, seat, bid, key, priv.payload["salt"]):
             return [priv, pub]
         b = s["battle"]
         reveals = [reveal_entry(int(q), x["key"], {a: x[a] for a in ADV}, x["salt"]) for q, x in b["bids"].items()]
         battle.reveal(s)
-        engine.run(s, ctx)
-        return [priv, pub, Event(ev.BIDS_REVEALED, {"province": b["prov"], "reveals": reveals, "draws": ctx.draws})]
+        flow.run(s, ctx)
+        return [priv, pub, Event(ev.BIDS_REVEALED, {"province": b["province"], "reveals": reveals, "draws": ctx.draws})]
 
     # ------------------------------------------------------------ queries
     def pending(self, state: State) -> list[Pending]:
-        if "n" not in state:
+        if "player_count" not in state:
             return []
-        return [Pending(q, k) for q, k in engine.pending(state)]
+        return [Pending(q, k) for q, k in flow.pending(state)]
 
     def legal_commands(self, state: State, seat: int) -> LegalSet:
-        if "n" not in state or state["result"] is not None:
+        if "player_count" not in state or state["result"] is not None:
             return LegalSet()
         f = top(state)
         gifts = tea.gifts_open(state) and (state["players"][seat]["coins"] or state["players"][seat]["ronin"])
-        if f is not None and f["k"] == "bidding":
-            if seat not in engine.INPUT["bidding"].pending(state, f):
+        if f is not None and f["kind"] == "bidding":
+            if seat not in flow.INPUT["bidding"].pending(state, f):
                 return LegalSet()
             coins = state["players"][seat]["coins"]
             zero = {"type": "bid", **{a: 0 for a in ADV}}
             tmpl = Template("bid", BID_SCHEMA, f"Split at most {coins} coins (all you hold) over the 4 War "
                             "Advantages; coins not bid stay outside the war board.")
             return LegalSet((zero,), (tmpl,), lambda rnd: _random_bid(rnd, coins))
-        if f is not None and f["k"] == "choose_mandate":
+        if f is not None and f["kind"] == "choose_mandate":
             cmds = politics._choose_legal(state, f, seat) if seat == f["seat"] else []
         else:
-            cmds = engine.legal(state, seat)
+            cmds = flow.legal(state, seat)
         if not gifts:
             return LegalSet(tuple(cmds))
         p = state["players"][seat]
@@ -184,17 +254,17 @@ class RisingSun:
             # nothing is asked of this seat: gifts are described, but a naive bot
             # is not invited to spend its turns on them (no sampler)
             return LegalSet((), (tmpl,), None)
-        left = state["seating"][(state["seating"].index(seat) + 1) % state["n"]]
+        left = state["seating"][(state["seating"].index(seat) + 1) % state["player_count"]]
         return LegalSet(tuple(cmds), (tmpl,), lambda rnd: _random_gift(rnd, cmds, p, left))
 
     def default_command(self, state: State, seat: int) -> Mapping[str, Any] | None:
-        if seat not in [q for q, _ in engine.pending(state)]:
+        if seat not in [q for q, _ in flow.pending(state)]:
             return None
         f = top(state)
-        k = f["k"]
+        k = f["kind"]
         if k == "tea":
             inc = tea.incoming(state, seat)
-            if inc:
+            if inc and version(state) < 3:  # v3: unanswered proposals lapse at the end
                 return {"type": "decline_alliance", "from": inc[0]["from"]}
             return {"type": "tea_done"}
         if k == "bidding":
@@ -206,9 +276,9 @@ class RisingSun:
                 cmd["declare"] = t
             return cmd
         if k == "prompt":
-            return {"type": "choose", "choice": f["opts"][0]}
+            return {"type": "choose", "choice": f["options"][0]}
         if k == "place_monster":
-            return engine.legal(state, seat)[0]
+            return flow.legal(state, seat)[0]
         return {"type": "done"}
 
     def view(self, state: State, seat: int | None) -> Any:
@@ -241,3 +311,4 @@ def _random_gift(rnd, cmds, p, left: int) -> dict:
 
 
 RULES = RisingSun()
+_OLD: dict[int, RisingSun] = {}  # engines of older rules versions, made on demand

@@ -38,7 +38,8 @@ def options_of(options: Mapping[str, Any] | None) -> dict[str, str]:
     return out
 
 
-def start(factions: Sequence[str | None], options: Mapping[str, Any], rng: RngFactory) -> list[Event]:
+def start(factions: Sequence[str | None], options: Mapping[str, Any], rng: RngFactory,
+          version: int) -> list[Event]:
     opts = options_of(options)
     n = len(factions)
     if not 3 <= n <= 5:
@@ -58,14 +59,17 @@ def start(factions: Sequence[str | None], options: Mapping[str, Any], rng: RngFa
     tiles = [m for m in MANDATES for _ in range(BOARD["mandates"][m])]
     deck = rng("mandates").shuffled(tiles)
     wars = rng("war-tokens:0:0").shuffled(list(BOARD["provinces"]))
+    hidden: dict[str, Any] = {"orders": [deck]}
+    if version >= 3:  # a private event carries a salt, or its hash gives the order away
+        hidden["salt"] = rng("salt:mandates-shuffled").salt()
     return [
-        Event(ev.MANDATES_SHUFFLED, {"orders": [deck]}, visible_to=()),
+        Event(ev.MANDATES_SHUFFLED, hidden, visible_to=()),
         Event(ev.SETUP, {"clans": clans, "season_set": card_set, "shrines": shrines, "draws": [wars]}),
     ]
 
 
-def initial_state() -> State:
-    return {"hidden": [], "result": None, "stack": [], "phase": "setup"}
+def initial_state(version: int) -> State:
+    return {"secret_draws": [], "result": None, "stack": [], "phase": "setup", "rules_version": version}
 
 
 def build(s: State, payload: Mapping[str, Any]) -> State:
@@ -77,16 +81,17 @@ def build(s: State, payload: Mapping[str, Any]) -> State:
         counts = BOARD["figures_per_clan"]
         for t in ("daimyo", "shinto", "bushi"):
             for i in range(counts[t]):
-                figs[f"{seat}:{t}{i}"] = {"o": seat, "t": t, "n": t, "loc": "reserve"}
-        figs[f"{seat}:daimyo0"]["loc"] = CLANS[c]["home"]
-        figs[f"{seat}:bushi0"]["loc"] = CLANS[c]["home"]
-    hidden = list(s["hidden"])
+                figs[f"{seat}:{t}{i}"] = {"owner": seat, "type": t, "name": t, "at": "reserve"}
+        figs[f"{seat}:daimyo0"]["at"] = CLANS[c]["home"]
+        figs[f"{seat}:bushi0"]["at"] = CLANS[c]["home"]
+    hidden = list(s["secret_draws"])
     deck = list(hidden.pop(0))
     return {
-        "n": n, "clans": clans, "seating": seating, "honor": list(seating),
-        "players": [new_player(c) for c in clans], "figs": figs,
+        "player_count": n, "clans": clans, "seating": seating, "honor": list(seating),
+        "players": [new_player(c) for c in clans], "figures": figs,
         "shrines": list(payload["shrines"]), "season_set": payload["season_set"], "season": 0,
-        "display": [], "mandate_deck": deck, "track": [], "holder": seating[0], "ally": [None] * n,
-        "proposals": [], "stack": [], "hidden": hidden, "result": None, "phase": "setup",
-        "war_order": [], "battle": None, "commits": 0, "lotus_tiles": [], "winter": None,
+        "display": [], "mandate_deck": deck, "track": [], "holder": seating[0], "alliances": [None] * n,
+        "proposals": [], "stack": [], "secret_draws": hidden, "result": None, "phase": "setup",
+        "war_provinces": [], "battle": None, "commit_count": 0, "lotus_tiles": [], "winter": None,
+        "rules_version": s.get("rules_version", 2), "closed_proposals": [],
     }

@@ -8,7 +8,7 @@ Keys: n, clans[seat], seating (clockwise = ascending starting-honor rank), honor
 kindred, strong}, figs {fid: {o, t, n, loc}}, shrines, season (0..3), display
 (face-up season cards), decks, mandate_deck (index 0 = top), track (played
 tiles), holder (next mandate drawer), ally[seat], proposals, stack (frames, see
-engine.py), hidden (secret draws waiting for their public event), result.
+flow.py), hidden (secret draws waiting for their public event), result.
 Figure loc: a province name, "shrine:<Kami>", "reserve" or "hostage:<captor>".
 """
 
@@ -29,6 +29,12 @@ def clone(s: State) -> State:
 
 def top(s: State) -> dict | None:
     return s["stack"][-1] if s["stack"] else None
+
+
+def version(s: State) -> int:
+    """The rules version the game started under (see rules.py). States made by
+    version 2 engines (old snapshots) have no such key."""
+    return s.get("rules_version", 2)
 
 
 # --------------------------------------------------------------------- cards
@@ -103,8 +109,14 @@ def gain_vp(s: State, seat: int, n: int) -> None:
         return
     p = s["players"][seat]
     p["vp"] += n
-    if s["ally"][seat] is not None:
+    if s["alliances"][seat] is not None:
         p["vp"] += copies(s, seat, "Loyalty")
+
+
+def loyalty(s: State, seat: int) -> None:
+    """The Loyalty part of one VP gain instance whose VP were moved one by one."""
+    if s["alliances"][seat] is not None:
+        s["players"][seat]["vp"] += copies(s, seat, "Loyalty")
 
 
 def lose_vp(s: State, seat: int, n: int) -> int:
@@ -121,7 +133,7 @@ def gain_coins(s: State, seat: int, n: int) -> None:
         return
     before = s["players"][seat]["coins"]
     s["players"][seat]["coins"] += n
-    for q in by_honor(s, range(s["n"])):
+    for q in by_honor(s, range(s["player_count"])):
         k = copies(s, q, "Way of the Merchant")
         if q != seat and k and s["players"][q]["coins"] < before:
             s["players"][q]["coins"] += k
@@ -138,7 +150,7 @@ def gain_coins_together(s: State, gains: dict[int, int]) -> None:
     for seat, n in gains.items():
         if n <= 0:
             continue
-        for q in range(s["n"]):
+        for q in range(s["player_count"]):
             k = copies(s, q, "Way of the Merchant")
             if q != seat and k and before[q] < before[seat]:
                 s["players"][q]["coins"] += k
@@ -154,8 +166,8 @@ def pay_cost(s: State, seat: int, cost: int, discount: int = 0) -> int:
 # ------------------------------------------------------------------- figures
 
 def figs_at(s: State, loc: str, owner: int | None = None) -> list[str]:
-    return [fid for fid, f in s["figs"].items()
-            if f["loc"] == loc and (owner is None or f["o"] == owner)]
+    return [fid for fid, f in s["figures"].items()
+            if f["at"] == loc and (owner is None or f["owner"] == owner)]
 
 
 def reserve(s: State, seat: int) -> list[str]:
@@ -163,60 +175,60 @@ def reserve(s: State, seat: int) -> list[str]:
 
 
 def kind_of(f: dict) -> str:
-    return f["n"] if f["t"] == "monster" else f["t"]
+    return f["name"] if f["type"] == "monster" else f["type"]
 
 
 def is_daimyo_like(f: dict) -> bool:
-    return f["t"] == "daimyo" or f["n"] == "Yurei"
+    return f["type"] == "daimyo" or f["name"] == "Yurei"
 
 
 def matches_type(f: dict, want: str) -> bool:
     """Same-type rule (Betray, Path of the Light...): Komainu counts as both
     Shinto and Monster; any monster matches any monster."""
     if want == "monster":
-        return f["t"] == "monster"
+        return f["type"] == "monster"
     if want == "shinto":
-        return f["t"] == "shinto" or f["n"] == "Komainu"
-    return f["t"] == want
+        return f["type"] == "shinto" or f["name"] == "Komainu"
+    return f["type"] == want
 
 
 def type_classes(f: dict) -> list[str]:
-    if f["n"] == "Komainu":
+    if f["name"] == "Komainu":
         return ["monster", "shinto"]
-    return [f["t"]]
+    return [f["type"]]
 
 
 def turtle_strongholds(s: State, seat: int, prov: str) -> int:
     if clan(s, seat) != "Turtle":
         return 0
-    return s["players"][seat]["strong"].count(prov)
+    return s["players"][seat]["strongholds"].count(prov)
 
 
 def present(s: State, prov: str) -> list[int]:
     """Clans with Force >= 1 in a province (every figure has Force >= 1)."""
-    out = {f["o"] for f in s["figs"].values() if f["loc"] == prov}
-    out |= {p for p in range(s["n"]) if turtle_strongholds(s, p, prov)}
+    out = {f["owner"] for f in s["figures"].values() if f["at"] == prov}
+    out |= {p for p in range(s["player_count"]) if turtle_strongholds(s, p, prov)}
     return by_honor(s, out)
 
 
 def _lowest(s: State, seat: int, prov: str) -> bool:
     b = s.get("battle")
-    comp = b["parts"] if b and b["prov"] == prov else present(s, prov)
+    comp = b["participants"] if b and b["province"] == prov else present(s, prov)
     if seat not in comp or len(comp) < 2:
         return False
     return by_honor(s, comp)[-1] == seat
 
 
 def fig_force(s: State, f: dict, prov: str) -> int:
-    owner = f["o"]
+    owner = f["owner"]
     lion = copies(s, owner, "Path of the Lion") + 3 * copies(s, owner, "Path of the Dragon")
-    if f["t"] == "daimyo":
+    if f["type"] == "daimyo":
         return 1 + lion
-    if f["t"] == "bushi":
+    if f["type"] == "bushi":
         return 2 if s["phase"] == "war" and copies(s, owner, "Way of the Katana") else 1
-    if f["t"] == "shinto":
+    if f["type"] == "shinto":
         return 1
-    name = f["n"]
+    name = f["name"]
     if name == "Yurei":
         return 2 + lion
     if name == "Oni of Skulls":
@@ -227,21 +239,21 @@ def fig_force(s: State, f: dict, prov: str) -> int:
 
 
 def force(s: State, seat: int, prov: str) -> int:
-    total = sum(fig_force(s, f, prov) for f in s["figs"].values()
-                if f["loc"] == prov and f["o"] == seat)
+    total = sum(fig_force(s, f, prov) for f in s["figures"].values()
+                if f["at"] == prov and f["owner"] == seat)
     total += turtle_strongholds(s, seat, prov)
     b = s.get("battle")
-    if b and b["prov"] == prov:
-        total += b["hired"].get(str(seat), 0)
+    if b and b["province"] == prov:
+        total += b["hired_ronin"].get(str(seat), 0)
     return total
 
 
 def owned_monsters(s: State, seat: int, oni_only: bool = False) -> int:
     from .data import ONI
     names = ONI if oni_only else MONSTERS
-    return sum(1 for f in s["figs"].values() if f["o"] == seat and f["n"] in names)
+    return sum(1 for f in s["figures"].values() if f["owner"] == seat and f["name"] in names)
 
 
 def new_player(clan_name: str) -> dict[str, Any]:
-    return {"coins": 0, "ronin": 0, "vp": 0, "cards": [], "tokens": [], "kindred": [],
-            "strong": [CLANS[clan_name]["home"]]}
+    return {"coins": 0, "ronin": 0, "vp": 0, "cards": [], "war_tokens": [], "alliance_seasons": [],
+            "strongholds": [CLANS[clan_name]["home"]]}

@@ -1,17 +1,22 @@
 """Tea Ceremony (alliances, Appendix R item 21) and gifts of coins / Ronin
 (Tea Ceremony and Political Phase only, item 22). Proposals are secret: the
-proposal itself is committed in rules.decide and revealed when answered."""
+proposal itself is committed in rules.decide. Up to rules version 2 it is
+revealed when answered; from version 3 only an accepted proposal is revealed at
+once, the others (declined, withdrawn, cancelled) wait in `closed_proposals`
+for the end of the game, and nothing public (pending seats included) changes
+when a proposal is made, declined or withdrawn (seed 002 p.8: "Las ofertas se
+pueden hacer en secreto"; Appendix R 21: only the two players see it)."""
 
 from __future__ import annotations
 
 from ..base import IllegalCommand
 from .data import SEASONS
-from .engine import INPUT, Step, pop
-from .state import State
+from .flow import INPUT, Step, pop
+from .state import State, version
 
 
 def unallied(s: State) -> list[int]:
-    return [q for q in range(s["n"]) if s["ally"][q] is None]
+    return [q for q in range(s["player_count"]) if s["alliances"][q] is None]
 
 
 def incoming(s: State, seat: int) -> list[dict]:
@@ -23,15 +28,19 @@ def outgoing(s: State, seat: int) -> list[dict]:
 
 
 def _pending(s, f):
-    return [q for q in range(s["n"]) if q not in f["done"] or incoming(s, q)]
+    if version(s) >= 3:
+        # who has a proposal is secret: a seat that said tea_done may still answer
+        # one while the ceremony lasts, but it is not asked to (not pending)
+        return [q for q in range(s["player_count"]) if q not in f["done"]]
+    return [q for q in range(s["player_count"]) if q not in f["done"] or incoming(s, q)]
 
 
 def _legal(s, f, seat):
     cmds = []
-    if s["ally"][seat] is None:
+    if s["alliances"][seat] is None:
         cmds += [{"type": "accept_alliance", "from": p["from"]} for p in incoming(s, seat)]
         cmds += [{"type": "decline_alliance", "from": p["from"]} for p in incoming(s, seat)]
-    if s["ally"][seat] is None:
+    if s["alliances"][seat] is None:
         # a player who said tea_done may still propose or withdraw: that makes
         # him active again (he has to say tea_done again) (Appendix R 21)
         sent = {p["to"] for p in outgoing(s, seat)}
@@ -44,11 +53,11 @@ def _legal(s, f, seat):
 
 def check_proposal(s: State, seat: int, to) -> None:
     f = s["stack"][-1] if s["stack"] else None
-    if not f or f["k"] != "tea":
+    if not f or f["kind"] != "tea":
         raise IllegalCommand("alliances are only proposed during the Tea Ceremony")
-    if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to < s["n"] or to == seat:
+    if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to < s["player_count"] or to == seat:
         raise IllegalCommand("propose to another player")
-    if s["ally"][seat] is not None or s["ally"][to] is not None:
+    if s["alliances"][seat] is not None or s["alliances"][to] is not None:
         raise IllegalCommand("both players must be unallied")
     if any(p["from"] == seat and p["to"] == to for p in s["proposals"]):
         raise IllegalCommand("you already proposed to that player")
@@ -60,6 +69,8 @@ def store_proposal(s: State, seat: int, to: int, key: str, salt: str) -> None:
 
 
 def _active_again(s: State, seat: int) -> None:
+    if version(s) >= 3:
+        return  # a public change that would name the proposer
     f = s["stack"][-1]
     if seat in f["done"]:
         f["done"].remove(seat)
@@ -81,27 +92,39 @@ def _apply(s, f, seat, cmd, ctx):
     elif t == "accept_alliance":
         p = find_proposal(s, cmd.get("from"), seat)
         a, b = p["from"], seat
-        s["ally"][a], s["ally"][b] = b, a
+        s["alliances"][a], s["alliances"][b] = b, a
         for q in (a, b):
-            s["players"][q]["kindred"].append(SEASONS[s["season"]])
-        s["proposals"] = [x for x in s["proposals"] if not {x["from"], x["to"]} & {a, b}]
+            s["players"][q]["alliance_seasons"].append(SEASONS[s["season"]])
+        _close(s, [x for x in s["proposals"] if x is not p and {x["from"], x["to"]} & {a, b}])
+        s["proposals"].remove(p)
         f["done"] = []
     elif t == "decline_alliance":
-        s["proposals"].remove(find_proposal(s, cmd.get("from"), seat))
+        _close(s, [find_proposal(s, cmd.get("from"), seat)])
     elif t == "withdraw_alliance":
-        if s["ally"][seat] is not None:
+        if s["alliances"][seat] is not None:
             raise IllegalCommand("you are already allied")
-        s["proposals"].remove(find_proposal(s, seat, cmd.get("to")))
+        _close(s, [find_proposal(s, seat, cmd.get("to"))])
         _active_again(s, seat)
     else:
         raise IllegalCommand("that is not a Tea Ceremony action")
     _maybe_end(s, f)
 
 
+def _close(s: State, proposals: list[dict]) -> None:
+    """Proposals that end without an alliance: from version 3 they stay secret
+    until the game ends (rules.py reveals `closed_proposals` then)."""
+    for p in proposals:
+        s["proposals"].remove(p)
+        if version(s) >= 3:
+            s["closed_proposals"].append(p)
+
+
 def _maybe_end(s: State, f: dict) -> None:
-    everyone_done = all(q in f["done"] for q in range(s["n"])) and not s["proposals"]
+    # version 3: open proposals do not hold the ceremony open (that would show
+    # that one exists); the proposer keeps it open by not saying tea_done
+    everyone_done = all(q in f["done"] for q in range(s["player_count"])) and (version(s) >= 3 or not s["proposals"])
     if everyone_done or len(unallied(s)) < 2:
-        s["proposals"] = []
+        _close(s, list(s["proposals"]))
         pop(s)
         s["phase"] = "politics"
 
@@ -132,7 +155,7 @@ def check_gift(s: State, seat: int, cmd: dict) -> None:
     if not gifts_open(s):
         raise IllegalCommand("gifts are only allowed in the Tea Ceremony and the Political Phase")
     to, coins, ronin = cmd.get("to"), cmd.get("coins", 0), cmd.get("ronin", 0)
-    if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to < s["n"] or to == seat:
+    if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to < s["player_count"] or to == seat:
         raise IllegalCommand("give to another player")
     p = s["players"][seat]
     if coins > p["coins"] or ronin > p["ronin"] or coins + ronin == 0:

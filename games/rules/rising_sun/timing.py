@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .engine import AUTO, PROMPT, pop, prompt, push
+from .flow import AUTO, PROMPT, pop, prompt, push
 from .state import State, by_honor
 
 SIMUL: dict[str, Callable[[State, int], None]] = {}
@@ -29,17 +29,17 @@ def simultaneous(s: State, what: str, seats) -> None:
     order = by_honor(s, set(seats))
     if not order:
         return
-    push(s, "simul", what=what, order=order, i=0)
+    push(s, "simul", what=what, order=order, step=0)
     if len(order) >= 2:
         prompt(s, order[0], f"{what}_timing", ["first", "last"])
 
 
 def _simul(s: State, f: dict, ctx) -> None:
-    if f["i"] >= len(f["order"]):
+    if f["step"] >= len(f["order"]):
         pop(s)
         return
-    seat = f["order"][f["i"]]
-    f["i"] += 1
+    seat = f["order"][f["step"]]
+    f["step"] += 1
     SIMUL[f["what"]](s, seat)
 
 

@@ -6,38 +6,38 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import pending
+from .flow import pending
 from .state import State, top
 
 
 def view(s: State, seat: int | None) -> dict[str, Any]:
-    if "n" not in s:
+    if "player_count" not in s:
         return {"phase": "setup"}
     over = s["result"] is not None
     f = top(s)
     out: dict[str, Any] = {
         "season": s["season"], "phase": s["phase"], "season_set": s["season_set"],
         "clans": s["clans"], "seating": s["seating"], "honor": s["honor"],
-        "shrines": s["shrines"], "display": s["display"], "war_provinces": s["war_order"],
-        "alliances": s["ally"], "holder": s["holder"],
+        "shrines": s["shrines"], "display": s["display"], "war_provinces": s["war_provinces"],
+        "alliances": s["alliances"], "holder": s["holder"],
         "players": [{"clan": s["clans"][q], "coins": p["coins"], "ronin": p["ronin"], "vp": p["vp"],
-                     "cards": p["cards"], "war_tokens": p["tokens"], "strongholds": p["strong"],
-                     "alliance_seasons": p["kindred"]} for q, p in enumerate(s["players"])],
-        "figures": {fid: {"owner": x["o"], "type": x["t"], "name": x["n"], "at": x["loc"]}
-                    for fid, x in sorted(s["figs"].items())},
+                     "cards": p["cards"], "war_tokens": p["war_tokens"], "strongholds": p["strongholds"],
+                     "alliance_seasons": p["alliance_seasons"]} for q, p in enumerate(s["players"])],
+        "figures": {fid: {"owner": x["owner"], "type": x["type"], "name": x["name"], "at": x["at"]}
+                    for fid, x in sorted(s["figures"].items())},
         "mandate_deck_size": len(s["mandate_deck"]),
-        "track": [{"seat": t["seat"], "mandate": t["m"], "face_down": t["face_down"],
+        "track": [{"seat": t["seat"], "mandate": t["mandate"], "face_down": t["face_down"],
                    "tile": t["tile"] if (over or not t["face_down"] or seat == t["seat"]) else None}
                   for t in s["track"]],
         "pending": [{"seat": q, "kind": k} for q, k in pending(s)],
         "result": s["result"], "winter": s.get("winter"),
     }
     for frame in s["stack"]:
-        if frame["k"] == "political":
-            out["political_step"] = frame["i"]  # steps done on the 3-2-2 track
-        if frame["k"] == "war":
-            out["war_step"] = frame["i"]  # provinces of war_provinces already resolved
-    if f is not None and f["k"] == "choose_mandate" and (over or seat == f["seat"]):
+        if frame["kind"] == "political":
+            out["political_step"] = frame["step"]  # steps done on the 3-2-2 track
+        if frame["kind"] == "war":
+            out["war_step"] = frame["step"]  # provinces of war_provinces already resolved
+    if f is not None and f["kind"] == "choose_mandate" and (over or seat == f["seat"]):
         out["drawn_tiles"] = s["mandate_deck"][:4]
     if over:
         out["mandate_deck"] = s["mandate_deck"]
@@ -48,9 +48,9 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     if b:
         bids = {q: {a: v for a, v in bid.items() if a not in ("key", "salt")}
                 for q, bid in b["bids"].items() if b["revealed"] or over or q == str(seat)}
-        out["battle"] = {"province": b["prov"], "participants": b["parts"], "bids": bids,
+        out["battle"] = {"province": b["province"], "participants": b["participants"], "bids": bids,
                          "bids_in": sorted(int(q) for q in b["bids"]), "revealed": b["revealed"],
-                         "hired_ronin": b["hired"], "killed": b["killed"], "winner": b["winner"]}
-    if f is not None and f["k"] == "prompt" and (over or seat == f["seat"]):
-        out["prompt"] = {"what": f["what"], "options": f["opts"]}
+                         "hired_ronin": b["hired_ronin"], "killed": b["killed"], "winner": b["winner"]}
+    if f is not None and f["kind"] == "prompt" and (over or seat == f["seat"]):
+        out["prompt"] = {"what": f["what"], "options": f["options"]}
     return out

@@ -4,7 +4,7 @@ season cleanup and Winter scoring. Battles themselves are in battle.py."""
 from __future__ import annotations
 
 from .data import CARDS, CLANS, PROVINCES, SEASONS, season_deck, set_bonus
-from .engine import AUTO, pop, push
+from .flow import AUTO, pop, push
 from .state import (
     State,
     best_by,
@@ -35,27 +35,27 @@ def _season_start(s: State, f: dict, ctx) -> None:
     pop(s)
     season = SEASONS[s["season"]]
     s["phase"] = "setup"
-    s["war_order"] = ctx.shuffled(s, "war-tokens", list(PROVINCES))[: s["n"] + 2]
+    s["war_provinces"] = ctx.shuffled(s, "war-tokens", list(PROVINCES))[: s["player_count"] + 2]
     s["display"] = season_deck(season, s["season_set"])
     for p in s["players"]:
         p["coins"] = 0
-    for seat in range(s["n"]):
+    for seat in range(s["player_count"]):
         s["players"][seat]["coins"] = CLANS[clan(s, seat)]["income"]
     return_hostages(s)
-    s["ally"] = [None] * s["n"]
+    s["alliances"] = [None] * s["player_count"]
     s["proposals"] = []
     s["phase"] = "tea"
-    push(s, "political", i=0)
+    push(s, "political", step=0)
     push(s, "tea", done=[])
 
 
 def return_hostages(s: State) -> None:
     back: dict[int, int] = {}
-    for f in s["figs"].values():
-        if f["loc"].startswith("hostage:"):
-            captor = int(f["loc"].split(":")[1])
+    for f in s["figures"].values():
+        if f["at"].startswith("hostage:"):
+            captor = int(f["at"].split(":")[1])
             back[captor] = back.get(captor, 0) + 1
-            f["loc"] = "reserve"
+            f["at"] = "reserve"
     # one simultaneous step: +1 coin per hostage to each captor (no order)
     gain_coins_together(s, back)
 
@@ -79,17 +79,17 @@ def _war_start(s: State, f: dict, ctx) -> None:
         # conflict (Honor order fixed now, the highest-Honor owner goes first or
         # last; each owner orders his own cards) (rulebook "Otras reglas", R 3, 20a)
         f["upgrades"] = True
-        owners = [q for q in range(s["n"]) if any(copies(s, q, c) for c in START_OF_WAR)]
+        owners = [q for q in range(s["player_count"]) if any(copies(s, q, c) for c in START_OF_WAR)]
         simultaneous(s, "war_upgrade", owners)
         return
     pop(s)
     # then Koi converts all its Ronin, including those just gained (R 20b)
-    for seat in range(s["n"]):
+    for seat in range(s["player_count"]):
         if clan(s, seat) == "Koi" and s["players"][seat]["ronin"]:
             n = s["players"][seat]["ronin"]
             s["players"][seat]["ronin"] = 0
             gain_coins(s, seat, n)
-    push(s, "war", i=0)
+    push(s, "war", step=0)
 
 
 def _war_upgrades_of(s: State, seat: int) -> None:
@@ -109,7 +109,7 @@ def _war_upgrade(s: State, seat: int, card: str) -> None:
         gain_coins(s, seat, 2 * k)
         gain_vp(s, seat, 2 * k)
     elif card == "Way of the Righteous":
-        for q in range(s["n"]):
+        for q in range(s["player_count"]):
             if q != seat and higher(s, seat, q) and s["players"][q]["coins"] > 0:
                 s["players"][q]["coins"] -= 1
                 p["coins"] += 1
@@ -120,34 +120,34 @@ register("war_upgrade", _war_upgrades_of, _war_upgrade)
 
 def award(s: State, seat: int, prov: str, souls: list[int]) -> None:
     """`seat` takes the War Province token of `prov`."""
-    s["players"][seat]["tokens"].append([prov, SEASONS[s["season"]]])
+    s["players"][seat]["war_tokens"].append([prov, SEASONS[s["season"]]])
     gain_vp(s, seat, 2 * copies(s, seat, "Courage"))
     if seat in souls:
         gain_vp(s, seat, 2 * owned_monsters(s, seat, oni_only=True))
 
 
 def souls_present(s: State, prov: str) -> list[int]:
-    return sorted({f["o"] for f in s["figs"].values() if f["n"] == "Oni of Souls" and f["loc"] == prov})
+    return sorted({f["owner"] for f in s["figures"].values() if f["name"] == "Oni of Souls" and f["at"] == prov})
 
 
 def _war(s: State, f: dict, ctx) -> None:
-    if f["i"] >= len(s["war_order"]):
+    if f["step"] >= len(s["war_provinces"]):
         pop(s)
         push(s, "cleanup")
         return
-    prov = s["war_order"][f["i"]]
-    f["i"] += 1
+    prov = s["war_provinces"][f["step"]]
+    f["step"] += 1
     parts = present(s, prov)
     if not parts:
         return
-    allied_pair = len(parts) == 2 and s["ally"][parts[0]] == parts[1]
+    allied_pair = len(parts) == 2 and s["alliances"][parts[0]] == parts[1]
     if len(parts) == 1 or allied_pair:
         # no battle takes place: Oni of Souls (which pays for a battle won where
         # it took part) does not trigger; Courage does (it pays per token)
         winner = best_by(s, {q: force(s, q, prov) for q in parts}, minimum=0)
         award(s, winner, prov, [])
         return
-    s["battle"] = {"prov": prov, "parts": parts, "bids": {}, "revealed": False, "hired": {},
+    s["battle"] = {"province": prov, "participants": parts, "bids": {}, "revealed": False, "hired_ronin": {},
                    "killed": 0, "souls": souls_present(s, prov), "winner": None}
     push(s, "battle", step=0)
     push(s, "bidding")
@@ -164,9 +164,9 @@ def _cleanup(s: State, f: dict, ctx) -> None:
     for p in s["players"]:
         p["coins"] = 0
         p["ronin"] = 0
-    for fig in s["figs"].values():
-        if fig["loc"].startswith("shrine:"):
-            fig["loc"] = "reserve"
+    for fig in s["figures"].values():
+        if fig["at"].startswith("shrine:"):
+            fig["at"] = "reserve"
     s["display"] = []
     tiles = s["mandate_deck"] + [t["tile"] for t in s["track"]]
     s["mandate_deck"] = ctx.shuffled(s, "mandates", tiles, hidden=True)
@@ -185,13 +185,13 @@ AUTO["cleanup"] = _cleanup
 def winter_vp(s: State, seat: int) -> dict[str, int]:
     p = s["players"][seat]
     parts = {
-        "Form of the Kitsune": 3 * len(p["strong"]) * copies(s, seat, "Form of the Kitsune"),
+        "Form of the Kitsune": 3 * len(p["strongholds"]) * copies(s, seat, "Form of the Kitsune"),
         "Form of the Phoenix": 3 * distinct_virtues(s, seat) * copies(s, seat, "Form of the Phoenix"),
         "Form of the Demon": 3 * owned_monsters(s, seat, True) * copies(s, seat, "Form of the Demon"),
         "Form of the Beast": 3 * owned_monsters(s, seat) * copies(s, seat, "Form of the Beast"),
-        "Form of the Kindred": 3 * len(set(p["kindred"])) * copies(s, seat, "Form of the Kindred"),
-        "tokens": sum({"spring": 1, "summer": 2, "autumn": 3}[t[1]] for t in p["tokens"]),
-        "set_bonus": set_bonus(len({t[0] for t in p["tokens"]})),
+        "Form of the Kindred": 3 * len(set(p["alliance_seasons"])) * copies(s, seat, "Form of the Kindred"),
+        "tokens": sum({"spring": 1, "summer": 2, "autumn": 3}[t[1]] for t in p["war_tokens"]),
+        "set_bonus": set_bonus(len({t[0] for t in p["war_tokens"]})),
     }
     return parts
 
@@ -201,7 +201,7 @@ def _winter(s: State, f: dict, ctx) -> None:
     s["phase"] = "winter"
     return_hostages(s)
     s["winter"] = {}
-    for seat in by_honor(s, range(s["n"])):
+    for seat in by_honor(s, range(s["player_count"])):
         parts = winter_vp(s, seat)
         s["winter"][str(seat)] = parts
         gain_vp(s, seat, sum(parts.values()))
@@ -210,11 +210,11 @@ def _winter(s: State, f: dict, ctx) -> None:
 
 
 def final_result(s: State) -> dict:
-    vps = {q: s["players"][q]["vp"] for q in range(s["n"])}
+    vps = {q: s["players"][q]["vp"] for q in range(s["player_count"])}
     best = max(vps.values())
     tied = by_honor(s, [q for q in vps if vps[q] == best])
     winners = [tied[0]]
-    ally = s["ally"][tied[0]]
+    ally = s["alliances"][tied[0]]
     if ally is not None and ally in tied:
         winners.append(ally)
     return {"winners": sorted(winners), "scores": {str(q): v for q, v in vps.items()}}

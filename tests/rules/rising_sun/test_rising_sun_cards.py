@@ -4,7 +4,7 @@ card's real effect, usually against the same position without the card."""
 import pytest
 
 from games.rules.rising_sun.data import CARDS, SETS, season_deck
-from games.rules.rising_sun.testkit import Game
+from tests.rules.rising_sun.testkit import Game
 
 FOUR = ["Koi", "Lotus", "Turtle", "Dragonfly"]  # seats 0..3, Honor in this order
 
@@ -36,7 +36,7 @@ def test_komainu_may_be_summoned_to_a_shrine_and_betrayed_as_shinto():
     assert {"type": "place", "province": "Edo", "shrine": "Fujin"} in g.legal("Koi")
     g.do("Koi", type="place", province="Edo", shrine="Fujin")
     assert g.count("Koi", "shrine:Fujin", "Komainu") == 1 and g.coins("Koi") == 3
-    g.s["figs"]["m:Komainu"]["loc"] = "reserve"
+    g.s["figures"]["m:Komainu"]["at"] = "reserve"
     g.put("Lotus", "shinto", "Kansai")
     g.frame("betray", seat=0, base=2, extra=0, targeted=[])
     assert {"type": "betray", "owner": 1, "at": "Kansai", "kind": "shinto", "with": "Komainu"} in g.legal("Koi")
@@ -81,22 +81,22 @@ def test_oni_of_souls_two_vp_per_oni_owned_when_winning_a_battle_it_took_part_in
     g.choose("Lotus", "commit")  # the Oni dies: 1 VP
     assert g.count("Lotus", "Kansai") == 0 and g.vp("Lotus") == 1
     g.choose("Lotus", "hire")  # 3 Ronin beat Koi's Bushi
-    assert ["Kansai", "spring"] in g.p("Lotus")["tokens"] and g.vp("Lotus") == 1 + 4
+    assert ["Kansai", "spring"] in g.p("Lotus")["war_tokens"] and g.vp("Lotus") == 1 + 4
     g2 = g4().put("Lotus", "Oni of Souls", "Kansai").put("Lotus", "Oni of Skulls", "reserve")
     g2.put("Lotus", "bushi", "Kansai").put("Koi", "bushi", "Kansai").set("Koi", coins=0).set("Lotus", coins=0)
     g2.war_phase(["Kansai"])
     g2.bid("Koi").bid("Lotus")
-    assert ["Kansai", "spring"] in g2.p("Lotus")["tokens"] and g2.vp("Lotus") == 4
+    assert ["Kansai", "spring"] in g2.p("Lotus")["war_tokens"] and g2.vp("Lotus") == 4
 
 
 def test_oni_of_souls_does_not_pay_without_a_battle():
     # uncontested: no battle takes place (rulebook p.21), so the Oni took part in none
     g = g4().put("Lotus", "Oni of Souls", "Kansai").put("Lotus", "Oni of Skulls", "reserve")
     g.war_phase(["Kansai"])
-    assert ["Kansai", "spring"] in g.p("Lotus")["tokens"] and g.vp("Lotus") == 0
+    assert ["Kansai", "spring"] in g.p("Lotus")["war_tokens"] and g.vp("Lotus") == 0
     g2 = g4().put("Lotus", "Oni of Souls", "Kansai").put("Turtle", "bushi", "Kansai").ally("Lotus", "Turtle")
     g2.war_phase(["Kansai"])  # two allies alone: no battle either
-    assert ["Kansai", "spring"] in g2.p("Lotus")["tokens"] and g2.vp("Lotus") == 0
+    assert ["Kansai", "spring"] in g2.p("Lotus")["war_tokens"] and g2.vp("Lotus") == 0
 
 
 def test_oni_of_hate_kills_one_bushi_or_shinto_of_each_higher_honor_clan():
@@ -105,7 +105,7 @@ def test_oni_of_hate_kills_one_bushi_or_shinto_of_each_higher_honor_clan():
     g.put("Lotus", "bushi", "Kansai").put("Dragonfly", "bushi", "Kansai")
     g.frame("fujin", seat=2, moves=2, toll=False)
     g.do("Turtle", type="move", **{"from": "Kyoto", "kind": "Oni of Hate", "to": "Kansai"})
-    assert g.top()["what"] == "oni_of_hate" and g.top()["opts"] == ["bushi", "shinto"]
+    assert g.top()["what"] == "oni_of_hate" and g.top()["options"] == ["bushi", "shinto"]
     g.choose("Turtle", "shinto")
     assert g.count("Koi", "Kansai") == 2 and g.count("Koi", "Kansai", "shinto") == 0
     assert g.count("Lotus", "Kansai") == 0  # only a Bushi: killed without a choice
@@ -133,22 +133,22 @@ def test_daimyo_paths(card, force):
 
 def test_path_of_the_serpent_may_charge_one_coin_per_route_use():
     g = g4().card("Koi", "Path of the Serpent").put("Lotus", "bushi", "Kansai", 2).set("Lotus", coins=2)
-    g.frame("marshal", seat=1, moved=[], sh_moved=[], bonus=False, toll=False)
+    g.frame("marshal", seat=1, moved=[], strongholds_moved=[], bonus=False, toll=False)
     g.do("Lotus", type="move", **{"from": "Kansai", "kind": "bushi", "to": "Shikoku"})
-    assert g.pending() == [(0, "path_of_the_serpent")] and g.top()["opts"] == ["waive", "charge"]
+    assert g.pending() == [(0, "path_of_the_serpent")] and g.top()["options"] == ["waive", "charge"]
     g.choose("Koi", "charge")
     assert g.coins("Lotus") == 1 and g.coins("Koi") == 6  # income 5 + toll
     g.do("Lotus", type="move", **{"from": "Kansai", "kind": "bushi", "to": "Shikoku"})
     assert g.coins("Lotus") == 1 and g.top() is None  # once per Marshal
     g2 = g4().card("Koi", "Path of the Serpent").put("Lotus", "bushi", "Kansai").set("Lotus", coins=0)
-    g2.frame("marshal", seat=1, moved=[], sh_moved=[], bonus=False, toll=False)
+    g2.frame("marshal", seat=1, moved=[], strongholds_moved=[], bonus=False, toll=False)
     tos = {c["to"] for c in g2.legal("Lotus") if c["type"] == "move"}
     assert "Kyoto" in tos and "Shikoku" not in tos  # no coin: no shipping route
 
 
 def test_path_of_the_serpent_is_optional_and_waiving_is_the_default():
     g = g4().card("Koi", "Path of the Serpent").put("Lotus", "bushi", "Kansai", 2).set("Lotus", coins=2)
-    g.frame("marshal", seat=1, moved=[], sh_moved=[], bonus=False, toll=False)
+    g.frame("marshal", seat=1, moved=[], strongholds_moved=[], bonus=False, toll=False)
     g.do("Lotus", type="move", **{"from": "Kansai", "kind": "bushi", "to": "Shikoku"})
     from games.rules.rising_sun.rules import RULES
     assert RULES.default_command(g.s, 0) == {"type": "choose", "choice": "waive"}
@@ -160,7 +160,7 @@ def test_path_of_the_serpent_is_optional_and_waiving_is_the_default():
 
 def test_path_of_the_serpent_toll_is_settled_before_the_bonus_build():
     g = g4().card("Koi", "Path of the Serpent").put("Lotus", "bushi", "Kansai").set("Lotus", coins=3)
-    g.frame("marshal", seat=1, moved=[], sh_moved=[], bonus=True, toll=False)
+    g.frame("marshal", seat=1, moved=[], strongholds_moved=[], bonus=True, toll=False)
     g.do("Lotus", type="move", **{"from": "Kansai", "kind": "bushi", "to": "Shikoku"})
     assert g.top()["what"] == "path_of_the_serpent"
     g.choose("Koi", "charge")
@@ -172,7 +172,7 @@ def test_path_of_the_serpent_in_a_fujin_activation():
     g.frame("fujin", seat=1, moves=2, toll=False)
     g.do("Lotus", type="move", **{"from": "Kansai", "kind": "bushi", "to": "Shikoku"})
     g.choose("Koi", "charge")
-    assert g.coins("Lotus") == 0 and g.top()["k"] == "fujin"
+    assert g.coins("Lotus") == 0 and g.top()["kind"] == "fujin"
     g.do("Lotus", type="move", **{"from": "Shikoku", "kind": "bushi", "to": "Kyushu"})  # route again: free
     assert g.count("Lotus", "Kyushu") == 1 and g.top() is None
 
@@ -180,7 +180,7 @@ def test_path_of_the_serpent_in_a_fujin_activation():
 def test_path_of_the_ninja_kills_a_bushi_and_costs_honor():
     g = g4().card("Lotus", "Path of the Ninja").put("Koi", "bushi", "Oshu")
     recruit(g, "Lotus", "Nagato")
-    assert g.top()["what"] == "path_of_the_ninja" and "0:Oshu" in g.top()["opts"]
+    assert g.top()["what"] == "path_of_the_ninja" and "0:Oshu" in g.top()["options"]
     g.choose("Lotus", "0:Oshu")
     assert g.count("Koi", "Oshu") == 0 and g.rank("Lotus") == 2
 
@@ -207,7 +207,7 @@ def test_path_of_the_spirit_needs_highest_honor(top, coins, vp):
 def test_path_of_the_kenin_places_an_extra_bushi():
     g = g4().card("Koi", "Path of the Kenin")
     recruit(g, "Koi", "Edo")
-    assert g.top()["opts"] == ["pass", "Edo"]
+    assert g.top()["options"] == ["pass", "Edo"]
     g.choose("Koi", "Edo")
     assert g.count("Koi", "Edo", "bushi") == 2
 
@@ -217,12 +217,12 @@ def test_path_of_the_kenin_places_an_extra_bushi():
     ("Path of the Samurai", "path_of_the_samurai", "Hokkaido", "Hokkaido")])
 def test_end_of_recruit_placements(card, what, choice, loc):
     g = g4().card("Lotus", card)
-    g.frame("mandate", m="recruit", chooser=0, order=[], i=0)
+    g.frame("mandate", mandate="recruit", chooser=0, order=[], step=0)
     assert g.top()["what"] == what
     g.choose("Lotus", choice)
     assert g.count("Lotus", loc) == 1
     g2 = g4().card("Lotus", card)
-    g2.frame("mandate", m="marshal", chooser=0, order=[], i=0)
+    g2.frame("mandate", mandate="marshal", chooser=0, order=[], step=0)
     assert g2.top() is None  # only at the end of a Recruit
 
 
@@ -406,7 +406,7 @@ def test_forms_counting_monsters_even_in_reserve_or_hostage(card, vp):
 
 
 def test_form_of_the_kindred_per_season_allied():
-    g = g4().card("Turtle", "Form of the Kindred").set("Turtle", kindred=["spring", "autumn"])
+    g = g4().card("Turtle", "Form of the Kindred").set("Turtle", alliance_seasons=["spring", "autumn"])
     assert _winter(g, "Turtle")["Form of the Kindred"] == 6
 
 
@@ -422,7 +422,7 @@ def test_highest_honor_war_upgrade_owner_chooses_first_or_last(timing, lotus, tu
     g = g4().card("Lotus", "Way of the Righteous").card("Turtle", "Way of the Moneylender")
     g.set("Lotus", coins=0).set("Turtle", coins=0).set("Dragonfly", coins=0)
     g.put("Koi", "bushi", "Edo").put("Dragonfly", "bushi", "Edo")  # a battle halts the war afterwards
-    g.s["war_order"] = ["Edo"]
+    g.s["war_provinces"] = ["Edo"]
     g.frame("war_start")
     assert g.top()["what"] == "war_upgrade_timing" and g.top()["seat"] == 1
     g.choose("Lotus", timing)

@@ -4,7 +4,7 @@ import pytest
 
 from games.rules.base import IllegalCommand
 from games.rules.rising_sun.rules import RULES
-from games.rules.rising_sun.testkit import Game
+from tests.rules.rising_sun.testkit import Game
 
 FOUR = ["Koi", "Lotus", "Turtle", "Dragonfly"]
 
@@ -24,7 +24,7 @@ def test_koi_converts_ronin_and_hires_its_spare_coins():
     g.bid("Koi", ronin=2)
     g.bid("Lotus")
     g.choose("Koi", "hire")  # 4 coins left behind the screen = 4 Ronin: 1 + 4 > 3
-    assert ["Kansai", "spring"] in g.p("Koi")["tokens"]
+    assert ["Kansai", "spring"] in g.p("Koi")["war_tokens"]
     assert g.count("Lotus", "Kansai") == 0
 
 
@@ -50,14 +50,14 @@ def test_other_clans_cannot_declare():
 def test_turtle_strongholds_force_move_and_immunity():
     g = g4().strongholds("Turtle", ["Kyoto", "Kyoto"])
     assert g.force("Turtle", "Kyoto") == 2
-    g.frame("marshal", seat=2, moved=[], sh_moved=[], bonus=False, toll=False)
+    g.frame("marshal", seat=2, moved=[], strongholds_moved=[], bonus=False, toll=False)
     g.do("Turtle", type="move", **{"from": "Kyoto", "kind": "stronghold", "to": "Kansai"})
-    assert g.p("Turtle")["strong"].count("Kansai") == 1 and g.force("Turtle", "Kansai") == 1
+    assert g.p("Turtle")["strongholds"].count("Kansai") == 1 and g.force("Turtle", "Kansai") == 1
     assert not any(c.get("to") == "Kyoto" and c.get("from") == "Kansai" for c in g.legal("Turtle"))  # moved once
     g.frame("betray", seat=0, base=2, extra=0, targeted=[])
     assert g.legal("Koi") == [{"type": "done"}] or g.top() is None  # nothing to replace
     g.war_phase(["Kansai"])
-    assert ["Kansai", "spring"] in g.p("Turtle")["tokens"]  # a lone Stronghold holds a province
+    assert ["Kansai", "spring"] in g.p("Turtle")["war_tokens"]  # a lone Stronghold holds a province
 
 
 def test_dragonfly_summons_and_moves_anywhere():
@@ -69,7 +69,7 @@ def test_dragonfly_summons_and_moves_anywhere():
     g.do("Dragonfly", type="summon", kind="bushi", province="Nagato")
     g.do("Dragonfly", type="summon", kind="bushi", province="Edo")  # 1 Stronghold + bonus = 2
     assert g.count("Dragonfly", "Nagato") == 1 and g.count("Dragonfly", "Edo") == 1
-    g.frame("marshal", seat=3, moved=[], sh_moved=[], bonus=False, toll=False)
+    g.frame("marshal", seat=3, moved=[], strongholds_moved=[], bonus=False, toll=False)
     g.do("Dragonfly", type="move", **{"from": "Nagato", "kind": "bushi", "to": "Hokkaido"})
     assert g.count("Dragonfly", "Hokkaido") == 1
 
@@ -86,7 +86,7 @@ def test_bonsai_pays_at_most_one_and_discount_after():
     g.set("Bonsai", coins=1)
     g.frame("build", seat=2)
     g.do("Bonsai", type="build", province="Oshu")
-    assert g.coins("Bonsai") == 0 and "Oshu" in g.p("Bonsai")["strong"]
+    assert g.coins("Bonsai") == 0 and "Oshu" in g.p("Bonsai")["strongholds"]
 
 
 # ---------------------------------------------------------------------- kami
@@ -126,7 +126,7 @@ def test_fujin_two_moves_one_figure_twice():
     g = kami("Fujin").put("Lotus", "bushi", "Nagato").kami_turn()
     g.do("Lotus", type="move", **{"from": "Nagato", "kind": "bushi", "to": "Kansai"})
     g.do("Lotus", type="move", **{"from": "Kansai", "kind": "bushi", "to": "Kyoto"})
-    assert g.count("Lotus", "Kyoto") == 1 and g.top()["k"] != "fujin"
+    assert g.count("Lotus", "Kyoto") == 1 and g.top()["kind"] != "fujin"
 
 
 def test_ryujin_buys_at_full_cost():

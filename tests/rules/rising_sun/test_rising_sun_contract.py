@@ -110,14 +110,14 @@ def test_invariants_hold_at_every_step(seed):
         if e.type.startswith("core."):
             continue
         state = RULES.evolve(state, e)
-        if "n" not in state:
+        if "player_count" not in state:
             continue
-        assert sorted(state["honor"]) == list(range(state["n"]))
+        assert sorted(state["honor"]) == list(range(state["player_count"]))
         for seat, p in enumerate(state["players"]):
             assert p["coins"] >= 0 and p["ronin"] >= 0 and p["vp"] >= 0, (seat, p)
-            assert len(p["strong"]) <= 4
-            assert sum(1 for f in state["figs"].values() if f["o"] == seat and f["t"] != "monster") == 10
-        assert sum(1 for x in state["ally"] if x is not None) % 2 == 0
+            assert len(p["strongholds"]) <= 4
+            assert sum(1 for f in state["figures"].values() if f["owner"] == seat and f["type"] != "monster") == 10
+        assert sum(1 for x in state["alliances"] if x is not None) % 2 == 0
 
 
 def test_every_commitment_is_revealed_by_the_end():

@@ -8,7 +8,7 @@ from games.rules.base import IllegalCommand, commitment_of, fold, rng_factory
 from games.rules.rising_sun import events as ev
 from games.rules.rising_sun.rules import RULES
 from games.rules.rising_sun.state import gain_honor, lose_honor
-from games.rules.rising_sun.testkit import Game
+from tests.rules.rising_sun.testkit import Game
 
 FOUR = ["Koi", "Lotus", "Turtle", "Dragonfly"]
 
@@ -33,11 +33,11 @@ def test_setup_seating_honor_home_and_decks():
     assert s["seating"] == [1, 2, 3, 4, 0] and s["honor"] == [1, 2, 3, 4, 0]
     homes = {"Koi": "Edo", "Lotus": "Nagato", "Turtle": "Kyoto", "Dragonfly": "Hokkaido", "Bonsai": "Kyushu"}
     for seat, clan in enumerate(s["clans"]):
-        on_map = sorted(f["t"] for f in s["figs"].values() if f["o"] == seat and f["loc"] != "reserve")
+        on_map = sorted(f["type"] for f in s["figures"].values() if f["owner"] == seat and f["at"] != "reserve")
         assert on_map == ["bushi", "daimyo"]
-        assert all(f["loc"] == homes[clan] for f in s["figs"].values() if f["o"] == seat and f["loc"] != "reserve")
-        assert s["players"][seat]["strong"] == [homes[clan]]
-    assert len(s["war_order"]) == 7 and len(set(s["war_order"])) == 7
+        assert all(f["at"] == homes[clan] for f in s["figures"].values() if f["owner"] == seat and f["at"] != "reserve")
+        assert s["players"][seat]["strongholds"] == [homes[clan]]
+    assert len(s["war_provinces"]) == 7 and len(set(s["war_provinces"])) == 7
     assert len(s["display"]) == 12 and len(s["shrines"]) == 4 and len(s["mandate_deck"]) == 10
     assert [p["coins"] for p in s["players"]] == [4, 5, 7, 6, 6]
     assert events[0].visible_to == ()  # the mandate order is nobody's to see
@@ -48,7 +48,7 @@ def test_setup_seating_honor_home_and_decks():
 def test_first_game_shrines_and_random_set():
     s = fold(RULES, RULES.start([None] * 3, {"shrines": "first_game", "season_set": "random"}, rng_factory("y", 1)))
     assert s["shrines"] == ["Amaterasu", "Fujin", "Hachiman", "Tsukuyomi"]
-    assert s["season_set"] in ("archway", "horseman", "teapot") and len(s["war_order"]) == 5
+    assert s["season_set"] in ("archway", "horseman", "teapot") and len(s["war_provinces"]) == 5
 
 
 # -------------------------------------------------------------------- honor
@@ -76,7 +76,7 @@ def test_tea_ceremony_private_proposal_commit_and_reveal():
     g.do("Turtle", type="accept_alliance", **{"from": 0})
     r = g.events[-1].payload["reveals"][0]
     assert commitment_of(r["salt"], r["choice"]) == pub.payload["commitment"]
-    assert g.s["ally"] == [2, None, 0, None] and g.p("Koi")["kindred"] == ["spring"]
+    assert g.s["alliances"] == [2, None, 0, None] and g.p("Koi")["alliance_seasons"] == ["spring"]
     with pytest.raises(IllegalCommand):
         g.do("Lotus", type="propose_alliance", to=0)  # Koi is taken
 
@@ -124,7 +124,7 @@ def test_a_season_has_seven_mandates_and_three_kami_turns():
 
 def test_income_resets_and_hostages_come_back_with_a_coin():
     g = Game(FOUR).clear().put("Lotus", "bushi", "hostage:0")
-    g.s["stack"] = [{"k": "season_start"}]
+    g.s["stack"] = [{"kind": "season_start"}]
     g.s["season"] = 1
     g.set("Koi", coins=30)
     g.resume()
@@ -158,7 +158,7 @@ def test_nobody_left_highest_honor_wins():
     g.bid("Lotus", seppuku=1, hostage=1)
     g.choose("Lotus", "commit")  # Lotus dies, gains Honor: now on top
     g.choose("Lotus", "0:bushi")  # takes the Koi Bushi: nobody has Force
-    assert ["Kansai", "spring"] in g.p("Lotus")["tokens"]
+    assert ["Kansai", "spring"] in g.p("Lotus")["war_tokens"]
 
 
 def test_declining_an_advantage_and_reparation_remainder():
@@ -175,7 +175,7 @@ def test_declining_an_advantage_and_reparation_remainder():
     assert g.count("Koi", "Kansai") == 3
     g.choose("Lotus", "compose")  # 2 figures died
     assert g.vp("Lotus") == 2
-    assert g.top()["what"] == "reparations" and g.top()["opts"] == ["1", "2"]
+    assert g.top()["what"] == "reparations" and g.top()["options"] == ["1", "2"]
     g.choose("Koi", "2")  # 5 coins: 2 each, the extra one to Turtle
     assert (g.coins("Koi"), g.coins("Lotus"), g.coins("Turtle")) == (0, 5, 7)
 
@@ -184,7 +184,7 @@ def test_declining_an_advantage_and_reparation_remainder():
 
 def test_winter_tokens_set_bonus_and_tie_break():
     g = Game(FOUR).clear()
-    g.set("Koi", tokens=[["Edo", "spring"], ["Oshu", "summer"], ["Kyoto", "autumn"]], vp=10)
+    g.set("Koi", war_tokens=[["Edo", "spring"], ["Oshu", "summer"], ["Kyoto", "autumn"]], vp=10)
     g.set("Lotus", vp=26).set("Turtle", vp=26).honor("Turtle", "Koi", "Lotus", "Dragonfly")
     g.auto("winter")
     assert g.vp("Koi") == 10 + 1 + 2 + 3 + 10
@@ -198,8 +198,8 @@ def test_tied_allies_share_the_win():
     assert RULES.outcome(g.s).winners == (2, 3)
 
 
-def test_after_tea_done_a_player_may_still_propose_which_makes_him_active_again():
-    g = Game(FOUR)
+def test_before_version_3_proposing_after_tea_done_makes_a_player_active_again():
+    g = Game(FOUR, version=2)
     g.do("Koi", type="tea_done")
     assert (0, "tea_ceremony") not in g.pending()
     assert {"type": "propose_alliance", "to": 2} in g.legal("Koi")  # listed, though not pending
@@ -210,4 +210,4 @@ def test_after_tea_done_a_player_may_still_propose_which_makes_him_active_again(
     g.do("Koi", type="propose_alliance", to=2)  # a counter-offer elsewhere (R 21: any unallied player)
     assert 0 not in g.top()["done"] and (0, "tea_ceremony") in g.pending()
     g.do("Turtle", type="accept_alliance", **{"from": 0})
-    assert g.s["ally"][0] == 2 and g.top()["done"] == []  # everyone may act again
+    assert g.s["alliances"][0] == 2 and g.top()["done"] == []  # everyone may act again

@@ -1,6 +1,6 @@
 """Every worked example of the Spanish rulebook v1.4 (seed 002), with its numbers."""
 
-from games.rules.rising_sun.testkit import Game
+from tests.rules.rising_sun.testkit import Game
 
 FOUR = ["Koi", "Lotus", "Turtle", "Dragonfly"]
 
@@ -11,7 +11,7 @@ def test_recruit_example_lotus_p14():
     g.mandate_turn("Lotus", ["harvest", "marshal", "train", "betray"])
     # Lotus plays a tile face down and declares Recruit (its clan ability)
     g.do("Lotus", type="choose_mandate", tile="harvest", declare="recruit")
-    assert g.s["track"][-1]["m"] == "recruit" and g.s["track"][-1]["face_down"]
+    assert g.s["track"][-1]["mandate"] == "recruit" and g.s["track"][-1]["face_down"]
     assert g.pending() == [(1, "recruit")]  # the others have no Stronghold: nothing to do
     g.do("Lotus", type="summon", kind="bushi", province="Kyushu")
     g.do("Lotus", type="summon", kind="shinto", province="Kyushu")
@@ -21,7 +21,7 @@ def test_recruit_example_lotus_p14():
     assert g.count("Lotus", "Kyushu") == 2
     assert g.count("Lotus", "Nagato", "Yurei") == 1 and g.count("Lotus", "Nagato") == 1
     assert g.count("Lotus", "shrine:Hachiman", "shinto") == 1
-    assert g.top()["k"] != "recruit"
+    assert g.top()["kind"] != "recruit"
 
 
 def test_recruit_without_bonus_limits_to_strongholds():
@@ -50,7 +50,7 @@ def test_marshal_example_koi_dragonfly_p15():
     g.done("Koi")
     # ally of the chooser: the bonus lets Koi build a Stronghold anywhere for 3 coins
     g.do("Koi", type="build", province="Shikoku")
-    assert g.coins("Koi") == 2 and "Shikoku" in g.p("Koi")["strong"]
+    assert g.coins("Koi") == 2 and "Shikoku" in g.p("Koi")["strongholds"]
     assert g.count("Koi", "Nagato") == 1 and g.count("Koi", "Hokkaido") == 2 and g.count("Koi", "Edo") == 2
     assert g.count("Koi", "shrine:Fujin") == 1
     assert g.pending() == [(3, "marshal")]  # Lotus and Turtle have nothing on the map
@@ -94,13 +94,13 @@ def test_betray_example_koi_p18():
     before = g.rank("Koi")
     g.mandate_turn("Koi", ["betray", "recruit", "marshal", "train"])
     g.do("Koi", type="choose_mandate", tile="betray")
-    assert g.s["ally"] == [None] * 4 and g.rank("Koi") == before + 1  # alliance broken, Honor lost
+    assert g.s["alliances"] == [None] * 4 and g.rank("Koi") == before + 1  # alliance broken, Honor lost
     g.do("Koi", type="betray", owner=2, at="Nagato", kind="Oni of Skulls", **{"with": "Komainu"})
     assert not any(c.get("owner") == 2 for c in g.legal("Koi"))  # 2 DIFFERENT players
     g.do("Koi", type="betray", owner=3, at="Kansai", kind="bushi", **{"with": "bushi"})
     assert g.count("Koi", "Nagato", "Komainu") == 1 and g.count("Turtle", "reserve", "Oni of Skulls") == 1
     assert g.count("Koi", "Kansai", "bushi") == 1 and g.count("Dragonfly", "Kansai") == 0
-    assert g.top()["k"] != "betray"
+    assert g.top()["kind"] != "betray"
 
 
 def test_kami_turn_example_p19():
@@ -135,10 +135,10 @@ def _spring_war():
 
 def test_war_phase_example_p21():
     g = _spring_war()
-    tokens = {c: [t[0] for t in g.p(c)["tokens"]] for c in FOUR}
+    tokens = {c: [t[0] for t in g.p(c)["war_tokens"]] for c in FOUR}
     assert tokens == {"Koi": [], "Lotus": ["Kansai"], "Turtle": ["Oshu"], "Dragonfly": ["Hokkaido"]}
     b = g.s["battle"]
-    assert b["prov"] == "Nagato" and sorted(b["parts"]) == [0, 1, 2]  # allies fight too, with Koi there
+    assert b["province"] == "Nagato" and sorted(b["participants"]) == [0, 1, 2]  # allies fight too, with Koi there
     assert sorted(s for s, _ in g.pending()) == [0, 1, 2]
 
 
@@ -152,7 +152,7 @@ def test_nagato_battle_example_p22_24():
     assert g.s["battle"]["revealed"] is True
     g.choose("Lotus", "commit")  # Seppuku: its Shinto dies, +1 VP, +1 Honor
     assert g.vp("Lotus") == 1 and g.rank("Lotus") == 0
-    opts = g.top()["opts"]
+    opts = g.top()["options"]
     assert "0:daimyo" not in opts  # Daimyo cannot be taken hostage
     g.choose("Lotus", "2:Oni of Skulls")  # tie 3-3 won on Honor; even an ally's figure
     assert g.vp("Lotus") == 2 and g.vp("Turtle") == 4
@@ -160,12 +160,12 @@ def test_nagato_battle_example_p22_24():
     assert g.s["battle"]["winner"] == 1 and g.force("Lotus", "Nagato") == 3
     assert g.force("Turtle", "Nagato") == 1  # the ally of the winner survives
     g.choose("Koi", "compose")  # Imperial Poets: Lotus Shinto + 2 Koi figures
-    assert ["Nagato", "spring"] in g.p("Lotus")["tokens"]
+    assert ["Nagato", "spring"] in g.p("Lotus")["war_tokens"]
     assert g.count("Koi", "Nagato") == 0 and g.count("Turtle", "Nagato", "bushi") == 1
     assert g.vp("Koi") == 3
     # reparations: losers discard their bids, Lotus's 6 coins go 3 and 3
     assert (g.coins("Turtle"), g.coins("Koi"), g.coins("Lotus")) == (3, 7, 0)
-    assert g.s["battle"]["prov"] == "Edo"  # next war: Koi against Dragonfly
+    assert g.s["battle"]["province"] == "Edo"  # next war: Koi against Dragonfly
 
 
 def test_honor_examples_p8():
@@ -180,4 +180,4 @@ def test_honor_examples_p8():
 
 def test_prepare_for_war_example_p10_four_players_six_tokens():
     g = Game(FOUR)
-    assert len(g.s["war_order"]) == 6 and len(set(g.s["war_order"])) == 6
+    assert len(g.s["war_provinces"]) == 6 and len(set(g.s["war_provinces"])) == 6

@@ -7,24 +7,24 @@ import pytest
 
 from games.rules.base import IllegalCommand, rng_factory
 from games.rules.rising_sun.rules import RULES
-from games.rules.rising_sun.testkit import Game
 from games.rules.testing import play_random_game
+from tests.rules.rising_sun.testkit import Game
 
 FOUR = ["Koi", "Lotus", "Turtle", "Dragonfly"]  # seats 0..3, Honor in this order
 
 
-def g4():
-    return Game(FOUR).clear()
+def g4(version=None):
+    return Game(FOUR, version=version).clear()
 
 
 def _end_of_recruit(g):
-    return g.frame("mandate", m="recruit", chooser=3, order=[], i=0)
+    return g.frame("mandate", mandate="recruit", chooser=3, order=[], step=0)
 
 
 def test_end_of_recruit_placements_of_several_players_highest_honor_goes_first_or_last():
     g = g4().card("Lotus", "Path of the Samurai").card("Turtle", "Path of the Light")
     _end_of_recruit(g)
-    assert g.pending() == [(1, "end_of_recruit_timing")] and g.top()["opts"] == ["first", "last"]
+    assert g.pending() == [(1, "end_of_recruit_timing")] and g.top()["options"] == ["first", "last"]
     g.choose("Lotus", "first")
     assert g.pending() == [(1, "path_of_the_samurai")]
     g.choose("Lotus", "Kyoto")
@@ -53,17 +53,17 @@ def test_three_players_others_follow_in_descending_honor():
 
 def test_one_player_involved_is_not_asked():
     g = g4().card("Lotus", "Path of the Samurai").card("Turtle", "Path of the Light")
-    for f in g.s["figs"].values():  # Turtle has no Shinto left: only Lotus is involved
-        if f["o"] == 2 and f["t"] == "shinto":
-            f["loc"] = "Kyoto"
+    for f in g.s["figures"].values():  # Turtle has no Shinto left: only Lotus is involved
+        if f["owner"] == 2 and f["type"] == "shinto":
+            f["at"] = "Kyoto"
     _end_of_recruit(g)
     assert g.pending() == [(1, "path_of_the_samurai")]
 
 
 def test_war_upgrade_timing_default_is_first():
     g = g4().card("Lotus", "Way of the Righteous").card("Turtle", "Way of the Moneylender")
-    g.s["war_order"] = []
-    g.s["stack"] = [{"k": "war_start"}]
+    g.s["war_provinces"] = []
+    g.s["stack"] = [{"kind": "war_start"}]
     g.resume()
     assert g.top()["what"] == "war_upgrade_timing"
     assert RULES.default_command(g.s, 1) == {"type": "choose", "choice": "first"}
@@ -72,17 +72,17 @@ def test_war_upgrade_timing_default_is_first():
 def test_way_of_the_katana_alone_is_not_a_start_of_war_effect():
     g = g4().card("Lotus", "Way of the Katana").card("Turtle", "Way of the Moneylender")
     g.until("war_start")
-    assert g.top()["k"] == "war" and g.coins("Turtle") == 6 + 5  # no timing prompt
+    assert g.top()["kind"] == "war" and g.coins("Turtle") == 6 + 5  # no timing prompt
 
 
 def test_a_player_orders_his_own_war_upgrades():
     g = g4().card("Lotus", "Way of the Righteous").card("Lotus", "Way of the Shogun")
     g.set("Turtle", coins=1)
     g.put("Koi", "bushi", "Edo").put("Dragonfly", "bushi", "Edo")  # a battle halts the war afterwards
-    g.s["war_order"] = ["Edo"]
+    g.s["war_provinces"] = ["Edo"]
     g.until("war_start")
     assert g.pending() == [(1, "war_upgrade_order")]
-    assert g.top()["opts"] == ["Way of the Shogun", "Way of the Righteous"]
+    assert g.top()["options"] == ["Way of the Shogun", "Way of the Righteous"]
     g.choose("Lotus", "Way of the Righteous")
     assert g.coins("Lotus") == 7 + 3 + 1 + 1 and g.coins("Turtle") == 0  # 1 from Turtle, Dragonfly
 
@@ -95,7 +95,7 @@ def test_a_player_orders_his_own_after_summon_cards():
         g.frame("recruit", seat=0, slots={"Edo": 1}, extra=0, any=0, count=0)
         g.do("Koi", type="summon", kind="bushi", province="Edo")
         assert g.pending() == [(0, "after_summon_order")]
-        assert g.top()["opts"] == ["Path of the Spirit", "Path of the Ninja"]
+        assert g.top()["options"] == ["Path of the Spirit", "Path of the Ninja"]
         return g
 
     g = setup().choose("Koi", "Path of the Spirit")
@@ -110,7 +110,7 @@ def test_a_player_orders_his_own_after_summon_cards():
 def test_path_of_the_light_may_place_the_komainu():
     g = g4().card("Lotus", "Path of the Light").put("Lotus", "Komainu", "reserve")
     _end_of_recruit(g)
-    assert "Komainu:Fujin" in g.top()["opts"] and "Fujin" in g.top()["opts"]
+    assert "Komainu:Fujin" in g.top()["options"] and "Fujin" in g.top()["options"]
     g.choose("Lotus", "Komainu:Fujin")
     assert g.count("Lotus", "shrine:Fujin", "Komainu") == 1
     g = g4().card("Lotus", "Path of the Light").put("Lotus", "Komainu", "reserve")
@@ -128,17 +128,17 @@ def test_pending_seats_can_always_act_and_idle_gift_templates_are_accepted():
     for i, e in enumerate(out.events):
         if not e.type.startswith("core."):
             state = RULES.evolve(state, e)
-        if "n" not in state or RULES.outcome(state) is not None or i % 3:
+        if "player_count" not in state or RULES.outcome(state) is not None or i % 3:
             continue
         pending = {p.seat for p in RULES.pending(state)}
-        for seat in range(state["n"]):
+        for seat in range(state["player_count"]):
             legal = RULES.legal_commands(state, seat)
             if seat in pending:
                 assert legal.commands or legal.sample, (seat, state["stack"][-1])
             elif legal.templates:
-                assert not legal.commands or state["stack"][-1]["k"] == "tea"
+                assert not legal.commands or state["stack"][-1]["kind"] == "tea"
                 p = state["players"][seat]
-                to = (seat + 1) % state["n"]
+                to = (seat + 1) % state["player_count"]
                 gift = {"type": "gift", "to": to, "coins": min(1, p["coins"]), "ronin": 0 if p["coins"] else 1}
                 RULES.decide(state, seat, gift, rng_factory("g", i))  # accepted
                 checked += 1
@@ -147,8 +147,8 @@ def test_pending_seats_can_always_act_and_idle_gift_templates_are_accepted():
 
 def test_gifts_are_refused_once_the_war_phase_starts():
     g = g4().card("Lotus", "Way of the Righteous").card("Turtle", "Way of the Moneylender")
-    g.s["war_order"] = []
-    g.s["stack"] = [{"k": "war_start"}]
+    g.s["war_provinces"] = []
+    g.s["stack"] = [{"kind": "war_start"}]
     g.resume()
     assert not RULES.legal_commands(g.s, 0).templates
     with pytest.raises(IllegalCommand):
@@ -175,12 +175,37 @@ def test_oni_of_spite_steals_as_one_gain_instance():
     assert g.vp("Turtle") == 4 + 1 and g.vp("Koi") == 3 and g.vp("Lotus") == 3
 
 
-def test_take_hostage_with_respect_is_one_gain_instance():
-    g = g4().card("Koi", "Respect").card("Koi", "Loyalty").ally("Koi", "Turtle")
+def _respect_battle(version=None):
+    g = g4(version).card("Koi", "Respect").card("Koi", "Loyalty").ally("Koi", "Turtle")
     g.put("Koi", "bushi", "Kansai").put("Lotus", "bushi", "Kansai", 2).set("Lotus", vp=5, coins=0)
     g.set("Koi", coins=1)
     g.war_phase(["Kansai"])
     g.bid("Koi", hostage=1).bid("Lotus")
+    return g
+
+
+def _total_vp(g):
+    return sum(p["vp"] for p in g.s["players"])
+
+
+@pytest.mark.parametrize("declines", [False, True])
+def test_take_hostage_with_respect_moves_each_vp_with_its_hostage(declines):
+    """Issue 12 item 9 (rules version 3): between the two hostage prompts the VP
+    taken from the victim is already the captor's (total VP conserved); Loyalty
+    is added once, at the end of the advantage."""
+    g = _respect_battle()
+    total = _total_vp(g)
+    g.choose("Koi", "1:bushi")
+    assert g.top()["what"] == "take_hostage"
+    assert _total_vp(g) == total and (g.vp("Koi"), g.vp("Lotus")) == (1, 4)
+    assert RULES.view(g.s, None)["players"][0]["vp"] == 1
+    g.choose("Koi", "decline" if declines else "1:bushi")
+    assert g.vp("Koi") == (1 if declines else 2) + 1  # Loyalty once
+    assert g.vp("Lotus") == (4 if declines else 3)
+
+
+def test_take_hostage_with_respect_before_version_3_credits_at_the_end():
+    g = _respect_battle(version=2)
     g.choose("Koi", "1:bushi")
     assert g.top()["what"] == "take_hostage" and g.vp("Koi") == 0  # the gain comes at the end
     g.choose("Koi", "1:bushi")

@@ -15,17 +15,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..base import canonical_json, fold, rng_factory
-from ..testing import roundtrip
-from .rules import RULES
-from .state import force
+from games.rules.base import canonical_json, fold, rng_factory
+from games.rules.rising_sun.rules import RULES
+from games.rules.rising_sun.state import force
+from games.rules.testing import roundtrip
 
 
 class Game:
-    def __init__(self, clans: list[str], season_set: str = "archway", shrines: str = "first_game", seed: str = "t"):
-        events = [roundtrip(e) for e in RULES.start(clans, {"season_set": season_set, "shrines": shrines},
-                                                  rng_factory(seed, 1))]
-        self.s = fold(RULES, events)
+    def __init__(self, clans: list[str], season_set: str = "archway", shrines: str = "first_game", seed: str = "t",
+                 version: int | None = None):
+        self.rules = RULES if version is None else RULES.for_rules_version(version)
+        events = [roundtrip(e) for e in self.rules.start(clans, {"season_set": season_set, "shrines": shrines},
+                                                       rng_factory(seed, 1))]
+        self.s = fold(self.rules, events)
         self.events = list(events)
         self.seed = seed
 
@@ -35,10 +37,10 @@ class Game:
 
     # ------------------------------------------------------------ set-up
     def clear(self) -> Game:
-        for f in self.s["figs"].values():
-            f["loc"] = "reserve"
+        for f in self.s["figures"].values():
+            f["at"] = "reserve"
         for p in self.s["players"]:
-            p["strong"] = []
+            p["strongholds"] = []
         return self
 
     def put(self, clan, kind: str, loc: str, n: int = 1) -> Game:
@@ -46,18 +48,18 @@ class Game:
         "shrine:<Kami>"); a monster figure (and its card) is created if needed."""
         seat = self.seat(clan)
         for _ in range(n):
-            cands = sorted(fid for fid, f in self.s["figs"].items()
-                           if f["o"] == seat and f["loc"] == "reserve" and (f["n"] == kind))
+            cands = sorted(fid for fid, f in self.s["figures"].items()
+                           if f["owner"] == seat and f["at"] == "reserve" and (f["name"] == kind))
             if not cands and kind not in ("bushi", "shinto", "daimyo"):
                 fid = "m:" + kind
-                self.s["figs"][fid] = {"o": seat, "t": "monster", "n": kind, "loc": "reserve"}
+                self.s["figures"][fid] = {"owner": seat, "type": "monster", "name": kind, "at": "reserve"}
                 self.s["players"][seat]["cards"].append(kind)
                 cands = [fid]
-            self.s["figs"][cands[0]]["loc"] = loc
+            self.s["figures"][cands[0]]["at"] = loc
         return self
 
     def strongholds(self, clan, provinces: list[str]) -> Game:
-        self.s["players"][self.seat(clan)]["strong"] = list(provinces)
+        self.s["players"][self.seat(clan)]["strongholds"] = list(provinces)
         return self
 
     def set(self, clan, **kw) -> Game:
@@ -74,7 +76,7 @@ class Game:
 
     def ally(self, a, b) -> Game:
         a, b = self.seat(a), self.seat(b)
-        self.s["ally"][a], self.s["ally"][b] = b, a
+        self.s["alliances"][a], self.s["alliances"][b] = b, a
         return self
 
     def shrines(self, *names) -> Game:
@@ -88,7 +90,7 @@ class Game:
     def _politics(self) -> None:
         self.s["phase"] = "politics"
         self.s["proposals"] = []
-        self.s["stack"] = [{"k": "political", "i": 0}]
+        self.s["stack"] = [{"kind": "political", "step": 0}]
 
     def mandate_turn(self, clan, tiles: list[str]) -> Game:
         """It is `clan`'s mandate turn and these are the 4 tiles on top."""
@@ -97,47 +99,47 @@ class Game:
         for t in tiles:
             deck.remove(t)
         self.s["mandate_deck"] = list(tiles) + deck
-        self.s["stack"].append({"k": "choose_mandate", "seat": self.seat(clan)})
+        self.s["stack"].append({"kind": "choose_mandate", "seat": self.seat(clan)})
         return self
 
     def kami_turn(self) -> Game:
         self._politics()
-        self.s["stack"].append({"k": "kami", "i": 0})
+        self.s["stack"].append({"kind": "kami", "step": 0})
         return self.resume()
 
     def war_phase(self, provinces: list[str]) -> Game:
         self._politics()
-        self.s["war_order"] = list(provinces)
-        self.s["stack"] = [{"k": "war_start"}]
+        self.s["war_provinces"] = list(provinces)
+        self.s["stack"] = [{"kind": "war_start"}]
         return self.resume()
 
     def frame(self, k: str, **kw) -> Game:
         """Make `k` the only frame and run until someone must act."""
-        self.s["stack"] = [{"k": k, **kw}]
+        self.s["stack"] = [{"kind": k, **kw}]
         return self.resume()
 
     def auto(self, k: str, **kw) -> Game:
         """Execute exactly one automatic frame (no follow-up frames run)."""
-        from .engine import AUTO, Ctx
-        self.s["stack"] = [{"k": k, **kw}]
+        from games.rules.rising_sun.flow import AUTO, Ctx
+        self.s["stack"] = [{"kind": k, **kw}]
         AUTO[k](self.s, self.s["stack"][-1], Ctx(rng=rng_factory(self.seed, 998)))
         return self
 
     def until(self, k: str, **kw) -> Game:
         """Make `k` the only frame and run automatic frames until one of them
         pushes a "war" or "cleanup" frame, or someone must act."""
-        from .engine import AUTO, Ctx
-        self.s["stack"] = [{"k": k, **kw}]
+        from games.rules.rising_sun.flow import AUTO, Ctx
+        self.s["stack"] = [{"kind": k, **kw}]
         ctx = Ctx(rng=rng_factory(self.seed, 997))
-        while self.s["stack"] and self.s["stack"][-1]["k"] not in ("war", "cleanup"):
-            fn = AUTO.get(self.s["stack"][-1]["k"])
+        while self.s["stack"] and self.s["stack"][-1]["kind"] not in ("war", "cleanup"):
+            fn = AUTO.get(self.s["stack"][-1]["kind"])
             if fn is None:
                 break
             fn(self.s, self.s["stack"][-1], ctx)
         return self
 
     def resume(self) -> Game:
-        from .engine import Ctx, run
+        from games.rules.rising_sun.flow import Ctx, run
         run(self.s, Ctx(rng=rng_factory(self.seed, 999)))
         return self
 
@@ -145,12 +147,12 @@ class Game:
     def do(self, clan, **cmd) -> Game:
         seat = self.seat(clan)
         cmd = json.loads(canonical_json(cmd))
-        new = RULES.decide(self.s, seat, cmd, rng_factory(self.seed, len(self.events) + 1))
+        new = self.rules.decide(self.s, seat, cmd, rng_factory(self.seed, len(self.events) + 1))
         for e in new:
             e = roundtrip(e)
             self.events.append(e)
             if not e.type.startswith("core."):
-                self.s = RULES.evolve(self.s, e)
+                self.s = self.rules.evolve(self.s, e)
         return self
 
     def choose(self, clan, choice) -> Game:
@@ -177,8 +179,8 @@ class Game:
 
     def count(self, clan, loc: str, kind: str | None = None) -> int:
         seat = self.seat(clan)
-        return sum(1 for f in self.s["figs"].values()
-                   if f["o"] == seat and f["loc"] == loc and (kind is None or f["n"] == kind))
+        return sum(1 for f in self.s["figures"].values()
+                   if f["owner"] == seat and f["at"] == loc and (kind is None or f["name"] == kind))
 
     def rank(self, clan) -> int:
         return self.s["honor"].index(self.seat(clan))
@@ -187,7 +189,7 @@ class Game:
         return self.s["stack"][-1] if self.s["stack"] else None
 
     def pending(self) -> list[tuple[int, str]]:
-        return [(p.seat, p.kind) for p in RULES.pending(self.s)]
+        return [(p.seat, p.kind) for p in self.rules.pending(self.s)]
 
     def legal(self, clan) -> list[dict]:
-        return list(RULES.legal_commands(self.s, self.seat(clan)).commands)
+        return list(self.rules.legal_commands(self.s, self.seat(clan)).commands)

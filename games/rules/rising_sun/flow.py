@@ -11,7 +11,7 @@ game ends). Phase modules register their frames here:
 
 `Ctx` supplies randomness: in `decide` it draws from the platform rng and records
 the results; in `evolve` it replays the recorded results (public ones from the
-event payload, hidden ones from `state["hidden"]`, filled by a hidden event).
+event payload, hidden ones from `state["secret_draws"]`, filled by a hidden event).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ class Ctx:
             (self.hidden if hidden else self.draws).append(out)
             return list(out)
         if hidden:
-            return list(s["hidden"].pop(0))
+            return list(s["secret_draws"].pop(0))
         return list(self.draws.pop(0))
 
 
@@ -54,7 +54,7 @@ PROMPT: dict[str, Callable[[State, dict, Any, Ctx], None]] = {}
 
 
 def push(s: State, k: str, **kw) -> dict:
-    frame = {"k": k, **kw}
+    frame = {"kind": k, **kw}
     s["stack"].append(frame)
     return frame
 
@@ -66,17 +66,17 @@ def pop(s: State) -> dict:
 def prompt(s: State, seat: int, what: str, opts: list, **kw) -> None:
     """Ask `seat` to pick one of `opts` (the first is the default)."""
     if opts:
-        push(s, "prompt", seat=seat, what=what, opts=opts, **kw)
+        push(s, "prompt", seat=seat, what=what, options=opts, **kw)
 
 
 def run(s: State, ctx: Ctx) -> None:
     guard = 0
     while s["result"] is None and s["stack"]:
         f = s["stack"][-1]
-        fn = AUTO.get(f["k"])
+        fn = AUTO.get(f["kind"])
         if fn is None:
-            if not INPUT[f["k"]].pending(s, f):
-                raise RuntimeError(f"input frame {f['k']} with nobody pending")
+            if not INPUT[f["kind"]].pending(s, f):
+                raise RuntimeError(f"input frame {f['kind']} with nobody pending")
             return
         fn(s, f, ctx)
         guard += 1
@@ -88,19 +88,19 @@ def pending(s: State) -> list[tuple[int, str]]:
     f = top(s)
     if s["result"] is not None or f is None:
         return []
-    step = INPUT.get(f["k"])
+    step = INPUT.get(f["kind"])
     if step is None:
         return []
-    kind = f.get("what", step.kind) if f["k"] == "prompt" else step.kind
+    kind = f.get("what", step.kind) if f["kind"] == "prompt" else step.kind
     return [(seat, kind) for seat in step.pending(s, f)]
 
 
 def legal(s: State, seat: int) -> list[dict]:
     f = top(s)
-    if s["result"] is not None or f is None or f["k"] not in INPUT:
+    if s["result"] is not None or f is None or f["kind"] not in INPUT:
         return []
-    step = INPUT[f["k"]]
-    if seat not in step.pending(s, f) and f["k"] != "tea":
+    step = INPUT[f["kind"]]
+    if seat not in step.pending(s, f) and f["kind"] != "tea":
         return []
     return step.legal(s, f, seat)
 
@@ -109,10 +109,10 @@ def apply_input(s: State, seat: int, cmd: dict, ctx: Ctx) -> None:
     f = top(s)
     if s["result"] is not None:
         raise IllegalCommand("the game is over")
-    if f is None or f["k"] not in INPUT:
+    if f is None or f["kind"] not in INPUT:
         raise IllegalCommand("nobody can act now")
-    step = INPUT[f["k"]]
-    if f["k"] != "tea" and seat not in step.pending(s, f):
+    step = INPUT[f["kind"]]
+    if f["kind"] != "tea" and seat not in step.pending(s, f):
         raise IllegalCommand("it is not your turn to act")
     if step.apply is None:
         raise IllegalCommand(f"now you must {step.kind.replace('_', ' ')}")
@@ -127,13 +127,13 @@ def _prompt_pending(s, f):
 
 
 def _prompt_legal(s, f, seat):
-    return [{"type": "choose", "choice": o} for o in f["opts"]]
+    return [{"type": "choose", "choice": o} for o in f["options"]]
 
 
 def _prompt_apply(s, f, seat, cmd, ctx):
     if cmd["type"] != "choose":
         raise IllegalCommand("choose one of the offered options")
-    if cmd.get("choice") not in f["opts"]:
+    if cmd.get("choice") not in f["options"]:
         raise IllegalCommand("that option is not offered")
     pop(s)
     PROMPT[f["what"]](s, f, cmd["choice"], ctx)
