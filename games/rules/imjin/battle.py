@@ -17,7 +17,7 @@ from . import commands as C
 from . import data
 from .context import Ctx
 from .movement import can_enter, mark_moved, relocate
-from .state import State, adjacent, timed_active, units_in
+from .state import State, adjacent, rules_version, timed_active, units_in
 
 KOBAYAKAWA = "kobayakawa_takakage"
 
@@ -111,7 +111,11 @@ def discord_options(s: State, seat: int) -> list[dict[str, Any]]:
             continue
         if d["troops"] * mult(s) > s["supply"][seat]:
             continue
-        immune = s["act"].get("immune", [])
+        immune = list(s["act"].get("immune", []))
+        if rules_version(s) >= 3:
+            # its defender may not be attacked again this round (「本回合不能再遭受攻擊」):
+            # so not a unit a battle declared this action already targets
+            immune += [b["target"] for b in s["act"].get("battles", [])]
         for area in sorted(data.adjacency()[d["area"]]):
             enemies = [u for u in units_in(s, area) if side_of(s, u) != s["side"][seat]]
             if len(enemies) == 2:

@@ -13,7 +13,7 @@ TYPES = {
     "choose_legendary", "pick_general", "place_general", "advance", "split", "deploy", "replace",
     "recall", "deploy_gwak", "done", "recruit", "reorganize", "move", "swap", "attack", "support",
     "confirm", "cancel", "discord", "fight", "resolve", "reroll", "second_attack", "taunt",
-    "advance_into", "sacrifice", "choose_general", "pass", "kobayakawa",
+    "advance_into", "sacrifice", "choose_general", "pass", "kobayakawa", "splash",
 }
 
 

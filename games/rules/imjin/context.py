@@ -10,7 +10,7 @@ from games.rules.base import Event, RngFactory
 from . import data
 from . import events as ev
 from .evolve import apply_in_place
-from .state import State, copy
+from .state import State, copy, rules_version
 
 
 class Ctx:
@@ -18,6 +18,16 @@ class Ctx:
         self.state: State = copy(state)
         self.rng = rng
         self.events: list[Event] = []
+
+    @property
+    def version(self) -> int:
+        """The rules version of this game (read from the state: old games keep old rules)."""
+        return rules_version(self.state)
+
+    def salt(self, key: str) -> str:
+        """A fresh secret salt for a private event (128 bits from this decision's RNG;
+        `key` names the event uniquely in the game, so no two streams coincide)."""
+        return self.rng(f"salt:{key}").salt()
 
     def emit(self, etype: str, payload: dict[str, Any], visible_to: tuple[int, ...] | None = None) -> None:
         e = Event(etype, payload, visible_to=visible_to)

@@ -20,7 +20,7 @@ from . import data
 from . import events as ev
 from .context import Ctx
 from .generals import damage, heal, leave, side_generals_on_map
-from .state import State, hp_left, other, team_chooser
+from .state import State, hp_left, other, rules_version, team_chooser
 
 TIMED_LIFE = 2  # "until the card after next is revealed"
 
@@ -197,20 +197,47 @@ def decide_choose(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
 # 4p split of a side's supply between the team-mates.
 
 
-def split_legal(prompt: dict[str, Any]) -> list[dict[str, Any]]:
-    return [{"type": "split", "mine": k} for k in range(prompt["min_mine"], prompt["total"] + 1)]
+def split_amount(s: State, prompt: dict[str, Any]) -> tuple[int, int, int]:
+    """(amount, least, most) the chooser may keep/bear. Rules version 3: the side
+    gains or loses the whole amount (「朝明勢力-5補給」: 5, or all it has if less;
+    a gain stops only when both stocks reach the track's end), split freely (I-16);
+    each share fits its player's stock, so no share is floored away. Version 2: any
+    share of the nominal amount, each stock clamped on its own."""
+    total = prompt["total"]
+    if rules_version(s) < 3:
+        return total, prompt["min_mine"], total
+    seat = prompt["seat"]
+    mate = team_mate(s, seat)
+    top = data.rules()["supply"]["max"]
+
+    def room(x: int) -> int:
+        return s["supply"][x] if prompt["sign"] < 0 else top - s["supply"][x]
+    amount = min(total, room(seat) + room(mate))
+    most = min(amount, room(seat))
+    least = min(most, max(prompt["min_mine"], amount - room(mate)))
+    return amount, least, most
+
+
+def team_mate(s: State, seat: int) -> int:
+    return next(x for x in s["order"] if s["side"][x] == s["side"][seat] and x != seat)
+
+
+def split_legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
+    _, least, most = split_amount(s, prompt)
+    return [{"type": "split", "mine": k} for k in range(least, most + 1)]
 
 
 def decide_split(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
     prompt = s["queue"][0]
     mine = C.integer(cmd, "mine")
-    if not prompt["min_mine"] <= mine <= prompt["total"]:
-        raise IllegalCommand(f"keep between {prompt['min_mine']} and {prompt['total']}")
+    amount, least, most = split_amount(s, prompt)
+    if not least <= mine <= most:
+        raise IllegalCommand(f"keep (or bear) between {least} and {most} of {amount}")
     ctx.pop()
-    mate = next(x for x in s["order"] if s["side"][x] == s["side"][seat] and x != seat)
+    mate = team_mate(s, seat)
     ctx.supply(seat, prompt["sign"] * mine, prompt["reason"])
-    ctx.supply(mate, prompt["sign"] * (prompt["total"] - mine), prompt["reason"])
+    ctx.supply(mate, prompt["sign"] * (amount - mine), prompt["reason"])
 
 
 def reset_deploy_options(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:

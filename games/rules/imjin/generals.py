@@ -86,6 +86,24 @@ def damage(ctx: Ctx, gid: str, n: int, killer_side: str) -> None:
         leave(ctx, gid, "dead", killer_side)
 
 
+def wound(ctx: Ctx, gid: str, net: int) -> None:
+    """Net HP change of one exchange (hits minus heals; negative heals), without the
+    death check: `kill_if_spent` follows once every general of the exchange is settled."""
+    s = ctx.state
+    if net == 0 or not on_map(s, gid):
+        return
+    rec = dict(s["generals"][gid])
+    new = max(0, rec["damage"] + net)
+    if new != rec["damage"]:
+        rec["damage"] = new
+        ctx.emit(ev.GENERALS_CHANGED, {"generals": {gid: rec}, "reason": "damage" if net > 0 else "heal"})
+
+
+def kill_if_spent(ctx: Ctx, gid: str, killer_side: str) -> None:
+    if on_map(ctx.state, gid) and hp_left(ctx.state, gid) <= 0:
+        leave(ctx, gid, "dead", killer_side)
+
+
 def heal(ctx: Ctx, gid: str, n: int) -> None:
     s = ctx.state
     rec = dict(s["generals"][gid])

@@ -13,7 +13,7 @@ from . import combat, data
 from . import commands as C
 from . import events as ev
 from .context import Ctx
-from .generals import damage, heal, info, on_map, set_troops
+from .generals import damage, heal, info, kill_if_spent, on_map, set_troops, wound
 from .movement import relocate
 from .state import State, other, reserve, timed_active, troop_cap, units_in
 
@@ -62,6 +62,15 @@ def _valid(s: State, b: dict[str, Any]) -> bool:
         s["units"][m]["owner"]] or b["mode"] == "discord"
 
 
+def _barred(ctx: Ctx, b: dict[str, Any]) -> bool:
+    """Rules version 3: a battle against a unit that may not be attacked again this
+    action (the defender of 內訌, 論介 after the forced attack) is not fought; the
+    battle that made it immune is its own exception."""
+    if ctx.version < 3 or b["mode"] == "discord" or b.get("forced"):
+        return False
+    return b["target"] in ctx.state["act"].get("immune", [])
+
+
 def first_strike(s: State, b: dict[str, Any]) -> bool:
     g = combat.gen(s, b["main"])
     if b["mode"] == "discord":
@@ -72,7 +81,7 @@ def first_strike(s: State, b: dict[str, Any]) -> bool:
 def start(ctx: Ctx, b: dict[str, Any]) -> None:
     s = ctx.state
     _mark_done(ctx, b["n"])
-    if not _valid(s, b):  # A-27: cancelled, no refund
+    if not _valid(s, b) or _barred(ctx, b):  # A-27: cancelled, no refund
         ctx.emit(ev.BATTLE_RESOLVED, {"battle": b, "attacker_dice": [], "defender_dice": [],
                                       "result": "cancelled"})
         return
@@ -80,6 +89,8 @@ def start(ctx: Ctx, b: dict[str, Any]) -> None:
            "target_general": s["units"][b["target"]]["general"],
            "target_owner": s["units"][b["target"]]["owner"],
            "main_general": s["units"][b["main"]]["general"]}
+    if ctx.version >= 3:  # who may answer 祖承訓's optional splash, even if his unit fell
+        pre["main_owner"] = s["units"][b["main"]]["owner"]
     a, d = combat.pools(s, b)
     rng = ctx.rng(f"battle:{len(ctx.state['revealed'])}:{b['n']}:{b['mode']}")
     att = combat.roll(rng, a)
@@ -187,6 +198,10 @@ def _apply(ctx: Ctx, b: dict[str, Any], att: list[str], dfn: list[str], pre: dic
     g_t, g_m = combat.gen(s, target), combat.gen(s, main)
     _steal(ctx, s["units"][target]["owner"], turn_seat, 2 * rt["cart"])
     _steal(ctx, turn_seat, s["units"][target]["owner"], 2 * rd["cart"])
+    if ctx.version >= 3:
+        _settle_exchange(ctx, [(g_t, hits_t, rd["heal_hp"], a_side), (g_m, hits_m, rt["heal_hp"], d_side)],
+                         [(target, t_new), (main, m_new)])
+        return
     if g_t:
         damage(ctx, g_t, hits_t, a_side)
     if g_m:
@@ -199,6 +214,24 @@ def _apply(ctx: Ctx, b: dict[str, Any], att: list[str], dfn: list[str], pre: dic
         set_troops(ctx, target, t_new, "battle")
     if main in s["units"]:
         set_troops(ctx, main, m_new, "battle")
+
+
+def _settle_exchange(ctx: Ctx, generals: list[tuple[str | None, int, int, str]],
+                     troops: list[tuple[str, int]]) -> None:
+    """Rules version 3: both results at once (「攻防雙方擲骰結果同時結算」, I-7). Each
+    general's hits and heals are netted, then the generals at 0 HP die (and what their
+    deaths set off: 論介's penalty, 毛利's cap), then the units take their netted troop
+    counts under the caps that hold after the deaths (毛利's 5 ends with him)."""
+    s = ctx.state
+    for gid, hits, heals, _ in generals:
+        if gid:
+            wound(ctx, gid, hits - heals)
+    for gid, _, _, killer in generals:
+        if gid:
+            kill_if_spent(ctx, gid, killer)
+    for uid, new in troops:
+        if uid in s["units"]:
+            set_troops(ctx, uid, min(new, troop_cap(s, uid)), "battle")
 
 
 def _steal(ctx: Ctx, victim: int, thief: int, amount: int) -> None:
@@ -226,15 +259,20 @@ def _after(ctx: Ctx, b: dict[str, Any], rolling: dict[str, Any], pre: dict[str, 
     alive = main in s["units"] and g is not None
     if alive:
         _survivor_bonus(ctx, b, g, pre, t_lost)
+    splash = None
     if pre.get("main_general") == "zu_chengxun" and t_lost >= 1:  # splash (A-45)
         t_side = s["side"][pre["target_owner"]]
         others = [u for u in units_in(s, b["area"])
                   if u != target and s["side"][s["units"][u]["owner"]] == t_side]
-        if others:
+        if others and ctx.version >= 3:  # 「可對…」: his controller may (rules version 3)
+            splash = {"kind": "splash", "seat": pre["main_owner"], "unit": others[0]}
+        elif others:
             set_troops(ctx, others[0], s["units"][others[0]]["troops"] - 1, "zu_splash")
     if b.get("forced"):
         _after_taunt_attack(ctx, b)
     ctx.push({"kind": "auto", "what": "offer_advance", "battle": b})
+    if splash is not None:  # answered first: its outcome may open the advance
+        ctx.push(splash)
     if main in s["units"] and combat.gen(s, main) == "nongae":
         ctx.push({"kind": "auto", "what": "offer_taunt", "battle": b})
     x = rolling.get("symbols_override")
@@ -326,6 +364,16 @@ def _finish_second(ctx: Ctx, rolling: dict[str, Any]) -> None:
     t_lost = pre["target"] - (s["units"][b["target"]]["troops"] if b["target"] in s["units"] else 0)
     ctx.emit(ev.BATTLE_RESOLVED, {"battle": b, "attacker_dice": rolling["att"],
                                   "defender_dice": rolling["def"], "result": {"target_lost": t_lost}})
+
+
+def decide_splash(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
+    """祖承訓「可對同一區域另一對方部隊造成1點兵力傷害」: the other enemy unit of the
+    target area loses 1 troop if his controller wants it."""
+    go = C.boolean(cmd, "go")
+    prompt = ctx.pop()
+    uid = prompt["unit"]
+    if go and uid in ctx.state["units"]:
+        set_troops(ctx, uid, ctx.state["units"][uid]["troops"] - 1, "zu_splash")
 
 
 def offer_taunt(ctx: Ctx, item: dict[str, Any]) -> None:

@@ -15,7 +15,7 @@ from . import battle, data, event_cards, flow, movement, recruit, resolution, se
 from . import commands as C
 from .context import Ctx
 from .evolve import evolve as _evolve
-from .state import State, initial
+from .state import LEGACY_VERSION, RULES_VERSION, State, initial
 from .view import view as _view
 
 Legal = Callable[[State, dict[str, Any]], list[dict[str, Any]]]
@@ -57,7 +57,7 @@ def _yes_no(kind: str) -> tuple[Legal, Decide]:
             flow.decide_sacrifice(ctx, seat, C.boolean(cmd, "go"))
         else:
             {"second_attack": resolution.decide_second, "taunt": resolution.decide_taunt,
-             "advance_into": resolution.decide_advance}[kind](ctx, seat, cmd)
+             "advance_into": resolution.decide_advance, "splash": resolution.decide_splash}[kind](ctx, seat, cmd)
     return legal, decide
 
 
@@ -69,7 +69,7 @@ KINDS: dict[str, tuple[Legal, Decide]] = {
                                     for g, u in setup.place_options(s, p["seat"])],
                       setup.decide_place),
     "advance_wheel": (lambda s, p: wheel.legal(s, p["seat"]), wheel.decide),
-    "split": (lambda s, p: event_cards.split_legal(p), event_cards.decide_split),
+    "split": (event_cards.split_legal, event_cards.decide_split),
     "choose_general": (lambda s, p: [{"type": "choose_general", "general": g}
                                      for g in event_cards.choose_options(s, p)],
                        event_cards.decide_choose),
@@ -86,6 +86,7 @@ KINDS: dict[str, tuple[Legal, Decide]] = {
     "taunt": _yes_no("taunt"),
     "advance": (lambda s, p: resolution.yes_no("advance_into"), _yes_no("advance_into")[1]),
     "sacrifice": _yes_no("sacrifice"),
+    "splash": _yes_no("splash"),
     "kobayakawa": (lambda s, p: [{"type": "kobayakawa", "option": 1}, {"type": "kobayakawa", "option": 2}],
                    lambda ctx, seat, cmd: _kobayakawa(ctx, seat, cmd)),
 }
@@ -108,7 +109,7 @@ VOCABULARY: dict[str, set[str]] = {
     "declare": {"attack", "support", "confirm", "cancel", "discord", "fight"},
     "resolve": {"resolve"}, "reroll": {"reroll"}, "second_attack": {"second_attack"},
     "taunt": {"taunt"}, "advance": {"advance_into"}, "sacrifice": {"sacrifice"},
-    "kobayakawa": {"kobayakawa"},
+    "kobayakawa": {"kobayakawa"}, "splash": {"splash"},
 }
 
 
@@ -136,7 +137,6 @@ class ImjinRules:
     name = "Imjin War (壬辰之戰)"
     min_players = 2
     max_players = 4
-    rules_version = 2
     options_schema = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
@@ -151,11 +151,27 @@ class ImjinRules:
         },
     }
 
+    def __init__(self, version: int = RULES_VERSION):
+        self.rules_version = version
+
+    def for_rules_version(self, version: int) -> ImjinRules:
+        """The engine for a game started under `version`. Only `start` differs: it
+        writes the version into the table, and from then on the state tells decide,
+        legal_commands and default_command which rules apply (so a game keeps its
+        rules in replay and in live play alike). Versions 1 and 2 share one engine
+        (version-1 games were not kept replayable by version 2)."""
+        if not isinstance(version, int) or version >= RULES_VERSION:
+            return RULES
+        version = max(LEGACY_VERSION, version)
+        if version not in _OLD:
+            _OLD[version] = ImjinRules(version)
+        return _OLD[version]
+
     def factions(self, players: int, options: Mapping[str, Any]) -> Sequence[str]:
         return setup.factions(players, options)
 
     def start(self, factions: Sequence[str | None], options: Mapping[str, Any], rng: RngFactory) -> list[Event]:
-        return setup.start(factions, options, rng)
+        return setup.start(factions, options, rng, self.rules_version)
 
     def initial_state(self) -> State:
         return initial()
@@ -220,14 +236,14 @@ def _default(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str, 
         if c in legal:
             return c
     for c in legal:
-        if c["type"] in ("second_attack", "taunt", "advance_into", "sacrifice") and c["go"] is False:
+        if c["type"] in ("second_attack", "taunt", "advance_into", "sacrifice", "splash") and c["go"] is False:
             return c
         if c["type"] == "cancel" or c["type"] == "confirm" and state["queue"][0].get("forced"):
             return c
-    head = state["queue"][0]
-    if head["kind"] == "split":
-        return {"type": "split", "mine": head["total"]}
+    if state["queue"][0]["kind"] == "split":
+        return legal[-1]  # keep (or bear) all that may be
     return legal[0]
 
 
+_OLD: dict[int, ImjinRules] = {}
 RULES = ImjinRules()

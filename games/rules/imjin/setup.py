@@ -12,7 +12,7 @@ from . import data
 from . import events as ev
 from .context import Ctx
 from .generals import deploy, info
-from .state import State
+from .state import LEGACY_VERSION, RULES_VERSION, State
 
 FACTIONS_2P = ["japan", "allies"]
 FACTIONS_4P = ["kato", "joseon", "konishi", "ming"]
@@ -62,7 +62,7 @@ def build_units(fs: list[str]) -> tuple[dict[str, Any], int]:
     return units, n
 
 
-def table(fs: list[str], options: dict[str, Any]) -> dict[str, Any]:
+def table(fs: list[str], options: dict[str, Any], version: int = RULES_VERSION) -> dict[str, Any]:
     r = data.rules()
     n = len(fs)
     sides = [side_of_faction(f) for f in fs]
@@ -71,7 +71,9 @@ def table(fs: list[str], options: dict[str, Any]) -> dict[str, Any]:
     units, next_uid = build_units(fs)
     stock = r["supply"]["start_2p"] if n == 2 else r["supply"]["start_4p"]
     pool = sorted(e for e in data.events() if e != "reset")
+    versioned = {} if version <= LEGACY_VERSION else {"rules_version": version}
     return {
+        **versioned,
         "stage": "play", "n": n, "faction": fs, "side": sides, "order": order, "options": options,
         "supply": [stock] * n, "wheel": {"japan": 0, "allies": 0},
         "control": {a: d["start"] for a, d in data.areas().items() if d["type"] == "land"},
@@ -86,12 +88,13 @@ def table(fs: list[str], options: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def start(given: Sequence[str | None], options: Mapping[str, Any], rng: RngFactory) -> list[Event]:
+def start(given: Sequence[str | None], options: Mapping[str, Any], rng: RngFactory,
+          version: int = RULES_VERSION) -> list[Event]:
     factions(len(given), options)
     opts = options_with_defaults(options)
     fs = assign(given, rng)
     ctx = Ctx({}, rng)
-    ctx.emit(ev.GAME_SET_UP, {"table": table(fs, opts)})
+    ctx.emit(ev.GAME_SET_UP, {"table": table(fs, opts, version)})
     s = ctx.state
     if opts["legendary_generals"]:
         # Japan's seats choose first (seed: 日本方勢力先行選擇), each in play order
@@ -168,7 +171,10 @@ def decide_pick(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     gid = C.general(cmd)
     if gid not in pick_options(s, seat):
         raise IllegalCommand("you cannot pick that general")
-    ctx.emit(ev.GENERAL_PICKED, {"seat": seat, "general": gid}, visible_to=(seat,))
+    picked: dict[str, Any] = {"seat": seat, "general": gid}
+    if ctx.version >= 3:  # a private payload carries a salt, or its hash gives it away
+        picked["salt"] = ctx.salt(f"pick:{seat}:{len(s['picks'][seat])}")
+    ctx.emit(ev.GENERAL_PICKED, picked, visible_to=(seat,))
     if len(s["picks"][seat]) < hand_size(s):
         return
     for i, g in enumerate(s["picks"][seat]):

@@ -14,6 +14,7 @@ Layout (keys of the dict):
   taunt None|{unit, general}
   flow{stage, ...} the current step; queue[...] prompts to answer first
   act{...} scratch of the current action; result None|{winners, reason, scores}
+  rules_version                     the rules the game is played under (absent: 2)
 """
 
 from __future__ import annotations
@@ -26,6 +27,18 @@ from . import data
 State = dict[str, Any]
 
 SIDES = ("japan", "allies")
+
+RULES_VERSION = 3
+"""The current rules version. A game's state carries the version it was started
+under (`GameSetUp` writes it from version 3 on; older tables lack the key and are
+version 2), so decide and legal_commands keep an old game's rules — in replay and
+in live play alike."""
+LEGACY_VERSION = 2
+
+
+def rules_version(state: State) -> int:
+    v = state.get("rules_version", LEGACY_VERSION)
+    return v if isinstance(v, int) else LEGACY_VERSION
 
 
 def copy(state: State) -> State:

@@ -216,3 +216,35 @@ def run_defaults_until(g, kinds):
         seat = RULES.pending(g.state)[0].seat
         g.do(seat, dict(RULES.default_command(g.state, seat)))
     raise AssertionError("never reached " + str(kinds))
+
+
+def play_checked(n: int, seed: int, options=None, rules=None, default_share: float = 0.0):
+    """A seeded random game (mixing in default commands at `default_share`), the
+    engine invariants asserted after every command; returns (events, state)."""
+    import random
+
+    from games.rules.imjin.invariants import problems
+    from games.rules.imjin.rules import RULES
+    from games.rules.testing import pick
+
+    rules = rules or RULES
+    rnd = random.Random(seed)
+    gs = f"inv-{seed}"
+    events = [rt(e) for e in rules.start([None] * n, options or {}, rng_factory(gs, 1))]
+    state = fold(rules, events)
+    steps = 0
+    while rules.outcome(state) is None:
+        p = rnd.choice(rules.pending(state))
+        legal = rules.legal_commands(state, p.seat)
+        cmd = rules.default_command(state, p.seat) if rnd.random() < default_share else pick(legal, rnd)
+        cmd = json.loads(canonical_json(dict(cmd)))
+        for e in rules.decide(state, p.seat, cmd, rng_factory(gs, len(events) + 1)):
+            e = rt(e)
+            events.append(e)
+            if not e.type.startswith("core."):
+                state = rules.evolve(state, e)
+        bad = problems(state)
+        assert not bad, f"after {cmd} (seat {p.seat}, step {steps}): {bad}"
+        steps += 1
+        assert steps < 5000, "game did not end"
+    return events, state

@@ -205,6 +205,7 @@ def test_zu_chengxun_reduces_splashes_and_resolves_second():
     assert g.legal(A) == [{"type": "resolve", "battle": 1}]  # his battle must be second
     g.do(A, {"type": "resolve", "battle": 1}, rng=scripted("徽徽徽", "徽徽"))
     g.do(A, {"type": "resolve", "battle": 0}, rng=scripted("砲徽徽", "徽徽"))
+    g.do(A, {"type": "splash", "go": True})  # optional since rules version 3
     assert units(g)["u2"]["troops"] == 2 and units(g)["u3"]["troops"] == 1
 
 
