@@ -6,6 +6,9 @@ the action there - or decline it (Appendix R #12). Anything else is a blank.
 Decisions: ``execute`` / ``decline`` for builds, collections and recruits; Recruit 1 + move
 is two optional parts (recruit, then ``move``); Attack/Move A and B take
 ``{"type": "move", "to": province, "armies": k}`` (own target: move; else battle).
+Options: `forced_execution` (R #12) takes ``decline`` away wherever the step can be carried
+out (builds, collections and recruits then run by themselves); `recruit1: mandatory`
+([imr], R #10) allows the move of Recruit 1 + move only after its recruit.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from . import state as S
 from .base_reveal import reveal_space
 from .battle import fight
 from .court import calms
+from .options import option
 
 
 def actor(s: dict):
@@ -82,6 +86,8 @@ def first_step(s: dict, seat: int, action: str, card) -> tuple[str, str]:
     if action == "recruit1":
         if can_recruit(s, seat, action):
             return "recruit", ""
+        if option(s, "recruit1") == "mandatory":  # [imr]: no move without the recruit
+            return "end", "cannot recruit"
         return ("move", "") if move_targets(s, seat, action, card) else ("end", "cannot act")
     return ("attack", "") if move_targets(s, seat, action, card) else ("end", "cannot move")
 
@@ -119,7 +125,17 @@ def auto(ctx) -> bool:
     ):
         ctx.emit(E.ACTION_TURN_ENDED, {"seat": seat, "space": action})
         return True
+    if cur["sub"] in ("execute", "recruit") and option(s, "forced_execution"):
+        execute(ctx, seat, action)  # nothing left to choose (R #12 option)
+        return True
     return False
+
+
+def forced(s: dict, sub: str) -> bool:
+    """May this step not be declined? With `forced_execution` (R #12 option) a build,
+    collection, recruit or attack/move that can be executed must be; the move after
+    Recruit 1 stays optional (R #10: the card's second part is a "may")."""
+    return sub in ("execute", "recruit", "attack") and bool(option(s, "forced_execution"))
 
 
 # --- decisions --------------------------------------------------------------------------
@@ -130,8 +146,9 @@ def legal(s: dict, seat: int) -> list[dict]:
     if a is None or a[0] != seat:
         return []
     _, action, sub = a
+    decline = [] if forced(s, sub) else [{"type": "decline"}]
     if sub in ("execute", "recruit"):
-        return [{"type": "execute"}, {"type": "decline"}]
+        return [{"type": "execute"}, *decline]
     prov = S.plan_card(s, seat, action)
     armies = s["provinces"][prov]["armies"]
     moves = [
@@ -139,7 +156,7 @@ def legal(s: dict, seat: int) -> list[dict]:
         for t in move_targets(s, seat, action if sub == "attack" else "recruit1", prov)
         for k in range(1, armies)
     ]
-    return moves + [{"type": "decline"}]
+    return moves + decline
 
 
 def _need(s: dict, seat: int, subs: tuple[str, ...]) -> tuple[str, str]:
@@ -157,12 +174,19 @@ def decide_decline(ctx, seat: int) -> None:
     a = actor(ctx.s)
     if a is None or a[0] != seat:
         raise IllegalCommand("you have no action to execute now")
+    if forced(ctx.s, a[2]):
+        raise IllegalCommand("a revealed action that can be executed must be (forced execution)")
     ctx.emit(E.ACTION_DECLINED, {"seat": seat, "space": a[1], "part": a[2]})
 
 
 def decide_execute(ctx, seat: int) -> None:
+    action, _ = _need(ctx.s, seat, ("execute", "recruit"))
+    execute(ctx, seat, action)
+
+
+def execute(ctx, seat: int, action: str) -> None:
+    """Carry out a build, collection or recruit on the seat's planned province."""
     s = ctx.s
-    action, sub = _need(s, seat, ("execute", "recruit"))
     prov = S.plan_card(s, seat, action)
     a = C.ACTIONS[action]
     if "build" in a:

@@ -45,7 +45,7 @@ ARMIES: int = SETUP["armies_per_player"]
 OFFICIALS: int = SETUP["officials_per_player"]
 CHESTS: list[int] = SETUP["war_chest_cards"]
 GREEN = -1  # the peasants' colour in tower lists (seats are 0..4)
-RULES_VERSION = 2  # the current rules version (rules.py keeps version 1 reachable for old games)
+RULES_VERSION = 3  # the current rules version (rules.py keeps versions 1 and 2 reachable for old games)
 
 
 def court_size(space: str) -> int:

@@ -4,6 +4,8 @@ Step 1 (automatic): in turn order each player reveals his court spaces 3, 2, 1 a
 converts exactly k armies into officials when possible - province card: the province is
 still his and keeps >= 1 army (needs k+1); tower card: k of his own cubes lie in the tray;
 and he has k officials in supply - otherwise nothing happens. A chest card is a bluff.
+With the `court_conversion: up_to` option ([tek]'s house rule) he converts as many as he
+can, up to k.
 Step 2: by officials in the vestibule (most first, ties by turn order) each player moves
 all of them to the audience hall and may take one revealed favour card, paying 4/3/2
 officials back to his supply; the effect applies at once ("他必须立即获得卡牌恩惠效果") -
@@ -21,17 +23,30 @@ from . import catalog as C
 from . import events as E
 from . import state as S
 from .base_reveal import reveal_space
+from .options import option
 
 
-def conversion_ok(s: dict, seat: int, card, k: int) -> bool:
-    if s["players"][seat]["officials"] < k:
-        return False
+def convertible(s: dict, seat: int, card, k: int) -> int:
+    """How many armies `card` on court space k could convert now, at most k: the
+    province's armies beyond the one that must stay, or his own cubes in the tray; and
+    never more than the officials in his supply."""
     if C.is_province(card):
         p = s["provinces"].get(card)
-        return bool(p) and p["owner"] == seat and p["armies"] >= k + 1
-    if isinstance(card, str) and card.startswith("tower"):
-        return s["tower"]["tray"].count(seat) >= k
-    return False
+        armies = p["armies"] - 1 if p and p["owner"] == seat else 0
+    elif isinstance(card, str) and card.startswith("tower"):
+        armies = s["tower"]["tray"].count(seat)
+    else:
+        armies = 0  # a chest card is a bluff
+    return max(0, min(k, armies, s["players"][seat]["officials"]))
+
+
+def converted(s: dict, seat: int, card, k: int) -> int:
+    """Armies converted by `card` on space k: k or 0 (R #1); with the `up_to` option
+    ([tek] house rule) as many as possible up to k."""
+    n = convertible(s, seat, card, k)
+    if option(s, "court_conversion") == "up_to":
+        return n
+    return k if n == k else 0
 
 
 def auto_convert(ctx) -> bool:
@@ -40,15 +55,15 @@ def auto_convert(ctx) -> bool:
             s = ctx.s
             card = S.plan_card(s, seat, space)
             k = C.court_size(space)
-            ok = conversion_ok(s, seat, card, k)
+            n = converted(s, seat, card, k)
             ctx.emit(
                 E.COURT_CONVERTED,
                 {
                     "seat": seat,
                     "space": space,
                     "card": card,
-                    "n": k,
-                    "done": ok,
+                    "n": n or k,  # the armies converted; the space's size when none
+                    "done": n > 0,
                     "province": card if C.is_province(card) else None,
                     "reveals": reveal_space(s, seat, space),
                 },

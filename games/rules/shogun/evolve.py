@@ -13,6 +13,7 @@ from typing import Any
 
 from . import catalog as C
 from . import events as E
+from .options import option
 from .state import clone
 
 _H: dict[str, tuple[Callable[[dict, Any], None], tuple[str, ...]]] = {}
@@ -368,10 +369,11 @@ def _apply_favour(s, seat, fav, p):
 
 
 def _build(s, prov, kind, calmed):
-    s["provinces"][prov][kind] = True
+    p = s["provinces"][prov]
+    p[kind] = True
     s["tiles"][kind] -= 1
-    if calmed:  # Nô-theatre event: the peasants calm down
-        s["provinces"][prov]["markers"] = 0
+    if calmed:  # Nô-theatre event: the peasants calm down (all markers, or one: option)
+        p["markers"] = 0 if option(s, "theatre_calms") == "all" else max(0, p["markers"] - 1)
 
 
 @on(E.COURT_ENDED, "players", "round")
@@ -400,7 +402,10 @@ def _space(s, p):
 
 @on(E.ACTION_DECLINED, "round")
 def _declined(s, p):
-    _sub(s, "move" if p["part"] == "recruit" else "end")
+    # Declining the recruit of Recruit 1 + move leaves the move, unless the move needs
+    # the recruit (option recruit1: mandatory).
+    then_move = p["part"] == "recruit" and option(s, "recruit1") == "optional"
+    _sub(s, "move" if then_move else "end")
 
 
 @on(E.BUILT, "players", "provinces", "tiles", "round")

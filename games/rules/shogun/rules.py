@@ -10,26 +10,10 @@ from .commands import parse
 from .context import Ctx
 from .evolve import evolve as _evolve
 from .flow import advance
+from .options import schema
 from .setup import start as _start
 from .state import initial
 from .view import view as _view
-
-OPTIONS_SCHEMA = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "type": "object",
-    "additionalProperties": False,
-    "properties": {
-        "board": {
-            "enum": ["sun", "moon"],
-            "default": "sun",
-            "description": "board side; moon is experimental (no sourced moon map)",
-        },
-        "setup": {"enum": ["draft", "beginner"], "default": "draft"},
-        "tennos_court": {"type": "boolean", "default": True},
-        "samurai": {"type": "boolean", "default": False},
-        "revolt_order": {"enum": ["classic", "marker_first"], "default": "classic"},
-    },
-}
 
 
 class ShogunRules:
@@ -41,10 +25,10 @@ class ShogunRules:
     name = "Shogun (with Tenno's Court)"
     min_players = 3
     max_players = 5
-    options_schema = OPTIONS_SCHEMA
 
     def __init__(self, version: int = C.RULES_VERSION):
         self.rules_version = version
+        self.options_schema = schema(version)
 
     def for_rules_version(self, version):
         """The engine for a game started under `version` (the current one for newer or
@@ -62,7 +46,7 @@ class ShogunRules:
     def start(self, factions, options, rng):
         if not self.min_players <= len(factions) <= self.max_players:
             raise BadCommand("Shogun is for 3 to 5 players")
-        return _start(factions, options, rng)
+        return _start(factions, options, rng, self.rules_version)
 
     def initial_state(self):
         return initial()
@@ -104,7 +88,9 @@ class ShogunRules:
         listed = _listed(state, seat, self.rules_version)
         if any(c["type"] == "decline" for c in listed):
             return {"type": "decline"}
-        return listed[0]
+        # forced execution: a move within his own provinces rather than a battle
+        safe = [c for c in listed if c["type"] == "move" and state["provinces"][c["to"]]["owner"] == seat]
+        return (safe or listed)[0]
 
     def view(self, state, seat):
         return _view(state, seat)

@@ -3,43 +3,14 @@ the start provinces (beginner set-up, or the draft which then runs as player dec
 
 from __future__ import annotations
 
-from games.rules.base import BadCommand
-
 from . import catalog as C
 from . import draft
 from . import events as E
 from .context import Ctx
 from .flow import advance
+from .options import normalise
 from .state import initial
 from .tower import drop, empty
-
-DEFAULTS = {
-    "board": "sun",
-    "setup": "draft",
-    "tennos_court": True,
-    "samurai": False,
-    "revolt_order": "classic",
-}
-
-
-CHOICES = {
-    "board": ("sun", "moon"),
-    "setup": ("draft", "beginner"),
-    "tennos_court": (True, False),
-    "samurai": (True, False),
-    "revolt_order": ("classic", "marker_first"),
-}
-
-
-def options(opts) -> dict:
-    """Defaults filled in; an unknown option or value is refused (the platform validates
-    against `options_schema` first, this keeps the engine safe on its own)."""
-    out = {**DEFAULTS, **dict(opts or {})}
-    for key, value in out.items():
-        allowed = CHOICES.get(key)
-        if allowed is None or not any(value is v or (value == v and type(value) is type(v)) for v in allowed):
-            raise BadCommand(f"bad Shogun option {key}={value!r}")
-    return out
 
 
 def colours(factions, rng) -> list[str]:
@@ -49,10 +20,10 @@ def colours(factions, rng) -> list[str]:
     return [f if f is not None else free.pop() for f in factions]
 
 
-def start(factions, opts, rng) -> list:
-    opts = options(opts)
+def start(factions, opts, rng, version: int = C.RULES_VERSION) -> list:
+    opts = normalise(opts, version)
     n = len(factions)
-    ctx = Ctx(initial(), rng)
+    ctx = Ctx(initial(), rng, version)
     ctx.emit(
         E.GAME_STARTED,
         {

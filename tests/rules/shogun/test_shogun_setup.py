@@ -46,6 +46,10 @@ def test_options_schema_defaults():
         "tennos_court": True,
         "samurai": False,
         "revolt_order": "classic",
+        "court_conversion": "exact",
+        "recruit1": "optional",
+        "forced_execution": False,
+        "theatre_calms": "all",
     }
     assert RULES.options_schema["additionalProperties"] is False
     assert RULES.factions(3, {}) == ["blue", "red", "yellow", "purple", "black"]
