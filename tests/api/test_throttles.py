@@ -15,7 +15,6 @@ from django.core.cache.backends.redis import RedisCache
 from rest_framework.throttling import SimpleRateThrottle
 
 from api.throttles import FailedLogins
-
 from tests.conftest import Api, register
 
 pytestmark = pytest.mark.django_db
