@@ -6,6 +6,8 @@ the mapping is a dozen lines."""
 
 from __future__ import annotations
 
+import math
+
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -13,7 +15,10 @@ from rest_framework.views import exception_handler as drf_handler
 
 from games.services.errors import ServiceError
 
-_CODES = {
+from .throttles import TooManyFailedLogins
+
+_CODES = {  # first match wins: subclasses before their bases
+    TooManyFailedLogins: "too_many_failed_logins",
     exceptions.ParseError: "malformed_json",
     exceptions.NotAuthenticated: "not_authenticated",
     exceptions.AuthenticationFailed: "invalid_token",
@@ -52,6 +57,8 @@ def exception_handler(exc, context):
     detail = exc.detail if isinstance(exc, exceptions.APIException) else str(exc)
     body = {"code": code, "detail": _first_message(detail)}
     if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-        body["retry_after"] = int(exc.wait) + 1
+        # one number in the body and the header, rounded up (DRF's header rounds down)
+        body["retry_after"] = max(1, math.ceil(exc.wait))
+        response["Retry-After"] = str(body["retry_after"])
     response.data = body
     return response

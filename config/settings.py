@@ -164,7 +164,13 @@ REST_FRAMEWORK = {
         "press": env.str("THROTTLE_PRESS", default="30/min"),
     },
     "UNAUTHENTICATED_USER": None,
+    # Trust X-Forwarded-For only behind this many proxies of our own (0: never;
+    # a client could otherwise name a fresh address per request). api/throttles.py.
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
+if REST_FRAMEWORK["NUM_PROXIES"] < 0:
+    raise ImproperlyConfigured("NUM_PROXIES must be 0 or more")
+THROTTLE_LOGIN_FAILURES = env.str("THROTTLE_LOGIN_FAILURES", default="10/hour")  # per account
 
 REST_KNOX = {
     "AUTH_HEADER_PREFIX": "Bearer",
@@ -193,9 +199,13 @@ EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="sengoku@localhost")
 
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+          # Rate-limit counters: shared by every web process and kept across restarts
+          # (the table is created by accounts/migrations/0002).
+          "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "sengoku_cache"}}
 if REDIS_URL:
     CACHES["default"] = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    CACHES["throttle"] = {**CACHES["default"], "KEY_PREFIX": "throttle"}
 
 SENGOKU = {
     "IDEMPOTENCY_TTL_HOURS": _positive_int("IDEMPOTENCY_TTL_HOURS", 48),

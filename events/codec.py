@@ -1,4 +1,5 @@
-"""Event codec: the hash chain and upcasting old event versions. (Checking a
+"""Event codec: the hash chain, the salt rule for private events and upcasting
+old event versions. (Checking a
 whole chain is `games.verify.check_chain`, shared by the audit endpoint, import
 and the standalone verifier.)
 
@@ -10,12 +11,18 @@ the hash chain always covers the payload *as stored*.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from games.rules.base import canonical_json, sha256_hex
+from games.rules.base import Rng, canonical_json, sha256_hex
 
 GENESIS_HASH = "0" * 64
+
+# Every event private to some seats carries payload.salt: 128 secret bits, so its
+# public hash cannot be brute-forced from a few guessable payloads (docs/audit.md).
+SALT_RE = re.compile(r"[0-9a-f]{32}")
+PLATFORM_SALT_PURPOSE = "core:salt"
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 Upcasters = Mapping[tuple[str, int], Upcaster]
@@ -25,6 +32,22 @@ def chain_hash(prev_hash: str, seq: int, type_: str, version: int, payload: Any)
     """sha256_hex(prev_hash + canonical_json({seq, type, version, payload})) — api.md."""
     body = canonical_json({"seq": seq, "type": type_, "version": version, "payload": payload})
     return sha256_hex(prev_hash + body)
+
+
+def salt_problem(payload: Any) -> str | None:
+    """Why a private event's payload fails the salt rule, or None when it passes."""
+    salt = payload.get("salt") if isinstance(payload, Mapping) else None
+    if salt is None:
+        return "a private event without payload.salt"
+    if not isinstance(salt, str) or not SALT_RE.fullmatch(salt):
+        return "payload.salt is not 32 lowercase hex characters"
+    return None
+
+
+def platform_salt(seed: str, seq: int) -> str:
+    """The salt of a private platform (core.*) event at `seq`: secret while the
+    seed is, re-derivable by the auditor once it is revealed."""
+    return Rng(seed, seq, PLATFORM_SALT_PURPOSE).salt()
 
 
 def upcast(type_: str, version: int, payload: dict[str, Any], upcasters: Upcasters) -> tuple[int, dict]:

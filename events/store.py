@@ -4,7 +4,10 @@
 
 raises `VersionConflict(current)` when the stream is not at `expected_version`
 (the unique (stream, seq) key is the optimistic lock, so two writers that both
-read version N cannot both write N+1). Call it inside ``transaction.atomic()``
+read version N cannot both write N+1), and `UnsaltedPrivateEvent` (writing
+nothing) when an event private to some seats has no valid `payload.salt` or
+repeats a salt of its batch: this is the one place every event passes through,
+so no ruleset and no platform service can forget the rule (docs/audit.md). Call it inside ``transaction.atomic()``
 together with whatever else must commit with the events.
 """
 
@@ -19,7 +22,7 @@ from typing import Any
 from django.db import IntegrityError, connections, router, transaction
 from django.utils import timezone
 
-from .codec import GENESIS_HASH, chain_hash
+from .codec import GENESIS_HASH, chain_hash, salt_problem
 from .models import Snapshot, StoredEvent
 
 
@@ -27,6 +30,15 @@ class VersionConflict(Exception):
     def __init__(self, current: int):
         super().__init__(f"stream is at version {current}")
         self.current = current
+
+
+class UnsaltedPrivateEvent(ValueError):
+    """A private event breaks the salt rule; nothing was written. From an engine
+    this is an engine bug, from a platform service a platform bug."""
+
+    def __init__(self, seq: int, type_: str, problem: str):
+        super().__init__(f"seq {seq} ({type_}): {problem}")
+        self.seq, self.type, self.problem = seq, type_, problem
 
 
 @dataclass(frozen=True)
@@ -54,6 +66,8 @@ def append(stream: uuid.UUID, expected_version: int, events: Iterable[NewEvent],
     still refuses a stale writer. Must run inside the caller's transaction: a
     conflict raises and the caller's transaction rolls back (no savepoint — on
     PostgreSQL that would cost two more round trips per append)."""
+    events = list(events)
+    check_salts(expected_version, events)
     if prev_hash is None or (expected_version == 0) != (prev_hash == GENESIS_HASH):
         version, prev = head(stream)
         if version != expected_version:
@@ -79,6 +93,22 @@ def append(stream: uuid.UUID, expected_version: int, events: Iterable[NewEvent],
         # this propagates. The current version is read by the caller afterwards.
         raise VersionConflict(expected_version + 1) from exc
     return rows
+
+
+def check_salts(expected_version: int, events: list[NewEvent]) -> None:
+    """The salt rule, before anything is written. Uniqueness across the whole game
+    is the verifier's check (it sees the whole log; salts drawn from the
+    decision's Rng differ across seqs unless an engine copies an old one)."""
+    seen: set[str] = set()
+    for seq, e in enumerate(events, start=expected_version + 1):
+        if e.visible_to is None:
+            continue
+        problem = salt_problem(e.payload)
+        if problem is None and e.payload["salt"] in seen:
+            problem = "payload.salt repeats the salt of another event of its batch"
+        if problem is not None:
+            raise UnsaltedPrivateEvent(seq, e.type, problem)
+        seen.add(e.payload["salt"])
 
 
 _COLUMNS = ("stream", "seq", "type", "version", "payload", "actor", "cause", "visible_to", "recorded_at",

@@ -16,7 +16,12 @@ Checks, each reported separately (see docs/audit.md for the exact rules):
 3. **commitments** — every ``core.ChoiceCommitted`` against the private event
    carrying its choice and salt, and every item of every ``payload["reveals"]``
    against the latest commitment of its key (a re-commit replaces the earlier).
-4. **replay** — with the revealed seed: faction draw and ``rules.start`` for
+4. **salts** — every event private to some seats carries ``payload.salt``
+   (32 lowercase hex characters), no two private events share a salt, and a
+   private platform (``core.*``) event's salt is ``Rng(seed, seq,
+   "core:salt").salt()`` once the seed is known (an engine's salts are checked
+   by the replay, which re-derives them).
+5. **replay** — with the revealed seed: faction draw and ``rules.start`` for
    the setup batch, then ``rules.decide(state, seat, command,
    rng_factory(seed, first_seq))`` for every recorded command (``cause``),
    comparing type, version, payload and visibility with the recorded batch,
@@ -40,7 +45,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from events.codec import GENESIS_HASH, chain_hash, upcast
+from events.codec import GENESIS_HASH, chain_hash, platform_salt, salt_problem, upcast
 from games.rules import registry
 from games.rules.base import (
     COMMITTED,
@@ -66,7 +71,7 @@ class VerifyError(Exception):
 @dataclass(frozen=True)
 class Problem:
     seq: int | None
-    check: str  # chain | seed | commitment | replay | format
+    check: str  # chain | seed | commitment | salt | replay | format
     detail: str
 
     def __str__(self) -> str:
@@ -87,6 +92,7 @@ class Report:
     seed_ok: bool | None = None  # None: seed not revealed (yet)
     commitments: list[dict] = field(default_factory=list)
     reveals_ok: bool = True
+    salts_ok: bool = True
     replayed: bool | None = None  # None: replay could not run (see notes)
     batches: int = 0
     problems: list[Problem] = field(default_factory=list)
@@ -103,7 +109,7 @@ class Report:
         return {"ok": self.ok, "events": self.events, "ruleset": self.ruleset, "rules_version": self.rules_version,
                 "chain_ok": self.chain_ok, "chain_head": self.chain_head, "first_bad_seq": self.first_bad_seq,
                 "seed_commitment": self.seed_commitment, "seed": self.seed, "seed_ok": self.seed_ok,
-                "commitments": self.commitments, "reveals_ok": self.reveals_ok, "replayed": self.replayed,
+                "commitments": self.commitments, "reveals_ok": self.reveals_ok, "salts_ok": self.salts_ok, "replayed": self.replayed,
                 "batches": self.batches, "problems": [vars(p) for p in self.problems], "notes": self.notes}
 
 
@@ -263,7 +269,7 @@ def _commitment(report: Report, current: dict, private: dict, seq: int, p: dict)
     current[key] = entry
     report.commitments.append(entry)
     mine = private.pop(key, None)
-    if mine is not None and commitment_of(mine[2], mine[1]) != commitment:
+    if mine is not None and (not isinstance(mine[2], str) or commitment_of(mine[2], mine[1]) != commitment):
         report.add(mine[0], "commitment", f"the private choice and salt of {key!r} do not match "
                                           f"the public commitment at seq {seq}")
 
@@ -287,7 +293,33 @@ def _reveal(report: Report, current: dict, seq: int, item: Any) -> None:
 
 
 # ---------------------------------------------------------------------------
-# 4. Replay: re-derive setup and re-decide every batch.
+# 4. Salts: a private event's hash is public, so its payload needs 128 secret bits.
+
+
+def check_salts(rows: list[Mapping[str, Any]], report: Report) -> None:
+    """Every visible private event is salted, no salt repeats, and platform salts
+    re-derive from the seed (when known). Problems name seqs, never salts."""
+    first: dict[str, Any] = {}
+    for r in rows:
+        vis, seq = r.get("visible_to"), r.get("seq")
+        if vis is None or is_redacted(r):
+            continue
+        p = r.get("payload")
+        problem = salt_problem(p)
+        if problem is None and p["salt"] in first:
+            problem = f"payload.salt repeats the salt of the private event at seq {first[p['salt']]}"
+        if (problem is None and isinstance(report.seed, str) and str(r.get("type", "")).startswith("core.")
+                and isinstance(seq, int) and p["salt"] != platform_salt(report.seed, seq)):
+            problem = "a private platform event's salt is not Rng(seed, seq, \"core:salt\").salt()"
+        if problem is not None:
+            report.add(seq, "salt", problem)
+        elif isinstance(p, dict):
+            first[p["salt"]] = seq
+    report.salts_ok = not any(pr.check == "salt" for pr in report.problems)
+
+
+# ---------------------------------------------------------------------------
+# 5. Replay: re-derive setup and re-decide every batch.
 
 
 def engine_for(rules: Ruleset, rules_version: Any) -> Ruleset:
@@ -498,6 +530,7 @@ def verify(rows: list[Mapping[str, Any]], rules: Ruleset | None = None, seed: st
     check_chain(rows, report)
     check_seed(rows, report, seed)
     check_commitments(rows, report)
+    check_salts(rows, report)
     if not deep or report.problems and any(p.check == "format" for p in report.problems):
         return report
     if any(is_redacted(r) for r in rows):
@@ -531,6 +564,7 @@ def format_report(report: Report, name: str = "") -> str:
              f"  seed         {mark(report.seed_ok)}  commitment {report.seed_commitment}",
              f"  commitments  {mark(report.reveals_ok)}  {len(report.commitments)} committed, "
              f"{sum(c['revealed'] for c in report.commitments)} revealed",
+             f"  salts        {mark(report.salts_ok)}  every visible private event salted, no salt reused",
              f"  replay       {mark(report.replayed)}  {report.batches} command batches re-decided"]
     lines += [f"  note: {n}" for n in report.notes]
     lines += [f"  PROBLEM {p}" for p in report.problems]

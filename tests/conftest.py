@@ -24,11 +24,23 @@ def _fresh_caches(request):
 
         cache.clear()
         clear_cache()
+        # The shared throttle cache is a database table without Redis: clear it
+        # where the test may touch the database (transactional tests keep rows).
+        db = request.node.get_closest_marker("django_db") is not None
+        if db:
+            _clear_throttle_cache()
+            request.addfinalizer(_clear_throttle_cache)
         # Tests see the after-commit work (deadlines, notifications, bots) happen
         # in-process; the real worker path is exercised by tests/pbem's worker test.
         request.getfixturevalue("settings").SENGOKU = {
             **sys.modules["django.conf"].settings.SENGOKU, "HOOKS_INLINE": True}
     yield
+
+
+def _clear_throttle_cache():
+    from django.core.cache import caches
+
+    caches["throttle"].clear()
 
 
 class Api:

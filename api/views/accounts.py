@@ -10,7 +10,6 @@ from drf_spectacular.utils import extend_schema
 from knox.models import AuthToken
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts.models import profile_of
@@ -24,6 +23,7 @@ from ..serializers import (
     RegisterSerializer,
     TokenSerializer,
 )
+from ..throttles import FailedLogins, SharedScopedRateThrottle
 from .common import errors, json_body
 
 User = get_user_model()
@@ -32,7 +32,7 @@ User = get_user_model()
 class RegisterView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [SharedScopedRateThrottle]
     throttle_scope = "register"
 
     @extend_schema(request=RegisterSerializer, responses={201: RegisteredSerializer, **errors(400, 409, 429)},
@@ -61,7 +61,7 @@ class RegisterView(APIView):
 class TokenView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [SharedScopedRateThrottle]
     throttle_scope = "register"
 
     @extend_schema(request=CredentialsSerializer, responses={200: TokenSerializer, **errors(400, 401, 429)},
@@ -69,9 +69,13 @@ class TokenView(APIView):
     def post(self, request):
         s = CredentialsSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
+        failures = FailedLogins(s.validated_data["username"])
+        failures.check()  # credential stuffing: per account, whatever the address
         user = authenticate(request, username=s.validated_data["username"], password=s.validated_data["password"])
         if user is None or not user.is_active:
+            failures.failed()
             raise ServiceError("wrong username or password", code="invalid_credentials", status=401)
+        failures.succeeded()
         _, token = AuthToken.objects.create(user)
         return Response({"token": token})
 

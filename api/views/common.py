@@ -1,9 +1,8 @@
-"""Shared bits of the views: error responses for the schema, throttles, helpers."""
+"""Shared bits of the views: error responses for the schema, helpers."""
 
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiResponse
-from rest_framework.throttling import ScopedRateThrottle
 
 from ..serializers import ErrorSerializer
 
@@ -13,10 +12,6 @@ def errors(*statuses: int) -> dict:
             404: "not found", 409: "conflict (stale version, wrong state)", 413: "body too large",
             422: "illegal command", 429: "rate limited (Retry-After)"}
     return {s: OpenApiResponse(ErrorSerializer, description=text[s]) for s in statuses}
-
-
-class RegisterThrottle(ScopedRateThrottle):
-    scope_attr = "throttle_scope"
 
 
 def json_body(request) -> dict:

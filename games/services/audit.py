@@ -24,7 +24,7 @@ from .state import rules_for
 
 ENDED = (Game.Status.FINISHED, Game.Status.ABORTED)
 _CACHE_SECONDS = 3600
-_SAFE_DETAIL = ("chain", "seed", "commitment")  # their messages name seqs and keys, never contents
+_SAFE_DETAIL = ("chain", "seed", "commitment", "salt")  # their messages name seqs and keys, never contents
 
 
 def event_dicts(game: Game) -> list[dict]:

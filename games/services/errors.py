@@ -35,3 +35,12 @@ class Invalid(ServiceError):
 
 class Unprocessable(ServiceError):
     status, code = 422, "illegal_command"
+
+
+class EngineError(ServiceError):
+    """The rules engine failed (raised something other than BadCommand or
+    IllegalCommand, or broke the engine contract). Not the client's input, so not
+    `invalid_command`; 422 because the server could not process this command and
+    retrying it gives the same answer (docs/architecture.md, "Errors")."""
+
+    status, code = 422, "engine_error"

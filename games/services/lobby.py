@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import secrets
 import uuid
 from typing import Any
@@ -15,8 +16,10 @@ from games.rules.base import RulesError, rng_factory, sha256_hex
 
 from ..models import Game, Seat
 from . import hooks
-from .errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
+from .errors import Conflict, EngineError, Forbidden, Invalid, NotFound, ServiceError
 from .state import fold_rows
+
+log = logging.getLogger(__name__)
 
 BOT_KINDS = ("random",)
 MIN_SECONDS, MAX_SECONDS = 5, 30 * 24 * 3600
@@ -174,8 +177,18 @@ def start(game_id, user) -> Game:
             engine_events = rules.start(factions, game.options, rng)
         except RulesError as exc:
             raise Invalid(exc.reason, code="invalid_setup") from exc
+        except Exception as exc:  # an engine bug at setup: its own code, logged, nothing written
+            log.exception("engine_error: game %s (%s) setup: start raised %s", game.id, game.ruleset,
+                          type(exc).__name__)
+            raise EngineError(f"the rules engine failed to set up this game ({type(exc).__name__}); "
+                              f"nothing was written and the failure was logged") from exc
         new = [started] + [store.NewEvent(e.type, dict(e.payload), e.version, e.visible_to) for e in engine_events]
-        rows = store.append(game.id, 0, new)
+        try:
+            rows = store.append(game.id, 0, new)
+        except store.UnsaltedPrivateEvent as exc:  # the engine broke the salt rule (docs/audit.md)
+            log.error("engine_error: game %s (%s) setup: %s", game.id, game.ruleset, exc)
+            raise EngineError(f"the rules engine produced an unsalted private event ({exc.type}) at setup; "
+                              f"nothing was written and the failure was logged") from exc
         state = fold_rows(rules, rows)
         game.status = Game.Status.RUNNING
         game.started_at = game.started_at or rows[-1].recorded_at

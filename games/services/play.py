@@ -7,17 +7,19 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from events import store
+from events.codec import platform_salt
 from games.rules.base import BadCommand, IllegalCommand, canonical_json, rng_factory
 
 from ..models import CommandReceipt, Game, Seat
 from . import hooks
-from .errors import Conflict, Forbidden, Invalid, ServiceError, Unprocessable
+from .errors import Conflict, EngineError, Forbidden, Invalid, ServiceError, Unprocessable
 from .lobby import get_game
 from .present import Viewer, present_event
 from .state import fold_rows, load_state, maybe_snapshot, rules_for
@@ -99,10 +101,11 @@ def apply(game: Game, seat: Seat, command: Mapping[str, Any], expected_version: 
         raise Invalid(exc.reason, code="invalid_command") from exc
     except IllegalCommand as exc:
         raise Unprocessable(exc.reason, code="illegal_command") from exc
-    except Exception as exc:  # an engine bug on odd input must still not be a 500 for the client
-        log.exception("engine %s failed on %r", game.ruleset, command)
-        raise Invalid(f"the rules engine could not process this command ({type(exc).__name__})",
-                      code="invalid_command") from exc
+    except Exception as exc:  # an engine bug: its own code (not bad input), logged, nothing written
+        log.exception("engine_error: game %s (%s) seat %s command type %r: decide raised %s",
+                      game.id, game.ruleset, seat.index, command.get("type"), type(exc).__name__)
+        raise EngineError(f"the rules engine failed on this command ({type(exc).__name__}); "
+                          f"nothing was written and the failure was logged") from exc
     if not new:
         raise Unprocessable("this command changes nothing", code="illegal_command")
     for e in new:
@@ -123,6 +126,11 @@ def apply(game: Game, seat: Seat, command: Mapping[str, Any], expected_version: 
     except store.VersionConflict as exc:
         raise Conflict(f"the game moved on to version {exc.current}", code="version_conflict",
                        current_version=exc.current) from exc
+    except store.UnsaltedPrivateEvent as exc:  # the engine broke the salt rule (docs/audit.md)
+        log.error("engine_error: game %s (%s) seat %s command type %r: %s",
+                  game.id, game.ruleset, seat.index, command.get("type"), exc)
+        raise EngineError(f"the rules engine produced an unsalted private event ({exc.type}); "
+                          f"nothing was written and the failure was logged") from exc
     old_version = game.version
     game.version, game.chain_head = rows[-1].seq, rows[-1].hash
     fields = ["version", "chain_head"]
@@ -138,8 +146,12 @@ def apply(game: Game, seat: Seat, command: Mapping[str, Any], expected_version: 
 def append_core(game: Game, events: list[store.NewEvent]) -> list:
     """Append platform events (messages, misses, zombies, takebacks…) with `game`
     locked. Most leave the engine state as it was; a `core.TakebackAccepted`
-    folds it back (state.fold_rows), so the state is folded, not assumed."""
+    folds it back (state.fold_rows), so the state is folded, not assumed.
+    A private one (press to some seats, a secret missed deadline) is salted here
+    with the game's Rng for its seq (events.codec.platform_salt), as the store
+    requires of every private event."""
     old = game.version
+    events = [_salted(game, old + i, e) for i, e in enumerate(events, start=1)]
     try:
         rows = store.append(game.id, old, events, prev_hash=game.chain_head or None)
     except store.VersionConflict as exc:
@@ -152,6 +164,12 @@ def append_core(game: Game, events: list[store.NewEvent]) -> list:
     maybe_snapshot(game, old, game.version, state)
     hooks.after_commit(game, state, rows)
     return rows
+
+
+def _salted(game: Game, seq: int, e: store.NewEvent) -> store.NewEvent:
+    if e.visible_to is None or "salt" in e.payload:
+        return e
+    return replace(e, payload={**e.payload, "salt": platform_salt(game.seed, seq)})
 
 
 __all__ = ["submit", "apply", "append_core", "ServiceError"]

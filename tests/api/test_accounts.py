@@ -74,7 +74,9 @@ def test_me_patch_settings_and_secret_is_write_only(api, host):
 def test_register_is_throttled(api, settings):
     # A private cache: under xdist with REDIS_URL the workers would share throttle counters.
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": "throttle-test"}}
+                                   "LOCATION": "throttle-test"},
+                       "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
+                                    "LOCATION": "sengoku_cache"}}
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK,
                                "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
                                                           "register": "2/hour"}}

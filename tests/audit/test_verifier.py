@@ -205,3 +205,62 @@ def test_cli_exit_codes(tmp_path):
     assert run_cli(str(garbage)).returncode == 2
     unknown = run_cli(str(TOY_GAME))  # the toy ruleset is not registered without the option
     assert unknown.returncode == 2 and "toy-auction" in unknown.stderr
+
+
+# -- the salt rule (issue 10 item 1): a private event's hash is public ---------------------
+
+def _private_bids(rows):
+    return [r for r in rows if r["type"] == "toy.BidPlaced"]
+
+
+def _salt_problems(rows) -> list[verify.Problem]:
+    report = verify.verify(rehash(rows), deep=False)
+    assert report.salts_ok is not any(p.check == "salt" for p in report.problems)
+    return [p for p in report.problems if p.check == "salt"]
+
+
+def test_an_unsalted_private_event_is_a_problem():
+    rows = rows_of()
+    bid = _private_bids(rows)[0]
+    del bid["payload"]["salt"]
+    found = _salt_problems(rows)
+    assert [(p.seq, p.detail) for p in found] == [(bid["seq"], "a private event without payload.salt")]
+    assert "salts        FAILED" in verify.format_report(verify.verify(rows))
+
+
+@pytest.mark.parametrize("salt", ["0" * 31, "A" * 32, "g" * 32, 7, None])
+def test_a_malformed_salt_is_a_problem(salt):
+    rows = rows_of()
+    bid = _private_bids(rows)[0]
+    bid["payload"]["salt"] = salt
+    assert [p.seq for p in _salt_problems(rows)] == [bid["seq"]]
+
+
+def test_a_salt_reused_within_the_game_is_a_problem():
+    rows = rows_of()
+    first, later = _private_bids(rows)[0], _private_bids(rows)[-1]
+    later["payload"]["salt"] = first["payload"]["salt"]
+    found = _salt_problems(rows)
+    assert [p.seq for p in found] == [later["seq"]] and f"seq {first['seq']}" in found[0].detail
+    assert first["payload"]["salt"] not in found[0].detail  # problems name seqs, never salts
+
+
+def test_a_private_platform_event_salt_must_rederive_from_the_seed():
+    rows = rows_of()
+    ended = next(i for i, r in enumerate(rows) if r["type"] == "core.GameFinished")
+    seed = rows[-1]["payload"]["seed"]
+    for salt, ok in ((verify.platform_salt(seed, ended + 1), True), ("ab" * 16, False)):
+        forged = copy.deepcopy(rows)
+        forged.insert(ended, {"seq": ended + 1, "type": "core.MessageSent", "version": 1, "visible_to": [0, 1],
+                              "payload": {"from": 0, "to": [1], "text": "yes", "salt": salt}})
+        for i, r in enumerate(forged, 1):
+            r["seq"] = i
+        assert (not _salt_problems(forged)) is ok
+
+
+def test_private_events_of_every_fixture_are_salted_where_the_engine_salts_them():
+    """Toy and Shogun salt every private event (Rising Sun and Imjin fixtures are
+    re-recorded with their engines' salts: test_every_recorded_game_verifies)."""
+    for path in sorted(glob.glob(str(FIXTURES / "*.jsonl"))):
+        if "toy-auction" in path or "shogun" in path:
+            assert verify.verify(rows_of(path), deep=False).salts_ok, path

@@ -11,6 +11,9 @@ from games.verify import Report, check_chain
 pytestmark = pytest.mark.django_db
 
 
+SALT = "0123456789abcdef" * 2
+
+
 def ev(i=0, **kw):
     return store.NewEvent("test.Happened", {"i": i, "text": "ümlaut"}, **kw)
 
@@ -18,7 +21,7 @@ def ev(i=0, **kw):
 def test_append_numbers_and_chains_events():
     s = uuid.uuid4()
     rows = store.append(s, 0, [ev(1), ev(2)])
-    more = store.append(s, 2, [ev(3, visible_to=(1,))])
+    more = store.append(s, 2, [store.NewEvent("test.Happened", {"i": 3, "salt": SALT}, visible_to=(1,))])
     assert [r.seq for r in rows + more] == [1, 2, 3]
     assert rows[0].prev_hash == GENESIS_HASH and more[0].prev_hash == rows[1].hash
     assert rows[0].hash == chain_hash(GENESIS_HASH, 1, "test.Happened", 1, {"i": 1, "text": "ümlaut"})
@@ -29,6 +32,36 @@ def test_append_numbers_and_chains_events():
     report = Report()
     check_chain(loaded, report)
     assert report.chain_ok and report.chain_head == more[0].hash
+
+
+@pytest.mark.parametrize("payload, problem", [
+    ({"i": 1}, "without payload.salt"),
+    ({"i": 1, "salt": None}, "without payload.salt"),
+    ({"i": 1, "salt": "0123456789ABCDEF" * 2}, "32 lowercase hex"),
+    ({"i": 1, "salt": "0123456789abcdef"}, "32 lowercase hex"),
+    ({"i": 1, "salt": 12345}, "32 lowercase hex"),
+    ({"i": 1, "salt": SALT + "\n"}, "32 lowercase hex"),
+])
+def test_a_private_event_without_a_valid_salt_is_refused_and_nothing_is_written(payload, problem):
+    s = uuid.uuid4()
+    store.append(s, 0, [ev(0)])
+    with pytest.raises(store.UnsaltedPrivateEvent, match=problem) as exc:
+        store.append(s, 1, [ev(1), store.NewEvent("test.Secret", payload, visible_to=(0,))])
+    assert (exc.value.seq, exc.value.type) == (3, "test.Secret")
+    assert StoredEvent.objects.filter(stream=s).count() == 1 and store.head(s)[0] == 1
+
+
+def test_a_salt_repeated_within_a_batch_is_refused():
+    s = uuid.uuid4()
+    twice = [store.NewEvent("test.Secret", {"i": i, "salt": SALT}, visible_to=(i,)) for i in (0, 1)]
+    with pytest.raises(store.UnsaltedPrivateEvent, match="repeats"):
+        store.append(s, 0, twice)
+    assert not StoredEvent.objects.filter(stream=s).exists()
+
+
+def test_public_events_need_no_salt():
+    s = uuid.uuid4()
+    assert len(store.append(s, 0, [ev(1), store.NewEvent("test.Public", {"salt": "not hex"})])) == 2
 
 
 def test_stale_expected_version_conflicts_and_writes_nothing():

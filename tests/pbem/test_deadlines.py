@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from events.codec import platform_salt
 from games.models import Deadline, Game, Seat
 
 from .conftest import T0, events_of, feed, iso, meta, start_game, sweep
@@ -41,6 +42,8 @@ def test_a_missed_deadline_applies_the_default_once(api, clock, host, player):
     assert [e.payload["seat"] for e in missed] == [0, 1]
     # A bid is a secret choice: its record is visible to its seat only.
     assert missed[0].visible_to == [0] and missed[0].payload["default_command"] == {"type": "bid", "amount": 0}
+    # ...and, being private, salted from the seed for its seq (its hash is public: docs/audit.md)
+    assert missed[0].payload["salt"] == platform_salt(Game.objects.get(id=g["id"]).seed, missed[0].seq)
     assert missed[0].payload["misses"] == 1 and missed[0].payload["source"] == "default"
     bids = [e for e in events_of(g["id"], "toy.BidPlaced")]
     assert len(bids) == 2 and all(e.actor == {"seat": e.payload["seat"], "system": "deadline"} for e in bids)

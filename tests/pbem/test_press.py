@@ -26,7 +26,8 @@ def test_private_message_visibility(api, host, player, third, outsider):
     assert r.status_code == 201, r.content
     ev = r.json()["event"]
     assert ev["type"] == "core.MessageSent" and ev["visibility"] == "private" and ev["visible_to"] == [0, 1]
-    assert ev["payload"] == {"from": 0, "to": [1], "text": "alliance against mitsu?"}
+    assert ev["payload"] == {"from": 0, "to": [1], "text": "alliance against mitsu?", "salt": ev["payload"]["salt"]}
+    assert len(ev["payload"]["salt"]) == 32  # its hash is public: docs/audit.md, salts of private events
     assert ev["actor"] == {"seat": 0, "user": "hana"} and r.json()["version"] == ev["seq"]
     for who in (host, player):  # the sender and the recipient read it
         assert messages(api, who, gid)[0]["payload"]["text"] == "alliance against mitsu?"
