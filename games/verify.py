@@ -296,16 +296,28 @@ def _reveal(report: Report, current: dict, seq: int, item: Any) -> None:
 # 4. Salts: a private event's hash is public, so its payload needs 128 secret bits.
 
 
-def check_salts(rows: list[Mapping[str, Any]], report: Report) -> None:
+def check_salts(rows: list[Mapping[str, Any]], report: Report, salted_since: int = 1) -> None:
     """Every visible private event is salted, no salt repeats, and platform salts
-    re-derive from the seed (when known). Problems name seqs, never salts."""
+    re-derive from the seed (when known). Problems name seqs, never salts.
+
+    A game recorded under a rules version older than the ruleset's
+    ``salted_since`` predates the salt rule: its engine events were legitimately
+    written without salts, so a missing engine salt there is a note (the game's
+    private content may be recoverable from its hashes), not a problem. A
+    malformed or reused salt is a problem whatever the version."""
+    legacy = isinstance(report.rules_version, int) and report.rules_version < salted_since
     first: dict[str, Any] = {}
+    unsalted_legacy = 0
     for r in rows:
         vis, seq = r.get("visible_to"), r.get("seq")
         if vis is None or is_redacted(r):
             continue
         p = r.get("payload")
         problem = salt_problem(p)
+        if (legacy and isinstance(p, dict) and "salt" not in p
+                and not str(r.get("type", "")).startswith("core.")):
+            unsalted_legacy += 1
+            continue
         if problem is None and p["salt"] in first:
             problem = f"payload.salt repeats the salt of the private event at seq {first[p['salt']]}"
         if (problem is None and isinstance(report.seed, str) and str(r.get("type", "")).startswith("core.")
@@ -315,6 +327,9 @@ def check_salts(rows: list[Mapping[str, Any]], report: Report) -> None:
             report.add(seq, "salt", problem)
         elif isinstance(p, dict):
             first[p["salt"]] = seq
+    if unsalted_legacy:
+        report.notes.append(f"{unsalted_legacy} private engine events are unsalted: the game was recorded under "
+                            f"rules version {report.rules_version}, before the salt rule (version {salted_since})")
     report.salts_ok = not any(pr.check == "salt" for pr in report.problems)
 
 
@@ -530,7 +545,9 @@ def verify(rows: list[Mapping[str, Any]], rules: Ruleset | None = None, seed: st
     check_chain(rows, report)
     check_seed(rows, report, seed)
     check_commitments(rows, report)
-    check_salts(rows, report)
+    known = rules if rules is not None else (
+        registry.get(report.ruleset) if isinstance(report.ruleset, str) else None)
+    check_salts(rows, report, getattr(known, "salted_since", 1))
     if not deep or report.problems and any(p.check == "format" for p in report.problems):
         return report
     if any(is_redacted(r) for r in rows):

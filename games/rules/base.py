@@ -261,6 +261,9 @@ class Ruleset(Protocol):
     min_players: int
     max_players: int
     rules_version: int  # bump when a change would alter old games' replay
+    # Optional: the first rules version whose private events all carry payload.salt
+    # (older recorded games are verified with missing salts noted, not failed). Default 1.
+    # salted_since: int
     options_schema: Mapping[str, JSON]  # JSON Schema (draft 2020-12) with defaults
 
     def factions(self, players: int, options: Mapping[str, JSON]) -> Sequence[str]: ...

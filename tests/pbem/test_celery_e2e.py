@@ -50,12 +50,15 @@ def test_worker_and_beat_fire_a_five_second_deadline(tmp_path):
                                        "--schedule", str(tmp_path / "beat-schedule"),
                                        "--pidfile", str(tmp_path / "beat.pid")],
                                       cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
+        # Timed from before setup: the deadline is due 5 s after the game starts,
+        # which happens inside setup, so "not before the deadline" holds however
+        # slow setup is on a loaded machine.
+        started = time.monotonic()
         out = subprocess.run([py, "-m", "tests.pbem.e2e_helper", "setup"], cwd=ROOT, env=env, check=True,
                              capture_output=True, text=True, timeout=60)
         game_id = out.stdout.strip().splitlines()[-1]
-        started = time.monotonic()
         missed = []
-        while time.monotonic() - started < 40:
+        while time.monotonic() - started < 60:
             types = [t for t, _ in _events(tmp_path / "db.sqlite3", game_id)]
             missed = [t for t in types if t == "core.DeadlineMissed"]
             if len(missed) >= 2:
@@ -64,7 +67,7 @@ def test_worker_and_beat_fire_a_five_second_deadline(tmp_path):
             time.sleep(0.5)
         elapsed = time.monotonic() - started
         assert len(missed) == 2, (tmp_path / "celery.log").read_text()[-3000:]
-        assert elapsed >= 3.5  # not before the deadline (5 s from the start, minus setup time)
+        assert elapsed >= 5  # not before the deadline
         time.sleep(3)  # more sweeps run: still exactly one default per seat
         types = [t for t, _ in _events(tmp_path / "db.sqlite3", game_id)]
         assert types.count("core.DeadlineMissed") == 2 and types.count("toy.BidPlaced") == 2

@@ -68,6 +68,7 @@ class RisingSun:
     min_players = 3
     max_players = 5
     options_schema = OPTIONS_SCHEMA
+    salted_since = 3  # first rules version whose private events all carry payload.salt (issue 10)
 
     def __init__(self, version: int = RULES_VERSION):
         self.rules_version = version
