@@ -4,10 +4,13 @@ War Reparations. The bid itself is committed in rules.decide (commit-reveal)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..base import IllegalCommand
 from .figures import do_kill, request_kill
-from .flow import AUTO, INPUT, PROMPT, Step, pop, prompt
+from .flow import AUTO, INPUT, PROMPT, Command, Ctx, Step, pop, prompt
 from .state import (
+    Frame,
     State,
     best_by,
     by_honor,
@@ -33,7 +36,7 @@ def allocated(b: dict, seat: int) -> int:
     return sum(bid[a] for a in ADVANTAGES) if bid else 0
 
 
-def check_bid(s: State, seat: int, cmd: dict) -> dict:
+def check_bid(s: State, seat: int, cmd: Command) -> dict:
     b = s.get("battle")
     if not b or s["stack"][-1]["kind"] != "bidding":
         raise IllegalCommand("no battle is waiting for bids")
@@ -60,7 +63,7 @@ def reveal(s: State) -> None:
     pop(s)  # the bidding frame
 
 
-def _bidding_pending(s, f):
+def _bidding_pending(s: State, f: Frame) -> list[int]:
     b = s["battle"]
     return [q for q in b["participants"] if str(q) not in b["bids"]]
 
@@ -91,7 +94,7 @@ def ronin_amount(s: State, seat: int) -> int:
     return n
 
 
-def _battle(s: State, f: dict, ctx) -> None:
+def _battle(s: State, f: Frame, ctx: Ctx) -> None:
     b = s["battle"]
     step = f["step"]
     f["step"] += 1
@@ -124,7 +127,7 @@ def _battle(s: State, f: dict, ctx) -> None:
 AUTO["battle"] = _battle
 
 
-def _seppuku(s, p, choice, ctx):
+def _seppuku(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice != "commit":
         return
     seat = p["seat"]
@@ -135,7 +138,7 @@ def _seppuku(s, p, choice, ctx):
         gain_honor(s, seat)
 
 
-def _hostage(s, p, choice, ctx):
+def _hostage(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     """One hostage per prompt (Respect: 1 more per copy); the VP stolen by the
     whole Take Hostage advantage are one gain instance (Loyalty, §6). From rules
     version 3 each stolen VP moves to the captor with its hostage (so the VP on
@@ -163,12 +166,12 @@ def _hostage(s, p, choice, ctx):
         loyalty(s, seat)
 
 
-def _ronin(s, p, choice, ctx):
+def _ronin(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice == "hire":
         s["battle"]["hired_ronin"][str(p["seat"])] = ronin_amount(s, p["seat"])
 
 
-def _poets(s, p, choice, ctx):
+def _poets(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice == "compose":
         gain_vp(s, p["seat"], s["battle"]["killed"])
 
@@ -210,7 +213,7 @@ def _reparations(s: State) -> None:
         prompt(s, winner, "reparations", [str(q) for q in losers], left=rem)
 
 
-def _reparation_pick(s, p, choice, ctx):
+def _reparation_pick(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     s["players"][int(choice)]["coins"] += 1
     rest = [o for o in p["options"] if o != choice]
     if p["left"] > 1 and rest:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from ..base import IllegalCommand
 from .data import LAND, PROVINCES, SEA
 from .figures import put
-from .flow import PROMPT, prompt
-from .state import State, by_honor, clan, copies, figs_at, kind_of
+from .flow import PROMPT, Command, Ctx, prompt
+from .state import Frame, State, by_honor, clan, copies, figs_at, kind_of
 
 
 def destinations(s: State, seat: int, frm: str, toll_paid: bool) -> list[str]:
@@ -51,7 +51,7 @@ def move_commands(s: State, seat: int, moved, sh_moved, toll_paid: bool) -> list
     return cmds
 
 
-def do_move(s: State, seat: int, cmd: dict, moved, sh_moved, frame: dict) -> None:
+def do_move(s: State, seat: int, cmd: Command, moved, sh_moved, frame: Frame) -> None:
     frm, kind, to = cmd.get("from"), cmd.get("kind"), cmd.get("to")
     kinds = movable(s, seat, moved, sh_moved).get(frm, [])
     if kind not in kinds:
@@ -81,7 +81,7 @@ def do_move(s: State, seat: int, cmd: dict, moved, sh_moved, frame: dict) -> Non
         prompt(s, q, "path_of_the_serpent", ["waive", "charge"], mover=seat)
 
 
-def _serpent(s: State, p: dict, choice, ctx) -> None:
+def _serpent(s: State, p: Frame, choice, ctx: Ctx) -> None:
     if choice != "charge":
         return
     mover = s["players"][p["mover"]]

@@ -4,8 +4,9 @@ season cleanup and Winter scoring. Battles themselves are in battle.py."""
 from __future__ import annotations
 
 from .data import CARDS, CLANS, PROVINCES, SEASONS, season_deck, set_bonus
-from .flow import AUTO, pop, push
+from .flow import AUTO, Ctx, pop, push
 from .state import (
+    Frame,
     State,
     best_by,
     by_honor,
@@ -31,7 +32,7 @@ def distinct_virtues(s: State, seat: int) -> int:
 
 # -------------------------------------------------------------- season setup
 
-def _season_start(s: State, f: dict, ctx) -> None:
+def _season_start(s: State, f: Frame, ctx: Ctx) -> None:
     pop(s)
     season = SEASONS[s["season"]]
     s["phase"] = "setup"
@@ -72,7 +73,7 @@ START_OF_WAR = ["Way of the Shogun", "Way of the Moneylender", "Way of the Ronin
                 "Way of the Righteous"]
 
 
-def _war_start(s: State, f: dict, ctx) -> None:
+def _war_start(s: State, f: Frame, ctx: Ctx) -> None:
     s["phase"] = "war"
     if not f.get("upgrades"):
         # War Upgrades of several players trigger at the same moment: timing
@@ -130,7 +131,7 @@ def souls_present(s: State, prov: str) -> list[int]:
     return sorted({f["owner"] for f in s["figures"].values() if f["name"] == "Oni of Souls" and f["at"] == prov})
 
 
-def _war(s: State, f: dict, ctx) -> None:
+def _war(s: State, f: Frame, ctx: Ctx) -> None:
     if f["step"] >= len(s["war_provinces"]):
         pop(s)
         push(s, "cleanup")
@@ -159,7 +160,7 @@ AUTO["war"] = _war
 
 # ------------------------------------------------------------------ cleanup
 
-def _cleanup(s: State, f: dict, ctx) -> None:
+def _cleanup(s: State, f: Frame, ctx: Ctx) -> None:
     pop(s)
     for p in s["players"]:
         p["coins"] = 0
@@ -196,7 +197,7 @@ def winter_vp(s: State, seat: int) -> dict[str, int]:
     return parts
 
 
-def _winter(s: State, f: dict, ctx) -> None:
+def _winter(s: State, f: Frame, ctx: Ctx) -> None:
     pop(s)
     s["phase"] = "winter"
     return_hostages(s)
