@@ -5,9 +5,12 @@ Spirit, Patron, Warlord) and end-of-Recruit upgrades (Light, Samurai)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from .data import PROVINCES
 from .flow import AUTO, PROMPT, Ctx, pop, prompt, push
 from .state import (
+    Figure,
     Frame,
     State,
     by_honor,
@@ -27,7 +30,7 @@ from .state import (
 from .timing import own_order, register, simultaneous
 
 
-def on_map(f: Frame) -> bool:
+def on_map(f: Figure) -> bool:
     return f["at"] in PROVINCES
 
 
@@ -76,7 +79,7 @@ def _hate(s: State, f: Frame, ctx: Ctx) -> None:
     request_kill(s, f["picked"], f["owner"])
 
 
-def _hate_pick(s: State, p: Frame, choice, ctx: Ctx) -> None:
+def _hate_pick(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     f = s["stack"][-1]
     f["victims"].pop(0)
     f["picked"].append(_one(s, p["victim"], f["province"], choice))
@@ -108,7 +111,7 @@ def _kill_frame(s: State, f: Frame, ctx: Ctx) -> None:
     do_kill(s, fids, killer)
 
 
-def _mercy(s: State, p: Frame, choice, ctx: Ctx) -> None:
+def _mercy(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     killer = p["seat"]
     fids = p["figures"]
     if choice == "spare":
@@ -202,7 +205,7 @@ def kenin_targets(s: State, seat: int) -> list[str]:
     return sorted(set(s["players"][seat]["strongholds"]))
 
 
-def _monkey(s: State, p: Frame, choice, ctx: Ctx) -> None:
+def _monkey(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     seat = p["seat"]
     if choice != "take":
         return
@@ -217,7 +220,7 @@ def _monkey(s: State, p: Frame, choice, ctx: Ctx) -> None:
     lose_honor(s, seat)
 
 
-def _ninja(s: State, p: Frame, choice, ctx: Ctx) -> None:
+def _ninja(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice == "pass":
         return
     owner, prov = choice.split(":")
@@ -238,7 +241,7 @@ def _lose_honor(s: State, f: Frame, ctx: Ctx) -> None:
 AUTO["lose_honor"] = _lose_honor
 
 
-def _kenin(s: State, p: Frame, choice, ctx: Ctx) -> None:
+def _kenin(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice == "pass":
         return
     place_from_reserve(s, p["seat"], "bushi", choice)
@@ -302,12 +305,12 @@ def _end_of_recruit_of(s: State, seat: int) -> None:
 register("end_of_recruit", _end_of_recruit_of)
 
 
-def _samurai(s: State, p: Frame, choice, ctx: Ctx) -> None:
+def _samurai(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice != "pass":
         place_from_reserve(s, p["seat"], "bushi", choice)
 
 
-def _light(s: State, p: Frame, choice, ctx: Ctx) -> None:
+def _light(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice == "pass":
         return
     if choice.startswith("Komainu:"):

@@ -73,10 +73,10 @@ def check_choice(s: State, seat: int, cmd: Command) -> str:
     if clan(s, seat) == "Lotus":
         if declare not in MANDATES:
             raise IllegalCommand("Lotus must declare one of the 5 mandates")
-        return declare
+        return str(declare)
     if declare not in (None, cmd["tile"]):
         raise IllegalCommand("only Lotus may declare another mandate")
-    return cmd["tile"]
+    return str(cmd["tile"])
 
 
 def choose_tile(s: State, seat: int, tile: str, key: str, salt: str) -> None:
@@ -332,7 +332,7 @@ def _train_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
     benevolence(s, seat, price)
 
 
-def monster_places(s: State, seat: int, fid: str) -> list[dict]:
+def monster_places(s: State, seat: int, fid: str) -> list[Command]:
     provs = PROVINCES if clan(s, seat) == "Dragonfly" else sorted(set(s["players"][seat]["strongholds"]))
     out = [{"type": "place", "province": p} for p in provs]
     if s["figures"][fid]["name"] == "Komainu":
@@ -379,8 +379,8 @@ def _start_betray(s: State, seat: int, bonus: bool) -> None:
         pop(s)
 
 
-def _betray_targets(s: State, f: Frame, seat: int) -> list[dict]:
-    mine = {}
+def _betray_targets(s: State, f: Frame, seat: int) -> list[Command]:
+    mine: dict[str, set[str]] = {}
     for x in reserve(s, seat):
         for c in type_classes(s["figures"][x]):
             mine.setdefault(c, set()).add(kind_of(s["figures"][x]))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Iterable
-from typing import Any, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from .data import CARDS, CLANS, MONSTERS
 
@@ -43,6 +43,10 @@ class PlayedTile(TypedDict):
 
 
 Proposal = TypedDict("Proposal", {"from": int, "to": int, "key": str, "salt": str})
+
+
+Advantage = Literal["seppuku", "hostage", "ronin", "poets"]
+ADVANTAGES: tuple[Advantage, ...] = ("seppuku", "hostage", "ronin", "poets")  # left to right
 
 
 class Bid(TypedDict):
@@ -115,6 +119,14 @@ def clone(s: State) -> State:
 
 def top(s: State) -> Frame | None:
     return s["stack"][-1] if s["stack"] else None
+
+
+def current_battle(s: State) -> Battle:
+    """The battle being fought (the flow only asks for it during one)."""
+    b = s.get("battle")
+    if b is None:
+        raise RuntimeError("no battle is being fought")  # a flow bug, not a rule
+    return b
 
 
 def version(s: State) -> int:

@@ -9,21 +9,23 @@ pueden hacer en secreto"; Appendix R 21: only the two players see it)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..base import IllegalCommand
 from .data import SEASONS
 from .flow import INPUT, Command, Ctx, Step, pop
-from .state import Frame, State, version
+from .state import Frame, Proposal, State, version
 
 
 def unallied(s: State) -> list[int]:
     return [q for q in range(s["player_count"]) if s["alliances"][q] is None]
 
 
-def incoming(s: State, seat: int) -> list[dict]:
+def incoming(s: State, seat: int) -> list[Proposal]:
     return [p for p in s["proposals"] if p["to"] == seat]
 
 
-def outgoing(s: State, seat: int) -> list[dict]:
+def outgoing(s: State, seat: int) -> list[Proposal]:
     return [p for p in s["proposals"] if p["from"] == seat]
 
 
@@ -51,7 +53,7 @@ def _legal(s: State, f: Frame, seat: int) -> list[Command]:
     return cmds
 
 
-def check_proposal(s: State, seat: int, to) -> None:
+def check_proposal(s: State, seat: int, to: Any) -> None:
     f = s["stack"][-1] if s["stack"] else None
     if not f or f["kind"] != "tea":
         raise IllegalCommand("alliances are only proposed during the Tea Ceremony")
@@ -76,7 +78,7 @@ def _active_again(s: State, seat: int) -> None:
         f["done"].remove(seat)
 
 
-def find_proposal(s: State, frm, to) -> dict:
+def find_proposal(s: State, frm: Any, to: Any) -> Proposal:
     for p in s["proposals"]:
         if p["from"] == frm and p["to"] == to:
             return p
@@ -110,7 +112,7 @@ def _apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
     _maybe_end(s, f)
 
 
-def _close(s: State, proposals: list[dict]) -> None:
+def _close(s: State, proposals: list[Proposal]) -> None:
     """Proposals that end without an alliance: from version 3 they stay secret
     until the game ends (rules.py reveals `closed_proposals` then)."""
     for p in proposals:
@@ -132,7 +134,7 @@ def _maybe_end(s: State, f: Frame) -> None:
 INPUT["tea"] = Step(_pending, _legal, _apply, "tea_ceremony")
 
 
-def answered_proposals(s: State, seat: int, cmd: Command) -> list[dict]:
+def answered_proposals(s: State, seat: int, cmd: Command) -> list[Proposal]:
     """The proposals a tea command answers or cancels (they get revealed)."""
     t = cmd["type"]
     if t == "accept_alliance":

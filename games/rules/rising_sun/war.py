@@ -7,6 +7,7 @@ from .data import CARDS, CLANS, PROVINCES, SEASONS, season_deck, set_bonus
 from .flow import AUTO, Ctx, pop, push
 from .state import (
     Frame,
+    Result,
     State,
     best_by,
     by_honor,
@@ -146,6 +147,7 @@ def _war(s: State, f: Frame, ctx: Ctx) -> None:
         # no battle takes place: Oni of Souls (which pays for a battle won where
         # it took part) does not trigger; Courage does (it pays per token)
         winner = best_by(s, {q: force(s, q, prov) for q in parts}, minimum=0)
+        assert winner is not None  # parts is not empty
         award(s, winner, prov, [])
         return
     s["battle"] = {"province": prov, "participants": parts, "bids": {}, "revealed": False, "hired_ronin": {},
@@ -201,16 +203,17 @@ def _winter(s: State, f: Frame, ctx: Ctx) -> None:
     pop(s)
     s["phase"] = "winter"
     return_hostages(s)
-    s["winter"] = {}
+    scored: dict[str, dict[str, int]] = {}
+    s["winter"] = scored
     for seat in by_honor(s, range(s["player_count"])):
         parts = winter_vp(s, seat)
-        s["winter"][str(seat)] = parts
+        scored[str(seat)] = parts
         gain_vp(s, seat, sum(parts.values()))
     s["result"] = final_result(s)
     s["phase"] = "over"
 
 
-def final_result(s: State) -> dict:
+def final_result(s: State) -> Result:
     vps = {q: s["players"][q]["vp"] for q in range(s["player_count"])}
     best = max(vps.values())
     tied = by_honor(s, [q for q in vps if vps[q] == best])
