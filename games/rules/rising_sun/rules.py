@@ -69,6 +69,10 @@ class RisingSun:
     min_players = 3
     max_players = 5
     options_schema = OPTIONS_SCHEMA
+    # The shape of the pickled state: 2 = full-word keys with TypedDicts (1 had
+    # `figs`, `n`, `o`/`t`/`n`/`loc`...). Events are unchanged; a snapshot taken
+    # under another schema must be re-folded from the events, never loaded.
+    state_schema = 2
 
     def __init__(self, version: int = RULES_VERSION):
         self.rules_version = version
