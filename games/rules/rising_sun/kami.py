@@ -8,7 +8,7 @@ from .data import PROVINCES
 from .figures import after_summon, put
 from .flow import AUTO, INPUT, Command, Ctx, Step, pop, push
 from .movement import do_move, move_commands
-from .politics import _start_train
+from .politics import start_train
 from .state import Frame, State, best_by, figs_at, gain_coins, gain_vp, honor_to_top, reserve
 
 
@@ -59,7 +59,7 @@ def _raijin(s: State, seat: int) -> None:
 
 
 def _ryujin(s: State, seat: int) -> None:
-    _start_train(s, seat, False, ryujin=True)
+    start_train(s, seat, False, ryujin=True)
 
 
 GIFTS = {"Amaterasu": _amaterasu, "Fujin": _fujin, "Hachiman": _hachiman, "Raijin": _raijin,

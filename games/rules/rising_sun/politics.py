@@ -56,7 +56,7 @@ def drawn(s: State) -> list[str]:
     return s["mandate_deck"][:4]
 
 
-def _choose_legal(s: State, f: Frame, seat: int) -> list[Command]:
+def choose_legal(s: State, f: Frame, seat: int) -> list[Command]:
     tiles = sorted(set(drawn(s)))
     if clan(s, seat) == "Lotus":
         return [{"type": "choose_mandate", "tile": t, "declare": m} for t in tiles for m in MANDATES]
@@ -106,7 +106,7 @@ def play_mandate(s: State, seat: int, declared: str) -> None:
     push(s, "mandate", mandate=declared, chooser=seat, order=order, step=0)
 
 
-INPUT["choose_mandate"] = Step(lambda s, f: [f["seat"]], _choose_legal, None, "choose_mandate")
+INPUT["choose_mandate"] = Step(lambda s, f: [f["seat"]], choose_legal, None, "choose_mandate")
 
 
 def _mandate(s: State, f: Frame, ctx: Ctx) -> None:
@@ -299,7 +299,7 @@ def price_of(s: State, seat: int, card: str, discount: int) -> int:
     return pay_cost(s, seat, CARDS[card]["cost"], discount)
 
 
-def _start_train(s: State, seat: int, bonus: bool, ryujin: bool = False) -> None:
+def start_train(s: State, seat: int, bonus: bool, ryujin: bool = False) -> None:
     frame = push(s, "train", seat=seat, discount=int(bonus), ryujin=ryujin)
     if not _train_legal(s, frame, seat)[:-1]:
         pop(s)
@@ -434,7 +434,7 @@ def _betray_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None
 
 INPUT["betray"] = Step(lambda s, f: [f["seat"]], _betray_legal, _betray_apply, "betray")
 
-START = {"recruit": _start_recruit, "marshal": _start_marshal, "train": _start_train,
+START = {"recruit": _start_recruit, "marshal": _start_marshal, "train": start_train,
          "harvest": _harvest, "betray": _start_betray}
 
-__all__ = ["START", "check_choice", "choose_tile", "play_mandate", "_start_train", "by_honor", "matches_type"]
+__all__ = ["START", "check_choice", "choose_tile", "play_mandate", "start_train", "by_honor", "matches_type"]

@@ -246,7 +246,7 @@ class RisingSun:
                             "Advantages; coins not bid stay outside the war board.")
             return LegalSet((zero,), (tmpl,), lambda rnd: _random_bid(rnd, coins))
         if f is not None and f["kind"] == "choose_mandate":
-            cmds = politics._choose_legal(state, f, seat) if seat == f["seat"] else []
+            cmds = politics.choose_legal(state, f, seat) if seat == f["seat"] else []
         else:
             cmds = flow.legal(state, seat)
         if not gifts:
