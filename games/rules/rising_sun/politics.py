@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import IllegalCommand
-from .data import CARDS, MANDATES, PROVINCES, TRACK
+from .data import BOARD, CARDS, MANDATES, PROVINCES, TRACK
 from .figures import after_summon, end_of_recruit, put  # noqa: F401
 from .flow import AUTO, INPUT, PROMPT, Command, Ctx, Step, pop, prompt, push
 from .movement import do_move, move_commands
@@ -20,6 +20,7 @@ from .state import (
     copies,
     force,
     gain_coins,
+    gain_honor,
     gain_vp,
     is_daimyo_like,
     kind_of,
@@ -284,7 +285,6 @@ def benevolence(s: State, seat: int, price: int) -> None:
 def _benevolence(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice == "keep":
         return
-    from .state import gain_honor
     s["players"][int(choice)]["coins"] += 1
     gain_honor(s, p["seat"])
     gain_vp(s, p["seat"], 2)
@@ -356,7 +356,6 @@ INPUT["place_monster"] = Step(lambda s, f: [f["seat"]], lambda s, f, seat: monst
 # ----------------------------------------------------------------- harvest
 
 def _harvest(s: State, seat: int, bonus: bool) -> None:
-    from .data import BOARD
     coins, vp, ronin = 1, 0, 0
     if bonus:
         for prov in PROVINCES:

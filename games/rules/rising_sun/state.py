@@ -11,7 +11,7 @@ import pickle
 from collections.abc import Iterable
 from typing import Any, Literal, NotRequired, TypedDict
 
-from .data import CARDS, CLANS, MONSTERS
+from .data import CARDS, CLANS, MONSTERS, ONI
 
 
 class Figure(TypedDict):
@@ -347,7 +347,6 @@ def force(s: State, seat: int, prov: str) -> int:
 
 
 def owned_monsters(s: State, seat: int, oni_only: bool = False) -> int:
-    from .data import ONI
     names = ONI if oni_only else MONSTERS
     return sum(1 for f in s["figures"].values() if f["owner"] == seat and f["name"] in names)
 
