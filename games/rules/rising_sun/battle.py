@@ -4,15 +4,22 @@ War Reparations. The bid itself is committed in rules.decide (commit-reveal)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..base import IllegalCommand
 from .figures import do_kill, request_kill
-from .flow import AUTO, INPUT, PROMPT, Step, pop, prompt
+from .flow import AUTO, INPUT, PROMPT, Command, Ctx, Step, pop, prompt
 from .state import (
+    ADVANTAGES,
+    Advantage,
+    Battle,
+    Frame,
     State,
     best_by,
     by_honor,
     clan,
     copies,
+    current_battle,
     figs_at,
     force,
     gain_honor,
@@ -25,21 +32,19 @@ from .state import (
 )
 from .war import award
 
-ADVANTAGES = ("seppuku", "hostage", "ronin", "poets")
 
-
-def allocated(b: dict, seat: int) -> int:
+def allocated(b: Battle, seat: int) -> int:
     bid = b["bids"].get(str(seat))
     return sum(bid[a] for a in ADVANTAGES) if bid else 0
 
 
-def check_bid(s: State, seat: int, cmd: dict) -> dict:
+def check_bid(s: State, seat: int, cmd: Command) -> dict[str, int]:
     b = s.get("battle")
     if not b or s["stack"][-1]["kind"] != "bidding":
         raise IllegalCommand("no battle is waiting for bids")
     if seat not in b["participants"] or str(seat) in b["bids"]:
         raise IllegalCommand("you have no bid to place in this battle")
-    bid = {a: cmd.get(a, 0) for a in ADVANTAGES}
+    bid: dict[str, int] = {a: cmd.get(a, 0) for a in ADVANTAGES}
     for a, v in bid.items():
         if not isinstance(v, int) or isinstance(v, bool) or v < 0:
             raise IllegalCommand(f"{a}: a bid is a whole number of coins >= 0")
@@ -48,20 +53,21 @@ def check_bid(s: State, seat: int, cmd: dict) -> dict:
     return bid
 
 
-def store_bid(s: State, seat: int, bid: dict, key: str, salt: str) -> bool:
+def store_bid(s: State, seat: int, bid: dict[str, int], key: str, salt: str) -> bool:
     """Record a secret bid; True when every participant has bid."""
-    b = s["battle"]
-    b["bids"][str(seat)] = {**bid, "key": key, "salt": salt}
+    b = current_battle(s)
+    b["bids"][str(seat)] = {"seppuku": bid["seppuku"], "hostage": bid["hostage"], "ronin": bid["ronin"],
+                            "poets": bid["poets"], "key": key, "salt": salt}
     return len(b["bids"]) == len(b["participants"])
 
 
 def reveal(s: State) -> None:
-    s["battle"]["revealed"] = True
+    current_battle(s)["revealed"] = True
     pop(s)  # the bidding frame
 
 
-def _bidding_pending(s, f):
-    b = s["battle"]
+def _bidding_pending(s: State, f: Frame) -> list[int]:
+    b = current_battle(s)
     return [q for q in b["participants"] if str(q) not in b["bids"]]
 
 
@@ -69,13 +75,13 @@ INPUT["bidding"] = Step(_bidding_pending, lambda s, f, seat: [{"type": "bid", "s
                                                                 "ronin": 0, "poets": 0}], None, "war_bid")
 
 
-def adv_winner(s: State, adv: str) -> int | None:
-    b = s["battle"]
+def adv_winner(s: State, adv: Advantage) -> int | None:
+    b = current_battle(s)
     return best_by(s, {q: b["bids"][str(q)][adv] for q in b["participants"]}, minimum=1)
 
 
 def hostage_targets(s: State, seat: int) -> list[str]:
-    b = s["battle"]
+    b = current_battle(s)
     out = set()
     for fid in figs_at(s, b["province"]):
         f = s["figures"][fid]
@@ -87,12 +93,12 @@ def hostage_targets(s: State, seat: int) -> list[str]:
 def ronin_amount(s: State, seat: int) -> int:
     n = s["players"][seat]["ronin"]
     if clan(s, seat) == "Koi":
-        n += s["players"][seat]["coins"] - allocated(s["battle"], seat)
+        n += s["players"][seat]["coins"] - allocated(current_battle(s), seat)
     return n
 
 
-def _battle(s: State, f: dict, ctx) -> None:
-    b = s["battle"]
+def _battle(s: State, f: Frame, ctx: Ctx) -> None:
+    b = current_battle(s)
     step = f["step"]
     f["step"] += 1
     if step == 0:
@@ -124,18 +130,18 @@ def _battle(s: State, f: dict, ctx) -> None:
 AUTO["battle"] = _battle
 
 
-def _seppuku(s, p, choice, ctx):
+def _seppuku(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice != "commit":
         return
     seat = p["seat"]
-    mine = figs_at(s, s["battle"]["province"], seat)
+    mine = figs_at(s, current_battle(s)["province"], seat)
     do_kill(s, mine, None)
     gain_vp(s, seat, len(mine))
     for _ in mine:
         gain_honor(s, seat)
 
 
-def _hostage(s, p, choice, ctx):
+def _hostage(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     """One hostage per prompt (Respect: 1 more per copy); the VP stolen by the
     whole Take Hostage advantage are one gain instance (Loyalty, §6). From rules
     version 3 each stolen VP moves to the captor with its hostage (so the VP on
@@ -147,7 +153,7 @@ def _hostage(s, p, choice, ctx):
     if choice != "decline":
         owner, kind = choice.split(":", 1)
         owner = int(owner)
-        fid = sorted(x for x in figs_at(s, s["battle"]["province"], owner) if kind_of(s["figures"][x]) == kind)[0]
+        fid = sorted(x for x in figs_at(s, current_battle(s)["province"], owner) if kind_of(s["figures"][x]) == kind)[0]
         s["figures"][fid]["at"] = f"hostage:{seat}"
         taken = lose_vp(s, owner, 1)
         got += taken
@@ -163,14 +169,14 @@ def _hostage(s, p, choice, ctx):
         loyalty(s, seat)
 
 
-def _ronin(s, p, choice, ctx):
+def _ronin(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice == "hire":
-        s["battle"]["hired_ronin"][str(p["seat"])] = ronin_amount(s, p["seat"])
+        current_battle(s)["hired_ronin"][str(p["seat"])] = ronin_amount(s, p["seat"])
 
 
-def _poets(s, p, choice, ctx):
+def _poets(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice == "compose":
-        gain_vp(s, p["seat"], s["battle"]["killed"])
+        gain_vp(s, p["seat"], current_battle(s)["killed"])
 
 
 PROMPT["seppuku"] = _seppuku
@@ -180,7 +186,7 @@ PROMPT["imperial_poets"] = _poets
 
 
 def _outcome(s: State) -> None:
-    b = s["battle"]
+    b = current_battle(s)
     prov = b["province"]
     forces = {q: force(s, q, prov) for q in b["participants"]}
     winner = best_by(s, forces, minimum=1)
@@ -194,8 +200,9 @@ def _outcome(s: State) -> None:
 
 
 def _reparations(s: State) -> None:
-    b = s["battle"]
+    b = current_battle(s)
     winner = b["winner"]
+    assert winner is not None  # _outcome ran before
     losers = by_honor(s, [q for q in b["participants"] if q != winner])
     for q in losers:
         s["players"][q]["coins"] -= allocated(b, q)
@@ -210,7 +217,7 @@ def _reparations(s: State) -> None:
         prompt(s, winner, "reparations", [str(q) for q in losers], left=rem)
 
 
-def _reparation_pick(s, p, choice, ctx):
+def _reparation_pick(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     s["players"][int(choice)]["coins"] += 1
     rest = [o for o in p["options"] if o != choice]
     if p["left"] > 1 and rest:

@@ -4,22 +4,23 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 _DIR = Path(__file__).parent / "data"
 
 BOARD = json.loads((_DIR / "board.json").read_text())
 _CARDS = json.loads((_DIR / "cards.json").read_text())
 
-CARDS: dict[str, dict] = {c["name"]: c for c in _CARDS["cards"]}
+CARDS: dict[str, dict[str, Any]] = {c["name"]: c for c in _CARDS["cards"]}
 ONI: frozenset[str] = frozenset(_CARDS["oni"])
 MONSTERS: frozenset[str] = frozenset(n for n, c in CARDS.items() if c["type"] == "monster")
 PROVINCES: list[str] = list(BOARD["provinces"])
-CLANS: dict[str, dict] = BOARD["clans"]
+CLANS: dict[str, dict[str, Any]] = BOARD["clans"]
 CLAN_NAMES: list[str] = sorted(CLANS, key=lambda c: CLANS[c]["rank"])
 SHRINES: list[str] = BOARD["shrines"]
 SEASONS: list[str] = BOARD["seasons"]
 SETS = ("archway", "horseman", "teapot")
-MANDATES = list(BOARD["mandates"])
+MANDATES: list[str] = list(BOARD["mandates"])
 TRACK: list[str] = BOARD["political_track"]
 
 LAND: dict[str, set[str]] = {p: set() for p in PROVINCES}
@@ -34,7 +35,7 @@ for _a, _b in BOARD["shipping_routes"]:
 
 def season_deck(season: str, card_set: str) -> list[str]:
     """The 12 cards of one season: 7 core + 5 of the chosen set, duplicates listed."""
-    out = []
+    out: list[str] = []
     for c in _CARDS["cards"]:
         if c["season"] == season:
             out += [c["name"]] * (c["sets"].get("core", 0) + c["sets"].get(card_set, 0))
@@ -45,5 +46,5 @@ def set_bonus(distinct: int) -> int:
     vp = 0
     for need, bonus in BOARD["set_bonus"]:
         if distinct >= need:
-            vp = bonus
+            vp = int(bonus)
     return vp

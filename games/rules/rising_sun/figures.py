@@ -5,9 +5,13 @@ Spirit, Patron, Warlord) and end-of-Recruit upgrades (Light, Samurai)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from .data import PROVINCES
-from .flow import AUTO, PROMPT, pop, prompt, push
+from .flow import AUTO, PROMPT, Ctx, pop, prompt, push
 from .state import (
+    Figure,
+    Frame,
     State,
     by_honor,
     copies,
@@ -26,7 +30,7 @@ from .state import (
 from .timing import own_order, register, simultaneous
 
 
-def on_map(f: dict) -> bool:
+def on_map(f: Figure) -> bool:
     return f["at"] in PROVINCES
 
 
@@ -61,7 +65,7 @@ def _hate_kinds(s: State, q: int, prov: str) -> list[str]:
     return sorted(kinds)
 
 
-def _hate(s: State, f: dict, ctx) -> None:
+def _hate(s: State, f: Frame, ctx: Ctx) -> None:
     while f["victims"]:
         q = f["victims"][0]
         kinds = _hate_kinds(s, q, f["province"])
@@ -75,7 +79,7 @@ def _hate(s: State, f: dict, ctx) -> None:
     request_kill(s, f["picked"], f["owner"])
 
 
-def _hate_pick(s: State, p: dict, choice, ctx) -> None:
+def _hate_pick(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     f = s["stack"][-1]
     f["victims"].pop(0)
     f["picked"].append(_one(s, p["victim"], f["province"], choice))
@@ -96,7 +100,7 @@ def request_kill(s: State, fids: list[str], killer: int | None) -> None:
         push(s, "kill", figures=list(fids), killer=killer)
 
 
-def _kill_frame(s: State, f: dict, ctx) -> None:
+def _kill_frame(s: State, f: Frame, ctx: Ctx) -> None:
     pop(s)
     fids = [x for x in f["figures"] if on_map(s["figures"][x]) or s["figures"][x]["at"].startswith("shrine:")]
     killer = f["killer"]
@@ -107,7 +111,7 @@ def _kill_frame(s: State, f: dict, ctx) -> None:
     do_kill(s, fids, killer)
 
 
-def _mercy(s: State, p: dict, choice, ctx) -> None:
+def _mercy(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     killer = p["seat"]
     fids = p["figures"]
     if choice == "spare":
@@ -151,7 +155,7 @@ AFTER_SUMMON = ["Path of the Warlord", "Path of the Patron", "Path of the Spirit
                 "Path of the Ninja", "Path of the Kenin"]
 
 
-def _after_summon(s: State, f: dict, ctx) -> None:
+def _after_summon(s: State, f: Frame, ctx: Ctx) -> None:
     """The player's after-Summon cards trigger together: he orders them freely
     (timing.own_order); the optional ones are prompts whose first option declines."""
     pop(s)
@@ -201,7 +205,7 @@ def kenin_targets(s: State, seat: int) -> list[str]:
     return sorted(set(s["players"][seat]["strongholds"]))
 
 
-def _monkey(s: State, p: dict, choice, ctx) -> None:
+def _monkey(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     seat = p["seat"]
     if choice != "take":
         return
@@ -216,7 +220,7 @@ def _monkey(s: State, p: dict, choice, ctx) -> None:
     lose_honor(s, seat)
 
 
-def _ninja(s: State, p: dict, choice, ctx) -> None:
+def _ninja(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice == "pass":
         return
     owner, prov = choice.split(":")
@@ -229,7 +233,7 @@ def _ninja(s: State, p: dict, choice, ctx) -> None:
         request_kill(s, cands[:1], seat)
 
 
-def _lose_honor(s: State, f: dict, ctx) -> None:
+def _lose_honor(s: State, f: Frame, ctx: Ctx) -> None:
     pop(s)
     lose_honor(s, f["seat"])
 
@@ -237,7 +241,7 @@ def _lose_honor(s: State, f: dict, ctx) -> None:
 AUTO["lose_honor"] = _lose_honor
 
 
-def _kenin(s: State, p: dict, choice, ctx) -> None:
+def _kenin(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice == "pass":
         return
     place_from_reserve(s, p["seat"], "bushi", choice)
@@ -301,12 +305,12 @@ def _end_of_recruit_of(s: State, seat: int) -> None:
 register("end_of_recruit", _end_of_recruit_of)
 
 
-def _samurai(s: State, p: dict, choice, ctx) -> None:
+def _samurai(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice != "pass":
         place_from_reserve(s, p["seat"], "bushi", choice)
 
 
-def _light(s: State, p: dict, choice, ctx) -> None:
+def _light(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice == "pass":
         return
     if choice.startswith("Komainu:"):

@@ -20,17 +20,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..base import IllegalCommand
-from .state import State, top
+from ..base import IllegalCommand, RngFactory
+from .state import Frame, State, top
+
+Command = dict[str, Any]
+"""A parsed command (commands.parse): `type` plus its fields."""
 
 
 class Ctx:
-    def __init__(self, rng=None, draws: list | None = None):
+    def __init__(self, rng: RngFactory | None = None, draws: list[list[str]] | None = None):
         self.rng = rng
-        self.draws: list = [] if rng else list(draws or [])
-        self.hidden: list = []
+        self.draws: list[list[str]] = [] if rng else [list(d) for d in draws or []]
+        self.hidden: list[list[str]] = []
 
-    def shuffled(self, s: State, purpose: str, items: list, hidden: bool = False) -> list:
+    def shuffled(self, s: State, purpose: str, items: list[str], hidden: bool = False) -> list[str]:
         if self.rng is not None:
             out = self.rng(f"{purpose}:{len(self.draws)}:{len(self.hidden)}").shuffled(items)
             (self.hidden if hidden else self.draws).append(out)
@@ -42,28 +45,31 @@ class Ctx:
 
 @dataclass(frozen=True)
 class Step:
-    pending: Callable[[State, dict], list[int]]
-    legal: Callable[[State, dict, int], list[dict]]
-    apply: Callable[[State, dict, int, dict, Ctx], None]
+    pending: Callable[[State, Frame], list[int]]
+    legal: Callable[[State, Frame, int], list[Command]]
+    apply: Callable[[State, Frame, int, Command, Ctx], None] | None  # None: decide handles it
     kind: str
 
 
-AUTO: dict[str, Callable[[State, dict, Ctx], None]] = {}
+Auto = Callable[[State, Frame, Ctx], None]
+PromptEffect = Callable[[State, Frame, Any, Ctx], None]  # the choice: one of the frame's options
+
+AUTO: dict[str, Auto] = {}
 INPUT: dict[str, Step] = {}
-PROMPT: dict[str, Callable[[State, dict, Any, Ctx], None]] = {}
+PROMPT: dict[str, PromptEffect] = {}
 
 
-def push(s: State, k: str, **kw) -> dict:
+def push(s: State, k: str, **kw: Any) -> Frame:
     frame = {"kind": k, **kw}
     s["stack"].append(frame)
     return frame
 
 
-def pop(s: State) -> dict:
+def pop(s: State) -> Frame:
     return s["stack"].pop()
 
 
-def prompt(s: State, seat: int, what: str, opts: list, **kw) -> None:
+def prompt(s: State, seat: int, what: str, opts: list[str], **kw: Any) -> None:
     """Ask `seat` to pick one of `opts` (the first is the default)."""
     if opts:
         push(s, "prompt", seat=seat, what=what, options=opts, **kw)
@@ -95,7 +101,7 @@ def pending(s: State) -> list[tuple[int, str]]:
     return [(seat, kind) for seat in step.pending(s, f)]
 
 
-def legal(s: State, seat: int) -> list[dict]:
+def legal(s: State, seat: int) -> list[Command]:
     f = top(s)
     if s["result"] is not None or f is None or f["kind"] not in INPUT:
         return []
@@ -105,7 +111,7 @@ def legal(s: State, seat: int) -> list[dict]:
     return step.legal(s, f, seat)
 
 
-def apply_input(s: State, seat: int, cmd: dict, ctx: Ctx) -> None:
+def apply_input(s: State, seat: int, cmd: Command, ctx: Ctx) -> None:
     f = top(s)
     if s["result"] is not None:
         raise IllegalCommand("the game is over")
@@ -122,15 +128,15 @@ def apply_input(s: State, seat: int, cmd: dict, ctx: Ctx) -> None:
 
 # ------------------------------------------------------------------ prompts
 
-def _prompt_pending(s, f):
+def _prompt_pending(s: State, f: Frame) -> list[int]:
     return [f["seat"]]
 
 
-def _prompt_legal(s, f, seat):
+def _prompt_legal(s: State, f: Frame, seat: int) -> list[Command]:
     return [{"type": "choose", "choice": o} for o in f["options"]]
 
 
-def _prompt_apply(s, f, seat, cmd, ctx):
+def _prompt_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
     if cmd["type"] != "choose":
         raise IllegalCommand("choose one of the offered options")
     if cmd.get("choice") not in f["options"]:

@@ -6,10 +6,10 @@ from __future__ import annotations
 from ..base import IllegalCommand
 from .data import PROVINCES
 from .figures import after_summon, put
-from .flow import AUTO, INPUT, Step, pop, push
+from .flow import AUTO, INPUT, Command, Ctx, Step, pop, push
 from .movement import do_move, move_commands
-from .politics import _start_train
-from .state import State, best_by, figs_at, gain_coins, gain_vp, honor_to_top, reserve
+from .politics import start_train
+from .state import Frame, State, best_by, figs_at, gain_coins, gain_vp, honor_to_top, reserve
 
 
 def shrine_winner(s: State, shrine: str) -> int | None:
@@ -20,7 +20,7 @@ def shrine_winner(s: State, shrine: str) -> int | None:
     return best_by(s, scores, minimum=1)
 
 
-def _kami(s: State, f: dict, ctx) -> None:
+def _kami(s: State, f: Frame, ctx: Ctx) -> None:
     if f["step"] >= len(s["shrines"]):
         pop(s)
         return
@@ -31,35 +31,35 @@ def _kami(s: State, f: dict, ctx) -> None:
         GIFTS[shrine](s, seat)
 
 
-def _amaterasu(s, seat):
+def _amaterasu(s: State, seat: int) -> None:
     honor_to_top(s, seat)
 
 
-def _hachiman(s, seat):
+def _hachiman(s: State, seat: int) -> None:
     s["players"][seat]["ronin"] += 2
 
 
-def _tsukuyomi(s, seat):
+def _tsukuyomi(s: State, seat: int) -> None:
     gain_coins(s, seat, 2)
 
 
-def _susanoo(s, seat):
+def _susanoo(s: State, seat: int) -> None:
     gain_vp(s, seat, len(s["players"][seat]["strongholds"]))
 
 
-def _fujin(s, seat):
+def _fujin(s: State, seat: int) -> None:
     frame = push(s, "fujin", seat=seat, moves=2, toll=False)
     if not move_commands(s, seat, None, None, False):
         s["stack"].remove(frame)
 
 
-def _raijin(s, seat):
+def _raijin(s: State, seat: int) -> None:
     if any(s["figures"][x]["type"] == "bushi" for x in reserve(s, seat)):
         push(s, "raijin", seat=seat)
 
 
-def _ryujin(s, seat):
-    _start_train(s, seat, False, ryujin=True)
+def _ryujin(s: State, seat: int) -> None:
+    start_train(s, seat, False, ryujin=True)
 
 
 GIFTS = {"Amaterasu": _amaterasu, "Fujin": _fujin, "Hachiman": _hachiman, "Raijin": _raijin,
@@ -67,11 +67,11 @@ GIFTS = {"Amaterasu": _amaterasu, "Fujin": _fujin, "Hachiman": _hachiman, "Raiji
 AUTO["kami"] = _kami
 
 
-def _fujin_legal(s, f, seat):
+def _fujin_legal(s: State, f: Frame, seat: int) -> list[Command]:
     return move_commands(s, seat, None, None, f["toll"]) + [{"type": "done"}]
 
 
-def _fujin_apply(s, f, seat, cmd, ctx):
+def _fujin_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
     if cmd["type"] == "done":
         pop(s)
         return
@@ -85,11 +85,11 @@ def _fujin_apply(s, f, seat, cmd, ctx):
         s["stack"].remove(f)
 
 
-def _raijin_legal(s, f, seat):
+def _raijin_legal(s: State, f: Frame, seat: int) -> list[Command]:
     return [{"type": "summon", "kind": "bushi", "province": p} for p in PROVINCES] + [{"type": "done"}]
 
 
-def _raijin_apply(s, f, seat, cmd, ctx):
+def _raijin_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
     pop(s)
     if cmd["type"] == "done":
         return

@@ -3,11 +3,13 @@ Strongholds, and Path of the Serpent's toll on shipping routes."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..base import IllegalCommand
 from .data import LAND, PROVINCES, SEA
 from .figures import put
-from .flow import PROMPT, prompt
-from .state import State, by_honor, clan, copies, figs_at, kind_of
+from .flow import PROMPT, Command, Ctx, prompt
+from .state import Frame, State, by_honor, clan, copies, figs_at, kind_of
 
 
 def destinations(s: State, seat: int, frm: str, toll_paid: bool) -> list[str]:
@@ -42,8 +44,9 @@ def movable(s: State, seat: int, moved: list[str] | None, sh_moved: list[str] | 
     return {p: sorted(k) for p, k in out.items()}
 
 
-def move_commands(s: State, seat: int, moved, sh_moved, toll_paid: bool) -> list[dict]:
-    cmds = []
+def move_commands(s: State, seat: int, moved: list[str] | None, sh_moved: list[str] | None,
+                  toll_paid: bool) -> list[Command]:
+    cmds: list[Command] = []
     for frm, kinds in sorted(movable(s, seat, moved, sh_moved).items()):
         for to in destinations(s, seat, frm, toll_paid):
             for k in kinds:
@@ -51,8 +54,9 @@ def move_commands(s: State, seat: int, moved, sh_moved, toll_paid: bool) -> list
     return cmds
 
 
-def do_move(s: State, seat: int, cmd: dict, moved, sh_moved, frame: dict) -> None:
-    frm, kind, to = cmd.get("from"), cmd.get("kind"), cmd.get("to")
+def do_move(s: State, seat: int, cmd: Command, moved: list[str] | None, sh_moved: list[str] | None,
+            frame: Frame) -> None:
+    frm, kind, to = str(cmd.get("from")), cmd.get("kind"), str(cmd.get("to"))
     kinds = movable(s, seat, moved, sh_moved).get(frm, [])
     if kind not in kinds:
         raise IllegalCommand(f"no {kind} of yours can move from {frm}")
@@ -81,7 +85,7 @@ def do_move(s: State, seat: int, cmd: dict, moved, sh_moved, frame: dict) -> Non
         prompt(s, q, "path_of_the_serpent", ["waive", "charge"], mover=seat)
 
 
-def _serpent(s: State, p: dict, choice, ctx) -> None:
+def _serpent(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice != "charge":
         return
     mover = s["players"][p["mover"]]

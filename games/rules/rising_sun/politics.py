@@ -3,12 +3,15 @@ down) and the five mandates with their all-players part and bonus."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..base import IllegalCommand
-from .data import CARDS, MANDATES, PROVINCES, TRACK
+from .data import BOARD, CARDS, MANDATES, PROVINCES, TRACK
 from .figures import after_summon, end_of_recruit, put  # noqa: F401
-from .flow import AUTO, INPUT, PROMPT, Step, pop, prompt, push
+from .flow import AUTO, INPUT, PROMPT, Command, Ctx, Step, pop, prompt, push
 from .movement import do_move, move_commands
 from .state import (
+    Frame,
     State,
     best_by,
     by_honor,
@@ -17,6 +20,7 @@ from .state import (
     copies,
     force,
     gain_coins,
+    gain_honor,
     gain_vp,
     is_daimyo_like,
     kind_of,
@@ -31,7 +35,7 @@ from .state import (
 BOARD_STRONGHOLDS = 4
 
 
-def _political(s: State, f: dict, ctx) -> None:
+def _political(s: State, f: Frame, ctx: Ctx) -> None:
     if f["step"] >= len(TRACK):
         pop(s)
         push(s, "war_start")
@@ -53,14 +57,14 @@ def drawn(s: State) -> list[str]:
     return s["mandate_deck"][:4]
 
 
-def _choose_legal(s, f, seat):
+def choose_legal(s: State, f: Frame, seat: int) -> list[Command]:
     tiles = sorted(set(drawn(s)))
     if clan(s, seat) == "Lotus":
         return [{"type": "choose_mandate", "tile": t, "declare": m} for t in tiles for m in MANDATES]
     return [{"type": "choose_mandate", "tile": t} for t in tiles]
 
 
-def check_choice(s: State, seat: int, cmd: dict) -> str:
+def check_choice(s: State, seat: int, cmd: Command) -> str:
     f = s["stack"][-1]
     if f["kind"] != "choose_mandate" or f["seat"] != seat:
         raise IllegalCommand("it is not your mandate turn")
@@ -70,10 +74,10 @@ def check_choice(s: State, seat: int, cmd: dict) -> str:
     if clan(s, seat) == "Lotus":
         if declare not in MANDATES:
             raise IllegalCommand("Lotus must declare one of the 5 mandates")
-        return declare
+        return str(declare)
     if declare not in (None, cmd["tile"]):
         raise IllegalCommand("only Lotus may declare another mandate")
-    return cmd["tile"]
+    return str(cmd["tile"])
 
 
 def choose_tile(s: State, seat: int, tile: str, key: str, salt: str) -> None:
@@ -103,10 +107,10 @@ def play_mandate(s: State, seat: int, declared: str) -> None:
     push(s, "mandate", mandate=declared, chooser=seat, order=order, step=0)
 
 
-INPUT["choose_mandate"] = Step(lambda s, f: [f["seat"]], _choose_legal, None, "choose_mandate")
+INPUT["choose_mandate"] = Step(lambda s, f: [f["seat"]], choose_legal, None, "choose_mandate")
 
 
-def _mandate(s: State, f: dict, ctx) -> None:
+def _mandate(s: State, f: Frame, ctx: Ctx) -> None:
     if f["step"] >= len(f["order"]):
         pop(s)
         s["holder"] = left_of(s, f["chooser"])
@@ -138,18 +142,18 @@ def _start_recruit(s: State, seat: int, bonus: bool) -> None:
         pop(s)
 
 
-def _can_summon(s: State, f: dict) -> bool:
+def _can_summon(s: State, f: Frame) -> bool:
     left = sum(f["slots"].values()) + f["extra"] + f["any"]
     return left > 0 and bool(reserve(s, f["seat"]))
 
 
-def summon_places(s: State, f: dict) -> list[str]:
+def summon_places(s: State, f: Frame) -> list[str]:
     if f["any"] > 0:
         return list(PROVINCES)
     return [p for p in PROVINCES if f["slots"].get(p, 0) > 0 or (f["extra"] and p in f["slots"])]
 
 
-def _recruit_legal(s, f, seat):
+def _recruit_legal(s: State, f: Frame, seat: int) -> list[Command]:
     kinds = sorted({kind_of(s["figures"][x]) for x in reserve(s, seat)})
     cmds = []
     for p in summon_places(s, f):
@@ -160,7 +164,7 @@ def _recruit_legal(s, f, seat):
     return cmds + [{"type": "done"}]
 
 
-def _recruit_apply(s, f, seat, cmd, ctx):
+def _recruit_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
     if cmd["type"] == "done":
         _finish_recruit(s, f)
         return
@@ -186,7 +190,7 @@ def _recruit_apply(s, f, seat, cmd, ctx):
         _finish_recruit(s, f)
 
 
-def _finish_recruit(s: State, f: dict) -> None:
+def _finish_recruit(s: State, f: Frame) -> None:
     """The recruit frame becomes the after-Summon step, in place, so that any
     "enters a province" effect pushed above it resolves first."""
     i = s["stack"].index(f)
@@ -207,11 +211,11 @@ def _start_marshal(s: State, seat: int, bonus: bool) -> None:
         _end_marshal(s, frame)
 
 
-def _marshal_legal(s, f, seat):
+def _marshal_legal(s: State, f: Frame, seat: int) -> list[Command]:
     return move_commands(s, seat, f["moved"], f["strongholds_moved"], f["toll"]) + [{"type": "done"}]
 
 
-def _marshal_apply(s, f, seat, cmd, ctx):
+def _marshal_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
     if cmd["type"] == "done":
         _end_marshal(s, f)
         return
@@ -222,7 +226,7 @@ def _marshal_apply(s, f, seat, cmd, ctx):
         _end_marshal(s, f)
 
 
-def _end_marshal(s: State, f: dict) -> None:
+def _end_marshal(s: State, f: Frame) -> None:
     """The marshal frame becomes the bonus build step in place, so that what the
     last move triggered (Oni of Hate, a Serpent toll) resolves before it."""
     i = s["stack"].index(f)
@@ -233,7 +237,7 @@ def _end_marshal(s: State, f: dict) -> None:
         s["stack"].pop(i)
 
 
-def _build_check(s: State, f: dict, ctx) -> None:
+def _build_check(s: State, f: Frame, ctx: Ctx) -> None:
     pop(s)
     if can_build(s, f["seat"]):
         push(s, "build", seat=f["seat"])
@@ -247,12 +251,12 @@ def can_build(s: State, seat: int) -> bool:
     return len(p["strongholds"]) < BOARD_STRONGHOLDS and p["coins"] >= pay_cost(s, seat, 3)
 
 
-def _build_legal(s, f, seat):
+def _build_legal(s: State, f: Frame, seat: int) -> list[Command]:
     builds = [{"type": "build", "province": p} for p in PROVINCES] if can_build(s, seat) else []
     return builds + [{"type": "done"}]
 
 
-def _build_apply(s, f, seat, cmd, ctx):
+def _build_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
     pop(s)
     if cmd["type"] == "done":
         return
@@ -278,10 +282,9 @@ def benevolence(s: State, seat: int, price: int) -> None:
         prompt(s, seat, "benevolence", opts)
 
 
-def _benevolence(s, p, choice, ctx):
+def _benevolence(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice == "keep":
         return
-    from .state import gain_honor
     s["players"][int(choice)]["coins"] += 1
     gain_honor(s, p["seat"])
     gain_vp(s, p["seat"], 2)
@@ -296,19 +299,19 @@ def price_of(s: State, seat: int, card: str, discount: int) -> int:
     return pay_cost(s, seat, CARDS[card]["cost"], discount)
 
 
-def _start_train(s: State, seat: int, bonus: bool, ryujin: bool = False) -> None:
+def start_train(s: State, seat: int, bonus: bool, ryujin: bool = False) -> None:
     frame = push(s, "train", seat=seat, discount=int(bonus), ryujin=ryujin)
     if not _train_legal(s, frame, seat)[:-1]:
         pop(s)
 
 
-def _train_legal(s, f, seat):
+def _train_legal(s: State, f: Frame, seat: int) -> list[Command]:
     coins = s["players"][seat]["coins"]
     cards = sorted({c for c in s["display"] if price_of(s, seat, c, f["discount"]) <= coins})
     return [{"type": "buy", "card": c} for c in cards] + [{"type": "done"}]
 
 
-def _train_apply(s, f, seat, cmd, ctx):
+def _train_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
     pop(s)
     if cmd["type"] == "done":
         return
@@ -329,7 +332,7 @@ def _train_apply(s, f, seat, cmd, ctx):
     benevolence(s, seat, price)
 
 
-def monster_places(s: State, seat: int, fid: str) -> list[dict]:
+def monster_places(s: State, seat: int, fid: str) -> list[Command]:
     provs = PROVINCES if clan(s, seat) == "Dragonfly" else sorted(set(s["players"][seat]["strongholds"]))
     out = [{"type": "place", "province": p} for p in provs]
     if s["figures"][fid]["name"] == "Komainu":
@@ -337,7 +340,7 @@ def monster_places(s: State, seat: int, fid: str) -> list[dict]:
     return out
 
 
-def _place_monster_apply(s, f, seat, cmd, ctx):
+def _place_monster_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
     if cmd not in monster_places(s, seat, f["figure"]):
         raise IllegalCommand("summon the monster where you have a Stronghold (or to a Shrine for Komainu)")
     pop(s)
@@ -353,7 +356,6 @@ INPUT["place_monster"] = Step(lambda s, f: [f["seat"]], lambda s, f, seat: monst
 # ----------------------------------------------------------------- harvest
 
 def _harvest(s: State, seat: int, bonus: bool) -> None:
-    from .data import BOARD
     coins, vp, ronin = 1, 0, 0
     if bonus:
         for prov in PROVINCES:
@@ -376,8 +378,8 @@ def _start_betray(s: State, seat: int, bonus: bool) -> None:
         pop(s)
 
 
-def _betray_targets(s: State, f: dict, seat: int) -> list[dict]:
-    mine = {}
+def _betray_targets(s: State, f: Frame, seat: int) -> list[Command]:
+    mine: dict[str, set[str]] = {}
     for x in reserve(s, seat):
         for c in type_classes(s["figures"][x]):
             mine.setdefault(c, set()).add(kind_of(s["figures"][x]))
@@ -404,11 +406,11 @@ def _betray_targets(s: State, f: dict, seat: int) -> list[dict]:
     return out
 
 
-def _betray_legal(s, f, seat):
+def _betray_legal(s: State, f: Frame, seat: int) -> list[Command]:
     return _betray_targets(s, f, seat) + [{"type": "done"}]
 
 
-def _betray_apply(s, f, seat, cmd, ctx):
+def _betray_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
     if cmd["type"] == "done":
         pop(s)
         return
@@ -431,7 +433,7 @@ def _betray_apply(s, f, seat, cmd, ctx):
 
 INPUT["betray"] = Step(lambda s, f: [f["seat"]], _betray_legal, _betray_apply, "betray")
 
-START = {"recruit": _start_recruit, "marshal": _start_marshal, "train": _start_train,
+START = {"recruit": _start_recruit, "marshal": _start_marshal, "train": start_train,
          "harvest": _harvest, "betray": _start_betray}
 
-__all__ = ["START", "check_choice", "choose_tile", "play_mandate", "_start_train", "by_honor", "matches_type"]
+__all__ = ["START", "check_choice", "choose_tile", "play_mandate", "start_train", "by_honor", "matches_type"]

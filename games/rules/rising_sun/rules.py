@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -22,14 +23,14 @@ from . import events as ev
 from .commands import parse
 from .data import CLAN_NAMES
 from .evolve import evolve as _evolve
+from .flow import Command
 from .setup import OPTIONS_SCHEMA
 from .setup import initial_state as _initial
 from .setup import start as _start
-from .state import State, clone, top, version
+from .state import ADVANTAGES, Player, State, clone, current_battle, top, version
 from .view import view as _view
 
-ADV = ("seppuku", "hostage", "ronin", "poets")
-
+ADV: tuple[str, ...] = ADVANTAGES  # the War Advantages as plain names (command fields)
 BID_SCHEMA = {
     "type": "object", "additionalProperties": False, "required": ["type"],
     "properties": {"type": {"const": "bid"}, **{a: {"type": "integer", "minimum": 0} for a in ADV}},
@@ -69,6 +70,10 @@ class RisingSun:
     max_players = 5
     options_schema = OPTIONS_SCHEMA
     salted_since = 3  # first rules version whose private events all carry payload.salt (issue 10)
+    # The shape of the pickled state: 2 = full-word keys with TypedDicts (1 had
+    # `figs`, `n`, `o`/`t`/`n`/`loc`...). Events are unchanged; a snapshot taken
+    # under another schema must be re-folded from the events, never loaded.
+    state_schema = 2
 
     def __init__(self, version: int = RULES_VERSION):
         self.rules_version = version
@@ -87,7 +92,7 @@ class RisingSun:
     def factions(self, players: int, options: Mapping[str, Any]) -> Sequence[str]:
         return list(CLAN_NAMES)
 
-    def start(self, factions, options, rng: RngFactory) -> list[Event]:
+    def start(self, factions: Sequence[str | None], options: Mapping[str, Any], rng: RngFactory) -> list[Event]:
         return _start(factions, options, rng, self.rules_version)
 
     def initial_state(self) -> State:
@@ -137,7 +142,7 @@ class RisingSun:
             out = [Event(ev.COMMAND_APPLIED, payload)]
         return self._wrap(state, s, ctx, out, rng)
 
-    def _wrap(self, old: State, s: State, ctx, out: list[Event], rng: RngFactory) -> list[Event]:
+    def _wrap(self, old: State, s: State, ctx: flow.Ctx, out: list[Event], rng: RngFactory) -> list[Event]:
         salted = version(s) >= 3
         if s["result"] is not None and old["result"] is None:
             # the game is over: Lotus's face-down tiles (and, from version 3, the
@@ -164,7 +169,7 @@ class RisingSun:
                                  visible_to=(f["seat"],)))
         return out
 
-    def _propose(self, s, seat, cmd, rng) -> list[Event]:
+    def _propose(self, s: State, seat: int, cmd: Command, rng: RngFactory) -> list[Event]:
         tea.check_proposal(s, seat, cmd["to"])
         key = _key(s, "alliance")
         if version(s) < 3:
@@ -179,7 +184,7 @@ class RisingSun:
                      visible_to=(cmd["to"],))
         return [priv, pub, told]
 
-    def _answer_in_secret(self, s, seat, cmd, rng) -> list[Event]:
+    def _answer_in_secret(self, s: State, seat: int, cmd: Command, rng: RngFactory) -> list[Event]:
         """Version 3: a decline or a withdrawal is seen by the two players only
         (it changes nothing public: not the pending seats, not the ceremony's end)."""
         f = top(s)
@@ -195,7 +200,7 @@ class RisingSun:
         salt = _salt(rng, f"tea-answer:{pair[0]}:{pair[1]}")
         return [Event(kind, {"seat": seat, "cmd": cmd, **salt}, visible_to=tuple(sorted(set(pair))))]
 
-    def _choose_mandate(self, s, seat, cmd, rng, ctx) -> list[Event]:
+    def _choose_mandate(self, s: State, seat: int, cmd: Command, rng: RngFactory, ctx: flow.Ctx) -> list[Event]:
         declared = politics.check_choice(s, seat, cmd)
         key = _key(s, "mandate")
         priv, pub = commit(rng, seat, key, cmd["tile"], ev.MANDATE_CHOSEN, extra={"seat": seat})
@@ -209,15 +214,15 @@ class RisingSun:
             payload["reveals"] = [reveal_entry(seat, key, cmd["tile"], priv.payload["salt"])]
         return [priv, pub, Event(ev.MANDATE_PLAYED, payload)]
 
-    def _bid(self, s, seat, cmd, rng, ctx) -> list[Event]:
+    def _bid(self, s: State, seat: int, cmd: Command, rng: RngFactory, ctx: flow.Ctx) -> list[Event]:
         bid = battle.check_bid(s, seat, cmd)
         key = _key(s, "bid")
         priv, pub = commit(rng, seat, key, bid, ev.BID_PLACED, extra={"seat": seat})
         s["commit_count"] += 1
         if not battle.store_bid(s, seat, bid, key, priv.payload["salt"]):
             return [priv, pub]
-        b = s["battle"]
-        reveals = [reveal_entry(int(q), x["key"], {a: x[a] for a in ADV}, x["salt"]) for q, x in b["bids"].items()]
+        b = current_battle(s)
+        reveals = [reveal_entry(int(q), x["key"], {a: x[a] for a in ADVANTAGES}, x["salt"]) for q, x in b["bids"].items()]
         battle.reveal(s)
         flow.run(s, ctx)
         return [priv, pub, Event(ev.BIDS_REVEALED, {"province": b["province"], "reveals": reveals, "draws": ctx.draws})]
@@ -242,7 +247,7 @@ class RisingSun:
                             "Advantages; coins not bid stay outside the war board.")
             return LegalSet((zero,), (tmpl,), lambda rnd: _random_bid(rnd, coins))
         if f is not None and f["kind"] == "choose_mandate":
-            cmds = politics._choose_legal(state, f, seat) if seat == f["seat"] else []
+            cmds = politics.choose_legal(state, f, seat) if seat == f["seat"] else []
         else:
             cmds = flow.legal(state, seat)
         if not gifts:
@@ -262,6 +267,8 @@ class RisingSun:
         if seat not in [q for q, _ in flow.pending(state)]:
             return None
         f = top(state)
+        if f is None:
+            return None
         k = f["kind"]
         if k == "tea":
             inc = tea.incoming(state, seat)
@@ -272,7 +279,7 @@ class RisingSun:
             return {"type": "bid", **{a: 0 for a in ADV}}
         if k == "choose_mandate":
             t = politics.drawn(state)[0]
-            cmd = {"type": "choose_mandate", "tile": t}
+            cmd: Command = {"type": "choose_mandate", "tile": t}
             if state["clans"][seat] == "Lotus":
                 cmd["declare"] = t
             return cmd
@@ -293,7 +300,7 @@ class RisingSun:
                        "most Victory Points after Winter (ties: Honor; tied allies share)")
 
 
-def _random_bid(rnd, coins: int) -> dict:
+def _random_bid(rnd: random.Random, coins: int) -> Command:
     spend = rnd.randint(0, coins)
     bid = {a: 0 for a in ADV}
     for _ in range(spend):
@@ -301,11 +308,11 @@ def _random_bid(rnd, coins: int) -> dict:
     return {"type": "bid", **bid}
 
 
-def _random_gift(rnd, cmds, p, left: int) -> dict:
+def _random_gift(rnd: random.Random, cmds: list[Command], p: Player, left: int) -> Command:
     """Mostly a listed command; sometimes one small gift (1 coin, or 1 Ronin, to
     the left neighbour), so random play keeps moving forward."""
     if rnd.random() < 0.9:
-        return rnd.choice(cmds)
+        return dict(rnd.choice(cmds))
     if p["coins"]:
         return {"type": "gift", "to": left, "coins": 1, "ronin": 0}
     return {"type": "gift", "to": left, "coins": 0, "ronin": 1}

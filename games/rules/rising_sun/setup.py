@@ -9,7 +9,7 @@ from typing import Any
 from ..base import BadCommand, Event, RngFactory
 from . import events as ev
 from .data import BOARD, CLAN_NAMES, CLANS, MANDATES, SETS, SHRINES
-from .state import State, new_player
+from .state import Figure, State, new_player
 
 OPTIONS_SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -81,7 +81,7 @@ def build(s: State, payload: Mapping[str, Any]) -> State:
         counts = BOARD["figures_per_clan"]
         for t in ("daimyo", "shinto", "bushi"):
             for i in range(counts[t]):
-                figs[f"{seat}:{t}{i}"] = {"owner": seat, "type": t, "name": t, "at": "reserve"}
+                figs[f"{seat}:{t}{i}"] = Figure({"owner": seat, "type": t, "name": t, "at": "reserve"})
         figs[f"{seat}:daimyo0"]["at"] = CLANS[c]["home"]
         figs[f"{seat}:bushi0"]["at"] = CLANS[c]["home"]
     hidden = list(s["secret_draws"])

@@ -1,34 +1,132 @@
-"""The state: one plain dict of lists/dicts/ints/strs (compares by value, pickles).
+"""The state: one plain dict of lists/dicts/ints/strs (compares by value, pickles),
+described by the `TypedDict`s below in the words the view uses too.
 
 `evolve` copies it (`clone`) before changing anything, so callers below may mutate
 the dict they are given: they always work on a private copy.
-
-Keys: n, clans[seat], seating (clockwise = ascending starting-honor rank), honor
-(seats, index 0 = highest), players[seat] {coins, ronin, vp, cards, tokens,
-kindred, strong}, figs {fid: {o, t, n, loc}}, shrines, season (0..3), display
-(face-up season cards), decks, mandate_deck (index 0 = top), track (played
-tiles), holder (next mandate drawer), ally[seat], proposals, stack (frames, see
-flow.py), hidden (secret draws waiting for their public event), result.
-Figure loc: a province name, "shrine:<Kami>", "reserve" or "hostage:<captor>".
 """
 
 from __future__ import annotations
 
 import pickle
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, Literal, NotRequired, TypedDict
 
-from .data import CARDS, CLANS, MONSTERS
+from .data import CARDS, CLANS, MONSTERS, ONI
 
-State = dict
+
+class Figure(TypedDict):
+    owner: int
+    type: str  # daimyo, bushi, shinto or monster
+    name: str  # a monster's name; else the same as `type`
+    at: str  # a province, "shrine:<Kami>", "reserve" or "hostage:<captor seat>"
+
+
+class Player(TypedDict):
+    coins: int
+    ronin: int
+    vp: int
+    cards: list[str]
+    war_tokens: list[list[str]]  # [province, season]
+    alliance_seasons: list[str]  # seasons in which the player formed an alliance
+    strongholds: list[str]  # provinces (a Turtle may stack two in one)
+
+
+class PlayedTile(TypedDict):
+    """A mandate tile on the 3-2-2 track (Lotus's may be face down)."""
+
+    seat: int
+    tile: str
+    key: str  # its commitment
+    salt: str
+    face_down: bool
+    mandate: str | None  # the declared mandate, once played
+
+
+Proposal = TypedDict("Proposal", {"from": int, "to": int, "key": str, "salt": str})
+
+
+Advantage = Literal["seppuku", "hostage", "ronin", "poets"]
+ADVANTAGES: tuple[Advantage, ...] = ("seppuku", "hostage", "ronin", "poets")  # left to right
+
+
+class Bid(TypedDict):
+    seppuku: int
+    hostage: int
+    ronin: int
+    poets: int
+    key: str  # its commitment
+    salt: str
+
+
+class Battle(TypedDict):
+    province: str
+    participants: list[int]  # fixed when the province's war starts
+    bids: dict[str, Bid]  # by str(seat)
+    revealed: bool
+    hired_ronin: dict[str, int]  # by str(seat)
+    killed: int
+    souls: list[int]  # owners of an Oni of Souls taking part
+    winner: int | None
+
+
+class Result(TypedDict):
+    winners: list[int]
+    scores: dict[str, int]  # VP by str(seat)
+
+
+Frame = dict[str, Any]
+"""One step of the game position (flow.py): `kind` names it, its other fields
+depend on the kind (`seat`, `step`, `options`, `what`...)."""
+
+
+class State(TypedDict):
+    """Before setup only `secret_draws`, `result`, `stack`, `phase` and
+    `rules_version` exist (`"player_count" not in state`)."""
+
+    rules_version: NotRequired[int]  # absent in states of version-2 engines
+    phase: str  # setup, tea, politics, war, winter, over
+    result: Result | None
+    stack: list[Frame]
+    secret_draws: list[list[str]]  # secret deck orders waiting for their public event
+    player_count: NotRequired[int]
+    clans: NotRequired[list[str]]  # by seat
+    seating: NotRequired[list[int]]  # clockwise = ascending starting-Honor rank
+    honor: NotRequired[list[int]]  # seats, index 0 = highest Honor
+    players: NotRequired[list[Player]]  # by seat
+    figures: NotRequired[dict[str, Figure]]  # by figure id
+    shrines: NotRequired[list[str]]  # the 4 Kami in play
+    season_set: NotRequired[str]
+    season: NotRequired[int]  # 0..2, 3 = Winter
+    display: NotRequired[list[str]]  # face-up season cards
+    mandate_deck: NotRequired[list[str]]  # index 0 = top
+    track: NotRequired[list[PlayedTile]]
+    holder: NotRequired[int]  # the next mandate drawer
+    alliances: NotRequired[list[int | None]]  # each seat's ally
+    proposals: NotRequired[list[Proposal]]  # open in the Tea Ceremony
+    closed_proposals: NotRequired[list[Proposal]]  # v3: never accepted, revealed at the end
+    war_provinces: NotRequired[list[str]]  # this season's, in war order
+    battle: NotRequired[Battle | None]
+    commit_count: NotRequired[int]  # numbers commitment keys
+    lotus_tiles: NotRequired[list[PlayedTile]]  # face-down tiles of past seasons
+    winter: NotRequired[dict[str, dict[str, int]] | None]  # Winter VP by str(seat) and source
 
 
 def clone(s: State) -> State:
     # pickle round trip is the fastest full deep copy of plain containers
-    return pickle.loads(pickle.dumps(s, pickle.HIGHEST_PROTOCOL))
+    copy: State = pickle.loads(pickle.dumps(s, pickle.HIGHEST_PROTOCOL))
+    return copy
 
 
-def top(s: State) -> dict | None:
+def top(s: State) -> Frame | None:
     return s["stack"][-1] if s["stack"] else None
+
+
+def current_battle(s: State) -> Battle:
+    """The battle being fought (the flow only asks for it during one)."""
+    b = s.get("battle")
+    if b is None:
+        raise RuntimeError("no battle is being fought")  # a flow bug, not a rule
+    return b
 
 
 def version(s: State) -> int:
@@ -70,7 +168,7 @@ def higher(s: State, a: int, b: int) -> bool:
     return s["honor"].index(a) < s["honor"].index(b)
 
 
-def by_honor(s: State, seats) -> list[int]:
+def by_honor(s: State, seats: Iterable[int]) -> list[int]:
     return sorted(seats, key=lambda x: s["honor"].index(x))
 
 
@@ -174,15 +272,15 @@ def reserve(s: State, seat: int) -> list[str]:
     return figs_at(s, "reserve", seat)
 
 
-def kind_of(f: dict) -> str:
+def kind_of(f: Figure) -> str:
     return f["name"] if f["type"] == "monster" else f["type"]
 
 
-def is_daimyo_like(f: dict) -> bool:
+def is_daimyo_like(f: Figure) -> bool:
     return f["type"] == "daimyo" or f["name"] == "Yurei"
 
 
-def matches_type(f: dict, want: str) -> bool:
+def matches_type(f: Figure, want: str) -> bool:
     """Same-type rule (Betray, Path of the Light...): Komainu counts as both
     Shinto and Monster; any monster matches any monster."""
     if want == "monster":
@@ -192,7 +290,7 @@ def matches_type(f: dict, want: str) -> bool:
     return f["type"] == want
 
 
-def type_classes(f: dict) -> list[str]:
+def type_classes(f: Figure) -> list[str]:
     if f["name"] == "Komainu":
         return ["monster", "shinto"]
     return [f["type"]]
@@ -219,7 +317,7 @@ def _lowest(s: State, seat: int, prov: str) -> bool:
     return by_honor(s, comp)[-1] == seat
 
 
-def fig_force(s: State, f: dict, prov: str) -> int:
+def fig_force(s: State, f: Figure, prov: str) -> int:
     owner = f["owner"]
     lion = copies(s, owner, "Path of the Lion") + 3 * copies(s, owner, "Path of the Dragon")
     if f["type"] == "daimyo":
@@ -235,7 +333,7 @@ def fig_force(s: State, f: dict, prov: str) -> int:
         return 3 if _lowest(s, owner, prov) else 1
     if name == "Oni of Blood":
         return 4 if _lowest(s, owner, prov) else 2
-    return CARDS[name].get("force", 1)
+    return int(CARDS[name].get("force", 1))
 
 
 def force(s: State, seat: int, prov: str) -> int:
@@ -249,11 +347,10 @@ def force(s: State, seat: int, prov: str) -> int:
 
 
 def owned_monsters(s: State, seat: int, oni_only: bool = False) -> int:
-    from .data import ONI
     names = ONI if oni_only else MONSTERS
     return sum(1 for f in s["figures"].values() if f["owner"] == seat and f["name"] in names)
 
 
-def new_player(clan_name: str) -> dict[str, Any]:
+def new_player(clan_name: str) -> Player:
     return {"coins": 0, "ronin": 0, "vp": 0, "cards": [], "war_tokens": [], "alliance_seasons": [],
             "strongholds": [CLANS[clan_name]["home"]]}

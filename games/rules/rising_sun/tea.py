@@ -9,25 +9,27 @@ pueden hacer en secreto"; Appendix R 21: only the two players see it)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..base import IllegalCommand
 from .data import SEASONS
-from .flow import INPUT, Step, pop
-from .state import State, version
+from .flow import INPUT, Command, Ctx, Step, pop
+from .state import Frame, Proposal, State, version
 
 
 def unallied(s: State) -> list[int]:
     return [q for q in range(s["player_count"]) if s["alliances"][q] is None]
 
 
-def incoming(s: State, seat: int) -> list[dict]:
+def incoming(s: State, seat: int) -> list[Proposal]:
     return [p for p in s["proposals"] if p["to"] == seat]
 
 
-def outgoing(s: State, seat: int) -> list[dict]:
+def outgoing(s: State, seat: int) -> list[Proposal]:
     return [p for p in s["proposals"] if p["from"] == seat]
 
 
-def _pending(s, f):
+def _pending(s: State, f: Frame) -> list[int]:
     if version(s) >= 3:
         # who has a proposal is secret: a seat that said tea_done may still answer
         # one while the ceremony lasts, but it is not asked to (not pending)
@@ -35,7 +37,7 @@ def _pending(s, f):
     return [q for q in range(s["player_count"]) if q not in f["done"] or incoming(s, q)]
 
 
-def _legal(s, f, seat):
+def _legal(s: State, f: Frame, seat: int) -> list[Command]:
     cmds = []
     if s["alliances"][seat] is None:
         cmds += [{"type": "accept_alliance", "from": p["from"]} for p in incoming(s, seat)]
@@ -51,7 +53,7 @@ def _legal(s, f, seat):
     return cmds
 
 
-def check_proposal(s: State, seat: int, to) -> None:
+def check_proposal(s: State, seat: int, to: Any) -> None:
     f = s["stack"][-1] if s["stack"] else None
     if not f or f["kind"] != "tea":
         raise IllegalCommand("alliances are only proposed during the Tea Ceremony")
@@ -76,14 +78,14 @@ def _active_again(s: State, seat: int) -> None:
         f["done"].remove(seat)
 
 
-def find_proposal(s: State, frm, to) -> dict:
+def find_proposal(s: State, frm: Any, to: Any) -> Proposal:
     for p in s["proposals"]:
         if p["from"] == frm and p["to"] == to:
             return p
     raise IllegalCommand("there is no such proposal")
 
 
-def _apply(s, f, seat, cmd, ctx):
+def _apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
     t = cmd["type"]
     if t == "tea_done":
         if seat in f["done"]:
@@ -110,7 +112,7 @@ def _apply(s, f, seat, cmd, ctx):
     _maybe_end(s, f)
 
 
-def _close(s: State, proposals: list[dict]) -> None:
+def _close(s: State, proposals: list[Proposal]) -> None:
     """Proposals that end without an alliance: from version 3 they stay secret
     until the game ends (rules.py reveals `closed_proposals` then)."""
     for p in proposals:
@@ -119,7 +121,7 @@ def _close(s: State, proposals: list[dict]) -> None:
             s["closed_proposals"].append(p)
 
 
-def _maybe_end(s: State, f: dict) -> None:
+def _maybe_end(s: State, f: Frame) -> None:
     # version 3: open proposals do not hold the ceremony open (that would show
     # that one exists); the proposer keeps it open by not saying tea_done
     everyone_done = all(q in f["done"] for q in range(s["player_count"])) and (version(s) >= 3 or not s["proposals"])
@@ -132,7 +134,7 @@ def _maybe_end(s: State, f: dict) -> None:
 INPUT["tea"] = Step(_pending, _legal, _apply, "tea_ceremony")
 
 
-def answered_proposals(s: State, seat: int, cmd: dict) -> list[dict]:
+def answered_proposals(s: State, seat: int, cmd: Command) -> list[Proposal]:
     """The proposals a tea command answers or cancels (they get revealed)."""
     t = cmd["type"]
     if t == "accept_alliance":
@@ -151,7 +153,7 @@ def gifts_open(s: State) -> bool:
     return s["result"] is None and s["phase"] in ("tea", "politics")
 
 
-def check_gift(s: State, seat: int, cmd: dict) -> None:
+def check_gift(s: State, seat: int, cmd: Command) -> None:
     if not gifts_open(s):
         raise IllegalCommand("gifts are only allowed in the Tea Ceremony and the Political Phase")
     to, coins, ronin = cmd.get("to"), cmd.get("coins", 0), cmd.get("ronin", 0)
@@ -162,7 +164,7 @@ def check_gift(s: State, seat: int, cmd: dict) -> None:
         raise IllegalCommand("give at least 1 coin or Ronin that you have")
 
 
-def apply_gift(s: State, seat: int, cmd: dict) -> None:
+def apply_gift(s: State, seat: int, cmd: Command) -> None:
     p, q = s["players"][seat], s["players"][cmd["to"]]
     p["coins"] -= cmd.get("coins", 0)
     q["coins"] += cmd.get("coins", 0)

@@ -16,16 +16,17 @@ Honor decide si va primero o último"; Appendix R 3 and 20a).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any
 
-from .flow import AUTO, PROMPT, pop, prompt, push
-from .state import State, by_honor
+from .flow import AUTO, PROMPT, Ctx, pop, prompt, push
+from .state import Frame, State, by_honor
 
 SIMUL: dict[str, Callable[[State, int], None]] = {}
 OWN: dict[str, Callable[[State, int, str], None]] = {}
 
 
-def simultaneous(s: State, what: str, seats) -> None:
+def simultaneous(s: State, what: str, seats: Iterable[int]) -> None:
     order = by_honor(s, set(seats))
     if not order:
         return
@@ -34,7 +35,7 @@ def simultaneous(s: State, what: str, seats) -> None:
         prompt(s, order[0], f"{what}_timing", ["first", "last"])
 
 
-def _simul(s: State, f: dict, ctx) -> None:
+def _simul(s: State, f: Frame, ctx: Ctx) -> None:
     if f["step"] >= len(f["order"]):
         pop(s)
         return
@@ -43,7 +44,7 @@ def _simul(s: State, f: dict, ctx) -> None:
     SIMUL[f["what"]](s, seat)
 
 
-def _timing(s: State, p: dict, choice, ctx) -> None:
+def _timing(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     f = s["stack"][-1]
     if choice == "last":
         f["order"] = f["order"][1:] + f["order"][:1]
@@ -54,7 +55,7 @@ def own_order(s: State, seat: int, what: str, todo: list[str]) -> None:
         push(s, "own", seat=seat, what=what, todo=list(todo))
 
 
-def _own(s: State, f: dict, ctx) -> None:
+def _own(s: State, f: Frame, ctx: Ctx) -> None:
     todo = f["todo"]
     if not todo:
         pop(s)
@@ -66,7 +67,7 @@ def _own(s: State, f: dict, ctx) -> None:
     OWN[f["what"]](s, f["seat"], todo.pop(0))
 
 
-def _own_pick(s: State, p: dict, choice, ctx) -> None:
+def _own_pick(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     f = s["stack"][-1]
     f["todo"].remove(choice)
     OWN[f["what"]](s, f["seat"], choice)
@@ -76,7 +77,8 @@ AUTO["simul"] = _simul
 AUTO["own"] = _own
 
 
-def register(what: str, per_seat=None, own=None) -> None:
+def register(what: str, per_seat: Callable[[State, int], None] | None = None,
+             own: Callable[[State, int, str], None] | None = None) -> None:
     if per_seat is not None:
         SIMUL[what] = per_seat
         PROMPT[f"{what}_timing"] = _timing

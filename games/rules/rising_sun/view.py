@@ -20,11 +20,9 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "clans": s["clans"], "seating": s["seating"], "honor": s["honor"],
         "shrines": s["shrines"], "display": s["display"], "war_provinces": s["war_provinces"],
         "alliances": s["alliances"], "holder": s["holder"],
-        "players": [{"clan": s["clans"][q], "coins": p["coins"], "ronin": p["ronin"], "vp": p["vp"],
-                     "cards": p["cards"], "war_tokens": p["war_tokens"], "strongholds": p["strongholds"],
-                     "alliance_seasons": p["alliance_seasons"]} for q, p in enumerate(s["players"])],
-        "figures": {fid: {"owner": x["owner"], "type": x["type"], "name": x["name"], "at": x["at"]}
-                    for fid, x in sorted(s["figures"].items())},
+        # players and figures are public whole, in the state's own words
+        "players": [{"clan": s["clans"][q], **p} for q, p in enumerate(s["players"])],
+        "figures": {fid: dict(x) for fid, x in sorted(s["figures"].items())},
         "mandate_deck_size": len(s["mandate_deck"]),
         "track": [{"seat": t["seat"], "mandate": t["mandate"], "face_down": t["face_down"],
                    "tile": t["tile"] if (over or not t["face_down"] or seat == t["seat"]) else None}

@@ -4,8 +4,10 @@ season cleanup and Winter scoring. Battles themselves are in battle.py."""
 from __future__ import annotations
 
 from .data import CARDS, CLANS, PROVINCES, SEASONS, season_deck, set_bonus
-from .flow import AUTO, pop, push
+from .flow import AUTO, Ctx, pop, push
 from .state import (
+    Frame,
+    Result,
     State,
     best_by,
     by_honor,
@@ -31,7 +33,7 @@ def distinct_virtues(s: State, seat: int) -> int:
 
 # -------------------------------------------------------------- season setup
 
-def _season_start(s: State, f: dict, ctx) -> None:
+def _season_start(s: State, f: Frame, ctx: Ctx) -> None:
     pop(s)
     season = SEASONS[s["season"]]
     s["phase"] = "setup"
@@ -72,7 +74,7 @@ START_OF_WAR = ["Way of the Shogun", "Way of the Moneylender", "Way of the Ronin
                 "Way of the Righteous"]
 
 
-def _war_start(s: State, f: dict, ctx) -> None:
+def _war_start(s: State, f: Frame, ctx: Ctx) -> None:
     s["phase"] = "war"
     if not f.get("upgrades"):
         # War Upgrades of several players trigger at the same moment: timing
@@ -130,7 +132,7 @@ def souls_present(s: State, prov: str) -> list[int]:
     return sorted({f["owner"] for f in s["figures"].values() if f["name"] == "Oni of Souls" and f["at"] == prov})
 
 
-def _war(s: State, f: dict, ctx) -> None:
+def _war(s: State, f: Frame, ctx: Ctx) -> None:
     if f["step"] >= len(s["war_provinces"]):
         pop(s)
         push(s, "cleanup")
@@ -145,6 +147,7 @@ def _war(s: State, f: dict, ctx) -> None:
         # no battle takes place: Oni of Souls (which pays for a battle won where
         # it took part) does not trigger; Courage does (it pays per token)
         winner = best_by(s, {q: force(s, q, prov) for q in parts}, minimum=0)
+        assert winner is not None  # parts is not empty
         award(s, winner, prov, [])
         return
     s["battle"] = {"province": prov, "participants": parts, "bids": {}, "revealed": False, "hired_ronin": {},
@@ -159,7 +162,7 @@ AUTO["war"] = _war
 
 # ------------------------------------------------------------------ cleanup
 
-def _cleanup(s: State, f: dict, ctx) -> None:
+def _cleanup(s: State, f: Frame, ctx: Ctx) -> None:
     pop(s)
     for p in s["players"]:
         p["coins"] = 0
@@ -196,20 +199,21 @@ def winter_vp(s: State, seat: int) -> dict[str, int]:
     return parts
 
 
-def _winter(s: State, f: dict, ctx) -> None:
+def _winter(s: State, f: Frame, ctx: Ctx) -> None:
     pop(s)
     s["phase"] = "winter"
     return_hostages(s)
-    s["winter"] = {}
+    scored: dict[str, dict[str, int]] = {}
+    s["winter"] = scored
     for seat in by_honor(s, range(s["player_count"])):
         parts = winter_vp(s, seat)
-        s["winter"][str(seat)] = parts
+        scored[str(seat)] = parts
         gain_vp(s, seat, sum(parts.values()))
     s["result"] = final_result(s)
     s["phase"] = "over"
 
 
-def final_result(s: State) -> dict:
+def final_result(s: State) -> Result:
     vps = {q: s["players"][q]["vp"] for q in range(s["player_count"])}
     best = max(vps.values())
     tied = by_honor(s, [q for q in vps if vps[q] == best])

@@ -16,6 +16,7 @@ import json
 from typing import Any
 
 from games.rules.base import canonical_json, fold, rng_factory
+from games.rules.rising_sun.flow import AUTO, Ctx, run
 from games.rules.rising_sun.rules import RULES
 from games.rules.rising_sun.state import force
 from games.rules.testing import roundtrip
@@ -120,7 +121,6 @@ class Game:
 
     def auto(self, k: str, **kw) -> Game:
         """Execute exactly one automatic frame (no follow-up frames run)."""
-        from games.rules.rising_sun.flow import AUTO, Ctx
         self.s["stack"] = [{"kind": k, **kw}]
         AUTO[k](self.s, self.s["stack"][-1], Ctx(rng=rng_factory(self.seed, 998)))
         return self
@@ -128,7 +128,6 @@ class Game:
     def until(self, k: str, **kw) -> Game:
         """Make `k` the only frame and run automatic frames until one of them
         pushes a "war" or "cleanup" frame, or someone must act."""
-        from games.rules.rising_sun.flow import AUTO, Ctx
         self.s["stack"] = [{"kind": k, **kw}]
         ctx = Ctx(rng=rng_factory(self.seed, 997))
         while self.s["stack"] and self.s["stack"][-1]["kind"] not in ("war", "cleanup"):
@@ -139,7 +138,6 @@ class Game:
         return self
 
     def resume(self) -> Game:
-        from games.rules.rising_sun.flow import Ctx, run
         run(self.s, Ctx(rng=rng_factory(self.seed, 999)))
         return self
 
