@@ -228,4 +228,7 @@ def decide_move(ctx, seat: int, to: str, armies: int) -> None:
         ctx.emit(E.ARMIES_MOVED, {"seat": seat, "from": prov, "to": to, "armies": armies})
         return
     kind = "neutral" if owner is None else "attack"
-    ctx.emit(E.BATTLE_FOUGHT, fight(s, ctx.rng("tower"), kind, to, attacker=seat, origin=prov, moving=armies))
+    ctx.emit(
+        E.BATTLE_FOUGHT,
+        fight(s, ctx.rng("tower"), kind, to, attacker=seat, origin=prov, moving=armies, version=ctx.version),
+    )

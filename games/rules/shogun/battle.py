@@ -15,7 +15,7 @@ from __future__ import annotations
 from . import catalog as C
 from . import state as S
 from .base_reveal import reveal_planned_card
-from .tower import drop
+from .tower import drop, model_for
 
 GREEN = C.GREEN
 
@@ -43,6 +43,7 @@ def fight(
     origin: str | None = None,
     moving: int = 0,
     green: int = 0,
+    version: int = C.RULES_VERSION,
 ) -> dict:
     p = s["provinces"][prov]
     defender = p["owner"]
@@ -54,7 +55,7 @@ def fight(
     if kind == "neutral":
         green = S.event(s).get("green", 1)
     thrown = [attacker] * att_cubes + [defender] * def_cubes + [GREEN] * green
-    tower = drop(s["tower"], thrown, rng)
+    tower = drop(s["tower"], thrown, rng, model_for(version))
     out = tower["tray"]
     a = out.count(attacker) if attacker is not None else 0
     d = out.count(defender) if defender is not None else 0

@@ -35,7 +35,7 @@ def place_marker(ctx, prov: str) -> None:
 
 
 def revolt(ctx, prov: str, green: int, kind: str = "revolt") -> dict:
-    payload = fight(ctx.s, ctx.rng("tower"), kind, prov, green=green)
+    payload = fight(ctx.s, ctx.rng("tower"), kind, prov, green=green, version=ctx.version)
     ctx.emit(E.BATTLE_FOUGHT, payload)
     return payload
 

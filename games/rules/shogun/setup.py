@@ -10,7 +10,7 @@ from .context import Ctx
 from .flow import advance
 from .options import normalise
 from .state import initial
-from .tower import drop, empty
+from .tower import drop, empty, model_for
 
 
 def colours(factions, rng) -> list[str]:
@@ -51,7 +51,7 @@ def seed_tower(ctx) -> None:
     seed = C.SETUP["tower_seed"]
     cubes = [seat for seat in range(s["n"]) for _ in range(seed["armies_per_player"])]
     cubes += [C.GREEN] * seed["green"]
-    ctx.emit(E.TOWER_SEEDED, seeding(s, drop(empty(), cubes, ctx.rng("tower-seed"))))
+    ctx.emit(E.TOWER_SEEDED, seeding(s, drop(empty(), cubes, ctx.rng("tower-seed"), model_for(ctx.version))))
 
 
 def seeding(s: dict, t: dict) -> dict:

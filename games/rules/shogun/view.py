@@ -4,6 +4,12 @@ Everything on the board is public: provinces, armies, buildings, markers, chests
 officials, the tower's contents (both levels and the tray), revealed cards, bids once
 revealed. Secret: the cards still face down on a player's planning boards - each seat sees
 his own - and no salt is ever shown. After the game ends everything is shown.
+
+The tower's retained cubes are public by the project's decision (shared/rules/shogun.md,
+project decisions: "contents ... part of the game state and visible to all"). The physical
+game cannot show them: players see only what falls into the tray and can at best count
+what is missing, never which cubes sit on which baffle level. The level split (`l1`,
+`l2`) shown here is information a table at home does not have.
 """
 
 from __future__ import annotations

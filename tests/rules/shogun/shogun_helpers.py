@@ -10,21 +10,25 @@ from games.rules.shogun.context import Ctx
 from games.rules.shogun.flow import advance
 from games.rules.shogun.rules import RULES
 from games.rules.shogun.state import clone
+from games.rules.shogun.tower import model_for
 
 
 class FixedRng:
     """A scripted stand-in for `base.Rng`: every cube falls straight through the tower
     (mode "fall") or sticks at level 1 (mode "stick"); nothing is knocked loose; shuffles
-    keep the order; choices take the first item."""
+    keep the order; choices take the first item. Tower draws are told apart by their
+    bounds (the current model's catch and dislodge denominators, all above 45, the
+    largest other bound)."""
 
     def __init__(self, mode: str = "fall"):
         self.mode = mode
 
     def randbelow(self, n: int) -> int:
-        if n == C.TABLES["tower"]["fall"][1]:
-            return 0 if self.mode == "fall" else n - 1
-        if n == C.TABLES["tower"]["dislodge"][1]:
-            return n - 1
+        level = next((lv for lv in model_for(C.RULES_VERSION).levels if n == _catch_draw(lv)), None)
+        if level is not None:  # a catch draw: the highest value falls (catch < 1)
+            return n - 1 if self.mode == "fall" else 0
+        if n in {lv.dislodge[1] for lv in model_for(C.RULES_VERSION).levels}:
+            return n - 1  # never knocked loose
         return 0
 
     def shuffled(self, items):
@@ -38,6 +42,11 @@ class FixedRng:
 
     def random(self) -> float:
         return 0.0
+
+
+def _catch_draw(level) -> int:
+    """The `randbelow` bound of a level's catch draw (tower.Level.sticks)."""
+    return level.catch[1] * level.capacity**level.shape
 
 
 def fixed(mode: str = "fall"):
