@@ -18,6 +18,10 @@ FAMILIES = [
     (5, {"setup": "beginner", "tennos_court": False}),
     (4, {"board": "moon"}),
     (3, {"board": "moon", "setup": "beginner", "samurai": True}),
+    # the house-rule options of rules version 3
+    (4, {"forced_execution": True, "court_conversion": "up_to"}),
+    (5, {"recruit1": "mandatory", "theatre_calms": "one", "forced_execution": True}),
+    (3, {"court_conversion": "up_to", "recruit1": "mandatory", "setup": "beginner"}),
 ]
 
 
