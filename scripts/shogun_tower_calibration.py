@@ -37,7 +37,7 @@ from itertools import product
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.rules.shogun import catalog  # noqa: E402
+from games.rules.shogun import data  # noqa: E402
 from games.rules.shogun.tower import Model, drop, empty, model_from_data  # noqa: E402
 
 EXAMPLE_OUT = 7
@@ -60,7 +60,7 @@ class FastRng:
 
 
 def seeding_outs(model: Model, players: int, throws: int, start: int = 0) -> list[int]:
-    cubes = [seat for seat in range(players) for _ in range(7)] + [catalog.GREEN] * 10
+    cubes = [seat for seat in range(players) for _ in range(7)] + [data.GREEN] * 10
     return [len(drop(empty(), cubes, FastRng(start + i), model)["tray"]) for i in range(throws)]
 
 
@@ -109,7 +109,7 @@ def capacity_model(shape: int, catch, k1: int, k2: int, dislodge) -> Model:
 
 
 def calibrate() -> None:
-    fixed = model_from_data("fixed", catalog.TABLES["tower"]["models"]["fixed"])
+    fixed = model_from_data("fixed", data.TABLES["tower"]["models"]["fixed"])
     target_share, _ = steady(fixed, 400)
     print(f"fixed model: own share of a {BATTLE}-cube throw in steady play = {target_share:.3f}")
     scored = []
@@ -142,8 +142,8 @@ def calibrate() -> None:
 
 
 def report() -> None:
-    for name, data in catalog.TABLES["tower"]["models"].items():
-        model = model_from_data(name, data)
+    for name, spec in data.TABLES["tower"]["models"].items():
+        model = model_from_data(name, spec)
         print(f"== model {name}")
         for players in (3, 4, 5):
             outs = seeding_outs(model, players, 20000)

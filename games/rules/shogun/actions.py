@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from games.rules.base import IllegalCommand
 
-from . import catalog as C
+from . import data, revolts
 from . import events as E
-from . import revolts
 from . import state as S
 from .base_reveal import reveal_space
 from .battle import fight
@@ -38,7 +37,7 @@ def actor(s: dict):
 
 def recruit_size(s: dict, seat: int, action: str) -> int:
     """Armies of a recruit: shortage event first, the Recruit-6 special last (R #23)."""
-    a = C.ACTIONS[action]
+    a = data.ACTIONS[action]
     n = a["armies"]
     if S.event(s).get("effect") == "shortage":
         n = S.event(s).get(action, n)
@@ -46,7 +45,7 @@ def recruit_size(s: dict, seat: int, action: str) -> int:
 
 
 def can_recruit(s: dict, seat: int, action: str) -> bool:
-    return s["players"][seat]["money"] >= C.ACTIONS[action]["cost"] and S.supply(s, seat) >= recruit_size(
+    return s["players"][seat]["money"] >= data.ACTIONS[action]["cost"] and S.supply(s, seat) >= recruit_size(
         s, seat, action
     )
 
@@ -56,26 +55,26 @@ def move_targets(s: dict, seat: int, action: str, prov: str) -> list[str]:
     if s["provinces"][prov]["armies"] < 2:
         return []
     out = []
-    for t in C.ADJ[prov]:
+    for t in data.ADJ[prov]:
         p = s["provinces"].get(t)
         if p is None:  # not in play (3 players)
             continue
         if action == "recruit1":
             if p["owner"] == seat:
                 out.append(t)
-        elif not S.protected(s, seat, t, C.ACTIONS[action]["letter"]):
+        elif not S.protected(s, seat, t, data.ACTIONS[action]["letter"]):
             out.append(t)
     return out
 
 
 def first_step(s: dict, seat: int, action: str, card) -> tuple[str, str]:
     """The sub-step a revealed card leads to, and why not ("end") when it is blank."""
-    if not C.is_province(card):
+    if not data.is_province(card):
         return "end", "blank"
     p = s["provinces"].get(card)
     if p is None or p["owner"] != seat or S.card_lost(s, seat, card):
         return "end", "province lost"
-    a = C.ACTIONS[action]
+    a = data.ACTIONS[action]
     if "build" in a:
         ok = S.can_build(s, seat, card, a["build"]) and s["players"][seat]["money"] >= a["cost"]
         return ("execute", "") if ok else ("end", "cannot build")
@@ -188,7 +187,7 @@ def execute(ctx, seat: int, action: str) -> None:
     """Carry out a build, collection or recruit on the seat's planned province."""
     s = ctx.s
     prov = S.plan_card(s, seat, action)
-    a = C.ACTIONS[action]
+    a = data.ACTIONS[action]
     if "build" in a:
         ctx.emit(
             E.BUILT,

@@ -12,12 +12,12 @@ markers, no special or event modifiers).
 
 from __future__ import annotations
 
-from . import catalog as C
+from . import data
 from . import state as S
 from .base_reveal import reveal_planned_card
 from .tower import drop, model_for
 
-GREEN = C.GREEN
+GREEN = data.GREEN
 
 
 def _defence_bonus(s: dict, seat: int, prov: str, kind: str) -> int:
@@ -43,7 +43,7 @@ def fight(
     origin: str | None = None,
     moving: int = 0,
     green: int = 0,
-    version: int = C.RULES_VERSION,
+    version: int = data.RULES_VERSION,
 ) -> dict:
     p = s["provinces"][prov]
     defender = p["owner"]
@@ -78,7 +78,7 @@ def fight(
         "result": result,
         "after": after,
         "tower": tower,
-        "tiles": [b for b in C.BUILDINGS if p[b] and not after[b]],
+        "tiles": [b for b in data.BUILDINGS if p[b] and not after[b]],
     }
     if defender is not None and after["owner"] != defender:
         payload["lost"] = [defender, prov]

@@ -7,12 +7,12 @@ import json
 
 from games.rules.base import Event
 
-from . import catalog as C
+from . import data
 from .evolve import evolve
 
 
 class Ctx:
-    def __init__(self, state: dict, rng, version: int = C.RULES_VERSION):
+    def __init__(self, state: dict, rng, version: int = data.RULES_VERSION):
         self.s = state
         self.version = version  # the rules version the game was started under
         self._rng = rng

@@ -19,7 +19,7 @@ from typing import Any
 
 from games.rules.base import IllegalCommand
 
-from . import catalog as C
+from . import data
 from . import events as E
 from . import state as S
 from .base_reveal import reveal_space
@@ -30,7 +30,7 @@ def convertible(s: dict, seat: int, card, k: int) -> int:
     """How many armies `card` on court space k could convert now, at most k: the
     province's armies beyond the one that must stay, or his own cubes in the tray; and
     never more than the officials in his supply."""
-    if C.is_province(card):
+    if data.is_province(card):
         p = s["provinces"].get(card)
         armies = p["armies"] - 1 if p and p["owner"] == seat else 0
     elif isinstance(card, str) and card.startswith("tower"):
@@ -51,10 +51,10 @@ def converted(s: dict, seat: int, card, k: int) -> int:
 
 def auto_convert(ctx) -> bool:
     for seat in ctx.s["round"]["order"]:
-        for space in C.COURT_SPACES:
+        for space in data.COURT_SPACES:
             s = ctx.s
             card = S.plan_card(s, seat, space)
-            k = C.court_size(space)
+            k = data.court_size(space)
             n = converted(s, seat, card, k)
             ctx.emit(
                 E.COURT_CONVERTED,
@@ -64,7 +64,7 @@ def auto_convert(ctx) -> bool:
                     "card": card,
                     "n": n or k,  # the armies converted; the space's size when none
                     "done": n > 0,
-                    "province": card if C.is_province(card) else None,
+                    "province": card if data.is_province(card) else None,
                     "reveals": reveal_space(s, seat, space),
                 },
             )
@@ -105,7 +105,7 @@ def auto_favour(ctx) -> bool:
 
 def targets(s: dict, seat: int, card: int) -> list:
     """The `province` values allowed with use=true (None = the card needs no target)."""
-    fav = C.FAVOURS[card]
+    fav = data.FAVOURS[card]
     t = fav["type"]
     if t == "building":
         return [p for p in sorted(S.owned(s, seat)) if S.can_build(s, seat, p, fav["building"])]
@@ -123,10 +123,10 @@ def must_apply(card: int, version: int) -> bool:
     """Taking this favour applies it (seed: "他必须立即获得卡牌恩惠效果"); only the cards
     whose text says "may" (可以, data flag `optional`) can be taken without applying them.
     Games started under rules_version 1 may take any card unapplied."""
-    return version >= 2 and not C.FAVOURS[card].get("optional", False)
+    return version >= 2 and not data.FAVOURS[card].get("optional", False)
 
 
-def legal(s: dict, seat: int, version: int = C.RULES_VERSION) -> list[dict]:
+def legal(s: dict, seat: int, version: int = data.RULES_VERSION) -> list[dict]:
     if current(s) != seat:
         return []
     out: list[dict[str, Any]] = [{"type": "pass"}]
@@ -146,7 +146,7 @@ def decide_pass(ctx, seat: int) -> None:
 
 def decide_favour(ctx, seat: int, card: int, use: bool, prov) -> None:
     s = ctx.s
-    version = getattr(ctx, "version", C.RULES_VERSION)
+    version = getattr(ctx, "version", data.RULES_VERSION)
     if current(s) != seat:
         raise IllegalCommand("it is not your turn at the court")
     slot = next((f for f in s["round"]["favours"] if f[1] == card), None)
@@ -177,7 +177,7 @@ def decide_favour(ctx, seat: int, card: int, use: bool, prov) -> None:
 
 def _effect(s: dict, seat: int, card: int, use: bool, prov) -> dict:
     """Numbers decided now so that evolve only applies them."""
-    fav = C.FAVOURS[card]
+    fav = data.FAVOURS[card]
     if not use:
         return {}
     if fav["type"] == "tray":

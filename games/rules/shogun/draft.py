@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from games.rules.base import IllegalCommand
 
-from . import catalog as C
+from . import data
 from . import events as E
 
-DISPLAY = C.SETUP["draft_display"]
+DISPLAY = data.SETUP["draft_display"]
 
 
 def drafter(s: dict) -> int:
@@ -37,7 +37,7 @@ def draw(pool: list[str], bottom: list[str], k: int, rng) -> list[str]:
 def begin(ctx) -> None:
     """Emit DraftBegan: a random first player and the first two face-up cards."""
     s = ctx.s
-    villages = [list(C.SETUP["start_villages"][s["n"]]) for _ in range(s["n"])]
+    villages = [list(data.SETUP["start_villages"][s["n"]]) for _ in range(s["n"])]
     first = ctx.rng("draft-first").randbelow(s["n"])
     display = draw(sorted(s["in_play"]), [], DISPLAY, ctx.rng("draft-deck"))
     ctx.emit(E.DRAFT_BEGAN, {"first": first, "display": display, "villages": villages})

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import catalog as C
+from . import data
 from . import events as E
 from .options import option
 from .state import clone
@@ -80,7 +80,7 @@ def _started(s, p):
                     "money": p["money"],
                     "rice": 0,
                     "vp": 0,
-                    "officials": C.OFFICIALS,
+                    "officials": data.OFFICIALS,
                     "vestibule": 0,
                     "hall": 0,
                     "samurai": 1,
@@ -90,13 +90,13 @@ def _started(s, p):
                 }
                 for _ in range(n)
             ],
-            "tiles": dict(C.SETUP["building_tiles"]),
+            "tiles": dict(data.SETUP["building_tiles"]),
             "tower": {"l1": [], "l2": [], "tray": []},
             "year_events": [],
             "used_events": [],
             "event": None,
             "event_cancelled": False,
-            "favour_pool": list(C.FAVOUR_IDS),
+            "favour_pool": list(data.FAVOUR_IDS),
             "round": None,
             "plans": None,
             "draft": None,
@@ -230,7 +230,7 @@ def _season(s, p):
     pending = []
     for seat, card in p["samurai"]:
         s["players"][seat]["samurai"] = card
-        if C.SAMURAI[card - 1]:
+        if data.SAMURAI[card - 1]:
             pending.append(seat)
     s["samurai_pending"] = pending
     s["phase"] = "samurai" if pending else "plan"
@@ -339,7 +339,7 @@ def _favour(s, p):
     r = s["round"]
     r["favours"] = [f for f in r["favours"] if f[1] != card]
     if p["use"]:
-        _apply_favour(s, seat, C.FAVOURS[card], p)
+        _apply_favour(s, seat, data.FAVOURS[card], p)
 
 
 def _apply_favour(s, seat, fav, p):

@@ -5,7 +5,7 @@ is over. Each step emits events through the `Ctx`, so replay never re-decides.""
 
 from __future__ import annotations
 
-from . import catalog as C
+from . import data
 from . import events as E
 from . import state as S
 
@@ -37,20 +37,20 @@ def begin_season(ctx) -> bool:
     """Reveal 5 action cards (the other 5 stay face down: drawn when needed), lay the
     special cards on the turn-order slots, reveal 3 favour cards, turn Samurai cards."""
     s = ctx.s
-    acts = ctx.rng("actions").shuffled(C.ACTION_IDS)
-    shown = acts[: C.CARDS["face_up_actions"]]
-    specials = ctx.rng("specials").shuffled(C.SPECIAL_IDS)
+    acts = ctx.rng("actions").shuffled(data.ACTION_IDS)
+    shown = acts[: data.CARDS["face_up_actions"]]
+    specials = ctx.rng("specials").shuffled(data.SPECIAL_IDS)
     favours = []
     if s["opts"]["tennos_court"]:
-        picks = ctx.rng("favours").shuffled(s["favour_pool"])[: len(C.FAVOUR_COSTS)]
+        picks = ctx.rng("favours").shuffled(s["favour_pool"])[: len(data.FAVOUR_COSTS)]
         favours = [
-            [cost, card] for cost, card in zip(C.FAVOUR_COSTS, sorted(picks, reverse=True), strict=True)
+            [cost, card] for cost, card in zip(data.FAVOUR_COSTS, sorted(picks, reverse=True), strict=True)
         ]
     samurai = []
     if s["opts"]["samurai"]:
         for seat in range(s["n"]):
-            if regions_held(s, seat) >= C.CARDS["samurai_regions"]:
-                samurai.append([seat, min(s["players"][seat]["samurai"] + 1, len(C.SAMURAI))])
+            if regions_held(s, seat) >= data.CARDS["samurai_regions"]:
+                samurai.append([seat, min(s["players"][seat]["samurai"] + 1, len(data.SAMURAI))])
     ctx.emit(
         E.SEASON_BEGAN,
         {

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from games.rules.base import IllegalCommand, Template, commit
 
-from . import catalog as C
+from . import data
 from . import events as E
 from . import state as S
 from .base_reveal import plan_key, reveal_space
@@ -31,11 +31,11 @@ def validate(s: dict, seat: int, spaces: dict) -> dict:
         raise IllegalCommand("a planned card is not in your hand")
     if len(set(used)) != len(used):
         raise IllegalCommand("each card can be placed on one space only")
-    if any(spaces[c] is None for c in C.COURT_SPACES if c in spaces):
+    if any(spaces[c] is None for c in data.COURT_SPACES if c in spaces):
         raise IllegalCommand("every court space must hold a card")
     if len(used) != min(len(hand), len(names)):
         raise IllegalCommand("spaces may stay empty only when you have no card left")
-    if C.chest_value(spaces["bid"]) > s["players"][seat]["money"]:
+    if data.chest_value(spaces["bid"]) > s["players"][seat]["money"]:
         raise IllegalCommand("you cannot bid more war chests than you own")
     return {k: spaces[k] for k in names}
 
@@ -45,13 +45,13 @@ def default(s: dict, seat: int) -> dict:
     conversion), then the other cards on the action spaces (none executes unless its
     owner chooses to when it is revealed)."""
     names = S.spaces(s)
-    extras = [c for c in S.hand(s, seat) if not C.is_province(c) and c != "chest0"]
+    extras = [c for c in S.hand(s, seat) if not data.is_province(c) and c != "chest0"]
     provinces = sorted(S.owned(s, seat))
     plan: dict[str, str | None] = {"bid": "chest0"}
-    for space in C.COURT_SPACES if s["opts"]["tennos_court"] else ():
+    for space in data.COURT_SPACES if s["opts"]["tennos_court"] else ():
         plan[space] = extras.pop(0)
     rest = extras + provinces
-    for space in C.ACTION_IDS:
+    for space in data.ACTION_IDS:
         plan[space] = rest.pop(0) if rest else None
     return {k: plan[k] for k in names}
 
@@ -69,7 +69,7 @@ def sample(s: dict, seat: int, rnd) -> dict:
         cards = hand + [None] * max(0, len(base) - len(hand))
         rnd.shuffle(cards)
         plan.update(zip(base, cards, strict=False))  # surplus cards stay in hand
-        if C.chest_value(plan["bid"]) <= money:
+        if data.chest_value(plan["bid"]) <= money:
             return {k: plan[k] for k in names}
     return default(s, seat)
 
@@ -134,7 +134,7 @@ def reveal_bids(ctx) -> None:
     broken by one seeded random permutation (Appendix R #15)."""
     s = ctx.s
     n = s["n"]
-    bids = [C.chest_value(S.plan_card(s, seat, "bid")) for seat in range(n)]
+    bids = [data.chest_value(S.plan_card(s, seat, "bid")) for seat in range(n)]
     perm = ctx.rng("bid-ties").shuffled(range(n))
     order = sorted(perm, key=lambda seat: -bids[seat])
     reveals = [r for seat in range(n) for r in reveal_space(s, seat, "bid")]

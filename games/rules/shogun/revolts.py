@@ -9,7 +9,7 @@ Favour #4 kept by the owner cancels the next marker placed on one of his provinc
 
 from __future__ import annotations
 
-from . import catalog as C
+from . import data
 from . import events as E
 from . import state as S
 from .battle import fight
@@ -18,7 +18,7 @@ from .battle import fight
 def yield_of(s: dict, seat: int, prov: str, what: str) -> int:
     """Province value, clamped by the season event, then + the special (after events)."""
     key = "tax" if what == "tax" else "rice"
-    n = C.PROVINCES[prov][key]
+    n = data.PROVINCES[prov][key]
     ev = S.event(s)
     if ev.get("effect") == f"{key}_max":
         n = min(n, ev["value"])

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from games.rules.base import BadCommand, IllegalCommand, LegalSet, Outcome, Pending
 
-from . import actions, bidding, court, draft, planning, samurai, winter
-from . import catalog as C
+from . import actions, bidding, court, data, draft, planning, samurai, winter
 from .commands import parse
 from .context import Ctx
 from .evolve import evolve as _evolve
@@ -26,14 +25,14 @@ class ShogunRules:
     min_players = 3
     max_players = 5
 
-    def __init__(self, version: int = C.RULES_VERSION):
+    def __init__(self, version: int = data.RULES_VERSION):
         self.rules_version = version
         self.options_schema = schema(version)
 
     def for_rules_version(self, version):
         """The engine for a game started under `version` (the current one for newer or
         unknown versions)."""
-        if not isinstance(version, int) or version >= C.RULES_VERSION:
+        if not isinstance(version, int) or version >= data.RULES_VERSION:
             return RULES
         version = max(1, version)
         if version not in _OLD:
@@ -41,7 +40,7 @@ class ShogunRules:
         return _OLD[version]
 
     def factions(self, players, options):
-        return list(C.COLOURS)
+        return list(data.COLOURS)
 
     def start(self, factions, options, rng):
         if not self.min_players <= len(factions) <= self.max_players:
@@ -106,7 +105,7 @@ class ShogunRules:
         )
 
 
-def _listed(state, seat, version: int = C.RULES_VERSION) -> list[dict]:
+def _listed(state, seat, version: int = data.RULES_VERSION) -> list[dict]:
     phase = state.get("phase")
     if phase == "draft":
         return draft.legal(state, seat)

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from games.rules.base import IllegalCommand
 
-from . import catalog as C
+from . import data
 from . import events as E
 from . import state as S
 
 
 def bonuses(s: dict, seat: int) -> dict:
-    return C.SAMURAI[s["players"][seat]["samurai"] - 1]
+    return data.SAMURAI[s["players"][seat]["samurai"] - 1]
 
 
 def legal(s: dict, seat: int) -> list[dict]:

@@ -4,19 +4,19 @@ when tied (at least one building of that type to qualify)."""
 
 from __future__ import annotations
 
-from . import catalog as C
+from . import data
 from . import state as S
 
-_T = C.TABLES["scoring"]
+_T = data.TABLES["scoring"]
 
 
 def majorities(s: dict) -> list[dict]:
     """Per seat: {"<region>:<type>": vp} for every majority he wins or shares."""
     n = s["n"]
     out: list[dict[str, int]] = [{} for _ in range(n)]
-    regions = C.regions(s["opts"]["board"])
-    for region in C.REGION_COLOURS:
-        for kind in C.BUILDINGS:
+    regions = data.regions(s["opts"]["board"])
+    for region in data.REGION_COLOURS:
+        for kind in data.BUILDINGS:
             counts = [0] * n
             for name, p in s["provinces"].items():
                 if regions[name] == region and p["owner"] is not None and p[kind]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import marshal
 from typing import Any
 
-from . import catalog as C
+from . import data
 
 SEASONS = ("spring", "summer", "autumn", "winter")
 
@@ -51,7 +51,7 @@ def in_tower(s: dict, seat: int) -> int:
 
 def supply(s: dict, seat: int) -> int:
     """Armies in the player's supply: 62 minus those on the map and in the tower."""
-    return C.ARMIES - on_map(s, seat) - in_tower(s, seat)
+    return data.ARMIES - on_map(s, seat) - in_tower(s, seat)
 
 
 def owned(s: dict, seat: int) -> list[str]:
@@ -59,21 +59,21 @@ def owned(s: dict, seat: int) -> list[str]:
 
 
 def buildings(prov: dict) -> list[str]:
-    return [b for b in C.BUILDINGS if prov[b]]
+    return [b for b in data.BUILDINGS if prov[b]]
 
 
 def hand(s: dict, seat: int) -> list[str]:
     """Cards a player may plan with: his province cards, chest cards, tower cards (court)."""
-    cards = sorted(owned(s, seat)) + C.chest_cards()
+    cards = sorted(owned(s, seat)) + data.chest_cards()
     if s["opts"]["tennos_court"]:
-        cards += C.tower_cards()
+        cards += data.tower_cards()
     return cards
 
 
 def spaces(s: dict) -> list[str]:
-    out = list(C.ACTION_IDS) + ["bid"]
+    out = list(data.ACTION_IDS) + ["bid"]
     if s["opts"]["tennos_court"]:
-        out += C.COURT_SPACES
+        out += data.COURT_SPACES
     return out
 
 
@@ -81,16 +81,16 @@ def event(s: dict) -> dict:
     """The season event's data, or {} when none applies (winter, cancelled by favour #1)."""
     if s.get("event") is None or s.get("event_cancelled") or s.get("season", 3) >= 3:
         return {}
-    return C.EVENTS[s["event"]]
+    return data.EVENTS[s["event"]]
 
 
 def special(s: dict, seat: int) -> dict:
     sid = s["players"][seat]["special"]
-    return C.SPECIALS[sid] if sid else {}
+    return data.SPECIALS[sid] if sid else {}
 
 
 def region_of(s: dict, prov: str) -> str:
-    return C.regions(s["opts"]["board"])[prov]
+    return data.regions(s["opts"]["board"])[prov]
 
 
 def plan_card(s: dict, seat: int, space: str):
@@ -108,7 +108,7 @@ def can_build(s: dict, seat: int, prov: str, kind: str) -> bool:
     p = s["provinces"].get(prov)
     if p is None or p["owner"] != seat or p[kind] or s["tiles"][kind] <= 0:
         return False
-    return len(buildings(p)) < C.PROVINCES[prov]["sites"]
+    return len(buildings(p)) < data.PROVINCES[prov]["sites"]
 
 
 def protected(s: dict, attacker: int, prov: str, letter: str) -> bool:

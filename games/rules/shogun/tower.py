@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from . import catalog as C
+from . import data
 
 
 class _Rng(Protocol):
@@ -66,22 +66,22 @@ class Model:
     levels: tuple[Level, Level]
 
 
-def model_from_data(name: str, data: dict[str, Any]) -> Model:
+def model_from_data(name: str, spec: dict[str, Any]) -> Model:
     """A model from its `tables.yaml` entry (also used by the calibration script)."""
     if name == "fixed":
-        fall, den = data["fall"]
-        level = Level(catch=(den - fall, den), dislodge=tuple(data["dislodge"]))
+        fall, den = spec["fall"]
+        level = Level(catch=(den - fall, den), dislodge=tuple(spec["dislodge"]))
         return Model(name, (level, level))
-    shape = data.get("shape", 1)
+    shape = spec.get("shape", 1)
     levels = tuple(
         Level(catch=tuple(lv["catch"]), dislodge=tuple(lv["dislodge"]), capacity=lv["capacity"], shape=shape)
-        for lv in data["levels"]
+        for lv in spec["levels"]
     )
     return Model(name, (levels[0], levels[1]))
 
 
-_MODELS = {name: model_from_data(name, data) for name, data in C.TABLES["tower"]["models"].items()}
-_BY_VERSION: dict[int, str] = {int(v): name for v, name in C.TABLES["tower"]["by_rules_version"].items()}
+_MODELS = {name: model_from_data(name, spec) for name, spec in data.TABLES["tower"]["models"].items()}
+_BY_VERSION: dict[int, str] = {int(v): name for v, name in data.TABLES["tower"]["by_rules_version"].items()}
 
 
 def model_for(version: int) -> Model:
@@ -106,7 +106,7 @@ def _through(cube: int, stuck: list[int], level: Level, rng: _Rng) -> list[int]:
 def drop(tower: dict, new_cubes: list[int], rng: _Rng, model: Model | None = None) -> dict:
     """Throw `new_cubes` plus the tray into the tower. Returns the new tower
     ``{l1, l2, tray}`` whose tray holds every cube that fell out of this throw."""
-    first, second = (model or model_for(C.RULES_VERSION)).levels
+    first, second = (model or model_for(data.RULES_VERSION)).levels
     batch = rng.shuffled(list(tower["tray"]) + list(new_cubes))
     l1, l2, out = list(tower["l1"]), list(tower["l2"]), []
     for cube in batch:

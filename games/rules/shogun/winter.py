@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from games.rules.base import IllegalCommand
 
-from . import catalog as C
+from . import data
 from . import events as E
 from . import state as S
 from .revolts import revolt
@@ -34,7 +34,7 @@ def auto(ctx) -> bool:
     w = s.get("winter")
     if w is None:
         ev = fourth_event(s)
-        loss = C.EVENTS[ev]["rice_loss"]
+        loss = data.EVENTS[ev]["rice_loss"]
         losses = [min(loss, pl["rice"]) for pl in s["players"]]
         starving = [
             x for x in s["round"]["order"] if len(S.owned(s, x)) - (s["players"][x]["rice"] - losses[x]) > 0
@@ -57,7 +57,7 @@ def famine(ctx, seat: int) -> None:
     s = ctx.s
     provs = sorted(S.owned(s, seat))
     short = shortfall(s, seat)
-    revolts, extra = C.famine_row(short)
+    revolts, extra = data.famine_row(short)
     picks = ctx.rng("famine").shuffled(provs)[:revolts]
     ctx.emit(
         E.FAMINE_STRUCK,

@@ -6,12 +6,12 @@ from collections import Counter
 import pytest
 from shogun_helpers import FixedRng, act, clear_board, new_game, of_type, own, run, setup_action
 
-from games.rules.shogun import catalog as C
+from games.rules.shogun import data
 from games.rules.shogun import state as S
 from games.rules.shogun.battle import _resolve, fight
 from games.rules.shogun.tower import drop
 
-G = C.GREEN
+G = data.GREEN
 
 
 def board():

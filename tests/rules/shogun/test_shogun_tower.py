@@ -12,11 +12,11 @@ from collections import Counter
 from shogun_helpers import of_type, roundtrip
 
 from games.rules.base import Rng, rng_factory
-from games.rules.shogun import catalog as C
+from games.rules.shogun import data
 from games.rules.shogun.rules import RULES
 from games.rules.shogun.tower import drop, empty, model_for
 
-G = C.GREEN
+G = data.GREEN
 CAPACITY, FIXED = model_for(3), model_for(2)
 
 
