@@ -1,18 +1,43 @@
-"""The automatic part of the game loop: after every command (and at start) `advance`
-runs every step that needs no player decision - reveals, court conversions, blank
-action spaces, battles' bookkeeping, winter - until some seat must decide or the game
-is over. Each step emits events through the `Ctx`, so replay never re-decides."""
+"""Phase sequencing: who must act next (`pending`) and the automatic part of the game loop.
+
+After every command (and at start) `advance` runs every step that needs no player decision -
+reveals, court conversions, blank action spaces, battles' bookkeeping, winter - until some
+seat must decide or the game is over. Each step emits events through the `Ctx`, so replay
+never re-decides. The phase modules never import this one (it imports them), which keeps
+the import graph free of circles.
+"""
 
 from __future__ import annotations
 
-from . import data
+from games.rules.base import Pending
+
+from . import actions, bidding, court, data, draft, planning, winter
 from . import events as E
 from . import state as S
 
 
-def advance(ctx) -> None:
-    from . import actions, court, draft, planning, winter  # late: they import us
+def pending(state) -> list[Pending]:
+    """The seats that must decide now, with the decision's kind."""
+    phase = state.get("phase")
+    if phase == "draft" and state["draft"]["offered"]:
+        return [Pending(draft.drafter(state), "draft")]
+    if phase == "samurai":
+        return [Pending(x, "samurai") for x in state["samurai_pending"]]
+    if phase == "plan":
+        return [Pending(x, "plan") for x in range(state["n"]) if not state["round"]["planned"][x]]
+    if phase == "special" and bidding.chooser(state) is not None:
+        return [Pending(bidding.chooser(state), "choose_special")]
+    if phase == "favour" and court.current(state) is not None:
+        return [Pending(court.current(state), "favour")]
+    if phase == "winter" and winter.chooser(state) is not None:
+        return [Pending(winter.chooser(state), "famine_order")]
+    a = actions.actor(state)
+    if a is not None:
+        return [Pending(a[0], f"{a[1]}:{a[2]}")]
+    return []
 
+
+def advance(ctx) -> None:
     steps = {
         "draft": draft.auto,
         "season_start": begin_season,

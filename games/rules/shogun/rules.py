@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from games.rules.base import BadCommand, IllegalCommand, LegalSet, Outcome, Pending
+from games.rules.base import BadCommand, IllegalCommand, LegalSet, Outcome
 
 from . import actions, bidding, court, data, draft, planning, samurai, winter
 from .commands import parse
 from .context import Ctx
 from .evolve import evolve as _evolve
-from .flow import advance
+from .flow import advance, pending
 from .options import schema
 from .setup import start as _start
 from .state import initial
@@ -74,10 +74,10 @@ class ShogunRules:
         return LegalSet(commands=tuple(_listed(state, seat, self.rules_version)))
 
     def pending(self, state):
-        return _pending(state)
+        return pending(state)
 
     def default_command(self, state, seat):
-        kinds = {p.kind for p in _pending(state) if p.seat == seat}
+        kinds = {p.kind for p in pending(state) if p.seat == seat}
         if not kinds:
             return None
         if "plan" in kinds:
@@ -119,26 +119,6 @@ def _listed(state, seat, version: int = data.RULES_VERSION) -> list[dict]:
         return actions.legal(state, seat)
     if phase == "winter":
         return winter.legal(state, seat)
-    return []
-
-
-def _pending(state) -> list[Pending]:
-    phase = state.get("phase")
-    if phase == "draft" and state["draft"]["offered"]:
-        return [Pending(draft.drafter(state), "draft")]
-    if phase == "samurai":
-        return [Pending(x, "samurai") for x in state["samurai_pending"]]
-    if phase == "plan":
-        return [Pending(x, "plan") for x in range(state["n"]) if not state["round"]["planned"][x]]
-    if phase == "special" and bidding.chooser(state) is not None:
-        return [Pending(bidding.chooser(state), "choose_special")]
-    if phase == "favour" and court.current(state) is not None:
-        return [Pending(court.current(state), "favour")]
-    if phase == "winter" and winter.chooser(state) is not None:
-        return [Pending(winter.chooser(state), "famine_order")]
-    a = actions.actor(state)
-    if a is not None:
-        return [Pending(a[0], f"{a[1]}:{a[2]}")]
     return []
 
 

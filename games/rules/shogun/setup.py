@@ -6,6 +6,7 @@ from __future__ import annotations
 from . import data, draft
 from . import events as E
 from .context import Ctx
+from .event_cards import year_events
 from .flow import advance
 from .options import normalise
 from .state import initial
@@ -63,12 +64,6 @@ def seeding(s: dict, t: dict) -> dict:
         "green_fell": t["tray"].count(data.GREEN),
         "officials": officials,
     }
-
-
-def year_events(ctx, past: list[str]) -> list[str]:
-    left = [e for e in data.EVENT_IDS if e not in past]
-    picks = ctx.rng("year-events").shuffled(left)[: data.CARDS["events_per_year"]]
-    return sorted(picks)
 
 
 def deal_beginner(ctx) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import state as S
+from .flow import pending
 
 _PUBLIC = (
     "phase",
@@ -49,9 +50,7 @@ def view(s: dict, seat) -> dict:
     out["season_name"] = S.SEASONS[s["season"]]
     out["supply"] = [S.supply(s, x) for x in range(s["n"])]
     out["favours_left"] = len(s["favour_pool"])
-    from .rules import _pending  # late: rules imports this module
-
-    out["pending"] = [{"seat": p.seat, "kind": p.kind} for p in _pending(s)]
+    out["pending"] = [{"seat": p.seat, "kind": p.kind} for p in pending(s)]
     if s.get("draft"):
         d = s["draft"]
         out["draft"] = {

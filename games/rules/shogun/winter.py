@@ -16,6 +16,7 @@ from games.rules.base import IllegalCommand
 from . import data
 from . import events as E
 from . import state as S
+from .event_cards import year_events
 from .revolts import revolt
 from .scoring import score
 
@@ -80,8 +81,6 @@ def finish(ctx) -> None:
         best = max(vps)
         ctx.emit(E.GAME_ENDED, {"scores": vps, "winners": [x for x in range(s["n"]) if vps[x] == best]})
     else:
-        from .setup import year_events
-
         ctx.emit(E.YEAR_BEGAN, {"year": s["year"] + 1, "events": year_events(ctx, s["past_events"])})
 
 
