@@ -13,6 +13,8 @@ out (builds, collections and recruits then run by themselves); `recruit1: mandat
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.rules.base import IllegalCommand
 
 from . import data, revolts
@@ -20,22 +22,24 @@ from . import events as E
 from . import state as S
 from .base_reveal import reveal_space
 from .battle import fight
+from .context import Ctx
 from .court import calms
 from .options import option
+from .state import State
 
 
-def actor(s: dict):
+def actor(s: State):
     """(seat, action, sub-step) of the player who must decide now, else None."""
     if s["phase"] != "actions":
         return None
-    r = s["round"]
+    r = S.round_of(s)
     cur = r["cur"]
     if cur["i"] >= 10 or cur["j"] >= len(r["order"]) or cur["sub"] in (None, "end"):
         return None
     return r["order"][cur["j"]], r["actions"][cur["i"]], cur["sub"]
 
 
-def recruit_size(s: dict, seat: int, action: str) -> int:
+def recruit_size(s: State, seat: int, action: str) -> int:
     """Armies of a recruit: shortage event first, the Recruit-6 special last (R #23)."""
     a = data.ACTIONS[action]
     n = a["armies"]
@@ -44,13 +48,13 @@ def recruit_size(s: dict, seat: int, action: str) -> int:
     return S.special(s, seat).get(f"{action}_armies", n)
 
 
-def can_recruit(s: dict, seat: int, action: str) -> bool:
+def can_recruit(s: State, seat: int, action: str) -> bool:
     return s["players"][seat]["money"] >= data.ACTIONS[action]["cost"] and S.supply(s, seat) >= recruit_size(
         s, seat, action
     )
 
 
-def move_targets(s: dict, seat: int, action: str, prov: str) -> list[str]:
+def move_targets(s: State, seat: int, action: str, prov: str) -> list[str]:
     """Where armies of `prov` may go with this action (origin keeps >= 1 army)."""
     if s["provinces"][prov]["armies"] < 2:
         return []
@@ -67,7 +71,7 @@ def move_targets(s: dict, seat: int, action: str, prov: str) -> list[str]:
     return out
 
 
-def first_step(s: dict, seat: int, action: str, card) -> tuple[str, str]:
+def first_step(s: State, seat: int, action: str, card) -> tuple[str, str]:
     """The sub-step a revealed card leads to, and why not ("end") when it is blank."""
     if not data.is_province(card):
         return "end", "blank"
@@ -91,9 +95,9 @@ def first_step(s: dict, seat: int, action: str, card) -> tuple[str, str]:
     return ("attack", "") if move_targets(s, seat, action, card) else ("end", "cannot move")
 
 
-def auto(ctx) -> bool:
+def auto(ctx: Ctx) -> bool:
     s = ctx.s
-    r = s["round"]
+    r = S.round_of(s)
     cur = r["cur"]
     if cur["i"] >= 10:
         ctx.emit(E.SEASON_ENDED, {"year": s["year"], "season": s["season"]})
@@ -130,7 +134,7 @@ def auto(ctx) -> bool:
     return False
 
 
-def forced(s: dict, sub: str) -> bool:
+def forced(s: State, sub: str) -> bool:
     """May this step not be declined? With `forced_execution` (R #12 option) a build,
     collection, recruit or attack/move that can be executed must be; the move after
     Recruit 1 stays optional (R #10: the card's second part is a "may")."""
@@ -140,7 +144,7 @@ def forced(s: dict, sub: str) -> bool:
 # --- decisions --------------------------------------------------------------------------
 
 
-def legal(s: dict, seat: int) -> list[dict]:
+def legal(s: State, seat: int) -> list[dict[str, Any]]:
     a = actor(s)
     if a is None or a[0] != seat:
         return []
@@ -158,7 +162,7 @@ def legal(s: dict, seat: int) -> list[dict]:
     return moves + decline
 
 
-def _need(s: dict, seat: int, subs: tuple[str, ...]) -> tuple[str, str]:
+def _need(s: State, seat: int, subs: tuple[str, ...]) -> tuple[str, str]:
     a = actor(s)
     if a is None or a[0] != seat:
         raise IllegalCommand("you have no action to execute now")
@@ -169,7 +173,7 @@ def _need(s: dict, seat: int, subs: tuple[str, ...]) -> tuple[str, str]:
     return a[1], a[2]
 
 
-def decide_decline(ctx, seat: int) -> None:
+def decide_decline(ctx: Ctx, seat: int) -> None:
     a = actor(ctx.s)
     if a is None or a[0] != seat:
         raise IllegalCommand("you have no action to execute now")
@@ -178,12 +182,12 @@ def decide_decline(ctx, seat: int) -> None:
     ctx.emit(E.ACTION_DECLINED, {"seat": seat, "space": a[1], "part": a[2]})
 
 
-def decide_execute(ctx, seat: int) -> None:
+def decide_execute(ctx: Ctx, seat: int) -> None:
     action, _ = _need(ctx.s, seat, ("execute", "recruit"))
     execute(ctx, seat, action)
 
 
-def execute(ctx, seat: int, action: str) -> None:
+def execute(ctx: Ctx, seat: int, action: str) -> None:
     """Carry out a build, collection or recruit on the seat's planned province."""
     s = ctx.s
     prov = S.plan_card(s, seat, action)
@@ -214,7 +218,7 @@ def execute(ctx, seat: int, action: str) -> None:
         )
 
 
-def decide_move(ctx, seat: int, to: str, armies: int) -> None:
+def decide_move(ctx: Ctx, seat: int, to: str, armies: int) -> None:
     s = ctx.s
     action, sub = _need(s, seat, ("move", "attack"))
     prov = S.plan_card(s, seat, action)

@@ -12,15 +12,20 @@ markers, no special or event modifiers).
 
 from __future__ import annotations
 
+from typing import Any
+
+from games.rules.base import Rng
+
 from . import data
 from . import state as S
 from .base_reveal import reveal_planned_card
+from .state import State
 from .tower import drop, model_for
 
 GREEN = data.GREEN
 
 
-def _defence_bonus(s: dict, seat: int, prov: str, kind: str) -> int:
+def _defence_bonus(s: State, seat: int, prov: str, kind: str) -> int:
     """Extra defender cubes from supply: Defence special, castle event (not in winter)."""
     if kind == "famine":
         return 0
@@ -30,13 +35,13 @@ def _defence_bonus(s: dict, seat: int, prov: str, kind: str) -> int:
     return min(bonus, S.supply(s, seat))
 
 
-def _devastated() -> dict:
+def _devastated() -> dict[str, Any]:
     return {"owner": None, "armies": 0, "castle": False, "temple": False, "theatre": False, "markers": 0}
 
 
 def fight(
-    s: dict,
-    rng,
+    s: State,
+    rng: Rng,
     kind: str,
     prov: str,
     attacker: int | None = None,
@@ -44,7 +49,7 @@ def fight(
     moving: int = 0,
     green: int = 0,
     version: int = data.RULES_VERSION,
-) -> dict:
+) -> dict[str, Any]:
     p = s["provinces"][prov]
     defender = p["owner"]
     att_cubes, def_cubes = 0, 0
@@ -86,7 +91,7 @@ def fight(
     return payload
 
 
-def _resolve(kind: str, p: dict, attacker, a: int, d: int, g: int) -> tuple[str, dict]:
+def _resolve(kind: str, p: dict[str, Any], attacker, a: int, d: int, g: int) -> tuple[str, dict]:
     """Win / loss / tie arithmetic. `g` = green cubes that count for the peasant side or
     (player battles) for the defender."""
     keep = {k: p[k] for k in ("owner", "armies", "castle", "temple", "theatre", "markers")}

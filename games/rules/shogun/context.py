@@ -4,15 +4,17 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from games.rules.base import Event
+from games.rules.base import Event, Rng
 
 from . import data
 from .evolve import evolve
+from .state import State
 
 
 class Ctx:
-    def __init__(self, state: dict, rng, version: int = data.RULES_VERSION):
+    def __init__(self, state: State, rng: Rng, version: int = data.RULES_VERSION):
         self.s = state
         self.version = version  # the rules version the game was started under
         self._rng = rng
@@ -20,7 +22,7 @@ class Ctx:
         self._n = 0
         self.events: list[Event] = []
 
-    def emit(self, type_: str, payload: dict, visible_to=None) -> None:
+    def emit(self, type_: str, payload: dict[str, Any], visible_to=None) -> None:
         # Normalise through JSON now so the working state equals what a replay from the
         # store will compute (tuples become lists, keys become strings).
         payload = json.loads(json.dumps(payload))

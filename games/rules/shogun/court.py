@@ -23,10 +23,12 @@ from . import data
 from . import events as E
 from . import state as S
 from .base_reveal import reveal_space
+from .context import Ctx
 from .options import option
+from .state import State
 
 
-def convertible(s: dict, seat: int, card, k: int) -> int:
+def convertible(s: State, seat: int, card, k: int) -> int:
     """How many armies `card` on court space k could convert now, at most k: the
     province's armies beyond the one that must stay, or his own cubes in the tray; and
     never more than the officials in his supply."""
@@ -40,7 +42,7 @@ def convertible(s: dict, seat: int, card, k: int) -> int:
     return max(0, min(k, armies, s["players"][seat]["officials"]))
 
 
-def converted(s: dict, seat: int, card, k: int) -> int:
+def converted(s: State, seat: int, card, k: int) -> int:
     """Armies converted by `card` on space k: k or 0 (R #1); with the `up_to` option
     ([tek] house rule) as many as possible up to k."""
     n = convertible(s, seat, card, k)
@@ -49,8 +51,8 @@ def converted(s: dict, seat: int, card, k: int) -> int:
     return k if n == k else 0
 
 
-def auto_convert(ctx) -> bool:
-    for seat in ctx.s["round"]["order"]:
+def auto_convert(ctx: Ctx) -> bool:
+    for seat in S.round_of(ctx.s)["order"]:
         for space in data.COURT_SPACES:
             s = ctx.s
             card = S.plan_card(s, seat, space)
@@ -69,7 +71,7 @@ def auto_convert(ctx) -> bool:
                 },
             )
     s = ctx.s
-    pos = {seat: i for i, seat in enumerate(s["round"]["order"])}
+    pos = {seat: i for i, seat in enumerate(S.round_of(s)["order"])}
     queue = sorted(
         (x for x in range(s["n"]) if s["players"][x]["vestibule"] > 0),
         key=lambda x: (-s["players"][x]["vestibule"], pos[x]),
@@ -78,21 +80,21 @@ def auto_convert(ctx) -> bool:
     return True
 
 
-def current(s: dict):
-    q = s["round"]["court_queue"]
+def current(s: State):
+    q = S.round_of(s)["court_queue"]
     return q[0] if s["phase"] == "favour" and q else None
 
 
-def affordable(s: dict, seat: int) -> list[list[int]]:
+def affordable(s: State, seat: int) -> list[list[int]]:
     v = s["players"][seat]["vestibule"]
-    return [f for f in s["round"]["favours"] if f[0] <= v]
+    return [f for f in S.round_of(s)["favours"] if f[0] <= v]
 
 
-def auto_favour(ctx) -> bool:
+def auto_favour(ctx: Ctx) -> bool:
     s = ctx.s
     seat = current(s)
-    if seat is None or not s["round"]["favours"]:
-        ctx.emit(E.COURT_ENDED, {"removed": [f[1] for f in s["round"]["favours"]]})
+    if seat is None or not S.round_of(s)["favours"]:
+        ctx.emit(E.COURT_ENDED, {"removed": [f[1] for f in S.round_of(s)["favours"]]})
         return True
     if not affordable(s, seat):
         ctx.emit(E.COURT_PASSED, {"seat": seat})
@@ -103,7 +105,7 @@ def auto_favour(ctx) -> bool:
 # --- the favour decision ----------------------------------------------------------------
 
 
-def targets(s: dict, seat: int, card: int) -> list:
+def targets(s: State, seat: int, card: int) -> list:
     """The `province` values allowed with use=true (None = the card needs no target)."""
     fav = data.FAVOURS[card]
     t = fav["type"]
@@ -126,7 +128,7 @@ def must_apply(card: int, version: int) -> bool:
     return version >= 2 and not data.FAVOURS[card].get("optional", False)
 
 
-def legal(s: dict, seat: int, version: int = data.RULES_VERSION) -> list[dict]:
+def legal(s: State, seat: int, version: int = data.RULES_VERSION) -> list[dict[str, Any]]:
     if current(s) != seat:
         return []
     out: list[dict[str, Any]] = [{"type": "pass"}]
@@ -138,18 +140,18 @@ def legal(s: dict, seat: int, version: int = data.RULES_VERSION) -> list[dict]:
     return out
 
 
-def decide_pass(ctx, seat: int) -> None:
+def decide_pass(ctx: Ctx, seat: int) -> None:
     if current(ctx.s) != seat:
         raise IllegalCommand("it is not your turn at the court")
     ctx.emit(E.COURT_PASSED, {"seat": seat})
 
 
-def decide_favour(ctx, seat: int, card: int, use: bool, prov) -> None:
+def decide_favour(ctx: Ctx, seat: int, card: int, use: bool, prov) -> None:
     s = ctx.s
     version = getattr(ctx, "version", data.RULES_VERSION)
     if current(s) != seat:
         raise IllegalCommand("it is not your turn at the court")
-    slot = next((f for f in s["round"]["favours"] if f[1] == card), None)
+    slot = next((f for f in S.round_of(s)["favours"] if f[1] == card), None)
     if slot is None:
         raise IllegalCommand("that favour card is not in the audience hall")
     if slot[0] > s["players"][seat]["vestibule"]:
@@ -175,7 +177,7 @@ def decide_favour(ctx, seat: int, card: int, use: bool, prov) -> None:
     )
 
 
-def _effect(s: dict, seat: int, card: int, use: bool, prov) -> dict:
+def _effect(s: State, seat: int, card: int, use: bool, prov) -> dict[str, Any]:
     """Numbers decided now so that evolve only applies them."""
     fav = data.FAVOURS[card]
     if not use:
@@ -189,6 +191,6 @@ def _effect(s: dict, seat: int, card: int, use: bool, prov) -> dict:
     return {}
 
 
-def calms(s: dict, prov: str, kind: str) -> bool:
+def calms(s: State, prov: str, kind: str) -> bool:
     """Nô-theatre events E01/E02: building a theatre removes the markers there."""
     return kind == "theatre" and S.event(s).get("effect") == "theatre_calms"

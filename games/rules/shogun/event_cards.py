@@ -5,9 +5,10 @@ in `planning.py`; the 4th card only gives the winter rice loss, `winter.py`.)"""
 from __future__ import annotations
 
 from . import data
+from .context import Ctx
 
 
-def year_events(ctx, past: list[str]) -> list[str]:
+def year_events(ctx: Ctx, past: list[str]) -> list[str]:
     left = [e for e in data.EVENT_IDS if e not in past]
     picks = ctx.rng("year-events").shuffled(left)[: data.CARDS["events_per_year"]]
     return sorted(picks)

@@ -14,7 +14,7 @@ from typing import Any
 from . import data
 from . import events as E
 from .options import option
-from .state import clone
+from .state import State, clone
 
 _H: dict[str, tuple[Callable[[dict, Any], None], tuple[str, ...]]] = {}
 
@@ -30,7 +30,7 @@ def on(event_type: str, *mutates: str):
     return reg
 
 
-def evolve(state: dict, event) -> dict:
+def evolve(state: State, event) -> dict[str, Any]:
     entry = _H.get(event.type)
     if entry is None:
         return state
@@ -43,17 +43,17 @@ def evolve(state: dict, event) -> dict:
     return s
 
 
-def _neutral() -> dict:
+def _neutral() -> dict[str, Any]:
     return {"owner": None, "armies": 0, "castle": False, "temple": False, "theatre": False, "markers": 0}
 
 
-def _reveal(s: dict, reveals) -> None:
+def _reveal(s: State, reveals) -> None:
     for r in reveals or ():
         space = r["key"].rsplit(":", 1)[1]
         s["round"]["revealed"][r["seat"]][space] = r["choice"]
 
 
-def _lose(s: dict, seat: int, prov: str) -> None:
+def _lose(s: State, seat: int, prov: str) -> None:
     if s.get("round") and [seat, prov] not in s["round"]["lost"]:
         s["round"]["lost"].append([seat, prov])
 

@@ -14,17 +14,19 @@ from games.rules.base import Pending
 from . import actions, bidding, court, data, draft, planning, winter
 from . import events as E
 from . import state as S
+from .context import Ctx
+from .state import State
 
 
 def pending(state) -> list[Pending]:
     """The seats that must decide now, with the decision's kind."""
     phase = state.get("phase")
-    if phase == "draft" and state["draft"]["offered"]:
+    if phase == "draft" and S.draft_of(state)["offered"]:
         return [Pending(draft.drafter(state), "draft")]
     if phase == "samurai":
         return [Pending(x, "samurai") for x in state["samurai_pending"]]
     if phase == "plan":
-        return [Pending(x, "plan") for x in range(state["n"]) if not state["round"]["planned"][x]]
+        return [Pending(x, "plan") for x in range(state["n"]) if not S.round_of(state)["planned"][x]]
     if phase == "special" and bidding.chooser(state) is not None:
         return [Pending(bidding.chooser(state), "choose_special")]
     if phase == "favour" and court.current(state) is not None:
@@ -37,7 +39,7 @@ def pending(state) -> list[Pending]:
     return []
 
 
-def advance(ctx) -> None:
+def advance(ctx: Ctx) -> None:
     steps = {
         "draft": draft.auto,
         "season_start": begin_season,
@@ -54,11 +56,11 @@ def advance(ctx) -> None:
     raise RuntimeError("automatic steps did not settle")
 
 
-def regions_held(s: dict, seat: int) -> int:
+def regions_held(s: State, seat: int) -> int:
     return len({S.region_of(s, p) for p in S.owned(s, seat)})
 
 
-def begin_season(ctx) -> bool:
+def begin_season(ctx: Ctx) -> bool:
     """Reveal 5 action cards (the other 5 stay face down: drawn when needed), lay the
     special cards on the turn-order slots, reveal 3 favour cards, turn Samurai cards."""
     s = ctx.s

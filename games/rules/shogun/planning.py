@@ -13,15 +13,19 @@ player chooses which); a chest card on the bid space may not exceed the player's
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.rules.base import IllegalCommand, Template, commit
 
 from . import data
 from . import events as E
 from . import state as S
 from .base_reveal import plan_key, reveal_space
+from .context import Ctx
+from .state import State
 
 
-def validate(s: dict, seat: int, spaces: dict) -> dict:
+def validate(s: State, seat: int, spaces: dict[str, Any]) -> dict[str, Any]:
     names = S.spaces(s)
     if set(spaces) != set(names):
         raise IllegalCommand(f"a plan must name exactly these spaces: {', '.join(names)}")
@@ -40,7 +44,7 @@ def validate(s: dict, seat: int, spaces: dict) -> dict:
     return {k: spaces[k] for k in names}
 
 
-def default(s: dict, seat: int) -> dict:
+def default(s: State, seat: int) -> dict[str, Any]:
     """The missed-deadline plan: bid the 0 chest, chest cards on the court spaces (no
     conversion), then the other cards on the action spaces (none executes unless its
     owner chooses to when it is revealed)."""
@@ -56,7 +60,7 @@ def default(s: dict, seat: int) -> dict:
     return {k: plan[k] for k in names}
 
 
-def sample(s: dict, seat: int, rnd) -> dict:
+def sample(s: State, seat: int, rnd) -> dict[str, Any]:
     """A random valid plan: shuffle the hand over the spaces (court spaces first)."""
     names = S.spaces(s)
     money = s["players"][seat]["money"]
@@ -74,7 +78,7 @@ def sample(s: dict, seat: int, rnd) -> dict:
     return default(s, seat)
 
 
-def template(s: dict, seat: int) -> Template:
+def template(s: State, seat: int) -> Template:
     names = S.spaces(s)
     schema = {
         "type": "object",
@@ -101,9 +105,9 @@ def template(s: dict, seat: int) -> Template:
     )
 
 
-def decide(ctx, seat: int, spaces: dict) -> None:
+def decide(ctx: Ctx, seat: int, spaces: dict[str, Any]) -> None:
     s = ctx.s
-    if s["phase"] != "plan" or s["round"]["planned"][seat]:
+    if s["phase"] != "plan" or S.round_of(s)["planned"][seat]:
         raise IllegalCommand("you have nothing to plan now")
     plan = validate(s, seat, spaces)
     for space, card in plan.items():
@@ -118,10 +122,10 @@ def decide(ctx, seat: int, spaces: dict) -> None:
             ctx.add(e)
 
 
-def auto(ctx) -> bool:
+def auto(ctx: Ctx) -> bool:
     """When every plan is in: the season's event, then the bids revealed and paid."""
     s = ctx.s
-    if not all(s["round"]["planned"]):
+    if not all(S.round_of(s)["planned"]):
         return False
     left = [e for e in s["year_events"] if e not in s["used_events"]]
     ctx.emit(E.EVENT_REVEALED, {"event": ctx.rng("event").choice(left)})
@@ -129,7 +133,7 @@ def auto(ctx) -> bool:
     return True
 
 
-def reveal_bids(ctx) -> None:
+def reveal_bids(ctx: Ctx) -> None:
     """All players pay their bid; highest bid chooses a special card first; ties are
     broken by one seeded random permutation (Appendix R #15)."""
     s = ctx.s

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from games.rules.base import BadCommand, IllegalCommand, LegalSet, Outcome
+from typing import Any
+
+from games.rules.base import BadCommand, IllegalCommand, LegalSet, Outcome, Rng
 
 from . import actions, bidding, court, data, draft, planning, samurai, winter
+from . import state as S
 from .commands import parse
 from .context import Ctx
 from .evolve import evolve as _evolve
@@ -42,7 +45,7 @@ class ShogunRules:
     def factions(self, players, options):
         return list(data.COLOURS)
 
-    def start(self, factions, options, rng):
+    def start(self, factions, options, rng: Rng):
         if not self.min_players <= len(factions) <= self.max_players:
             raise BadCommand("Shogun is for 3 to 5 players")
         return _start(factions, options, rng, self.rules_version)
@@ -53,7 +56,7 @@ class ShogunRules:
     def evolve(self, state, event):
         return _evolve(state, event)
 
-    def decide(self, state, seat, command, rng):
+    def decide(self, state, seat, command, rng: Rng):
         cmd = parse(command)
         if state.get("phase") in ("init", "over"):
             raise IllegalCommand("the game is not running")
@@ -66,7 +69,7 @@ class ShogunRules:
 
     def legal_commands(self, state, seat):
         phase = state.get("phase")
-        if phase == "plan" and not state["round"]["planned"][seat]:
+        if phase == "plan" and not S.round_of(state)["planned"][seat]:
             return LegalSet(
                 templates=(planning.template(state, seat),),
                 sample=lambda rnd: {"type": "plan", "spaces": planning.sample(state, seat, rnd)},
@@ -105,7 +108,7 @@ class ShogunRules:
         )
 
 
-def _listed(state, seat, version: int = data.RULES_VERSION) -> list[dict]:
+def _listed(state, seat, version: int = data.RULES_VERSION) -> list[dict[str, Any]]:
     phase = state.get("phase")
     if phase == "draft":
         return draft.legal(state, seat)
@@ -122,7 +125,7 @@ def _listed(state, seat, version: int = data.RULES_VERSION) -> list[dict]:
     return []
 
 
-def _dispatch(ctx, seat: int, cmd: dict) -> None:
+def _dispatch(ctx: Ctx, seat: int, cmd: dict[str, Any]) -> None:
     t = cmd["type"]
     if t == "draft":
         draft.decide(ctx, seat, cmd)

@@ -4,13 +4,16 @@ when tied (at least one building of that type to qualify)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import data
 from . import state as S
+from .state import State
 
 _T = data.TABLES["scoring"]
 
 
-def majorities(s: dict) -> list[dict]:
+def majorities(s: State) -> list[dict[str, Any]]:
     """Per seat: {"<region>:<type>": vp} for every majority he wins or shares."""
     n = s["n"]
     out: list[dict[str, int]] = [{} for _ in range(n)]
@@ -33,7 +36,7 @@ def majorities(s: dict) -> list[dict]:
     return out
 
 
-def score(s: dict) -> list[dict]:
+def score(s: State) -> list[dict[str, Any]]:
     maj = majorities(s)
     rows = []
     for seat in range(s["n"]):

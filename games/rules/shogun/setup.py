@@ -3,24 +3,28 @@ the start provinces (beginner set-up, or the draft which then runs as player dec
 
 from __future__ import annotations
 
+from typing import Any
+
+from games.rules.base import Rng
+
 from . import data, draft
 from . import events as E
 from .context import Ctx
 from .event_cards import year_events
 from .flow import advance
 from .options import normalise
-from .state import initial
+from .state import State, initial
 from .tower import drop, empty, model_for
 
 
-def colours(factions, rng) -> list[str]:
+def colours(factions, rng: Rng) -> list[str]:
     """Keep chosen colours; give the seats without one a random free colour."""
     free = [c for c in data.COLOURS if c not in factions]
     free = rng("colours").shuffled(free)
     return [f if f is not None else free.pop() for f in factions]
 
 
-def start(factions, opts, rng, version: int = data.RULES_VERSION) -> list:
+def start(factions, opts, rng: Rng, version: int = data.RULES_VERSION) -> list:
     opts = normalise(opts, version)
     n = len(factions)
     ctx = Ctx(initial(), rng, version)
@@ -43,7 +47,7 @@ def start(factions, opts, rng, version: int = data.RULES_VERSION) -> list:
     return ctx.events
 
 
-def seed_tower(ctx) -> None:
+def seed_tower(ctx: Ctx) -> None:
     """7 armies per player + 10 green into the empty tower; what falls out goes back to
     the supplies - with Tenno's Court each fallen army becomes an official in the
     vestibule (seed)."""
@@ -54,7 +58,7 @@ def seed_tower(ctx) -> None:
     ctx.emit(E.TOWER_SEEDED, seeding(s, drop(empty(), cubes, ctx.rng("tower-seed"), model_for(ctx.version))))
 
 
-def seeding(s: dict, t: dict) -> dict:
+def seeding(s: State, t: dict) -> dict[str, Any]:
     """The TowerSeeded payload for a thrown tower `t`: the tray is emptied."""
     fell = [t["tray"].count(seat) for seat in range(s["n"])]
     officials = [min(k, data.OFFICIALS) if s["opts"]["tennos_court"] else 0 for k in fell]
@@ -66,7 +70,7 @@ def seeding(s: dict, t: dict) -> dict:
     }
 
 
-def deal_beginner(ctx) -> None:
+def deal_beginner(ctx: Ctx) -> None:
     """Fixed set-ups from the rules supplement: letter A to seat 0, B to seat 1, ..."""
     table = data.SETUP["beginner"][ctx.s["n"]]
     placements = [

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from . import data
+from .state import Tower
 
 
 class _Rng(Protocol):
@@ -103,7 +104,7 @@ def _through(cube: int, stuck: list[int], level: Level, rng: _Rng) -> list[int]:
     return falling
 
 
-def drop(tower: dict, new_cubes: list[int], rng: _Rng, model: Model | None = None) -> dict:
+def drop(tower: Tower, new_cubes: list[int], rng: _Rng, model: Model | None = None) -> dict[str, Any]:
     """Throw `new_cubes` plus the tray into the tower. Returns the new tower
     ``{l1, l2, tray}`` whose tray holds every cube that fell out of this throw."""
     first, second = (model or model_for(data.RULES_VERSION)).levels
@@ -115,5 +116,5 @@ def drop(tower: dict, new_cubes: list[int], rng: _Rng, model: Model | None = Non
     return {"l1": l1, "l2": l2, "tray": out}
 
 
-def empty() -> dict:
+def empty() -> dict[str, Any]:
     return {"l1": [], "l2": [], "tray": []}

@@ -18,6 +18,7 @@ from typing import Any
 
 from . import state as S
 from .flow import pending
+from .state import State
 
 _PUBLIC = (
     "phase",
@@ -43,7 +44,7 @@ _PUBLIC = (
 )
 
 
-def view(s: dict, seat) -> dict:
+def view(s: State, seat) -> dict[str, Any]:
     if s.get("phase") == "init":
         return {"phase": "init"}
     out: dict[str, Any] = {k: S.clone(s.get(k)) for k in _PUBLIC}
@@ -52,7 +53,7 @@ def view(s: dict, seat) -> dict:
     out["favours_left"] = len(s["favour_pool"])
     out["pending"] = [{"seat": p.seat, "kind": p.kind} for p in pending(s)]
     if s.get("draft"):
-        d = s["draft"]
+        d = S.draft_of(s)
         out["draft"] = {
             "first": d["first"],
             "turn": d["turn"],
@@ -65,8 +66,8 @@ def view(s: dict, seat) -> dict:
     return out
 
 
-def _round(s: dict, seat) -> dict:
-    r = s["round"]
+def _round(s: State, seat) -> dict[str, Any]:
+    r = S.round_of(s)
     over = s["phase"] == "over"
     shown = {
         k: S.clone(r[k])
@@ -87,5 +88,5 @@ def _round(s: dict, seat) -> dict:
     }
     shown["face_down"] = len(r["pool"])
     visible = range(s["n"]) if over else ([seat] if seat is not None else [])
-    shown["plans"] = {str(x): {k: e["card"] for k, e in s["plans"][x].items()} for x in visible}
+    shown["plans"] = {str(x): {k: e["card"] for k, e in S.plans_of(s)[x].items()} for x in visible}
     return shown

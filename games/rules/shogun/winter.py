@@ -11,26 +11,30 @@ or event modifies winter battles.
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.rules.base import IllegalCommand
 
 from . import data
 from . import events as E
 from . import state as S
+from .context import Ctx
 from .event_cards import year_events
 from .revolts import revolt
 from .scoring import score
+from .state import State
 
 
-def fourth_event(s: dict) -> str:
+def fourth_event(s: State) -> str:
     left = [e for e in s["year_events"] if e not in s["used_events"]]
     return left[0]
 
 
-def shortfall(s: dict, seat: int) -> int:
+def shortfall(s: State, seat: int) -> int:
     return len(S.owned(s, seat)) - s["players"][seat]["rice"]
 
 
-def auto(ctx) -> bool:
+def auto(ctx: Ctx) -> bool:
     s = ctx.s
     w = s.get("winter")
     if w is None:
@@ -38,7 +42,9 @@ def auto(ctx) -> bool:
         loss = data.EVENTS[ev]["rice_loss"]
         losses = [min(loss, pl["rice"]) for pl in s["players"]]
         starving = [
-            x for x in s["round"]["order"] if len(S.owned(s, x)) - (s["players"][x]["rice"] - losses[x]) > 0
+            x
+            for x in S.round_of(s)["order"]
+            if len(S.owned(s, x)) - (s["players"][x]["rice"] - losses[x]) > 0
         ]
         ctx.emit(E.WINTER_RICE_LOST, {"event": ev, "loss": loss, "losses": losses, "starving": starving})
         return True
@@ -54,7 +60,7 @@ def auto(ctx) -> bool:
     return True
 
 
-def famine(ctx, seat: int) -> None:
+def famine(ctx: Ctx, seat: int) -> None:
     s = ctx.s
     provs = sorted(S.owned(s, seat))
     short = shortfall(s, seat)
@@ -66,12 +72,12 @@ def famine(ctx, seat: int) -> None:
     )
 
 
-def resolve(ctx, prov: str) -> None:
+def resolve(ctx: Ctx, prov: str) -> None:
     s = ctx.s
-    revolt(ctx, prov, s["winter"]["extra"] + s["provinces"][prov]["markers"], kind="famine")
+    revolt(ctx, prov, S.winter_of(s)["extra"] + s["provinces"][prov]["markers"], kind="famine")
 
 
-def finish(ctx) -> None:
+def finish(ctx: Ctx) -> None:
     s = ctx.s
     ctx.emit(E.SCORED, {"year": s["year"], "scores": score(s)})
     ctx.emit(E.MARKERS_CLEARED, {})
@@ -87,21 +93,21 @@ def finish(ctx) -> None:
 # --- the famine-order decision -------------------------------------------------------------
 
 
-def chooser(s: dict):
+def chooser(s: State):
     w = s.get("winter") if s.get("phase") == "winter" else None
     return w["seat"] if w and len(w["left"]) > 1 else None
 
 
-def legal(s: dict, seat: int) -> list[dict]:
+def legal(s: State, seat: int) -> list[dict[str, Any]]:
     if chooser(s) != seat:
         return []
-    return [{"type": "revolt", "province": p} for p in s["winter"]["left"]]
+    return [{"type": "revolt", "province": p} for p in S.winter_of(s)["left"]]
 
 
-def decide(ctx, seat: int, prov: str) -> None:
+def decide(ctx: Ctx, seat: int, prov: str) -> None:
     s = ctx.s
     if chooser(s) != seat:
         raise IllegalCommand("you have no famine revolt to order now")
-    if prov not in s["winter"]["left"]:
+    if prov not in S.winter_of(s)["left"]:
         raise IllegalCommand(f"{prov} is not one of your revolting provinces")
     resolve(ctx, prov)
