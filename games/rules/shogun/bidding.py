@@ -14,7 +14,7 @@ from .context import Ctx
 from .state import State
 
 
-def chooser(s: State):
+def chooser(s: State) -> int | None:
     q = S.round_of(s)["queue"]
     return q[0] if s["phase"] == "special" and q else None
 

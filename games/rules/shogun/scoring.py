@@ -22,7 +22,7 @@ def majorities(s: State) -> list[dict[str, Any]]:
         for kind in data.BUILDINGS:
             counts = [0] * n
             for name, p in s["provinces"].items():
-                if regions[name] == region and p["owner"] is not None and p[kind]:
+                if regions[name] == region and p["owner"] is not None and S.raw_province(p)[kind]:
                     counts[p["owner"]] += 1
             best = max(counts)
             if best < 1:

@@ -172,6 +172,11 @@ def plans_of(s: State) -> list[dict[str, PlanEntry]]:
     return plans
 
 
+def raw_province(p: Province) -> dict[str, Any]:
+    """A province as a plain dict, for code that picks a building by name."""
+    return cast(dict[str, Any], p)
+
+
 def raw(s: State) -> dict[str, Any]:
     """The state as a plain dict, for code that addresses its entries by computed keys."""
     return cast(dict[str, Any], s)
@@ -201,7 +206,7 @@ def owned(s: State, seat: int) -> list[str]:
 
 
 def buildings(prov: Province) -> list[str]:
-    return [b for b in data.BUILDINGS if cast(dict[str, Any], prov)[b]]
+    return [b for b in data.BUILDINGS if raw_province(prov)[b]]
 
 
 def hand(s: State, seat: int) -> list[str]:
@@ -249,7 +254,7 @@ def card_lost(s: State, seat: int, prov: str) -> bool:
 def can_build(s: State, seat: int, prov: str, kind: str) -> bool:
     """Normal building rules: own province, free site, one of each type, a tile left."""
     p = s["provinces"].get(prov)
-    if p is None or p["owner"] != seat or cast(dict[str, Any], p)[kind] or s["tiles"][kind] <= 0:
+    if p is None or p["owner"] != seat or raw_province(p)[kind] or s["tiles"][kind] <= 0:
         return False
     return len(buildings(p)) < int(data.PROVINCES[prov]["sites"])
 
