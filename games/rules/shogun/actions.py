@@ -28,15 +28,16 @@ from .options import option
 from .state import State
 
 
-def actor(s: State):
+def actor(s: State) -> tuple[int, str, str] | None:
     """(seat, action, sub-step) of the player who must decide now, else None."""
     if s["phase"] != "actions":
         return None
     r = S.round_of(s)
     cur = r["cur"]
-    if cur["i"] >= 10 or cur["j"] >= len(r["order"]) or cur["sub"] in (None, "end"):
+    sub = cur["sub"]
+    if cur["i"] >= 10 or cur["j"] >= len(r["order"]) or sub is None or sub == "end":
         return None
-    return r["order"][cur["j"]], r["actions"][cur["i"]], cur["sub"]
+    return r["order"][cur["j"]], r["actions"][cur["i"]], sub
 
 
 def recruit_size(s: State, seat: int, action: str) -> int:
@@ -45,7 +46,7 @@ def recruit_size(s: State, seat: int, action: str) -> int:
     n = a["armies"]
     if S.event(s).get("effect") == "shortage":
         n = S.event(s).get(action, n)
-    return S.special(s, seat).get(f"{action}_armies", n)
+    return int(S.special(s, seat).get(f"{action}_armies", n))
 
 
 def can_recruit(s: State, seat: int, action: str) -> bool:
@@ -71,9 +72,9 @@ def move_targets(s: State, seat: int, action: str, prov: str) -> list[str]:
     return out
 
 
-def first_step(s: State, seat: int, action: str, card) -> tuple[str, str]:
+def first_step(s: State, seat: int, action: str, card: str | None) -> tuple[str, str]:
     """The sub-step a revealed card leads to, and why not ("end") when it is blank."""
-    if not data.is_province(card):
+    if card is None or not data.is_province(card):
         return "end", "blank"
     p = s["provinces"].get(card)
     if p is None or p["owner"] != seat or S.card_lost(s, seat, card):
@@ -124,7 +125,7 @@ def auto(ctx: Ctx) -> bool:
         )
         return True
     if cur["sub"] == "end" or (
-        cur["sub"] == "move" and not move_targets(s, seat, "recruit1", S.plan_card(s, seat, action))
+        cur["sub"] == "move" and not move_targets(s, seat, "recruit1", S.planned_province(s, seat, action))
     ):
         ctx.emit(E.ACTION_TURN_ENDED, {"seat": seat, "space": action})
         return True
@@ -152,7 +153,7 @@ def legal(s: State, seat: int) -> list[dict[str, Any]]:
     decline = [] if forced(s, sub) else [{"type": "decline"}]
     if sub in ("execute", "recruit"):
         return [{"type": "execute"}, *decline]
-    prov = S.plan_card(s, seat, action)
+    prov = S.planned_province(s, seat, action)
     armies = s["provinces"][prov]["armies"]
     moves = [
         {"type": "move", "to": t, "armies": k}
@@ -190,7 +191,7 @@ def decide_execute(ctx: Ctx, seat: int) -> None:
 def execute(ctx: Ctx, seat: int, action: str) -> None:
     """Carry out a build, collection or recruit on the seat's planned province."""
     s = ctx.s
-    prov = S.plan_card(s, seat, action)
+    prov = S.planned_province(s, seat, action)
     a = data.ACTIONS[action]
     if "build" in a:
         ctx.emit(
@@ -221,7 +222,7 @@ def execute(ctx: Ctx, seat: int, action: str) -> None:
 def decide_move(ctx: Ctx, seat: int, to: str, armies: int) -> None:
     s = ctx.s
     action, sub = _need(s, seat, ("move", "attack"))
-    prov = S.plan_card(s, seat, action)
+    prov = S.planned_province(s, seat, action)
     if to not in move_targets(s, seat, action if sub == "attack" else "recruit1", prov):
         raise IllegalCommand(f"armies of {prov} cannot go to {to} with this action")
     if not 1 <= armies < s["provinces"][prov]["armies"]:

@@ -28,11 +28,11 @@ from .options import option
 from .state import State
 
 
-def convertible(s: State, seat: int, card, k: int) -> int:
+def convertible(s: State, seat: int, card: str | None, k: int) -> int:
     """How many armies `card` on court space k could convert now, at most k: the
     province's armies beyond the one that must stay, or his own cubes in the tray; and
     never more than the officials in his supply."""
-    if data.is_province(card):
+    if card is not None and data.is_province(card):
         p = s["provinces"].get(card)
         armies = p["armies"] - 1 if p and p["owner"] == seat else 0
     elif isinstance(card, str) and card.startswith("tower"):
@@ -42,7 +42,7 @@ def convertible(s: State, seat: int, card, k: int) -> int:
     return max(0, min(k, armies, s["players"][seat]["officials"]))
 
 
-def converted(s: State, seat: int, card, k: int) -> int:
+def converted(s: State, seat: int, card: str | None, k: int) -> int:
     """Armies converted by `card` on space k: k or 0 (R #1); with the `up_to` option
     ([tek] house rule) as many as possible up to k."""
     n = convertible(s, seat, card, k)
@@ -80,7 +80,7 @@ def auto_convert(ctx: Ctx) -> bool:
     return True
 
 
-def current(s: State):
+def current(s: State) -> int | None:
     q = S.round_of(s)["court_queue"]
     return q[0] if s["phase"] == "favour" and q else None
 
@@ -105,17 +105,17 @@ def auto_favour(ctx: Ctx) -> bool:
 # --- the favour decision ----------------------------------------------------------------
 
 
-def targets(s: State, seat: int, card: int) -> list:
+def targets(s: State, seat: int, card: int) -> list[str | None]:
     """The `province` values allowed with use=true (None = the card needs no target)."""
     fav = data.FAVOURS[card]
     t = fav["type"]
+    own: list[str | None] = list(sorted(S.owned(s, seat)))
     if t == "building":
-        return [p for p in sorted(S.owned(s, seat)) if S.can_build(s, seat, p, fav["building"])]
+        return [p for p in own if p is not None and S.can_build(s, seat, p, fav["building"])]
     if t == "remove_marker":
-        marked = [p for p in sorted(S.owned(s, seat)) if s["provinces"][p]["markers"] > 0]
+        marked: list[str | None] = [p for p in own if p is not None and s["provinces"][p]["markers"] > 0]
         return marked or [None]  # no marker: keep the card for the next one
     if t == "free_armies":
-        own = sorted(S.owned(s, seat))
         neutral = [p for p in s["in_play"] if s["provinces"][p]["owner"] is None]
         return own + (neutral if S.supply(s, seat) > 0 else [])
     return [None]
@@ -146,7 +146,7 @@ def decide_pass(ctx: Ctx, seat: int) -> None:
     ctx.emit(E.COURT_PASSED, {"seat": seat})
 
 
-def decide_favour(ctx: Ctx, seat: int, card: int, use: bool, prov) -> None:
+def decide_favour(ctx: Ctx, seat: int, card: int, use: bool, prov: str | None) -> None:
     s = ctx.s
     version = getattr(ctx, "version", data.RULES_VERSION)
     if current(s) != seat:
@@ -177,7 +177,7 @@ def decide_favour(ctx: Ctx, seat: int, card: int, use: bool, prov) -> None:
     )
 
 
-def _effect(s: State, seat: int, card: int, use: bool, prov) -> dict[str, Any]:
+def _effect(s: State, seat: int, card: int, use: bool, prov: str | None) -> dict[str, Any]:
     """Numbers decided now so that evolve only applies them."""
     fav = data.FAVOURS[card]
     if not use:
@@ -186,7 +186,7 @@ def _effect(s: State, seat: int, card: int, use: bool, prov) -> dict[str, Any]:
         return {"n": min(fav["amount"], S.supply(s, seat))}
     if fav["type"] == "free_armies":
         return {"n": min(fav["amount"], S.supply(s, seat))}
-    if fav["type"] == "building":
+    if fav["type"] == "building" and prov is not None:
         return {"calmed": calms(s, prov, fav["building"])}
     return {}
 

@@ -18,7 +18,7 @@ from .context import Ctx
 from .state import State
 
 
-def pending(state) -> list[Pending]:
+def pending(state: State) -> list[Pending]:
     """The seats that must decide now, with the decision's kind."""
     phase = state.get("phase")
     if phase == "draft" and S.draft_of(state)["offered"]:
@@ -27,12 +27,15 @@ def pending(state) -> list[Pending]:
         return [Pending(x, "samurai") for x in state["samurai_pending"]]
     if phase == "plan":
         return [Pending(x, "plan") for x in range(state["n"]) if not S.round_of(state)["planned"][x]]
-    if phase == "special" and bidding.chooser(state) is not None:
-        return [Pending(bidding.chooser(state), "choose_special")]
-    if phase == "favour" and court.current(state) is not None:
-        return [Pending(court.current(state), "favour")]
-    if phase == "winter" and winter.chooser(state) is not None:
-        return [Pending(winter.chooser(state), "famine_order")]
+    chooser = bidding.chooser(state) if phase == "special" else None
+    if chooser is not None:
+        return [Pending(chooser, "choose_special")]
+    taker = court.current(state) if phase == "favour" else None
+    if taker is not None:
+        return [Pending(taker, "favour")]
+    starving = winter.chooser(state) if phase == "winter" else None
+    if starving is not None:
+        return [Pending(starving, "famine_order")]
     a = actions.actor(state)
     if a is not None:
         return [Pending(a[0], f"{a[1]}:{a[2]}")]

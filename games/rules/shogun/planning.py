@@ -13,6 +13,7 @@ player chooses which); a chest card on the bid space may not exceed the player's
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from games.rules.base import IllegalCommand, Template, commit
@@ -60,7 +61,7 @@ def default(s: State, seat: int) -> dict[str, Any]:
     return {k: plan[k] for k in names}
 
 
-def sample(s: State, seat: int, rnd) -> dict[str, Any]:
+def sample(s: State, seat: int, rnd: random.Random) -> dict[str, Any]:
     """A random valid plan: shuffle the hand over the spaces (court spaces first)."""
     names = S.spaces(s)
     money = s["players"][seat]["money"]

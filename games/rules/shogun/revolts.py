@@ -28,7 +28,7 @@ def yield_of(s: State, seat: int, prov: str, what: str) -> int:
         n = min(n, ev["value"])
     if ev.get("effect") == f"{key}_min":
         n = max(n, ev["value"])
-    return n + S.special(s, seat).get(f"{key}_bonus", 0)
+    return int(n + S.special(s, seat).get(f"{key}_bonus", 0))
 
 
 def place_marker(ctx: Ctx, prov: str) -> None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.rules.base import BadCommand, IllegalCommand, LegalSet, Outcome, Rng
+from games.rules.base import BadCommand, Event, IllegalCommand, LegalSet, Outcome, Pending, RngFactory
 
 from . import actions, bidding, court, data, draft, planning, samurai, winter
 from . import state as S
@@ -14,7 +15,7 @@ from .evolve import evolve as _evolve
 from .flow import advance, pending
 from .options import schema
 from .setup import start as _start
-from .state import initial
+from .state import State, initial
 from .view import view as _view
 
 
@@ -28,11 +29,11 @@ class ShogunRules:
     min_players = 3
     max_players = 5
 
-    def __init__(self, version: int = data.RULES_VERSION):
+    def __init__(self, version: int = data.RULES_VERSION) -> None:
         self.rules_version = version
         self.options_schema = schema(version)
 
-    def for_rules_version(self, version):
+    def for_rules_version(self, version: object) -> ShogunRules:
         """The engine for a game started under `version` (the current one for newer or
         unknown versions)."""
         if not isinstance(version, int) or version >= data.RULES_VERSION:
@@ -42,21 +43,23 @@ class ShogunRules:
             _OLD[version] = ShogunRules(version)
         return _OLD[version]
 
-    def factions(self, players, options):
+    def factions(self, players: int, options: Mapping[str, Any]) -> list[str]:
         return list(data.COLOURS)
 
-    def start(self, factions, options, rng: Rng):
+    def start(
+        self, factions: Sequence[str | None], options: Mapping[str, Any], rng: RngFactory
+    ) -> list[Event]:
         if not self.min_players <= len(factions) <= self.max_players:
             raise BadCommand("Shogun is for 3 to 5 players")
         return _start(factions, options, rng, self.rules_version)
 
-    def initial_state(self):
+    def initial_state(self) -> State:
         return initial()
 
-    def evolve(self, state, event):
+    def evolve(self, state: State, event: Event) -> State:
         return _evolve(state, event)
 
-    def decide(self, state, seat, command, rng: Rng):
+    def decide(self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory) -> list[Event]:
         cmd = parse(command)
         if state.get("phase") in ("init", "over"):
             raise IllegalCommand("the game is not running")
@@ -67,7 +70,7 @@ class ShogunRules:
         advance(ctx)
         return ctx.events
 
-    def legal_commands(self, state, seat):
+    def legal_commands(self, state: State, seat: int) -> LegalSet:
         phase = state.get("phase")
         if phase == "plan" and not S.round_of(state)["planned"][seat]:
             return LegalSet(
@@ -76,10 +79,10 @@ class ShogunRules:
             )
         return LegalSet(commands=tuple(_listed(state, seat, self.rules_version)))
 
-    def pending(self, state):
+    def pending(self, state: State) -> list[Pending]:
         return pending(state)
 
-    def default_command(self, state, seat):
+    def default_command(self, state: State, seat: int) -> dict[str, Any] | None:
         kinds = {p.kind for p in pending(state) if p.seat == seat}
         if not kinds:
             return None
@@ -94,13 +97,14 @@ class ShogunRules:
         safe = [c for c in listed if c["type"] == "move" and state["provinces"][c["to"]]["owner"] == seat]
         return (safe or listed)[0]
 
-    def view(self, state, seat):
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return _view(state, seat)
 
-    def outcome(self, state):
+    def outcome(self, state: State) -> Outcome | None:
         if state.get("phase") != "over":
             return None
         res = state["result"]
+        assert res is not None
         return Outcome(
             winners=tuple(res["winners"]),
             scores={seat: float(v) for seat, v in enumerate(res["scores"])},
@@ -108,7 +112,7 @@ class ShogunRules:
         )
 
 
-def _listed(state, seat, version: int = data.RULES_VERSION) -> list[dict[str, Any]]:
+def _listed(state: State, seat: int, version: int = data.RULES_VERSION) -> list[dict[str, Any]]:
     phase = state.get("phase")
     if phase == "draft":
         return draft.legal(state, seat)

@@ -3,9 +3,10 @@ the start provinces (beginner set-up, or the draft which then runs as player dec
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.rules.base import Rng
+from games.rules.base import Event, RngFactory
 
 from . import data, draft
 from . import events as E
@@ -13,18 +14,23 @@ from .context import Ctx
 from .event_cards import year_events
 from .flow import advance
 from .options import normalise
-from .state import State, initial
+from .state import State, Tower, initial
 from .tower import drop, empty, model_for
 
 
-def colours(factions, rng: Rng) -> list[str]:
+def colours(factions: list[str | None], rng: RngFactory) -> list[str]:
     """Keep chosen colours; give the seats without one a random free colour."""
     free = [c for c in data.COLOURS if c not in factions]
     free = rng("colours").shuffled(free)
     return [f if f is not None else free.pop() for f in factions]
 
 
-def start(factions, opts, rng: Rng, version: int = data.RULES_VERSION) -> list:
+def start(
+    factions: Sequence[str | None],
+    opts: Mapping[str, Any] | None,
+    rng: RngFactory,
+    version: int = data.RULES_VERSION,
+) -> list[Event]:
     opts = normalise(opts, version)
     n = len(factions)
     ctx = Ctx(initial(), rng, version)
@@ -58,7 +64,7 @@ def seed_tower(ctx: Ctx) -> None:
     ctx.emit(E.TOWER_SEEDED, seeding(s, drop(empty(), cubes, ctx.rng("tower-seed"), model_for(ctx.version))))
 
 
-def seeding(s: State, t: dict) -> dict[str, Any]:
+def seeding(s: State, t: Tower) -> dict[str, Any]:
     """The TowerSeeded payload for a thrown tower `t`: the tray is emptied."""
     fell = [t["tray"].count(seat) for seat in range(s["n"])]
     officials = [min(k, data.OFFICIALS) if s["opts"]["tennos_court"] else 0 for k in fell]

@@ -247,6 +247,13 @@ def plan_card(s: State, seat: int, space: str) -> str | None:
     return None if entry is None else entry["card"]
 
 
+def planned_province(s: State, seat: int, space: str) -> str:
+    """The province card on a space whose action is under way (it is one by then)."""
+    card = plan_card(s, seat, space)
+    assert card is not None and data.is_province(card), f"{space} holds no province card"
+    return card
+
+
 def card_lost(s: State, seat: int, prov: str) -> bool:
     return [seat, prov] in round_of(s)["lost"]
 

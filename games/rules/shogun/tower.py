@@ -51,10 +51,10 @@ class Level:
         num, den = self.catch
         if self.capacity is None:
             # the fixed model's draw as versions 1-2 made it: falls iff below `fall`
-            return rng.randbelow(den) >= den - num
+            return bool(rng.randbelow(den) >= den - num)
         full = self.capacity**self.shape
         free = max(0, full - held**self.shape)
-        return rng.randbelow(den * full) < num * free
+        return bool(rng.randbelow(den * full) < num * free)
 
     def loosened(self, rng: _Rng) -> bool:
         num, den = self.dislodge
@@ -104,7 +104,7 @@ def _through(cube: int, stuck: list[int], level: Level, rng: _Rng) -> list[int]:
     return falling
 
 
-def drop(tower: Tower, new_cubes: list[int], rng: _Rng, model: Model | None = None) -> dict[str, Any]:
+def drop(tower: Tower, new_cubes: list[int], rng: _Rng, model: Model | None = None) -> Tower:
     """Throw `new_cubes` plus the tray into the tower. Returns the new tower
     ``{l1, l2, tray}`` whose tray holds every cube that fell out of this throw."""
     first, second = (model or model_for(data.RULES_VERSION)).levels
@@ -116,5 +116,5 @@ def drop(tower: Tower, new_cubes: list[int], rng: _Rng, model: Model | None = No
     return {"l1": l1, "l2": l2, "tray": out}
 
 
-def empty() -> dict[str, Any]:
+def empty() -> Tower:
     return {"l1": [], "l2": [], "tray": []}

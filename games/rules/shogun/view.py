@@ -44,7 +44,7 @@ _PUBLIC = (
 )
 
 
-def view(s: State, seat) -> dict[str, Any]:
+def view(s: State, seat: int | None) -> dict[str, Any]:
     if s.get("phase") == "init":
         return {"phase": "init"}
     out: dict[str, Any] = {k: S.clone(s.get(k)) for k in _PUBLIC}
@@ -66,7 +66,7 @@ def view(s: State, seat) -> dict[str, Any]:
     return out
 
 
-def _round(s: State, seat) -> dict[str, Any]:
+def _round(s: State, seat: int | None) -> dict[str, Any]:
     r = S.round_of(s)
     over = s["phase"] == "over"
     shown = {

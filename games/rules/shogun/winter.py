@@ -93,7 +93,7 @@ def finish(ctx: Ctx) -> None:
 # --- the famine-order decision -------------------------------------------------------------
 
 
-def chooser(s: State):
+def chooser(s: State) -> int | None:
     w = s.get("winter") if s.get("phase") == "winter" else None
     return w["seat"] if w and len(w["left"]) > 1 else None
 
