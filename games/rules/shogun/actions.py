@@ -13,69 +13,73 @@ out (builds, collections and recruits then run by themselves); `recruit1: mandat
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.rules.base import IllegalCommand
 
-from . import catalog as C
+from . import data, revolts
 from . import events as E
-from . import revolts
 from . import state as S
 from .base_reveal import reveal_space
 from .battle import fight
+from .context import Ctx
 from .court import calms
 from .options import option
+from .state import State
 
 
-def actor(s: dict):
+def actor(s: State) -> tuple[int, str, str] | None:
     """(seat, action, sub-step) of the player who must decide now, else None."""
     if s["phase"] != "actions":
         return None
-    r = s["round"]
+    r = S.round_of(s)
     cur = r["cur"]
-    if cur["i"] >= 10 or cur["j"] >= len(r["order"]) or cur["sub"] in (None, "end"):
+    sub = cur["sub"]
+    if cur["i"] >= 10 or cur["j"] >= len(r["order"]) or sub is None or sub == "end":
         return None
-    return r["order"][cur["j"]], r["actions"][cur["i"]], cur["sub"]
+    return r["order"][cur["j"]], r["actions"][cur["i"]], sub
 
 
-def recruit_size(s: dict, seat: int, action: str) -> int:
+def recruit_size(s: State, seat: int, action: str) -> int:
     """Armies of a recruit: shortage event first, the Recruit-6 special last (R #23)."""
-    a = C.ACTIONS[action]
+    a = data.ACTIONS[action]
     n = a["armies"]
     if S.event(s).get("effect") == "shortage":
         n = S.event(s).get(action, n)
-    return S.special(s, seat).get(f"{action}_armies", n)
+    return int(S.special(s, seat).get(f"{action}_armies", n))
 
 
-def can_recruit(s: dict, seat: int, action: str) -> bool:
-    return s["players"][seat]["money"] >= C.ACTIONS[action]["cost"] and S.supply(s, seat) >= recruit_size(
+def can_recruit(s: State, seat: int, action: str) -> bool:
+    return s["players"][seat]["money"] >= data.ACTIONS[action]["cost"] and S.supply(s, seat) >= recruit_size(
         s, seat, action
     )
 
 
-def move_targets(s: dict, seat: int, action: str, prov: str) -> list[str]:
+def move_targets(s: State, seat: int, action: str, prov: str) -> list[str]:
     """Where armies of `prov` may go with this action (origin keeps >= 1 army)."""
     if s["provinces"][prov]["armies"] < 2:
         return []
     out = []
-    for t in C.ADJ[prov]:
+    for t in data.ADJ[prov]:
         p = s["provinces"].get(t)
         if p is None:  # not in play (3 players)
             continue
         if action == "recruit1":
             if p["owner"] == seat:
                 out.append(t)
-        elif not S.protected(s, seat, t, C.ACTIONS[action]["letter"]):
+        elif not S.protected(s, seat, t, data.ACTIONS[action]["letter"]):
             out.append(t)
     return out
 
 
-def first_step(s: dict, seat: int, action: str, card) -> tuple[str, str]:
+def first_step(s: State, seat: int, action: str, card: str | None) -> tuple[str, str]:
     """The sub-step a revealed card leads to, and why not ("end") when it is blank."""
-    if not C.is_province(card):
+    if card is None or not data.is_province(card):
         return "end", "blank"
     p = s["provinces"].get(card)
     if p is None or p["owner"] != seat or S.card_lost(s, seat, card):
         return "end", "province lost"
-    a = C.ACTIONS[action]
+    a = data.ACTIONS[action]
     if "build" in a:
         ok = S.can_build(s, seat, card, a["build"]) and s["players"][seat]["money"] >= a["cost"]
         return ("execute", "") if ok else ("end", "cannot build")
@@ -92,9 +96,9 @@ def first_step(s: dict, seat: int, action: str, card) -> tuple[str, str]:
     return ("attack", "") if move_targets(s, seat, action, card) else ("end", "cannot move")
 
 
-def auto(ctx) -> bool:
+def auto(ctx: Ctx) -> bool:
     s = ctx.s
-    r = s["round"]
+    r = S.round_of(s)
     cur = r["cur"]
     if cur["i"] >= 10:
         ctx.emit(E.SEASON_ENDED, {"year": s["year"], "season": s["season"]})
@@ -121,7 +125,7 @@ def auto(ctx) -> bool:
         )
         return True
     if cur["sub"] == "end" or (
-        cur["sub"] == "move" and not move_targets(s, seat, "recruit1", S.plan_card(s, seat, action))
+        cur["sub"] == "move" and not move_targets(s, seat, "recruit1", S.planned_province(s, seat, action))
     ):
         ctx.emit(E.ACTION_TURN_ENDED, {"seat": seat, "space": action})
         return True
@@ -131,7 +135,7 @@ def auto(ctx) -> bool:
     return False
 
 
-def forced(s: dict, sub: str) -> bool:
+def forced(s: State, sub: str) -> bool:
     """May this step not be declined? With `forced_execution` (R #12 option) a build,
     collection, recruit or attack/move that can be executed must be; the move after
     Recruit 1 stays optional (R #10: the card's second part is a "may")."""
@@ -141,7 +145,7 @@ def forced(s: dict, sub: str) -> bool:
 # --- decisions --------------------------------------------------------------------------
 
 
-def legal(s: dict, seat: int) -> list[dict]:
+def legal(s: State, seat: int) -> list[dict[str, Any]]:
     a = actor(s)
     if a is None or a[0] != seat:
         return []
@@ -149,7 +153,7 @@ def legal(s: dict, seat: int) -> list[dict]:
     decline = [] if forced(s, sub) else [{"type": "decline"}]
     if sub in ("execute", "recruit"):
         return [{"type": "execute"}, *decline]
-    prov = S.plan_card(s, seat, action)
+    prov = S.planned_province(s, seat, action)
     armies = s["provinces"][prov]["armies"]
     moves = [
         {"type": "move", "to": t, "armies": k}
@@ -159,7 +163,7 @@ def legal(s: dict, seat: int) -> list[dict]:
     return moves + decline
 
 
-def _need(s: dict, seat: int, subs: tuple[str, ...]) -> tuple[str, str]:
+def _need(s: State, seat: int, subs: tuple[str, ...]) -> tuple[str, str]:
     a = actor(s)
     if a is None or a[0] != seat:
         raise IllegalCommand("you have no action to execute now")
@@ -170,7 +174,7 @@ def _need(s: dict, seat: int, subs: tuple[str, ...]) -> tuple[str, str]:
     return a[1], a[2]
 
 
-def decide_decline(ctx, seat: int) -> None:
+def decide_decline(ctx: Ctx, seat: int) -> None:
     a = actor(ctx.s)
     if a is None or a[0] != seat:
         raise IllegalCommand("you have no action to execute now")
@@ -179,16 +183,16 @@ def decide_decline(ctx, seat: int) -> None:
     ctx.emit(E.ACTION_DECLINED, {"seat": seat, "space": a[1], "part": a[2]})
 
 
-def decide_execute(ctx, seat: int) -> None:
+def decide_execute(ctx: Ctx, seat: int) -> None:
     action, _ = _need(ctx.s, seat, ("execute", "recruit"))
     execute(ctx, seat, action)
 
 
-def execute(ctx, seat: int, action: str) -> None:
+def execute(ctx: Ctx, seat: int, action: str) -> None:
     """Carry out a build, collection or recruit on the seat's planned province."""
     s = ctx.s
-    prov = S.plan_card(s, seat, action)
-    a = C.ACTIONS[action]
+    prov = S.planned_province(s, seat, action)
+    a = data.ACTIONS[action]
     if "build" in a:
         ctx.emit(
             E.BUILT,
@@ -215,10 +219,10 @@ def execute(ctx, seat: int, action: str) -> None:
         )
 
 
-def decide_move(ctx, seat: int, to: str, armies: int) -> None:
+def decide_move(ctx: Ctx, seat: int, to: str, armies: int) -> None:
     s = ctx.s
     action, sub = _need(s, seat, ("move", "attack"))
-    prov = S.plan_card(s, seat, action)
+    prov = S.planned_province(s, seat, action)
     if to not in move_targets(s, seat, action if sub == "attack" else "recruit1", prov):
         raise IllegalCommand(f"armies of {prov} cannot go to {to} with this action")
     if not 1 <= armies < s["provinces"][prov]["armies"]:
@@ -228,4 +232,7 @@ def decide_move(ctx, seat: int, to: str, armies: int) -> None:
         ctx.emit(E.ARMIES_MOVED, {"seat": seat, "from": prov, "to": to, "armies": armies})
         return
     kind = "neutral" if owner is None else "attack"
-    ctx.emit(E.BATTLE_FOUGHT, fight(s, ctx.rng("tower"), kind, to, attacker=seat, origin=prov, moving=armies))
+    ctx.emit(
+        E.BATTLE_FOUGHT,
+        fight(s, ctx.rng("tower"), kind, to, attacker=seat, origin=prov, moving=armies, version=ctx.version),
+    )

@@ -3,23 +3,28 @@ revealed (and audited) on its own with `base.reveal_entry`."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.rules.base import reveal_entry
 
+from . import state as S
+from .state import State
 
-def plan_key(s: dict, seat: int, space: str) -> str:
+
+def plan_key(s: State, seat: int, space: str) -> str:
     return f"plan:y{s['year']}:s{s['season']}:seat{seat}:{space}"
 
 
-def reveal_space(s: dict, seat: int, space: str) -> list[dict]:
+def reveal_space(s: State, seat: int, space: str) -> list[dict[str, Any]]:
     """The reveal entry of one planned space (empty if already public or never planned)."""
-    plans = s["plans"][seat]
-    if not plans or space in s["round"]["revealed"][seat] or space not in plans:
+    plans = S.plans_of(s)[seat]
+    if not plans or space in S.round_of(s)["revealed"][seat] or space not in plans:
         return []
     e = plans[space]
     return [reveal_entry(seat, plan_key(s, seat, space), e["card"], e["salt"])]
 
 
-def reveal_planned_card(s: dict, seat: int, prov: str) -> list[dict]:
+def reveal_planned_card(s: State, seat: int, prov: str) -> list[dict[str, Any]]:
     """When a province changes hands its card is taken off the old owner's board and so
     becomes public (Appendix R #16)."""
     plans = s.get("plans")

@@ -12,38 +12,44 @@ markers, no special or event modifiers).
 
 from __future__ import annotations
 
-from . import catalog as C
+from typing import Any
+
+from games.rules.base import Rng
+
+from . import data
 from . import state as S
 from .base_reveal import reveal_planned_card
-from .tower import drop
+from .state import State
+from .tower import drop, model_for
 
-GREEN = C.GREEN
+GREEN = data.GREEN
 
 
-def _defence_bonus(s: dict, seat: int, prov: str, kind: str) -> int:
+def _defence_bonus(s: State, seat: int, prov: str, kind: str) -> int:
     """Extra defender cubes from supply: Defence special, castle event (not in winter)."""
     if kind == "famine":
         return 0
-    bonus = S.special(s, seat).get("defence_cubes", 0)
+    bonus = int(S.special(s, seat).get("defence_cubes", 0))
     if S.event(s).get("effect") == "castle_defence" and s["provinces"][prov]["castle"]:
         bonus += 1
     return min(bonus, S.supply(s, seat))
 
 
-def _devastated() -> dict:
+def _devastated() -> dict[str, Any]:
     return {"owner": None, "armies": 0, "castle": False, "temple": False, "theatre": False, "markers": 0}
 
 
 def fight(
-    s: dict,
-    rng,
+    s: State,
+    rng: Rng,
     kind: str,
     prov: str,
     attacker: int | None = None,
     origin: str | None = None,
     moving: int = 0,
     green: int = 0,
-) -> dict:
+    version: int = data.RULES_VERSION,
+) -> dict[str, Any]:
     p = s["provinces"][prov]
     defender = p["owner"]
     att_cubes, def_cubes = 0, 0
@@ -53,19 +59,24 @@ def fight(
         def_cubes = p["armies"] + _defence_bonus(s, defender, prov, kind)
     if kind == "neutral":
         green = S.event(s).get("green", 1)
-    thrown = [attacker] * att_cubes + [defender] * def_cubes + [GREEN] * green
-    tower = drop(s["tower"], thrown, rng)
+    thrown: list[int] = []
+    if attacker is not None:
+        thrown += [attacker] * att_cubes
+    if defender is not None:
+        thrown += [defender] * def_cubes
+    thrown += [GREEN] * green
+    tower = drop(s["tower"], thrown, rng, model_for(version))
     out = tower["tray"]
     a = out.count(attacker) if attacker is not None else 0
     d = out.count(defender) if defender is not None else 0
     g = out.count(GREEN)
     green_counts = kind != "attack" or p["markers"] == 0
-    result, after = _resolve(kind, p, attacker, a, d, g if green_counts else 0)
+    result, after = _resolve(kind, S.raw_province(p), attacker, a, d, g if green_counts else 0)
     counted = {x for x in (attacker, defender) if x is not None}
     if green_counts:
         counted.add(GREEN)
     tower["tray"] = [c for c in out if c not in counted]
-    payload = {
+    payload: dict[str, Any] = {
         "kind": kind,
         "province": prov,
         "attacker": attacker,
@@ -77,7 +88,7 @@ def fight(
         "result": result,
         "after": after,
         "tower": tower,
-        "tiles": [b for b in C.BUILDINGS if p[b] and not after[b]],
+        "tiles": [b for b in data.BUILDINGS if S.raw_province(p)[b] and not after[b]],
     }
     if defender is not None and after["owner"] != defender:
         payload["lost"] = [defender, prov]
@@ -85,7 +96,9 @@ def fight(
     return payload
 
 
-def _resolve(kind: str, p: dict, attacker, a: int, d: int, g: int) -> tuple[str, dict]:
+def _resolve(
+    kind: str, p: dict[str, Any], attacker: int | None, a: int, d: int, g: int
+) -> tuple[str, dict[str, Any]]:
     """Win / loss / tie arithmetic. `g` = green cubes that count for the peasant side or
     (player battles) for the defender."""
     keep = {k: p[k] for k in ("owner", "armies", "castle", "temple", "theatre", "markers")}

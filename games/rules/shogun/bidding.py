@@ -4,31 +4,36 @@ this season. With 3-4 players the unused slots are skipped."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.rules.base import IllegalCommand
 
 from . import events as E
+from . import state as S
+from .context import Ctx
+from .state import State
 
 
-def chooser(s: dict):
-    q = s["round"]["queue"]
+def chooser(s: State) -> int | None:
+    q = S.round_of(s)["queue"]
     return q[0] if s["phase"] == "special" and q else None
 
 
-def free_slots(s: dict) -> list[int]:
-    taken = set(x for x in s["round"]["chosen"] if x is not None)
-    return [slot for slot in range(1, len(s["round"]["specials"]) + 1) if slot not in taken]
+def free_slots(s: State) -> list[int]:
+    taken = set(x for x in S.round_of(s)["chosen"] if x is not None)
+    return [slot for slot in range(1, len(S.round_of(s)["specials"]) + 1) if slot not in taken]
 
 
-def legal(s: dict, seat: int) -> list[dict]:
+def legal(s: State, seat: int) -> list[dict[str, Any]]:
     if chooser(s) != seat:
         return []
     return [{"type": "special", "slot": slot} for slot in free_slots(s)]
 
 
-def decide(ctx, seat: int, slot: int) -> None:
+def decide(ctx: Ctx, seat: int, slot: int) -> None:
     s = ctx.s
     if chooser(s) != seat:
         raise IllegalCommand("it is not your turn to choose a special card")
     if slot not in free_slots(s):
         raise IllegalCommand("that special card is not available")
-    ctx.emit(E.SPECIAL_CHOSEN, {"seat": seat, "slot": slot, "special": s["round"]["specials"][slot - 1]})
+    ctx.emit(E.SPECIAL_CHOSEN, {"seat": seat, "slot": slot, "special": S.round_of(s)["specials"][slot - 1]})

@@ -32,7 +32,7 @@ FIELDS: dict[str, dict[str, Any]] = {
 }
 
 
-def parse(cmd) -> dict:
+def parse(cmd: object) -> dict[str, Any]:
     if not isinstance(cmd, dict) or not isinstance(cmd.get("type"), str):
         raise BadCommand("a command is a JSON object with a string 'type'")
     spec = FIELDS.get(cmd["type"])

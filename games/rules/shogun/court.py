@@ -19,18 +19,20 @@ from typing import Any
 
 from games.rules.base import IllegalCommand
 
-from . import catalog as C
+from . import data
 from . import events as E
 from . import state as S
 from .base_reveal import reveal_space
+from .context import Ctx
 from .options import option
+from .state import State
 
 
-def convertible(s: dict, seat: int, card, k: int) -> int:
+def convertible(s: State, seat: int, card: str | None, k: int) -> int:
     """How many armies `card` on court space k could convert now, at most k: the
     province's armies beyond the one that must stay, or his own cubes in the tray; and
     never more than the officials in his supply."""
-    if C.is_province(card):
+    if card is not None and data.is_province(card):
         p = s["provinces"].get(card)
         armies = p["armies"] - 1 if p and p["owner"] == seat else 0
     elif isinstance(card, str) and card.startswith("tower"):
@@ -40,7 +42,7 @@ def convertible(s: dict, seat: int, card, k: int) -> int:
     return max(0, min(k, armies, s["players"][seat]["officials"]))
 
 
-def converted(s: dict, seat: int, card, k: int) -> int:
+def converted(s: State, seat: int, card: str | None, k: int) -> int:
     """Armies converted by `card` on space k: k or 0 (R #1); with the `up_to` option
     ([tek] house rule) as many as possible up to k."""
     n = convertible(s, seat, card, k)
@@ -49,12 +51,12 @@ def converted(s: dict, seat: int, card, k: int) -> int:
     return k if n == k else 0
 
 
-def auto_convert(ctx) -> bool:
-    for seat in ctx.s["round"]["order"]:
-        for space in C.COURT_SPACES:
+def auto_convert(ctx: Ctx) -> bool:
+    for seat in S.round_of(ctx.s)["order"]:
+        for space in data.COURT_SPACES:
             s = ctx.s
             card = S.plan_card(s, seat, space)
-            k = C.court_size(space)
+            k = data.court_size(space)
             n = converted(s, seat, card, k)
             ctx.emit(
                 E.COURT_CONVERTED,
@@ -64,12 +66,12 @@ def auto_convert(ctx) -> bool:
                     "card": card,
                     "n": n or k,  # the armies converted; the space's size when none
                     "done": n > 0,
-                    "province": card if C.is_province(card) else None,
+                    "province": card if data.is_province(card) else None,
                     "reveals": reveal_space(s, seat, space),
                 },
             )
     s = ctx.s
-    pos = {seat: i for i, seat in enumerate(s["round"]["order"])}
+    pos = {seat: i for i, seat in enumerate(S.round_of(s)["order"])}
     queue = sorted(
         (x for x in range(s["n"]) if s["players"][x]["vestibule"] > 0),
         key=lambda x: (-s["players"][x]["vestibule"], pos[x]),
@@ -78,21 +80,21 @@ def auto_convert(ctx) -> bool:
     return True
 
 
-def current(s: dict):
-    q = s["round"]["court_queue"]
+def current(s: State) -> int | None:
+    q = S.round_of(s)["court_queue"]
     return q[0] if s["phase"] == "favour" and q else None
 
 
-def affordable(s: dict, seat: int) -> list[list[int]]:
+def affordable(s: State, seat: int) -> list[list[int]]:
     v = s["players"][seat]["vestibule"]
-    return [f for f in s["round"]["favours"] if f[0] <= v]
+    return [f for f in S.round_of(s)["favours"] if f[0] <= v]
 
 
-def auto_favour(ctx) -> bool:
+def auto_favour(ctx: Ctx) -> bool:
     s = ctx.s
     seat = current(s)
-    if seat is None or not s["round"]["favours"]:
-        ctx.emit(E.COURT_ENDED, {"removed": [f[1] for f in s["round"]["favours"]]})
+    if seat is None or not S.round_of(s)["favours"]:
+        ctx.emit(E.COURT_ENDED, {"removed": [f[1] for f in S.round_of(s)["favours"]]})
         return True
     if not affordable(s, seat):
         ctx.emit(E.COURT_PASSED, {"seat": seat})
@@ -103,17 +105,17 @@ def auto_favour(ctx) -> bool:
 # --- the favour decision ----------------------------------------------------------------
 
 
-def targets(s: dict, seat: int, card: int) -> list:
+def targets(s: State, seat: int, card: int) -> list[str | None]:
     """The `province` values allowed with use=true (None = the card needs no target)."""
-    fav = C.FAVOURS[card]
+    fav = data.FAVOURS[card]
     t = fav["type"]
+    own: list[str | None] = list(sorted(S.owned(s, seat)))
     if t == "building":
-        return [p for p in sorted(S.owned(s, seat)) if S.can_build(s, seat, p, fav["building"])]
+        return [p for p in own if p is not None and S.can_build(s, seat, p, fav["building"])]
     if t == "remove_marker":
-        marked = [p for p in sorted(S.owned(s, seat)) if s["provinces"][p]["markers"] > 0]
+        marked: list[str | None] = [p for p in own if p is not None and s["provinces"][p]["markers"] > 0]
         return marked or [None]  # no marker: keep the card for the next one
     if t == "free_armies":
-        own = sorted(S.owned(s, seat))
         neutral = [p for p in s["in_play"] if s["provinces"][p]["owner"] is None]
         return own + (neutral if S.supply(s, seat) > 0 else [])
     return [None]
@@ -123,10 +125,10 @@ def must_apply(card: int, version: int) -> bool:
     """Taking this favour applies it (seed: "他必须立即获得卡牌恩惠效果"); only the cards
     whose text says "may" (可以, data flag `optional`) can be taken without applying them.
     Games started under rules_version 1 may take any card unapplied."""
-    return version >= 2 and not C.FAVOURS[card].get("optional", False)
+    return version >= 2 and not data.FAVOURS[card].get("optional", False)
 
 
-def legal(s: dict, seat: int, version: int = C.RULES_VERSION) -> list[dict]:
+def legal(s: State, seat: int, version: int = data.RULES_VERSION) -> list[dict[str, Any]]:
     if current(s) != seat:
         return []
     out: list[dict[str, Any]] = [{"type": "pass"}]
@@ -138,18 +140,18 @@ def legal(s: dict, seat: int, version: int = C.RULES_VERSION) -> list[dict]:
     return out
 
 
-def decide_pass(ctx, seat: int) -> None:
+def decide_pass(ctx: Ctx, seat: int) -> None:
     if current(ctx.s) != seat:
         raise IllegalCommand("it is not your turn at the court")
     ctx.emit(E.COURT_PASSED, {"seat": seat})
 
 
-def decide_favour(ctx, seat: int, card: int, use: bool, prov) -> None:
+def decide_favour(ctx: Ctx, seat: int, card: int, use: bool, prov: str | None) -> None:
     s = ctx.s
-    version = getattr(ctx, "version", C.RULES_VERSION)
+    version = getattr(ctx, "version", data.RULES_VERSION)
     if current(s) != seat:
         raise IllegalCommand("it is not your turn at the court")
-    slot = next((f for f in s["round"]["favours"] if f[1] == card), None)
+    slot = next((f for f in S.round_of(s)["favours"] if f[1] == card), None)
     if slot is None:
         raise IllegalCommand("that favour card is not in the audience hall")
     if slot[0] > s["players"][seat]["vestibule"]:
@@ -175,20 +177,20 @@ def decide_favour(ctx, seat: int, card: int, use: bool, prov) -> None:
     )
 
 
-def _effect(s: dict, seat: int, card: int, use: bool, prov) -> dict:
+def _effect(s: State, seat: int, card: int, use: bool, prov: str | None) -> dict[str, Any]:
     """Numbers decided now so that evolve only applies them."""
-    fav = C.FAVOURS[card]
+    fav = data.FAVOURS[card]
     if not use:
         return {}
     if fav["type"] == "tray":
         return {"n": min(fav["amount"], S.supply(s, seat))}
     if fav["type"] == "free_armies":
         return {"n": min(fav["amount"], S.supply(s, seat))}
-    if fav["type"] == "building":
+    if fav["type"] == "building" and prov is not None:
         return {"calmed": calms(s, prov, fav["building"])}
     return {}
 
 
-def calms(s: dict, prov: str, kind: str) -> bool:
+def calms(s: State, prov: str, kind: str) -> bool:
     """Nô-theatre events E01/E02: building a theatre removes the markers there."""
     return kind == "theatre" and S.event(s).get("effect") == "theatre_calms"

@@ -10,20 +10,25 @@ in order) - the same distribution as a shuffled deck, without a secret order in 
 
 from __future__ import annotations
 
-from games.rules.base import IllegalCommand
+from typing import Any
 
-from . import catalog as C
+from games.rules.base import IllegalCommand, Rng
+
+from . import data
 from . import events as E
+from . import state as S
+from .context import Ctx
+from .state import State
 
-DISPLAY = C.SETUP["draft_display"]
+DISPLAY = data.SETUP["draft_display"]
 
 
-def drafter(s: dict) -> int:
-    d = s["draft"]
+def drafter(s: State) -> int:
+    d = S.draft_of(s)
     return (d["first"] + d["turn"]) % s["n"]
 
 
-def draw(pool: list[str], bottom: list[str], k: int, rng) -> list[str]:
+def draw(pool: list[str], bottom: list[str], k: int, rng: Rng) -> list[str]:
     """Draw k cards (without replacement) from copies of the deck piles."""
     pool, bottom, out = list(pool), list(bottom), []
     for _ in range(k):
@@ -34,19 +39,19 @@ def draw(pool: list[str], bottom: list[str], k: int, rng) -> list[str]:
     return out
 
 
-def begin(ctx) -> None:
+def begin(ctx: Ctx) -> None:
     """Emit DraftBegan: a random first player and the first two face-up cards."""
     s = ctx.s
-    villages = [list(C.SETUP["start_villages"][s["n"]]) for _ in range(s["n"])]
+    villages = [list(data.SETUP["start_villages"][s["n"]]) for _ in range(s["n"])]
     first = ctx.rng("draft-first").randbelow(s["n"])
     display = draw(sorted(s["in_play"]), [], DISPLAY, ctx.rng("draft-deck"))
     ctx.emit(E.DRAFT_BEGAN, {"first": first, "display": display, "villages": villages})
 
 
-def auto(ctx) -> bool:
+def auto(ctx: Ctx) -> bool:
     """Start the next drafter's turn (with the repeated-pair rule). False = wait."""
     s = ctx.s
-    d = s["draft"]
+    d = S.draft_of(s)
     if d["offered"]:
         return False
     seat = drafter(s)
@@ -54,24 +59,24 @@ def auto(ctx) -> bool:
         bottom = d["bottom"] + d["display"]
         new = draw(d["pool"], bottom, DISPLAY, ctx.rng("draft-deck"))
         ctx.emit(E.DRAFT_DISPLAY_RECYCLED, {"recycled": list(d["display"]), "display": new})
-    ctx.emit(E.DRAFT_TURN_BEGAN, {"seat": seat, "display": list(ctx.s["draft"]["display"])})
+    ctx.emit(E.DRAFT_TURN_BEGAN, {"seat": seat, "display": list(S.draft_of(ctx.s)["display"])})
     return True
 
 
-def legal(s: dict, seat: int) -> list[dict]:
-    d = s["draft"]
-    if s["phase"] != "draft" or not d["offered"] or drafter(s) != seat:
+def legal(s: State, seat: int) -> list[dict[str, Any]]:
+    if s["phase"] != "draft" or not S.draft_of(s)["offered"] or drafter(s) != seat:
         return []
+    d = S.draft_of(s)
     sizes = sorted(set(d["villages"][seat]), reverse=True)
     cards = list(d["display"]) + (["blind"] if d["pool"] or d["bottom"] else [])
     return [{"type": "draft", "card": c, "village": v} for c in cards for v in sizes]
 
 
-def decide(ctx, seat: int, cmd: dict) -> None:
+def decide(ctx: Ctx, seat: int, cmd: dict[str, Any]) -> None:
     s = ctx.s
-    d = s["draft"]
     if s["phase"] != "draft" or drafter(s) != seat:
         raise IllegalCommand("it is not your turn to draft a province")
+    d = S.draft_of(s)
     if cmd["village"] not in d["villages"][seat]:
         raise IllegalCommand("you have no start village with that many armies left")
     pool, bottom = list(d["pool"]), list(d["bottom"])

@@ -9,62 +9,86 @@ the JSON store with lists for tuples and string keys only, so handlers read list
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
-from . import catalog as C
+from games.rules.base import Event
+
+from . import data
 from . import events as E
 from .options import option
-from .state import clone
+from .state import (
+    Draft,
+    Payload,
+    Province,
+    State,
+    Tower,
+    clone,
+    draft_of,
+    plans_of,
+    raw,
+    raw_province,
+    round_of,
+    winter_of,
+)
 
-_H: dict[str, tuple[Callable[[dict, Any], None], tuple[str, ...]]] = {}
+Handler = Callable[[State, Payload], None]
+_H: dict[str, tuple[Handler, tuple[str, ...]]] = {}
 
 
-def on(event_type: str, *mutates: str):
+def on(event_type: str, *mutates: str) -> Callable[[Handler], Handler]:
     """Register a handler and the top-level state keys it mutates in place: only those
     are deep-copied (copy-on-write), everything else is shared with the input state."""
 
-    def reg(fn):
+    def reg(fn: Handler) -> Handler:
         _H[event_type] = (fn, mutates)
         return fn
 
     return reg
 
 
-def evolve(state: dict, event) -> dict:
+def evolve(state: State, event: Event) -> State:
     entry = _H.get(event.type)
     if entry is None:
         return state
     fn, mutates = entry
-    s = dict(state)
+    s = cast(State, dict(state))
+    entries = raw(s)
     for key in mutates:
-        if s.get(key) is not None:
-            s[key] = clone(s[key])
-    fn(s, event.payload)
+        if entries.get(key) is not None:
+            entries[key] = clone(entries[key])
+    fn(s, dict(event.payload))
     return s
 
 
-def _neutral() -> dict:
+def _neutral() -> Province:
     return {"owner": None, "armies": 0, "castle": False, "temple": False, "theatre": False, "markers": 0}
 
 
-def _reveal(s: dict, reveals) -> None:
+def _reveal(s: State, reveals: list[dict[str, Any]] | None) -> None:
     for r in reveals or ():
         space = r["key"].rsplit(":", 1)[1]
-        s["round"]["revealed"][r["seat"]][space] = r["choice"]
+        round_of(s)["revealed"][r["seat"]][space] = r["choice"]
 
 
-def _lose(s: dict, seat: int, prov: str) -> None:
-    if s.get("round") and [seat, prov] not in s["round"]["lost"]:
-        s["round"]["lost"].append([seat, prov])
+def p_owner(prov: Province) -> int:
+    """The owner of a province that has one (a marker is placed only on an owned one)."""
+    owner = prov["owner"]
+    assert owner is not None
+    return owner
+
+
+def _lose(s: State, seat: int, prov: str) -> None:
+    if s.get("round") and [seat, prov] not in round_of(s)["lost"]:
+        round_of(s)["lost"].append([seat, prov])
 
 
 # --- setup ------------------------------------------------------------------------------
 
 
 @on(E.GAME_STARTED)
-def _started(s, p):
+def _started(s: State, p: Payload) -> None:
     n = len(p["colours"])
-    s.clear()
+    raw(s).clear()
     s.update(
         {
             "phase": "setup",
@@ -80,7 +104,7 @@ def _started(s, p):
                     "money": p["money"],
                     "rice": 0,
                     "vp": 0,
-                    "officials": C.OFFICIALS,
+                    "officials": data.OFFICIALS,
                     "vestibule": 0,
                     "hall": 0,
                     "samurai": 1,
@@ -90,13 +114,13 @@ def _started(s, p):
                 }
                 for _ in range(n)
             ],
-            "tiles": dict(C.SETUP["building_tiles"]),
+            "tiles": dict(data.SETUP["building_tiles"]),
             "tower": {"l1": [], "l2": [], "tray": []},
             "year_events": [],
             "used_events": [],
             "event": None,
             "event_cancelled": False,
-            "favour_pool": list(C.FAVOUR_IDS),
+            "favour_pool": list(data.FAVOUR_IDS),
             "round": None,
             "plans": None,
             "draft": None,
@@ -111,15 +135,15 @@ def _started(s, p):
 
 
 @on(E.TOWER_SEEDED, "players")
-def _seeded(s, p):
-    s["tower"] = {k: list(v) for k, v in p["tower"].items()}
+def _seeded(s: State, p: Payload) -> None:
+    s["tower"] = _tower(p["tower"])
     for seat, k in enumerate(p["officials"]):
         s["players"][seat]["officials"] -= k
         s["players"][seat]["vestibule"] += k
 
 
 @on(E.YEAR_BEGAN, "players")
-def _year(s, p):
+def _year(s: State, p: Payload) -> None:
     s["year"] = p["year"]
     s["year_events"] = list(p["events"])
     s["past_events"] = s.get("past_events", []) + list(p["events"])
@@ -132,21 +156,29 @@ def _year(s, p):
 
 
 @on(E.PROVINCES_DEALT, "provinces")
-def _dealt(s, p):
+def _dealt(s: State, p: Payload) -> None:
     for prov, seat, armies in p["placements"]:
-        s["provinces"][prov].update(owner=seat, armies=armies)
+        _occupy(s["provinces"][prov], seat, armies)
 
 
-def _take_from_deck(d: dict, card: str) -> None:
-    for pile in ("pool", "bottom"):
-        if card in d[pile]:
-            d[pile].remove(card)
+def _occupy(prov: Province, seat: int, armies: int) -> None:
+    prov["owner"], prov["armies"] = seat, armies
+
+
+def _tower(t: dict[str, list[int]]) -> Tower:
+    return {"l1": list(t["l1"]), "l2": list(t["l2"]), "tray": list(t["tray"])}
+
+
+def _take_from_deck(d: Draft, card: str) -> None:
+    for pile in (d["pool"], d["bottom"]):
+        if card in pile:
+            pile.remove(card)
             return
 
 
 @on(E.DRAFT_BEGAN)
-def _draft_began(s, p):
-    d = {
+def _draft_began(s: State, p: Payload) -> None:
+    d: Draft = {
         "first": p["first"],
         "turn": 0,
         "display": list(p["display"]),
@@ -163,8 +195,8 @@ def _draft_began(s, p):
 
 
 @on(E.DRAFT_DISPLAY_RECYCLED, "draft")
-def _recycled(s, p):
-    d = s["draft"]
+def _recycled(s: State, p: Payload) -> None:
+    d = draft_of(s)
     d["bottom"].extend(p["recycled"])
     d["display"] = list(p["display"])
     for c in p["display"]:
@@ -172,21 +204,21 @@ def _recycled(s, p):
 
 
 @on(E.DRAFT_TURN_BEGAN, "draft")
-def _draft_turn(s, p):
-    d = s["draft"]
+def _draft_turn(s: State, p: Payload) -> None:
+    d = draft_of(s)
     d["last_offer"][p["seat"]] = sorted(p["display"])
     d["offered"] = True
 
 
 @on(E.PROVINCE_DRAFTED, "draft", "provinces")
-def _drafted(s, p):
-    d = s["draft"]
+def _drafted(s: State, p: Payload) -> None:
+    d = draft_of(s)
     prov, seat = p["province"], p["seat"]
     if prov in d["display"]:
         d["display"].remove(prov)
     else:
         _take_from_deck(d, prov)
-    s["provinces"][prov].update(owner=seat, armies=p["armies"])
+    _occupy(s["provinces"][prov], seat, p["armies"])
     d["villages"][seat].remove(p["armies"])
     for c in p["refill"]:
         _take_from_deck(d, c)
@@ -202,7 +234,7 @@ def _drafted(s, p):
 
 
 @on(E.SEASON_BEGAN, "players", "favour_pool")
-def _season(s, p):
+def _season(s: State, p: Payload) -> None:
     n = s["n"]
     s["season"] = p["season"]
     s["event"], s["event_cancelled"] = None, False
@@ -230,14 +262,14 @@ def _season(s, p):
     pending = []
     for seat, card in p["samurai"]:
         s["players"][seat]["samurai"] = card
-        if C.SAMURAI[card - 1]:
+        if data.SAMURAI[card - 1]:
             pending.append(seat)
     s["samurai_pending"] = pending
     s["phase"] = "samurai" if pending else "plan"
 
 
 @on(E.SAMURAI_BONUS_TAKEN, "players", "tower", "samurai_pending")
-def _samurai(s, p):
+def _samurai(s: State, p: Payload) -> None:
     pl = s["players"][p["seat"]]
     bonus, amount = p["bonus"], p["amount"]
     if bonus == "chests":
@@ -254,23 +286,23 @@ def _samurai(s, p):
 
 
 @on(E.CARD_PLANNED, "round", "plans")
-def _planned(s, p):
-    r = s["round"]
+def _planned(s: State, p: Payload) -> None:
+    r = round_of(s)
     seat = p["seat"]
-    s["plans"][seat][p["space"]] = {"card": p["choice"], "salt": p["salt"]}
-    if len(s["plans"][seat]) == p["of"]:
+    plans_of(s)[seat][p["space"]] = {"card": p["choice"], "salt": p["salt"]}
+    if len(plans_of(s)[seat]) == p["of"]:
         r["planned"][seat] = True
 
 
 @on(E.EVENT_REVEALED, "used_events")
-def _event(s, p):
+def _event(s: State, p: Payload) -> None:
     s["event"] = p["event"]
     s["used_events"].append(p["event"])
 
 
 @on(E.BIDS_REVEALED, "round", "players")
-def _bids(s, p):
-    r = s["round"]
+def _bids(s: State, p: Payload) -> None:
+    r = round_of(s)
     _reveal(s, p["reveals"])
     r["bids"] = list(p["bids"])
     for seat, paid in enumerate(p["paid"]):
@@ -280,14 +312,14 @@ def _bids(s, p):
 
 
 @on(E.SPECIAL_CHOSEN, "round", "players")
-def _special(s, p):
-    r = s["round"]
+def _special(s: State, p: Payload) -> None:
+    r = round_of(s)
     seat, slot = p["seat"], p["slot"]
     r["chosen"][seat] = slot
     s["players"][seat]["special"] = r["specials"][slot - 1]
     r["queue"].remove(seat)
     if not r["queue"]:
-        r["order"] = sorted(range(s["n"]), key=lambda x: r["chosen"][x])
+        r["order"] = sorted(range(s["n"]), key=lambda x: r["chosen"][x] or 0)
         s["phase"] = "court" if s["opts"]["tennos_court"] else "actions"
 
 
@@ -295,7 +327,7 @@ def _special(s, p):
 
 
 @on(E.COURT_CONVERTED, "round", "provinces", "tower", "players")
-def _converted(s, p):
+def _converted(s: State, p: Payload) -> None:
     _reveal(s, p["reveals"])
     if not p["done"]:
         return
@@ -312,37 +344,37 @@ def _converted(s, p):
 
 
 @on(E.COURT_RANKED, "round")
-def _ranked(s, p):
-    s["round"]["court_queue"] = list(p["queue"])
+def _ranked(s: State, p: Payload) -> None:
+    round_of(s)["court_queue"] = list(p["queue"])
     s["phase"] = "favour"
 
 
-def _to_hall(s, seat):
+def _to_hall(s: State, seat: int) -> None:
     pl = s["players"][seat]
     pl["hall"] += pl["vestibule"]
     pl["vestibule"] = 0
-    s["round"]["court_queue"].remove(seat)
+    round_of(s)["court_queue"].remove(seat)
 
 
 @on(E.COURT_PASSED, "players", "round")
-def _passed(s, p):
+def _passed(s: State, p: Payload) -> None:
     _to_hall(s, p["seat"])
 
 
 @on(E.FAVOUR_TAKEN, "players", "round", "tower", "provinces", "tiles")
-def _favour(s, p):
+def _favour(s: State, p: Payload) -> None:
     seat, card = p["seat"], p["card"]
     _to_hall(s, seat)
     pl = s["players"][seat]
     pl["hall"] -= p["cost"]
     pl["officials"] += p["cost"]
-    r = s["round"]
+    r = round_of(s)
     r["favours"] = [f for f in r["favours"] if f[1] != card]
     if p["use"]:
-        _apply_favour(s, seat, C.FAVOURS[card], p)
+        _apply_favour(s, seat, data.FAVOURS[card], p)
 
 
-def _apply_favour(s, seat, fav, p):
+def _apply_favour(s: State, seat: int, fav: dict[str, Any], p: Payload) -> None:
     pl, t, prov = s["players"][seat], fav["type"], p.get("province")
     if t == "cancel_event":
         s["event_cancelled"] = True
@@ -368,40 +400,40 @@ def _apply_favour(s, seat, fav, p):
         s["provinces"][prov]["armies"] += p["n"]
 
 
-def _build(s, prov, kind, calmed):
+def _build(s: State, prov: str, kind: str, calmed: bool) -> None:
     p = s["provinces"][prov]
-    p[kind] = True
+    raw_province(p)[kind] = True
     s["tiles"][kind] -= 1
     if calmed:  # Nô-theatre event: the peasants calm down (all markers, or one: option)
         p["markers"] = 0 if option(s, "theatre_calms") == "all" else max(0, p["markers"] - 1)
 
 
 @on(E.COURT_ENDED, "players", "round")
-def _court_ended(s, p):
+def _court_ended(s: State, p: Payload) -> None:
     for pl in s["players"]:
         pl["vestibule"] += pl["hall"]
         pl["hall"] = 0
-    s["round"]["favours"] = []
+    round_of(s)["favours"] = []
     s["phase"] = "actions"
 
 
 # --- actions ----------------------------------------------------------------------------
 
 
-def _sub(s, value):
+def _sub(s: State, value: str) -> None:
     if s["phase"] == "actions":
-        s["round"]["cur"]["sub"] = value
+        round_of(s)["cur"]["sub"] = value
 
 
 @on(E.SPACE_REVEALED, "round")
-def _space(s, p):
+def _space(s: State, p: Payload) -> None:
     _reveal(s, p["reveals"])
-    s["round"]["revealed"][p["seat"]][p["space"]] = p["card"]
+    round_of(s)["revealed"][p["seat"]][p["space"]] = p["card"]
     _sub(s, p["next"])
 
 
 @on(E.ACTION_DECLINED, "round")
-def _declined(s, p):
+def _declined(s: State, p: Payload) -> None:
     # Declining the recruit of Recruit 1 + move leaves the move, unless the move needs
     # the recruit (option recruit1: mandatory).
     then_move = p["part"] == "recruit" and option(s, "recruit1") == "optional"
@@ -409,48 +441,48 @@ def _declined(s, p):
 
 
 @on(E.BUILT, "players", "provinces", "tiles", "round")
-def _built(s, p):
+def _built(s: State, p: Payload) -> None:
     s["players"][p["seat"]]["money"] -= p["cost"]
     _build(s, p["province"], p["building"], p["calmed"])
     _sub(s, "end")
 
 
 @on(E.COLLECTED, "players", "round")
-def _collected(s, p):
+def _collected(s: State, p: Payload) -> None:
     pl = s["players"][p["seat"]]
     pl["rice" if p["what"] == "rice" else "money"] += p["amount"]
     _sub(s, "end")
 
 
 @on(E.MARKER_PLACED, "provinces", "players")
-def _marker(s, p):
+def _marker(s: State, p: Payload) -> None:
     prov = s["provinces"][p["province"]]
     if p["cancelled"]:
-        s["players"][prov["owner"]]["fav4"] = False
+        s["players"][p_owner(prov)]["fav4"] = False
     else:
         prov["markers"] += 1
 
 
 @on(E.RECRUITED, "players", "provinces", "round")
-def _recruited(s, p):
+def _recruited(s: State, p: Payload) -> None:
     s["players"][p["seat"]]["money"] -= p["cost"]
     s["provinces"][p["province"]]["armies"] += p["armies"]
     _sub(s, "move" if p["space"] == "recruit1" else "end")
 
 
 @on(E.ARMIES_MOVED, "provinces", "round")
-def _moved(s, p):
+def _moved(s: State, p: Payload) -> None:
     s["provinces"][p["from"]]["armies"] -= p["armies"]
     s["provinces"][p["to"]]["armies"] += p["armies"]
     _sub(s, "end")
 
 
 @on(E.BATTLE_FOUGHT, "provinces", "tiles", "round", "winter")
-def _battle(s, p):
+def _battle(s: State, p: Payload) -> None:
     if p["from"]:
         s["provinces"][p["from"]]["armies"] -= p["armies"]
-    s["provinces"][p["province"]] = dict(p["after"])
-    s["tower"] = {k: list(v) for k, v in p["tower"].items()}
+    s["provinces"][p["province"]] = cast(Province, dict(p["after"]))
+    s["tower"] = _tower(p["tower"])
     for kind in p["tiles"]:
         s["tiles"][kind] += 1
     if p.get("lost"):
@@ -461,20 +493,20 @@ def _battle(s, p):
     }
     if p["kind"] in ("attack", "neutral"):
         _sub(s, "end")
-    if p["kind"] == "famine" and p["province"] in s["winter"]["left"]:
-        s["winter"]["left"].remove(p["province"])
+    if p["kind"] == "famine" and p["province"] in winter_of(s)["left"]:
+        winter_of(s)["left"].remove(p["province"])
 
 
 @on(E.ACTION_TURN_ENDED, "round")
-def _turn_ended(s, p):
-    cur = s["round"]["cur"]
+def _turn_ended(s: State, p: Payload) -> None:
+    cur = round_of(s)["cur"]
     cur["j"] += 1
     cur["sub"] = None
 
 
 @on(E.ACTION_COMPLETED, "round")
-def _action_done(s, p):
-    r = s["round"]
+def _action_done(s: State, p: Payload) -> None:
+    r = round_of(s)
     r["cur"] = {"i": r["cur"]["i"] + 1, "j": 0, "sub": None}
     if p["next"]:
         r["actions"].append(p["next"])
@@ -482,11 +514,11 @@ def _action_done(s, p):
 
 
 @on(E.SEASON_ENDED, "players", "round")
-def _season_ended(s, p):
+def _season_ended(s: State, p: Payload) -> None:
     for pl in s["players"]:
         pl["special"], pl["immune"] = None, []  # specials returned, immunities discarded
     s["event"], s["event_cancelled"] = None, False
-    s["round"]["cur"] = {"i": 10, "j": 0, "sub": None}
+    round_of(s)["cur"] = {"i": 10, "j": 0, "sub": None}
     if s["season"] == 2:
         s["season"] = 3
         s["phase"] = "winter"
@@ -499,7 +531,7 @@ def _season_ended(s, p):
 
 
 @on(E.WINTER_RICE_LOST, "players")
-def _rice_lost(s, p):
+def _rice_lost(s: State, p: Payload) -> None:
     s["famine"] = []
     for seat, loss in enumerate(p["losses"]):
         s["players"][seat]["rice"] -= loss
@@ -507,27 +539,27 @@ def _rice_lost(s, p):
 
 
 @on(E.FAMINE_STRUCK, "famine", "winter")
-def _famine(s, p):
+def _famine(s: State, p: Payload) -> None:
     s["famine"].append({k: p[k] for k in ("seat", "shortfall", "revolts", "extra", "provinces")})
-    w = s["winter"]
+    w = winter_of(s)
     w["queue"].remove(p["seat"])
-    w.update(seat=p["seat"], left=list(p["provinces"]), extra=p["extra"])
+    w["seat"], w["left"], w["extra"] = p["seat"], list(p["provinces"]), p["extra"]
 
 
 @on(E.SCORED, "players")
-def _scored(s, p):
+def _scored(s: State, p: Payload) -> None:
     for seat, sc in enumerate(p["scores"]):
         s["players"][seat]["vp"] += sc["total"]
     s["last_scoring"] = list(p["scores"])
 
 
 @on(E.MARKERS_CLEARED, "provinces")
-def _cleared(s, p):
+def _cleared(s: State, p: Payload) -> None:
     for prov in s["provinces"].values():
         prov["markers"] = 0
 
 
 @on(E.GAME_ENDED)
-def _ended(s, p):
+def _ended(s: State, p: Payload) -> None:
     s["phase"] = "over"
     s["result"] = {"winners": list(p["winners"]), "scores": list(p["scores"])}

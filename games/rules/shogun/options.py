@@ -15,6 +15,8 @@ from typing import Any
 
 from games.rules.base import BadCommand
 
+from .state import State
+
 
 @dataclass(frozen=True)
 class Option:
@@ -104,7 +106,7 @@ def schema(version: int) -> dict[str, Any]:
     }
 
 
-def option(s: dict, key: str) -> Any:
+def option(s: State, key: str) -> Any:
     """A game's option; the default when the game predates it (its GameStarted has no
     such key)."""
     return s["opts"].get(key, OPTIONS[key].default)

@@ -13,15 +13,20 @@ player chooses which); a chest card on the bid space may not exceed the player's
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 from games.rules.base import IllegalCommand, Template, commit
 
-from . import catalog as C
+from . import data
 from . import events as E
 from . import state as S
 from .base_reveal import plan_key, reveal_space
+from .context import Ctx
+from .state import State
 
 
-def validate(s: dict, seat: int, spaces: dict) -> dict:
+def validate(s: State, seat: int, spaces: dict[str, Any]) -> dict[str, Any]:
     names = S.spaces(s)
     if set(spaces) != set(names):
         raise IllegalCommand(f"a plan must name exactly these spaces: {', '.join(names)}")
@@ -31,32 +36,32 @@ def validate(s: dict, seat: int, spaces: dict) -> dict:
         raise IllegalCommand("a planned card is not in your hand")
     if len(set(used)) != len(used):
         raise IllegalCommand("each card can be placed on one space only")
-    if any(spaces[c] is None for c in C.COURT_SPACES if c in spaces):
+    if any(spaces[c] is None for c in data.COURT_SPACES if c in spaces):
         raise IllegalCommand("every court space must hold a card")
     if len(used) != min(len(hand), len(names)):
         raise IllegalCommand("spaces may stay empty only when you have no card left")
-    if C.chest_value(spaces["bid"]) > s["players"][seat]["money"]:
+    if data.chest_value(spaces["bid"]) > s["players"][seat]["money"]:
         raise IllegalCommand("you cannot bid more war chests than you own")
     return {k: spaces[k] for k in names}
 
 
-def default(s: dict, seat: int) -> dict:
+def default(s: State, seat: int) -> dict[str, Any]:
     """The missed-deadline plan: bid the 0 chest, chest cards on the court spaces (no
     conversion), then the other cards on the action spaces (none executes unless its
     owner chooses to when it is revealed)."""
     names = S.spaces(s)
-    extras = [c for c in S.hand(s, seat) if not C.is_province(c) and c != "chest0"]
+    extras = [c for c in S.hand(s, seat) if not data.is_province(c) and c != "chest0"]
     provinces = sorted(S.owned(s, seat))
     plan: dict[str, str | None] = {"bid": "chest0"}
-    for space in C.COURT_SPACES if s["opts"]["tennos_court"] else ():
+    for space in data.COURT_SPACES if s["opts"]["tennos_court"] else ():
         plan[space] = extras.pop(0)
     rest = extras + provinces
-    for space in C.ACTION_IDS:
+    for space in data.ACTION_IDS:
         plan[space] = rest.pop(0) if rest else None
     return {k: plan[k] for k in names}
 
 
-def sample(s: dict, seat: int, rnd) -> dict:
+def sample(s: State, seat: int, rnd: random.Random) -> dict[str, Any]:
     """A random valid plan: shuffle the hand over the spaces (court spaces first)."""
     names = S.spaces(s)
     money = s["players"][seat]["money"]
@@ -69,12 +74,12 @@ def sample(s: dict, seat: int, rnd) -> dict:
         cards = hand + [None] * max(0, len(base) - len(hand))
         rnd.shuffle(cards)
         plan.update(zip(base, cards, strict=False))  # surplus cards stay in hand
-        if C.chest_value(plan["bid"]) <= money:
+        if data.chest_value(plan["bid"]) <= money:
             return {k: plan[k] for k in names}
     return default(s, seat)
 
 
-def template(s: dict, seat: int) -> Template:
+def template(s: State, seat: int) -> Template:
     names = S.spaces(s)
     schema = {
         "type": "object",
@@ -101,9 +106,9 @@ def template(s: dict, seat: int) -> Template:
     )
 
 
-def decide(ctx, seat: int, spaces: dict) -> None:
+def decide(ctx: Ctx, seat: int, spaces: dict[str, Any]) -> None:
     s = ctx.s
-    if s["phase"] != "plan" or s["round"]["planned"][seat]:
+    if s["phase"] != "plan" or S.round_of(s)["planned"][seat]:
         raise IllegalCommand("you have nothing to plan now")
     plan = validate(s, seat, spaces)
     for space, card in plan.items():
@@ -118,10 +123,10 @@ def decide(ctx, seat: int, spaces: dict) -> None:
             ctx.add(e)
 
 
-def auto(ctx) -> bool:
+def auto(ctx: Ctx) -> bool:
     """When every plan is in: the season's event, then the bids revealed and paid."""
     s = ctx.s
-    if not all(s["round"]["planned"]):
+    if not all(S.round_of(s)["planned"]):
         return False
     left = [e for e in s["year_events"] if e not in s["used_events"]]
     ctx.emit(E.EVENT_REVEALED, {"event": ctx.rng("event").choice(left)})
@@ -129,12 +134,12 @@ def auto(ctx) -> bool:
     return True
 
 
-def reveal_bids(ctx) -> None:
+def reveal_bids(ctx: Ctx) -> None:
     """All players pay their bid; highest bid chooses a special card first; ties are
     broken by one seeded random permutation (Appendix R #15)."""
     s = ctx.s
     n = s["n"]
-    bids = [C.chest_value(S.plan_card(s, seat, "bid")) for seat in range(n)]
+    bids = [data.chest_value(S.plan_card(s, seat, "bid")) for seat in range(n)]
     perm = ctx.rng("bid-ties").shuffled(range(n))
     order = sorted(perm, key=lambda seat: -bids[seat])
     reveals = [r for seat in range(n) for r in reveal_space(s, seat, "bid")]

@@ -9,38 +9,42 @@ Favour #4 kept by the owner cancels the next marker placed on one of his provinc
 
 from __future__ import annotations
 
-from . import catalog as C
+from typing import Any
+
+from . import data
 from . import events as E
 from . import state as S
 from .battle import fight
+from .context import Ctx
+from .state import State
 
 
-def yield_of(s: dict, seat: int, prov: str, what: str) -> int:
+def yield_of(s: State, seat: int, prov: str, what: str) -> int:
     """Province value, clamped by the season event, then + the special (after events)."""
     key = "tax" if what == "tax" else "rice"
-    n = C.PROVINCES[prov][key]
+    n = data.PROVINCES[prov][key]
     ev = S.event(s)
     if ev.get("effect") == f"{key}_max":
         n = min(n, ev["value"])
     if ev.get("effect") == f"{key}_min":
         n = max(n, ev["value"])
-    return n + S.special(s, seat).get(f"{key}_bonus", 0)
+    return int(n + S.special(s, seat).get(f"{key}_bonus", 0))
 
 
-def place_marker(ctx, prov: str) -> None:
+def place_marker(ctx: Ctx, prov: str) -> None:
     s = ctx.s
     owner = s["provinces"][prov]["owner"]
     cancelled = owner is not None and s["players"][owner]["fav4"]
     ctx.emit(E.MARKER_PLACED, {"province": prov, "cancelled": cancelled})
 
 
-def revolt(ctx, prov: str, green: int, kind: str = "revolt") -> dict:
-    payload = fight(ctx.s, ctx.rng("tower"), kind, prov, green=green)
+def revolt(ctx: Ctx, prov: str, green: int, kind: str = "revolt") -> dict[str, Any]:
+    payload = fight(ctx.s, ctx.rng("tower"), kind, prov, green=green, version=ctx.version)
     ctx.emit(E.BATTLE_FOUGHT, payload)
     return payload
 
 
-def collect(ctx, seat: int, prov: str, what: str) -> None:
+def collect(ctx: Ctx, seat: int, prov: str, what: str) -> None:
     s = ctx.s
     ctx.emit(
         E.COLLECTED, {"seat": seat, "province": prov, "what": what, "amount": yield_of(s, seat, prov, what)}

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from games.rules.base import BadCommand, IllegalCommand, LegalSet, Outcome, Pending
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from . import actions, bidding, court, draft, planning, samurai, winter
-from . import catalog as C
+from games.rules.base import BadCommand, Event, IllegalCommand, LegalSet, Outcome, Pending, RngFactory
+
+from . import actions, bidding, court, data, draft, planning, samurai, winter
+from . import state as S
 from .commands import parse
 from .context import Ctx
 from .evolve import evolve as _evolve
-from .flow import advance
+from .flow import advance, pending
 from .options import schema
 from .setup import start as _start
-from .state import initial
+from .state import State, initial
 from .view import view as _view
 
 
@@ -26,35 +29,37 @@ class ShogunRules:
     min_players = 3
     max_players = 5
 
-    def __init__(self, version: int = C.RULES_VERSION):
+    def __init__(self, version: int = data.RULES_VERSION) -> None:
         self.rules_version = version
         self.options_schema = schema(version)
 
-    def for_rules_version(self, version):
+    def for_rules_version(self, version: object) -> ShogunRules:
         """The engine for a game started under `version` (the current one for newer or
         unknown versions)."""
-        if not isinstance(version, int) or version >= C.RULES_VERSION:
+        if not isinstance(version, int) or version >= data.RULES_VERSION:
             return RULES
         version = max(1, version)
         if version not in _OLD:
             _OLD[version] = ShogunRules(version)
         return _OLD[version]
 
-    def factions(self, players, options):
-        return list(C.COLOURS)
+    def factions(self, players: int, options: Mapping[str, Any]) -> list[str]:
+        return list(data.COLOURS)
 
-    def start(self, factions, options, rng):
+    def start(
+        self, factions: Sequence[str | None], options: Mapping[str, Any], rng: RngFactory
+    ) -> list[Event]:
         if not self.min_players <= len(factions) <= self.max_players:
             raise BadCommand("Shogun is for 3 to 5 players")
         return _start(factions, options, rng, self.rules_version)
 
-    def initial_state(self):
+    def initial_state(self) -> State:
         return initial()
 
-    def evolve(self, state, event):
+    def evolve(self, state: State, event: Event) -> State:
         return _evolve(state, event)
 
-    def decide(self, state, seat, command, rng):
+    def decide(self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory) -> list[Event]:
         cmd = parse(command)
         if state.get("phase") in ("init", "over"):
             raise IllegalCommand("the game is not running")
@@ -65,20 +70,20 @@ class ShogunRules:
         advance(ctx)
         return ctx.events
 
-    def legal_commands(self, state, seat):
+    def legal_commands(self, state: State, seat: int) -> LegalSet:
         phase = state.get("phase")
-        if phase == "plan" and not state["round"]["planned"][seat]:
+        if phase == "plan" and not S.round_of(state)["planned"][seat]:
             return LegalSet(
                 templates=(planning.template(state, seat),),
                 sample=lambda rnd: {"type": "plan", "spaces": planning.sample(state, seat, rnd)},
             )
         return LegalSet(commands=tuple(_listed(state, seat, self.rules_version)))
 
-    def pending(self, state):
-        return _pending(state)
+    def pending(self, state: State) -> list[Pending]:
+        return pending(state)
 
-    def default_command(self, state, seat):
-        kinds = {p.kind for p in _pending(state) if p.seat == seat}
+    def default_command(self, state: State, seat: int) -> dict[str, Any] | None:
+        kinds = {p.kind for p in pending(state) if p.seat == seat}
         if not kinds:
             return None
         if "plan" in kinds:
@@ -92,13 +97,14 @@ class ShogunRules:
         safe = [c for c in listed if c["type"] == "move" and state["provinces"][c["to"]]["owner"] == seat]
         return (safe or listed)[0]
 
-    def view(self, state, seat):
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return _view(state, seat)
 
-    def outcome(self, state):
+    def outcome(self, state: State) -> Outcome | None:
         if state.get("phase") != "over":
             return None
         res = state["result"]
+        assert res is not None
         return Outcome(
             winners=tuple(res["winners"]),
             scores={seat: float(v) for seat, v in enumerate(res["scores"])},
@@ -106,7 +112,7 @@ class ShogunRules:
         )
 
 
-def _listed(state, seat, version: int = C.RULES_VERSION) -> list[dict]:
+def _listed(state: State, seat: int, version: int = data.RULES_VERSION) -> list[dict[str, Any]]:
     phase = state.get("phase")
     if phase == "draft":
         return draft.legal(state, seat)
@@ -123,27 +129,7 @@ def _listed(state, seat, version: int = C.RULES_VERSION) -> list[dict]:
     return []
 
 
-def _pending(state) -> list[Pending]:
-    phase = state.get("phase")
-    if phase == "draft" and state["draft"]["offered"]:
-        return [Pending(draft.drafter(state), "draft")]
-    if phase == "samurai":
-        return [Pending(x, "samurai") for x in state["samurai_pending"]]
-    if phase == "plan":
-        return [Pending(x, "plan") for x in range(state["n"]) if not state["round"]["planned"][x]]
-    if phase == "special" and bidding.chooser(state) is not None:
-        return [Pending(bidding.chooser(state), "choose_special")]
-    if phase == "favour" and court.current(state) is not None:
-        return [Pending(court.current(state), "favour")]
-    if phase == "winter" and winter.chooser(state) is not None:
-        return [Pending(winter.chooser(state), "famine_order")]
-    a = actions.actor(state)
-    if a is not None:
-        return [Pending(a[0], f"{a[1]}:{a[2]}")]
-    return []
-
-
-def _dispatch(ctx, seat: int, cmd: dict) -> None:
+def _dispatch(ctx: Ctx, seat: int, cmd: dict[str, Any]) -> None:
     t = cmd["type"]
     if t == "draft":
         draft.decide(ctx, seat, cmd)

@@ -5,24 +5,28 @@ shown on it: chests, rice, armies from his supply into the tower tray, or VP."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.rules.base import IllegalCommand
 
-from . import catalog as C
+from . import data
 from . import events as E
 from . import state as S
+from .context import Ctx
+from .state import State
 
 
-def bonuses(s: dict, seat: int) -> dict:
-    return C.SAMURAI[s["players"][seat]["samurai"] - 1]
+def bonuses(s: State, seat: int) -> dict[str, Any]:
+    return data.SAMURAI[s["players"][seat]["samurai"] - 1]
 
 
-def legal(s: dict, seat: int) -> list[dict]:
+def legal(s: State, seat: int) -> list[dict[str, Any]]:
     if s["phase"] != "samurai" or seat not in s["samurai_pending"]:
         return []
     return [{"type": "samurai", "bonus": b} for b in bonuses(s, seat)]
 
 
-def decide(ctx, seat: int, bonus: str) -> None:
+def decide(ctx: Ctx, seat: int, bonus: str) -> None:
     s = ctx.s
     if s["phase"] != "samurai" or seat not in s["samurai_pending"]:
         raise IllegalCommand("you have no Samurai bonus to take now")

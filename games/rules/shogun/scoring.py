@@ -4,22 +4,25 @@ when tied (at least one building of that type to qualify)."""
 
 from __future__ import annotations
 
-from . import catalog as C
+from typing import Any
+
+from . import data
 from . import state as S
+from .state import State
 
-_T = C.TABLES["scoring"]
+_T = data.TABLES["scoring"]
 
 
-def majorities(s: dict) -> list[dict]:
+def majorities(s: State) -> list[dict[str, Any]]:
     """Per seat: {"<region>:<type>": vp} for every majority he wins or shares."""
     n = s["n"]
     out: list[dict[str, int]] = [{} for _ in range(n)]
-    regions = C.regions(s["opts"]["board"])
-    for region in C.REGION_COLOURS:
-        for kind in C.BUILDINGS:
+    regions = data.regions(s["opts"]["board"])
+    for region in data.REGION_COLOURS:
+        for kind in data.BUILDINGS:
             counts = [0] * n
             for name, p in s["provinces"].items():
-                if regions[name] == region and p["owner"] is not None and p[kind]:
+                if regions[name] == region and p["owner"] is not None and S.raw_province(p)[kind]:
                     counts[p["owner"]] += 1
             best = max(counts)
             if best < 1:
@@ -33,7 +36,7 @@ def majorities(s: dict) -> list[dict]:
     return out
 
 
-def score(s: dict) -> list[dict]:
+def score(s: State) -> list[dict[str, Any]]:
     maj = majorities(s)
     rows = []
     for seat in range(s["n"]):

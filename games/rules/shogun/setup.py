@@ -3,24 +3,34 @@ the start provinces (beginner set-up, or the draft which then runs as player dec
 
 from __future__ import annotations
 
-from . import catalog as C
-from . import draft
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.rules.base import Event, RngFactory
+
+from . import data, draft
 from . import events as E
 from .context import Ctx
+from .event_cards import year_events
 from .flow import advance
 from .options import normalise
-from .state import initial
-from .tower import drop, empty
+from .state import State, Tower, initial
+from .tower import drop, empty, model_for
 
 
-def colours(factions, rng) -> list[str]:
+def colours(factions: list[str | None], rng: RngFactory) -> list[str]:
     """Keep chosen colours; give the seats without one a random free colour."""
-    free = [c for c in C.COLOURS if c not in factions]
+    free = [c for c in data.COLOURS if c not in factions]
     free = rng("colours").shuffled(free)
     return [f if f is not None else free.pop() for f in factions]
 
 
-def start(factions, opts, rng, version: int = C.RULES_VERSION) -> list:
+def start(
+    factions: Sequence[str | None],
+    opts: Mapping[str, Any] | None,
+    rng: RngFactory,
+    version: int = data.RULES_VERSION,
+) -> list[Event]:
     opts = normalise(opts, version)
     n = len(factions)
     ctx = Ctx(initial(), rng, version)
@@ -29,8 +39,8 @@ def start(factions, opts, rng, version: int = C.RULES_VERSION) -> list:
         {
             "opts": opts,
             "colours": colours(list(factions), rng),
-            "money": C.SETUP["starting_money"][n],
-            "in_play": list(C.in_play(n)),
+            "money": data.SETUP["starting_money"][n],
+            "in_play": list(data.in_play(n)),
         },
     )
     seed_tower(ctx)
@@ -43,38 +53,32 @@ def start(factions, opts, rng, version: int = C.RULES_VERSION) -> list:
     return ctx.events
 
 
-def seed_tower(ctx) -> None:
+def seed_tower(ctx: Ctx) -> None:
     """7 armies per player + 10 green into the empty tower; what falls out goes back to
     the supplies - with Tenno's Court each fallen army becomes an official in the
     vestibule (seed)."""
     s = ctx.s
-    seed = C.SETUP["tower_seed"]
+    seed = data.SETUP["tower_seed"]
     cubes = [seat for seat in range(s["n"]) for _ in range(seed["armies_per_player"])]
-    cubes += [C.GREEN] * seed["green"]
-    ctx.emit(E.TOWER_SEEDED, seeding(s, drop(empty(), cubes, ctx.rng("tower-seed"))))
+    cubes += [data.GREEN] * seed["green"]
+    ctx.emit(E.TOWER_SEEDED, seeding(s, drop(empty(), cubes, ctx.rng("tower-seed"), model_for(ctx.version))))
 
 
-def seeding(s: dict, t: dict) -> dict:
+def seeding(s: State, t: Tower) -> dict[str, Any]:
     """The TowerSeeded payload for a thrown tower `t`: the tray is emptied."""
     fell = [t["tray"].count(seat) for seat in range(s["n"])]
-    officials = [min(k, C.OFFICIALS) if s["opts"]["tennos_court"] else 0 for k in fell]
+    officials = [min(k, data.OFFICIALS) if s["opts"]["tennos_court"] else 0 for k in fell]
     return {
         "tower": {"l1": t["l1"], "l2": t["l2"], "tray": []},
         "fell": fell,
-        "green_fell": t["tray"].count(C.GREEN),
+        "green_fell": t["tray"].count(data.GREEN),
         "officials": officials,
     }
 
 
-def year_events(ctx, past: list[str]) -> list[str]:
-    left = [e for e in C.EVENT_IDS if e not in past]
-    picks = ctx.rng("year-events").shuffled(left)[: C.CARDS["events_per_year"]]
-    return sorted(picks)
-
-
-def deal_beginner(ctx) -> None:
+def deal_beginner(ctx: Ctx) -> None:
     """Fixed set-ups from the rules supplement: letter A to seat 0, B to seat 1, ..."""
-    table = C.SETUP["beginner"][ctx.s["n"]]
+    table = data.SETUP["beginner"][ctx.s["n"]]
     placements = [
         [prov, seat, armies]
         for seat, letter in enumerate(sorted(table))

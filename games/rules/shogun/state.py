@@ -24,15 +24,162 @@ Shape (filled by `GameStarted`)::
 from __future__ import annotations
 
 import marshal
-from typing import Any
+from typing import Any, TypedDict, cast
 
-from . import catalog as C
+from . import data
 
 SEASONS = ("spring", "summer", "autumn", "winter")
 
+Seat = int  # 0..4; the peasants' cubes are data.GREEN (-1) in tower lists
+Payload = dict[str, Any]  # an event payload or command, as JSON-like builtins
 
-def initial() -> dict:
+
+class Province(TypedDict):
+    owner: Seat | None
+    armies: int
+    castle: bool
+    temple: bool
+    theatre: bool
+    markers: int  # revolt markers
+
+
+class Player(TypedDict):
+    money: int  # war chests
+    rice: int
+    vp: int  # victory points
+    officials: int  # in his supply
+    vestibule: int
+    hall: int
+    samurai: int  # his face-up Samurai card (1..4)
+    fav4: bool  # favour #4 kept for the next marker on his provinces
+    immune: list[str]  # Attack/Move letters that may not target him this season
+    special: str | None  # this season's special card
+
+
+class Tower(TypedDict):
+    l1: list[int]  # cubes stuck on baffle level 1
+    l2: list[int]  # cubes stuck on baffle level 2
+    tray: list[int]
+
+
+class PlanEntry(TypedDict):
+    card: str | None
+    salt: str
+
+
+class Current(TypedDict):
+    i: int  # index of the action being executed (0..9; 10 = done)
+    j: int  # index in the turn order of the player revealing it
+    sub: str | None  # his step: None (not revealed), "execute", "recruit", "move", "attack", "end"
+
+
+class Round(TypedDict):
+    actions: list[str]  # action cards face up, in execution order
+    pool: list[str]  # action cards still face down
+    specials: list[str]  # special cards on the turn-order slots 1..5
+    favours: list[list[int]]  # [cost, card] in the audience hall
+    cur: Current
+    planned: list[bool]
+    revealed: list[dict[str, Any]]  # per seat: space -> card, once public
+    lost: list[list[Any]]  # [seat, province]: cards lost this season
+    bids: list[int] | None
+    queue: list[int]  # bid order of players still to choose a special card
+    chosen: list[int | None]  # slot chosen per seat
+    order: list[int]  # this season's turn order
+    court_queue: list[int]
+
+
+class Draft(TypedDict):
+    first: Seat
+    turn: int
+    display: list[str]
+    pool: list[str]
+    bottom: list[str]
+    villages: list[list[int]]
+    last_offer: list[list[str] | None]
+    offered: bool
+
+
+class Winter(TypedDict):
+    queue: list[Seat]  # starving players still to be struck
+    seat: Seat | None
+    left: list[str]  # his revolting provinces still to resolve
+    extra: int
+
+
+class Result(TypedDict):
+    winners: list[Seat]
+    scores: list[int]
+
+
+class State(TypedDict, total=False):
+    """Every key is present from `GameStarted` on (before it the state is {"phase": "init"})."""
+
+    phase: str
+    opts: dict[str, Any]
+    n: int  # number of players
+    colours: list[str]
+    year: int
+    season: int
+    in_play: list[str]
+    provinces: dict[str, Province]
+    players: list[Player]
+    tiles: dict[str, int]
+    tower: Tower
+    year_events: list[str]
+    used_events: list[str]
+    past_events: list[str]
+    event: str | None
+    event_cancelled: bool
+    favour_pool: list[int]
+    round: Round | None
+    plans: list[dict[str, PlanEntry]] | None
+    draft: Draft | None
+    samurai_pending: list[Seat]
+    winter: Winter | None
+    last_battle: dict[str, Any] | None
+    famine: list[dict[str, Any]]
+    last_scoring: list[dict[str, Any]] | None
+    result: Result | None
+
+
+def initial() -> State:
     return {"phase": "init"}
+
+
+def round_of(s: State) -> Round:
+    """The current season's round (set from the first season on)."""
+    r = s["round"]
+    assert r is not None, "no season is running"
+    return r
+
+
+def draft_of(s: State) -> Draft:
+    d = s["draft"]
+    assert d is not None, "no draft is running"
+    return d
+
+
+def winter_of(s: State) -> Winter:
+    w = s["winter"]
+    assert w is not None, "it is not winter"
+    return w
+
+
+def plans_of(s: State) -> list[dict[str, PlanEntry]]:
+    plans = s["plans"]
+    assert plans is not None, "no season is running"
+    return plans
+
+
+def raw_province(p: Province) -> dict[str, Any]:
+    """A province as a plain dict, for code that picks a building by name."""
+    return cast(dict[str, Any], p)
+
+
+def raw(s: State) -> dict[str, Any]:
+    """The state as a plain dict, for code that addresses its entries by computed keys."""
+    return cast(dict[str, Any], s)
 
 
 def clone(s: Any) -> Any:
@@ -40,78 +187,86 @@ def clone(s: Any) -> Any:
     return marshal.loads(marshal.dumps(s))
 
 
-def on_map(s: dict, seat: int) -> int:
+def on_map(s: State, seat: int) -> int:
     return sum(p["armies"] for p in s["provinces"].values() if p["owner"] == seat)
 
 
-def in_tower(s: dict, seat: int) -> int:
+def in_tower(s: State, seat: int) -> int:
     t = s["tower"]
     return t["l1"].count(seat) + t["l2"].count(seat) + t["tray"].count(seat)
 
 
-def supply(s: dict, seat: int) -> int:
+def supply(s: State, seat: int) -> int:
     """Armies in the player's supply: 62 minus those on the map and in the tower."""
-    return C.ARMIES - on_map(s, seat) - in_tower(s, seat)
+    return data.ARMIES - on_map(s, seat) - in_tower(s, seat)
 
 
-def owned(s: dict, seat: int) -> list[str]:
+def owned(s: State, seat: int) -> list[str]:
     return [n for n, p in s["provinces"].items() if p["owner"] == seat]
 
 
-def buildings(prov: dict) -> list[str]:
-    return [b for b in C.BUILDINGS if prov[b]]
+def buildings(prov: Province) -> list[str]:
+    return [b for b in data.BUILDINGS if raw_province(prov)[b]]
 
 
-def hand(s: dict, seat: int) -> list[str]:
+def hand(s: State, seat: int) -> list[str]:
     """Cards a player may plan with: his province cards, chest cards, tower cards (court)."""
-    cards = sorted(owned(s, seat)) + C.chest_cards()
+    cards = sorted(owned(s, seat)) + data.chest_cards()
     if s["opts"]["tennos_court"]:
-        cards += C.tower_cards()
+        cards += data.tower_cards()
     return cards
 
 
-def spaces(s: dict) -> list[str]:
-    out = list(C.ACTION_IDS) + ["bid"]
+def spaces(s: State) -> list[str]:
+    out = list(data.ACTION_IDS) + ["bid"]
     if s["opts"]["tennos_court"]:
-        out += C.COURT_SPACES
+        out += data.COURT_SPACES
     return out
 
 
-def event(s: dict) -> dict:
+def event(s: State) -> dict[str, Any]:
     """The season event's data, or {} when none applies (winter, cancelled by favour #1)."""
-    if s.get("event") is None or s.get("event_cancelled") or s.get("season", 3) >= 3:
+    ev = s.get("event")
+    if ev is None or s.get("event_cancelled") or s.get("season", 3) >= 3:
         return {}
-    return C.EVENTS[s["event"]]
+    return data.EVENTS[ev]
 
 
-def special(s: dict, seat: int) -> dict:
+def special(s: State, seat: int) -> dict[str, Any]:
     sid = s["players"][seat]["special"]
-    return C.SPECIALS[sid] if sid else {}
+    return data.SPECIALS[sid] if sid else {}
 
 
-def region_of(s: dict, prov: str) -> str:
-    return C.regions(s["opts"]["board"])[prov]
+def region_of(s: State, prov: str) -> str:
+    return data.regions(s["opts"]["board"])[prov]
 
 
-def plan_card(s: dict, seat: int, space: str):
-    plan = s["plans"][seat]
+def plan_card(s: State, seat: int, space: str) -> str | None:
+    plan = plans_of(s)[seat]
     entry = plan.get(space) if plan else None
     return None if entry is None else entry["card"]
 
 
-def card_lost(s: dict, seat: int, prov: str) -> bool:
-    return [seat, prov] in s["round"]["lost"]
+def planned_province(s: State, seat: int, space: str) -> str:
+    """The province card on a space whose action is under way (it is one by then)."""
+    card = plan_card(s, seat, space)
+    assert card is not None and data.is_province(card), f"{space} holds no province card"
+    return card
 
 
-def can_build(s: dict, seat: int, prov: str, kind: str) -> bool:
+def card_lost(s: State, seat: int, prov: str) -> bool:
+    return [seat, prov] in round_of(s)["lost"]
+
+
+def can_build(s: State, seat: int, prov: str, kind: str) -> bool:
     """Normal building rules: own province, free site, one of each type, a tile left."""
     p = s["provinces"].get(prov)
-    if p is None or p["owner"] != seat or p[kind] or s["tiles"][kind] <= 0:
+    if p is None or p["owner"] != seat or raw_province(p)[kind] or s["tiles"][kind] <= 0:
         return False
-    return len(buildings(p)) < C.PROVINCES[prov]["sites"]
+    return len(buildings(p)) < int(data.PROVINCES[prov]["sites"])
 
 
-def protected(s: dict, attacker: int, prov: str, letter: str) -> bool:
+def protected(s: State, attacker: int, prov: str, letter: str) -> bool:
     """May `attacker` not target `prov` with Attack/Move `letter`? Temple event and the
     immunity favours protect only other players' provinces (Appendix R #8, #24)."""
     p = s["provinces"][prov]

@@ -4,6 +4,12 @@ Everything on the board is public: provinces, armies, buildings, markers, chests
 officials, the tower's contents (both levels and the tray), revealed cards, bids once
 revealed. Secret: the cards still face down on a player's planning boards - each seat sees
 his own - and no salt is ever shown. After the game ends everything is shown.
+
+The tower's retained cubes are public by the project's decision (shared/rules/shogun.md,
+project decisions: "contents ... part of the game state and visible to all"). The physical
+game cannot show them: players see only what falls into the tray and can at best count
+what is missing, never which cubes sit on which baffle level. The level split (`l1`,
+`l2`) shown here is information a table at home does not have.
 """
 
 from __future__ import annotations
@@ -11,6 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import state as S
+from .flow import pending
+from .state import State
 
 _PUBLIC = (
     "phase",
@@ -36,18 +44,16 @@ _PUBLIC = (
 )
 
 
-def view(s: dict, seat) -> dict:
+def view(s: State, seat: int | None) -> dict[str, Any]:
     if s.get("phase") == "init":
         return {"phase": "init"}
     out: dict[str, Any] = {k: S.clone(s.get(k)) for k in _PUBLIC}
     out["season_name"] = S.SEASONS[s["season"]]
     out["supply"] = [S.supply(s, x) for x in range(s["n"])]
     out["favours_left"] = len(s["favour_pool"])
-    from .rules import _pending  # late: rules imports this module
-
-    out["pending"] = [{"seat": p.seat, "kind": p.kind} for p in _pending(s)]
+    out["pending"] = [{"seat": p.seat, "kind": p.kind} for p in pending(s)]
     if s.get("draft"):
-        d = s["draft"]
+        d = S.draft_of(s)
         out["draft"] = {
             "first": d["first"],
             "turn": d["turn"],
@@ -60,8 +66,8 @@ def view(s: dict, seat) -> dict:
     return out
 
 
-def _round(s: dict, seat) -> dict:
-    r = s["round"]
+def _round(s: State, seat: int | None) -> dict[str, Any]:
+    r = S.round_of(s)
     over = s["phase"] == "over"
     shown = {
         k: S.clone(r[k])
@@ -82,5 +88,5 @@ def _round(s: dict, seat) -> dict:
     }
     shown["face_down"] = len(r["pool"])
     visible = range(s["n"]) if over else ([seat] if seat is not None else [])
-    shown["plans"] = {str(x): {k: e["card"] for k, e in s["plans"][x].items()} for x in visible}
+    shown["plans"] = {str(x): {k: e["card"] for k, e in S.plans_of(s)[x].items()} for x in visible}
     return shown

@@ -11,33 +11,40 @@ or event modifies winter battles.
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.rules.base import IllegalCommand
 
-from . import catalog as C
+from . import data
 from . import events as E
 from . import state as S
+from .context import Ctx
+from .event_cards import year_events
 from .revolts import revolt
 from .scoring import score
+from .state import State
 
 
-def fourth_event(s: dict) -> str:
+def fourth_event(s: State) -> str:
     left = [e for e in s["year_events"] if e not in s["used_events"]]
     return left[0]
 
 
-def shortfall(s: dict, seat: int) -> int:
+def shortfall(s: State, seat: int) -> int:
     return len(S.owned(s, seat)) - s["players"][seat]["rice"]
 
 
-def auto(ctx) -> bool:
+def auto(ctx: Ctx) -> bool:
     s = ctx.s
     w = s.get("winter")
     if w is None:
         ev = fourth_event(s)
-        loss = C.EVENTS[ev]["rice_loss"]
+        loss = data.EVENTS[ev]["rice_loss"]
         losses = [min(loss, pl["rice"]) for pl in s["players"]]
         starving = [
-            x for x in s["round"]["order"] if len(S.owned(s, x)) - (s["players"][x]["rice"] - losses[x]) > 0
+            x
+            for x in S.round_of(s)["order"]
+            if len(S.owned(s, x)) - (s["players"][x]["rice"] - losses[x]) > 0
         ]
         ctx.emit(E.WINTER_RICE_LOST, {"event": ev, "loss": loss, "losses": losses, "starving": starving})
         return True
@@ -53,11 +60,11 @@ def auto(ctx) -> bool:
     return True
 
 
-def famine(ctx, seat: int) -> None:
+def famine(ctx: Ctx, seat: int) -> None:
     s = ctx.s
     provs = sorted(S.owned(s, seat))
     short = shortfall(s, seat)
-    revolts, extra = C.famine_row(short)
+    revolts, extra = data.famine_row(short)
     picks = ctx.rng("famine").shuffled(provs)[:revolts]
     ctx.emit(
         E.FAMINE_STRUCK,
@@ -65,12 +72,12 @@ def famine(ctx, seat: int) -> None:
     )
 
 
-def resolve(ctx, prov: str) -> None:
+def resolve(ctx: Ctx, prov: str) -> None:
     s = ctx.s
-    revolt(ctx, prov, s["winter"]["extra"] + s["provinces"][prov]["markers"], kind="famine")
+    revolt(ctx, prov, S.winter_of(s)["extra"] + s["provinces"][prov]["markers"], kind="famine")
 
 
-def finish(ctx) -> None:
+def finish(ctx: Ctx) -> None:
     s = ctx.s
     ctx.emit(E.SCORED, {"year": s["year"], "scores": score(s)})
     ctx.emit(E.MARKERS_CLEARED, {})
@@ -80,29 +87,27 @@ def finish(ctx) -> None:
         best = max(vps)
         ctx.emit(E.GAME_ENDED, {"scores": vps, "winners": [x for x in range(s["n"]) if vps[x] == best]})
     else:
-        from .setup import year_events
-
         ctx.emit(E.YEAR_BEGAN, {"year": s["year"] + 1, "events": year_events(ctx, s["past_events"])})
 
 
 # --- the famine-order decision -------------------------------------------------------------
 
 
-def chooser(s: dict):
+def chooser(s: State) -> int | None:
     w = s.get("winter") if s.get("phase") == "winter" else None
     return w["seat"] if w and len(w["left"]) > 1 else None
 
 
-def legal(s: dict, seat: int) -> list[dict]:
+def legal(s: State, seat: int) -> list[dict[str, Any]]:
     if chooser(s) != seat:
         return []
-    return [{"type": "revolt", "province": p} for p in s["winter"]["left"]]
+    return [{"type": "revolt", "province": p} for p in S.winter_of(s)["left"]]
 
 
-def decide(ctx, seat: int, prov: str) -> None:
+def decide(ctx: Ctx, seat: int, prov: str) -> None:
     s = ctx.s
     if chooser(s) != seat:
         raise IllegalCommand("you have no famine revolt to order now")
-    if prov not in s["winter"]["left"]:
+    if prov not in S.winter_of(s)["left"]:
         raise IllegalCommand(f"{prov} is not one of your revolting provinces")
     resolve(ctx, prov)

@@ -5,26 +5,30 @@ from __future__ import annotations
 import json
 
 from games.rules.base import Event, fold, rng_factory
-from games.rules.shogun import catalog as C
+from games.rules.shogun import data
 from games.rules.shogun.context import Ctx
 from games.rules.shogun.flow import advance
 from games.rules.shogun.rules import RULES
 from games.rules.shogun.state import clone
+from games.rules.shogun.tower import model_for
 
 
 class FixedRng:
     """A scripted stand-in for `base.Rng`: every cube falls straight through the tower
     (mode "fall") or sticks at level 1 (mode "stick"); nothing is knocked loose; shuffles
-    keep the order; choices take the first item."""
+    keep the order; choices take the first item. Tower draws are told apart by their
+    bounds (the current model's catch and dislodge denominators, all above 45, the
+    largest other bound)."""
 
     def __init__(self, mode: str = "fall"):
         self.mode = mode
 
     def randbelow(self, n: int) -> int:
-        if n == C.TABLES["tower"]["fall"][1]:
-            return 0 if self.mode == "fall" else n - 1
-        if n == C.TABLES["tower"]["dislodge"][1]:
-            return n - 1
+        level = next((lv for lv in model_for(data.RULES_VERSION).levels if n == _catch_draw(lv)), None)
+        if level is not None:  # a catch draw: the highest value falls (catch < 1)
+            return n - 1 if self.mode == "fall" else 0
+        if n in {lv.dislodge[1] for lv in model_for(data.RULES_VERSION).levels}:
+            return n - 1  # never knocked loose
         return 0
 
     def shuffled(self, items):
@@ -38,6 +42,11 @@ class FixedRng:
 
     def random(self) -> float:
         return 0.0
+
+
+def _catch_draw(level) -> int:
+    """The `randbelow` bound of a level's catch draw (tower.Level.sticks)."""
+    return level.catch[1] * level.capacity**level.shape
 
 
 def fixed(mode: str = "fall"):
@@ -98,12 +107,12 @@ def setup_action(s: dict, action: str, plans: dict, order=None, event=None, bloc
     s = clone(s)
     n = s["n"]
     r = s["round"]
-    r["actions"] = [action] + [a for a in C.ACTION_IDS if a != action][:4]
+    r["actions"] = [action] + [a for a in data.ACTION_IDS if a != action][:4]
     if blocker:
         own(s, "Yamato", n - 1, 2)
         s["players"][n - 1]["money"] = max(s["players"][n - 1]["money"], 20)
         plans = {**plans, n - 1: {**plans.get(n - 1, {}), r["actions"][1]: "Yamato"}}
-    r["pool"] = sorted(a for a in C.ACTION_IDS if a not in r["actions"])
+    r["pool"] = sorted(a for a in data.ACTION_IDS if a not in r["actions"])
     r["order"] = list(order if order is not None else range(n))
     s["plans"] = [{sp: {"card": c, "salt": "00"} for sp, c in plans.get(x, {}).items()} for x in range(n)]
     r["planned"] = [True] * n

@@ -4,8 +4,7 @@ import pytest
 from shogun_helpers import act, clear_board, new_game, of_type, own, run, setup_action
 
 from games.rules.base import IllegalCommand
-from games.rules.shogun import catalog as C
-from games.rules.shogun import planning
+from games.rules.shogun import data, planning
 from games.rules.shogun import state as S
 from games.rules.shogun.rules import RULES
 
@@ -20,7 +19,7 @@ def favour_state(card, n=4, vestibule=4, event=None):
     for x, pl in enumerate(s["players"]):
         pl.update(officials=7 - (vestibule if x == 0 else 0), vestibule=vestibule if x == 0 else 0, hall=0)
         s["plans"][x].update(
-            {sp: {"card": f"chest{i + 1}", "salt": "a"} for i, sp in enumerate(C.COURT_SPACES)}
+            {sp: {"card": f"chest{i + 1}", "salt": "a"} for i, sp in enumerate(data.COURT_SPACES)}
         )
     s["round"]["favours"] = [[4, card]]
     return run(s)[0]
@@ -47,7 +46,7 @@ def test_r7_favour_12_targets_and_supply():
     targets = {c["province"] for c in favour_options(s, 12) if c["use"]}
     neutral = {n for n in s["in_play"] if s["provinces"][n]["owner"] is None}
     assert targets == neutral and len(neutral) == 36  # every in-play neutral one, anywhere
-    assert not targets & {n for n in C.NAMES if C.PROVINCES[n]["out_3p"]}  # 3p exclusions are out
+    assert not targets & {n for n in data.NAMES if data.PROVINCES[n]["out_3p"]}  # 3p exclusions are out
     own(s, "Kai", 0, 61)  # supply 1: places what he has
     s2, events = act(s, 0, {"type": "favour", "card": 12, "use": True, "province": "Omi"})
     assert of_type(events, "FavourTaken")[0]["n"] == 1
@@ -74,11 +73,11 @@ def test_r9_favour_theatre_counts_for_the_no_theatre_event_and_needs_a_tile():
 def test_r15_non_chest_bids_are_zero():
     s = new_game(4)
     p = planning.default(s, 0)
-    prov = next(c for c in p.values() if C.is_province(c))
+    prov = next(c for c in p.values() if data.is_province(c))
     where = next(k for k, c in p.items() if c == prov)
     p[where], p["bid"] = p["bid"], prov  # a province card on the bid space
     planning.validate(s, 0, p)
-    assert C.chest_value(prov) == 0 and C.chest_value("tower2") == 0 and C.chest_value(None) == 0
+    assert data.chest_value(prov) == 0 and data.chest_value("tower2") == 0 and data.chest_value(None) == 0
 
 
 def test_r16_reconquest_does_not_restore_the_planned_action():
@@ -98,7 +97,7 @@ def test_r22_a_player_without_provinces_plans_converts_and_can_return():
     assert len(S.hand(s, 0)) == 8  # 5 chest + 3 tower cards
     p = planning.default(s, 0)
     planning.validate(s, 0, p)
-    assert list(p.values()).count(None) == 6 and all(p[c] for c in C.COURT_SPACES)
+    assert list(p.values()).count(None) == 6 and all(p[c] for c in data.COURT_SPACES)
     s = favour_state(12, vestibule=0)
     for name in S.owned(s, 0):
         s["provinces"][name].update(owner=None, armies=0)

@@ -4,13 +4,13 @@ import pytest
 from shogun_helpers import act, clear_board, fixed, new_game, of_type, own, run, setup_action
 
 from games.rules.base import Event, IllegalCommand
-from games.rules.shogun import catalog as C
+from games.rules.shogun import data
 from games.rules.shogun import events as E
 from games.rules.shogun import state as S
 from games.rules.shogun.evolve import evolve
 from games.rules.shogun.setup import seeding
 
-G = C.GREEN
+G = data.GREEN
 JENS, DIRK, ANIKA, BARBARA = 0, 1, 2, 3
 
 
@@ -110,7 +110,7 @@ def test_t3_favour_ranking_and_payment():
     s = _court_state()
     s["round"]["order"] = [BARBARA, DIRK, JENS, ANIKA]  # Jens before Anika
     s["round"]["favours"] = [[4, 10], [3, 8], [2, 2]]
-    s["favour_pool"] = [c for c in C.FAVOUR_IDS if c not in (10, 8, 2)]
+    s["favour_pool"] = [c for c in data.FAVOUR_IDS if c not in (10, 8, 2)]
     for seat in range(4):
         _plan_court(s, seat, "chest1", "chest2", "chest3")
     for seat, v in ((BARBARA, 5), (DIRK, 3), (JENS, 2), (ANIKA, 2)):
@@ -279,7 +279,7 @@ MAY = {1, 2, 3, 4, 7, 8, 9, 12, 14, 16, 17, 21}  # the seed words these with "ma
 
 
 def test_optional_flags_follow_the_seed_wording():
-    assert {k for k, f in C.FAVOURS.items() if f.get("optional")} == MAY
+    assert {k for k, f in data.FAVOURS.items() if f.get("optional")} == MAY
 
 
 @pytest.mark.parametrize("card", [5, 15, 20, 6, 13, 19, 10, 11, 18])

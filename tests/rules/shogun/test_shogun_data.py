@@ -2,7 +2,7 @@
 
 from collections import Counter
 
-from games.rules.shogun import catalog as C
+from games.rules.shogun import data
 
 
 def connected(nodes):
@@ -15,80 +15,84 @@ def connected(nodes):
         if n in seen:
             continue
         seen.add(n)
-        todo += [m for m in C.ADJ[n] if m in nodes]
+        todo += [m for m in data.ADJ[n] if m in nodes]
     return seen == nodes
 
 
 def test_45_provinces_9_per_region_on_both_sides():
-    assert len(C.PROVINCES) == 45
+    assert len(data.PROVINCES) == 45
     for side in ("sun", "moon"):
-        counts = Counter(C.regions(side).values())
-        assert counts == {c: 9 for c in C.REGION_COLOURS}
+        counts = Counter(data.regions(side).values())
+        assert counts == {c: 9 for c in data.REGION_COLOURS}
 
 
 def test_97_symmetric_edges_with_6_sea_routes():
-    edges = {frozenset((a, b)) for a, b, _ in C.EDGES}
-    assert len(edges) == 97 == len(C.EDGES)
-    assert sum(sea for *_, sea in C.EDGES) == 6
-    for a, nbrs in C.ADJ.items():
+    edges = {frozenset((a, b)) for a, b, _ in data.EDGES}
+    assert len(edges) == 97 == len(data.EDGES)
+    assert sum(sea for *_, sea in data.EDGES) == 6
+    for a, nbrs in data.ADJ.items():
         assert a not in nbrs
         for b in nbrs:
-            assert a in C.ADJ[b]
-    assert "Mikawa" not in C.ADJ["Kai"]  # the one-sided [imr] link is dropped
-    assert "Harima" in C.ADJ["Hoki"]  # confirmed on the scan (R #28)
+            assert a in data.ADJ[b]
+    assert "Mikawa" not in data.ADJ["Kai"]  # the one-sided [imr] link is dropped
+    assert "Harima" in data.ADJ["Hoki"]  # confirmed on the scan (R #28)
 
 
 def test_province_values_spot_checks():
-    assert (C.PROVINCES["Etchu"]["tax"], C.PROVINCES["Etchu"]["rice"], C.PROVINCES["Etchu"]["sites"]) == (
+    assert (
+        data.PROVINCES["Etchu"]["tax"],
+        data.PROVINCES["Etchu"]["rice"],
+        data.PROVINCES["Etchu"]["sites"],
+    ) == (
         7,
         3,
         3,
     )
-    assert (C.PROVINCES["Shimosa"]["tax"], C.PROVINCES["Shimosa"]["rice"]) == (5, 5)
-    assert C.PROVINCES["Sanuki"]["sun"] == "purple" and C.PROVINCES["Sanuki"]["moon"] == "green"
-    assert sum(p["sites"] for p in C.PROVINCES.values()) == 87  # R #20
+    assert (data.PROVINCES["Shimosa"]["tax"], data.PROVINCES["Shimosa"]["rice"]) == (5, 5)
+    assert data.PROVINCES["Sanuki"]["sun"] == "purple" and data.PROVINCES["Sanuki"]["moon"] == "green"
+    assert sum(p["sites"] for p in data.PROVINCES.values()) == 87  # R #20
 
 
 def test_three_player_exclusions_and_connectivity():
-    out = {n for n in C.NAMES if n not in C.in_play(3)}
+    out = {n for n in data.NAMES if n not in data.in_play(3)}
     assert out == {"Mutsu", "Echigo", "Awa-Boso", "Kazusa", "Sanuki", "Tosa", "Izumo", "Iwami"}
-    assert len(C.in_play(3)) == 37 and len(C.in_play(4)) == 45
-    assert connected(C.NAMES) and connected(C.in_play(3))
-    sun = C.regions("sun")
-    for colour in C.REGION_COLOURS:
-        members = [n for n in C.NAMES if sun[n] == colour]
+    assert len(data.in_play(3)) == 37 and len(data.in_play(4)) == 45
+    assert connected(data.NAMES) and connected(data.in_play(3))
+    sun = data.regions("sun")
+    for colour in data.REGION_COLOURS:
+        members = [n for n in data.NAMES if sun[n] == colour]
         assert connected(members)
-        assert connected([n for n in members if n in C.in_play(3)])
+        assert connected([n for n in members if n in data.in_play(3)])
 
 
 def test_moon_fallback_map_is_unsound_as_documented():
     """R #27: sun adjacency + moon regions leaves moon-green non-contiguous, and the sun 3p
     exclusions split moon-brown. These facts are why the moon side is experimental."""
-    moon = C.regions("moon")
-    green = [n for n in C.NAMES if moon[n] == "green"]
+    moon = data.regions("moon")
+    green = [n for n in data.NAMES if moon[n] == "green"]
     assert not connected(green)
-    brown3 = [n for n in C.NAMES if moon[n] == "brown" and n in C.in_play(3)]
+    brown3 = [n for n in data.NAMES if moon[n] == "brown" and n in data.in_play(3)]
     assert not connected(brown3)
 
 
 def test_beginner_setups_match_the_village_lists():
     for n in (3, 4, 5):
-        table = C.SETUP["beginner"][n]
+        table = data.SETUP["beginner"][n]
         assert len(table) == n
         used = [p for letter in table for p in table[letter]]
-        assert len(used) == len(set(used)) and set(used) <= set(C.in_play(n))
+        assert len(used) == len(set(used)) and set(used) <= set(data.in_play(n))
         for letter in table:
-            assert sorted(table[letter].values()) == sorted(C.SETUP["start_villages"][n])
-    assert [sum(C.SETUP["start_villages"][n]) for n in (5, 4, 3)] == [23, 25, 27]
+            assert sorted(table[letter].values()) == sorted(data.SETUP["start_villages"][n])
+    assert [sum(data.SETUP["start_villages"][n]) for n in (5, 4, 3)] == [23, 25, 27]
 
 
 def test_cards():
-    assert len(C.ACTION_IDS) == 10 and len(C.EVENTS) == 12 and len(C.SPECIALS) == 5
-    assert [C.ACTIONS[a]["cost"] for a in C.ACTION_IDS] == [3, 2, 1, 0, 0, 3, 2, 1, 0, 0]
-    assert sorted(e["rice_loss"] for e in C.EVENTS.values()) == [0, 1, 2, 2, 3, 3, 3, 4, 4, 5, 6, 7]
-    assert C.FAVOUR_IDS == list(range(1, 22))
+    assert len(data.ACTION_IDS) == 10 and len(data.EVENTS) == 12 and len(data.SPECIALS) == 5
+    assert [data.ACTIONS[a]["cost"] for a in data.ACTION_IDS] == [3, 2, 1, 0, 0, 3, 2, 1, 0, 0]
+    assert sorted(e["rice_loss"] for e in data.EVENTS.values()) == [0, 1, 2, 2, 3, 3, 3, 4, 4, 5, 6, 7]
+    assert data.FAVOUR_IDS == list(range(1, 22))
     groups = {}
-    for k, f in C.FAVOURS.items():
+    for k, f in data.FAVOURS.items():
         groups.setdefault(f["type"], []).append(k)
     assert groups["chests"] == [2, 9, 16] and groups["tray"] == [3, 8, 14]
     assert groups["rice"] == [5, 15, 20] and groups["vp"] == [6, 13, 19]
@@ -96,7 +100,7 @@ def test_cards():
 
 
 def test_famine_table():
-    assert [C.famine_row(s) for s in range(0, 9)] == [
+    assert [data.famine_row(s) for s in range(0, 9)] == [
         (0, 0),
         (1, 1),
         (1, 2),
@@ -125,10 +129,10 @@ def test_event_cards_match_the_reference_table():
         "E11": ("rice_max", 4),
         "E12": ("shortage", 1),
     }
-    assert {k: (v["effect"], v["rice_loss"]) for k, v in C.EVENTS.items()} == table
+    assert {k: (v["effect"], v["rice_loss"]) for k, v in data.EVENTS.items()} == table
 
 
 def test_rice_track_maximum_is_18_per_year_without_favours():
     """R #19: one rice collection per season, at most 5 (+1 special); 3 seasons = 18."""
-    best = max(p["rice"] for p in C.PROVINCES.values())
+    best = max(p["rice"] for p in data.PROVINCES.values())
     assert best == 5 and 3 * (max(best, 4) + 1) == 18

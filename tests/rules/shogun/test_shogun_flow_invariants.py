@@ -9,7 +9,7 @@ import random
 import pytest
 
 from games.rules.base import canonical_json, fold, rng_factory
-from games.rules.shogun import catalog as C
+from games.rules.shogun import data
 from games.rules.shogun import state as S
 from games.rules.shogun.rules import RULES
 from games.rules.testing import pick
@@ -31,9 +31,9 @@ SEASON_STEPS = [
 def _invariants(s):
     for x in range(s["n"]):
         pl = s["players"][x]
-        assert pl["officials"] + pl["vestibule"] + pl["hall"] == C.OFFICIALS
+        assert pl["officials"] + pl["vestibule"] + pl["hall"] == data.OFFICIALS
         assert min(pl["officials"], pl["vestibule"], pl["hall"]) >= 0
-        assert 0 <= S.supply(s, x) <= C.ARMIES
+        assert 0 <= S.supply(s, x) <= data.ARMIES
         assert pl["money"] >= 0 and pl["rice"] >= 0
         if s["phase"] != "favour":
             assert pl["hall"] == 0
@@ -42,8 +42,8 @@ def _invariants(s):
             assert p["armies"] == 0 and not S.buildings(p) and p["markers"] == 0
         else:
             assert p["armies"] >= 1
-        assert len(S.buildings(p)) <= C.PROVINCES[name]["sites"]
-    for kind, total in C.SETUP["building_tiles"].items():
+        assert len(S.buildings(p)) <= data.PROVINCES[name]["sites"]
+    for kind, total in data.SETUP["building_tiles"].items():
         assert s["tiles"][kind] + sum(p[kind] for p in s["provinces"].values()) == total
 
 

@@ -6,8 +6,7 @@ import pytest
 from shogun_helpers import act, new_game, of_type
 
 from games.rules.base import IllegalCommand, commitment_of, rng_factory
-from games.rules.shogun import catalog as C
-from games.rules.shogun import planning
+from games.rules.shogun import data, planning
 from games.rules.shogun import state as S
 from games.rules.shogun.rules import RULES
 
@@ -88,7 +87,7 @@ def test_few_provinces_leave_exactly_the_missing_spaces_empty():
     for _ in range(30):
         p = planning.sample(s, 0, rnd)
         assert list(p.values()).count(None) == 4
-        assert all(p[c] is not None for c in C.COURT_SPACES)
+        assert all(p[c] is not None for c in data.COURT_SPACES)
         planning.validate(s, 0, p)
     base_game = new_game(4, tennos_court=False)
     assert len(planning.default(base_game, 0)) == 11

@@ -18,6 +18,10 @@ FAMILIES = [
     (5, {"setup": "beginner", "tennos_court": False}),
     (4, {"board": "moon"}),
     (3, {"board": "moon", "setup": "beginner", "samurai": True}),
+    # the house-rule options of rules version 3
+    (4, {"forced_execution": True, "court_conversion": "up_to"}),
+    (5, {"recruit1": "mandatory", "theatre_calms": "one", "forced_execution": True}),
+    (3, {"court_conversion": "up_to", "recruit1": "mandatory", "setup": "beginner"}),
 ]
 
 
@@ -40,13 +44,15 @@ def test_chosen_colours_are_kept():
     assert len(set(colours)) == 3
 
 
-def test_default_commands_alone_finish_a_game():
-    """A table where every deadline is missed still reaches the end."""
+@pytest.mark.parametrize("options", [{}, {"forced_execution": True, "recruit1": "mandatory"}])
+def test_default_commands_alone_finish_a_game(options):
+    """A table where every deadline is missed still reaches the end (also when revealed
+    actions must be executed: the default then moves rather than declines)."""
     from shogun_helpers import roundtrip
 
     from games.rules.base import fold, rng_factory
 
-    events = roundtrip(RULES.start([None] * 4, {}, rng_factory("d", 1)))
+    events = roundtrip(RULES.start([None] * 4, options, rng_factory("d", 1)))
     state = fold(RULES, events)
     for _ in range(3000):
         if RULES.outcome(state):

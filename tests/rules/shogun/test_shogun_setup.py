@@ -5,7 +5,7 @@ import pytest
 from shogun_helpers import act, new_game, of_type, roundtrip, run
 
 from games.rules.base import IllegalCommand, fold, rng_factory
-from games.rules.shogun import catalog as C
+from games.rules.shogun import data
 from games.rules.shogun import state as S
 from games.rules.shogun.rules import RULES
 from games.rules.shogun.state import clone
@@ -20,7 +20,7 @@ def started(n, **opts):
 def test_starting_chests_and_year_events(n, money):
     s, events = started(n)
     assert [p["money"] for p in s["players"]] == [money] * n
-    assert len(s["year_events"]) == 4 and set(s["year_events"]) <= set(C.EVENT_IDS)
+    assert len(s["year_events"]) == 4 and set(s["year_events"]) <= set(data.EVENT_IDS)
     assert len(s["in_play"]) == (37 if n == 3 else 45)
     assert s["phase"] == "draft"
 
@@ -35,7 +35,7 @@ def test_tower_seeding_keeps_stuck_cubes_and_makes_officials():
         assert stuck.count(seat) + seeded["fell"][seat] == 7
         assert s["players"][seat]["vestibule"] == seeded["officials"][seat] == seeded["fell"][seat]
         assert S.supply(s, seat) == 62 - stuck.count(seat)
-    assert stuck.count(C.GREEN) + seeded["green_fell"] == 10
+    assert stuck.count(data.GREEN) + seeded["green_fell"] == 10
 
 
 def test_options_schema_defaults():
@@ -58,7 +58,7 @@ def test_options_schema_defaults():
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_beginner_setups(n):
     s = new_game(n)
-    table = C.SETUP["beginner"][n]
+    table = data.SETUP["beginner"][n]
     for seat, letter in enumerate(sorted(table)):
         mine = {p: s["provinces"][p]["armies"] for p in S.owned(s, seat)}
         assert mine == table[letter]

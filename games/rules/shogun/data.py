@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 from functools import cache
+from typing import Any
 
-import yaml
+import yaml  # type: ignore[import-untyped]
 
 _DIR = os.path.join(os.path.dirname(__file__), "data")
 
 
-def _load(name: str):
+def _load(name: str) -> Any:
     with open(os.path.join(_DIR, name), encoding="utf-8") as f:
         return yaml.safe_load(f)
 
@@ -20,7 +21,7 @@ SETUP = _load("setup.yaml")
 CARDS = _load("cards.yaml")
 TABLES = _load("tables.yaml")
 
-PROVINCES: dict[str, dict] = MAP["provinces"]
+PROVINCES: dict[str, dict[str, Any]] = MAP["provinces"]
 NAMES: list[str] = sorted(PROVINCES)
 EDGES: list[tuple[str, str, bool]] = [(e[0], e[1], len(e) > 2) for e in MAP["edges"]]
 ADJ: dict[str, tuple[str, ...]] = {
@@ -28,17 +29,17 @@ ADJ: dict[str, tuple[str, ...]] = {
 }
 REGION_COLOURS = ["brown", "yellow", "red", "purple", "green"]
 
-ACTIONS: dict[str, dict] = CARDS["actions"]
+ACTIONS: dict[str, dict[str, Any]] = CARDS["actions"]
 ACTION_IDS: list[str] = list(ACTIONS)  # board order of the 10 action spaces
-EVENTS: dict[str, dict] = CARDS["events"]
+EVENTS: dict[str, dict[str, Any]] = CARDS["events"]
 EVENT_IDS: list[str] = sorted(EVENTS)
-SPECIALS: dict[str, dict] = CARDS["specials"]
+SPECIALS: dict[str, dict[str, Any]] = CARDS["specials"]
 SPECIAL_IDS: list[str] = list(SPECIALS)
-FAVOURS: dict[int, dict] = {int(k): v for k, v in CARDS["favours"].items()}
+FAVOURS: dict[int, dict[str, Any]] = {int(k): v for k, v in CARDS["favours"].items()}
 FAVOUR_IDS: list[int] = sorted(FAVOURS)
 FAVOUR_COSTS: list[int] = CARDS["favour_costs"]
 COURT_SPACES: list[str] = CARDS["court_spaces"]  # court3, court2, court1
-SAMURAI: list[dict] = CARDS["samurai"]
+SAMURAI: list[dict[str, Any]] = CARDS["samurai"]
 BUILDINGS = ("castle", "temple", "theatre")
 COLOURS: list[str] = SETUP["colours"]
 ARMIES: int = SETUP["armies_per_player"]
@@ -74,14 +75,14 @@ def tower_cards() -> list[str]:
     return [f"tower{i}" for i in range(1, SETUP["tower_cards_per_player"] + 1)]
 
 
-def chest_value(card) -> int:
+def chest_value(card: object) -> int:
     """Bid value of a card: a chest card counts its value; anything else counts 0 [seed]."""
     if isinstance(card, str) and card.startswith("chest"):
         return int(card[5:])
     return 0
 
 
-def is_province(card) -> bool:
+def is_province(card: object) -> bool:
     return isinstance(card, str) and card in PROVINCES
 
 
