@@ -13,11 +13,11 @@ from rest_framework.views import APIView
 from games.services import audit, undo
 from games.services.reading import game_json
 
-from ..serializers import GameSerializer
+from ..serializers import GameSerializer, StrictSerializer
 from .common import errors, json_body
 
 
-class AbortSerializer(serializers.Serializer):
+class AbortSerializer(StrictSerializer):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
 
 

@@ -109,6 +109,7 @@ class SeatsView(APIView):
     @extend_schema(request=JoinSerializer, responses={201: SeatSerializer, **errors(400, 401, 403, 404, 409)},
                    summary="Join (optionally choosing a faction), or add a bot seat (creator)", operation_id="join_game", tags=["lobby"])
     def post(self, request, game_id):
+        lobby.get_game(game_id)  # an unknown game is 404 whatever the body
         s = JoinSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
         seat = lobby.join(game_id, request.user, s.validated_data.get("faction"), s.validated_data.get("bot"))
