@@ -16,6 +16,8 @@ from django.core.exceptions import SuspiciousOperation
 from django.core.handlers.wsgi import LimitedStream, WSGIRequest
 from django.http import JsonResponse
 
+from games.services.errors import ErrorCode
+
 log = logging.getLogger(__name__)
 
 
@@ -34,7 +36,7 @@ class JsonErrorsMiddleware:
                 and not response.streaming):
             # Django's own HTML answers (unknown URL, bad Host header, too many
             # query fields…) in the API's shape
-            code, detail = _DJANGO_ERRORS.get(response.status_code, ("error", "the request failed"))
+            code, detail = _DJANGO_ERRORS.get(response.status_code, (ErrorCode.ERROR, "the request failed"))
             return _error(response.status_code, code, detail)
         return response
 
@@ -42,26 +44,25 @@ class JsonErrorsMiddleware:
         if not request.path.startswith("/api/"):
             return None
         log.exception("unhandled error on %s %s", request.method, request.path)
-        return JsonResponse({"code": "server_error", "detail": "an unexpected error happened; it was logged"},
-                            status=500)
+        return _error(500, ErrorCode.SERVER_ERROR, "an unexpected error happened; it was logged")
 
 
 _DJANGO_ERRORS = {
-    400: ("bad_request", "the request is malformed (headers, Host or query string)"),
-    403: ("forbidden", "not allowed"),
-    404: ("not_found", "no such endpoint"),
-    405: ("method_not_allowed", "method not allowed"),
-    413: ("request_too_large", "the request is too large"),
-    500: ("server_error", "an unexpected error happened; it was logged"),
+    400: (ErrorCode.BAD_REQUEST, "the request is malformed (headers, Host or query string)"),
+    403: (ErrorCode.FORBIDDEN, "not allowed"),
+    404: (ErrorCode.NOT_FOUND, "no such endpoint"),
+    405: (ErrorCode.METHOD_NOT_ALLOWED, "method not allowed"),
+    413: (ErrorCode.REQUEST_TOO_LARGE, "the request is too large"),
+    500: (ErrorCode.SERVER_ERROR, "an unexpected error happened; it was logged"),
 }
 
 
-def _error(status: int, code: str, detail: str) -> JsonResponse:
+def _error(status: int, code: ErrorCode, detail: str) -> JsonResponse:
     return JsonResponse({"code": code, "detail": detail}, status=status)
 
 
 def _too_large() -> JsonResponse:
-    return _error(413, "request_too_large",
+    return _error(413, ErrorCode.REQUEST_TOO_LARGE,
                   f"request bodies are limited to {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes")
 
 
@@ -70,20 +71,20 @@ def _refuse_malformed(request) -> JsonResponse | None:
     try:
         query = [(k, v) for k in request.GET for v in request.GET.getlist(k)]
     except SuspiciousOperation as exc:  # e.g. more than DATA_UPLOAD_MAX_NUMBER_FIELDS parameters
-        return _error(400, "bad_request", str(exc))
+        return _error(400, ErrorCode.BAD_REQUEST, str(exc))
     if "\x00" in request.path or any("\x00" in k or "\x00" in v for k, v in query):
         # PostgreSQL cannot hold NUL in text: `?ruleset=%00` would fail in the query
-        return _error(400, "invalid", "NUL characters are not allowed in the path or query parameters")
+        return _error(400, ErrorCode.INVALID, "NUL characters are not allowed in the path or query parameters")
     if any("\x00" in str(v) for k, v in request.META.items() if k.startswith("HTTP_")):
-        return _error(400, "invalid", "NUL characters are not allowed in headers")
+        return _error(400, ErrorCode.INVALID, "NUL characters are not allowed in headers")
     if "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
         return _read_chunked(request)
     try:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
-        return _error(400, "bad_request", "invalid Content-Length")
+        return _error(400, ErrorCode.BAD_REQUEST, "invalid Content-Length")
     if length < 0:
-        return _error(400, "bad_request", "invalid Content-Length")
+        return _error(400, ErrorCode.BAD_REQUEST, "invalid Content-Length")
     if length > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
         return _too_large()
     return None
@@ -102,6 +103,6 @@ def _read_chunked(request) -> JsonResponse | None:
         request._stream = LimitedStream(io.BytesIO(body), len(body))  # what WSGIRequest.__init__ builds
         return None
     if isinstance(request, WSGIRequest):
-        return _error(411, "length_required", "send the body with a Content-Length (chunked bodies are not "
+        return _error(411, ErrorCode.LENGTH_REQUIRED, "send the body with a Content-Length (chunked bodies are not "
                                               "supported by this server)")
     return None  # ASGI: the server hands Django the whole body whatever its framing

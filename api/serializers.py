@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from games.services.errors import ErrorCode
+
 
 class StrictSerializer(serializers.Serializer):
     # A request body read as written: unknown keys are refused (a typo must not be
@@ -46,7 +48,8 @@ def _wanted(field) -> str:
 
 
 class ErrorSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="machine-readable error code")
+    code = serializers.ChoiceField(choices=[(c.value, c.name) for c in ErrorCode],
+                                   help_text="machine-readable error code (docs/api.md says what each means)")
     detail = serializers.CharField(help_text="a human sentence")
     fields = serializers.DictField(required=False, help_text="per-field messages (400)")
     current_version = serializers.IntegerField(required=False, help_text="with version_conflict (409)")

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 from games.models import Game
 from games.rules import registry
 from games.services import lobby
-from games.services.errors import Invalid
+from games.services.errors import ErrorCode, Invalid
 from games.services.reading import game_json
 
 from ..serializers import (
@@ -78,7 +78,7 @@ class GamesView(APIView):
         st = request.query_params.get("status")
         if st:
             if st not in Game.Status.values:
-                raise Invalid(f"status must be one of {Game.Status.values}", code="invalid")
+                raise Invalid(f"status must be one of {Game.Status.values}", code=ErrorCode.INVALID)
             qs = qs.filter(status=st)
         if request.query_params.get("ruleset"):
             qs = qs.filter(ruleset=request.query_params["ruleset"])

@@ -26,6 +26,7 @@ from schemathesis.generation.modes import GenerationMode
 from accounts.models import Profile
 from events.models import StoredEvent
 from games.models import CommandReceipt, Game, Seat
+from games.services.errors import ErrorCode
 from tests.conftest import Api, create, register
 
 pytestmark = pytest.mark.django_db
@@ -35,6 +36,7 @@ SCHEMA = schemathesis.openapi.from_path(str(ROOT / "schema.yml"))
 OPERATIONS = [r.ok() for r in SCHEMA.get_all_operations()]
 STREAMS = {"/api/v1/accounts/me/stream"}  # live SSE: never ends; its errors are tested in test_stream.py
 MAX_EXAMPLES = 12
+CODES = {c.value for c in ErrorCode}
 
 _json = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
@@ -135,6 +137,7 @@ def _check(r, where: str, before: tuple) -> None:
         assert r["Content-Type"].startswith("application/json"), f"{where} -> {r.content[:200]!r}"
         err = r.json()
         assert isinstance(err.get("code"), str) and isinstance(err.get("detail"), str), f"{where} -> {err}"
+        assert err["code"] in CODES, f"{where} -> {err['code']!r} is not an ErrorCode"
         assert _counts() == before, f"{where} -> {r.status_code} {err} but something was written"
 
 
