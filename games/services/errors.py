@@ -58,6 +58,7 @@ class ErrorCode(StrEnum):
     GAME_OVER = "game_over"
     GAME_PAUSED = "game_paused"
     ALREADY_PAUSED = "already_paused"
+    NOT_PAUSED = "not_paused"
     NOT_SEATED = "not_seated"
     NOT_YOUR_SEAT = "not_your_seat"
     NOT_ZOMBIE = "not_zombie"

@@ -35,7 +35,7 @@ def vote(game_id, user, action: str) -> dict:
             raise Conflict(f"the game is {game.status}", code=ErrorCode.GAME_NOT_RUNNING)
         if game.paused == (action == PAUSE):
             raise Conflict("the game is already paused" if game.paused else "the game is not paused",
-                           code=ErrorCode.ALREADY_PAUSED if game.paused else "not_paused")
+                           code=ErrorCode.ALREADY_PAUSED if game.paused else ErrorCode.NOT_PAUSED)
         PauseVote.objects.get_or_create(game=game, user=user, action=action)
         voters = set(PauseVote.objects.filter(game=game, action=action).values_list("user_id", flat=True))
         voters &= set(humans)

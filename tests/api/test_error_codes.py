@@ -26,8 +26,10 @@ def _codes_in(path: Path):
     `code = "x"` in a class body, `"code": "x"` in a dict."""
     tree = ast.parse(path.read_text())
     for node in ast.walk(tree):
-        if isinstance(node, ast.keyword) and node.arg == "code" and isinstance(node.value, ast.Constant):
-            yield node.lineno, node.value.value
+        if isinstance(node, ast.keyword) and node.arg == "code":  # also `code=A if c else "b"`
+            for sub in ast.walk(node.value):
+                if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+                    yield node.value.lineno, sub.value
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id in ("code", "default_code")
                                                 for t in node.targets) and isinstance(node.value, ast.Constant):
             yield node.lineno, node.value.value
