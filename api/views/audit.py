@@ -32,7 +32,7 @@ class TakebackSerializer(serializers.Serializer):
 
 class AuditProblemSerializer(serializers.Serializer):
     seq = serializers.IntegerField(allow_null=True)
-    check = serializers.ChoiceField(choices=["chain", "seed", "commitment", "replay", "format"])
+    check = serializers.ChoiceField(choices=["chain", "seed", "commitment", "salt", "replay", "format"])
     detail = serializers.CharField()
 
 
