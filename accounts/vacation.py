@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.services.errors import Invalid
+from games.services.errors import ErrorCode, Invalid
 
 from .models import Profile, profile_of
 
@@ -69,7 +69,7 @@ def _set_vacation(user, until) -> None:
         available = max(0.0, days_per_year() - used)
         if days > available + EPSILON_DAYS:
             raise Invalid(f"you have {available:.2f} vacation days left this year; that vacation needs {days:.2f}",
-                          code="vacation_exhausted", fields={"vacation_until": ["beyond your vacation days"]})
+                          code=ErrorCode.VACATION_EXHAUSTED, fields={"vacation_until": ["beyond your vacation days"]})
         used += days
         p.vacation_until = until
     p.vacation_days_used = {**(p.vacation_days_used or {}), year: round(max(0.0, used), 6)}

@@ -13,21 +13,21 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_handler
 
-from games.services.errors import ServiceError
+from games.services.errors import ErrorCode, ServiceError
 
 from .throttles import TooManyFailedLogins
 
 _CODES = {  # first match wins: subclasses before their bases
-    TooManyFailedLogins: "too_many_failed_logins",
-    exceptions.ParseError: "malformed_json",
-    exceptions.NotAuthenticated: "not_authenticated",
-    exceptions.AuthenticationFailed: "invalid_token",
-    exceptions.PermissionDenied: "forbidden",
-    exceptions.NotFound: "not_found",
-    exceptions.MethodNotAllowed: "method_not_allowed",
-    exceptions.NotAcceptable: "not_acceptable",
-    exceptions.UnsupportedMediaType: "unsupported_media_type",
-    exceptions.Throttled: "rate_limited",
+    TooManyFailedLogins: ErrorCode.TOO_MANY_FAILED_LOGINS,
+    exceptions.ParseError: ErrorCode.MALFORMED_JSON,
+    exceptions.NotAuthenticated: ErrorCode.NOT_AUTHENTICATED,
+    exceptions.AuthenticationFailed: ErrorCode.INVALID_TOKEN,
+    exceptions.PermissionDenied: ErrorCode.FORBIDDEN,
+    exceptions.NotFound: ErrorCode.NOT_FOUND,
+    exceptions.MethodNotAllowed: ErrorCode.METHOD_NOT_ALLOWED,
+    exceptions.NotAcceptable: ErrorCode.NOT_ACCEPTABLE,
+    exceptions.UnsupportedMediaType: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+    exceptions.Throttled: ErrorCode.RATE_LIMITED,
 }
 
 
@@ -50,10 +50,10 @@ def exception_handler(exc, context):
         return None
     if isinstance(exc, exceptions.ValidationError):
         fields = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
-        response.data = {"code": "invalid", "detail": _first_message(exc.detail), "fields": fields}
+        response.data = {"code": ErrorCode.INVALID, "detail": _first_message(exc.detail), "fields": fields}
         response.status_code = status.HTTP_400_BAD_REQUEST
         return response
-    code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), "error")
+    code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), ErrorCode.ERROR)
     detail = exc.detail if isinstance(exc, exceptions.APIException) else str(exc)
     body = {"code": code, "detail": _first_message(detail)}
     if isinstance(exc, exceptions.Throttled) and exc.wait is not None:

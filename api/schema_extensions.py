@@ -1,4 +1,4 @@
-from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSerializerExtension
 
 
 class BearerScheme(OpenApiAuthenticationExtension):
@@ -12,3 +12,16 @@ class BearerScheme(OpenApiAuthenticationExtension):
 def drop_trailing_slash_twins(endpoints):
     """Every path is also served with a trailing slash (api.md); document it once."""
     return [e for e in endpoints if not e[0].endswith("/") or e[0] == "/"]
+
+
+class StrictRequestBodies(OpenApiSerializerExtension):
+    """Request bodies read by a StrictSerializer refuse unknown keys: say so."""
+
+    target_class = "api.serializers.StrictSerializer"
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_basic_serializer(self.target, direction)
+        if direction == "request":
+            schema["additionalProperties"] = False
+        return schema

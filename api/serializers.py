@@ -5,16 +5,58 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from games.services.errors import ErrorCode
+
+
+class StrictSerializer(serializers.Serializer):
+    # A request body read as written: unknown keys are refused (a typo must not be
+    # silently dropped; the schema says additionalProperties: false), and JSON
+    # types are not coerced (DRF would turn 1.5 into the string "1.5", "2" into 2
+    # and "yes" into True). Read-only fields sent back (a PATCH of the object GET
+    # returned) are ignored, as DRF does. (A comment, not a docstring: docstrings
+    # become descriptions in schema.yml.)
+
+    _TYPES = (  # (field class, accepted JSON types, name) — subclasses first
+        (serializers.BooleanField, (bool,), "a boolean"),
+        (serializers.CharField, (str,), "a string"),
+        (serializers.IntegerField, (int,), "an integer"),
+        (serializers.FloatField, (int, float), "a number"),
+    )
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            errors = {k: ["unknown field"] for k in data if k not in self.fields}
+            for name, field in self.fields.items():
+                if name in data and not field.read_only and not _json_type_ok(field, data[name]):
+                    errors[name] = [f"must be {_wanted(field)}"]
+            if errors:
+                raise serializers.ValidationError(errors)
+        return super().to_internal_value(data)
+
+
+def _json_type_ok(field, value) -> bool:
+    if value is None:
+        return True  # allow_null is the field's own check
+    for cls, types, _ in StrictSerializer._TYPES:
+        if isinstance(field, cls):
+            return isinstance(value, types) and (bool in types or not isinstance(value, bool))
+    return True
+
+
+def _wanted(field) -> str:
+    return next(name for cls, _, name in StrictSerializer._TYPES if isinstance(field, cls))
+
 
 class ErrorSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="machine-readable error code")
+    code = serializers.ChoiceField(choices=[(c.value, c.name) for c in ErrorCode],
+                                   help_text="machine-readable error code (docs/api.md says what each means)")
     detail = serializers.CharField(help_text="a human sentence")
     fields = serializers.DictField(required=False, help_text="per-field messages (400)")
     current_version = serializers.IntegerField(required=False, help_text="with version_conflict (409)")
 
 
 # -- accounts -------------------------------------------------------------------------------
-class RegisterSerializer(serializers.Serializer):
+class RegisterSerializer(StrictSerializer):
     username = serializers.RegexField(r"^[\w.@+-]{3,40}$", max_length=40,
                                       help_text="3-40 letters, digits and @.+-_")
     password = serializers.CharField(write_only=True, max_length=200)
@@ -27,7 +69,7 @@ class RegisteredSerializer(serializers.Serializer):
     token = serializers.CharField()
 
 
-class CredentialsSerializer(serializers.Serializer):
+class CredentialsSerializer(StrictSerializer):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=200)
 
@@ -36,7 +78,7 @@ class TokenSerializer(serializers.Serializer):
     token = serializers.CharField()
 
 
-class MeSerializer(serializers.Serializer):
+class MeSerializer(StrictSerializer):
     id = serializers.IntegerField(read_only=True)
     username = serializers.CharField(read_only=True)
     email = serializers.EmailField(required=False, allow_blank=True)
@@ -60,14 +102,14 @@ class RulesetSerializer(serializers.Serializer):
     options = serializers.DictField(help_text="JSON Schema of the options")
 
 
-class TimeControlSerializer(serializers.Serializer):
+class TimeControlSerializer(StrictSerializer):
     seconds_per_decision = serializers.IntegerField(min_value=5, max_value=2592000, required=False,
                                                     allow_null=True)
     reminder_before_seconds = serializers.IntegerField(min_value=1, required=False, allow_null=True)
     excused_misses = serializers.IntegerField(min_value=0, max_value=1000, required=False)
 
 
-class CreateGameSerializer(serializers.Serializer):
+class CreateGameSerializer(StrictSerializer):
     ruleset = serializers.CharField(max_length=40)
     players = serializers.IntegerField()
     options = serializers.DictField(required=False)
@@ -131,7 +173,7 @@ class GameListSerializer(serializers.Serializer):
     count = serializers.IntegerField()
 
 
-class JoinSerializer(serializers.Serializer):
+class JoinSerializer(StrictSerializer):
     faction = serializers.CharField(required=False, allow_null=True, max_length=40)
     bot = serializers.CharField(required=False, allow_null=True, max_length=20,
                                 help_text="add a bot seat instead of joining (creator only): 'random'")

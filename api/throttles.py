@@ -25,6 +25,8 @@ from django.utils.connection import ConnectionProxy
 from rest_framework import exceptions
 from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 
+from games.services.errors import ErrorCode
+
 shared_cache = ConnectionProxy(caches, "throttle")
 
 
@@ -35,7 +37,7 @@ class SharedScopedRateThrottle(ScopedRateThrottle):
 
 
 class TooManyFailedLogins(exceptions.Throttled):
-    default_code = "too_many_failed_logins"
+    default_code = ErrorCode.TOO_MANY_FAILED_LOGINS
     extra_detail_singular = extra_detail_plural = ""
 
     def __init__(self, wait: float):

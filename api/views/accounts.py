@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from accounts.models import profile_of
 from accounts.vacation import days_left
-from games.services.errors import Conflict, Invalid, ServiceError
+from games.services.errors import Conflict, ErrorCode, Invalid, ServiceError
 
 from ..serializers import (
     CredentialsSerializer,
@@ -45,16 +45,16 @@ class RegisterView(APIView):
         try:
             validate_password(d["password"], user=candidate)
         except DjangoValidationError as exc:
-            raise Invalid(" ".join(exc.messages), code="weak_password", fields={"password": exc.messages}) from exc
+            raise Invalid(" ".join(exc.messages), code=ErrorCode.WEAK_PASSWORD, fields={"password": exc.messages}) from exc
         try:
             with transaction.atomic():
                 if User.objects.filter(username__iexact=d["username"]).exists():
-                    raise Conflict("that username is taken", code="username_taken")
+                    raise Conflict("that username is taken", code=ErrorCode.USERNAME_TAKEN)
                 user = User.objects.create_user(d["username"], d.get("email", ""), d["password"])
                 profile_of(user)
                 _, token = AuthToken.objects.create(user)
         except IntegrityError as exc:
-            raise Conflict("that username is taken", code="username_taken") from exc
+            raise Conflict("that username is taken", code=ErrorCode.USERNAME_TAKEN) from exc
         return Response({"id": user.id, "username": user.username, "token": token}, status=201)
 
 
@@ -74,7 +74,7 @@ class TokenView(APIView):
         user = authenticate(request, username=s.validated_data["username"], password=s.validated_data["password"])
         if user is None or not user.is_active:
             failures.failed()
-            raise ServiceError("wrong username or password", code="invalid_credentials", status=401)
+            raise ServiceError("wrong username or password", code=ErrorCode.INVALID_CREDENTIALS, status=401)
         failures.succeeded()
         _, token = AuthToken.objects.create(user)
         return Response({"token": token})

@@ -13,11 +13,11 @@ from rest_framework.views import APIView
 from games.services import audit, undo
 from games.services.reading import game_json
 
-from ..serializers import GameSerializer
+from ..serializers import GameSerializer, StrictSerializer
 from .common import errors, json_body
 
 
-class AbortSerializer(serializers.Serializer):
+class AbortSerializer(StrictSerializer):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
 
 
@@ -32,7 +32,7 @@ class TakebackSerializer(serializers.Serializer):
 
 class AuditProblemSerializer(serializers.Serializer):
     seq = serializers.IntegerField(allow_null=True)
-    check = serializers.ChoiceField(choices=["chain", "seed", "commitment", "replay", "format"])
+    check = serializers.ChoiceField(choices=["chain", "seed", "commitment", "salt", "replay", "format"])
     detail = serializers.CharField()
 
 

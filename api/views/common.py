@@ -16,25 +16,25 @@ def errors(*statuses: int) -> dict:
 
 def json_body(request) -> dict:
     """request.data, insisting on a JSON object (DRF parses; we check the shape)."""
-    from games.services.errors import Invalid
+    from games.services.errors import ErrorCode, Invalid
 
     data = request.data
     if not isinstance(data, dict):
-        raise Invalid("the request body must be a JSON object", code="invalid")
+        raise Invalid("the request body must be a JSON object", code=ErrorCode.INVALID)
     return data
 
 
 def int_param(raw, default: int, name: str, lo: int, hi: int | None = None) -> int:
     """An integer query parameter or header: absent → default; malformed or out
     of range → 400 `invalid` (never a 500)."""
-    from games.services.errors import Invalid
+    from games.services.errors import ErrorCode, Invalid
 
     if raw is None or raw == "":
         return default
     try:
         v = int(raw)
     except (TypeError, ValueError) as exc:
-        raise Invalid(f"{name} must be an integer", code="invalid") from exc
+        raise Invalid(f"{name} must be an integer", code=ErrorCode.INVALID) from exc
     if v < lo or (hi is not None and v > hi):
-        raise Invalid(f"{name} must be from {lo} to {hi if hi is not None else 'any'}", code="invalid")
+        raise Invalid(f"{name} must be from {lo} to {hi if hi is not None else 'any'}", code=ErrorCode.INVALID)
     return v

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 from games.models import Game
 from games.rules import registry
 from games.services import lobby
-from games.services.errors import Invalid
+from games.services.errors import ErrorCode, Invalid
 from games.services.reading import game_json
 
 from ..serializers import (
@@ -78,7 +78,7 @@ class GamesView(APIView):
         st = request.query_params.get("status")
         if st:
             if st not in Game.Status.values:
-                raise Invalid(f"status must be one of {Game.Status.values}", code="invalid")
+                raise Invalid(f"status must be one of {Game.Status.values}", code=ErrorCode.INVALID)
             qs = qs.filter(status=st)
         if request.query_params.get("ruleset"):
             qs = qs.filter(ruleset=request.query_params["ruleset"])
@@ -109,6 +109,7 @@ class SeatsView(APIView):
     @extend_schema(request=JoinSerializer, responses={201: SeatSerializer, **errors(400, 401, 403, 404, 409)},
                    summary="Join (optionally choosing a faction), or add a bot seat (creator)", operation_id="join_game", tags=["lobby"])
     def post(self, request, game_id):
+        lobby.get_game(game_id)  # an unknown game is 404 whatever the body
         s = JoinSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
         seat = lobby.join(game_id, request.user, s.validated_data.get("faction"), s.validated_data.get("bot"))

@@ -21,7 +21,7 @@ from games.models import Notification, WebhookDelivery
 from games.pbem.userstream import notice_json, notices_after, user_stream
 from games.services import pause, press
 from games.services.deadlines import iso
-from games.services.errors import Invalid, NotFound
+from games.services.errors import ErrorCode, Invalid, NotFound
 from games.services.reading import game_json
 
 from ..renderers import EventStreamRenderer
@@ -75,7 +75,7 @@ class ReclaimView(APIView):
                    operation_id="reclaim_seat", tags=["pbem"])
     def post(self, request, game_id, index: int):
         if index > 1000:  # seats are small numbers; keep huge path ints away from the database
-            raise NotFound("no such seat", code="seat_not_found")
+            raise NotFound("no such seat", code=ErrorCode.SEAT_NOT_FOUND)
         return Response(game_json(pause.reclaim(game_id, request.user, index)))
 
 
@@ -103,7 +103,7 @@ class MessagesView(APIView):
         body = json_body(request)
         unknown = set(body) - {"text", "to"}
         if unknown:
-            raise Invalid(f"unknown fields: {sorted(unknown)}", code="invalid")
+            raise Invalid(f"unknown fields: {sorted(unknown)}", code=ErrorCode.INVALID)
         return Response(press.send(game_id, request.user, body.get("text"), body.get("to")), status=201)
 
 
@@ -213,11 +213,11 @@ _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 def _unsubscribe(token) -> dict:
     if not token or not isinstance(token, str) or not _TOKEN.fullmatch(token):
-        raise Invalid("token is required", code="invalid", fields={"token": ["required"]})
+        raise Invalid("token is required", code=ErrorCode.INVALID, fields={"token": ["required"]})
     with transaction.atomic():
         profile = Profile.objects.select_for_update().select_related("user").filter(unsubscribe_token=token).first()
         if profile is None:
-            raise NotFound("unknown or expired unsubscribe link", code="unknown_token")
+            raise NotFound("unknown or expired unsubscribe link", code=ErrorCode.UNKNOWN_TOKEN)
         if profile.email_notifications:
             profile.email_notifications = False
             profile.save(update_fields=["email_notifications"])

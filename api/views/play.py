@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.services import audit, lobby, play, reading
-from games.services.errors import Invalid
+from games.services.errors import ErrorCode, Invalid
 
 from ..renderers import EventStreamRenderer, JsonLinesRenderer
 from ..serializers import (
@@ -59,7 +59,7 @@ class CommandsView(APIView):
         body = json_body(request)
         unknown = set(body) - {"command", "expected_version"}
         if unknown:
-            raise Invalid(f"unknown fields: {sorted(unknown)}", code="invalid")
+            raise Invalid(f"unknown fields: {sorted(unknown)}", code=ErrorCode.INVALID)
         status, result = play.submit(game_id, request.user, body.get("command"), body.get("expected_version"),
                                      request.headers.get("Idempotency-Key"))
         return Response(result, status=status)

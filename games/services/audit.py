@@ -17,7 +17,7 @@ from games import verify
 from games.rules.base import canonical_json, sha256_hex
 
 from ..models import Game
-from .errors import Conflict, Forbidden
+from .errors import Conflict, ErrorCode, Forbidden
 from .lobby import get_game
 from .present import present_event, viewer_for
 from .state import rules_for
@@ -113,9 +113,9 @@ def abort(game_id, user, reason: str = "") -> Game:
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=get_game(game_id).pk)
         if game.creator_id != getattr(user, "id", None):
-            raise Forbidden("only the game's creator can abort it", code="not_creator")
+            raise Forbidden("only the game's creator can abort it", code=ErrorCode.NOT_CREATOR)
         if game.status in ENDED:
-            raise Conflict(f"the game is already {game.status}", code="game_not_running")
+            raise Conflict(f"the game is already {game.status}", code=ErrorCode.GAME_NOT_RUNNING)
         was_running = game.status == Game.Status.RUNNING
         game.status, game.finished_at = Game.Status.ABORTED, timezone.now()
         if was_running:

@@ -16,7 +16,7 @@ from games.rules.base import RulesError, rng_factory, sha256_hex
 
 from ..models import Game, Seat
 from . import hooks
-from .errors import Conflict, EngineError, Forbidden, Invalid, NotFound, ServiceError
+from .errors import Conflict, EngineError, ErrorCode, Forbidden, Invalid, NotFound, ServiceError
 from .state import fold_rows
 
 log = logging.getLogger(__name__)
@@ -28,7 +28,7 @@ MIN_SECONDS, MAX_SECONDS = 5, 30 * 24 * 3600
 def options_with_defaults(schema: dict, options: dict) -> dict:
     """Validate options against the ruleset's JSON Schema and fill top-level defaults."""
     if not isinstance(options, dict):
-        raise Invalid("options must be a JSON object", code="invalid_options")
+        raise Invalid("options must be a JSON object", code=ErrorCode.INVALID_OPTIONS)
     full = dict(options)
     for name, prop in (schema.get("properties") or {}).items():
         if name not in full and isinstance(prop, dict) and "default" in prop:
@@ -37,7 +37,7 @@ def options_with_defaults(schema: dict, options: dict) -> dict:
         jsonschema.Draft202012Validator(schema).validate(full)
     except jsonschema.ValidationError as exc:
         where = ".".join(str(p) for p in exc.absolute_path) or "options"
-        raise Invalid(f"invalid option {where}: {exc.message}", code="invalid_options",
+        raise Invalid(f"invalid option {where}: {exc.message}", code=ErrorCode.INVALID_OPTIONS,
                       fields={"options": [exc.message]}) from exc
     return full
 
@@ -46,27 +46,27 @@ def validate_time_control(tc: Any) -> dict | None:
     if tc is None:
         return None
     if not isinstance(tc, dict):
-        raise Invalid("time_control must be an object", code="invalid_time_control")
+        raise Invalid("time_control must be an object", code=ErrorCode.INVALID_TIME_CONTROL)
     allowed = {"seconds_per_decision", "reminder_before_seconds", "excused_misses"}
     unknown = set(tc) - allowed
     if unknown:
-        raise Invalid(f"unknown time_control fields: {sorted(unknown)}", code="invalid_time_control")
+        raise Invalid(f"unknown time_control fields: {sorted(unknown)}", code=ErrorCode.INVALID_TIME_CONTROL)
     out: dict[str, Any] = {}
     spd = tc.get("seconds_per_decision")
     if spd is not None:
         if not isinstance(spd, int) or isinstance(spd, bool) or not MIN_SECONDS <= spd <= MAX_SECONDS:
             raise Invalid(f"seconds_per_decision must be an integer from {MIN_SECONDS} to {MAX_SECONDS}",
-                          code="invalid_time_control")
+                          code=ErrorCode.INVALID_TIME_CONTROL)
         out["seconds_per_decision"] = spd
     rb = tc.get("reminder_before_seconds")
     if rb is not None:
         if not isinstance(rb, int) or isinstance(rb, bool) or rb < 1 or (spd and rb >= spd):
             raise Invalid("reminder_before_seconds must be a positive integer below seconds_per_decision",
-                          code="invalid_time_control")
+                          code=ErrorCode.INVALID_TIME_CONTROL)
         out["reminder_before_seconds"] = rb
     em = tc.get("excused_misses", 2)
     if not isinstance(em, int) or isinstance(em, bool) or not 0 <= em <= 1000:
-        raise Invalid("excused_misses must be an integer from 0 to 1000", code="invalid_time_control")
+        raise Invalid("excused_misses must be an integer from 0 to 1000", code=ErrorCode.INVALID_TIME_CONTROL)
     out["excused_misses"] = em
     return out
 
@@ -75,19 +75,19 @@ def _factions(rules, players: int, options: dict) -> list[str]:
     try:
         return list(rules.factions(players, options))
     except RulesError as exc:
-        raise Invalid(exc.reason, code="invalid_players") from exc
+        raise Invalid(exc.reason, code=ErrorCode.INVALID_PLAYERS) from exc
 
 
 def create_game(user, ruleset: str, players: Any, options: Any = None, time_control: Any = None,
                 name: str = "", faction: str | None = None) -> Game:
     rules = registry.get(ruleset) if isinstance(ruleset, str) else None
     if rules is None:
-        raise Invalid(f"unknown ruleset {ruleset!r}; see GET /api/v1/rulesets", code="unknown_ruleset",
+        raise Invalid(f"unknown ruleset {ruleset!r}; see GET /api/v1/rulesets", code=ErrorCode.UNKNOWN_RULESET,
                       fields={"ruleset": ["unknown ruleset"]})
     if not isinstance(players, int) or isinstance(players, bool) or not (
             rules.min_players <= players <= rules.max_players):
         raise Invalid(f"{rules.name} is played by {rules.min_players} to {rules.max_players} players",
-                      code="invalid_players", fields={"players": ["out of range"]})
+                      code=ErrorCode.INVALID_PLAYERS, fields={"players": ["out of range"]})
     opts = options_with_defaults(dict(rules.options_schema), options or {})
     factions = _factions(rules, players, opts)
     tc = validate_time_control(time_control)
@@ -104,9 +104,9 @@ def _check_faction(faction, allowed: list[str], taken: list[str]) -> str:
         return ""
     if faction not in allowed:
         raise Invalid(f"unknown faction {faction!r}; choose one of {allowed} or 'random'",
-                      code="invalid_faction", fields={"faction": ["unknown faction"]})
+                      code=ErrorCode.INVALID_FACTION, fields={"faction": ["unknown faction"]})
     if faction in taken:
-        raise Conflict(f"faction {faction!r} is already taken", code="faction_taken")
+        raise Conflict(f"faction {faction!r} is already taken", code=ErrorCode.FACTION_TAKEN)
     return faction
 
 
@@ -115,24 +115,24 @@ def get_game(game_id) -> Game:
     try:
         return Game.objects.get(id=uuid.UUID(str(game_id)))
     except (ValueError, Game.DoesNotExist) as exc:
-        raise NotFound("no such game", code="game_not_found") from exc
+        raise NotFound("no such game", code=ErrorCode.GAME_NOT_FOUND) from exc
 
 
 def join(game_id, user, faction: str | None = None, bot: str | None = None) -> Seat:
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=get_game(game_id).pk)
         if game.status != Game.Status.OPEN:
-            raise Conflict("the game has already started", code="game_not_open")
+            raise Conflict("the game has already started", code=ErrorCode.GAME_NOT_OPEN)
         seats = list(game.seats.all())
         if bot is not None:
             if game.creator_id != user.id:
-                raise Forbidden("only the game's creator can add bot seats", code="not_creator")
+                raise Forbidden("only the game's creator can add bot seats", code=ErrorCode.NOT_CREATOR)
             if bot not in BOT_KINDS:
-                raise Invalid(f"unknown bot {bot!r}; one of {list(BOT_KINDS)}", code="invalid_bot")
+                raise Invalid(f"unknown bot {bot!r}; one of {list(BOT_KINDS)}", code=ErrorCode.INVALID_BOT)
         elif any(s.user_id == user.id for s in seats):
-            raise Conflict("you already have a seat in this game", code="already_seated")
+            raise Conflict("you already have a seat in this game", code=ErrorCode.ALREADY_SEATED)
         if len(seats) >= game.players:
-            raise Conflict("the game is full", code="game_full")
+            raise Conflict("the game is full", code=ErrorCode.GAME_FULL)
         rules = registry.get(game.ruleset)
         allowed = _factions(rules, game.players, game.options)
         chosen = _check_faction(faction, allowed, [s.faction for s in seats if s.faction])
@@ -141,22 +141,22 @@ def join(game_id, user, faction: str | None = None, bot: str | None = None) -> S
             return Seat.objects.create(game=game, index=index, user=None if bot else user, faction=chosen,
                                        bot=bot or "")
         except IntegrityError as exc:
-            raise Conflict("that seat was just taken; try again", code="seat_taken") from exc
+            raise Conflict("that seat was just taken; try again", code=ErrorCode.SEAT_TAKEN) from exc
 
 
 def start(game_id, user) -> Game:
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=get_game(game_id).pk)
         if game.creator_id != user.id:
-            raise Forbidden("only the game's creator can start it", code="not_creator")
+            raise Forbidden("only the game's creator can start it", code=ErrorCode.NOT_CREATOR)
         if game.status != Game.Status.OPEN:
-            raise Conflict("the game has already started", code="game_not_open")
+            raise Conflict("the game has already started", code=ErrorCode.GAME_NOT_OPEN)
         seats = list(game.seats.all())
         if len(seats) < game.players:
-            raise Conflict(f"{len(seats)} of {game.players} seats are filled", code="seats_not_filled")
+            raise Conflict(f"{len(seats)} of {game.players} seats are filled", code=ErrorCode.SEATS_NOT_FILLED)
         rules = registry.get(game.ruleset)
         if rules is None:
-            raise ServiceError("this ruleset is not available", code="unknown_ruleset", status=409)
+            raise ServiceError("this ruleset is not available", code=ErrorCode.UNKNOWN_RULESET, status=409)
         rng = rng_factory(game.seed, 1)
         allowed = _factions(rules, game.players, game.options)
         free = rng("core:factions").shuffled([f for f in allowed if f not in {s.faction for s in seats}])
@@ -176,7 +176,7 @@ def start(game_id, user) -> Game:
         try:
             engine_events = rules.start(factions, game.options, rng)
         except RulesError as exc:
-            raise Invalid(exc.reason, code="invalid_setup") from exc
+            raise Invalid(exc.reason, code=ErrorCode.INVALID_SETUP) from exc
         except Exception as exc:  # an engine bug at setup: its own code, logged, nothing written
             log.exception("engine_error: game %s (%s) setup: start raised %s", game.id, game.ruleset,
                           type(exc).__name__)

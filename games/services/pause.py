@@ -16,7 +16,7 @@ from events.store import NewEvent
 
 from ..models import Game, PauseVote, Seat
 from . import deadlines
-from .errors import Conflict, Forbidden, NotFound
+from .errors import Conflict, ErrorCode, Forbidden, NotFound
 from .lobby import get_game
 
 PAUSE, RESUME = PauseVote.Action.PAUSE, PauseVote.Action.RESUME
@@ -30,12 +30,12 @@ def vote(game_id, user, action: str) -> dict:
         seats = list(game.seats.select_related("user").all())
         humans = {s.user_id: s for s in seats if s.user_id is not None and not s.bot}
         if user.id not in humans:
-            raise Forbidden("only seated players can vote to pause or resume", code="not_seated")
+            raise Forbidden("only seated players can vote to pause or resume", code=ErrorCode.NOT_SEATED)
         if game.status != Game.Status.RUNNING:
-            raise Conflict(f"the game is {game.status}", code="game_not_running")
+            raise Conflict(f"the game is {game.status}", code=ErrorCode.GAME_NOT_RUNNING)
         if game.paused == (action == PAUSE):
             raise Conflict("the game is already paused" if game.paused else "the game is not paused",
-                           code="already_paused" if game.paused else "not_paused")
+                           code=ErrorCode.ALREADY_PAUSED if game.paused else ErrorCode.NOT_PAUSED)
         PauseVote.objects.get_or_create(game=game, user=user, action=action)
         voters = set(PauseVote.objects.filter(game=game, action=action).values_list("user_id", flat=True))
         voters &= set(humans)
@@ -72,13 +72,13 @@ def reclaim(game_id, user, index: int) -> Game:
         game = Game.objects.select_for_update().get(pk=get_game(game_id).pk)
         seat = Seat.objects.select_for_update().filter(game=game, index=index).first()
         if seat is None:
-            raise NotFound("no such seat", code="seat_not_found")
+            raise NotFound("no such seat", code=ErrorCode.SEAT_NOT_FOUND)
         if seat.user_id != user.id:
-            raise Forbidden("this is not your seat", code="not_your_seat")
+            raise Forbidden("this is not your seat", code=ErrorCode.NOT_YOUR_SEAT)
         if not seat.zombie:
-            raise Conflict("this seat is not played by a bot", code="not_zombie")
+            raise Conflict("this seat is not played by a bot", code=ErrorCode.NOT_ZOMBIE)
         if game.status != Game.Status.RUNNING:
-            raise Conflict(f"the game is {game.status}", code="game_not_running")
+            raise Conflict(f"the game is {game.status}", code=ErrorCode.GAME_NOT_RUNNING)
         reclaim_locked(game, seat, user)
     return game
 

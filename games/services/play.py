@@ -19,7 +19,7 @@ from games.rules.base import BadCommand, IllegalCommand, canonical_json, rng_fac
 
 from ..models import CommandReceipt, Game, Seat
 from . import hooks
-from .errors import Conflict, EngineError, Forbidden, Invalid, ServiceError, Unprocessable
+from .errors import Conflict, EngineError, ErrorCode, Forbidden, Invalid, ServiceError, Unprocessable
 from .lobby import get_game
 from .present import Viewer, present_event
 from .state import fold_rows, load_state, maybe_snapshot, rules_for
@@ -36,12 +36,12 @@ def submit(game_id, user, command: Any, expected_version: Any = None, idempotenc
     """A player's command. Returns (HTTP status, body) — 201 {version, events}."""
     game = get_game(game_id)
     if expected_version is not None and (not isinstance(expected_version, int) or isinstance(expected_version, bool)):
-        raise Invalid("expected_version must be an integer", code="invalid", fields={"expected_version": ["integer"]})
+        raise Invalid("expected_version must be an integer", code=ErrorCode.INVALID, fields={"expected_version": ["integer"]})
     if not isinstance(command, dict) or not isinstance(command.get("type"), str):
-        raise Invalid("command must be an object with a string `type`", code="invalid_command",
+        raise Invalid("command must be an object with a string `type`", code=ErrorCode.INVALID_COMMAND,
                       fields={"command": ["object with a type"]})
     if idempotency_key is not None and not 1 <= len(idempotency_key) <= 200:
-        raise Invalid("Idempotency-Key must be 1 to 200 characters", code="invalid_idempotency_key")
+        raise Invalid("Idempotency-Key must be 1 to 200 characters", code=ErrorCode.INVALID_IDEMPOTENCY_KEY)
     body_hash = _body_hash(command, expected_version)
     if idempotency_key:
         found = _receipt(game, user, idempotency_key, body_hash)
@@ -56,7 +56,7 @@ def submit(game_id, user, command: Any, expected_version: Any = None, idempotenc
         seats = list(game.seats.all())
         mine = [s for s in seats if s.user_id == user.id]
         if not mine:
-            raise Forbidden("you have no seat in this game", code="not_seated")
+            raise Forbidden("you have no seat in this game", code=ErrorCode.NOT_SEATED)
         seat = mine[0]
         rows = apply(game, seat, command, expected_version, actor={"seat": seat.index, "user": user.username})
         if seat.zombie:  # pbem: the player is back; their own command reclaims the seat from the bot
@@ -77,7 +77,7 @@ def _receipt(game: Game, user, key: str, body_hash: str) -> tuple[int, dict] | N
     if r is None:
         return None
     if r.body_hash != body_hash:
-        raise Unprocessable("this Idempotency-Key was used with a different request", code="idempotency_key_reused")
+        raise Unprocessable("this Idempotency-Key was used with a different request", code=ErrorCode.IDEMPOTENCY_KEY_REUSED)
     return r.status_code, r.response
 
 
@@ -86,28 +86,28 @@ def apply(game: Game, seat: Seat, command: Mapping[str, Any], expected_version: 
     """Decide and append, inside the caller's transaction with `game` locked.
     Raises ServiceError subclasses; nothing is written when it raises."""
     if game.status != Game.Status.RUNNING:
-        raise Conflict(f"the game is {game.status}", code="game_not_running")
+        raise Conflict(f"the game is {game.status}", code=ErrorCode.GAME_NOT_RUNNING)
     if game.paused:  # pbem: a paused game's clocks and moves both wait (services/pause.py)
-        raise Conflict("the game is paused; vote to resume it first", code="game_paused")
+        raise Conflict("the game is paused; vote to resume it first", code=ErrorCode.GAME_PAUSED)
     if expected_version is not None and expected_version != game.version:
         raise Conflict(f"the game is at version {game.version}, not {expected_version}",
-                       code="version_conflict", current_version=game.version)
+                       code=ErrorCode.VERSION_CONFLICT, current_version=game.version)
     rules = rules_for(game)
     state = load_state(game)
     first_seq = game.version + 1
     try:
         new = rules.decide(state, seat.index, command, rng_factory(game.seed, first_seq))
-    except BadCommand as exc:
-        raise Invalid(exc.reason, code="invalid_command") from exc
-    except IllegalCommand as exc:
-        raise Unprocessable(exc.reason, code="illegal_command") from exc
+    except BadCommand as exc:  # the engine's code, carried through (400)
+        raise Invalid(exc.reason, code=exc.code) from exc
+    except IllegalCommand as exc:  # the engine's code, carried through (422)
+        raise Unprocessable(exc.reason, code=exc.code) from exc
     except Exception as exc:  # an engine bug: its own code (not bad input), logged, nothing written
         log.exception("engine_error: game %s (%s) seat %s command type %r: decide raised %s",
                       game.id, game.ruleset, seat.index, command.get("type"), type(exc).__name__)
         raise EngineError(f"the rules engine failed on this command ({type(exc).__name__}); "
                           f"nothing was written and the failure was logged") from exc
     if not new:
-        raise Unprocessable("this command changes nothing", code="illegal_command")
+        raise Unprocessable("this command changes nothing", code=ErrorCode.ILLEGAL_COMMAND)
     for e in new:
         if not e.type.startswith("core."):
             state = rules.evolve(state, e)
@@ -124,7 +124,7 @@ def apply(game: Game, seat: Seat, command: Mapping[str, Any], expected_version: 
     try:
         rows = store.append(game.id, game.version, pending, prev_hash=game.chain_head or None)
     except store.VersionConflict as exc:
-        raise Conflict(f"the game moved on to version {exc.current}", code="version_conflict",
+        raise Conflict(f"the game moved on to version {exc.current}", code=ErrorCode.VERSION_CONFLICT,
                        current_version=exc.current) from exc
     except store.UnsaltedPrivateEvent as exc:  # the engine broke the salt rule (docs/audit.md)
         log.error("engine_error: game %s (%s) seat %s command type %r: %s",
@@ -155,7 +155,7 @@ def append_core(game: Game, events: list[store.NewEvent]) -> list:
     try:
         rows = store.append(game.id, old, events, prev_hash=game.chain_head or None)
     except store.VersionConflict as exc:
-        raise Conflict(f"the game moved on to version {exc.current}", code="version_conflict",
+        raise Conflict(f"the game moved on to version {exc.current}", code=ErrorCode.VERSION_CONFLICT,
                        current_version=exc.current) from exc
     # only committed versions are loaded (and cached): `old` and earlier
     state = fold_rows(rules_for(game), rows, load_state(game, upto=old), lambda v: load_state(game, upto=v))

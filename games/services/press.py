@@ -14,24 +14,24 @@ from django.db import transaction
 from events.store import NewEvent
 
 from ..models import Game
-from .errors import Conflict, Forbidden, Invalid
+from .errors import Conflict, ErrorCode, Forbidden, Invalid
 from .lobby import get_game
 from .present import Viewer, present_event
 
 
 def _check_text(text: Any) -> str:
     if not isinstance(text, str) or not text.strip():
-        raise Invalid("text must be a non-empty string", code="invalid", fields={"text": ["required"]})
+        raise Invalid("text must be a non-empty string", code=ErrorCode.INVALID, fields={"text": ["required"]})
     limit = settings.PRESS_MAX_CHARS
     if len(text) > limit:
-        raise Invalid(f"messages are limited to {limit} characters", code="message_too_long",
+        raise Invalid(f"messages are limited to {limit} characters", code=ErrorCode.MESSAGE_TOO_LONG,
                       fields={"text": [f"at most {limit} characters"]})
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:  # a lone surrogate from "\ud800" in the JSON
-        raise Invalid("text must be valid Unicode", code="invalid", fields={"text": ["invalid Unicode"]}) from exc
+        raise Invalid("text must be valid Unicode", code=ErrorCode.INVALID, fields={"text": ["invalid Unicode"]}) from exc
     if "\x00" in text:
-        raise Invalid("text must not contain NUL characters", code="invalid", fields={"text": ["NUL"]})
+        raise Invalid("text must not contain NUL characters", code=ErrorCode.INVALID, fields={"text": ["NUL"]})
     return text
 
 
@@ -39,11 +39,11 @@ def _check_to(to: Any, players: int) -> list[int] | None:
     if to is None:
         return None
     if not isinstance(to, list) or not to or not all(isinstance(i, int) and not isinstance(i, bool) for i in to):
-        raise Invalid("to must be null (everyone) or a non-empty list of seat indices", code="invalid",
+        raise Invalid("to must be null (everyone) or a non-empty list of seat indices", code=ErrorCode.INVALID,
                       fields={"to": ["list of seat indices or null"]})
     bad = [i for i in to if not 0 <= i < players]
     if bad:
-        raise Invalid(f"no such seats: {bad}", code="invalid_seat", fields={"to": ["unknown seat"]})
+        raise Invalid(f"no such seats: {bad}", code=ErrorCode.INVALID_SEAT, fields={"to": ["unknown seat"]})
     return sorted(set(to))
 
 
@@ -55,16 +55,16 @@ def send(game_id, user, text: Any, to: Any) -> dict:
         game = Game.objects.select_for_update().get(pk=game.pk)
         mine = [s for s in game.seats.all() if s.user_id == user.id]
         if not mine:
-            raise Forbidden("only seated players can send messages", code="not_seated")
+            raise Forbidden("only seated players can send messages", code=ErrorCode.NOT_SEATED)
         if game.status == Game.Status.OPEN:
-            raise Conflict("the game has not started yet", code="game_not_running")
+            raise Conflict("the game has not started yet", code=ErrorCode.GAME_NOT_RUNNING)
         if game.status != Game.Status.RUNNING:
-            raise Conflict(f"the game is {game.status}: no more messages", code="game_over")
+            raise Conflict(f"the game is {game.status}: no more messages", code=ErrorCode.GAME_OVER)
         seat = mine[0].index
         if recipients is not None:
             recipients = [i for i in recipients if i != seat]
             if not recipients:
-                raise Invalid("send to at least one other seat (or to null: everyone)", code="invalid",
+                raise Invalid("send to at least one other seat (or to null: everyone)", code=ErrorCode.INVALID,
                               fields={"to": ["only yourself"]})
         visible = None if recipients is None else tuple(sorted({seat, *recipients}))
         from .play import append_core

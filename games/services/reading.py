@@ -11,7 +11,7 @@ from games.rules.base import canonical_json
 
 from ..models import Game
 from . import deadlines
-from .errors import Invalid
+from .errors import ErrorCode, Invalid
 from .present import Viewer, present_event, viewer_for
 from .state import load_state, rules_for
 
@@ -115,7 +115,7 @@ def replay(game: Game, user, version: Any) -> dict:
     except (TypeError, ValueError):
         v = -1
     if not 1 <= v <= game.version:
-        raise Invalid(f"version must be from 1 to {game.version}", code="invalid_version")
+        raise Invalid(f"version must be from 1 to {game.version}", code=ErrorCode.INVALID_VERSION)
     viewer = viewer_for(game, user)
     return {"version": v, "seat": viewer.seat, "state": _view_state(game, load_state(game, upto=v), viewer)}
 

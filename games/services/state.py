@@ -19,7 +19,7 @@ from games.rules import registry
 from games.rules.base import Event, Ruleset
 
 from ..models import Game
-from .errors import ServiceError
+from .errors import ErrorCode, ServiceError
 
 _CACHE: OrderedDict[tuple[str, int], Any] = OrderedDict()
 _CACHE_SIZE = 512
@@ -29,7 +29,7 @@ _LOCK = threading.Lock()
 def rules_for(game: Game) -> Ruleset:
     rules = registry.get(game.ruleset)
     if rules is None:
-        raise ServiceError(f"ruleset {game.ruleset!r} is not available on this server", code="unknown_ruleset",
+        raise ServiceError(f"ruleset {game.ruleset!r} is not available on this server", code=ErrorCode.UNKNOWN_RULESET,
                            status=409)
     return rules
 

@@ -38,7 +38,7 @@ from events import store
 from games.rules.base import COMMITTED, RulesError, canonical_json, hmac_sha256_hex, rng_factory
 
 from ..models import Game, Seat
-from .errors import Conflict, Forbidden, NotFound
+from .errors import Conflict, ErrorCode, Forbidden, NotFound
 from .lobby import get_game
 from .play import append_core
 from .state import load_state, rules_for
@@ -56,17 +56,17 @@ def _last_batch(rows: list) -> tuple[list, list]:
         if rows[i].cause and "command" in rows[i].cause:
             return ([r for r in rows[i:] if r.type not in TAKEBACK_TYPES],
                     [r for r in rows[i:] if r.type in TAKEBACK_TYPES])
-    raise Conflict("nothing has been played yet", code="takeback_not_allowed")
+    raise Conflict("nothing has been played yet", code=ErrorCode.TAKEBACK_NOT_ALLOWED)
 
 
 def _refuse(reason: str):
-    return Conflict(f"this command cannot be taken back: {reason}", code="takeback_not_allowed")
+    return Conflict(f"this command cannot be taken back: {reason}", code=ErrorCode.TAKEBACK_NOT_ALLOWED)
 
 
 def check_eligible(game: Game, seat: Seat, username: str, rows: list | None = None) -> tuple[int, int]:
     """(undo_from_seq, undo_to_seq) of the seat's takeable last command, or Conflict."""
     if game.status != Game.Status.RUNNING:
-        raise Conflict(f"the game is {game.status}", code="game_not_running")
+        raise Conflict(f"the game is {game.status}", code=ErrorCode.GAME_NOT_RUNNING)
     rows = store.load(game.id) if rows is None else rows
     batch, tail = _last_batch(rows)
     first = batch[0]
@@ -123,7 +123,7 @@ def _check_deterministic(game: Game, seat: int, command: dict, batch: list) -> N
 def _my_seat(game: Game, user) -> Seat:
     seat = game.seats.filter(user_id=getattr(user, "id", None)).first()
     if seat is None:
-        raise Forbidden("you have no seat in this game", code="not_seated")
+        raise Forbidden("you have no seat in this game", code=ErrorCode.NOT_SEATED)
     return seat
 
 
@@ -140,7 +140,7 @@ def request(game_id, user) -> dict:
         seat = _my_seat(game, user)
         frm, to = check_eligible(game, seat, user.username)
         if _open_request(game) is not None:
-            raise Conflict("a takeback request is already open", code="takeback_pending")
+            raise Conflict("a takeback request is already open", code=ErrorCode.TAKEBACK_PENDING)
         body = {"seat": seat.index, "undo_from_seq": frm, "undo_to_seq": to}
         actor = {"seat": seat.index, "user": user.username}
         rows = append_core(game, [store.NewEvent(REQUESTED, body, actor=actor)])
@@ -171,18 +171,18 @@ def answer(game_id, user, request_seq: int, accept: bool) -> dict:
         seat = _my_seat(game, user)
         req = store.load(game.id, after=request_seq - 1, upto=request_seq)
         if not req or req[0].type != REQUESTED:
-            raise NotFound("no such takeback request", code="takeback_not_found")
+            raise NotFound("no such takeback request", code=ErrorCode.TAKEBACK_NOT_FOUND)
         req = req[0]
         body = {k: req.payload[k] for k in ("seat", "undo_from_seq", "undo_to_seq")}
         still = _open_request(game)
         if still is None or still.seq != req.seq:
-            raise Conflict("this takeback request is closed", code="takeback_closed")
+            raise Conflict("this takeback request is closed", code=ErrorCode.TAKEBACK_CLOSED)
         if seat.index == body["seat"]:
-            raise Forbidden("you cannot answer your own takeback request", code="own_request")
+            raise Forbidden("you cannot answer your own takeback request", code=ErrorCode.OWN_REQUEST)
         later = store.load(game.id, after=req.seq)
         voted = {r.payload.get("seat") for r in later if r.type == VOTED}
         if seat.index in voted:
-            raise Conflict("you already accepted", code="already_answered")
+            raise Conflict("you already accepted", code=ErrorCode.ALREADY_ANSWERED)
         actor = {"seat": seat.index, "user": user.username}
         if not accept:
             append_core(game, [store.NewEvent(REFUSED, {"request_seq": req.seq, "seat": seat.index}, actor=actor)])
