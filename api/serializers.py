@@ -19,6 +19,8 @@ class RegisterSerializer(serializers.Serializer):
                                       help_text="3-40 letters, digits and @.+-_")
     password = serializers.CharField(write_only=True, max_length=200)
     email = serializers.EmailField(required=False, allow_blank=True)
+    client_name = serializers.CharField(required=False, allow_blank=True, max_length=100,
+                                        help_text="a name for the token's client (shown in /accounts/me tokens)")
 
 
 class RegisteredSerializer(serializers.Serializer):
@@ -30,6 +32,26 @@ class RegisteredSerializer(serializers.Serializer):
 class CredentialsSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=200)
+    client_name = serializers.CharField(required=False, allow_blank=True, max_length=100,
+                                        help_text="a name for the token's client (shown in /accounts/me tokens)")
+
+
+class TokenInfoSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="names the token for DELETE /accounts/me/tokens/{id}")
+    client_name = serializers.CharField(allow_blank=True)
+    created_at = serializers.DateTimeField()
+    last_used_at = serializers.DateTimeField(allow_null=True, help_text="to the minute; null: not used yet")
+    expires_at = serializers.DateTimeField(allow_null=True, help_text="slides forward with every use")
+    current = serializers.BooleanField(help_text="the token this request was made with")
+
+
+class PasswordChangeSerializer(serializers.Serializer):
+    current_password = serializers.CharField(max_length=200)
+    new_password = serializers.CharField(max_length=200)
+
+
+class RevokedSerializer(serializers.Serializer):
+    revoked = serializers.IntegerField(help_text="how many tokens were revoked")
 
 
 class TokenSerializer(serializers.Serializer):
@@ -47,6 +69,8 @@ class MeSerializer(serializers.Serializer):
     has_webhook_secret = serializers.BooleanField(read_only=True)
     vacation_until = serializers.DateTimeField(required=False, allow_null=True)
     vacation_days_left = serializers.FloatField(read_only=True)
+    tokens = TokenInfoSerializer(many=True, read_only=True,
+                                 help_text="your live tokens (sessions), newest first; never the secret")
 
 
 # -- rulesets and games ---------------------------------------------------------------------

@@ -222,9 +222,10 @@ def test_the_celery_task_retries_a_failing_webhook(api, clock, host, player, rec
 
 
 def test_private_webhook_targets_are_refused_when_not_allowed(api, clock, host, player, receiver, settings):
-    settings.WEBHOOK_ALLOW_PRIVATE = False
     hook = receiver()
-    set_hook(api, player, hook.url)
+    set_hook(api, player, hook.url)  # saved while allowed; delivery checks the address again
+    settings.WEBHOOK_ALLOW_PRIVATE = False
+    settings.WEBHOOK_ALLOW_LOOPBACK = False
     start_game(api, host, [player])
     assert hook.requests == []
     assert set(Notification.objects.filter(user_id=player.id, channel="webhook").values_list("status", flat=True)) \
