@@ -99,6 +99,8 @@ class CreateGameSerializer(serializers.Serializer):
     name = serializers.CharField(required=False, allow_blank=True, max_length=120)
     faction = serializers.CharField(required=False, allow_null=True, max_length=40,
                                     help_text="the creator's faction, or 'random'")
+    private = serializers.BooleanField(required=False, default=False,
+                                       help_text="unlisted; joined with the invite code; readable by seated players only")
 
 
 class UserRefSerializer(serializers.Serializer):
@@ -138,6 +140,8 @@ class GameSerializer(serializers.Serializer):
     time_control = TimeControlSerializer(allow_null=True)
     status = serializers.ChoiceField(choices=["open", "running", "finished", "aborted"])
     paused = serializers.BooleanField()
+    private = serializers.BooleanField()
+    invite_code = serializers.CharField(allow_null=True, help_text="private games, for their creator only")
     creator = serializers.CharField()
     version = serializers.IntegerField()
     chain_head = serializers.CharField(allow_null=True)
@@ -157,14 +161,23 @@ class GameListSerializer(serializers.Serializer):
 
 class JoinSerializer(serializers.Serializer):
     faction = serializers.CharField(required=False, allow_null=True, max_length=40)
+    invite_code = serializers.CharField(required=False, allow_null=True, max_length=64,
+                                        help_text="required to join a private game")
     bot = serializers.CharField(required=False, allow_null=True, max_length=20,
                                 help_text="add a bot seat instead of joining (creator only): 'random'")
+
+
+class InviteSerializer(serializers.Serializer):
+    invite_code = serializers.CharField()
 
 
 class ViewSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True)
-    state = serializers.JSONField(allow_null=True, help_text="the ruleset's redacted view")
+    state = serializers.JSONField(allow_null=True, help_text="your view (your seat's; the public one for a "
+                                                             "spectator); null before the start")
+    seats = serializers.DictField(child=serializers.JSONField(), allow_null=True,
+                                  help_text="once the game is over: every seat's view by seat index; null before")
 
 
 class TemplateSerializer(serializers.Serializer):
@@ -197,7 +210,8 @@ class EventSerializer(serializers.Serializer):
     visible_to = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True)
     payload = serializers.JSONField(required=False)
     cause = serializers.JSONField(required=False)
-    redacted = serializers.BooleanField(required=False)
+    redacted = serializers.BooleanField(help_text="true: another seat's private event; only seq, type and "
+                                                  "the chain links are shown")
     prev_hash = serializers.CharField()
     hash = serializers.CharField()
 

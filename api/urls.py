@@ -22,6 +22,7 @@ urlpatterns = [
     *p("games/<str:game_id>", games.GameView.as_view(), "game"),
     *p("games/<str:game_id>/seats", games.SeatsView.as_view(), "seats"),
     *p("games/<str:game_id>/start", games.StartView.as_view(), "start"),
+    *p("games/<str:game_id>/invite-code", games.InviteView.as_view(), "invite-code"),
     *p("games/<str:game_id>/view", play.StateView.as_view(), "view"),
     *p("games/<str:game_id>/legal-commands", play.LegalView.as_view(), "legal"),
     *p("games/<str:game_id>/commands", play.CommandsView.as_view(), "commands"),

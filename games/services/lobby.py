@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 import secrets
 import uuid
 from typing import Any
@@ -76,7 +77,7 @@ def _factions(rules, players: int, options: dict) -> list[str]:
 
 
 def create_game(user, ruleset: str, players: Any, options: Any = None, time_control: Any = None,
-                name: str = "", faction: str | None = None) -> Game:
+                name: str = "", faction: str | None = None, private: bool = False) -> Game:
     rules = registry.get(ruleset) if isinstance(ruleset, str) else None
     if rules is None:
         raise Invalid(f"unknown ruleset {ruleset!r}; see GET /api/v1/rulesets", code="unknown_ruleset",
@@ -91,7 +92,8 @@ def create_game(user, ruleset: str, players: Any, options: Any = None, time_cont
     with transaction.atomic():
         game = Game.objects.create(ruleset=ruleset, rules_version=rules.rules_version, name=name or "",
                                    players=players, options=opts, time_control=tc, creator=user,
-                                   seed=secrets.token_hex(32))
+                                   seed=secrets.token_hex(32), private=bool(private),
+                                   invite_code=new_invite_code() if private else "")
         Seat.objects.create(game=game, index=0, user=user, faction=_check_faction(faction, factions, []))
     return game
 
@@ -107,17 +109,65 @@ def _check_faction(faction, allowed: list[str], taken: list[str]) -> str:
     return faction
 
 
-def get_game(game_id) -> Game:
-    """The game, or NotFound for unknown and malformed ids alike (never a 500)."""
+class _System:
+    """Who asks when no user does (tasks, sweeps): may read private games."""
+
+
+SYSTEM = _System()
+_UNSAID = object()
+
+
+def get_game(game_id, user=_UNSAID) -> Game:
+    """The game, or NotFound for unknown and malformed ids alike (never a 500).
+
+    A private game is found only for its seated players (or `SYSTEM`): to anyone
+    else it does not exist, so its id, status and existence do not leak (404, not
+    403). A caller that does not say who asks gets public games only."""
     try:
-        return Game.objects.get(id=uuid.UUID(str(game_id)))
+        game = Game.objects.get(id=uuid.UUID(str(game_id)))
     except (ValueError, Game.DoesNotExist) as exc:
         raise NotFound("no such game", code="game_not_found") from exc
+    if game.private and not (user is SYSTEM or is_seated(game, user)):
+        raise NotFound("no such game", code="game_not_found")
+    return game
 
 
-def join(game_id, user, faction: str | None = None, bot: str | None = None) -> Seat:
+def is_seated(game: Game, user) -> bool:
+    uid = getattr(user, "id", None)
+    return uid is not None and (game.creator_id == uid or game.seats.filter(user_id=uid).exists())
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def rotate_invite(game_id, user) -> Game:
+    """A new invite code for a private game (the creator): the old one stops working."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=get_game(game_id).pk)
+        game = Game.objects.select_for_update().get(pk=get_game(game_id, user).pk)
+        if game.creator_id != user.id:
+            raise Forbidden("only the game's creator can rotate its invite code", code="not_creator")
+        if not game.private:
+            raise Conflict("public games have no invite code", code="not_private")
+        game.invite_code = new_invite_code()
+        game.save(update_fields=["invite_code"])
+    return game
+
+
+def _found_with_invite(game_id, user, invite_code) -> Game:
+    """Joining: a private game is found by its seated players, or by anyone
+    holding its current invite code; a wrong code is the same 404 as no game."""
+    game = get_game(game_id, SYSTEM)
+    if game.private and not is_seated(game, user):
+        if not (isinstance(invite_code, str) and game.invite_code
+                and hmac.compare_digest(invite_code.encode(), game.invite_code.encode())):
+            raise NotFound("no such game", code="game_not_found")
+    return game
+
+
+def join(game_id, user, faction: str | None = None, bot: str | None = None, invite_code: str | None = None) -> Seat:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=_found_with_invite(game_id, user, invite_code).pk)
         if game.status != Game.Status.OPEN:
             raise Conflict("the game has already started", code="game_not_open")
         seats = list(game.seats.all())
@@ -143,7 +193,7 @@ def join(game_id, user, faction: str | None = None, bot: str | None = None) -> S
 
 def start(game_id, user) -> Game:
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=get_game(game_id).pk)
+        game = Game.objects.select_for_update().get(pk=get_game(game_id, user).pk)
         if game.creator_id != user.id:
             raise Forbidden("only the game's creator can start it", code="not_creator")
         if game.status != Game.Status.OPEN:
