@@ -1,7 +1,7 @@
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from .views import accounts, games, meta, play
+from .views import accounts, games, inbox, meta, play
 
 
 def p(route: str, view, name: str):
@@ -13,6 +13,7 @@ urlpatterns = [
     *p("accounts/register", accounts.RegisterView.as_view(), "register"),
     *p("accounts/token", accounts.TokenView.as_view(), "token"),
     *p("accounts/me", accounts.MeView.as_view(), "me"),
+    *p("accounts/me/games", inbox.InboxView.as_view(), "my-games"),
     *p("accounts/logout", accounts.LogoutView.as_view(), "logout"),
     *p("accounts/logout-all", accounts.LogoutAllView.as_view(), "logout-all"),
     *p("accounts/me/password", accounts.PasswordView.as_view(), "password"),

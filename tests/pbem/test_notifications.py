@@ -17,7 +17,9 @@ TC = {"seconds_per_decision": 60}
 
 
 def kinds(user_id, channel="stream"):
-    return [n.kind for n in Notification.objects.filter(user_id=user_id, channel=channel).order_by("id")]
+    """The notices of a user, but the `inbox` change announcements (tests/api/test_inbox.py)."""
+    return [n.kind for n in Notification.objects.filter(user_id=user_id, channel=channel).exclude(kind="inbox")
+            .order_by("id")]
 
 
 def test_game_start_sends_started_and_your_turn_with_the_chain_head(api, clock, host, player):
