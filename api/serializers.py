@@ -119,8 +119,11 @@ class SeatSerializer(serializers.Serializer):
 
 
 class PendingSerializer(serializers.Serializer):
-    seat = serializers.IntegerField()
-    kind = serializers.CharField()
+    seat = serializers.IntegerField(help_text="the seat that must act")
+    faction = serializers.CharField(allow_null=True)
+    user = serializers.CharField(allow_null=True, help_text="the player who must act; null for a bot seat")
+    is_bot = serializers.BooleanField()
+    kind = serializers.CharField(help_text="the ruleset's name of the decision")
     deadline = serializers.DateTimeField(allow_null=True)
 
 
@@ -189,6 +192,8 @@ class TemplateSerializer(serializers.Serializer):
 class LegalSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True)
+    pending = serializers.BooleanField(help_text="a decision of yours is pending: commands or samples hold at "
+                                                 "least one legal command")
     deadline = serializers.DateTimeField(allow_null=True)
     commands = serializers.ListField(child=serializers.DictField())
     templates = TemplateSerializer(many=True)

@@ -27,12 +27,20 @@ def seats_json(game: Game) -> list[dict]:
 
 
 def pending_json(game: Game) -> list[dict]:
+    """Who must act now, plainly: seat, faction, the player's username (null for
+    a bot seat), the ruleset's name of the decision, and its deadline."""
     if game.status != Game.Status.RUNNING:
         return []
     rules = rules_for(game)
     due = deadlines.due_times(game)
-    return [{"seat": p.seat, "kind": p.kind, "deadline": due.get(p.seat)}
-            for p in rules.pending(load_state(game))]
+    seats = {s.index: s for s in game.seats.select_related("user").all()}
+    out = []
+    for p in rules.pending(load_state(game)):
+        s = seats.get(p.seat)
+        out.append({"seat": p.seat, "faction": (s.faction or None) if s else None,
+                    "user": s.user.username if s is not None and s.user and not s.is_bot else None,
+                    "is_bot": bool(s and s.is_bot), "kind": p.kind, "deadline": due.get(p.seat)})
+    return out
 
 
 def game_json(game: Game, user=None) -> dict:
@@ -74,12 +82,13 @@ def _view_body(game: Game, state: Any, viewer: Viewer, version: int) -> dict:
 
 def legal(game: Game, user) -> dict:
     viewer = viewer_for(game, user)
-    out = {"version": game.version, "seat": viewer.seat, "deadline": None,
+    out = {"version": game.version, "seat": viewer.seat, "pending": False, "deadline": None,
            "commands": [], "templates": [], "samples": []}
     if game.status != Game.Status.RUNNING or viewer.seat is None or game.paused:
         return out
     rules = rules_for(game)
     state = load_state(game)
+    out["pending"] = any(p.seat == viewer.seat for p in rules.pending(state))
     out["deadline"] = deadlines.due_times(game).get(viewer.seat)
     ls = rules.legal_commands(state, viewer.seat)
     commands = [dict(c) for c in ls.commands]
