@@ -74,14 +74,25 @@ class MeSerializer(serializers.Serializer):
 
 
 # -- rulesets and games ---------------------------------------------------------------------
+class PlayerCountSerializer(serializers.Serializer):
+    players = serializers.IntegerField()
+    factions = serializers.ListField(child=serializers.CharField(), help_text="the factions a seat may choose")
+    options = serializers.DictField(help_text="JSON Schema of the options for this count")
+
+
 class RulesetSerializer(serializers.Serializer):
     id = serializers.CharField()
     name = serializers.CharField()
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
     rules_version = serializers.IntegerField()
-    factions = serializers.ListField(child=serializers.CharField())
+    factions = serializers.ListField(child=serializers.CharField(),
+                                     help_text="every faction of any player count; per_players says which "
+                                               "may be chosen for a given count")
     options = serializers.DictField(help_text="JSON Schema of the options")
+    player_counts = serializers.ListField(child=serializers.IntegerField(),
+                                          help_text="the player counts a game may be created with")
+    per_players = PlayerCountSerializer(many=True)
 
 
 class TimeControlSerializer(serializers.Serializer):

@@ -36,19 +36,17 @@ class RulesetsView(APIView):
         out = []
         for rid in registry.available():
             r = registry.get(rid)
+            counts = lobby.player_counts(r)
             out.append({"id": rid, "name": r.name, "min_players": r.min_players, "max_players": r.max_players,
                         "rules_version": r.rules_version, "options": dict(r.options_schema),
-                        "factions": list(_all_factions(r))})
+                        "factions": sorted({f for c in counts for f in c["factions"]}, key=_first_seen(counts)),
+                        "player_counts": [c["players"] for c in counts], "per_players": counts})
         return Response(out)
 
 
-def _all_factions(rules) -> list[str]:
-    for n in range(rules.max_players, rules.min_players - 1, -1):
-        try:
-            return list(rules.factions(n, {}))
-        except Exception:
-            continue
-    return []
+def _first_seen(counts):
+    order = [f for c in reversed(counts) for f in c["factions"]]
+    return order.index
 
 
 class GamesView(APIView):

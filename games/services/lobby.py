@@ -69,6 +69,28 @@ def validate_time_control(tc: Any) -> dict | None:
     return out
 
 
+def options_schema_for(rules, players: int) -> dict:
+    """The options' JSON Schema for a player count (a ruleset may vary it with
+    `options_schema_for(players)`; most have one schema for every count)."""
+    per_count = getattr(rules, "options_schema_for", None)
+    return dict(per_count(players) if per_count is not None else rules.options_schema)
+
+
+def player_counts(rules) -> list[dict]:
+    """What /rulesets advertises: for every player count a game can really be
+    created with, the factions a seat may choose and the options schema. A count
+    inside min..max that the rules refuse (Imjin: 3) is left out."""
+    out = []
+    for n in range(rules.min_players, rules.max_players + 1):
+        schema = options_schema_for(rules, n)
+        try:
+            factions = list(rules.factions(n, options_with_defaults(schema, {})))
+        except (RulesError, Invalid):
+            continue
+        out.append({"players": n, "factions": factions, "options": schema})
+    return out
+
+
 def _factions(rules, players: int, options: dict) -> list[str]:
     try:
         return list(rules.factions(players, options))
@@ -86,7 +108,7 @@ def create_game(user, ruleset: str, players: Any, options: Any = None, time_cont
             rules.min_players <= players <= rules.max_players):
         raise Invalid(f"{rules.name} is played by {rules.min_players} to {rules.max_players} players",
                       code="invalid_players", fields={"players": ["out of range"]})
-    opts = options_with_defaults(dict(rules.options_schema), options or {})
+    opts = options_with_defaults(options_schema_for(rules, players), options or {})
     factions = _factions(rules, players, opts)
     tc = validate_time_control(time_control)
     with transaction.atomic():
