@@ -192,7 +192,7 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": "/api/v1",
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
-    "ENUM_NAME_OVERRIDES": {},
+    "ENUM_NAME_OVERRIDES": {"GameStatusEnum": ["open", "running", "finished", "aborted"]},
     "PREPROCESSING_HOOKS": ["api.schema_extensions.drop_trailing_slash_twins"],
 }
 
