@@ -30,3 +30,17 @@ class Profile(models.Model):
 def profile_of(user) -> Profile:
     profile, _ = Profile.objects.get_or_create(user=user)
     return profile
+
+
+class TokenInfo(models.Model):
+    """What a user may know about one of their API tokens (knox stores the token
+    itself, hashed): a name the client gave at creation and when it was last used.
+    Never the secret nor its digest; `id` is how the owner names it."""
+
+    token = models.OneToOneField("knox.AuthToken", on_delete=models.CASCADE, related_name="info")
+    client_name = models.CharField(max_length=100, blank=True, default="")
+    # Updated at most once a minute (with knox's sliding expiry), not on every request.
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"TokenInfo({self.id} {self.client_name!r})"

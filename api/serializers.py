@@ -61,6 +61,8 @@ class RegisterSerializer(StrictSerializer):
                                       help_text="3-40 letters, digits and @.+-_")
     password = serializers.CharField(write_only=True, max_length=200)
     email = serializers.EmailField(required=False, allow_blank=True)
+    client_name = serializers.CharField(required=False, allow_blank=True, max_length=100,
+                                        help_text="a name for the token's client (shown in /accounts/me tokens)")
 
 
 class RegisteredSerializer(serializers.Serializer):
@@ -72,6 +74,26 @@ class RegisteredSerializer(serializers.Serializer):
 class CredentialsSerializer(StrictSerializer):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=200)
+    client_name = serializers.CharField(required=False, allow_blank=True, max_length=100,
+                                        help_text="a name for the token's client (shown in /accounts/me tokens)")
+
+
+class TokenInfoSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="names the token for DELETE /accounts/me/tokens/{id}")
+    client_name = serializers.CharField(allow_blank=True)
+    created_at = serializers.DateTimeField()
+    last_used_at = serializers.DateTimeField(allow_null=True, help_text="to the minute; null: not used yet")
+    expires_at = serializers.DateTimeField(allow_null=True, help_text="slides forward with every use")
+    current = serializers.BooleanField(help_text="the token this request was made with")
+
+
+class PasswordChangeSerializer(serializers.Serializer):
+    current_password = serializers.CharField(max_length=200)
+    new_password = serializers.CharField(max_length=200)
+
+
+class RevokedSerializer(serializers.Serializer):
+    revoked = serializers.IntegerField(help_text="how many tokens were revoked")
 
 
 class TokenSerializer(serializers.Serializer):
@@ -89,17 +111,30 @@ class MeSerializer(StrictSerializer):
     has_webhook_secret = serializers.BooleanField(read_only=True)
     vacation_until = serializers.DateTimeField(required=False, allow_null=True)
     vacation_days_left = serializers.FloatField(read_only=True)
+    tokens = TokenInfoSerializer(many=True, read_only=True,
+                                 help_text="your live tokens (sessions), newest first; never the secret")
 
 
 # -- rulesets and games ---------------------------------------------------------------------
+class PlayerCountSerializer(serializers.Serializer):
+    players = serializers.IntegerField()
+    factions = serializers.ListField(child=serializers.CharField(), help_text="the factions a seat may choose")
+    options = serializers.DictField(help_text="JSON Schema of the options for this count")
+
+
 class RulesetSerializer(serializers.Serializer):
     id = serializers.CharField()
     name = serializers.CharField()
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
     rules_version = serializers.IntegerField()
-    factions = serializers.ListField(child=serializers.CharField())
+    factions = serializers.ListField(child=serializers.CharField(),
+                                     help_text="every faction of any player count; per_players says which "
+                                               "may be chosen for a given count")
     options = serializers.DictField(help_text="JSON Schema of the options")
+    player_counts = serializers.ListField(child=serializers.IntegerField(),
+                                          help_text="the player counts a game may be created with")
+    per_players = PlayerCountSerializer(many=True)
 
 
 class TimeControlSerializer(StrictSerializer):
@@ -117,6 +152,8 @@ class CreateGameSerializer(StrictSerializer):
     name = serializers.CharField(required=False, allow_blank=True, max_length=120)
     faction = serializers.CharField(required=False, allow_null=True, max_length=40,
                                     help_text="the creator's faction, or 'random'")
+    private = serializers.BooleanField(required=False, default=False,
+                                       help_text="unlisted; joined with the invite code; readable by seated players only")
 
 
 class UserRefSerializer(serializers.Serializer):
@@ -135,8 +172,11 @@ class SeatSerializer(serializers.Serializer):
 
 
 class PendingSerializer(serializers.Serializer):
-    seat = serializers.IntegerField()
-    kind = serializers.CharField()
+    seat = serializers.IntegerField(help_text="the seat that must act")
+    faction = serializers.CharField(allow_null=True)
+    user = serializers.CharField(allow_null=True, help_text="the player who must act; null for a bot seat")
+    is_bot = serializers.BooleanField()
+    kind = serializers.CharField(help_text="the ruleset's name of the decision")
     deadline = serializers.DateTimeField(allow_null=True)
 
 
@@ -156,6 +196,8 @@ class GameSerializer(serializers.Serializer):
     time_control = TimeControlSerializer(allow_null=True)
     status = serializers.ChoiceField(choices=["open", "running", "finished", "aborted"])
     paused = serializers.BooleanField()
+    private = serializers.BooleanField()
+    invite_code = serializers.CharField(allow_null=True, help_text="private games, for their creator only")
     creator = serializers.CharField()
     version = serializers.IntegerField()
     chain_head = serializers.CharField(allow_null=True)
@@ -175,14 +217,23 @@ class GameListSerializer(serializers.Serializer):
 
 class JoinSerializer(StrictSerializer):
     faction = serializers.CharField(required=False, allow_null=True, max_length=40)
+    invite_code = serializers.CharField(required=False, allow_null=True, max_length=64,
+                                        help_text="required to join a private game")
     bot = serializers.CharField(required=False, allow_null=True, max_length=20,
                                 help_text="add a bot seat instead of joining (creator only): 'random'")
+
+
+class InviteSerializer(serializers.Serializer):
+    invite_code = serializers.CharField()
 
 
 class ViewSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True)
-    state = serializers.JSONField(allow_null=True, help_text="the ruleset's redacted view")
+    state = serializers.JSONField(allow_null=True, help_text="your view (your seat's; the public one for a "
+                                                             "spectator); null before the start")
+    seats = serializers.DictField(child=serializers.JSONField(), allow_null=True,
+                                  help_text="once the game is over: every seat's view by seat index; null before")
 
 
 class TemplateSerializer(serializers.Serializer):
@@ -194,6 +245,8 @@ class TemplateSerializer(serializers.Serializer):
 class LegalSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True)
+    pending = serializers.BooleanField(help_text="a decision of yours is pending: commands or samples hold at "
+                                                 "least one legal command")
     deadline = serializers.DateTimeField(allow_null=True)
     commands = serializers.ListField(child=serializers.DictField())
     templates = TemplateSerializer(many=True)
@@ -215,7 +268,8 @@ class EventSerializer(serializers.Serializer):
     visible_to = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True)
     payload = serializers.JSONField(required=False)
     cause = serializers.JSONField(required=False)
-    redacted = serializers.BooleanField(required=False)
+    redacted = serializers.BooleanField(help_text="true: another seat's private event; only seq, type and "
+                                                  "the chain links are shown")
     prev_hash = serializers.CharField()
     hash = serializers.CharField()
 

@@ -1,7 +1,7 @@
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from .views import accounts, games, meta, play
+from .views import accounts, games, inbox, meta, play
 
 
 def p(route: str, view, name: str):
@@ -13,11 +13,17 @@ urlpatterns = [
     *p("accounts/register", accounts.RegisterView.as_view(), "register"),
     *p("accounts/token", accounts.TokenView.as_view(), "token"),
     *p("accounts/me", accounts.MeView.as_view(), "me"),
+    *p("accounts/me/games", inbox.InboxView.as_view(), "my-games"),
+    *p("accounts/logout", accounts.LogoutView.as_view(), "logout"),
+    *p("accounts/logout-all", accounts.LogoutAllView.as_view(), "logout-all"),
+    *p("accounts/me/password", accounts.PasswordView.as_view(), "password"),
+    *p("accounts/me/tokens/<int:token_id>", accounts.TokenRevokeView.as_view(), "token-revoke"),
     *p("rulesets", games.RulesetsView.as_view(), "rulesets"),
     *p("games", games.GamesView.as_view(), "games"),
     *p("games/<str:game_id>", games.GameView.as_view(), "game"),
     *p("games/<str:game_id>/seats", games.SeatsView.as_view(), "seats"),
     *p("games/<str:game_id>/start", games.StartView.as_view(), "start"),
+    *p("games/<str:game_id>/invite-code", games.InviteView.as_view(), "invite-code"),
     *p("games/<str:game_id>/view", play.StateView.as_view(), "view"),
     *p("games/<str:game_id>/legal-commands", play.LegalView.as_view(), "legal"),
     *p("games/<str:game_id>/commands", play.CommandsView.as_view(), "commands"),

@@ -4,6 +4,7 @@ values. Every variable is listed in `.env.example`."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -162,6 +163,7 @@ REST_FRAMEWORK = {
         "user": env.str("THROTTLE_USER", default="6000/min"),
         "register": env.str("THROTTLE_REGISTER", default="120/hour"),
         "press": env.str("THROTTLE_PRESS", default="30/min"),
+        "password": env.str("THROTTLE_PASSWORD", default="10/hour"),
     },
     "UNAUTHENTICATED_USER": None,
     # Trust X-Forwarded-For only behind this many proxies of our own (0: never;
@@ -172,10 +174,15 @@ if REST_FRAMEWORK["NUM_PROXIES"] < 0:
     raise ImproperlyConfigured("NUM_PROXIES must be 0 or more")
 THROTTLE_LOGIN_FAILURES = env.str("THROTTLE_LOGIN_FAILURES", default="10/hour")  # per account
 
+# Tokens expire TOKEN_TTL_DAYS after their last use (sliding; play-by-email players
+# come back every few days, so an active client never has to log in again).
+TOKEN_TTL_DAYS = _positive_int("TOKEN_TTL_DAYS", 30)
+KNOX_TOKEN_MODEL = "knox.AuthToken"  # named so accounts.TokenInfo can point at it (knox's swappable model)
 REST_KNOX = {
     "AUTH_HEADER_PREFIX": "Bearer",
-    "TOKEN_TTL": None,  # play-by-email games last weeks; tokens are revoked, not expired
-    "AUTO_REFRESH": False,
+    "TOKEN_TTL": timedelta(days=TOKEN_TTL_DAYS),
+    "AUTO_REFRESH": True,
+    "MIN_REFRESH_INTERVAL": 60,  # seconds: expiry and last use are written at most this often
 }
 
 SPECTACULAR_SETTINGS = {
@@ -191,7 +198,8 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": "/api/v1",
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
-    "ENUM_NAME_OVERRIDES": {"ErrorCode": "games.services.errors.ErrorCode"},
+    "ENUM_NAME_OVERRIDES": {"ErrorCode": "games.services.errors.ErrorCode",
+                            "GameStatusEnum": ["open", "running", "finished", "aborted"]},
     "PREPROCESSING_HOOKS": ["api.schema_extensions.drop_trailing_slash_twins"],
 }
 
@@ -244,8 +252,12 @@ VACATION_DAYS_PER_YEAR = _positive_int("VACATION_DAYS_PER_YEAR", 30)
 WEBHOOK_TIMEOUT_SECONDS = float(env.str("WEBHOOK_TIMEOUT_SECONDS", default="5"))
 WEBHOOK_MAX_ATTEMPTS = _positive_int("WEBHOOK_MAX_ATTEMPTS", 7)
 WEBHOOK_BACKOFF_SECONDS = _positive_int("WEBHOOK_BACKOFF_SECONDS", 30)  # 30 s, 60 s, 120 s... (capped at 1 h)
-# Loopback/private webhook targets are refused in production (SSRF); allowed by default elsewhere.
-WEBHOOK_ALLOW_PRIVATE = _strict_bool("WEBHOOK_ALLOW_PRIVATE", not _strict_bool("SENGOKU_PRODUCTION", False))
+# SSRF guard: webhook URLs resolving to private, link-local, reserved (or, unless
+# WEBHOOK_ALLOW_LOOPBACK, loopback) addresses are refused when saved and again at
+# delivery. The embedded default allows loopback (a receiver on your own machine);
+# production (SENGOKU_PRODUCTION=true, as in compose) allows neither.
+WEBHOOK_ALLOW_PRIVATE = _strict_bool("WEBHOOK_ALLOW_PRIVATE", False)
+WEBHOOK_ALLOW_LOOPBACK = _strict_bool("WEBHOOK_ALLOW_LOOPBACK", not _strict_bool("SENGOKU_PRODUCTION", False))
 PRESS_MAX_CHARS = _positive_int("PRESS_MAX_CHARS", 2000)
 # Run notification deliveries in-process instead of queueing them (tests, debugging).
 PBEM_INLINE = _strict_bool("PBEM_INLINE", False)

@@ -32,6 +32,9 @@ class Game(models.Model):
     chain_head = models.CharField(max_length=64, blank=True, default="")
     outcome = models.JSONField(null=True, blank=True)
     paused = models.BooleanField(default=False)
+    # Private games: unlisted for others, joined with the invite code, readable by seated players only.
+    private = models.BooleanField(default=False)
+    invite_code = models.CharField(max_length=40, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -103,6 +103,7 @@ class Notification(models.Model):
         GAME_STARTED = "game_started"
         GAME_FINISHED = "game_finished"
         MESSAGE = "message"
+        INBOX = "inbox"  # stream only: an entry of GET /accounts/me/games changed
 
     class Channel(models.TextChoices):
         STREAM = "stream"  # GET /accounts/me/stream and /accounts/me/notifications

@@ -63,6 +63,9 @@ class Api:
         return self.client.post(url, json.dumps(data if data is not None else {}),
                                 content_type="application/json", **extra)
 
+    def delete(self, url, **extra):
+        return self.client.delete(url, **extra)
+
     def patch(self, url, data=None, **extra):
         return self.client.patch(url, json.dumps(data or {}), content_type="application/json", **extra)
 

@@ -1,4 +1,5 @@
-"""Accounts: register, token, me."""
+"""Accounts: register, token, me; sessions (logout, logout-all, token list and
+revocation, password change) in accounts/sessions.py."""
 
 from __future__ import annotations
 
@@ -7,11 +8,11 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from drf_spectacular.utils import extend_schema
-from knox.models import AuthToken
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import sessions
 from accounts.models import profile_of
 from accounts.vacation import days_left
 from games.services.errors import Conflict, ErrorCode, Invalid, ServiceError
@@ -19,8 +20,10 @@ from games.services.errors import Conflict, ErrorCode, Invalid, ServiceError
 from ..serializers import (
     CredentialsSerializer,
     MeSerializer,
+    PasswordChangeSerializer,
     RegisteredSerializer,
     RegisterSerializer,
+    RevokedSerializer,
     TokenSerializer,
 )
 from ..throttles import FailedLogins, SharedScopedRateThrottle
@@ -52,7 +55,7 @@ class RegisterView(APIView):
                     raise Conflict("that username is taken", code=ErrorCode.USERNAME_TAKEN)
                 user = User.objects.create_user(d["username"], d.get("email", ""), d["password"])
                 profile_of(user)
-                _, token = AuthToken.objects.create(user)
+                token = sessions.issue(user, d.get("client_name", ""))
         except IntegrityError as exc:
             raise Conflict("that username is taken", code=ErrorCode.USERNAME_TAKEN) from exc
         return Response({"id": user.id, "username": user.username, "token": token}, status=201)
@@ -76,23 +79,23 @@ class TokenView(APIView):
             failures.failed()
             raise ServiceError("wrong username or password", code=ErrorCode.INVALID_CREDENTIALS, status=401)
         failures.succeeded()
-        _, token = AuthToken.objects.create(user)
+        token = sessions.issue(user, s.validated_data.get("client_name", ""))
         return Response({"token": token})
 
 
-def me_json(user) -> dict:
+def me_json(user, current_token=None) -> dict:
     p = profile_of(user)
     return {"id": user.id, "username": user.username, "email": user.email,
             "email_notifications": p.email_notifications, "webhook_url": p.webhook_url,
             "has_webhook_secret": bool(p.webhook_secret), "vacation_until": p.vacation_until,
-            "vacation_days_left": days_left(p)}
+            "vacation_days_left": days_left(p), "tokens": sessions.listing(user, current_token)}
 
 
 class MeView(APIView):
     @extend_schema(responses={200: MeSerializer, **errors(401)}, summary="Your profile and settings", operation_id="me_get",
                    tags=["accounts"])
     def get(self, request):
-        return Response(MeSerializer(me_json(request.user)).data)
+        return Response(MeSerializer(me_json(request.user, request.auth)).data)
 
     @extend_schema(request=MeSerializer, responses={200: MeSerializer, **errors(400, 401)},
                    summary="Change your email, notification settings, webhook or vacation", operation_id="me_update", tags=["accounts"])
@@ -101,6 +104,13 @@ class MeView(APIView):
         s.is_valid(raise_exception=True)
         d = s.validated_data
         user, p = request.user, profile_of(request.user)
+        if d.get("webhook_url"):
+            from games.pbem.webhooks import RefusedTarget, check_url
+
+            try:
+                check_url(d["webhook_url"])
+            except RefusedTarget as exc:
+                raise Invalid(str(exc), code=ErrorCode.WEBHOOK_REFUSED, fields={"webhook_url": [str(exc)]}) from exc
         with transaction.atomic():
             if "email" in d:
                 user.email = d["email"]
@@ -113,4 +123,57 @@ class MeView(APIView):
                 from accounts.vacation import set_vacation
 
                 set_vacation(user, d["vacation_until"])
-        return Response(MeSerializer(me_json(user)).data)
+        return Response(MeSerializer(me_json(user, request.auth)).data)
+
+
+class LogoutView(APIView):
+    @extend_schema(request=None, responses={200: RevokedSerializer, **errors(401)},
+                   summary="Revoke the token this request is made with", operation_id="logout", tags=["accounts"])
+    def post(self, request):
+        return Response({"revoked": sessions.revoke(request.auth)})
+
+
+class LogoutAllView(APIView):
+    @extend_schema(request=None, responses={200: RevokedSerializer, **errors(401)},
+                   summary="Revoke every token of your account, this one included", operation_id="logout_all",
+                   tags=["accounts"])
+    def post(self, request):
+        return Response({"revoked": sessions.revoke_all(request.user)})
+
+
+class TokenRevokeView(APIView):
+    @extend_schema(request=None, responses={204: None, **errors(401, 404)},
+                   summary="Revoke one of your tokens by its id in /accounts/me", operation_id="revoke_token",
+                   tags=["accounts"])
+    def delete(self, request, token_id: int):
+        from games.services.errors import NotFound
+
+        if token_id > 2**62 or not sessions.revoke_by_id(request.user, token_id):
+            raise NotFound("no such token", code=ErrorCode.TOKEN_NOT_FOUND)
+        return Response(status=204)
+
+
+class PasswordView(APIView):
+    throttle_classes = [SharedScopedRateThrottle]
+    throttle_scope = "password"
+
+    @extend_schema(request=PasswordChangeSerializer, responses={200: RevokedSerializer, **errors(400, 401, 429)},
+                   summary="Change your password; every other token is revoked (this one stays)",
+                   operation_id="change_password", tags=["accounts"])
+    def post(self, request):
+        s = PasswordChangeSerializer(data=json_body(request))
+        s.is_valid(raise_exception=True)
+        d, user = s.validated_data, request.user
+        if not user.check_password(d["current_password"]):
+            raise Invalid("the current password is wrong", code=ErrorCode.WRONG_PASSWORD,
+                          fields={"current_password": ["wrong password"]})
+        try:
+            validate_password(d["new_password"], user=user)
+        except DjangoValidationError as exc:
+            raise Invalid(" ".join(exc.messages), code=ErrorCode.WEAK_PASSWORD,
+                          fields={"new_password": exc.messages}) from exc
+        with transaction.atomic():
+            user.set_password(d["new_password"])
+            user.save(update_fields=["password"])
+            revoked = sessions.revoke_all(user, keep=request.auth)
+        return Response({"revoked": revoked})

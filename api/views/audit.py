@@ -76,7 +76,7 @@ class AbortView(APIView):
         s = AbortSerializer(data=body)
         s.is_valid(raise_exception=True)
         game = audit.abort(game_id, request.user, s.validated_data.get("reason", ""))
-        return Response(game_json(game))
+        return Response(game_json(game, request.user))
 
 
 class OpenTakebackSerializer(serializers.Serializer):
@@ -97,7 +97,7 @@ class TakebackView(APIView):
                    summary="The open takeback request, if any (who accepted, who must still answer)",
                    tags=["audit"])
     def get(self, request, game_id):
-        return Response(undo.current(game_id))
+        return Response(undo.current(game_id, request.user))
 
 
     @extend_schema(request=None, responses={201: TakebackSerializer, **errors(401, 403, 404, 409)},

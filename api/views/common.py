@@ -38,3 +38,16 @@ def int_param(raw, default: int, name: str, lo: int, hi: int | None = None) -> i
     if v < lo or (hi is not None and v > hi):
         raise Invalid(f"{name} must be from {lo} to {hi if hi is not None else 'any'}", code=ErrorCode.INVALID)
     return v
+
+
+class JsonErrors:
+    """For views whose success is not JSON (export's JSON Lines, SSE): errors
+    are still rendered as JSON `{code, detail}` with a JSON content type."""
+
+    def handle_exception(self, exc):
+        from rest_framework.renderers import JSONRenderer
+
+        response = super().handle_exception(exc)
+        self.request.accepted_renderer = JSONRenderer()
+        self.request.accepted_media_type = "application/json"
+        return response

@@ -19,6 +19,7 @@ from ..serializers import (
     CreateGameSerializer,
     GameListSerializer,
     GameSerializer,
+    InviteSerializer,
     JoinSerializer,
     RulesetSerializer,
     SeatSerializer,
@@ -35,19 +36,17 @@ class RulesetsView(APIView):
         out = []
         for rid in registry.available():
             r = registry.get(rid)
+            counts = lobby.player_counts(r)
             out.append({"id": rid, "name": r.name, "min_players": r.min_players, "max_players": r.max_players,
                         "rules_version": r.rules_version, "options": dict(r.options_schema),
-                        "factions": list(_all_factions(r))})
+                        "factions": sorted({f for c in counts for f in c["factions"]}, key=_first_seen(counts)),
+                        "player_counts": [c["players"] for c in counts], "per_players": counts})
         return Response(out)
 
 
-def _all_factions(rules) -> list[str]:
-    for n in range(rules.max_players, rules.min_players - 1, -1):
-        try:
-            return list(rules.factions(n, {}))
-        except Exception:
-            continue
-    return []
+def _first_seen(counts):
+    order = [f for c in reversed(counts) for f in c["factions"]]
+    return order.index
 
 
 class GamesView(APIView):
@@ -61,8 +60,8 @@ class GamesView(APIView):
         if tc is not None:
             tc = {k: v for k, v in tc.items() if v is not None}
         game = lobby.create_game(request.user, d["ruleset"], d["players"], d.get("options") or {},
-                                 tc, d.get("name", ""), d.get("faction"))
-        return Response(game_json(game), status=201)
+                                 tc, d.get("name", ""), d.get("faction"), d.get("private", False))
+        return Response(game_json(game, request.user), status=201)
 
     @extend_schema(
         parameters=[
@@ -75,6 +74,8 @@ class GamesView(APIView):
         responses={200: GameListSerializer, **errors(400, 401)}, summary="List games", operation_id="list_games", tags=["lobby"])
     def get(self, request):
         qs = Game.objects.select_related("creator").prefetch_related("seats__user")
+        # Private games are listed to their seated players only.
+        qs = qs.filter(Q(private=False) | Q(seats__user=request.user) | Q(creator=request.user)).distinct()
         st = request.query_params.get("status")
         if st:
             if st not in Game.Status.values:
@@ -86,7 +87,7 @@ class GamesView(APIView):
             qs = qs.filter(Q(seats__user=request.user) | Q(creator=request.user)).distinct()
         limit, offset = _int_param(request, "limit", 50, 1, 200), _int_param(request, "offset", 0, 0, 10**9)
         count = qs.count()
-        page = [game_json(g) for g in qs[offset:offset + limit]]
+        page = [game_json(g, request.user) for g in qs[offset:offset + limit]]
         nxt = None
         if offset + limit < count:
             q = request.query_params.copy()
@@ -102,7 +103,7 @@ def _int_param(request, name: str, default: int, lo: int, hi: int) -> int:
 class GameView(APIView):
     @extend_schema(responses={200: GameSerializer, **errors(401, 404)}, summary="Game metadata", operation_id="get_game", tags=["lobby"])
     def get(self, request, game_id):
-        return Response(game_json(lobby.get_game(game_id)))
+        return Response(game_json(lobby.get_game(game_id, request.user), request.user))
 
 
 class SeatsView(APIView):
@@ -112,7 +113,8 @@ class SeatsView(APIView):
         lobby.get_game(game_id)  # an unknown game is 404 whatever the body
         s = JoinSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
-        seat = lobby.join(game_id, request.user, s.validated_data.get("faction"), s.validated_data.get("bot"))
+        seat = lobby.join(game_id, request.user, s.validated_data.get("faction"), s.validated_data.get("bot"),
+                          s.validated_data.get("invite_code"))
         from games.services.reading import seats_json
 
         return Response(next(x for x in seats_json(seat.game) if x["index"] == seat.index), status=201)
@@ -123,4 +125,12 @@ class StartView(APIView):
                    summary="Start the game (creator, when every seat is filled)", operation_id="start_game", tags=["lobby"])
     def post(self, request, game_id):
         game = lobby.start(game_id, request.user)
-        return Response(game_json(game))
+        return Response(game_json(game, request.user))
+
+
+class InviteView(APIView):
+    @extend_schema(request=None, responses={200: InviteSerializer, **errors(401, 403, 404, 409)},
+                   summary="Rotate a private game's invite code (creator); the old code stops working",
+                   operation_id="rotate_invite", tags=["lobby"])
+    def post(self, request, game_id):
+        return Response({"invite_code": lobby.rotate_invite(game_id, request.user).invite_code})

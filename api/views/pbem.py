@@ -76,7 +76,7 @@ class ReclaimView(APIView):
     def post(self, request, game_id, index: int):
         if index > 1000:  # seats are small numbers; keep huge path ints away from the database
             raise NotFound("no such seat", code=ErrorCode.SEAT_NOT_FOUND)
-        return Response(game_json(pause.reclaim(game_id, request.user, index)))
+        return Response(game_json(pause.reclaim(game_id, request.user, index), request.user))
 
 
 # -- press ----------------------------------------------------------------------------------------

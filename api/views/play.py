@@ -22,7 +22,7 @@ from ..serializers import (
     ViewSerializer,
 )
 from .audit import AuditReportSerializer
-from .common import errors, json_body
+from .common import JsonErrors, errors, json_body
 from .common import int_param as _int
 from .stream import event_stream, sse_response, wants_stream
 
@@ -32,7 +32,7 @@ class StateView(APIView):
                               **errors(401, 404)},
                    summary="Your redacted view of the current state (ETag = version)", operation_id="get_view", tags=["play"])
     def get(self, request, game_id):
-        game = lobby.get_game(game_id)
+        game = lobby.get_game(game_id, request.user)
         etag = f'"{game.id}-{game.version}-{game.status}"'
         if request.headers.get("If-None-Match") == etag:
             return HttpResponse(status=304, headers={"ETag": etag})
@@ -45,7 +45,7 @@ class LegalView(APIView):
     @extend_schema(responses={200: LegalSerializer, **errors(401, 404)},
                    summary="Your legal commands now (or templates + samples) and your deadline", operation_id="legal_commands", tags=["play"])
     def get(self, request, game_id):
-        return Response(reading.legal(lobby.get_game(game_id), request.user))
+        return Response(reading.legal(lobby.get_game(game_id, request.user), request.user))
 
 
 class CommandsView(APIView):
@@ -65,7 +65,7 @@ class CommandsView(APIView):
         return Response(result, status=status)
 
 
-class EventsView(APIView):
+class EventsView(JsonErrors, APIView):
     renderer_classes = [JSONRenderer, EventStreamRenderer]
 
     @extend_schema(
@@ -76,7 +76,7 @@ class EventsView(APIView):
         responses={200: EventPageSerializer, **errors(400, 401, 404)},
         summary="Your redacted event feed, paged; or a live SSE stream", operation_id="list_events", tags=["play"])
     def get(self, request, game_id):
-        game = lobby.get_game(game_id)
+        game = lobby.get_game(game_id, request.user)
         if wants_stream(request):
             return sse_response(request, lambda after: event_stream(game, request.user, after))
         after = _int(request.query_params.get("after"), 0, "after", 0)
@@ -97,7 +97,7 @@ class ReplayView(APIView):
                    responses={200: ViewSerializer, **errors(400, 401, 404)},
                    summary="Your view as it was at a version (finished games: everything)", operation_id="replay", tags=["audit"])
     def get(self, request, game_id):
-        game = lobby.get_game(game_id)
+        game = lobby.get_game(game_id, request.user)
         return Response(reading.replay(game, request.user, request.query_params.get("version")))
 
 
@@ -105,17 +105,17 @@ class AuditView(APIView):
     @extend_schema(responses={200: AuditReportSerializer, **errors(401, 404)},
                    summary="Chain, seed commitment and commit-reveal checks", operation_id="audit", tags=["audit"])
     def get(self, request, game_id):
-        return Response(audit.audit(lobby.get_game(game_id)))
+        return Response(audit.audit(lobby.get_game(game_id, request.user)))
 
 
-class ExportView(APIView):
+class ExportView(JsonErrors, APIView):
     renderer_classes = [JsonLinesRenderer, JSONRenderer]
 
     @extend_schema(responses={(200, "application/x-ndjson"): OpenApiResponse(
         OpenApiTypes.STR, description="one event JSON object per line"), **errors(401, 404)},
         summary="The event stream as JSON Lines (redacted for you while running)", operation_id="export", tags=["audit"])
     def get(self, request, game_id):
-        game = lobby.get_game(game_id)
+        game = lobby.get_game(game_id, request.user)
         lines = audit.export_lines(game, request.user)
         resp = HttpResponse("".join(line + "\n" for line in lines), content_type="application/x-ndjson")
         resp["Content-Disposition"] = f'attachment; filename="{game.ruleset}-{game.id}.jsonl"'

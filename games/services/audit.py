@@ -111,7 +111,7 @@ def abort(game_id, user, reason: str = "") -> Game:
     from .play import append_core  # late: play imports lobby, which we also use
 
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=get_game(game_id).pk)
+        game = Game.objects.select_for_update().get(pk=get_game(game_id, user).pk)
         if game.creator_id != getattr(user, "id", None):
             raise Forbidden("only the game's creator can abort it", code=ErrorCode.NOT_CREATOR)
         if game.status in ENDED:

@@ -31,6 +31,9 @@ class ErrorCode(StrEnum):
     WEAK_PASSWORD = "weak_password"
     UNKNOWN_TOKEN = "unknown_token"
     VACATION_EXHAUSTED = "vacation_exhausted"
+    WRONG_PASSWORD = "wrong_password"
+    TOKEN_NOT_FOUND = "token_not_found"
+    WEBHOOK_REFUSED = "webhook_refused"
     # -- lookups (404)
     NOT_FOUND = "not_found"
     GAME_NOT_FOUND = "game_not_found"
@@ -50,6 +53,7 @@ class ErrorCode(StrEnum):
     SEAT_TAKEN = "seat_taken"
     SEATS_NOT_FILLED = "seats_not_filled"
     NOT_CREATOR = "not_creator"
+    NOT_PRIVATE = "not_private"
     GAME_NOT_OPEN = "game_not_open"
     # -- playing (400, 403, 409, 422)
     CONFLICT = "conflict"

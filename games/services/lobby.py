@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 import logging
 import secrets
 import uuid
@@ -71,6 +72,28 @@ def validate_time_control(tc: Any) -> dict | None:
     return out
 
 
+def options_schema_for(rules, players: int) -> dict:
+    """The options' JSON Schema for a player count (a ruleset may vary it with
+    `options_schema_for(players)`; most have one schema for every count)."""
+    per_count = getattr(rules, "options_schema_for", None)
+    return dict(per_count(players) if per_count is not None else rules.options_schema)
+
+
+def player_counts(rules) -> list[dict]:
+    """What /rulesets advertises: for every player count a game can really be
+    created with, the factions a seat may choose and the options schema. A count
+    inside min..max that the rules refuse (Imjin: 3) is left out."""
+    out = []
+    for n in range(rules.min_players, rules.max_players + 1):
+        schema = options_schema_for(rules, n)
+        try:
+            factions = list(rules.factions(n, options_with_defaults(schema, {})))
+        except (RulesError, Invalid):
+            continue
+        out.append({"players": n, "factions": factions, "options": schema})
+    return out
+
+
 def _factions(rules, players: int, options: dict) -> list[str]:
     try:
         return list(rules.factions(players, options))
@@ -79,7 +102,7 @@ def _factions(rules, players: int, options: dict) -> list[str]:
 
 
 def create_game(user, ruleset: str, players: Any, options: Any = None, time_control: Any = None,
-                name: str = "", faction: str | None = None) -> Game:
+                name: str = "", faction: str | None = None, private: bool = False) -> Game:
     rules = registry.get(ruleset) if isinstance(ruleset, str) else None
     if rules is None:
         raise Invalid(f"unknown ruleset {ruleset!r}; see GET /api/v1/rulesets", code=ErrorCode.UNKNOWN_RULESET,
@@ -88,13 +111,14 @@ def create_game(user, ruleset: str, players: Any, options: Any = None, time_cont
             rules.min_players <= players <= rules.max_players):
         raise Invalid(f"{rules.name} is played by {rules.min_players} to {rules.max_players} players",
                       code=ErrorCode.INVALID_PLAYERS, fields={"players": ["out of range"]})
-    opts = options_with_defaults(dict(rules.options_schema), options or {})
+    opts = options_with_defaults(options_schema_for(rules, players), options or {})
     factions = _factions(rules, players, opts)
     tc = validate_time_control(time_control)
     with transaction.atomic():
         game = Game.objects.create(ruleset=ruleset, rules_version=rules.rules_version, name=name or "",
                                    players=players, options=opts, time_control=tc, creator=user,
-                                   seed=secrets.token_hex(32))
+                                   seed=secrets.token_hex(32), private=bool(private),
+                                   invite_code=new_invite_code() if private else "")
         Seat.objects.create(game=game, index=0, user=user, faction=_check_faction(faction, factions, []))
     return game
 
@@ -110,17 +134,65 @@ def _check_faction(faction, allowed: list[str], taken: list[str]) -> str:
     return faction
 
 
-def get_game(game_id) -> Game:
-    """The game, or NotFound for unknown and malformed ids alike (never a 500)."""
+class _System:
+    """Who asks when no user does (tasks, sweeps): may read private games."""
+
+
+SYSTEM = _System()
+_UNSAID = object()
+
+
+def get_game(game_id, user=_UNSAID) -> Game:
+    """The game, or NotFound for unknown and malformed ids alike (never a 500).
+
+    A private game is found only for its seated players (or `SYSTEM`): to anyone
+    else it does not exist, so its id, status and existence do not leak (404, not
+    403). A caller that does not say who asks gets public games only."""
     try:
-        return Game.objects.get(id=uuid.UUID(str(game_id)))
+        game = Game.objects.get(id=uuid.UUID(str(game_id)))
     except (ValueError, Game.DoesNotExist) as exc:
         raise NotFound("no such game", code=ErrorCode.GAME_NOT_FOUND) from exc
+    if game.private and not (user is SYSTEM or is_seated(game, user)):
+        raise NotFound("no such game", code=ErrorCode.GAME_NOT_FOUND)
+    return game
 
 
-def join(game_id, user, faction: str | None = None, bot: str | None = None) -> Seat:
+def is_seated(game: Game, user) -> bool:
+    uid = getattr(user, "id", None)
+    return uid is not None and (game.creator_id == uid or game.seats.filter(user_id=uid).exists())
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def rotate_invite(game_id, user) -> Game:
+    """A new invite code for a private game (the creator): the old one stops working."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=get_game(game_id).pk)
+        game = Game.objects.select_for_update().get(pk=get_game(game_id, user).pk)
+        if game.creator_id != user.id:
+            raise Forbidden("only the game's creator can rotate its invite code", code=ErrorCode.NOT_CREATOR)
+        if not game.private:
+            raise Conflict("public games have no invite code", code=ErrorCode.NOT_PRIVATE)
+        game.invite_code = new_invite_code()
+        game.save(update_fields=["invite_code"])
+    return game
+
+
+def _found_with_invite(game_id, user, invite_code) -> Game:
+    """Joining: a private game is found by its seated players, or by anyone
+    holding its current invite code; a wrong code is the same 404 as no game."""
+    game = get_game(game_id, SYSTEM)
+    if game.private and not is_seated(game, user):
+        if not (isinstance(invite_code, str) and game.invite_code
+                and hmac.compare_digest(invite_code.encode(), game.invite_code.encode())):
+            raise NotFound("no such game", code=ErrorCode.GAME_NOT_FOUND)
+    return game
+
+
+def join(game_id, user, faction: str | None = None, bot: str | None = None, invite_code: str | None = None) -> Seat:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=_found_with_invite(game_id, user, invite_code).pk)
         if game.status != Game.Status.OPEN:
             raise Conflict("the game has already started", code=ErrorCode.GAME_NOT_OPEN)
         seats = list(game.seats.all())
@@ -146,7 +218,7 @@ def join(game_id, user, faction: str | None = None, bot: str | None = None) -> S
 
 def start(game_id, user) -> Game:
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=get_game(game_id).pk)
+        game = Game.objects.select_for_update().get(pk=get_game(game_id, user).pk)
         if game.creator_id != user.id:
             raise Forbidden("only the game's creator can start it", code=ErrorCode.NOT_CREATOR)
         if game.status != Game.Status.OPEN:

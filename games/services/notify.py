@@ -80,6 +80,20 @@ def notify_user(game: Game, user, kind: str, key: str, data: dict, now) -> list[
     return created
 
 
+def notify_stream(game: Game, user, kind: str, key: str, data: dict, now) -> Notification | None:
+    """A notice on the user stream only (no email, no webhook), once per key."""
+    payload = {"kind": kind, "game": game_payload(game), "user": user.username, "created_at": iso(now),
+               "channel": N.Channel.STREAM, **data}
+    row, new = Notification.objects.get_or_create(
+        game=game, event_key=key, user=user, channel=N.Channel.STREAM,
+        defaults={"kind": kind, "payload": payload, "created_at": now, "next_attempt_at": now,
+                  "status": N.Status.SENT, "sent_at": now})
+    if new:
+        _after_commit([row])
+        return row
+    return None
+
+
 def _after_commit(rows: list[Notification]) -> None:
     stream = [(r.user_id, r.id) for r in rows if r.channel == N.Channel.STREAM]
     outgoing = [(r.id, r.attempts) for r in rows if r.channel != N.Channel.STREAM]
@@ -134,6 +148,9 @@ def _game_changed(game_id) -> None:
         humans = _humans(game)
         for row in store.load(game.id, after=cursor.notified_version, upto=game.version):
             _for_event(game, humans, row, now)
+        from .inbox import announce  # late: inbox reads state, which imports more of the services
+
+        announce(game, humans, now)
         PbemCursor.objects.filter(pk=cursor.pk).update(notified_version=game.version)
 
 

@@ -26,7 +26,7 @@ def vote(game_id, user, action: str) -> dict:
     """Record `user`'s vote to pause or resume; switch when the creator votes
     or every seated human has. Returns the vote state."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=get_game(game_id).pk)
+        game = Game.objects.select_for_update().get(pk=get_game(game_id, user).pk)
         seats = list(game.seats.select_related("user").all())
         humans = {s.user_id: s for s in seats if s.user_id is not None and not s.bot}
         if user.id not in humans:
@@ -69,7 +69,7 @@ def state(game: Game, humans: dict, action: str, voters: set, switched: bool) ->
 def reclaim(game_id, user, index: int) -> Game:
     """The seat's player takes it back from the bot (POST .../seats/{i}/reclaim)."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=get_game(game_id).pk)
+        game = Game.objects.select_for_update().get(pk=get_game(game_id, user).pk)
         seat = Seat.objects.select_for_update().filter(game=game, index=index).first()
         if seat is None:
             raise NotFound("no such seat", code=ErrorCode.SEAT_NOT_FOUND)

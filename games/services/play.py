@@ -34,7 +34,7 @@ def _body_hash(command: Any, expected_version: Any) -> str:
 def submit(game_id, user, command: Any, expected_version: Any = None, idempotency_key: str | None = None
            ) -> tuple[int, dict]:
     """A player's command. Returns (HTTP status, body) — 201 {version, events}."""
-    game = get_game(game_id)
+    game = get_game(game_id, user)
     if expected_version is not None and (not isinstance(expected_version, int) or isinstance(expected_version, bool)):
         raise Invalid("expected_version must be an integer", code=ErrorCode.INVALID, fields={"expected_version": ["integer"]})
     if not isinstance(command, dict) or not isinstance(command.get("type"), str):

@@ -49,6 +49,7 @@ def present_event(row: StoredEvent, viewer: Viewer) -> dict[str, Any]:
         "visibility": "public" if row.visible_to is None else "private",
         "visible_to": row.visible_to,
         "payload": row.payload,
+        "redacted": False,
         "prev_hash": row.prev_hash,
         "hash": row.hash,
     }

@@ -48,7 +48,7 @@ def _check_to(to: Any, players: int) -> list[int] | None:
 
 
 def send(game_id, user, text: Any, to: Any) -> dict:
-    game = get_game(game_id)
+    game = get_game(game_id, user)
     text = _check_text(text)
     recipients = _check_to(to, game.players)
     with transaction.atomic():

@@ -27,19 +27,30 @@ def seats_json(game: Game) -> list[dict]:
 
 
 def pending_json(game: Game) -> list[dict]:
+    """Who must act now, plainly: seat, faction, the player's username (null for
+    a bot seat), the ruleset's name of the decision, and its deadline."""
     if game.status != Game.Status.RUNNING:
         return []
     rules = rules_for(game)
     due = deadlines.due_times(game)
-    return [{"seat": p.seat, "kind": p.kind, "deadline": due.get(p.seat)}
-            for p in rules.pending(load_state(game))]
+    seats = {s.index: s for s in game.seats.select_related("user").all()}
+    out = []
+    for p in rules.pending(load_state(game)):
+        s = seats.get(p.seat)
+        out.append({"seat": p.seat, "faction": (s.faction or None) if s else None,
+                    "user": s.user.username if s is not None and s.user and not s.is_bot else None,
+                    "is_bot": bool(s and s.is_bot), "kind": p.kind, "deadline": due.get(p.seat)})
+    return out
 
 
-def game_json(game: Game) -> dict:
+def game_json(game: Game, user=None) -> dict:
+    """The game's metadata; its invite code only for its creator (private games)."""
+    host = game.private and getattr(user, "id", None) == game.creator_id
     return {
         "id": str(game.id), "ruleset": game.ruleset, "rules_version": game.rules_version, "name": game.name,
         "players": game.players, "options": game.options, "time_control": game.time_control,
-        "status": game.status, "paused": game.paused, "creator": game.creator.username,
+        "status": game.status, "paused": game.paused, "private": game.private,
+        "invite_code": game.invite_code if host else None, "creator": game.creator.username,
         "version": game.version, "chain_head": game.chain_head or None, "seats": seats_json(game),
         "pending": pending_json(game), "outcome": game.outcome,
         "created_at": _iso(game.created_at), "started_at": _iso(game.started_at),
@@ -54,27 +65,30 @@ def _iso(dt) -> str | None:
 def view(game: Game, user) -> dict:
     viewer = viewer_for(game, user)
     if game.status == Game.Status.OPEN:
-        return {"version": 0, "seat": viewer.seat, "state": None}
-    return {"version": game.version, "seat": viewer.seat, "state": _view_state(game, load_state(game), viewer)}
+        return {"version": 0, "seat": viewer.seat, "state": None, "seats": None}
+    return _view_body(game, load_state(game), viewer, game.version)
 
 
-def _view_state(game: Game, state: Any, viewer: Viewer) -> Any:
+def _view_body(game: Game, state: Any, viewer: Viewer, version: int) -> dict:
+    """One shape whatever the status: `state` is the caller's view (their seat's,
+    or the public one for a spectator); `seats` adds every seat's view once the
+    game is over and nothing is secret any more (null before)."""
     rules = rules_for(game)
+    seats = None
     if viewer.omniscient:
-        # A finished game has no secrets: the public view plus every seat's.
-        return {"public": rules.view(state, None),
-                "seats": {str(i): rules.view(state, i) for i in range(game.players)}}
-    return rules.view(state, viewer.seat)
+        seats = {str(i): rules.view(state, i) for i in range(game.players)}
+    return {"version": version, "seat": viewer.seat, "state": rules.view(state, viewer.seat), "seats": seats}
 
 
 def legal(game: Game, user) -> dict:
     viewer = viewer_for(game, user)
-    out = {"version": game.version, "seat": viewer.seat, "deadline": None,
+    out = {"version": game.version, "seat": viewer.seat, "pending": False, "deadline": None,
            "commands": [], "templates": [], "samples": []}
     if game.status != Game.Status.RUNNING or viewer.seat is None or game.paused:
         return out
     rules = rules_for(game)
     state = load_state(game)
+    out["pending"] = any(p.seat == viewer.seat for p in rules.pending(state))
     out["deadline"] = deadlines.due_times(game).get(viewer.seat)
     ls = rules.legal_commands(state, viewer.seat)
     commands = [dict(c) for c in ls.commands]
@@ -116,6 +130,5 @@ def replay(game: Game, user, version: Any) -> dict:
         v = -1
     if not 1 <= v <= game.version:
         raise Invalid(f"version must be from 1 to {game.version}", code=ErrorCode.INVALID_VERSION)
-    viewer = viewer_for(game, user)
-    return {"version": v, "seat": viewer.seat, "state": _view_state(game, load_state(game, upto=v), viewer)}
+    return _view_body(game, load_state(game, upto=v), viewer_for(game, user), v)
 

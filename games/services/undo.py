@@ -136,7 +136,7 @@ def _voters(game: Game, asker: int) -> set[int]:
 
 def request(game_id, user) -> dict:
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=get_game(game_id).pk)
+        game = Game.objects.select_for_update().get(pk=get_game(game_id, user).pk)
         seat = _my_seat(game, user)
         frm, to = check_eligible(game, seat, user.username)
         if _open_request(game) is not None:
@@ -167,7 +167,7 @@ def _open_request(game: Game):
 
 def answer(game_id, user, request_seq: int, accept: bool) -> dict:
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=get_game(game_id).pk)
+        game = Game.objects.select_for_update().get(pk=get_game(game_id, user).pk)
         seat = _my_seat(game, user)
         req = store.load(game.id, after=request_seq - 1, upto=request_seq)
         if not req or req[0].type != REQUESTED:
@@ -194,9 +194,9 @@ def answer(game_id, user, request_seq: int, accept: bool) -> dict:
     return {"request_seq": req.seq, "status": "accepted", **body, "version": game.version}
 
 
-def current(game_id) -> dict:
+def current(game_id, user) -> dict:
     """The open takeback request of a game, if any, with who has accepted so far."""
-    game = get_game(game_id)
+    game = get_game(game_id, user)
     req = _open_request(game)
     if req is None:
         return {"open": None}

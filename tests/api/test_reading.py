@@ -95,9 +95,9 @@ def test_finished_game_everyone_sees_everything(api, host, player, outsider, run
     meta = play_to_end(api, running_game, [host, player])
     assert meta["status"] == "finished" and meta["outcome"]["reason"]
     feed = api.as_(outsider).get(u(running_game, "events") + "?limit=1000").json()["results"]
-    assert not any(e.get("redacted") for e in feed)
+    assert all(e["redacted"] is False for e in feed)
     replay = api.as_(outsider).get(u(running_game, "replay?version=4")).json()
-    assert set(replay["state"]) == {"public", "seats"}
+    assert set(replay) == {"version", "seat", "state", "seats"} and set(replay["seats"]) == {"0", "1"}
     export = api.as_(outsider).get(u(running_game, "export"))
     assert export["Content-Type"] == "application/x-ndjson"
     assert len(export.content.decode().strip().splitlines()) == meta["version"]
@@ -111,3 +111,34 @@ def test_running_export_is_redacted_for_caller(api, host, player, running_game):
     assert '"redacted":true' in text and '"amount":7' not in text
     audit = api.as_(player).get(u(running_game, "audit")).json()
     assert audit["seed"] is None and audit["seed_commitment"]
+
+
+def test_one_view_shape_whatever_the_status(api, host, player, outsider, running_game):
+    """Issue 16 item 2: {version, seat, state, seats} always; `state` is the caller's
+    own view, `seats` is null until the game is over, then every seat's view."""
+    keys = {"version", "seat", "state", "seats"}
+    running = {who.name: api.as_(who).get(u(running_game, "view")).json() for who in (host, player, outsider)}
+    for body in running.values():
+        assert set(body) == keys and body["seats"] is None
+    play_to_end(api, running_game, [host, player])
+    for who, seat in ((host, 0), (player, 1), (outsider, None)):
+        for url in ("view", "replay?version=3"):
+            body = api.as_(who).get(u(running_game, url)).json()
+            assert set(body) == keys and body["seat"] == seat
+            assert set(body["seats"]) == {"0", "1"}
+            # the caller's own view keeps the running shape (same keys as a seat's view)
+            assert set(body["state"]) == set(body["seats"]["0"]) == set(running["hana"]["state"])
+            if seat is not None:
+                assert body["state"] == body["seats"][str(seat)]
+
+
+def test_redacted_is_always_a_boolean(api, host, player, running_game):
+    api.as_(host).post(u(running_game, "commands"), {"command": {"type": "bid", "amount": 3}})
+    for who in (host, player):
+        feed = api.as_(who).get(u(running_game, "events") + "?limit=1000").json()["results"]
+        assert feed and all(isinstance(e["redacted"], bool) for e in feed)
+        assert any(e["redacted"] for e in feed) == (who is player)
+    lines = api.as_(player).get(u(running_game, "export")).content.decode().splitlines()
+    import json
+
+    assert all(isinstance(json.loads(x)["redacted"], bool) for x in lines)

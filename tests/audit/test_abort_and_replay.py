@@ -64,10 +64,11 @@ def test_replay_of_a_finished_game_shows_everything(api, host, outsider, finishe
     for v in range(1, finished_toy.version + 1):
         r = api.as_(outsider).get(f"/api/v1/games/{gid}/replay?version={v}")
         assert r.status_code == 200
-        state = r.json()["state"]
-        assert set(state) == {"public", "seats"} and set(state["seats"]) == {"0", "1"}
+        body = r.json()
+        assert set(body) == {"version", "seat", "state", "seats"} and set(body["seats"]) == {"0", "1"}
+        assert body["seat"] is None and body["state"]["my_bid"] is None  # the spectator's own (public) view
     bid = next(e for e in export(api, outsider, gid) if e["type"] == "toy.BidPlaced")
-    seen = api.as_(outsider).get(f"/api/v1/games/{gid}/replay?version={bid['seq']}").json()["state"]
+    seen = api.as_(outsider).get(f"/api/v1/games/{gid}/replay?version={bid['seq']}").json()
     assert seen["seats"][str(bid["payload"]["seat"])]["my_bid"] == bid["payload"]["choice"]["amount"]
 
 

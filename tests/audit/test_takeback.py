@@ -50,7 +50,7 @@ def test_take_back_a_secret_bid(api, host, player, half_toy):
     assert verify.verify(export(api, host, game.id)).ok
     # Replay shows history as it was: the undone bid at its version.
     r = api.as_(host).get(f"/api/v1/games/{gid}/replay?version={req['undo_to_seq']}")
-    assert r.json()["state"]["seats"]["0"]["my_bid"] == 4
+    assert r.json()["seats"]["0"]["my_bid"] == 4 and r.json()["state"]["my_bid"] == 4  # host is seat 0
 
 
 def test_refuse(api, host, player, half_toy):

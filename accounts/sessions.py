@@ -1,0 +1,79 @@
+"""API tokens as sessions the user controls: issue (with a client name), list,
+revoke one / the current / all, and revoke the others on a password change.
+
+Tokens are django-rest-knox tokens (stored as a digest) with a sliding expiry:
+REST_KNOX TOKEN_TTL (TOKEN_TTL_DAYS, default 30) from the last use, refreshed by
+knox (AUTO_REFRESH) at most once per MIN_REFRESH_INTERVAL. `TokenInfo` keeps the
+client name and the last use next to each token."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from knox.models import AuthToken
+
+from .models import TokenInfo
+
+CLIENT_NAME_MAX = 100
+
+
+def issue(user, client_name: str = "") -> str:
+    """A new token for `user`; returns the secret (shown once, stored hashed)."""
+    with transaction.atomic():
+        row, secret = AuthToken.objects.create(user)
+        TokenInfo.objects.create(token=row, client_name=(client_name or "")[:CLIENT_NAME_MAX])
+    return secret
+
+
+def touch(token: AuthToken, now=None) -> None:
+    """Record a use of `token` (called when knox slides its expiry)."""
+    now = now or timezone.now()
+    if not TokenInfo.objects.filter(token=token).update(last_used_at=now):
+        TokenInfo.objects.get_or_create(token=token, defaults={"last_used_at": now})
+
+
+def _iso(dt) -> str | None:
+    return dt.isoformat().replace("+00:00", "Z") if dt else None
+
+
+def listing(user, current: AuthToken | None) -> list[dict]:
+    """The user's live tokens, newest first: id, client name, created, last used,
+    expiry, and whether it is the one this request used. No secret, no digest."""
+    now = timezone.now()
+    rows = list(AuthToken.objects.filter(user=user).select_related("info").order_by("-created"))
+    out = []
+    for t in rows:
+        if t.expiry is not None and t.expiry < now:
+            continue  # knox deletes expired tokens lazily; they are not sessions any more
+        info = getattr(t, "info", None)
+        if info is None:  # a token made outside issue() (fixtures, the shell)
+            info, _ = TokenInfo.objects.get_or_create(token=t)
+        out.append({"id": info.id, "client_name": info.client_name, "created_at": _iso(t.created),
+                    "last_used_at": _iso(info.last_used_at), "expires_at": _iso(t.expiry),
+                    "current": current is not None and t.pk == current.pk})
+    return out
+
+
+def revoke(token: AuthToken) -> int:
+    """Revoke one token; 1 if it existed, else 0."""
+    _, per_model = AuthToken.objects.filter(pk=token.pk).delete()
+    return per_model.get(AuthToken._meta.label, 0)
+
+
+def revoke_by_id(user, token_id: int) -> bool:
+    """Revoke one of `user`'s tokens by its listing id; False if there is none."""
+    info = TokenInfo.objects.filter(id=token_id, token__user=user).select_related("token").first()
+    if info is None:
+        return False
+    AuthToken.objects.filter(pk=info.token_id).delete()
+    return True
+
+
+def revoke_all(user, keep: AuthToken | None = None) -> int:
+    """Revoke every token of `user` (but `keep`); the number revoked."""
+    qs = AuthToken.objects.filter(user=user)
+    if keep is not None:
+        qs = qs.exclude(pk=keep.pk)
+    n = qs.count()
+    qs.delete()
+    return n

@@ -1,0 +1,92 @@
+"""The caller's inbox (GET /api/v1/accounts/me/games): every game they hold a
+seat in, with whether a decision of theirs is pending, its deadline, the last
+activity and the chain head — sorted so what needs them soonest comes first.
+
+`pending` comes from the rules (the truth at this version), deadlines from the
+play-by-email rows. The user stream announces changes (`inbox` notices, see
+`announce`), so a client with 20 games polls none of them."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db.models import OuterRef, Subquery
+
+from events.models import StoredEvent
+
+from ..models import Deadline, Game, Notification, Seat
+from . import deadlines
+from .errors import ErrorCode, Invalid
+from .state import load_state, rules_for
+
+SORTING = "pending first, by deadline (soonest first, untimed after), then by last activity (newest first)"
+
+
+def _iso(dt) -> str | None:
+    return dt.isoformat().replace("+00:00", "Z") if dt else None
+
+
+def entries(user, status: str | None = None, awaiting_me: bool = False) -> list[dict]:
+    if status is not None and status not in Game.Status.values:
+        raise Invalid(f"status must be one of {Game.Status.values}", code=ErrorCode.INVALID)
+    last = StoredEvent.objects.filter(stream=OuterRef("game_id")).order_by("-seq").values("recorded_at")[:1]
+    seats = (Seat.objects.filter(user=user).select_related("game")
+             .annotate(last_event_at=Subquery(last)).order_by("game_id", "index"))
+    if status:
+        seats = seats.filter(game__status=status)
+    out: dict = {}
+    for seat in seats:
+        game = seat.game
+        if game.id in out:
+            continue  # one entry per game (a user holds one seat per game)
+        pending_kind = None
+        deadline = None
+        if game.status == Game.Status.RUNNING:
+            kinds = [p.kind for p in rules_for(game).pending(load_state(game)) if p.seat == seat.index]
+            pending_kind = kinds[0] if kinds else None
+            if pending_kind is not None:
+                deadline = deadlines.due_times(game).get(seat.index)
+        if awaiting_me and pending_kind is None:
+            continue
+        out[game.id] = {
+            "id": str(game.id), "name": game.name, "ruleset": game.ruleset, "status": game.status,
+            "paused": game.paused, "private": game.private, "seat": seat.index, "faction": seat.faction or None,
+            "pending": pending_kind is not None, "decision": pending_kind, "deadline": deadline,
+            "last_activity": _iso(seat.last_event_at or game.created_at),
+            "version": game.version, "chain_head": game.chain_head or None,
+        }
+    return sorted(out.values(), key=_order)
+
+
+def _order(e: dict):
+    due = datetime.fromisoformat(e["deadline"]).timestamp() if e["deadline"] else None
+    last = datetime.fromisoformat(e["last_activity"]).timestamp()
+    return (not e["pending"], due is None, due or 0.0, -last, e["id"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Announcing changes on the user stream
+
+
+def _signature(game: Game, seat: int, open_rows: dict) -> dict:
+    d = open_rows.get(seat)
+    return {"status": game.status, "paused": game.paused, "pending": d is not None,
+            "decision": d.kind if d else None, "deadline": _iso(d.due_at) if d else None}
+
+
+def announce(game: Game, humans: dict, now) -> None:
+    """After a commit was processed (notify._game_changed, after deadlines.sync):
+    an `inbox` notice on the user stream of every seated player whose entry
+    changed in what sorts or filters it (status, pause, pending decision,
+    deadline). Stream only: no email, no webhook."""
+    from .notify import notify_stream
+
+    open_rows = {d.seat: d for d in Deadline.objects.filter(game=game, status=Deadline.Status.OPEN)}
+    for index, seat in humans.items():
+        sig = _signature(game, index, open_rows)
+        last = (Notification.objects.filter(game=game, user=seat.user, kind=Notification.Kind.INBOX)
+                .order_by("-id").values_list("payload", flat=True).first())
+        if last is not None and all(last.get(k) == v for k, v in sig.items()):
+            continue
+        notify_stream(game, seat.user, Notification.Kind.INBOX, f"inbox:v{game.version}",
+                      {"seat": index, **sig}, now)
