@@ -13,7 +13,10 @@ from rest_framework.views import exception_handler as drf_handler
 
 from games.services.errors import ServiceError
 
+from .stream_slots import TooManyStreams
+
 _CODES = {
+    TooManyStreams: "too_many_streams",
     exceptions.ParseError: "malformed_json",
     exceptions.NotAuthenticated: "not_authenticated",
     exceptions.AuthenticationFailed: "invalid_token",

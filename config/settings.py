@@ -201,7 +201,19 @@ SENGOKU = {
     "IDEMPOTENCY_TTL_HOURS": _positive_int("IDEMPOTENCY_TTL_HOURS", 48),
     "SNAPSHOT_EVERY": _positive_int("SNAPSHOT_EVERY", 50),
     "SSE_KEEPALIVE_SECONDS": _positive_int("SSE_KEEPALIVE_SECONDS", 15),
-    "SSE_POLL_SECONDS": float(env.str("SSE_POLL_SECONDS", default="0.5")),
+    # Without Redis, how often each process's one stream listener reads the heads of
+    # the streams it serves (events written by the worker or another web process).
+    "SSE_POLL_SECONDS": float(env.str("SSE_POLL_SECONDS", default="0.25")),
+    # Live streams (issue 10): at most STREAMS_PER_ACCOUNT open at once per account
+    # (across processes with Redis; per web process without), then 429 + Retry-After.
+    # A stream ends (`event: reconnect`) after STREAM_IDLE_SECONDS without an event
+    # or STREAM_MAX_SECONDS in all; the client resumes with Last-Event-ID.
+    "STREAMS_PER_ACCOUNT": _positive_int("STREAMS_PER_ACCOUNT", 8),
+    "STREAM_IDLE_SECONDS": _positive_int("STREAM_IDLE_SECONDS", 900),
+    "STREAM_MAX_SECONDS": _positive_int("STREAM_MAX_SECONDS", 3600),
+    "STREAM_RETRY_AFTER_SECONDS": _positive_int("STREAM_RETRY_AFTER_SECONDS", 10),
+    # Threads per web process that do the streams' database reads (shared by all streams).
+    "SSE_DB_THREADS": _positive_int("SSE_DB_THREADS", 4),
     "BOTS_INLINE": _strict_bool("BOTS_INLINE", False),
     # After-commit work (deadline sync, notifications, bots) in the request
     # instead of the worker: for tests and debugging.
