@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "events",
     "games",
     "api",
+    "heartbeats",
 ]
 
 MIDDLEWARE = [
@@ -126,7 +127,10 @@ WHITENOISE_USE_FINDERS = True
 DATA_UPLOAD_MAX_MEMORY_SIZE = _positive_int("MAX_REQUEST_BYTES", 64 * 1024)
 
 REDIS_URL = env.str("REDIS_URL", default="")
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "filesystem://")
+# Without Redis: kombu's SQLAlchemy transport on var/celery-broker.sqlite3 (config/broker.py
+# says why not the filesystem transport).
+EMBEDDED_BROKER_URL = f"sengokusql+sqlite:///{VAR_DIR / 'celery-broker.sqlite3'}"
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or EMBEDDED_BROKER_URL)
 if CELERY_BROKER_URL == "filesystem://":
     _broker_dir = VAR_DIR / "celery-broker"
     for sub in ("out", "processed"):
@@ -217,9 +221,9 @@ SENGOKU = {
     "BOTS_INLINE": _strict_bool("BOTS_INLINE", False),
     # After-commit work (deadline sync, notifications, bots) in the request
     # instead of the worker: for tests and debugging.
-    # Default: inline with the embedded filesystem broker (it delivers about one
-    # message per poll, too slow to carry one task per command), queued with Redis.
-    "HOOKS_INLINE": _strict_bool("HOOKS_INLINE", CELERY_BROKER_URL == "filesystem://"),
+    # Default: inline with the embedded SQLite broker (one SQLite transaction per
+    # message: too slow to carry one task per command), queued with Redis.
+    "HOOKS_INLINE": _strict_bool("HOOKS_INLINE", CELERY_BROKER_URL in ("filesystem://", EMBEDDED_BROKER_URL)),
 }
 
 LOGGING = {
@@ -242,6 +246,10 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": max(5.0, 3.0 * CELERY_BEAT_SWEEP_SECONDS)},
     },
 }
+# Background processes write a heartbeat every HEARTBEAT_SECONDS; /health answers 503
+# when the worker or beat has been silent for HEARTBEAT_STALE_SECONDS.
+HEARTBEAT_SECONDS = _positive_int("HEARTBEAT_SECONDS", 5)
+HEARTBEAT_STALE_SECONDS = _positive_int("HEARTBEAT_STALE_SECONDS", 20)
 VACATION_DAYS_PER_YEAR = _positive_int("VACATION_DAYS_PER_YEAR", 30)
 WEBHOOK_TIMEOUT_SECONDS = float(env.str("WEBHOOK_TIMEOUT_SECONDS", default="5"))
 WEBHOOK_MAX_ATTEMPTS = _positive_int("WEBHOOK_MAX_ATTEMPTS", 7)

@@ -7,10 +7,39 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _heartbeat(role, seconds_ago=0):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from heartbeats.models import Heartbeat
+
+    at = timezone.now() - timedelta(seconds=seconds_ago)
+    Heartbeat.objects.update_or_create(node=f"{role}@test", defaults={"role": role, "started_at": at, "beat_at": at})
+
+
 @pytest.mark.django_db
 def test_health_ok(api):
+    _heartbeat("worker")
+    _heartbeat("scheduler")
     r = api.get("/api/v1/health")
-    assert r.status_code == 200 and r.json() == {"status": "ok", "database": "ok", "broker": "ok"}
+    assert r.status_code == 200 and r.json() == {"status": "ok", "database": "ok", "broker": "ok",
+                                                 "worker": "ok", "scheduler": "ok"}
+
+
+@pytest.mark.django_db
+def test_health_is_503_when_worker_or_beat_is_silent(api, settings):
+    settings.HEARTBEAT_STALE_SECONDS = 20
+    r = api.get("/api/v1/health")
+    assert r.status_code == 503 and r.json()["worker"] == "never seen" and r.json()["scheduler"] == "never seen"
+    _heartbeat("worker")
+    _heartbeat("scheduler", seconds_ago=60)
+    r = api.get("/api/v1/health")
+    assert r.status_code == 503 and r.json()["worker"] == "ok"
+    assert r.json()["scheduler"].startswith("down (last heartbeat 60s ago")
+    # the liveness probe of a web pod does not depend on them
+    r = api.get("/api/v1/health?probe=live")
+    assert r.status_code == 200 and r.json() == {"status": "ok"}
 
 
 @pytest.mark.django_db
