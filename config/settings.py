@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "knox",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI / Redoc assets served by us (whitenoise), no CDN
     "accounts",
     "events",
     "games",
@@ -191,6 +192,10 @@ SPECTACULAR_SETTINGS = {
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "ENUM_NAME_OVERRIDES": {},
     "PREPROCESSING_HOOKS": ["api.schema_extensions.drop_trailing_slash_twins"],
+    # the docs page works offline: its assets come from drf-spectacular-sidecar (pinned)
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
