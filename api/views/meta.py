@@ -1,8 +1,10 @@
 """Health: database, broker, and the Celery worker and beat (from their heartbeats).
 
-`?probe=live` only says the web process answers (Kubernetes liveness of a web
-pod must not restart it because the worker is down); the default is the full
-check, 503 when any part is down (readiness, compose, monitoring)."""
+`?probe=live` only says the web process answers (liveness: a web pod must not
+be restarted because the worker is down); `?probe=ready` checks what this web
+process needs to serve, the database and the broker (readiness: the site stays
+up while a worker restarts); the default is the full check, 503 when any part
+is down (compose, monitoring, the embedded supervisor's test)."""
 
 from __future__ import annotations
 
@@ -54,8 +56,9 @@ class HealthView(APIView):
     throttle_classes: list = []
 
     @extend_schema(responses={200: HealthSerializer, 503: HealthSerializer},
-                   parameters=[OpenApiParameter("probe", str, enum=["live"],
-                                                description="live: only whether this web process answers")],
+                   parameters=[OpenApiParameter("probe", str, enum=["live", "ready"],
+                                                description="live: only whether this web process answers; "
+                                                            "ready: database and broker, not the worker and beat")],
                    summary="Database, broker, worker and scheduler heartbeats", operation_id="health", auth=[],
                    tags=["meta"])
     def get(self, request):
@@ -64,7 +67,7 @@ class HealthView(APIView):
         db, broker = _database(), _broker()
         body = {"database": db, "broker": broker}
         ok = db == "ok" and broker == "ok"
-        if db == "ok":
+        if db == "ok" and request.query_params.get("probe") != "ready":
             from heartbeats.beat import status
 
             for role, key in (("worker", "worker"), ("scheduler", "scheduler")):

@@ -40,6 +40,8 @@ def test_health_is_503_when_worker_or_beat_is_silent(api, settings):
     # the liveness probe of a web pod does not depend on them
     r = api.get("/api/v1/health?probe=live")
     assert r.status_code == 200 and r.json() == {"status": "ok"}
+    r = api.get("/api/v1/health?probe=ready")
+    assert r.status_code == 200 and r.json() == {"status": "ok", "database": "ok", "broker": "ok"}
 
 
 @pytest.mark.django_db
