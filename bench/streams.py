@@ -41,7 +41,6 @@ sys.path.insert(0, str(ROOT))
 from bench.api_load import Client, choose_ruleset, free_port, new_game, pick_command, register  # noqa: E402
 from bench.common import percentile, save, table  # noqa: E402
 
-
 # ---- the server -------------------------------------------------------------------
 
 def start_server(workers: int, cap: int) -> tuple[subprocess.Popen, str]:
