@@ -44,15 +44,20 @@ def pool() -> ThreadPoolExecutor:
 
 
 def _guarded(fn, *args):
-    """Run fn in a pool thread. Its DB connection outlives the call (pool
-    threads have no request cycle), so drop it when it is broken or too old."""
-    if connection.settings_dict.get("CONN_MAX_AGE"):
+    """Run fn in a pool thread. Pool threads have no request cycle: with
+    psycopg's pool the connection goes back to it after each call; otherwise
+    it is kept, and dropped when broken or too old."""
+    pooled = bool(connection.settings_dict.get("OPTIONS", {}).get("pool"))
+    if not pooled and connection.settings_dict.get("CONN_MAX_AGE"):
         connection.close_if_unusable_or_obsolete()
     try:
         return fn(*args)
     except Exception:
         connection.close()
         raise
+    finally:
+        if pooled:
+            connection.close()
 
 
 async def db(fn, *args):

@@ -51,11 +51,14 @@ def _key(user_id: int) -> str:
 
 def _redis():
     global _redis_client
-    if _redis_client is None:
+    import os
+
+    key = (os.getpid(), settings.REDIS_URL)  # never a parent's sockets after a fork
+    if _redis_client is None or _redis_client[0] != key:
         import redis
 
-        _redis_client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5, socket_connect_timeout=5)
-    return _redis_client
+        _redis_client = (key, redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5, socket_connect_timeout=5))
+    return _redis_client[1]
 
 
 class Slot:

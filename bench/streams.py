@@ -50,7 +50,7 @@ def start_server(workers: int, cap: int) -> tuple[subprocess.Popen, str]:
                 "THROTTLE_ANON": "1000000/min", "THROTTLE_USER": "1000000/min",
                 "THROTTLE_REGISTER": "1000000/min", "THROTTLE_PRESS": "1000000/min",
                 # 1,000 streams over 100 users is 10 each: above the default cap of 8
-                "STREAMS_PER_ACCOUNT": str(cap), "HOOKS_INLINE": env.get("HOOKS_INLINE", "1")})
+                "STREAMS_PER_ACCOUNT": str(cap)})
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
     proc = subprocess.Popen([
         sys.executable, "-m", "gunicorn", "config.asgi:application", "-k", "uvicorn_worker.UvicornWorker",

@@ -1,7 +1,8 @@
 """The ASGI application (gunicorn + uvicorn workers, `make run`, compose).
 
 Live streams (SSE) go to api.asgi_streams, which serves them from the event
-loop without a thread each; everything else is Django's ASGI handler."""
+loop without a thread each; every other request goes through Django's
+middleware and views in a fixed pool of threads (api.asgi_sync)."""
 
 import os
 
@@ -10,7 +11,7 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_application = get_asgi_application()
 
-from api import asgi_streams  # noqa: E402  (needs Django set up)
+from api import asgi_streams, asgi_sync  # noqa: E402  (needs Django set up)
 
 
 async def application(scope, receive, send):
@@ -24,5 +25,7 @@ async def application(scope, receive, send):
                 return
     if asgi_streams.is_stream(scope):
         await asgi_streams.serve(django_application, scope, receive, send)
+    elif scope["type"] == "http":
+        await asgi_sync.serve(django_application, scope, receive, send)
     else:
         await django_application(scope, receive, send)

@@ -97,6 +97,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         "transaction_mode": "IMMEDIATE",
     }
+elif _strict_bool("DB_POOL", True):
+    # Under ASGI each request runs in a thread of its own, so a persistent connection
+    # per thread would mean a new connection per request: use psycopg's pool instead
+    # (one per process; a request borrows a connection and returns it at its end).
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2, "max_size": _positive_int("DB_POOL_MAX_SIZE", 20), "timeout": 30}
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", default=60))
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
@@ -204,7 +211,8 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="sengoku@localhost")
 
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 if REDIS_URL:
-    CACHES["default"] = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    # one connection pool per process (config/cache.py: the stock backend opens one per ASGI request)
+    CACHES["default"] = {"BACKEND": "config.cache.SharedPoolRedisCache", "LOCATION": REDIS_URL}
 
 SENGOKU = {
     "IDEMPOTENCY_TTL_HOURS": _positive_int("IDEMPOTENCY_TTL_HOURS", 48),

@@ -31,10 +31,21 @@ def channel(stream) -> str:
     return f"{CHANNEL_PREFIX}{stream}"
 
 
+_clients: dict = {}
+
+
 def _redis():
+    """One client (and connection pool) per process and URL: a publish per
+    commit must not open a connection per commit."""
+    import os
+
     import redis  # imported lazily: the embedded default runs without it
 
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5)
+    key = (os.getpid(), settings.REDIS_URL)
+    client = _clients.get(key)
+    if client is None:
+        client = _clients[key] = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5)
+    return client
 
 
 def publish(stream, version: int) -> None:
@@ -83,7 +94,7 @@ class Waiter:
                     return
 
     def close(self) -> None:
-        if self._pubsub is not None:
+        if self._pubsub is not None:  # its own connection, returned to the shared pool
             try:
                 self._pubsub.close()
             except Exception:

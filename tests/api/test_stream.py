@@ -60,7 +60,7 @@ def test_stream_cap_per_account_429_retry_after_and_release(api, host, player, r
     assert third.json()["code"] == "too_many_streams"
     assert api.as_(host).get("/api/v1/accounts/me/stream").status_code == 429  # one cap for both kinds
     assert api.as_(player).get(url).status_code == 200  # per account, not global
-    first.close()
+    _close(first)
     assert api.as_(host).get(url).status_code == 200
 
 
@@ -72,3 +72,17 @@ def test_stream_ends_with_reconnect_after_its_lifetime(api, host, running_game, 
     reason = "idle" if limit == "STREAM_IDLE_SECONDS" else "lifetime"
     assert text.rstrip().endswith(f'event: reconnect\ndata: {{"reason": "{reason}"}}')
     assert "id: 1\n" in text  # the backlog came first
+
+
+def _close(response):
+    """Close a streaming response as a server would, without letting Django's
+    request_finished handler close the test's database connection (what the
+    test client itself does around its requests)."""
+    from django.core.signals import request_finished
+    from django.db import close_old_connections
+
+    request_finished.disconnect(close_old_connections)
+    try:
+        response.close()
+    finally:
+        request_finished.connect(close_old_connections)
