@@ -18,9 +18,9 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 
 from django.core import signals
+from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.base import BaseHandler
-from django.core.exceptions import RequestAborted
 from django.urls import set_script_prefix
 
 _pool: ThreadPoolExecutor | None = None
