@@ -15,10 +15,12 @@ from rest_framework.views import exception_handler as drf_handler
 
 from games.services.errors import ErrorCode, ServiceError
 
+from .stream_slots import TooManyStreams
 from .throttles import TooManyFailedLogins
 
 _CODES = {  # first match wins: subclasses before their bases
     TooManyFailedLogins: ErrorCode.TOO_MANY_FAILED_LOGINS,
+    TooManyStreams: ErrorCode.TOO_MANY_STREAMS,
     exceptions.ParseError: ErrorCode.MALFORMED_JSON,
     exceptions.NotAuthenticated: ErrorCode.NOT_AUTHENTICATED,
     exceptions.AuthenticationFailed: ErrorCode.INVALID_TOKEN,

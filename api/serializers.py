@@ -286,5 +286,7 @@ class EventPageSerializer(serializers.Serializer):
 
 class HealthSerializer(serializers.Serializer):
     status = serializers.CharField()
-    database = serializers.CharField()
-    broker = serializers.CharField()
+    database = serializers.CharField(required=False)
+    broker = serializers.CharField(required=False)
+    worker = serializers.CharField(required=False, help_text="ok, down (last heartbeat Ns ago) or never seen")
+    scheduler = serializers.CharField(required=False, help_text="Celery beat: same values as worker")

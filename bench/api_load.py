@@ -223,7 +223,7 @@ def start_server(workers: int, threads: int) -> tuple[subprocess.Popen, str]:
         if proc.poll() is not None:
             raise SystemExit("gunicorn exited during startup")
         try:
-            st, _ = Client(base).request("GET", "/health")
+            st, _ = Client(base).request("GET", "/health?probe=ready")  # no Celery worker here
             if st == 200:
                 return proc, base
         except OSError:

@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.common import RESULTS, table  # noqa: E402
+from bench.report_streams import streams_section  # noqa: E402
 
 OUT = ROOT / "docs" / "benchmarks.md"
 
@@ -139,6 +140,7 @@ def engines_section(d: dict | None) -> list[str]:
 def render() -> str:
     store_lines, store_goals = event_store_section(load("event_store"))
     api_lines, api_goals = api_section(load("api_load"))
+    streams_lines, streams_goals = streams_section(load("streams"))
     out = [
         "# Benchmarks",
         "",
@@ -149,7 +151,7 @@ def render() -> str:
         "",
         "## Goals",
         "",
-        table(["goal", "measured", "verdict"], store_goals + api_goals),
+        table(["goal", "measured", "verdict"], store_goals + api_goals + streams_goals),
         "",
         "## Event store: appends per second",
         "",
@@ -158,6 +160,10 @@ def render() -> str:
         "## API under load",
         "",
         *api_lines,
+        "",
+        "## Live streams (SSE) under load",
+        "",
+        *streams_lines,
         "",
         "## Engines",
         "",

@@ -1,6 +1,31 @@
+"""The ASGI application (gunicorn + uvicorn workers, `make run`, compose).
+
+Live streams (SSE) go to api.asgi_streams, which serves them from the event
+loop without a thread each; every other request goes through Django's
+middleware and views in a fixed pool of threads (api.asgi_sync)."""
+
 import os
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-application = get_asgi_application()
+django_application = get_asgi_application()
+
+from api import asgi_streams, asgi_sync  # noqa: E402  (needs Django set up)
+
+
+async def application(scope, receive, send):
+    if scope["type"] == "lifespan":  # nothing to set up; say so instead of an error in the log
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+    if asgi_streams.is_stream(scope):
+        await asgi_streams.serve(django_application, scope, receive, send)
+    elif scope["type"] == "http":
+        await asgi_sync.serve(django_application, scope, receive, send)
+    else:
+        await django_application(scope, receive, send)

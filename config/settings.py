@@ -56,10 +56,12 @@ INSTALLED_APPS = [
     "rest_framework",
     "knox",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI / Redoc assets served by us (whitenoise), no CDN
     "accounts",
     "events",
     "games",
     "api",
+    "heartbeats",
 ]
 
 MIDDLEWARE = [
@@ -96,6 +98,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         "transaction_mode": "IMMEDIATE",
     }
+elif _strict_bool("DB_POOL", True):
+    # Under ASGI each request runs in a thread of its own, so a persistent connection
+    # per thread would mean a new connection per request: use psycopg's pool instead
+    # (one per process; a request borrows a connection and returns it at its end).
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2, "max_size": _positive_int("DB_POOL_MAX_SIZE", 20), "timeout": 30}
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", default=60))
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
@@ -127,7 +136,10 @@ WHITENOISE_USE_FINDERS = True
 DATA_UPLOAD_MAX_MEMORY_SIZE = _positive_int("MAX_REQUEST_BYTES", 64 * 1024)
 
 REDIS_URL = env.str("REDIS_URL", default="")
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "filesystem://")
+# Without Redis: kombu's SQLAlchemy transport on var/celery-broker.sqlite3 (config/broker.py
+# says why not the filesystem transport).
+EMBEDDED_BROKER_URL = f"sengokusql+sqlite:///{VAR_DIR / 'celery-broker.sqlite3'}"
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or EMBEDDED_BROKER_URL)
 if CELERY_BROKER_URL == "filesystem://":
     _broker_dir = VAR_DIR / "celery-broker"
     for sub in ("out", "processed"):
@@ -201,6 +213,10 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"ErrorCode": "games.services.errors.ErrorCode",
                             "GameStatusEnum": ["open", "running", "finished", "aborted"]},
     "PREPROCESSING_HOOKS": ["api.schema_extensions.drop_trailing_slash_twins"],
+    # the docs page works offline: its assets come from drf-spectacular-sidecar (pinned)
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
@@ -212,20 +228,33 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
           # (the table is created by accounts/migrations/0002).
           "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "sengoku_cache"}}
 if REDIS_URL:
-    CACHES["default"] = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    # one connection pool per process (config/cache.py: the stock backend opens one per ASGI request)
+    CACHES["default"] = {"BACKEND": "config.cache.SharedPoolRedisCache", "LOCATION": REDIS_URL}
     CACHES["throttle"] = {**CACHES["default"], "KEY_PREFIX": "throttle"}
 
 SENGOKU = {
     "IDEMPOTENCY_TTL_HOURS": _positive_int("IDEMPOTENCY_TTL_HOURS", 48),
     "SNAPSHOT_EVERY": _positive_int("SNAPSHOT_EVERY", 50),
     "SSE_KEEPALIVE_SECONDS": _positive_int("SSE_KEEPALIVE_SECONDS", 15),
-    "SSE_POLL_SECONDS": float(env.str("SSE_POLL_SECONDS", default="0.5")),
+    # Without Redis, how often each process's one stream listener reads the heads of
+    # the streams it serves (events written by the worker or another web process).
+    "SSE_POLL_SECONDS": float(env.str("SSE_POLL_SECONDS", default="0.25")),
+    # Live streams (issue 10): at most STREAMS_PER_ACCOUNT open at once per account
+    # (across processes with Redis; per web process without), then 429 + Retry-After.
+    # A stream ends (`event: reconnect`) after STREAM_IDLE_SECONDS without an event
+    # or STREAM_MAX_SECONDS in all; the client resumes with Last-Event-ID.
+    "STREAMS_PER_ACCOUNT": _positive_int("STREAMS_PER_ACCOUNT", 8),
+    "STREAM_IDLE_SECONDS": _positive_int("STREAM_IDLE_SECONDS", 900),
+    "STREAM_MAX_SECONDS": _positive_int("STREAM_MAX_SECONDS", 3600),
+    "STREAM_RETRY_AFTER_SECONDS": _positive_int("STREAM_RETRY_AFTER_SECONDS", 10),
+    # Threads per web process that do the streams' database reads (shared by all streams).
+    "SSE_DB_THREADS": _positive_int("SSE_DB_THREADS", 4),
     "BOTS_INLINE": _strict_bool("BOTS_INLINE", False),
     # After-commit work (deadline sync, notifications, bots) in the request
     # instead of the worker: for tests and debugging.
-    # Default: inline with the embedded filesystem broker (it delivers about one
-    # message per poll, too slow to carry one task per command), queued with Redis.
-    "HOOKS_INLINE": _strict_bool("HOOKS_INLINE", CELERY_BROKER_URL == "filesystem://"),
+    # Default: inline with the embedded SQLite broker (one SQLite transaction per
+    # message: too slow to carry one task per command), queued with Redis.
+    "HOOKS_INLINE": _strict_bool("HOOKS_INLINE", CELERY_BROKER_URL in ("filesystem://", EMBEDDED_BROKER_URL)),
 }
 
 LOGGING = {
@@ -248,6 +277,10 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": max(5.0, 3.0 * CELERY_BEAT_SWEEP_SECONDS)},
     },
 }
+# Background processes write a heartbeat every HEARTBEAT_SECONDS; /health answers 503
+# when the worker or beat has been silent for HEARTBEAT_STALE_SECONDS.
+HEARTBEAT_SECONDS = _positive_int("HEARTBEAT_SECONDS", 5)
+HEARTBEAT_STALE_SECONDS = _positive_int("HEARTBEAT_STALE_SECONDS", 20)
 VACATION_DAYS_PER_YEAR = _positive_int("VACATION_DAYS_PER_YEAR", 30)
 WEBHOOK_TIMEOUT_SECONDS = float(env.str("WEBHOOK_TIMEOUT_SECONDS", default="5"))
 WEBHOOK_MAX_ATTEMPTS = _positive_int("WEBHOOK_MAX_ATTEMPTS", 7)

@@ -1,19 +1,23 @@
 """gunicorn settings for the container (env-driven).
 
-gthread workers: every Server-Sent-Event stream holds one thread for as long
-as the client listens, so threads, not processes, carry the concurrency.
+uvicorn workers serving config.asgi: a live stream (SSE) is an async task fed
+by the process's one shared listener (api/live.py), not a thread, so a few
+processes carry thousands of open streams; ordinary requests run Django's
+sync views in its thread pool.
 """
 
 import os
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
-worker_class = "gthread"
+worker_class = "uvicorn_worker.UvicornWorker"
 workers = int(os.environ.get("WEB_WORKERS", "2"))
-threads = int(os.environ.get("WEB_THREADS", "8"))
 timeout = int(os.environ.get("WEB_TIMEOUT", "60"))
 graceful_timeout = 10
 keepalive = 5
 accesslog = "-"
 errorlog = "-"
-forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# Behind the compose/Kubernetes proxy the client address comes from X-Forwarded-For,
+# trusted only from these addresses (compose: the internal network; the web port is not published).
+# Default: trust nobody (a direct client could otherwise name its own address).
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "")
 control_socket_disable = True  # no admin socket in $HOME inside the container

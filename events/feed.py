@@ -1,9 +1,14 @@
-"""Telling live readers that a stream has new events.
+"""Telling live readers that a stream has new events, and the SSE loop.
 
-With REDIS_URL set, a publish goes to Redis pub/sub channel
-``sengoku:stream:<id>`` (so SSE readers in any process wake up); in the
-embedded default, an in-process condition wakes readers in this process and
-readers elsewhere fall back to polling the database every few hundred ms.
+`publish(stream, version)` is called after every commit. With REDIS_URL set it
+goes to Redis pub/sub channel ``sengoku:stream:<id>`` (so readers in any
+process wake up); in this process it also wakes the local listeners -- the
+async hub of the ASGI server (api/live.py) registers one -- and the threads
+blocked in a `Waiter` (the WSGI fallback below).
+
+Under ASGI the streams are served by api/live.py (one shared listener per
+process, no thread per stream); `sse()` here is the synchronous loop kept for
+WSGI servers and Django's test client. Both follow the same `Lifetime`.
 """
 
 from __future__ import annotations
@@ -17,22 +22,41 @@ from django.conf import settings
 
 _cond = threading.Condition()
 _latest: dict[str, int] = defaultdict(int)
+# Called as fn(stream, version) on every publish in this process (must not block).
+local_listeners: list = []
+CHANNEL_PREFIX = "sengoku:stream:"
 
 
 def channel(stream) -> str:
-    return f"sengoku:stream:{stream}"
+    return f"{CHANNEL_PREFIX}{stream}"
+
+
+_clients: dict = {}
 
 
 def _redis():
+    """One client (and connection pool) per process and URL: a publish per
+    commit must not open a connection per commit."""
+    import os
+
     import redis  # imported lazily: the embedded default runs without it
 
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5)
+    key = (os.getpid(), settings.REDIS_URL)
+    client = _clients.get(key)
+    if client is None:
+        client = _clients[key] = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5)
+    return client
 
 
 def publish(stream, version: int) -> None:
     with _cond:
         _latest[str(stream)] = max(_latest[str(stream)], version)
         _cond.notify_all()
+    for fn in list(local_listeners):
+        try:
+            fn(str(stream), version)
+        except Exception:  # a closed event loop must not fail a committed command
+            pass
     if settings.REDIS_URL:
         try:
             _redis().publish(channel(stream), str(version))
@@ -70,39 +94,94 @@ class Waiter:
                     return
 
     def close(self) -> None:
-        if self._pubsub is not None:
+        if self._pubsub is not None:  # its own connection, returned to the shared pool
             try:
                 self._pubsub.close()
             except Exception:
                 pass
 
 
-MAX_STREAM_SECONDS = 3600  # clients reconnect with Last-Event-ID; bounded so web workers are recycled
+class Lifetime:
+    """When a stream sends a keep-alive, and when it ends: after
+    STREAM_IDLE_SECONDS without an event (keep-alives do not count) or
+    STREAM_MAX_SECONDS in all. Either way the client reconnects with
+    Last-Event-ID and misses nothing; the bound recycles dead or forgotten
+    streams and the per-account slots they hold."""
+
+    def __init__(self, now: float, max_seconds: float | None = None):
+        cfg = settings.SENGOKU
+        self.keepalive = float(cfg["SSE_KEEPALIVE_SECONDS"])
+        self.idle = float(cfg["STREAM_IDLE_SECONDS"])
+        self.total = float(max_seconds if max_seconds is not None else cfg["STREAM_MAX_SECONDS"])
+        self.started = self.last_sent = self.last_event = now
+
+    def sent_event(self, now: float) -> None:
+        self.last_sent = self.last_event = now
+
+    def over(self, now: float) -> str | None:
+        """The reason to end now ("lifetime" / "idle"), else None."""
+        if now - self.started >= self.total:
+            return "lifetime"
+        if now - self.last_event >= self.idle:
+            return "idle"
+        return None
+
+    def keepalive_due(self, now: float) -> bool:
+        if now - self.last_sent >= self.keepalive:
+            self.last_sent = now
+            return True
+        return False
+
+    def wait_for(self, now: float) -> float:
+        """How long to sleep before something is due."""
+        return max(0.0, min(self.keepalive - (now - self.last_sent), self.total - (now - self.started),
+                            self.idle - (now - self.last_event)))
 
 
-def sse(stream, after: int, fetch, max_seconds: float = MAX_STREAM_SECONDS):
+RETRY = "retry: 2000\n\n"
+END = "event: end\ndata: {}\n\n"
+KEEPALIVE = ": keep-alive\n\n"
+
+
+def frame(ident, name: str, data) -> str:
+    return f"id: {ident}\nevent: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+def reconnect(reason: str) -> str:
+    """The last frame of a stream the server ends while the game goes on."""
+    return f"event: reconnect\ndata: {json.dumps({'reason': reason})}\n\n"
+
+
+def sse(stream, after: int, fetch, max_seconds: float | None = None, on_tick=None):
     """A Server-Sent Events body: `fetch(after) -> (items, finished)` with items
     `(id, event name, JSON-able data)` in id order. Sends what is new, a
     keep-alive comment when idle, wakes on `publish(stream, …)` (or polls), and
-    ends with `event: end` once `finished`. Django closes the DB connection when
-    the streaming response is closed; only the pub/sub connection is ours."""
-    keepalive = settings.SENGOKU["SSE_KEEPALIVE_SECONDS"]
+    ends with `event: end` once `finished` (or `event: reconnect` at the end of
+    its `Lifetime`). `on_tick()` runs at each keep-alive (slot refresh). Django
+    closes the DB connection when the streaming response is closed; only the
+    pub/sub connection is ours."""
     waiter = Waiter(stream)
-    started = last_sent = time.monotonic()
+    life = Lifetime(time.monotonic(), max_seconds)
     try:
-        yield "retry: 2000\n\n"
-        while time.monotonic() - started < max_seconds:
+        yield RETRY
+        while True:
             items, finished = fetch(after)
             for ident, name, data in items:
-                yield f"id: {ident}\nevent: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+                yield frame(ident, name, data)
                 after = ident
-                last_sent = time.monotonic()
+                life.sent_event(time.monotonic())
             if finished:
-                yield "event: end\ndata: {}\n\n"
+                yield END
                 return
-            if time.monotonic() - last_sent >= keepalive:
-                yield ": keep-alive\n\n"
-                last_sent = time.monotonic()
-            waiter.wait(after, timeout=min(keepalive, 5))
+            now = time.monotonic()
+            reason = life.over(now)
+            if reason:
+                yield reconnect(reason)
+                return
+            if life.keepalive_due(now):
+                if on_tick is not None:
+                    on_tick()
+                yield KEEPALIVE
+            waiter.wait(after, timeout=min(life.wait_for(time.monotonic()), 5))
     finally:
         waiter.close()

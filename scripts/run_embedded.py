@@ -4,20 +4,29 @@
 Migrates the database (SQLite under var/ unless DATABASE_URL says otherwise),
 collects static files, then runs together
 
-  * gunicorn (gthread workers: Server-Sent-Event streams hold a thread each),
-  * a Celery worker and Celery beat (broker: kombu's filesystem transport under
-    var/ when neither CELERY_BROKER_URL nor REDIS_URL is set -- see settings),
+  * gunicorn with uvicorn workers serving config.asgi (live streams cost no
+    thread: see api/live.py),
+  * a Celery worker and Celery beat (broker: kombu's SQLAlchemy transport on
+    var/celery-broker.sqlite3 when neither CELERY_BROKER_URL nor REDIS_URL is
+    set -- config/broker.py says why not the filesystem transport),
 
-and stops them together. Ctrl-C, SIGTERM or SIGHUP to this process (or to the
-whole process group, which is what a terminal or `kill -- -PGID` does) stops
-every child; if any child dies on its own, the others are stopped too and the
-exit code is non-zero. Children stay in our process group (a group kill reaches
-them directly) and get PR_SET_PDEATHSIG, so even a SIGKILL of this supervisor
-alone leaves no orphan server behind.
+and supervises them: a worker or beat that exits (a crash, an OOM kill, a
+kill -9) is logged and started again within a few seconds, without touching
+the web server; a web server that exits is started again too, and only if it
+keeps dying (RESTART_LIMIT exits within RESTART_WINDOW seconds) does
+everything stop with a non-zero code. Orphans of a killed child (its Celery
+pool processes) are collected: the supervisor is a child subreaper.
 
-Environment: PORT (8000), BIND_HOST (127.0.0.1), WEB_WORKERS (2), WEB_THREADS (8), ACCESS_LOG
-(- = stdout, empty = off),
-CELERY_CONCURRENCY (2), CELERY_LOG_LEVEL (WARNING), NO_CELERY=1 (web only), plus everything settings read.
+Ctrl-C, SIGTERM or SIGHUP to this process (or to the whole process group,
+which is what a terminal or `kill -- -PGID` does) stops every child. Children
+stay in our process group (a group kill reaches them directly) and get
+PR_SET_PDEATHSIG, so even a SIGKILL of this supervisor alone leaves no orphan
+server behind.
+
+Environment: PORT (8000), BIND_HOST (127.0.0.1), WEB_WORKERS (2), ACCESS_LOG
+(- = stdout, empty = off), CELERY_CONCURRENCY (2), CELERY_LOG_LEVEL (WARNING),
+NO_CELERY=1 (web only; /health then reports the worker and beat as never
+seen), SENGOKU_VAR_DIR (var/), plus everything settings read.
 """
 
 from __future__ import annotations
@@ -32,9 +41,12 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-VAR = ROOT / "var"
+VAR = Path(os.environ.get("SENGOKU_VAR_DIR") or ROOT / "var")
 STOP_GRACE_SECONDS = 10
 COLD_SHUTDOWN_AFTER = 4
+RESTART_DELAYS = (0.5, 1.0, 2.0, 3.0)  # after quick successive crashes; always < 5 s
+RESTART_LIMIT, RESTART_WINDOW = 5, 60.0  # the web server only: then give up
+PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
 
 
 def log(msg: str) -> None:
@@ -44,7 +56,7 @@ def log(msg: str) -> None:
 def _die_with_parent() -> None:  # runs in the child between fork and exec
     try:
         libc = ctypes.CDLL("libc.so.6", use_errno=True)
-        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     except OSError:
         pass
     # Ctrl-C reaches children directly from the terminal; restore default
@@ -83,14 +95,33 @@ def descendants(pid: int) -> set[int]:
     return out
 
 
+def describe(rc: int) -> str:
+    if rc < 0:
+        try:
+            return f"killed by {signal.Signals(-rc).name}"
+        except ValueError:
+            return f"killed by signal {-rc}"
+    return f"exited with code {rc}"
+
+
 class Supervisor:
     def __init__(self) -> None:
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        self.specs: dict[str, tuple[list[str], dict[str, str]]] = {}
+        self.started: dict[str, float] = {}
+        self.quick_crashes: dict[str, int] = {}
+        self.exits: dict[str, list[float]] = {}
         self.stopping = False
         self.exit_code = 0
+        try:  # orphans of a killed child (its pool processes) are reparented to us
+            ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1)
+        except OSError:
+            pass
 
     def spawn(self, name: str, argv: list[str], env: dict[str, str]) -> None:
         log(f"starting {name}: {' '.join(argv)}")
+        self.specs[name] = (argv, env)
+        self.started[name] = time.monotonic()
         self.procs[name] = subprocess.Popen(argv, cwd=ROOT, env=env, preexec_fn=_die_with_parent)
 
     def on_signal(self, signum: int, _frame: object) -> None:
@@ -132,13 +163,53 @@ class Supervisor:
                     os.kill(pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
+        self.reap_orphans()
+
+    def reap_orphans(self) -> None:
+        """End and reap processes reparented to us (we are a subreaper) that are
+        none of our supervised children: the pool of a worker that was killed."""
+        ours = {p.pid for p in self.procs.values()}
+        for pid in descendants(os.getpid()):
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) != os.getpid() or pid in ours:
+                continue
+            try:
+                if stat.rsplit(")", 1)[1].split()[0] != "Z":
+                    os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except (ProcessLookupError, ChildProcessError, PermissionError):
+                pass
+
+    def restart(self, name: str, rc: int) -> bool:
+        """Start `name` again after a short pause; False when we should give up."""
+        now = time.monotonic()
+        quick = now - self.started.get(name, now) < 10
+        self.quick_crashes[name] = self.quick_crashes.get(name, 0) + 1 if quick else 0
+        delay = RESTART_DELAYS[min(self.quick_crashes[name], len(RESTART_DELAYS) - 1)]
+        if name == "web":
+            recent = [t for t in self.exits.get(name, []) if now - t < RESTART_WINDOW] + [now]
+            self.exits[name] = recent
+            if len(recent) >= RESTART_LIMIT:
+                log(f"web {describe(rc)} {len(recent)} times in {RESTART_WINDOW:.0f}s: stopping everything")
+                return False
+        log(f"{name} {describe(rc)}: starting it again in {delay:.1f}s")
+        end = time.monotonic() + delay
+        while time.monotonic() < end and not self.stopping:
+            time.sleep(0.05)
+        if not self.stopping:
+            self.reap_orphans()
+            argv, env = self.specs[name]
+            self.spawn(name, argv, env)
+        return True
 
     def watch(self) -> None:
         while not self.stopping:
-            for name, p in self.procs.items():
+            for name, p in list(self.procs.items()):
                 rc = p.poll()
-                if rc is not None:
-                    log(f"{name} exited with code {rc}: stopping everything")
+                if rc is not None and not self.stopping and not self.restart(name, rc):
                     self.exit_code = rc or 1
                     self.stopping = True
                     break
@@ -177,10 +248,13 @@ def main() -> int:
         return 130
 
     sup.spawn("web", [
-        py, "-m", "gunicorn", "config.wsgi:application",
-        "-k", "gthread", "--threads", os.environ.get("WEB_THREADS", "8"),
-        "-w", os.environ.get("WEB_WORKERS", "2"),
+        py, "-m", "gunicorn", "config.asgi:application",
+        "-k", "uvicorn_worker.UvicornWorker", "-w", os.environ.get("WEB_WORKERS", "2"),
         "-b", f"{host}:{port}", "--graceful-timeout", "5", "--timeout", "60", "--no-control-socket",
+        # No proxy stands in front of the embedded server and every client is on
+        # loopback: trusting X-Forwarded-For from 127.0.0.1 (gunicorn's default)
+        # would let any client pick its address and dodge the rate limits.
+        "--forwarded-allow-ips", os.environ.get("FORWARDED_ALLOW_IPS", ""),
         *(["--access-logfile", os.environ.get("ACCESS_LOG", "-")] if os.environ.get("ACCESS_LOG", "-") else []),
     ], env)
     # beat sends a deadline sweep every few seconds: INFO would flood the console

@@ -1,10 +1,16 @@
-"""Health: liveness plus database and broker status."""
+"""Health: database, broker, and the Celery worker and beat (from their heartbeats).
+
+`?probe=live` only says the web process answers (liveness: a web pod must not
+be restarted because the worker is down); `?probe=ready` checks what this web
+process needs to serve, the database and the broker (readiness: the site stays
+up while a worker restarts); the default is the full check, 503 when any part
+is down (compose, monitoring, the embedded supervisor's test)."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import connection
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -23,6 +29,13 @@ def _database() -> str:
 
 def _broker() -> str:
     url = settings.CELERY_BROKER_URL
+    if url.startswith("sengokusql+sqlite:///"):
+        import os
+
+        folder = os.path.dirname(url.split(":///", 1)[1]) or "."
+        return "ok" if os.access(folder, os.W_OK) else "error: broker folder not writable"
+    if url.startswith("memory://"):
+        return "ok"
     if url.startswith("filesystem://"):
         folder = settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_in"]
         import os
@@ -42,10 +55,23 @@ class HealthView(APIView):
     authentication_classes: list = []
     throttle_classes: list = []
 
-    @extend_schema(responses={200: HealthSerializer, 503: HealthSerializer}, summary="Liveness, database, broker", operation_id="health", auth=[],
+    @extend_schema(responses={200: HealthSerializer, 503: HealthSerializer},
+                   parameters=[OpenApiParameter("probe", str, enum=["live", "ready"],
+                                                description="live: only whether this web process answers; "
+                                                            "ready: database and broker, not the worker and beat")],
+                   summary="Database, broker, worker and scheduler heartbeats", operation_id="health", auth=[],
                    tags=["meta"])
     def get(self, request):
+        if request.query_params.get("probe") == "live":
+            return Response({"status": "ok"})
         db, broker = _database(), _broker()
+        body = {"database": db, "broker": broker}
         ok = db == "ok" and broker == "ok"
-        return Response({"status": "ok" if ok else "error", "database": db, "broker": broker},
-                        status=200 if ok else 503)
+        if db == "ok" and request.query_params.get("probe") != "ready":
+            from heartbeats.beat import status
+
+            for role, key in (("worker", "worker"), ("scheduler", "scheduler")):
+                state, age = status(role)
+                body[key] = state if age is None or state == "ok" else f"{state} (last heartbeat {age:.0f}s ago)"
+                ok = ok and state == "ok"
+        return Response({"status": "ok" if ok else "error", **body}, status=200 if ok else 503)

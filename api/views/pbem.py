@@ -18,10 +18,11 @@ from rest_framework.views import APIView
 
 from accounts.models import Profile
 from games.models import Notification, WebhookDelivery
-from games.pbem.userstream import notice_json, notices_after, user_stream
+from games.pbem.userstream import notice_json, notices_after, user_fetch
 from games.services import pause, press
 from games.services.deadlines import iso
 from games.services.errors import ErrorCode, Invalid, NotFound
+from games.services.notify import user_channel
 from games.services.reading import game_json
 
 from ..renderers import EventStreamRenderer
@@ -138,11 +139,11 @@ class UserStreamView(APIView):
                                                 "(the Last-Event-ID header wins)")],
                    responses={(200, "text/event-stream"): OpenApiResponse(
                        OpenApiTypes.STR, description="`id: <notice id>`, `event: <kind>`, `data: <notice JSON>`; "
-                                                     "keep-alive comments"), **errors(400, 401)},
+                                                     "keep-alive comments"), **errors(400, 401, 429)},
                    summary="Live stream (SSE) of your notices; resume with Last-Event-ID",
                    operation_id="notification_stream", tags=["pbem"])
     def get(self, request):
-        return sse_response(request, lambda after: user_stream(request.user, after))
+        return sse_response(request, user_channel(request.user.id), user_fetch(request.user))
 
 
 class DeliverySerializer(serializers.Serializer):

@@ -24,7 +24,7 @@ from ..serializers import (
 from .audit import AuditReportSerializer
 from .common import JsonErrors, errors, json_body
 from .common import int_param as _int
-from .stream import event_stream, sse_response, wants_stream
+from .stream import event_fetch, sse_response, wants_stream
 
 
 class StateView(APIView):
@@ -73,12 +73,12 @@ class EventsView(JsonErrors, APIView):
                     OpenApiParameter("limit", OpenApiTypes.INT, description="default 100, max 1000"),
                     OpenApiParameter("stream", OpenApiTypes.BOOL,
                                      description="Server-Sent Events (same as Accept: text/event-stream)")],
-        responses={200: EventPageSerializer, **errors(400, 401, 404)},
+        responses={200: EventPageSerializer, **errors(400, 401, 404, 429)},
         summary="Your redacted event feed, paged; or a live SSE stream", operation_id="list_events", tags=["play"])
     def get(self, request, game_id):
         game = lobby.get_game(game_id, request.user)
         if wants_stream(request):
-            return sse_response(request, lambda after: event_stream(game, request.user, after))
+            return sse_response(request, game.id, event_fetch(game, request.user))
         after = _int(request.query_params.get("after"), 0, "after", 0)
         limit = _int(request.query_params.get("limit"), 100, "limit", 1, 1000)
         events, more = reading.events_page(game, request.user, after, limit)

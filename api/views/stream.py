@@ -1,6 +1,12 @@
 """Server-Sent Events: new redacted events as they commit, keep-alive comments,
-`Last-Event-ID` resume. Wakes on Redis pub/sub (REDIS_URL) or in-process
-notification, and polls the database as a fallback."""
+`Last-Event-ID` resume, at most STREAMS_PER_ACCOUNT open per account.
+
+The views run as usual (authentication, throttles, lookups, errors); only the
+body differs by server. Under ASGI (config/asgi.py hands stream requests to
+api.asgi_streams, which marks them `sengoku_live`) the body is the async
+generator of api/live.py, fed by the process's one shared listener; under WSGI
+(Django's test client, a gthread server) it is the synchronous loop of
+events/feed.py."""
 
 from __future__ import annotations
 
@@ -10,28 +16,40 @@ from events import feed, store
 from games.models import Game
 from games.services.present import present_event, viewer_for
 
+from .. import live, stream_slots
+
 
 def wants_stream(request) -> bool:
     return ("text/event-stream" in request.headers.get("Accept", "")
             or request.query_params.get("stream", "").lower() in ("1", "true", "yes"))
 
 
-def sse_response(request, body) -> StreamingHttpResponse:
-    """An SSE response for `body(after)`: resumes after `?after=` or, when sent,
-    the `Last-Event-ID` header (which wins); bad values are 400s."""
+def sse_response(request, stream, fetch) -> StreamingHttpResponse:
+    """An SSE response for `fetch` on `stream` (see events.feed.sse): resumes
+    after `?after=` or, when sent, the `Last-Event-ID` header (which wins);
+    bad values are 400s; beyond the account's cap, 429 + Retry-After."""
     from .common import int_param
 
     after = int_param(request.query_params.get("after"), 0, "after", 0)
     last = request.headers.get("Last-Event-ID")
     if last:
         after = int_param(last, 0, "Last-Event-ID", 0)
-    resp = StreamingHttpResponse(body(after), content_type="text/event-stream")
+    slot = stream_slots.acquire(request.user.id)
+    if getattr(request, "sengoku_live", False):
+        body = live.sse_body(stream, after, fetch, slot=slot)
+    else:
+        body = feed.sse(stream, after, fetch, on_tick=slot.refresh)
+    resp = StreamingHttpResponse(body, content_type="text/event-stream")
+    # However the response ends (finished, client gone, never started), the slot is freed.
+    resp._resource_closers.append(slot.release)
     resp["Cache-Control"] = "no-cache"
     resp["X-Accel-Buffering"] = "no"  # proxies must not buffer a live stream
     return resp
 
 
-def event_stream(game: Game, user, after: int):
+def event_fetch(game: Game, user):
+    """`fetch(after) -> (items, finished)` over the game's events, redacted for `user`."""
+
     def fetch(after: int):
         game.refresh_from_db(fields=["status", "version"])
         viewer = viewer_for(game, user)
@@ -40,4 +58,4 @@ def event_stream(game: Game, user, after: int):
         ended = game.status in (Game.Status.FINISHED, Game.Status.ABORTED) and last >= game.version
         return [(r.seq, r.type, present_event(r, viewer)) for r in rows], ended
 
-    return feed.sse(game.id, after, fetch)
+    return fetch

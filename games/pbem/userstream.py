@@ -21,10 +21,16 @@ def notice_json(n: Notification) -> dict:
     return {"id": n.id, "kind": n.kind, "created_at": n.payload.get("created_at"), "payload": n.payload}
 
 
-def user_stream(user, after: int, max_seconds: float = feed.MAX_STREAM_SECONDS):
-    from games.services.notify import user_channel
+def user_fetch(user):
+    """`fetch(after) -> (items, finished)` for the SSE loops (events.feed, api.live)."""
 
     def fetch(after: int):
         return [(n.id, n.kind, notice_json(n)) for n in notices_after(user.id, after)], False
 
-    return feed.sse(user_channel(user.id), after, fetch, max_seconds)
+    return fetch
+
+
+def user_stream(user, after: int, max_seconds: float | None = None, on_tick=None):
+    from games.services.notify import user_channel
+
+    return feed.sse(user_channel(user.id), after, user_fetch(user), max_seconds, on_tick)

@@ -26,6 +26,7 @@ class ErrorCode(StrEnum):
     INVALID_CREDENTIALS = "invalid_credentials"
     TOO_MANY_FAILED_LOGINS = "too_many_failed_logins"
     RATE_LIMITED = "rate_limited"
+    TOO_MANY_STREAMS = "too_many_streams"
     FORBIDDEN = "forbidden"
     USERNAME_TAKEN = "username_taken"
     WEAK_PASSWORD = "weak_password"

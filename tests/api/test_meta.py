@@ -7,9 +7,40 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _heartbeat(role, seconds_ago=0):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from heartbeats.models import Heartbeat
+
+    at = timezone.now() - timedelta(seconds=seconds_ago)
+    Heartbeat.objects.update_or_create(node=f"{role}@test", defaults={"role": role, "started_at": at, "beat_at": at})
+
+
 @pytest.mark.django_db
 def test_health_ok(api):
+    _heartbeat("worker")
+    _heartbeat("scheduler")
     r = api.get("/api/v1/health")
+    assert r.status_code == 200 and r.json() == {"status": "ok", "database": "ok", "broker": "ok",
+                                                 "worker": "ok", "scheduler": "ok"}
+
+
+@pytest.mark.django_db
+def test_health_is_503_when_worker_or_beat_is_silent(api, settings):
+    settings.HEARTBEAT_STALE_SECONDS = 20
+    r = api.get("/api/v1/health")
+    assert r.status_code == 503 and r.json()["worker"] == "never seen" and r.json()["scheduler"] == "never seen"
+    _heartbeat("worker")
+    _heartbeat("scheduler", seconds_ago=60)
+    r = api.get("/api/v1/health")
+    assert r.status_code == 503 and r.json()["worker"] == "ok"
+    assert r.json()["scheduler"].startswith("down (last heartbeat 60s ago")
+    # the liveness probe of a web pod does not depend on them
+    r = api.get("/api/v1/health?probe=live")
+    assert r.status_code == 200 and r.json() == {"status": "ok"}
+    r = api.get("/api/v1/health?probe=ready")
     assert r.status_code == 200 and r.json() == {"status": "ok", "database": "ok", "broker": "ok"}
 
 
@@ -51,3 +82,21 @@ def test_committed_schema_is_current(tmp_path):
     out = tmp_path / "schema.yml"
     call_command("spectacular", "--file", str(out), "--validate", "--fail-on-warn")
     assert out.read_text() == (ROOT / "schema.yml").read_text(), "run `make schema` and commit schema.yml"
+
+
+@pytest.mark.django_db
+def test_docs_page_assets_are_served_by_us(api):
+    """Swagger UI works offline: every script, stylesheet and icon the docs page
+    references is a local URL that this server answers (no CDN, no @latest)."""
+    html = api.get("/api/v1/docs").content.decode()
+    refs = set(re.findall(r'(?:src|href)\s*=\s*"([^"]+)"', html))
+    refs |= set(re.findall(r'(?:src|href)\s*=\s*\'([^\']+)\'', html))
+    refs |= set(re.findall(r'\burl:\s*"([^"]+)"', html))  # the schema Swagger UI loads
+    assert not [r for r in refs if "//" in r], f"external assets: {refs}"
+    assets = [r for r in refs if r.endswith((".js", ".css", ".png", ".ico", ".svg"))]
+    assert any("swagger-ui-bundle" in a for a in assets) and any(a.endswith(".css") for a in assets)
+    for ref in sorted(refs):
+        r = api.get(ref)
+        body = b"".join(r.streaming_content) if r.streaming else r.content
+        assert r.status_code == 200 and body, ref
+    assert "@latest" not in html and "cdn" not in html.lower()

@@ -48,3 +48,41 @@ def test_sse_keepalive_comment(api, host, running_game, settings):
             break
     r.close()
     assert ": keep-alive" in seen
+
+
+def test_stream_cap_per_account_429_retry_after_and_release(api, host, player, running_game, settings):
+    settings.SENGOKU = {**settings.SENGOKU, "STREAMS_PER_ACCOUNT": 2, "STREAM_RETRY_AFTER_SECONDS": 7}
+    url = f"/api/v1/games/{running_game['id']}/events?stream=1"
+    first, second = api.as_(host).get(url), api.as_(host).get(url)
+    assert first.status_code == second.status_code == 200
+    third = api.as_(host).get(url)
+    assert third.status_code == 429 and third["Retry-After"] == "7"
+    assert third.json()["code"] == "too_many_streams"
+    assert api.as_(host).get("/api/v1/accounts/me/stream").status_code == 429  # one cap for both kinds
+    assert api.as_(player).get(url).status_code == 200  # per account, not global
+    _close(first)
+    assert api.as_(host).get(url).status_code == 200
+
+
+@pytest.mark.parametrize("limit", ["STREAM_IDLE_SECONDS", "STREAM_MAX_SECONDS"])
+def test_stream_ends_with_reconnect_after_its_lifetime(api, host, running_game, settings, limit):
+    settings.SENGOKU = {**settings.SENGOKU, "SSE_KEEPALIVE_SECONDS": 1, "SSE_POLL_SECONDS": 0.05, limit: 1}
+    r = api.as_(host).get(f"/api/v1/games/{running_game['id']}/events?stream=1")
+    text = "".join(c.decode() for c in r.streaming_content)  # ends by itself
+    reason = "idle" if limit == "STREAM_IDLE_SECONDS" else "lifetime"
+    assert text.rstrip().endswith(f'event: reconnect\ndata: {{"reason": "{reason}"}}')
+    assert "id: 1\n" in text  # the backlog came first
+
+
+def _close(response):
+    """Close a streaming response as a server would, without letting Django's
+    request_finished handler close the test's database connection (what the
+    test client itself does around its requests)."""
+    from django.core.signals import request_finished
+    from django.db import close_old_connections
+
+    request_finished.disconnect(close_old_connections)
+    try:
+        response.close()
+    finally:
+        request_finished.connect(close_old_connections)

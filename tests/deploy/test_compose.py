@@ -59,13 +59,36 @@ def test_redis_has_ping_healthcheck_and_volume(compose, services):
     assert any(v.split(":")[0] in compose["volumes"] for v in redis["volumes"])
 
 
-def test_web_runs_gunicorn_with_health_endpoint(services):
+def test_web_runs_gunicorn_asgi_with_uvicorn_workers_and_a_health_probe(services):
     web = services["web"]
-    assert "/api/v1/health" in " ".join(web["healthcheck"]["test"])
-    assert web["ports"], "web must publish its port"
+    assert web["healthcheck"]["test"][-2:] == ["docker/healthcheck.py", "web"]
+    assert "/api/v1/health" in (ROOT / "docker" / "healthcheck.py").read_text()
     command = " ".join(web["command"])
     entrypoint = (ROOT / "docker" / "entrypoint.sh").read_text()
-    assert "gunicorn config.wsgi:application" in entrypoint and command == "web"
+    assert "gunicorn config.asgi:application" in entrypoint and command == "web"
+    conf = (ROOT / "docker" / "gunicorn.conf.py").read_text()
+    assert 'worker_class = "uvicorn_worker.UvicornWorker"' in conf
+
+
+def test_web_scales_behind_one_proxy(services):
+    """`docker compose up --scale web=3 --scale worker=2`: no fixed host port on
+    web or worker (a second container could not bind it); one proxy publishes
+    the port and finds every web container by DNS; web trusts its X-Forwarded-For."""
+    for name in ("web", "worker", "beat"):
+        assert not services[name].get("ports"), f"{name} must not publish a host port (it could not scale)"
+        assert not services[name].get("container_name"), f"{name} must not fix its container name"
+    proxy = services["proxy"]
+    assert proxy["ports"] and proxy["ports"][0].endswith(":80")
+    assert any(v.startswith("./Caddyfile:") for v in proxy["volumes"])
+    caddy = (ROOT / "docker" / "Caddyfile").read_text()
+    assert re.search(r"dynamic a web 8000", caddy) and "flush_interval -1" in caddy
+    assert services["web"]["environment"]["FORWARDED_ALLOW_IPS"] == "*"
+    assert "forwarded_allow_ips" in (ROOT / "docker" / "gunicorn.conf.py").read_text()
+
+
+@pytest.mark.parametrize("name,role", [("worker", "worker"), ("beat", "scheduler")])
+def test_worker_and_beat_are_probed_by_their_heartbeats(services, name, role):
+    assert services[name]["healthcheck"]["test"][-2:] == ["docker/healthcheck.py", role]
 
 
 @pytest.mark.parametrize("name", ["web", "worker", "beat"])
@@ -106,7 +129,7 @@ def test_dockerfile_is_multistage_and_runs_as_non_root():
     assert users[-1].split(":")[0] not in {"root", "0"}
     last_from = text.rfind("\nFROM ")
     assert text.rfind("\nUSER ") > last_from, "USER must be set in the final stage"
-    assert "gunicorn" in text and "config.wsgi:application" in text
+    assert "gunicorn" in text and "config.asgi:application" in text
 
 
 def test_entrypoint_is_executable():

@@ -1,5 +1,5 @@
 """The real thing: a Celery worker and Celery beat as subprocesses, on the
-embedded default's filesystem broker and a SQLite file in a temp dir, see a
+embedded default's SQLite broker and a SQLite file in a temp dir, see a
 5-second deadline fire (once per seat) without anyone calling the sweep."""
 
 from __future__ import annotations

@@ -1,0 +1,77 @@
+"""The ASGI side door for live streams (SSE), so that an open stream holds no thread.
+
+Django's own ASGI handler would run the request's sync parts (the
+request_started signal, sync middleware, a DRF view) in a thread kept for the
+whole request -- for a stream, as long as the client listens. Here the same
+middleware and view run once in the shared pool of api/live.py (so
+authentication, throttles, the stream cap, lookups and `{code, detail}` errors
+are exactly those of the WSGI path), the request is marked `sengoku_live`, and
+the async body the view returns is streamed from the event loop. A client that
+goes away cancels the body: its finally clause unsubscribes and frees the slot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from urllib.parse import parse_qs
+
+from django.core.handlers.asgi import ASGIHandler, ASGIRequest
+from django.core.handlers.base import BaseHandler
+
+from . import live
+
+_GAME_EVENTS = re.compile(r"^/api/v1/games/[^/]+/events/?$")
+_USER_STREAM = re.compile(r"^/api/v1/accounts/me/stream/?$")
+
+_handler: BaseHandler | None = None
+
+
+def is_stream(scope) -> bool:
+    if scope.get("type") != "http" or scope.get("method") != "GET":
+        return False
+    path = scope.get("path", "")
+    if _USER_STREAM.match(path):
+        return True
+    if not _GAME_EVENTS.match(path):
+        return False
+    query = parse_qs(scope.get("query_string", b"").decode("latin1"))
+    if any(v.lower() in ("1", "true", "yes") for v in query.get("stream", [])):
+        return True
+    accept = b"".join(v for k, v in scope.get("headers", []) if k.lower() == b"accept")
+    return b"text/event-stream" in accept
+
+
+def _get_response(request):
+    global _handler
+    if _handler is None:
+        handler = BaseHandler()
+        handler.load_middleware(is_async=False)
+        _handler = handler
+    return _handler.get_response(request)
+
+
+async def _until_disconnect(receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+async def serve(django_app: ASGIHandler, scope, receive, send) -> None:
+    request = ASGIRequest(scope, io.BytesIO(b""))
+    request.sengoku_live = True
+    response = await live.db(_get_response, request)
+    sending = asyncio.create_task(django_app.send_response(response, send))
+    gone = asyncio.create_task(_until_disconnect(receive))
+    try:
+        await asyncio.wait({sending, gone}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (sending, gone):
+            if not task.done():
+                task.cancel()
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
+        # request_finished, the response's closers (the slot), the DB connection if obsolete
+        await live.db(response.close)

@@ -1,0 +1,68 @@
+"""Ordinary (non-stream) requests under ASGI, run the way a threaded WSGI server
+runs them: in a fixed pool of WEB_THREADS threads per process.
+
+Django's ASGI handler runs each request's sync code (the request_started
+signal, sync middleware, DRF views) in a new thread per request: a thread
+start, fresh thread-local state and a database connection borrowed anew every
+time -- measured at half the commands per second of the gthread server on the
+same machine. Here the same steps (read the body, request_started, the
+middleware chain and view, request_finished) run in long-lived threads, and
+only the network I/O stays on the event loop. Live streams do not come here
+(api/asgi_streams.py), so they can never take these threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.core.handlers.base import BaseHandler
+from django.urls import set_script_prefix
+
+_pool: ThreadPoolExecutor | None = None
+_handler: BaseHandler | None = None
+
+
+def pool() -> ThreadPoolExecutor:
+    global _pool
+    if _pool is None:
+        _pool = ThreadPoolExecutor(max_workers=int(os.environ.get("WEB_THREADS", "8")),
+                                   thread_name_prefix="web")
+    return _pool
+
+
+def _respond(django_app: ASGIHandler, scope, body_file):
+    global _handler
+    if _handler is None:
+        handler = BaseHandler()
+        handler.load_middleware(is_async=False)
+        _handler = handler
+    set_script_prefix(get_script_prefix(scope))
+    signals.request_started.send(sender=ASGIHandler, scope=scope)
+    request, error = django_app.create_request(scope, body_file)
+    if request is None:
+        return error
+    response = _handler.get_response(request)
+    response._handler_class = ASGIHandler
+    return response
+
+
+async def serve(django_app: ASGIHandler, scope, receive, send) -> None:
+    try:
+        body_file = await django_app.read_body(receive)
+    except RequestAborted:
+        return
+    loop = asyncio.get_running_loop()
+    try:
+        response = await loop.run_in_executor(pool(), _respond, django_app, scope, body_file)
+        try:
+            await django_app.send_response(response, send)
+        finally:
+            # request_finished and the response's closers, in a pool thread like the request
+            await loop.run_in_executor(pool(), response.close)
+    finally:
+        body_file.close()

@@ -1,0 +1,127 @@
+"""At most STREAMS_PER_ACCOUNT open live streams per account (issue 10).
+
+With REDIS_URL the count is shared by every web process: a sorted set per
+account whose members are open streams scored by their expiry; a stream
+refreshes its score at each keep-alive, so the slots of a process that died
+without closing its streams free themselves after SLOT_TTL. Without Redis (the
+embedded default) the count is per web process: `make run` starts WEB_WORKERS
+processes, so an account can hold up to WEB_WORKERS x the cap there
+(documented in docs/deployment.md).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections import defaultdict
+
+from django.conf import settings
+from rest_framework.exceptions import Throttled
+
+# Lua: drop expired members, refuse at the cap, else add -- atomically.
+_ACQUIRE = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('ZADD', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[2]), ARGV[4])
+redis.call('EXPIRE', KEYS[1], math.ceil(tonumber(ARGV[2])) + 1)
+return 1
+"""
+
+_lock = threading.Lock()
+_local: dict[int, int] = defaultdict(int)
+_redis_client = None
+
+
+class TooManyStreams(Throttled):
+    default_code = "too_many_streams"
+
+    def __init__(self, cap: int, wait: int):
+        super().__init__(wait=wait, detail=f"at most {cap} live streams per account are open at once; "
+                                           "close one or retry later")
+
+
+def slot_ttl() -> float:
+    return max(30.0, 3.0 * settings.SENGOKU["SSE_KEEPALIVE_SECONDS"])
+
+
+def _key(user_id: int) -> str:
+    return f"sengoku:streams:user:{user_id}"
+
+
+def _redis():
+    global _redis_client
+    import os
+
+    key = (os.getpid(), settings.REDIS_URL)  # never a parent's sockets after a fork
+    if _redis_client is None or _redis_client[0] != key:
+        import redis
+
+        _redis_client = (key, redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5, socket_connect_timeout=5))
+    return _redis_client[1]
+
+
+class Slot:
+    """One open stream's place in its account's count; release() is idempotent."""
+
+    def __init__(self, user_id: int, member: str | None):
+        self.user_id, self.member, self.released = user_id, member, False
+        self._lock = threading.Lock()
+
+    def refresh(self) -> None:
+        if self.member is None or self.released:
+            return
+        try:
+            _redis().zadd(_key(self.user_id), {self.member: time.time() + slot_ttl()}, xx=True)
+        except Exception:  # Redis down: the slot lapses at worst, the stream goes on
+            pass
+
+    def release(self) -> None:
+        with self._lock:
+            if self.released:
+                return
+            self.released = True
+        if self.member is None:
+            with _lock:
+                _local[self.user_id] -= 1
+                if _local[self.user_id] <= 0:
+                    del _local[self.user_id]
+            return
+        try:
+            _redis().zrem(_key(self.user_id), self.member)
+        except Exception:  # it expires after slot_ttl()
+            pass
+
+
+def acquire(user_id: int) -> Slot:
+    """A slot for a new stream of this account, or TooManyStreams (429)."""
+    cap = settings.SENGOKU["STREAMS_PER_ACCOUNT"]
+    wait = settings.SENGOKU["STREAM_RETRY_AFTER_SECONDS"]
+    if settings.REDIS_URL:
+        member = uuid.uuid4().hex
+        try:
+            ok = _redis().eval(_ACQUIRE, 1, _key(user_id), time.time(), slot_ttl(), cap, member)
+        except Exception:
+            ok = None  # Redis down: fall back to this process's count rather than refuse every stream
+        if ok == 1:
+            return Slot(user_id, member)
+        if ok == 0:
+            raise TooManyStreams(cap, wait)
+    with _lock:
+        if _local[user_id] >= cap:
+            raise TooManyStreams(cap, wait)
+        _local[user_id] += 1
+    return Slot(user_id, None)
+
+
+def open_count(user_id: int) -> int:
+    """Streams this account holds (all processes with Redis; this one without)."""
+    if settings.REDIS_URL:
+        try:
+            r = _redis()
+            r.zremrangebyscore(_key(user_id), "-inf", time.time())
+            return int(r.zcard(_key(user_id)))
+        except Exception:
+            pass
+    with _lock:
+        return _local.get(user_id, 0)

@@ -1,0 +1,387 @@
+#!/usr/bin/env python3
+"""Live streams under load (issue 11 item 1): 1,000 open SSE streams over 100
+users and 100 games while commands are posted.
+
+    DATABASE_URL=postgres://... REDIS_URL=redis://... python bench/streams.py
+    python bench/streams.py --streams 200 --games 20 --users 20 --seconds 10   # smaller
+
+Starts its own server (gunicorn + uvicorn workers on config.asgi, like `make
+run` and compose) and runs the same command load twice for --seconds:
+
+  1. without streams (the baseline throughput);
+  2. with --streams open: each user watches --streams/--users streams, one of
+     them its own notice stream and the rest game streams, spread over all games.
+
+Reports: commands/s of both runs and the drop; for every accepted command and
+every game stream that watches its game, the delay from sending the command to
+the stream receiving its last event (p50/p99/max, and how many never arrived);
+/health latency (polled every 100 ms during run 2); and the server's threads,
+sockets, PostgreSQL connections and Redis clients before the streams open,
+while they are open, and after they are closed (nothing may leak).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.api_load import Client, choose_ruleset, free_port, new_game, pick_command, register  # noqa: E402
+from bench.common import percentile, save, table  # noqa: E402
+
+# ---- the server -------------------------------------------------------------------
+
+def start_server(workers: int, cap: int) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    env = dict(os.environ)
+    env.update({"DJANGO_SETTINGS_MODULE": "config.settings", "LOG_LEVEL": "WARNING",
+                "THROTTLE_ANON": "1000000/min", "THROTTLE_USER": "1000000/min",
+                "THROTTLE_REGISTER": "1000000/min", "THROTTLE_PRESS": "1000000/min",
+                # 1,000 streams over 100 users is 10 each: above the default cap of 8
+                "STREAMS_PER_ACCOUNT": str(cap)})
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+    proc = subprocess.Popen([
+        sys.executable, "-m", "gunicorn", "config.asgi:application", "-k", "uvicorn_worker.UvicornWorker",
+        "-c", str(ROOT / "bench" / "gunicorn_bench.py"), "-w", str(workers), "-b", f"127.0.0.1:{port}",
+        "--no-control-socket", "--log-level", "warning", "--backlog", "4096",
+    ], cwd=ROOT, env=env, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    end = time.time() + 60
+    while time.time() < end:
+        if proc.poll() is not None:
+            raise SystemExit("the server exited during startup")
+        try:
+            if Client(base).request("GET", "/health?probe=live")[0] == 200:
+                return proc, base
+        except OSError:
+            pass
+        time.sleep(0.3)
+    os.killpg(proc.pid, signal.SIGKILL)
+    raise SystemExit("the server did not start in 60 s")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=20)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def resources(proc: subprocess.Popen) -> dict[str, int]:
+    """Threads and sockets of the server's worker processes; PostgreSQL
+    connections to our database; Redis clients."""
+    workers = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == proc.pid:
+                workers.append(int(entry))
+    threads = sockets = 0
+    for pid in workers:
+        try:
+            threads += len(os.listdir(f"/proc/{pid}/task"))
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                try:
+                    sockets += os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
+                except OSError:
+                    pass
+        except OSError:
+            pass
+    out = {"server threads": threads, "server sockets": sockets}
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith("postgres"):
+        try:
+            import psycopg
+
+            with psycopg.connect(url.replace("postgres://", "postgresql://", 1)) as conn:
+                out["postgres connections"] = conn.execute(
+                    "SELECT count(*) - 1 FROM pg_stat_activity WHERE datname = current_database()").fetchone()[0]
+        except Exception:
+            pass
+    if os.environ.get("REDIS_URL"):
+        try:
+            import redis
+
+            out["redis clients"] = len(redis.Redis.from_url(os.environ["REDIS_URL"]).client_list()) - 1
+        except Exception:
+            pass
+    return out
+
+
+# ---- the command load ---------------------------------------------------------------
+
+def post_commands(base: str, games: list[dict], stop: threading.Event, sent: list, lat: list, lock, seed: int):
+    """Loop over our games: a pending seat's legal command, posted with its
+    expected version. Records (game, version, t_sent) of every accepted one."""
+    c = Client(base)
+    rnd = random.Random(seed)
+    i = 0
+    while not stop.is_set() and games:
+        g = games[i % len(games)]
+        i += 1
+        st, meta = c.request("GET", f"/games/{g['id']}", g["tokens"][0])
+        if st != 200 or meta.get("status") != "running" or not meta.get("pending"):
+            continue
+        seat = int(rnd.choice(meta["pending"])["seat"])
+        token = g["tokens"].get(seat, g["tokens"][0])
+        st, legal = c.request("GET", f"/games/{g['id']}/legal-commands", token)
+        cmd = pick_command(legal, rnd) if st == 200 else None
+        if cmd is None:
+            continue
+        t0 = time.perf_counter()
+        st, res = c.request("POST", f"/games/{g['id']}/commands", token,
+                            {"command": cmd, "expected_version": legal["version"]})
+        t1 = time.perf_counter()
+        if st == 201:
+            with lock:
+                sent.append((g["id"], res["version"], t0, t1))
+                lat.append(t1 - t0)
+
+
+def command_run(base: str, games: list[dict], clients: int, seconds: float) -> tuple[list, list, float]:
+    sent: list = []
+    lat: list = []
+    lock = threading.Lock()
+    stop = threading.Event()
+    shares = [games[i::clients] for i in range(clients)]
+    ts = [threading.Thread(target=post_commands, args=(base, shares[i], stop, sent, lat, lock, i), daemon=True)
+          for i in range(clients)]
+    t0 = time.perf_counter()
+    for t in ts:
+        t.start()
+    time.sleep(seconds)
+    stop.set()
+    for t in ts:
+        t.join(timeout=60)
+    return sent, lat, time.perf_counter() - t0
+
+
+# ---- the streams ------------------------------------------------------------------
+
+class Streams:
+    """All streams in one asyncio loop in a thread; records when each stream
+    saw each event id: seen[(stream index, game id, seq)] = perf_counter()."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.seen: dict[tuple[int, str], dict[int, float]] = defaultdict(dict)
+        self.tasks: list = []
+        self.opened = 0
+        self.failed: dict[str, int] = defaultdict(int)
+        self.ready = 0
+
+    async def _one(self, idx: int, path: str, token: str, game: str | None):
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        except OSError as exc:
+            self.failed[type(exc).__name__] += 1
+            return
+        try:
+            writer.write((f"GET /api/v1{path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
+                          "Accept: text/event-stream\r\n\r\n").encode())
+            head = await reader.readuntil(b"\r\n\r\n")
+            status = int(head.split(b" ", 2)[1])
+            if status != 200:
+                self.failed[f"HTTP {status}"] += 1
+                return
+            self.opened += 1
+            buf = b""
+            seen = self.seen[(idx, game or "")]
+            counted = False
+            while True:
+                size = int((await reader.readline()).strip() or b"0", 16)
+                if size == 0:
+                    return
+                buf += (await reader.readexactly(size + 2))[:-2]
+                now = time.perf_counter()
+                while b"\n\n" in buf:
+                    frame, buf = buf.split(b"\n\n", 1)
+                    if frame.startswith(b"retry:") and not counted:
+                        counted = True
+                        self.ready += 1
+                    for line in frame.split(b"\n"):
+                        if line.startswith(b"id: "):
+                            seen[int(line[4:])] = now
+        except (asyncio.IncompleteReadError, ConnectionError, OSError):
+            self.failed["dropped"] += 1
+        finally:
+            writer.close()
+
+    def open(self, specs: list[tuple[str, str, str | None]]) -> None:
+        async def start():
+            for idx, (path, token, game) in enumerate(specs):
+                self.tasks.append(asyncio.ensure_future(self._one(idx, path, token, game)))
+                if idx % 50 == 49:
+                    await asyncio.sleep(0.05)  # do not flood the accept queue
+        asyncio.run_coroutine_threadsafe(start(), self.loop).result()
+
+    def close(self) -> None:
+        async def stop():
+            for t in self.tasks:
+                t.cancel()
+            await asyncio.gather(*self.tasks, return_exceptions=True)
+        asyncio.run_coroutine_threadsafe(stop(), self.loop).result(60)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+
+def poll_health(base: str, stop: threading.Event, out: list) -> None:
+    c = Client(base)
+    while not stop.is_set():
+        t0 = time.perf_counter()
+        try:
+            c.request("GET", "/health")
+            out.append(time.perf_counter() - t0)
+        except OSError:
+            out.append(float("inf"))
+        time.sleep(0.1)
+
+
+# ---- main --------------------------------------------------------------------------
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--streams", type=int, default=1000)
+    ap.add_argument("--users", type=int, default=100)
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--clients", type=int, default=10, help="command-posting client threads (default 10)")
+    ap.add_argument("--seconds", type=float, default=20.0, help="per run (default 20)")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--ruleset", default="auto")
+    args = ap.parse_args()
+    per_user = -(-args.streams // args.users)
+    proc, base = start_server(args.workers, max(8, per_user))
+    port = int(base.rsplit(":", 1)[1])
+    print(f"gunicorn + uvicorn -w {args.workers} on {base} (DATABASE_URL="
+          f"{os.environ.get('DATABASE_URL', 'sqlite default')}, REDIS_URL={os.environ.get('REDIS_URL') or 'none'})",
+          flush=True)
+    try:
+        return run(proc, base, port, args, per_user)
+    finally:
+        stop_server(proc)
+
+
+def run(proc, base: str, port: int, args, per_user: int) -> int:
+    c = Client(base)
+    prefix = f"s{uuid.uuid4().hex[:6]}u"
+    probe = register(c, prefix + "p", 1)[0]
+    ruleset, players = choose_ruleset(c, probe["token"], args.ruleset)
+    users = register(c, prefix, args.users)
+    t0 = time.perf_counter()
+    games = [new_game(c, [users[(g + k) % args.users] for k in range(players)], ruleset) for g in range(args.games)]
+    print(f"{args.games} {ruleset} games, {args.users} users: setup {time.perf_counter() - t0:.1f}s", flush=True)
+
+    # 1. without streams
+    sent0, lat0, el0 = command_run(base, games, args.clients, args.seconds)
+    base_rate = len(sent0) / el0
+    print(f"without streams: {base_rate:,.1f} commands/s", flush=True)
+
+    # 2. with streams
+    before = resources(proc)
+    versions = {g["id"]: c.request("GET", f"/games/{g['id']}", g["tokens"][0])[1]["version"] for g in games}
+    specs = []
+    for u, user in enumerate(users):
+        specs.append(("/accounts/me/stream", user["token"], None))
+        for k in range(per_user - 1):
+            g = games[(u * (per_user - 1) + k) % len(games)]
+            # after=<version now>: a stream sends only what is new; ids are the game's seqs
+            specs.append((f"/games/{g['id']}/events?stream=1&after={versions[g['id']]}", user["token"], g["id"]))
+    specs = specs[:args.streams]
+    watchers: dict[str, list[int]] = defaultdict(list)
+    for idx, (_, _, game) in enumerate(specs):
+        if game:
+            watchers[game].append(idx)
+    streams = Streams(port)
+    t0 = time.perf_counter()
+    streams.open(specs)
+    while streams.ready + sum(streams.failed.values()) < len(specs) and time.perf_counter() - t0 < 120:
+        time.sleep(0.2)
+    print(f"{streams.ready}/{len(specs)} streams open in {time.perf_counter() - t0:.1f}s "
+          f"(failed: {dict(streams.failed) or 'none'})", flush=True)
+    during = resources(proc)
+    health: list[float] = []
+    stop = threading.Event()
+    ht = threading.Thread(target=poll_health, args=(base, stop, health), daemon=True)
+    ht.start()
+    sent1, lat1, el1 = command_run(base, games, args.clients, args.seconds)
+    time.sleep(2.0)  # let the last events arrive
+    stop.set()
+    ht.join(5)
+    rate = len(sent1) / el1
+
+    delays, after_answer, missing = [], [], 0
+    for game, version, t_sent, t_answer in sent1:
+        for idx in watchers.get(game, []):
+            t = streams.seen[(idx, game)].get(version)
+            if t is None:
+                missing += 1
+            else:
+                delays.append(max(0.0, t - t_sent))
+                after_answer.append(max(0.0, t - t_answer) * 1000)
+    streams.close()
+    time.sleep(3.0)  # the server notices the disconnects
+    after = resources(proc)
+
+    ms = [d * 1000 for d in delays]
+    hms = [h * 1000 for h in health]
+    drop = (1 - rate / base_rate) * 100 if base_rate else float("nan")
+    print()
+    print(table(["run", "commands/s", "POST p50 (ms)", "POST p99 (ms)"], [
+        ["without streams", base_rate, percentile([x * 1000 for x in lat0], 50),
+         percentile([x * 1000 for x in lat0], 99)],
+        [f"with {streams.ready} streams", rate, percentile([x * 1000 for x in lat1], 50),
+         percentile([x * 1000 for x in lat1], 99)]]))
+    print(f"\nthroughput drop with streams: {drop:.1f}% (goal < 20%)")
+    print(f"event delivery, {len(delays):,} deliveries, never arrived: {missing}:\n"
+          f"  command answered (committed) -> stream received: p50 {percentile(after_answer, 50):.0f} ms, "
+          f"p99 {percentile(after_answer, 99):.0f} ms, max {max(after_answer, default=0):.0f} ms "
+          f"(goal p99 < 1000 ms, none missing)\n"
+          f"  command sent -> stream received (includes the command's own time): p50 {percentile(ms, 50):.0f} ms, "
+          f"p99 {percentile(ms, 99):.0f} ms")
+    print(f"/health during the run ({len(hms)} probes): p50 {percentile(hms, 50):.1f} ms, "
+          f"p99 {percentile(hms, 99):.1f} ms (goal p99 < 50 ms)")
+    print()
+    keys = sorted(set(before) | set(during) | set(after))
+    print(table(["resource", "before streams", "streams open", "after closing"],
+                [[k, before.get(k, "-"), during.get(k, "-"), after.get(k, "-")] for k in keys]))
+    path = save("streams", {
+        "streams": len(specs), "streams_open": streams.ready, "stream_failures": dict(streams.failed),
+        "users": args.users, "games": args.games, "ruleset": ruleset, "clients": args.clients,
+        "seconds": args.seconds, "workers": args.workers,
+        "database": (os.environ.get("DATABASE_URL") or "sqlite").split(":", 1)[0],
+        "redis": bool(os.environ.get("REDIS_URL")),
+        "commands_per_s_without": base_rate, "commands_per_s_with": rate, "drop_percent": drop,
+        "delivery_ms": {"count": len(ms), "p50": percentile(after_answer, 50), "p99": percentile(after_answer, 99),
+                        "max": max(after_answer, default=0.0), "missing": missing,
+                        "from_send_p50": percentile(ms, 50), "from_send_p99": percentile(ms, 99)},
+        "health_ms": {"count": len(hms), "p50": percentile(hms, 50), "p99": percentile(hms, 99)},
+        "resources": {"before": before, "during": during, "after": after},
+    })
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

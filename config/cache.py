@@ -1,0 +1,35 @@
+"""Django's Redis cache with one connection pool per process.
+
+Django keeps a cache object per request context; under ASGI every request is a
+new context, and the stock client creates its connection pool per object --
+so every request opened (and later leaked until garbage collection) a fresh
+Redis connection. Here the pools are shared by URL within the process."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+
+_pools: dict[tuple[int, str], object] = {}
+_lock = threading.Lock()
+
+
+class SharedPoolClient(RedisCacheClient):
+    def _get_connection_pool(self, write):
+        url = self._servers[self._get_connection_pool_index(write)]
+        key = (os.getpid(), url)  # a forked child must not reuse its parent's sockets
+        pool = _pools.get(key)
+        if pool is None:
+            with _lock:
+                pool = _pools.get(key)
+                if pool is None:
+                    pool = _pools[key] = self._pool_class.from_url(url, **self._pool_options)
+        return pool
+
+
+class SharedPoolRedisCache(RedisCache):
+    def __init__(self, server, params):
+        super().__init__(server, params)
+        self._class = SharedPoolClient

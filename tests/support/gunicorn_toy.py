@@ -1,0 +1,6 @@
+"""gunicorn config for tests that start real servers: also serves the
+test-only ruleset "toy-auction" (registered in the master before the workers fork)."""
+
+from games.rules import registry
+
+registry.register("toy-auction", "tests.support.toy:RULES")
