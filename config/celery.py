@@ -10,3 +10,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("sengoku")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# Log context per task and heartbeats of the worker and beat (docs/deployment.md).
+from config.logs import celery_signals  # noqa: E402
+from ops.heartbeat import connect as _heartbeats  # noqa: E402
+
+celery_signals()
+_heartbeats()

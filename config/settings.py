@@ -47,10 +47,34 @@ if len(SECRET_KEY) < 32:
     raise ImproperlyConfigured("SECRET_KEY must be at least 32 characters")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"])
 PUBLIC_BASE_URL = env.str("PUBLIC_BASE_URL", default="http://127.0.0.1:8000").rstrip("/")
+PRODUCTION = _strict_bool("SENGOKU_PRODUCTION", False)
+# Reverse proxies whose X-Forwarded-For / X-Request-ID headers are believed (IPs or CIDRs).
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+# GET /metrics answers loopback clients, or anyone sending `Authorization: Bearer <METRICS_TOKEN>`.
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+if METRICS_TOKEN and len(METRICS_TOKEN) < 16:
+    raise ImproperlyConfigured("METRICS_TOKEN must be at least 16 characters (or empty: loopback only)")
+
+# HTTPS (SENGOKU_PRODUCTION): a TLS-terminating proxy in front sets X-Forwarded-Proto;
+# plain-HTTP requests are redirected except the probes (health, metrics) that run inside.
+SECURE_SSL_REDIRECT = _strict_bool("SECURE_SSL_REDIRECT", PRODUCTION)
+SECURE_REDIRECT_EXEMPT = [r"^api/v1/health/?$", r"^metrics/?$"]
+if PRODUCTION:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if PRODUCTION else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _strict_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = PRODUCTION
+X_FRAME_OPTIONS = "DENY"
+CSRF_TRUSTED_ORIGINS = [PUBLIC_BASE_URL]
+# HSTS preloading is a commitment for the whole domain: the operator's decision, not ours.
+SILENCED_SYSTEM_CHECKS = ["security.W021"]
 
 INSTALLED_APPS = [
+    "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
     "knox",
@@ -59,13 +83,21 @@ INSTALLED_APPS = [
     "events",
     "games",
     "api",
+    "ops",
 ]
 
 MIDDLEWARE = [
+    "config.observability.ObservabilityMiddleware",  # first: request id, access log, HTTP metrics
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "api.middleware.JsonErrorsMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # The admin's (the API authenticates bearer tokens and is CSRF-exempt):
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -77,7 +109,11 @@ TEMPLATES = [
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [],
         "APP_DIRS": True,
-        "OPTIONS": {"context_processors": ["django.template.context_processors.request"]},
+        "OPTIONS": {"context_processors": [
+            "django.template.context_processors.request",
+            "django.contrib.auth.context_processors.auth",
+            "django.contrib.messages.context_processors.messages",
+        ]},
     }
 ]
 
@@ -210,12 +246,12 @@ SENGOKU = {
     "HOOKS_INLINE": _strict_bool("HOOKS_INLINE", CELERY_BROKER_URL == "filesystem://"),
 }
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-}
+# Structured logs (config/logs.py): LOG_FORMAT=json (compose) or console (make run).
+from config import logs as _logs  # noqa: E402
+
+LOG_FORMAT = env.str("LOG_FORMAT", default="console").strip().lower()
+LOGGING = _logs.build(LOG_FORMAT, env.str("LOG_LEVEL", default="INFO"))
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # Celery's lines go through the same formatter
 
 # ---- play-by-email layer (deadlines, notifications, webhooks) ------------------------------
 # Deadlines are database rows swept by beat every DEADLINE_SWEEP_SECONDS (never
