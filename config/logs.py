@@ -87,19 +87,10 @@ def build(fmt: str, level: str) -> dict:
         wrapper_class=structlog.stdlib.BoundLogger,
         cache_logger_on_first_use=True,
     )
-    if fmt == "json":
-        final = [structlog.processors.dict_tracebacks, redact, structlog.processors.JSONRenderer(sort_keys=False)]
-    else:
-        final = [redact, structlog.dev.ConsoleRenderer(colors=False, exception_formatter=structlog.dev.plain_traceback)]
-    formatter = {
-        "()": structlog.stdlib.ProcessorFormatter,
-        "processors": [structlog.stdlib.ProcessorFormatter.remove_processors_meta, *final],
-        "foreign_pre_chain": [*pre, structlog.stdlib.ExtraAdder()],
-    }
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "formatters": {"structured": formatter},
+        "formatters": {"structured": {"()": "config.logs.formatter", "fmt": fmt}},
         "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "structured"}},
         "root": {"handlers": ["console"], "level": level},
         "loggers": {
@@ -111,6 +102,21 @@ def build(fmt: str, level: str) -> dict:
             "gunicorn.error": {"handlers": ["console"], "level": level, "propagate": False},
         },
     }
+
+
+def formatter(fmt: str = "json") -> logging.Formatter:
+    """The formatter of every handler: stdlib records and structlog events alike."""
+    if fmt == "json":
+        # Tracebacks as data, without frame locals (they could hold a seed, a salt, a token).
+        tracebacks = structlog.processors.ExceptionRenderer(
+            structlog.tracebacks.ExceptionDictTransformer(show_locals=False))
+        final = [tracebacks, redact, structlog.processors.JSONRenderer(sort_keys=False)]
+    else:
+        final = [redact, structlog.dev.ConsoleRenderer(colors=False, exception_formatter=structlog.dev.plain_traceback)]
+    return structlog.stdlib.ProcessorFormatter(
+        processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, *final],
+        foreign_pre_chain=[*shared_processors(), structlog.stdlib.ExtraAdder()],
+    )
 
 
 def get_logger(name: str):
