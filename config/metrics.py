@@ -22,9 +22,9 @@ from prometheus_client import (
     Counter,
     Gauge,
     Histogram,
+    disable_created_metrics,
     generate_latest,
 )
-from prometheus_client import disable_created_metrics
 from prometheus_client import multiprocess as _mp
 
 disable_created_metrics()  # the `_created` twin of every series is noise for our dashboards
