@@ -44,7 +44,9 @@ def _clean(value: Any, depth: int = 0) -> Any:
         return {k: (REDACTED if str(k).lower() in SENSITIVE_KEYS else _clean(v, depth + 1)) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_clean(v, depth + 1) for v in value]
-    return value
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    return scrub(repr(value))  # e.g. Django's `request` extra: its repr holds the query string
 
 
 def redact(_logger, _name, event_dict: dict) -> dict:

@@ -28,6 +28,9 @@ from prometheus_client import (
 from prometheus_client import multiprocess as _mp
 
 disable_created_metrics()  # the `_created` twin of every series is noise for our dashboards
+if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    # A one-off process (`manage.py backup` in a container) may start before anyone made it.
+    os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 LATENESS_BUCKETS = (0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600, 6 * 3600, 86400)

@@ -28,6 +28,9 @@ from . import metrics
 log = structlog.get_logger("sengoku.access")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:@/+=-]{1,128}$")
 QUIET_VIEWS = {"HealthView", "metrics"}  # probes: logged at debug level only
+# Served here, before host validation and the HTTPS redirect: Prometheus scrapes each
+# web container by its IP address, which is no public host name (docs/deployment.md).
+METRICS_PATHS = ("/metrics", "/metrics/")
 
 
 @lru_cache(maxsize=1)
@@ -67,6 +70,8 @@ def request_id_for(request) -> str:
 
 
 def view_label(request) -> str:
+    if request.path in METRICS_PATHS:
+        return "metrics"
     match = getattr(request, "resolver_match", None)
     if match is None:
         return "unmatched"
@@ -90,10 +95,16 @@ class ObservabilityMiddleware:
         if iscoroutinefunction(self):
             return self.__acall__(request)
         started = self._begin(request)
+        if request.path in METRICS_PATHS:
+            return self._end(request, metrics_view(request), started)
         return self._end(request, self.get_response(request), started)
 
     async def __acall__(self, request):
         started = self._begin(request)
+        if request.path in METRICS_PATHS:
+            from asgiref.sync import sync_to_async
+
+            return self._end(request, await sync_to_async(metrics_view)(request), started)
         return self._end(request, await self.get_response(request), started)
 
     def process_view(self, request, view_func, view_args, view_kwargs):

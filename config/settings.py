@@ -43,6 +43,8 @@ _DEV_KEY = "insecure-dev-key-only-for-the-embedded-default-" + "x" * 16
 SECRET_KEY = env.str("SECRET_KEY", default=_DEV_KEY)
 if SECRET_KEY == _DEV_KEY and _strict_bool("SENGOKU_PRODUCTION", False):
     raise ImproperlyConfigured("SECRET_KEY must be set when SENGOKU_PRODUCTION=true")
+if SECRET_KEY.startswith("change-me") and _strict_bool("SENGOKU_PRODUCTION", False):
+    raise ImproperlyConfigured("SECRET_KEY is still the example value from .env.example: generate your own")
 if len(SECRET_KEY) < 32:
     raise ImproperlyConfigured("SECRET_KEY must be at least 32 characters")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"])

@@ -2,8 +2,6 @@ from django.contrib import admin
 from django.http import HttpResponseRedirect
 from django.urls import include, path
 
-from .observability import metrics_view
-
 admin.site.site_header = "Sengoku operations"
 admin.site.site_title = "Sengoku admin"
 
@@ -11,5 +9,5 @@ urlpatterns = [
     path("", lambda request: HttpResponseRedirect("/api/v1/docs")),
     path("api/v1/", include("api.urls")),
     path("admin/", admin.site.urls),
-    path("metrics", metrics_view, name="metrics"),
+    # /metrics is answered by config.observability.ObservabilityMiddleware (before host checks).
 ]
