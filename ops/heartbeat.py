@@ -69,8 +69,11 @@ def connect() -> None:
         if port:
             from config.metrics import start_exporter
 
-            start_exporter(int(port))
-            log.info("worker metrics exporter listening on :%s", port)
+            try:
+                start_exporter(int(port))
+                log.info("worker metrics exporter listening on :%s", port)
+            except (OSError, ValueError):  # a second worker on the host: the first one serves them
+                log.warning("worker metrics exporter not started on :%s", port, exc_info=True)
 
     @signals.worker_shutdown.connect(weak=False)
     def _worker_shutdown(**_kw):

@@ -47,6 +47,10 @@ def test_a_full_game_logs_no_secret(api, logs, settings):
     settings.PBEM_INLINE = True  # deliveries (email) run here, so their logging is captured too
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     alice, bob = register("alice"), register("bob")
+    # a webhook that cannot be reached: its failed deliveries are logged, its secret must not be
+    hook_secret = "whsec-" + "q7" * 20
+    assert api.as_(alice).patch("/api/v1/accounts/me", {"webhook_url": "http://127.0.0.1:9/hook",
+                                                        "webhook_secret": hook_secret}).status_code == 200
     g = api.as_(alice).post("/api/v1/games", {"ruleset": "toy-auction", "players": 2}).json()
     assert api.as_(bob).post(f"/api/v1/games/{g['id']}/seats", {}).status_code == 201
     assert api.as_(alice).post(f"/api/v1/games/{g['id']}/start").status_code == 200
@@ -57,6 +61,11 @@ def test_a_full_game_logs_no_secret(api, logs, settings):
     assert api.post("/api/v1/accounts/token", {"username": "alice", "password": alice.password}).status_code in (
         200, 201)
     assert play_to_the_end(api, {"alice": alice, "bob": bob}, g["id"]) > 0
+    from accounts.models import Profile
+
+    bob_unsub = Profile.objects.get(user__username="bob").unsubscribe_token
+    assert api.get(f"/api/v1/accounts/unsubscribe?token={bob_unsub}").status_code == 200
+    assert api.get("/api/v1/accounts/unsubscribe?token=NoSuchToken0123").status_code == 404
 
     text = logs.getvalue()
     records = lines(logs)
@@ -64,10 +73,12 @@ def test_a_full_game_logs_no_secret(api, logs, settings):
     salts = {e.payload["salt"] for e in StoredEvent.objects.filter(stream=g["id"]) if "salt" in e.payload}
     seed = StoredEvent.objects.get(stream=g["id"], type="core.SeedRevealed").payload["seed"]
     secrets = {"token " + alice.name: alice.token, "token " + bob.name: bob.token, "password": alice.password,
-               "seed": seed, **{f"salt {i}": s for i, s in enumerate(sorted(salts))}}
+               "seed": seed, "webhook secret": hook_secret, "unknown unsubscribe token": "NoSuchToken0123",
+               **{f"salt {i}": s for i, s in enumerate(sorted(salts))}}
     assert len(salts) >= 6  # 3 rounds x 2 seats: the test looked at real secrets
-    from accounts.models import Profile
+    from games.models import WebhookDelivery
 
+    assert WebhookDelivery.objects.filter(ok=False).exists()  # the failing webhook was really tried
     for p in Profile.objects.all():
         secrets[f"unsubscribe {p.user_id}"] = p.unsubscribe_token
     leaked = [name for name, s in secrets.items() if s and s in text]
