@@ -162,3 +162,21 @@ def test_counts_from_several_processes_add_up(tmp_path):
     out = subprocess.run([sys.executable, "-c", _RENDER], env=env, cwd=ROOT, check=True, timeout=60,
                          capture_output=True, text=True).stdout
     assert 'sengoku_commands_total{outcome="accepted",ruleset="toy-auction"} 5.0' in out
+
+
+# ---- under ASGI (the async middleware path) ------------------------------------------------
+
+def test_asgi_requests_are_counted_and_get_a_request_id(db):
+    from asgiref.sync import async_to_sync
+    from django.test import AsyncClient
+
+    before = value(scrape(), "sengoku_http_requests_total", view="metrics", method="GET", status="403")
+    far = {"method": "GET", "path": "/metrics", "query_string": "", "headers": [(b"host", b"testserver")],
+           "client": ["203.0.113.9", 50000]}  # the ASGI scope's peer address
+    r = async_to_sync(AsyncClient().request)(**far)
+    assert r.status_code == 403 and len(r["X-Request-ID"]) == 32
+    r = async_to_sync(AsyncClient().get)("/api/v1/health")
+    assert r.status_code == 200 and len(r["X-Request-ID"]) == 32
+    after = scrape()
+    assert value(after, "sengoku_http_requests_total", view="metrics", method="GET", status="403") == before + 1
+    assert value(after, "sengoku_http_requests_total", view="HealthView", method="GET", status="200") >= 1
