@@ -4,7 +4,9 @@ values. Every variable is listed in `.env.example`."""
 
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -51,7 +53,12 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[:
 PUBLIC_BASE_URL = env.str("PUBLIC_BASE_URL", default="http://127.0.0.1:8000").rstrip("/")
 PRODUCTION = _strict_bool("SENGOKU_PRODUCTION", False)
 # Reverse proxies whose X-Forwarded-For / X-Request-ID headers are believed (IPs or CIDRs).
-TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+TRUSTED_PROXIES = [p.strip() for p in env.list("TRUSTED_PROXIES", default=[]) if p.strip()]
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"TRUSTED_PROXIES: {_proxy!r} is not an IP address or network") from exc
 # GET /metrics answers loopback clients, or anyone sending `Authorization: Bearer <METRICS_TOKEN>`.
 METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
 if METRICS_TOKEN and len(METRICS_TOKEN) < 16:
@@ -67,7 +74,7 @@ SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if PRODUCT
 SECURE_HSTS_INCLUDE_SUBDOMAINS = _strict_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = PRODUCTION
 X_FRAME_OPTIONS = "DENY"
-CSRF_TRUSTED_ORIGINS = [PUBLIC_BASE_URL]
+CSRF_TRUSTED_ORIGINS = ["{0.scheme}://{0.netloc}".format(urlsplit(PUBLIC_BASE_URL))]  # the admin behind a proxy
 # HSTS preloading is a commitment for the whole domain: the operator's decision, not ours.
 SILENCED_SYSTEM_CHECKS = ["security.W021"]
 
