@@ -13,3 +13,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("sengoku")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# Log context per task and the worker's metrics exporter (docs/deployment.md);
+# heartbeats are connected by the heartbeats app (heartbeats/apps.py).
+from config.logs import celery_signals  # noqa: E402
+from ops.worker_exporter import connect as _worker_exporter  # noqa: E402
+
+celery_signals()
+_worker_exporter()

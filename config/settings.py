@@ -4,8 +4,10 @@ values. Every variable is listed in `.env.example`."""
 
 from __future__ import annotations
 
+import ipaddress
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -44,14 +46,45 @@ _DEV_KEY = "insecure-dev-key-only-for-the-embedded-default-" + "x" * 16
 SECRET_KEY = env.str("SECRET_KEY", default=_DEV_KEY)
 if SECRET_KEY == _DEV_KEY and _strict_bool("SENGOKU_PRODUCTION", False):
     raise ImproperlyConfigured("SECRET_KEY must be set when SENGOKU_PRODUCTION=true")
+if SECRET_KEY.startswith("change-me") and _strict_bool("SENGOKU_PRODUCTION", False):
+    raise ImproperlyConfigured("SECRET_KEY is still the example value from .env.example: generate your own")
 if len(SECRET_KEY) < 32:
     raise ImproperlyConfigured("SECRET_KEY must be at least 32 characters")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"])
 PUBLIC_BASE_URL = env.str("PUBLIC_BASE_URL", default="http://127.0.0.1:8000").rstrip("/")
+PRODUCTION = _strict_bool("SENGOKU_PRODUCTION", False)
+# Reverse proxies whose X-Forwarded-For / X-Request-ID headers are believed (IPs or CIDRs).
+TRUSTED_PROXIES = [p.strip() for p in env.list("TRUSTED_PROXIES", default=[]) if p.strip()]
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"TRUSTED_PROXIES: {_proxy!r} is not an IP address or network") from exc
+# GET /metrics answers loopback clients, or anyone sending `Authorization: Bearer <METRICS_TOKEN>`.
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+if METRICS_TOKEN and len(METRICS_TOKEN) < 16:
+    raise ImproperlyConfigured("METRICS_TOKEN must be at least 16 characters (or empty: loopback only)")
+
+# HTTPS (SENGOKU_PRODUCTION): a TLS-terminating proxy in front sets X-Forwarded-Proto;
+# plain-HTTP requests are redirected except the probes (health, metrics) that run inside.
+SECURE_SSL_REDIRECT = _strict_bool("SECURE_SSL_REDIRECT", PRODUCTION)
+SECURE_REDIRECT_EXEMPT = [r"^api/v1/health/?$", r"^metrics/?$"]
+if PRODUCTION:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if PRODUCTION else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _strict_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = PRODUCTION
+X_FRAME_OPTIONS = "DENY"
+CSRF_TRUSTED_ORIGINS = ["{0.scheme}://{0.netloc}".format(urlsplit(PUBLIC_BASE_URL))]  # the admin behind a proxy
+# HSTS preloading is a commitment for the whole domain: the operator's decision, not ours.
+SILENCED_SYSTEM_CHECKS = ["security.W021"]
 
 INSTALLED_APPS = [
+    "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
     "knox",
@@ -62,13 +95,21 @@ INSTALLED_APPS = [
     "games",
     "api",
     "heartbeats",
+    "ops",
 ]
 
 MIDDLEWARE = [
+    "config.observability.ObservabilityMiddleware",  # first: request id, access log, HTTP metrics
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "api.middleware.JsonErrorsMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # The admin's (the API authenticates bearer tokens and is CSRF-exempt):
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -80,7 +121,11 @@ TEMPLATES = [
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [],
         "APP_DIRS": True,
-        "OPTIONS": {"context_processors": ["django.template.context_processors.request"]},
+        "OPTIONS": {"context_processors": [
+            "django.template.context_processors.request",
+            "django.contrib.auth.context_processors.auth",
+            "django.contrib.messages.context_processors.messages",
+        ]},
     }
 ]
 
@@ -257,12 +302,12 @@ SENGOKU = {
     "HOOKS_INLINE": _strict_bool("HOOKS_INLINE", CELERY_BROKER_URL in ("filesystem://", EMBEDDED_BROKER_URL)),
 }
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-}
+# Structured logs (config/logs.py): LOG_FORMAT=json (compose) or console (make run).
+from config import logs as _logs  # noqa: E402
+
+LOG_FORMAT = env.str("LOG_FORMAT", default="console").strip().lower()
+LOGGING = _logs.build(LOG_FORMAT, env.str("LOG_LEVEL", default="INFO"))
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # Celery's lines go through the same formatter
 
 # ---- play-by-email layer (deadlines, notifications, webhooks) ------------------------------
 # Deadlines are database rows swept by beat every DEADLINE_SWEEP_SECONDS (never

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -231,6 +232,10 @@ def main() -> int:
     env = dict(os.environ)
     env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     env["PYTHONUNBUFFERED"] = "1"
+    # Metrics of gunicorn workers, the Celery worker and beat add up in one /metrics (config/metrics.py).
+    env.setdefault("PROMETHEUS_MULTIPROC_DIR", str(VAR / f"prometheus-{port}"))
+    shutil.rmtree(env["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
+    os.makedirs(env["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
     VAR.mkdir(exist_ok=True)
 
     if port_open(host, port):

@@ -27,14 +27,20 @@ trap 'echo "interrupted"; exit 130' INT TERM   # still runs the EXIT trap (servi
 t0=$(date +%s)
 
 banner() { printf '\n=== %s ===\n' "$*"; }
-record() {  # name rc [treat-5-as-ok]
-  local name=$1 rc=$2
+record() {  # name rc [treat-5-as-ok] [summary]
+  local name=$1 rc=$2 summary=${4:+: $4}
   if [ "$rc" = 0 ] || { [ "${3:-}" = 5ok ] && [ "$rc" = 5 ]; }; then
-    [ "$rc" = 5 ] && results+=("ok    $name (no tests collected)") || results+=("ok    $name")
+    [ "$rc" = 5 ] && results+=("ok    $name (no tests collected)") || results+=("ok    $name$summary")
   else
-    results+=("FAIL  $name (exit $rc)")
+    results+=("FAIL  $name (exit $rc)$summary")
     failed=1
   fi
+}
+# pytest's closing line ("1203 passed, 6 skipped in 412.3s") from a pass's log, without the ='s.
+pass_summary() {
+  grep -E '^(=+ )?([0-9]+ (passed|failed|errors?|skipped|deselected|xfailed|xpassed|warnings?)|no tests ran)' "$1" \
+    2>/dev/null | tail -n 1 \
+    | sed -E 's/^=+ //; s/ =+$//'
 }
 
 check_schema() {
@@ -55,13 +61,15 @@ check_schema() {
   rm -f "$tmp"; echo "schema.yml is up to date"
 }
 
-pytest_cmd() {
-  local args=()
+pytest_cmd() {  # log-file: the output is shown and kept there for the summary line
+  local log=$1 args=()
   if [ "$TEST_WORKERS" -gt 1 ] 2>/dev/null; then args+=(-n "$TEST_WORKERS"); fi
+  # -rs: why each test was skipped; --durations: the slowest tests
   # shellcheck disable=SC2206
-  args+=(--durations=10 ${PYTEST_ARGS:-})
-  timeout --signal=TERM --kill-after=30s "$PASS_TIMEOUT" "$BIN/python" -m pytest "${args[@]}"
+  args+=(-rs --durations=15 ${PYTEST_ARGS:-})
+  timeout --signal=TERM --kill-after=30s "$PASS_TIMEOUT" "$BIN/python" -m pytest "${args[@]}" 2>&1 | tee "$log"
 }
+PASS_LOG_DIR=$(mktemp -d /tmp/sengoku-test.XXXXXX)
 
 # ---- 1. checks ------------------------------------------------------------
 banner "ruff check ."
@@ -83,8 +91,8 @@ if [ "$CHECKS_ONLY" = 0 ]; then
     case $pass in
       sqlite)
         banner "pytest on SQLite"
-        ( unset DATABASE_URL REDIS_URL CELERY_BROKER_URL; pytest_cmd )
-        record "pytest (SQLite)" $? 5ok
+        ( unset DATABASE_URL REDIS_URL CELERY_BROKER_URL; pytest_cmd "$PASS_LOG_DIR/sqlite.log" )
+        record "pytest (SQLite)" $? 5ok "$(pass_summary "$PASS_LOG_DIR/sqlite.log")"
         ;;
       postgres)
         banner "pytest on PostgreSQL 15 + Redis"
@@ -94,9 +102,9 @@ if [ "$CHECKS_ONLY" = 0 ]; then
             # shellcheck disable=SC1090
             . "$(scripts/services.sh env)"
             unset CELERY_BROKER_URL
-            pytest_cmd
+            pytest_cmd "$PASS_LOG_DIR/postgres.log"
           )
-          record "pytest (PostgreSQL + Redis)" $? 5ok
+          record "pytest (PostgreSQL + Redis)" $? 5ok "$(pass_summary "$PASS_LOG_DIR/postgres.log")"
         else
           record "services up (PostgreSQL + Redis)" 1
         fi
@@ -110,4 +118,5 @@ fi
 
 banner "summary ($(( $(date +%s) - t0 ))s)"
 printf '  %s\n' "${results[@]}"
+rm -rf "$PASS_LOG_DIR"
 exit $failed

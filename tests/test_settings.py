@@ -24,6 +24,9 @@ def _boot(env_extra: dict) -> subprocess.CompletedProcess:
     ({"SNAPSHOT_EVERY": "often"}, "SNAPSHOT_EVERY must be an integer"),
     ({"SNAPSHOT_EVERY": "0"}, "SNAPSHOT_EVERY must be positive"),
     ({"DEBUG": "perhaps"}, "DEBUG"),
+    ({"TRUSTED_PROXIES": "10.0.0.1,proxy.local"}, "TRUSTED_PROXIES: 'proxy.local'"),
+    ({"METRICS_TOKEN": "short"}, "METRICS_TOKEN must be at least 16"),
+    ({"LOG_FORMAT": "xml"}, "LOG_FORMAT must be json or console"),
 ])
 def test_bad_settings_fail_loudly(env, message, tmp_path):
     r = _boot({"SENGOKU_VAR_DIR": str(tmp_path), **env})

@@ -18,7 +18,7 @@ from games.rules.base import canonical_json, sha256_hex
 
 from ..models import Game
 from .errors import Conflict, ErrorCode, Forbidden
-from .lobby import get_game
+from .lobby import SYSTEM, get_game
 from .present import present_event, viewer_for
 from .state import rules_for
 
@@ -104,15 +104,15 @@ def export_lines(game: Game, user) -> list[str]:
     return [canonical_json(present_event(r, viewer)) for r in store.load(game.id)]
 
 
-def abort(game_id, user, reason: str = "") -> Game:
-    """The creator ends a game without an outcome. A running game's seed is
+def abort(game_id, user, reason: str = "", operator: bool = False) -> Game:
+    """The creator (or, with `operator`, a staff member in the admin) ends a game without an outcome. A running game's seed is
     revealed (core.GameAborted + core.SeedRevealed), so its random outcomes can
     be audited like a finished game's; an open game has no events to audit."""
     from .play import append_core  # late: play imports lobby, which we also use
 
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=get_game(game_id, user).pk)
-        if game.creator_id != getattr(user, "id", None):
+        game = Game.objects.select_for_update().get(pk=get_game(game_id, SYSTEM if operator else user).pk)
+        if game.creator_id != getattr(user, "id", None) and not (operator and getattr(user, "is_staff", False)):
             raise Forbidden("only the game's creator can abort it", code=ErrorCode.NOT_CREATOR)
         if game.status in ENDED:
             raise Conflict(f"the game is already {game.status}", code=ErrorCode.GAME_NOT_RUNNING)
@@ -120,7 +120,8 @@ def abort(game_id, user, reason: str = "") -> Game:
         game.status, game.finished_at = Game.Status.ABORTED, timezone.now()
         if was_running:
             append_core(game, [
-                store.NewEvent("core.GameAborted", {"by": user.username, "reason": str(reason)[:500]},
+                store.NewEvent("core.GameAborted", {"by": user.username, "reason": str(reason)[:500],
+                                                    **({"operator": True} if operator else {})},
                                actor={"user": user.username}),
                 store.NewEvent("core.SeedRevealed", {"seed": game.seed}),
             ])

@@ -34,6 +34,7 @@ from django.utils import timezone
 
 from events.models import StoredEvent
 
+from .. import observe
 from ..models import Deadline, Game, PbemCursor, Seat, SweeperState
 from .errors import ServiceError
 from .state import load_state, rules_for
@@ -330,6 +331,7 @@ def fire_one(deadline_id: int, now=None) -> bool:
         if not Deadline.objects.filter(id=d.id, status=OPEN).update(status=Deadline.Status.FIRED, closed_at=now):
             return False
         apply_default(game, d)
+        observe.deadline_fired(d)  # counted on commit
     return True
 
 

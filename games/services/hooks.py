@@ -10,10 +10,12 @@ from django.conf import settings
 from django.db import transaction
 
 from events import feed
+from games import observe
 
 
 def after_commit(game, state, rows) -> None:
     game_id, version = game.id, rows[-1].seq
+    observe.events_committed(game, rows)  # sengoku_events_appended_total, on commit
 
     def _run() -> None:
         from .state import cache_put

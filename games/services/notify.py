@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from events import feed, store
 
+from .. import observe
 from ..models import Game, Notification, PbemCursor, WebhookDelivery
 from .deadlines import iso
 
@@ -99,6 +100,7 @@ def _after_commit(rows: list[Notification]) -> None:
     outgoing = [(r.id, r.attempts) for r in rows if r.channel != N.Channel.STREAM]
 
     def _run() -> None:
+        observe.notification(N.Channel.STREAM, N.Status.SENT, len(stream))
         for uid, nid in stream:
             feed.publish(user_channel(uid), nid)
         for nid, attempt in outgoing:
@@ -245,6 +247,7 @@ def deliver(nid: int, attempt: int | None = None) -> int | None:
     if status == N.Status.PENDING:
         fields["next_attempt_at"] = now + timedelta(seconds=retry_in or 0)
     Notification.objects.filter(id=nid).update(**fields)
+    observe.notification(n.channel, status)
     return retry_in if status == N.Status.PENDING else None
 
 

@@ -17,6 +17,7 @@ from events import store
 from events.codec import platform_salt
 from games.rules.base import BadCommand, IllegalCommand, canonical_json, rng_factory
 
+from .. import observe
 from ..models import CommandReceipt, Game, Seat
 from . import hooks
 from .errors import Conflict, EngineError, ErrorCode, Forbidden, Invalid, ServiceError, Unprocessable
@@ -81,6 +82,7 @@ def _receipt(game: Game, user, key: str, body_hash: str) -> tuple[int, dict] | N
     return r.status_code, r.response
 
 
+@observe.command  # metrics + log context (games/observe.py)
 def apply(game: Game, seat: Seat, command: Mapping[str, Any], expected_version: int | None,
           actor: dict, cause_extra: dict | None = None) -> list:
     """Decide and append, inside the caller's transaction with `game` locked.

@@ -1,0 +1,74 @@
+"""Metrics and log context for the game services, as one-line calls (so the
+services stay about games): `@observe.command` around `play.apply`,
+`events_committed` from the after-commit hook, `deadline_fired` from the
+sweeper, `notification` from delivery. Counting happens on commit where a
+rollback could otherwise count what never happened."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+
+import structlog
+from django.db import transaction
+from django.utils import timezone
+
+from config import metrics
+
+log = structlog.get_logger("sengoku.games")
+
+
+def command(apply):
+    """Wrap `apply(game, seat, command, ...)`: bind game id, seat and command
+    type for every log line inside; count the outcome per ruleset."""
+    from .services.errors import Conflict, Invalid, Unprocessable
+
+    @functools.wraps(apply)
+    def wrapper(game, seat, command, *args, **kwargs):
+        ctype = command.get("type") if isinstance(command, Mapping) else None
+        ctx = {"game_id": str(game.id), "seat": getattr(seat, "index", None),
+               "command_type": str(ctype)[:80] if ctype is not None else None}
+        with structlog.contextvars.bound_contextvars(**ctx):
+            try:
+                rows = apply(game, seat, command, *args, **kwargs)
+            except Conflict as exc:
+                _count(game.ruleset, "conflict", exc)
+                raise
+            except (Invalid, Unprocessable) as exc:
+                _count(game.ruleset, "illegal", exc)
+                raise
+            _count(game.ruleset, "accepted", None, version=rows[-1].seq if rows else None,
+                   events=[r.type for r in rows])
+            return rows
+
+    return wrapper
+
+
+def _count(ruleset: str, outcome: str, exc, **fields) -> None:
+    metrics.commands.labels(ruleset, outcome).inc()
+    if exc is not None:
+        fields["code"] = getattr(exc, "code", type(exc).__name__)
+    log.info("command " + outcome, outcome=outcome, ruleset=ruleset, **fields)
+
+
+def events_committed(game, rows) -> None:
+    ruleset, n = game.ruleset, len(rows)
+    transaction.on_commit(lambda: metrics.events_appended.labels(ruleset).inc(n))
+
+
+def deadline_fired(deadline) -> None:
+    due = deadline.due_at
+
+    def _count() -> None:
+        metrics.deadlines_fired.inc()
+        if due is not None:
+            metrics.deadline_lateness.observe(max(0.0, (timezone.now() - due).total_seconds()))
+
+    log.info("deadline fired", game_id=str(deadline.game_id), seat=deadline.seat, decision=deadline.kind)
+    transaction.on_commit(_count)
+
+
+def notification(channel: str, outcome: str, n: int = 1) -> None:
+    """outcome: sent, failed, skipped or retry (a failed attempt that will be retried)."""
+    if n:
+        metrics.notifications.labels(str(channel), "retry" if outcome == "pending" else str(outcome)).inc(n)

@@ -1,0 +1,28 @@
+"""The Celery worker's own Prometheus exporter (compose: a separate container
+from web, so its counters need their own port). Started on `worker_ready` when
+WORKER_METRICS_PORT is set. Heartbeats are the `heartbeats` app's (one source
+for /health and /metrics)."""
+
+from __future__ import annotations
+
+import logging
+import os
+
+log = logging.getLogger(__name__)
+
+
+def connect() -> None:
+    from celery import signals
+
+    from config.metrics import start_exporter
+
+    @signals.worker_ready.connect(weak=False)
+    def _worker_ready(sender=None, **_kw):
+        port = os.environ.get("WORKER_METRICS_PORT")
+        if not port:
+            return
+        try:
+            start_exporter(int(port))
+            log.info("worker metrics exporter listening on :%s", port)
+        except (OSError, ValueError):  # a second worker on the host: the first one serves them
+            log.warning("worker metrics exporter not started on :%s", port, exc_info=True)
