@@ -126,6 +126,36 @@ def _battle(s: State, p: dict[str, Any]) -> None:
     s["last_battle"] = {k: p[k] for k in ("battle", "attacker_dice", "defender_dice", "result")}
 
 
+# -- facts of rules version 4 -------------------------------------------------
+
+
+def _formed(s: State, p: dict[str, Any]) -> None:
+    uid = p["unit"]
+    s["units"][uid] = {"owner": p["owner"], "area": p["area"], "troops": p["troops"], "general": None}
+    s["next_uid"] = max(s["next_uid"], int(uid[1:]) + 1)
+
+
+def _moved(s: State, p: dict[str, Any]) -> None:
+    for m in p["moves"]:
+        s["units"][m["unit"]]["area"] = m["to"]
+
+
+def _troops(s: State, p: dict[str, Any]) -> None:
+    s["units"][p["unit"]]["troops"] = p["troops"]
+
+
+def _destroyed(s: State, p: dict[str, Any]) -> None:
+    s["units"].pop(p["unit"], None)
+
+
+def _damage(s: State, p: dict[str, Any]) -> None:
+    s["generals"][p["general"]]["damage"] = p["damage"]
+
+
+def _killed(s: State, p: dict[str, Any]) -> None:
+    _left(s, {"general": p["general"], "to": "dead", "killer_side": p["killer_side"]})
+
+
 def _ended(s: State, p: dict[str, Any]) -> None:
     s["result"] = {"winners": list(p["winners"]), "reason": p["reason"], "scores": dict(p["scores"])}
 
@@ -137,6 +167,9 @@ HANDLERS: dict[str, Callable[[State, dict[str, Any]], None]] = {
     ev.HAND_CARD_SEALED: _sealed, ev.GENERAL_DEPLOYED: _deployed, ev.GENERAL_LEFT_MAP: _left,
     ev.EVENT_REVEALED: _revealed, ev.DECK_REBUILT: _rebuilt, ev.TIMED_CHANGED: _timed,
     ev.TAUNT_CHANGED: _taunt, ev.BATTLE_RESOLVED: _battle, ev.GAME_ENDED: _ended,
+    ev.UNIT_FORMED: _formed, ev.UNITS_MOVED: _moved, ev.TROOPS_CHANGED: _troops,
+    ev.UNIT_DESTROYED: _destroyed, ev.GENERAL_WOUNDED: _damage, ev.GENERAL_HEALED: _damage,
+    ev.GENERAL_KILLED: _killed,
 }
 
 

@@ -143,8 +143,13 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     else:
         a, b = units
         pa, pb = s["units"][a]["area"], s["units"][b]["area"]
-        relocate(ctx, a, pb, "swapped")
-        relocate(ctx, b, pa, "swapped")
+        if ctx.facts():  # one fact; both areas were already the swapper's
+            ctx.move_units([(a, pb), (b, pa)], "swapped")
+            _take(ctx, a, pb)
+            _take(ctx, b, pa)
+        else:
+            relocate(ctx, a, pb, "swapped")
+            relocate(ctx, b, pa, "swapped")
         if prompt["mode"] == "action":
             mark_moved(ctx, a)
             mark_moved(ctx, b)
@@ -155,10 +160,18 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
 def relocate(ctx: Ctx, uid: str, dest: str, reason: str) -> None:
     """Move a unit; entering an enemy-controlled land takes control (A-17)."""
     s = ctx.state
-    u = dict(s["units"][uid])
-    u["area"] = dest
-    ctx.unit(uid, u, reason)
-    side = s["side"][u["owner"]]
+    if ctx.facts():
+        ctx.move_units([(uid, dest)], reason)
+    else:
+        u = dict(s["units"][uid])
+        u["area"] = dest
+        ctx.unit(uid, u, reason)
+    _take(ctx, uid, dest)
+
+
+def _take(ctx: Ctx, uid: str, dest: str) -> None:
+    s = ctx.state
+    side = s["side"][s["units"][uid]["owner"]]
     if data.is_land(dest) and s["control"].get(dest) != side:
         ctx.emit(ev.CONTROL_CHANGED, {"area": dest, "side": side})
 

@@ -97,8 +97,7 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     ctx.set_head(prompt)
     ctx.supply(seat, -cost, "recruit")
     if uid is None:
-        ctx.unit(f"u{s['next_uid']}", {"owner": seat, "area": area, "troops": k, "general": None},
-                 "recruited")
+        ctx.form_unit(seat, area, k, "recruited")
     else:
         ctx.troops(uid, s["units"][uid]["troops"] + k, "recruited")
 

@@ -136,9 +136,7 @@ def _why(s: State, prompt: dict[str, Any], t: str) -> str:
 def _gwak_entry(ctx: Ctx, seat: int, area: str) -> None:
     """郭再佑 option 2: a new 2-troop unit under him in an allied land, which may at
     once make one free move or one free attack without supports (A-43)."""
-    s = ctx.state
-    uid = f"u{s['next_uid']}"
-    ctx.unit(uid, {"owner": seat, "area": area, "troops": 2, "general": None}, "gwak_enters")
+    uid = ctx.form_unit(seat, area, 2, "gwak_enters")
     deploy(ctx, seat, GWAK, uid, data.rules()["costs"]["deploy"], "deploy")
     ctx.push({"kind": "gwak_action", "seat": seat, "unit": uid, "mode": "gwak", "moved": []})
 
