@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from games.rules.base import Event
 
 from . import events as ev
-from .state import State, copy
+from .state import GeneralRecord, State, Taunt, TimedEffect, Unit, copy
 
 
 def _set_up(s: State, p: dict[str, Any]) -> None:
-    s.clear()
-    s.update(copy(dict(p["table"])))
+    whole = cast(dict[str, Any], s)  # the table replaces everything, whatever it was
+    whole.clear()
+    whole.update(copy(dict(p["table"])))
 
 
 def _flow(s: State, p: dict[str, Any]) -> None:
@@ -35,7 +36,7 @@ def _units(s: State, p: dict[str, Any]) -> None:
         if unit is None:
             s["units"].pop(uid, None)
         else:
-            s["units"][uid] = dict(unit)
+            s["units"][uid] = cast(Unit, dict(unit))
             s["next_uid"] = max(s["next_uid"], int(uid[1:]) + 1)
 
 
@@ -48,7 +49,7 @@ def _generals(s: State, p: dict[str, Any]) -> None:
         if rec is None:
             s["generals"].pop(gid, None)
         else:
-            s["generals"][gid] = dict(rec)
+            s["generals"][gid] = cast(GeneralRecord, dict(rec))
 
 
 def _legendary(s: State, p: dict[str, Any]) -> None:
@@ -115,11 +116,12 @@ def _rebuilt(s: State, p: dict[str, Any]) -> None:
 
 
 def _timed(s: State, p: dict[str, Any]) -> None:
-    s["timed"] = [dict(t) for t in p["timed"]]
+    s["timed"] = [TimedEffect(card=t["card"], left=t["left"]) for t in p["timed"]]
 
 
 def _taunt(s: State, p: dict[str, Any]) -> None:
-    s["taunt"] = None if p["taunt"] is None else dict(p["taunt"])
+    t = p["taunt"]
+    s["taunt"] = None if t is None else Taunt(unit=t["unit"], general=t["general"])
 
 
 def _battle(s: State, p: dict[str, Any]) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 from . import battle, data, event_cards, movement, recruit, resolution, supply, victory
 from .context import Ctx
 from .generals import damage, owner_on_map
-from .state import State, adjacent, hp_left, reserve, timed_active, troop_cap
+from .state import State, adjacent, hp_left, reserve, timed_active, troop_cap, unit_of
 
 KUKI, YU, YI_EOK, NONGAE = "kuki_yoshitaka", "yu_seongryong", "yi_eokgi", "nongae"
 KOBAYAKAWA = "kobayakawa_takakage"
@@ -78,7 +78,7 @@ def _kuki(ctx: Ctx, item: dict[str, Any]) -> None:
     s = ctx.state
     seat = s["flow"]["turn"]
     if owner_on_map(s, seat, KUKI):
-        uid = s["generals"][KUKI]["unit"]
+        uid = unit_of(s, KUKI)
         if not data.is_land(s["units"][uid]["area"]):
             ctx.supply(seat, 5, "kuki")
 
@@ -91,7 +91,7 @@ def forced_taunt(s: State) -> dict[str, Any] | None:
     if t is None or not owner_on_map(s, seat, t["general"]) or not owner_on_map_any(s, NONGAE):
         return None
     uid = t["unit"]
-    her = s["generals"][NONGAE]["unit"]
+    her = unit_of(s, NONGAE)
     if uid not in s["units"] or s["units"][uid]["general"] != t["general"]:
         return None
     if timed_active(s, "peace_talks") or not adjacent(s["units"][uid]["area"], s["units"][her]["area"]):
@@ -148,7 +148,7 @@ def end_move_battle(ctx: Ctx, seat: int) -> None:
     if owner_on_map(s, seat, YU):
         ctx.supply(seat, 5, "yu_seongryong")
     if owner_on_map(s, seat, YI_EOK):
-        uid = s["generals"][YI_EOK]["unit"]
+        uid = unit_of(s, YI_EOK)
         if (not data.is_land(s["units"][uid]["area"]) and hp_left(s, YI_EOK) >= 2
                 and s["units"][uid]["troops"] < troop_cap(s, uid) and reserve(s, s["side"][seat]) > 0):
             ctx.push({"kind": "sacrifice", "seat": seat, "unit": uid})

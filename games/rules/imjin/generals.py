@@ -9,7 +9,7 @@ from games.rules.base import reveal_entry
 from . import data
 from . import events as ev
 from .context import Ctx
-from .state import State, hp_left, other, reserve, troop_cap
+from .state import State, copy, hp_left, other, reserve, troop_cap
 
 MORI = "mori_hidemoto"
 NONGAE = "nongae"
@@ -108,12 +108,12 @@ def heal(ctx: Ctx, gid: str, n: int) -> None:
 def _set_damage(ctx: Ctx, gid: str, new: int) -> None:
     """A general's damage becomes `new`: `GeneralWounded`/`GeneralHealed` (version 4) or
     the record patch `GeneralsChanged` (versions 1–3)."""
-    rec = dict(ctx.state["generals"][gid])
+    rec = copy(ctx.state["generals"][gid])
     old = rec["damage"]
     if new == old:
         return
     if ctx.facts():
-        hp = info(gid)["hp"] - new
+        hp = int(info(gid)["hp"]) - new
         if new > old:
             ctx.emit(ev.GENERAL_WOUNDED, {"general": gid, "hits": new - old, "damage": new, "hp": hp})
         else:

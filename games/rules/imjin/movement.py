@@ -40,7 +40,7 @@ def movable(s: State, prompt: dict[str, Any], uid: str) -> bool:
     if d is None or d["owner"] != prompt["seat"] or uid in prompt["moved"]:
         return False
     if prompt["mode"] == "gwak":
-        return uid == prompt["unit"]
+        return bool(uid == prompt["unit"])
     if prompt["mode"] == "action" and uid in s["act"].get("used", []):
         return False  # a taunted unit that already fought (R #5)
     return not (timed_active(s, "typhoon") and not data.is_land(d["area"]))
@@ -79,9 +79,9 @@ def paths(s: State, prompt: dict[str, Any], uid: str) -> list[list[str]]:
 
 
 def budget(s: State, prompt: dict[str, Any]) -> int:
-    stock = s["supply"][prompt["seat"]]
+    stock = s["supply"][int(prompt["seat"])]
     if prompt["mode"] == "redeploy":
-        return min(stock, prompt["budget"])
+        return min(stock, int(prompt["budget"]))
     return 0 if prompt["mode"] == "gwak" else stock
 
 

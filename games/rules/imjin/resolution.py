@@ -294,7 +294,7 @@ def _survivor_bonus(ctx: Ctx, b: dict[str, Any], g: str | None, pre: dict[str, A
         add = min(t_lost, troop_cap(s, main) - troops, room)
     elif g == "sanada_yukimura":
         won = b["target"] not in s["units"] or (
-            pre["target_general"] is not None and s["generals"].get(pre["target_general"], {}).get("where") == "dead")
+            pre["target_general"] is not None and s["generals"][pre["target_general"]]["where"] == "dead")
         add = min(1, troop_cap(s, main) - troops, room) if won else 0
     else:
         add = 0

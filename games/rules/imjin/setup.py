@@ -137,7 +137,7 @@ def decide_legendary(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
 
 
 def hand_size(s: State) -> int:
-    return data.rules()["hand"]["size_2p" if s["n"] == 2 else "size_4p"]
+    return int(data.rules()["hand"]["size_2p" if s["n"] == 2 else "size_4p"])
 
 
 def pool_for(s: State, seat: int) -> list[str]:

@@ -15,7 +15,7 @@ from .state import State
 
 
 def spaces() -> list[str]:
-    return data.rules()["wheel"]["spaces"]
+    return list(data.rules()["wheel"]["spaces"])
 
 
 def step_costs(s: State, seat: int) -> dict[int, int]:
