@@ -4,7 +4,10 @@ Since rules version 4 the engine emits facts about units and generals
 (`UnitFormed`, `UnitsMoved`, `TroopsChanged`, `UnitDestroyed`, `GeneralWounded`,
 `GeneralHealed`, `GeneralKilled`) instead of the record patches `UnitsChanged` and
 `GeneralsChanged` (and `GeneralLeftMap` with ``to: dead``); the patches still fold,
-so games recorded under versions 1–3 replay."""
+so games recorded under versions 1–3 replay. Since version 5 the decision queue and
+the turn move through facts too (`DecisionQueued`, `DecisionTaken`, `TurnBegan`,
+`BattleDeclared`, …) instead of `FlowChanged`, which still folds for versions 1–4;
+`ActionNoted` still carries a diff of the action's scratch."""
 
 GAME_SET_UP = "imjin.GameSetUp"              # whole initial table (public)
 FLOW_CHANGED = "imjin.FlowChanged"            # {flow?, queue?, act?}: which decision is next
@@ -33,3 +36,15 @@ UNIT_DESTROYED = "imjin.UnitDestroyed"        # {unit, owner, area, reason}
 GENERAL_WOUNDED = "imjin.GeneralWounded"      # {general, hits, damage, hp}
 GENERAL_HEALED = "imjin.GeneralHealed"        # {general, healed, damage, hp}
 GENERAL_KILLED = "imjin.GeneralKilled"        # {general, unit, killer_side}
+
+# facts of rules version 5 (instead of FlowChanged's whole queue / flow / act records)
+DECISION_QUEUED = "imjin.DecisionQueued"      # {prompt, at: front|back}: a seat will be asked
+DECISION_TAKEN = "imjin.DecisionTaken"        # {kind, seat}: the head decision is settled
+DECISION_UPDATED = "imjin.DecisionUpdated"    # {prompt}: the head decision's sub-step (drafts, counts)
+TURN_BEGAN = "imjin.TurnBegan"                # {seat}: its wheel step comes first
+ACTION_CHOSEN = "imjin.ActionChosen"          # {seat, action}: the wheel landed on it
+ACTION_STARTED = "imjin.ActionStarted"        # {seat}: the action's scratch starts empty
+ACTION_ENDED = "imjin.ActionEnded"            # {seat}: its end effects follow
+FINAL_TURN = "imjin.FinalTurnDeclared"        # {seat}: the third Reset; the game ends with this turn
+BATTLE_DECLARED = "imjin.BattleDeclared"      # {battle}: declared and paid (its units are used)
+ACTION_NOTED = "imjin.ActionNoted"            # {changes}: other scratch of the action (moved, immune, dice...)

@@ -158,6 +158,58 @@ def _killed(s: State, p: dict[str, Any]) -> None:
     _left(s, {"general": p["general"], "to": "dead", "killer_side": p["killer_side"]})
 
 
+# -- facts of rules version 5: the decision queue and the turn -------------------
+
+
+def _queued(s: State, p: dict[str, Any]) -> None:
+    if p["at"] == "front":
+        s["queue"].insert(0, p["prompt"])
+    else:
+        s["queue"].append(p["prompt"])
+
+
+def _taken(s: State, p: dict[str, Any]) -> None:
+    s["queue"].pop(0)
+
+
+def _updated(s: State, p: dict[str, Any]) -> None:
+    s["queue"][0] = p["prompt"]
+
+
+def _turn(s: State, p: dict[str, Any]) -> None:
+    s["flow"] = {"stage": "turn", "turn": p["seat"], "step": "wheel"}
+    s["act"] = {}
+
+
+def _chosen(s: State, p: dict[str, Any]) -> None:
+    s["flow"]["step"] = "begin"
+    s["flow"]["action"] = p["action"]
+
+
+def _started(s: State, p: dict[str, Any]) -> None:
+    s["flow"]["step"] = "act"
+    s["act"] = {}
+
+
+def _action_ended(s: State, p: dict[str, Any]) -> None:
+    s["flow"]["step"] = "closing"
+
+
+def _final_turn(s: State, p: dict[str, Any]) -> None:
+    s["flow"]["ending"] = True
+
+
+def _declared(s: State, p: dict[str, Any]) -> None:
+    b = p["battle"]
+    act = s["act"]
+    act["battles"] = act.get("battles", []) + [b]
+    act["used"] = act.get("used", []) + [b["main"], *b["supports"]]
+
+
+def _noted(s: State, p: dict[str, Any]) -> None:
+    s["act"].update(p["changes"])
+
+
 def _ended(s: State, p: dict[str, Any]) -> None:
     s["result"] = {"winners": list(p["winners"]), "reason": p["reason"], "scores": dict(p["scores"])}
 
@@ -172,6 +224,10 @@ HANDLERS: dict[str, Callable[[State, dict[str, Any]], None]] = {
     ev.UNIT_FORMED: _formed, ev.UNITS_MOVED: _moved, ev.TROOPS_CHANGED: _troops,
     ev.UNIT_DESTROYED: _destroyed, ev.GENERAL_WOUNDED: _damage, ev.GENERAL_HEALED: _damage,
     ev.GENERAL_KILLED: _killed,
+    ev.DECISION_QUEUED: _queued, ev.DECISION_TAKEN: _taken, ev.DECISION_UPDATED: _updated,
+    ev.TURN_BEGAN: _turn, ev.ACTION_CHOSEN: _chosen, ev.ACTION_STARTED: _started,
+    ev.ACTION_ENDED: _action_ended, ev.FINAL_TURN: _final_turn, ev.BATTLE_DECLARED: _declared,
+    ev.ACTION_NOTED: _noted,
 }
 
 

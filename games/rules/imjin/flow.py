@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import battle, data, event_cards, movement, recruit, resolution, supply, victory
+from . import events as ev
 from .context import Ctx
 from .generals import damage, owner_on_map
 from .state import State, adjacent, hp_left, reserve, timed_active, troop_cap, unit_of
@@ -38,11 +39,14 @@ def settle(ctx: Ctx) -> None:
             ctx.push({"kind": "advance_wheel", "seat": f["turn"]})
             return
         if step == "begin":
-            ctx.set_flow(step="act")
-            ctx.flow(act={})
+            if ctx.flow_facts():
+                ctx.emit(ev.ACTION_STARTED, {"seat": f["turn"], "action": f["action"]})
+            else:
+                ctx.set_flow(step="act")
+                ctx.flow(act={})
             BEGIN[f["action"]](ctx, f["turn"])
         elif step == "act":
-            ctx.set_flow(step="closing")
+            ctx.step(ev.ACTION_ENDED, "closing")
             if f["action"] == "move_battle":
                 end_move_battle(ctx, f["turn"])
         else:
@@ -59,7 +63,7 @@ def end_turn(ctx: Ctx) -> None:
         return
     order = s["order"]
     nxt = order[(order.index(f["turn"]) + 1) % len(order)]
-    ctx.flow(flow={"stage": "turn", "turn": nxt, "step": "wheel"}, act={})
+    ctx.begin_turn(nxt)
 
 
 # ---------------------------------------------------------------------------
@@ -136,6 +140,9 @@ def decide_kobayakawa(ctx: Ctx, seat: int, option: int) -> None:
 
 def _move_step(ctx: Ctx, item: dict[str, Any]) -> None:
     seat = ctx.state["flow"]["turn"]
+    if ctx.flow_facts():  # the move prompt goes before the declare prompt
+        movement.begin(ctx, seat, front=True)
+        return
     movement.begin(ctx, seat)
     # begin appends the move prompt at the end; bring it before the declare prompt
     q = list(ctx.state["queue"])

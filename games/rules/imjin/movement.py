@@ -19,12 +19,12 @@ from .state import State, adjacent, side_in, timed_active, units_in
 LI = "li_rusong"
 
 
-def begin(ctx: Ctx, seat: int) -> None:
+def begin(ctx: Ctx, seat: int, front: bool = False) -> None:
     """Naval-bonus eligibility is judged at the start of the Move step (R #6)."""
     s = ctx.state
     sea = sorted(u for u, d in s["units"].items() if d["owner"] == seat and not data.is_land(d["area"]))
     ctx.set_act(sea_start=sea)
-    ctx.push({"kind": "move", "seat": seat, "mode": "action", "moved": []}, front=False)
+    ctx.push({"kind": "move", "seat": seat, "mode": "action", "moved": []}, front=front)
 
 
 def rain(s: State, prompt: dict[str, Any]) -> int:

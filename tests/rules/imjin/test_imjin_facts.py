@@ -1,7 +1,9 @@
 """Rules version 4: units and generals change through facts (UnitFormed, UnitsMoved,
 TroopsChanged, UnitDestroyed, GeneralWounded, GeneralHealed, GeneralKilled) instead of
-record patches; the patches still fold, so older games replay. Same commands, same
-dice: a version-3 and a version-4 game reach the same states."""
+record patches; version 5: the decision queue and the turn too (DecisionQueued,
+DecisionTaken, TurnBegan, BattleDeclared, ...) instead of FlowChanged. The patches
+still fold, so older games replay. Same commands, same dice: version-3, -4 and -5
+games reach the same states."""
 
 import json
 import random
@@ -15,7 +17,7 @@ from games.rules.imjin.rules import RULES
 from games.rules.testing import pick
 
 J, A = 0, 1
-PATCHES = {ev.UNITS_CHANGED, ev.GENERALS_CHANGED}
+PATCHES = {ev.UNITS_CHANGED, ev.GENERALS_CHANGED, ev.FLOW_CHANGED}
 FACTS = {ev.UNIT_FORMED, ev.UNITS_MOVED, ev.TROOPS_CHANGED, ev.UNIT_DESTROYED,
          ev.GENERAL_WOUNDED, ev.GENERAL_HEALED, ev.GENERAL_KILLED}
 
@@ -24,9 +26,9 @@ def _without_version(s):
     return {k: v for k, v in s.items() if k != "rules_version"}
 
 
-@pytest.mark.parametrize("n,seed", [(2, 1), (4, 2), (2, 3)])
-def test_version_3_and_4_reach_the_same_states(n, seed):
-    v3 = RULES.for_rules_version(3)
+@pytest.mark.parametrize("old_version,n,seed", [(3, 2, 1), (3, 4, 2), (4, 2, 3), (4, 4, 4)])
+def test_older_versions_reach_the_same_states(old_version, n, seed):
+    v3 = RULES.for_rules_version(old_version)
     rnd = random.Random(seed)
     gs = f"facts-{seed}"
     new = [rt(e) for e in RULES.start([None] * n, {}, rng_factory(gs, 1))]
@@ -49,7 +51,8 @@ def test_version_3_and_4_reach_the_same_states(n, seed):
         old += batch_old
         assert _without_version(s_new) == _without_version(s_old), cmd
     assert not types & PATCHES
-    assert {ev.UNITS_MOVED, ev.TROOPS_CHANGED} <= types
+    assert {ev.UNITS_MOVED, ev.TROOPS_CHANGED, ev.DECISION_QUEUED, ev.DECISION_TAKEN, ev.TURN_BEGAN,
+            ev.ACTION_CHOSEN, ev.ACTION_STARTED, ev.ACTION_ENDED} <= types
     assert fold(RULES, new) == s_new
     assert any(e.type in PATCHES for e in old) and fold(v3, old) == s_old  # the patches still fold
 
@@ -74,3 +77,12 @@ def test_a_destroyed_unit_and_an_advance_are_facts():
     g.do(J, {"type": "advance_into", "go": True})
     moved = [e.payload for e in g.events if e.type == ev.UNITS_MOVED][-1]
     assert moved == {"moves": [{"unit": "u1", "from": LAND[0], "to": LAND[1]}], "reason": "advanced"}
+
+
+def test_a_declared_battle_is_a_fact():
+    g = duel(att=J)
+    g.do(J, {"type": "attack", "target": "u2", "main": "u1", "via": None, "mode": "normal"})
+    g.do(J, {"type": "confirm"})
+    declared = [e.payload for e in g.events if e.type == ev.BATTLE_DECLARED][-1]
+    assert declared["battle"]["target"] == "u2" and declared["battle"]["main"] == "u1"
+    assert g.state["act"]["used"] == ["u1"] and g.state["act"]["battles"] == [declared["battle"]]
