@@ -229,7 +229,7 @@ def add_battle(ctx: Ctx, draft: dict[str, Any], mode: str) -> None:
                     "supports": list(draft["supports"]), "mode": mode, "area": t_area,
                     "type": "land" if data.is_land(t_area) else "sea", "done": False,
                     "forced": bool(draft.get("forced"))})
-    if ctx.flow_facts():
+    if ctx.facts():
         ctx.emit(ev.BATTLE_DECLARED, {"battle": battles[-1]})
         return
     used = s["act"].get("used", []) + [draft["main"]] + list(draft["supports"])

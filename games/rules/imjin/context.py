@@ -94,18 +94,15 @@ class Ctx:
         self.emit(ev.UNITS_MOVED, {"moves": [{"unit": u, "from": units[u]["area"], "to": to} for u, to in moves],
                                    "reason": reason})
 
-    # -- the decision queue and the turn: facts since rules version 5, FlowChanged
+    # -- the decision queue and the turn: facts since rules version 4, FlowChanged
     # (whole queue / flow / act records) before --------------------------------
 
-    def flow_facts(self) -> bool:
-        return self.version >= 5
-
     def flow(self, **parts: Any) -> None:
-        """Versions 1–4: replace the queue, the flow record or the action scratch."""
+        """Versions 1–3: replace the queue, the flow record or the action scratch."""
         self.emit(ev.FLOW_CHANGED, parts)
 
     def push(self, prompt: dict[str, Any], front: bool = True) -> None:
-        if self.flow_facts():
+        if self.facts():
             self.emit(ev.DECISION_QUEUED, {"prompt": prompt, "at": "front" if front else "back"})
             return
         q = list(self.state["queue"])
@@ -114,14 +111,14 @@ class Ctx:
 
     def queue_all(self, prompts: list[dict[str, Any]]) -> None:
         """Queue these decisions after the (empty) queue: setup's rounds of prompts."""
-        if self.flow_facts():
+        if self.facts():
             for p in prompts:
                 self.push(p, front=False)
             return
         self.flow(queue=list(self.state["queue"]) + prompts)
 
     def pop(self) -> dict[str, Any]:
-        if self.flow_facts():
+        if self.facts():
             head = self.state["queue"][0]
             self.emit(ev.DECISION_TAKEN, {"kind": head["kind"], "seat": head.get("seat")})
             return head
@@ -131,7 +128,7 @@ class Ctx:
         return head
 
     def set_head(self, prompt: dict[str, Any]) -> None:
-        if self.flow_facts():
+        if self.facts():
             self.emit(ev.DECISION_UPDATED, {"prompt": prompt})
             return
         q = list(self.state["queue"])
@@ -139,7 +136,7 @@ class Ctx:
         self.flow(queue=q)
 
     def set_act(self, **changes: Any) -> None:
-        if self.flow_facts():
+        if self.facts():
             self.emit(ev.ACTION_NOTED, {"changes": changes})
             return
         act = dict(self.state["act"])
@@ -154,7 +151,7 @@ class Ctx:
     def begin_turn(self, seat: int, first: bool = False) -> None:
         """A new turn: the seat's wheel step comes first; no action is under way (the
         first turn's legacy record left the still empty scratch out)."""
-        if self.flow_facts():
+        if self.facts():
             self.emit(ev.TURN_BEGAN, {"seat": seat})
         elif first:
             self.flow(flow={"stage": "turn", "turn": seat, "step": "wheel"})
@@ -162,8 +159,8 @@ class Ctx:
             self.flow(flow={"stage": "turn", "turn": seat, "step": "wheel"}, act={})
 
     def step(self, fact: str, step: str, **extra: Any) -> None:
-        """The turn reaches `step` (version 5: told by the fact `fact`, e.g. ActionChosen)."""
-        if self.flow_facts():
+        """The turn reaches `step` (version 4: told by the fact `fact`, e.g. ActionChosen)."""
+        if self.facts():
             self.emit(fact, {"seat": self.state["flow"]["turn"], **extra})
         else:
             self.set_flow(step=step, **extra)

@@ -4,9 +4,9 @@ Since rules version 4 the engine emits facts about units and generals
 (`UnitFormed`, `UnitsMoved`, `TroopsChanged`, `UnitDestroyed`, `GeneralWounded`,
 `GeneralHealed`, `GeneralKilled`) instead of the record patches `UnitsChanged` and
 `GeneralsChanged` (and `GeneralLeftMap` with ``to: dead``); the patches still fold,
-so games recorded under versions 1–3 replay. Since version 5 the decision queue and
-the turn move through facts too (`DecisionQueued`, `DecisionTaken`, `TurnBegan`,
-`BattleDeclared`, …) instead of `FlowChanged`, which still folds for versions 1–4;
+so games recorded under versions 1–3 replay. The decision queue and the turn move
+through facts too (`DecisionQueued`, `DecisionTaken`, `TurnBegan`, `BattleDeclared`,
+…) instead of `FlowChanged`, which still folds for versions 1–3;
 `ActionNoted` still carries a diff of the action's scratch."""
 
 GAME_SET_UP = "imjin.GameSetUp"              # whole initial table (public)
@@ -37,7 +37,7 @@ GENERAL_WOUNDED = "imjin.GeneralWounded"      # {general, hits, damage, hp}
 GENERAL_HEALED = "imjin.GeneralHealed"        # {general, healed, damage, hp}
 GENERAL_KILLED = "imjin.GeneralKilled"        # {general, unit, killer_side}
 
-# facts of rules version 5 (instead of FlowChanged's whole queue / flow / act records)
+# facts of rules version 4 too (instead of FlowChanged's whole queue / flow / act records)
 DECISION_QUEUED = "imjin.DecisionQueued"      # {prompt, at: front|back}: a seat will be asked
 DECISION_TAKEN = "imjin.DecisionTaken"        # {kind, seat}: the head decision is settled
 DECISION_UPDATED = "imjin.DecisionUpdated"    # {prompt}: the head decision's sub-step (drafts, counts)

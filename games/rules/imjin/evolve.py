@@ -158,7 +158,7 @@ def _killed(s: State, p: dict[str, Any]) -> None:
     _left(s, {"general": p["general"], "to": "dead", "killer_side": p["killer_side"]})
 
 
-# -- facts of rules version 5: the decision queue and the turn -------------------
+# -- facts of rules version 4: the decision queue and the turn -------------------
 
 
 def _queued(s: State, p: dict[str, Any]) -> None:

@@ -39,7 +39,7 @@ def settle(ctx: Ctx) -> None:
             ctx.push({"kind": "advance_wheel", "seat": f["turn"]})
             return
         if step == "begin":
-            if ctx.flow_facts():
+            if ctx.facts():
                 ctx.emit(ev.ACTION_STARTED, {"seat": f["turn"], "action": f["action"]})
             else:
                 ctx.set_flow(step="act")
@@ -140,7 +140,7 @@ def decide_kobayakawa(ctx: Ctx, seat: int, option: int) -> None:
 
 def _move_step(ctx: Ctx, item: dict[str, Any]) -> None:
     seat = ctx.state["flow"]["turn"]
-    if ctx.flow_facts():  # the move prompt goes before the declare prompt
+    if ctx.facts():  # the move prompt goes before the declare prompt
         movement.begin(ctx, seat, front=True)
         return
     movement.begin(ctx, seat)

@@ -121,7 +121,7 @@ SIDES = ("japan", "allies")
 
 T = TypeVar("T")
 
-RULES_VERSION = 5
+RULES_VERSION = 4
 """The current rules version. A game's state carries the version it was started
 under (`GameSetUp` writes it from version 3 on; older tables lack the key and are
 version 2), so decide and legal_commands keep an old game's rules — in replay and

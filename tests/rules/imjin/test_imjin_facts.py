@@ -1,9 +1,9 @@
-"""Rules version 4: units and generals change through facts (UnitFormed, UnitsMoved,
-TroopsChanged, UnitDestroyed, GeneralWounded, GeneralHealed, GeneralKilled) instead of
-record patches; version 5: the decision queue and the turn too (DecisionQueued,
-DecisionTaken, TurnBegan, BattleDeclared, ...) instead of FlowChanged. The patches
-still fold, so older games replay. Same commands, same dice: version-3, -4 and -5
-games reach the same states."""
+"""Rules version 4: units, generals, the decision queue and the turn change through
+facts (UnitFormed, UnitsMoved, TroopsChanged, UnitDestroyed, GeneralWounded,
+GeneralHealed, GeneralKilled, DecisionQueued, DecisionTaken, TurnBegan, BattleDeclared,
+...) instead of the record patches UnitsChanged, GeneralsChanged and FlowChanged. The
+patches still fold, so older games replay. Same commands, same dice: version-3 and
+version-4 games reach the same states."""
 
 import json
 import random
@@ -26,7 +26,7 @@ def _without_version(s):
     return {k: v for k, v in s.items() if k != "rules_version"}
 
 
-@pytest.mark.parametrize("old_version,n,seed", [(3, 2, 1), (3, 4, 2), (4, 2, 3), (4, 4, 4)])
+@pytest.mark.parametrize("old_version,n,seed", [(3, 2, 1), (3, 4, 2), (3, 2, 3), (3, 4, 4)])
 def test_older_versions_reach_the_same_states(old_version, n, seed):
     v3 = RULES.for_rules_version(old_version)
     rnd = random.Random(seed)
