@@ -239,8 +239,12 @@ def add_battle(ctx: Ctx, draft: dict[str, Any], mode: str) -> None:
 def _discord(ctx: Ctx, seat: int, norm: dict[str, Any]) -> None:
     s = ctx.state
     ctx.supply(seat, -s["units"][norm["unit"]]["troops"] * mult(s), "discord")
-    immune = s["act"].get("immune", []) + [norm["defender"]]
-    ctx.set_act(immune=immune, used=s["act"].get("used", []) + [norm["unit"]])
+    if ctx.facts():
+        ctx.emit(ev.DISCORD_DECLARED, {"unit": norm["unit"], "attacker": norm["attacker"],
+                                       "defender": norm["defender"]})
+    else:
+        immune = s["act"].get("immune", []) + [norm["defender"]]
+        ctx.set_act(immune=immune, used=s["act"].get("used", []) + [norm["unit"]])
     add_battle(ctx, {"target": norm["defender"], "main": norm["attacker"], "supports": []}, "discord")
 
 

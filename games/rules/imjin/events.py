@@ -47,4 +47,7 @@ ACTION_STARTED = "imjin.ActionStarted"        # {seat}: the action's scratch sta
 ACTION_ENDED = "imjin.ActionEnded"            # {seat}: its end effects follow
 FINAL_TURN = "imjin.FinalTurnDeclared"        # {seat}: the third Reset; the game ends with this turn
 BATTLE_DECLARED = "imjin.BattleDeclared"      # {battle}: declared and paid (its units are used)
+DISCORD_DECLARED = "imjin.DiscordDeclared"    # {unit, attacker, defender}: 小早川's 內訌 (BattleDeclared follows)
+SECOND_ATTACK_DECLARED = "imjin.SecondAttackDeclared"  # {unit, target, dice}: 福島's second attack
+KOBAYAKAWA_CHOSE = "imjin.KobayakawaOptionChosen"  # {seat, option: 1|2} for this Move/Battle action
 ACTION_NOTED = "imjin.ActionNoted"            # {changes}: other scratch of the action (moved, immune, dice...)

@@ -206,6 +206,20 @@ def _declared(s: State, p: dict[str, Any]) -> None:
     act["used"] = act.get("used", []) + [b["main"], *b["supports"]]
 
 
+def _discord(s: State, p: dict[str, Any]) -> None:
+    act = s["act"]
+    act["immune"] = act.get("immune", []) + [p["defender"]]
+    act["used"] = act.get("used", []) + [p["unit"]]
+
+
+def _second(s: State, p: dict[str, Any]) -> None:
+    s["act"]["fukushima_used"] = True
+
+
+def _kobayakawa(s: State, p: dict[str, Any]) -> None:
+    s["act"]["kobayakawa"] = p["option"]
+
+
 def _noted(s: State, p: dict[str, Any]) -> None:
     s["act"].update(p["changes"])
 
@@ -227,7 +241,8 @@ HANDLERS: dict[str, Callable[[State, dict[str, Any]], None]] = {
     ev.DECISION_QUEUED: _queued, ev.DECISION_TAKEN: _taken, ev.DECISION_UPDATED: _updated,
     ev.TURN_BEGAN: _turn, ev.ACTION_CHOSEN: _chosen, ev.ACTION_STARTED: _started,
     ev.ACTION_ENDED: _action_ended, ev.FINAL_TURN: _final_turn, ev.BATTLE_DECLARED: _declared,
-    ev.ACTION_NOTED: _noted,
+    ev.ACTION_NOTED: _noted, ev.DISCORD_DECLARED: _discord, ev.SECOND_ATTACK_DECLARED: _second,
+    ev.KOBAYAKAWA_CHOSE: _kobayakawa,
 }
 
 

@@ -135,7 +135,10 @@ def _kobayakawa_check(ctx: Ctx, item: dict[str, Any]) -> None:
 
 def decide_kobayakawa(ctx: Ctx, seat: int, option: int) -> None:
     ctx.pop()
-    ctx.set_act(kobayakawa=option)
+    if ctx.facts():
+        ctx.emit(ev.KOBAYAKAWA_CHOSE, {"seat": seat, "option": option})
+    else:
+        ctx.set_act(kobayakawa=option)
 
 
 def _move_step(ctx: Ctx, item: dict[str, Any]) -> None:
