@@ -15,6 +15,7 @@ from games.rules.base import IllegalCommand
 
 from . import commands as C
 from . import data
+from . import events as ev
 from .context import Ctx
 from .movement import can_enter, mark_moved, relocate
 from .state import State, adjacent, rules_version, timed_active, units_in
@@ -228,6 +229,9 @@ def add_battle(ctx: Ctx, draft: dict[str, Any], mode: str) -> None:
                     "supports": list(draft["supports"]), "mode": mode, "area": t_area,
                     "type": "land" if data.is_land(t_area) else "sea", "done": False,
                     "forced": bool(draft.get("forced"))})
+    if ctx.facts():
+        ctx.emit(ev.BATTLE_DECLARED, {"battle": battles[-1]})
+        return
     used = s["act"].get("used", []) + [draft["main"]] + list(draft["supports"])
     ctx.set_act(battles=battles, used=used)
 
@@ -235,8 +239,12 @@ def add_battle(ctx: Ctx, draft: dict[str, Any], mode: str) -> None:
 def _discord(ctx: Ctx, seat: int, norm: dict[str, Any]) -> None:
     s = ctx.state
     ctx.supply(seat, -s["units"][norm["unit"]]["troops"] * mult(s), "discord")
-    immune = s["act"].get("immune", []) + [norm["defender"]]
-    ctx.set_act(immune=immune, used=s["act"].get("used", []) + [norm["unit"]])
+    if ctx.facts():
+        ctx.emit(ev.DISCORD_DECLARED, {"unit": norm["unit"], "attacker": norm["attacker"],
+                                       "defender": norm["defender"]})
+    else:
+        immune = s["act"].get("immune", []) + [norm["defender"]]
+        ctx.set_act(immune=immune, used=s["act"].get("used", []) + [norm["unit"]])
     add_battle(ctx, {"target": norm["defender"], "main": norm["attacker"], "supports": []}, "discord")
 
 

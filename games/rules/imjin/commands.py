@@ -22,7 +22,7 @@ def kind(cmd: Mapping[str, Any]) -> str:
         raise BadCommand("a command is a JSON object with a string 'type'")
     if cmd["type"] not in TYPES:
         raise BadCommand(f"unknown command type {cmd['type']!r}")
-    return cmd["type"]
+    return str(cmd["type"])
 
 
 def text(cmd: Mapping[str, Any], key: str, optional: bool = False) -> str | None:

@@ -52,34 +52,93 @@ class Ctx:
         if delta:
             self.emit(ev.SUPPLY_CHANGED, {"seat": seat, "delta": delta, "reason": reason})
 
+    # -- units: facts since rules version 4, record patches (UnitsChanged) before ----
+
+    def facts(self) -> bool:
+        return self.version >= 4
+
     def unit(self, uid: str, unit: dict[str, Any] | None, reason: str) -> None:
+        """Versions 1–3: the whole record of a unit (None: removed)."""
         self.emit(ev.UNITS_CHANGED, {"units": {uid: unit}, "reason": reason})
 
     def troops(self, uid: str, troops: int, reason: str) -> None:
+        if self.facts():
+            before = self.state["units"][uid]["troops"]
+            self.emit(ev.TROOPS_CHANGED, {"unit": uid, "troops": troops, "delta": troops - before,
+                                          "reason": reason})
+            return
         u = dict(self.state["units"][uid])
         u["troops"] = troops
         self.unit(uid, u, reason)
 
+    def form_unit(self, seat: int, area: str, troops: int, reason: str) -> str:
+        uid = f"u{self.state['next_uid']}"
+        if self.facts():
+            self.emit(ev.UNIT_FORMED, {"unit": uid, "owner": seat, "area": area, "troops": troops,
+                                       "reason": reason})
+        else:
+            self.unit(uid, {"owner": seat, "area": area, "troops": troops, "general": None}, reason)
+        return uid
+
+    def remove_unit(self, uid: str, reason: str) -> None:
+        if self.facts():
+            u = self.state["units"][uid]
+            self.emit(ev.UNIT_DESTROYED, {"unit": uid, "owner": u["owner"], "area": u["area"],
+                                          "reason": reason})
+        else:
+            self.unit(uid, None, reason)
+
+    def move_units(self, moves: list[tuple[str, str]], reason: str) -> None:
+        """Version 4: one `UnitsMoved` for the (unit, destination) pairs (a swap is one fact)."""
+        units = self.state["units"]
+        self.emit(ev.UNITS_MOVED, {"moves": [{"unit": u, "from": units[u]["area"], "to": to} for u, to in moves],
+                                   "reason": reason})
+
+    # -- the decision queue and the turn: facts since rules version 4, FlowChanged
+    # (whole queue / flow / act records) before --------------------------------
+
     def flow(self, **parts: Any) -> None:
+        """Versions 1–3: replace the queue, the flow record or the action scratch."""
         self.emit(ev.FLOW_CHANGED, parts)
 
     def push(self, prompt: dict[str, Any], front: bool = True) -> None:
+        if self.facts():
+            self.emit(ev.DECISION_QUEUED, {"prompt": prompt, "at": "front" if front else "back"})
+            return
         q = list(self.state["queue"])
         q = [prompt] + q if front else q + [prompt]
         self.flow(queue=q)
 
+    def queue_all(self, prompts: list[dict[str, Any]]) -> None:
+        """Queue these decisions after the (empty) queue: setup's rounds of prompts."""
+        if self.facts():
+            for p in prompts:
+                self.push(p, front=False)
+            return
+        self.flow(queue=list(self.state["queue"]) + prompts)
+
     def pop(self) -> dict[str, Any]:
+        if self.facts():
+            head = self.state["queue"][0]
+            self.emit(ev.DECISION_TAKEN, {"kind": head["kind"], "seat": head.get("seat")})
+            return head
         q = list(self.state["queue"])
         head = q.pop(0)
         self.flow(queue=q)
         return head
 
     def set_head(self, prompt: dict[str, Any]) -> None:
+        if self.facts():
+            self.emit(ev.DECISION_UPDATED, {"prompt": prompt})
+            return
         q = list(self.state["queue"])
         q[0] = prompt
         self.flow(queue=q)
 
     def set_act(self, **changes: Any) -> None:
+        if self.facts():
+            self.emit(ev.ACTION_NOTED, {"changes": changes})
+            return
         act = dict(self.state["act"])
         act.update(changes)
         self.flow(act=act)
@@ -88,3 +147,20 @@ class Ctx:
         f = dict(self.state["flow"])
         f.update(changes)
         self.flow(flow=f)
+
+    def begin_turn(self, seat: int, first: bool = False) -> None:
+        """A new turn: the seat's wheel step comes first; no action is under way (the
+        first turn's legacy record left the still empty scratch out)."""
+        if self.facts():
+            self.emit(ev.TURN_BEGAN, {"seat": seat})
+        elif first:
+            self.flow(flow={"stage": "turn", "turn": seat, "step": "wheel"})
+        else:
+            self.flow(flow={"stage": "turn", "turn": seat, "step": "wheel"}, act={})
+
+    def step(self, fact: str, step: str, **extra: Any) -> None:
+        """The turn reaches `step` (version 4: told by the fact `fact`, e.g. ActionChosen)."""
+        if self.facts():
+            self.emit(fact, {"seat": self.state["flow"]["turn"], **extra})
+        else:
+            self.set_flow(step=step, **extra)

@@ -13,7 +13,8 @@ _DIR = Path(__file__).parent / "data"
 
 def _load(name: str) -> dict[str, Any]:
     with open(_DIR / name, encoding="utf-8") as f:
-        return yaml.safe_load(f)
+        loaded: dict[str, Any] = yaml.safe_load(f)
+        return loaded
 
 
 @cache
@@ -40,7 +41,8 @@ def adjacency() -> dict[str, frozenset[str]]:
 
 @cache
 def deployment() -> dict[str, Any]:
-    return _load("deployment.yaml")["start_units"]
+    start: dict[str, Any] = _load("deployment.yaml")["start_units"]
+    return start
 
 
 @cache
@@ -54,7 +56,7 @@ def events() -> dict[str, dict[str, Any]]:
 
 
 def is_land(area: str) -> bool:
-    return areas()[area]["type"] == "land"
+    return bool(areas()[area]["type"] == "land")
 
 
 def lands() -> list[str]:

@@ -147,7 +147,7 @@ def _reset(ctx: Ctx) -> None:
 def reset_after(ctx: Ctx) -> None:
     s = ctx.state
     if s["resets"] >= data.rules()["deck"]["end_on_reset_draw"]:
-        ctx.set_flow(ending=True)  # the turn is finished first
+        ctx.step(ev.FINAL_TURN, s["flow"]["step"], ending=True)  # the turn is finished first
         return
     pool = sorted(e for e in data.events() if e != "reset")
     ctx.emit(ev.DECK_REBUILT, {"size": s["deck"]["size"], "pool": pool})

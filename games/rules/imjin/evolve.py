@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from games.rules.base import Event
 
 from . import events as ev
-from .state import State, copy
+from .state import GeneralRecord, State, Taunt, TimedEffect, Unit, copy
 
 
 def _set_up(s: State, p: dict[str, Any]) -> None:
-    s.clear()
-    s.update(copy(dict(p["table"])))
+    whole = cast(dict[str, Any], s)  # the table replaces everything, whatever it was
+    whole.clear()
+    whole.update(copy(dict(p["table"])))
 
 
 def _flow(s: State, p: dict[str, Any]) -> None:
@@ -35,7 +36,7 @@ def _units(s: State, p: dict[str, Any]) -> None:
         if unit is None:
             s["units"].pop(uid, None)
         else:
-            s["units"][uid] = dict(unit)
+            s["units"][uid] = cast(Unit, dict(unit))
             s["next_uid"] = max(s["next_uid"], int(uid[1:]) + 1)
 
 
@@ -48,7 +49,7 @@ def _generals(s: State, p: dict[str, Any]) -> None:
         if rec is None:
             s["generals"].pop(gid, None)
         else:
-            s["generals"][gid] = dict(rec)
+            s["generals"][gid] = cast(GeneralRecord, dict(rec))
 
 
 def _legendary(s: State, p: dict[str, Any]) -> None:
@@ -115,15 +116,112 @@ def _rebuilt(s: State, p: dict[str, Any]) -> None:
 
 
 def _timed(s: State, p: dict[str, Any]) -> None:
-    s["timed"] = [dict(t) for t in p["timed"]]
+    s["timed"] = [TimedEffect(card=t["card"], left=t["left"]) for t in p["timed"]]
 
 
 def _taunt(s: State, p: dict[str, Any]) -> None:
-    s["taunt"] = None if p["taunt"] is None else dict(p["taunt"])
+    t = p["taunt"]
+    s["taunt"] = None if t is None else Taunt(unit=t["unit"], general=t["general"])
 
 
 def _battle(s: State, p: dict[str, Any]) -> None:
     s["last_battle"] = {k: p[k] for k in ("battle", "attacker_dice", "defender_dice", "result")}
+
+
+# -- facts of rules version 4 -------------------------------------------------
+
+
+def _formed(s: State, p: dict[str, Any]) -> None:
+    uid = p["unit"]
+    s["units"][uid] = {"owner": p["owner"], "area": p["area"], "troops": p["troops"], "general": None}
+    s["next_uid"] = max(s["next_uid"], int(uid[1:]) + 1)
+
+
+def _moved(s: State, p: dict[str, Any]) -> None:
+    for m in p["moves"]:
+        s["units"][m["unit"]]["area"] = m["to"]
+
+
+def _troops(s: State, p: dict[str, Any]) -> None:
+    s["units"][p["unit"]]["troops"] = p["troops"]
+
+
+def _destroyed(s: State, p: dict[str, Any]) -> None:
+    s["units"].pop(p["unit"], None)
+
+
+def _damage(s: State, p: dict[str, Any]) -> None:
+    s["generals"][p["general"]]["damage"] = p["damage"]
+
+
+def _killed(s: State, p: dict[str, Any]) -> None:
+    _left(s, {"general": p["general"], "to": "dead", "killer_side": p["killer_side"]})
+
+
+# -- facts of rules version 4: the decision queue and the turn -------------------
+
+
+def _queued(s: State, p: dict[str, Any]) -> None:
+    if p["at"] == "front":
+        s["queue"].insert(0, p["prompt"])
+    else:
+        s["queue"].append(p["prompt"])
+
+
+def _taken(s: State, p: dict[str, Any]) -> None:
+    s["queue"].pop(0)
+
+
+def _updated(s: State, p: dict[str, Any]) -> None:
+    s["queue"][0] = p["prompt"]
+
+
+def _turn(s: State, p: dict[str, Any]) -> None:
+    s["flow"] = {"stage": "turn", "turn": p["seat"], "step": "wheel"}
+    s["act"] = {}
+
+
+def _chosen(s: State, p: dict[str, Any]) -> None:
+    s["flow"]["step"] = "begin"
+    s["flow"]["action"] = p["action"]
+
+
+def _started(s: State, p: dict[str, Any]) -> None:
+    s["flow"]["step"] = "act"
+    s["act"] = {}
+
+
+def _action_ended(s: State, p: dict[str, Any]) -> None:
+    s["flow"]["step"] = "closing"
+
+
+def _final_turn(s: State, p: dict[str, Any]) -> None:
+    s["flow"]["ending"] = True
+
+
+def _declared(s: State, p: dict[str, Any]) -> None:
+    b = p["battle"]
+    act = s["act"]
+    act["battles"] = act.get("battles", []) + [b]
+    act["used"] = act.get("used", []) + [b["main"], *b["supports"]]
+
+
+def _discord(s: State, p: dict[str, Any]) -> None:
+    act = s["act"]
+    act["immune"] = act.get("immune", []) + [p["defender"]]
+    act["used"] = act.get("used", []) + [p["unit"]]
+
+
+def _second(s: State, p: dict[str, Any]) -> None:
+    s["act"]["fukushima_used"] = True
+
+
+def _kobayakawa(s: State, p: dict[str, Any]) -> None:
+    s["act"]["kobayakawa"] = p["option"]
+
+
+def _noted(s: State, p: dict[str, Any]) -> None:
+    s["act"].update(p["changes"])
 
 
 def _ended(s: State, p: dict[str, Any]) -> None:
@@ -137,6 +235,14 @@ HANDLERS: dict[str, Callable[[State, dict[str, Any]], None]] = {
     ev.HAND_CARD_SEALED: _sealed, ev.GENERAL_DEPLOYED: _deployed, ev.GENERAL_LEFT_MAP: _left,
     ev.EVENT_REVEALED: _revealed, ev.DECK_REBUILT: _rebuilt, ev.TIMED_CHANGED: _timed,
     ev.TAUNT_CHANGED: _taunt, ev.BATTLE_RESOLVED: _battle, ev.GAME_ENDED: _ended,
+    ev.UNIT_FORMED: _formed, ev.UNITS_MOVED: _moved, ev.TROOPS_CHANGED: _troops,
+    ev.UNIT_DESTROYED: _destroyed, ev.GENERAL_WOUNDED: _damage, ev.GENERAL_HEALED: _damage,
+    ev.GENERAL_KILLED: _killed,
+    ev.DECISION_QUEUED: _queued, ev.DECISION_TAKEN: _taken, ev.DECISION_UPDATED: _updated,
+    ev.TURN_BEGAN: _turn, ev.ACTION_CHOSEN: _chosen, ev.ACTION_STARTED: _started,
+    ev.ACTION_ENDED: _action_ended, ev.FINAL_TURN: _final_turn, ev.BATTLE_DECLARED: _declared,
+    ev.ACTION_NOTED: _noted, ev.DISCORD_DECLARED: _discord, ev.SECOND_ATTACK_DECLARED: _second,
+    ev.KOBAYAKAWA_CHOSE: _kobayakawa,
 }
 
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from . import battle, data, event_cards, movement, recruit, resolution, supply, victory
+from . import events as ev
 from .context import Ctx
 from .generals import damage, owner_on_map
-from .state import State, adjacent, hp_left, reserve, timed_active, troop_cap
+from .state import State, adjacent, hp_left, reserve, timed_active, troop_cap, unit_of
 
 KUKI, YU, YI_EOK, NONGAE = "kuki_yoshitaka", "yu_seongryong", "yi_eokgi", "nongae"
 KOBAYAKAWA = "kobayakawa_takakage"
@@ -38,11 +39,14 @@ def settle(ctx: Ctx) -> None:
             ctx.push({"kind": "advance_wheel", "seat": f["turn"]})
             return
         if step == "begin":
-            ctx.set_flow(step="act")
-            ctx.flow(act={})
+            if ctx.facts():
+                ctx.emit(ev.ACTION_STARTED, {"seat": f["turn"], "action": f["action"]})
+            else:
+                ctx.set_flow(step="act")
+                ctx.flow(act={})
             BEGIN[f["action"]](ctx, f["turn"])
         elif step == "act":
-            ctx.set_flow(step="closing")
+            ctx.step(ev.ACTION_ENDED, "closing")
             if f["action"] == "move_battle":
                 end_move_battle(ctx, f["turn"])
         else:
@@ -59,7 +63,7 @@ def end_turn(ctx: Ctx) -> None:
         return
     order = s["order"]
     nxt = order[(order.index(f["turn"]) + 1) % len(order)]
-    ctx.flow(flow={"stage": "turn", "turn": nxt, "step": "wheel"}, act={})
+    ctx.begin_turn(nxt)
 
 
 # ---------------------------------------------------------------------------
@@ -78,7 +82,7 @@ def _kuki(ctx: Ctx, item: dict[str, Any]) -> None:
     s = ctx.state
     seat = s["flow"]["turn"]
     if owner_on_map(s, seat, KUKI):
-        uid = s["generals"][KUKI]["unit"]
+        uid = unit_of(s, KUKI)
         if not data.is_land(s["units"][uid]["area"]):
             ctx.supply(seat, 5, "kuki")
 
@@ -91,7 +95,7 @@ def forced_taunt(s: State) -> dict[str, Any] | None:
     if t is None or not owner_on_map(s, seat, t["general"]) or not owner_on_map_any(s, NONGAE):
         return None
     uid = t["unit"]
-    her = s["generals"][NONGAE]["unit"]
+    her = unit_of(s, NONGAE)
     if uid not in s["units"] or s["units"][uid]["general"] != t["general"]:
         return None
     if timed_active(s, "peace_talks") or not adjacent(s["units"][uid]["area"], s["units"][her]["area"]):
@@ -131,11 +135,17 @@ def _kobayakawa_check(ctx: Ctx, item: dict[str, Any]) -> None:
 
 def decide_kobayakawa(ctx: Ctx, seat: int, option: int) -> None:
     ctx.pop()
-    ctx.set_act(kobayakawa=option)
+    if ctx.facts():
+        ctx.emit(ev.KOBAYAKAWA_CHOSE, {"seat": seat, "option": option})
+    else:
+        ctx.set_act(kobayakawa=option)
 
 
 def _move_step(ctx: Ctx, item: dict[str, Any]) -> None:
     seat = ctx.state["flow"]["turn"]
+    if ctx.facts():  # the move prompt goes before the declare prompt
+        movement.begin(ctx, seat, front=True)
+        return
     movement.begin(ctx, seat)
     # begin appends the move prompt at the end; bring it before the declare prompt
     q = list(ctx.state["queue"])
@@ -148,7 +158,7 @@ def end_move_battle(ctx: Ctx, seat: int) -> None:
     if owner_on_map(s, seat, YU):
         ctx.supply(seat, 5, "yu_seongryong")
     if owner_on_map(s, seat, YI_EOK):
-        uid = s["generals"][YI_EOK]["unit"]
+        uid = unit_of(s, YI_EOK)
         if (not data.is_land(s["units"][uid]["area"]) and hp_left(s, YI_EOK) >= 2
                 and s["units"][uid]["troops"] < troop_cap(s, uid) and reserve(s, s["side"][seat]) > 0):
             ctx.push({"kind": "sacrifice", "seat": seat, "unit": uid})

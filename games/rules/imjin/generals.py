@@ -9,7 +9,7 @@ from games.rules.base import reveal_entry
 from . import data
 from . import events as ev
 from .context import Ctx
-from .state import State, hp_left, other, reserve, troop_cap
+from .state import State, copy, hp_left, other, reserve, troop_cap
 
 MORI = "mori_hidemoto"
 NONGAE = "nongae"
@@ -64,7 +64,10 @@ def leave(ctx: Ctx, gid: str, to: str, killer_side: str | None = None) -> None:
     payload = {"general": gid, "to": to, "unit": uid}
     if to == "dead":
         payload["killer_side"] = killer_side or other(owner_side)
-    ctx.emit(ev.GENERAL_LEFT_MAP, payload)
+    if to == "dead" and ctx.facts():
+        ctx.emit(ev.GENERAL_KILLED, {"general": gid, "unit": uid, "killer_side": payload["killer_side"]})
+    else:
+        ctx.emit(ev.GENERAL_LEFT_MAP, payload)
     if gid == MORI and uid in s["units"] and s["units"][uid]["troops"] > 4:
         ctx.troops(uid, 4, "mori_leaves")
     if gid == NONGAE and s["taunt"] is not None:
@@ -79,9 +82,7 @@ def damage(ctx: Ctx, gid: str, n: int, killer_side: str) -> None:
     s = ctx.state
     if n <= 0 or not on_map(s, gid):
         return
-    rec = dict(s["generals"][gid])
-    rec["damage"] += n
-    ctx.emit(ev.GENERALS_CHANGED, {"generals": {gid: rec}, "reason": "damage"})
+    _set_damage(ctx, gid, s["generals"][gid]["damage"] + n)
     if hp_left(s, gid) <= 0:
         leave(ctx, gid, "dead", killer_side)
 
@@ -92,11 +93,7 @@ def wound(ctx: Ctx, gid: str, net: int) -> None:
     s = ctx.state
     if net == 0 or not on_map(s, gid):
         return
-    rec = dict(s["generals"][gid])
-    new = max(0, rec["damage"] + net)
-    if new != rec["damage"]:
-        rec["damage"] = new
-        ctx.emit(ev.GENERALS_CHANGED, {"generals": {gid: rec}, "reason": "damage" if net > 0 else "heal"})
+    _set_damage(ctx, gid, max(0, s["generals"][gid]["damage"] + net))
 
 
 def kill_if_spent(ctx: Ctx, gid: str, killer_side: str) -> None:
@@ -105,12 +102,25 @@ def kill_if_spent(ctx: Ctx, gid: str, killer_side: str) -> None:
 
 
 def heal(ctx: Ctx, gid: str, n: int) -> None:
-    s = ctx.state
-    rec = dict(s["generals"][gid])
-    new = max(0, rec["damage"] - n)
-    if new != rec["damage"]:
-        rec["damage"] = new
-        ctx.emit(ev.GENERALS_CHANGED, {"generals": {gid: rec}, "reason": "heal"})
+    _set_damage(ctx, gid, max(0, ctx.state["generals"][gid]["damage"] - n))
+
+
+def _set_damage(ctx: Ctx, gid: str, new: int) -> None:
+    """A general's damage becomes `new`: `GeneralWounded`/`GeneralHealed` (version 4) or
+    the record patch `GeneralsChanged` (versions 1–3)."""
+    rec = copy(ctx.state["generals"][gid])
+    old = rec["damage"]
+    if new == old:
+        return
+    if ctx.facts():
+        hp = int(info(gid)["hp"]) - new
+        if new > old:
+            ctx.emit(ev.GENERAL_WOUNDED, {"general": gid, "hits": new - old, "damage": new, "hp": hp})
+        else:
+            ctx.emit(ev.GENERAL_HEALED, {"general": gid, "healed": old - new, "damage": new, "hp": hp})
+        return
+    rec["damage"] = new
+    ctx.emit(ev.GENERALS_CHANGED, {"generals": {gid: rec}, "reason": "damage" if new > old else "heal"})
 
 
 def destroy_unit(ctx: Ctx, uid: str, reason: str) -> None:
@@ -123,7 +133,7 @@ def destroy_unit(ctx: Ctx, uid: str, reason: str) -> None:
         leave(ctx, gid, "hand")
     if s["taunt"] is not None and s["taunt"]["unit"] == uid:
         ctx.emit(ev.TAUNT_CHANGED, {"taunt": None})
-    ctx.unit(uid, None, reason)
+    ctx.remove_unit(uid, reason)
 
 
 def set_troops(ctx: Ctx, uid: str, troops: int, reason: str) -> None:

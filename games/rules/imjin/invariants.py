@@ -27,8 +27,8 @@ def _units(s: State) -> list[str]:
         if not 1 <= u["troops"] <= troop_cap(s, uid):
             out.append(f"{uid} has {u['troops']} troops (cap {troop_cap(s, uid)}, general {u['general']})")
         g = u["general"]
-        if g is not None and (s["generals"].get(g, {}).get("where") != "map"
-                              or s["generals"][g]["unit"] != uid):
+        rec = s["generals"].get(g) if g is not None else None
+        if g is not None and (rec is None or rec["where"] != "map" or rec["unit"] != uid):
             out.append(f"{uid} names general {g}, whose record is {s['generals'].get(g)}")
     limit = data.rules()["limits"]["units_per_area"]
     out += [f"{a} holds {k} units" for a, k in per_area.items() if k > limit]

@@ -19,12 +19,12 @@ from .state import State, adjacent, side_in, timed_active, units_in
 LI = "li_rusong"
 
 
-def begin(ctx: Ctx, seat: int) -> None:
+def begin(ctx: Ctx, seat: int, front: bool = False) -> None:
     """Naval-bonus eligibility is judged at the start of the Move step (R #6)."""
     s = ctx.state
     sea = sorted(u for u, d in s["units"].items() if d["owner"] == seat and not data.is_land(d["area"]))
     ctx.set_act(sea_start=sea)
-    ctx.push({"kind": "move", "seat": seat, "mode": "action", "moved": []}, front=False)
+    ctx.push({"kind": "move", "seat": seat, "mode": "action", "moved": []}, front=front)
 
 
 def rain(s: State, prompt: dict[str, Any]) -> int:
@@ -40,7 +40,7 @@ def movable(s: State, prompt: dict[str, Any], uid: str) -> bool:
     if d is None or d["owner"] != prompt["seat"] or uid in prompt["moved"]:
         return False
     if prompt["mode"] == "gwak":
-        return uid == prompt["unit"]
+        return bool(uid == prompt["unit"])
     if prompt["mode"] == "action" and uid in s["act"].get("used", []):
         return False  # a taunted unit that already fought (R #5)
     return not (timed_active(s, "typhoon") and not data.is_land(d["area"]))
@@ -79,9 +79,9 @@ def paths(s: State, prompt: dict[str, Any], uid: str) -> list[list[str]]:
 
 
 def budget(s: State, prompt: dict[str, Any]) -> int:
-    stock = s["supply"][prompt["seat"]]
+    stock = s["supply"][int(prompt["seat"])]
     if prompt["mode"] == "redeploy":
-        return min(stock, prompt["budget"])
+        return min(stock, int(prompt["budget"]))
     return 0 if prompt["mode"] == "gwak" else stock
 
 
@@ -143,8 +143,13 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     else:
         a, b = units
         pa, pb = s["units"][a]["area"], s["units"][b]["area"]
-        relocate(ctx, a, pb, "swapped")
-        relocate(ctx, b, pa, "swapped")
+        if ctx.facts():  # one fact; both areas were already the swapper's
+            ctx.move_units([(a, pb), (b, pa)], "swapped")
+            _take(ctx, a, pb)
+            _take(ctx, b, pa)
+        else:
+            relocate(ctx, a, pb, "swapped")
+            relocate(ctx, b, pa, "swapped")
         if prompt["mode"] == "action":
             mark_moved(ctx, a)
             mark_moved(ctx, b)
@@ -155,10 +160,18 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
 def relocate(ctx: Ctx, uid: str, dest: str, reason: str) -> None:
     """Move a unit; entering an enemy-controlled land takes control (A-17)."""
     s = ctx.state
-    u = dict(s["units"][uid])
-    u["area"] = dest
-    ctx.unit(uid, u, reason)
-    side = s["side"][u["owner"]]
+    if ctx.facts():
+        ctx.move_units([(uid, dest)], reason)
+    else:
+        u = dict(s["units"][uid])
+        u["area"] = dest
+        ctx.unit(uid, u, reason)
+    _take(ctx, uid, dest)
+
+
+def _take(ctx: Ctx, uid: str, dest: str) -> None:
+    s = ctx.state
+    side = s["side"][s["units"][uid]["owner"]]
     if data.is_land(dest) and s["control"].get(dest) != side:
         ctx.emit(ev.CONTROL_CHANGED, {"area": dest, "side": side})
 

@@ -25,7 +25,7 @@ def begin(ctx: Ctx, seat: int) -> None:
 def total_cost(s: State, prompt: dict[str, Any], n: int) -> int:
     """Cost of n troops in this recruitment: 1 each, doubled under 逃避兵役, halved
     (total, rounded up) by 柳成龍 in his controller's own Recruit action (R #3)."""
-    per = data.rules()["costs"]["recruit_per_troop"] * (2 if timed_active(s, "draft_dodging") else 1)
+    per = int(data.rules()["costs"]["recruit_per_troop"]) * (2 if timed_active(s, "draft_dodging") else 1)
     cost = n * per
     if prompt["mode"] == "action" and owner_on_map(s, prompt["seat"], YU):
         cost = math.ceil(cost / 2)
@@ -46,8 +46,8 @@ def may_recruit_in(s: State, seat: int, area: str) -> bool:
 
 
 def area_room(s: State, prompt: dict[str, Any], area: str) -> int:
-    cap = data.areas()[area]["recruit_cap"]
-    return cap - prompt["areas"].get(area, 0)
+    cap = int(data.areas()[area]["recruit_cap"])
+    return cap - int(prompt["areas"].get(area, 0))
 
 
 def legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
@@ -97,8 +97,7 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     ctx.set_head(prompt)
     ctx.supply(seat, -cost, "recruit")
     if uid is None:
-        ctx.unit(f"u{s['next_uid']}", {"owner": seat, "area": area, "troops": k, "general": None},
-                 "recruited")
+        ctx.form_unit(seat, area, k, "recruited")
     else:
         ctx.troops(uid, s["units"][uid]["troops"] + k, "recruited")
 

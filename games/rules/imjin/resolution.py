@@ -294,7 +294,7 @@ def _survivor_bonus(ctx: Ctx, b: dict[str, Any], g: str | None, pre: dict[str, A
         add = min(t_lost, troop_cap(s, main) - troops, room)
     elif g == "sanada_yukimura":
         won = b["target"] not in s["units"] or (
-            pre["target_general"] is not None and s["generals"].get(pre["target_general"], {}).get("where") == "dead")
+            pre["target_general"] is not None and s["generals"][pre["target_general"]]["where"] == "dead")
         add = min(1, troop_cap(s, main) - troops, room) if won else 0
     else:
         add = 0
@@ -343,11 +343,14 @@ def decide_second(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     prompt = ctx.pop()
     if not go:
         return
-    ctx.set_act(fukushima_used=True)
     b = dict(prompt["battle"])
     b["target"] = _second_target(s, b)
     b["mode"] = "second"
     b["supports"] = []
+    if ctx.facts():
+        ctx.emit(ev.SECOND_ATTACK_DECLARED, {"unit": b["main"], "target": b["target"], "dice": prompt["x"]})
+    else:
+        ctx.set_act(fukushima_used=True)
     pre = {"main": s["units"][b["main"]]["troops"], "target": s["units"][b["target"]]["troops"],
            "target_general": combat.gen(s, b["target"])}
     _, d = combat.pools(s, b)

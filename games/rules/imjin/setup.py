@@ -99,7 +99,7 @@ def start(given: Sequence[str | None], options: Mapping[str, Any], rng: RngFacto
     if opts["legendary_generals"]:
         # Japan's seats choose first (seed: 日本方勢力先行選擇), each in play order
         order = sorted(s["order"], key=lambda x: (s["side"][x] != "japan", s["order"].index(x)))
-        ctx.flow(queue=[{"kind": "choose_legendary", "seat": seat} for seat in order])
+        ctx.queue_all([{"kind": "choose_legendary", "seat": seat} for seat in order])
     else:
         begin_picks(ctx)
     return ctx.events
@@ -137,7 +137,7 @@ def decide_legendary(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
 
 
 def hand_size(s: State) -> int:
-    return data.rules()["hand"]["size_2p" if s["n"] == 2 else "size_4p"]
+    return int(data.rules()["hand"]["size_2p" if s["n"] == 2 else "size_4p"])
 
 
 def pool_for(s: State, seat: int) -> list[str]:
@@ -155,7 +155,7 @@ def begin_picks(ctx: Ctx) -> None:
         for seat in s["order"]:
             leader = next(g for g in pool_for(s, seat) if info(g)["leader"])
             ctx.emit(ev.GENERAL_PICKED, {"seat": seat, "general": leader})
-    ctx.flow(queue=[{"kind": "pick_generals", "seats": list(s["order"])}])
+    ctx.queue_all([{"kind": "pick_generals", "seats": list(s["order"])}])
 
 
 def pick_options(s: State, seat: int) -> list[str]:
@@ -200,7 +200,7 @@ def decide_pick(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
 def begin_placements(ctx: Ctx) -> None:
     s = ctx.state
     order = s["order"] * 2 if s["n"] == 2 else list(s["order"])
-    ctx.flow(queue=[{"kind": "place_general", "seat": seat} for seat in order])
+    ctx.queue_all([{"kind": "place_general", "seat": seat} for seat in order])
 
 
 def place_options(s: State, seat: int) -> list[tuple[str, str]]:
@@ -220,5 +220,5 @@ def decide_place(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     ctx.pop()
     deploy(ctx, seat, gid, uid, 0, "setup")
     if not ctx.state["queue"]:
-        ctx.flow(flow={"stage": "turn", "turn": ctx.state["order"][0], "step": "wheel"})
+        ctx.begin_turn(ctx.state["order"][0], first=True)
 

@@ -20,15 +20,108 @@ Layout (keys of the dict):
 from __future__ import annotations
 
 import pickle
-from typing import Any
+from typing import Any, TypedDict, TypeVar, cast
 
 from . import data
 
-State = dict[str, Any]
+
+class Unit(TypedDict):
+    owner: int
+    area: str
+    troops: int
+    general: str | None
+
+
+class GeneralRecord(TypedDict):
+    owner: int
+    where: str  # "map" | "hand" | "dead"
+    unit: str | None
+    damage: int
+
+
+class Secret(TypedDict):
+    key: str
+    salt: str
+
+
+class Deck(TypedDict):
+    size: int
+    drawn: int
+    pool: list[str]
+    reset_in: bool
+
+
+class TimedEffect(TypedDict):
+    card: str
+    left: int
+
+
+class Taunt(TypedDict):
+    unit: str
+    general: str
+
+
+class Result(TypedDict):
+    winners: list[int]
+    reason: str
+    scores: dict[str, float]
+
+
+class Flow(TypedDict, total=False):
+    stage: str  # "setup" | "turn"
+    turn: int
+    step: str  # "wheel" | "begin" | "act" | "closing"
+    action: str  # "supply_general" | "recruit_reorganize" | "move_battle"
+    ending: bool
+    seat: int
+
+
+Prompt = dict[str, Any]
+"""One decision at the head of the queue: ``kind``, ``seat`` (``seats`` for the setup
+pick) and the kind's own data (see the README's command table)."""
+Act = dict[str, Any]
+"""Scratch of the current action: battles, used/moved/immune units, rolling dice..."""
+
+
+class State(TypedDict, total=False):
+    """The whole game (``{"stage": "new"}`` before `GameSetUp`)."""
+
+    rules_version: int
+    stage: str
+    n: int
+    faction: list[str]
+    side: list[str]
+    order: list[int]
+    options: dict[str, Any]
+    supply: list[int]
+    wheel: dict[str, int]
+    control: dict[str, str]
+    units: dict[str, Unit]
+    next_uid: int
+    generals: dict[str, GeneralRecord]
+    hands: list[list[str]]
+    secrets: list[dict[str, Secret]]
+    picks: list[list[str]]
+    legendary: dict[str, str | None]
+    killed: dict[str, list[str]]
+    deck: Deck
+    resets: int
+    timed: list[TimedEffect]
+    last_card: str | None
+    revealed: list[str]
+    taunt: Taunt | None
+    last_battle: dict[str, Any] | None
+    ending: bool
+    result: Result | None
+    flow: Flow
+    queue: list[Prompt]
+    act: Act
 
 SIDES = ("japan", "allies")
 
-RULES_VERSION = 3
+T = TypeVar("T")
+
+RULES_VERSION = 4
 """The current rules version. A game's state carries the version it was started
 under (`GameSetUp` writes it from version 3 on; older tables lack the key and are
 version 2), so decide and legal_commands keep an old game's rules — in replay and
@@ -41,9 +134,9 @@ def rules_version(state: State) -> int:
     return v if isinstance(v, int) else LEGACY_VERSION
 
 
-def copy(state: State) -> State:
+def copy(value: T) -> T:
     """A deep copy (pickle is the fastest deep copy of plain data in CPython)."""
-    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+    return cast(T, pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL)))
 
 
 def initial() -> State:
@@ -86,15 +179,29 @@ def general_of(state: State, uid: str) -> str | None:
     return state["units"][uid]["general"]
 
 
+def leader(state: State, uid: str) -> str:
+    """The general of a unit known to have one."""
+    gid = state["units"][uid]["general"]
+    assert gid is not None, f"{uid} has no general"
+    return gid
+
+
+def unit_of(state: State, gid: str) -> str:
+    """The unit a general on the map leads."""
+    uid = state["generals"][gid]["unit"]
+    assert uid is not None, f"{gid} is not on the map"
+    return uid
+
+
 def hp_left(state: State, gid: str) -> int:
-    return data.generals()[gid]["hp"] - state["generals"][gid]["damage"]
+    return int(data.generals()[gid]["hp"]) - state["generals"][gid]["damage"]
 
 
 def troop_cap(state: State, uid: str) -> int:
     lim = data.rules()["limits"]
     if state["units"][uid]["general"] == "mori_hidemoto":
-        return lim["mori_troops_per_unit"]
-    return lim["troops_per_unit"]
+        return int(lim["mori_troops_per_unit"])
+    return int(lim["troops_per_unit"])
 
 
 def troops_on_map(state: State, side: str) -> int:
@@ -102,7 +209,7 @@ def troops_on_map(state: State, side: str) -> int:
 
 
 def reserve(state: State, side: str) -> int:
-    return data.rules()["limits"]["troops_per_side_on_map"] - troops_on_map(state, side)
+    return int(data.rules()["limits"]["troops_per_side_on_map"]) - troops_on_map(state, side)
 
 
 def new_unit_room(state: State, seat: int) -> int:
@@ -115,8 +222,8 @@ def new_unit_room(state: State, seat: int) -> int:
     side = state["side"][seat]
     own = sum(1 for d in state["units"].values() if d["owner"] == seat)
     team = sum(1 for d in state["units"].values() if state["side"][d["owner"]] == side)
-    per_army = lim["army_labels_4p"] - lim["army_face_markers_4p"]
-    per_side = 2 * lim["army_labels_4p"] - 2 * lim["army_face_markers_4p"] - lim["faction_face_markers_4p"]
+    per_army = int(lim["army_labels_4p"]) - int(lim["army_face_markers_4p"])
+    per_side = 2 * per_army - int(lim["faction_face_markers_4p"])
     return max(0, min(per_army - own, per_side - team))
 
 

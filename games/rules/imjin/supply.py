@@ -12,7 +12,7 @@ from . import commands as C
 from . import data
 from .context import Ctx
 from .generals import deploy, info, leave, management_blocked
-from .state import State, controller, hp_left, income, new_unit_room, reserve, side_in, units_in
+from .state import State, controller, hp_left, income, leader, new_unit_room, reserve, side_in, units_in
 
 GWAK = "gwak_jaeu"
 
@@ -96,7 +96,7 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         ctx.set_head(prompt)
         _gwak_entry(ctx, seat, norm["area"])
     elif t == "recall":
-        old = s["units"][norm["unit"]]["general"]
+        old = leader(s, norm["unit"])
         prompt["blocked_generals"] = prompt["blocked_generals"] + [old]
         prompt["blocked_units"] = prompt["blocked_units"] + [norm["unit"]]
         ctx.set_head(prompt)
@@ -104,7 +104,7 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         ctx.supply(seat, -costs["recall"], "recall")
     else:
         uid, new = norm["unit"], norm["general"]
-        old = s["units"][uid]["general"]
+        old = leader(s, uid)
         inherited = s["generals"][old]["damage"]
         prompt["blocked_generals"] = prompt["blocked_generals"] + [old]
         ctx.set_head(prompt)
@@ -136,9 +136,7 @@ def _why(s: State, prompt: dict[str, Any], t: str) -> str:
 def _gwak_entry(ctx: Ctx, seat: int, area: str) -> None:
     """郭再佑 option 2: a new 2-troop unit under him in an allied land, which may at
     once make one free move or one free attack without supports (A-43)."""
-    s = ctx.state
-    uid = f"u{s['next_uid']}"
-    ctx.unit(uid, {"owner": seat, "area": area, "troops": 2, "general": None}, "gwak_enters")
+    uid = ctx.form_unit(seat, area, 2, "gwak_enters")
     deploy(ctx, seat, GWAK, uid, data.rules()["costs"]["deploy"], "deploy")
     ctx.push({"kind": "gwak_action", "seat": seat, "unit": uid, "mode": "gwak", "moved": []})
 

@@ -10,23 +10,25 @@ from .state import State, copy, income, lands_of
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
-    s = copy(state)
-    if s.get("stage") != "play":
+    if state.get("stage") != "play":
         return {"stage": "new"}
-    over = s.get("result") is not None
-    hands = []
-    for x in range(s["n"]):
-        hand = sorted(s["hands"][x])
+    s: dict[str, Any] = dict(copy(state))  # the view's own shape (counts for hidden parts)
+    over = state.get("result") is not None
+    hands: list[dict[str, Any]] = []
+    picks: list[list[str] | int] = []
+    secrets: list[dict[str, Any] | int] = []
+    for x in range(state["n"]):
+        hand = sorted(state["hands"][x])
         if over or x == seat:
             hands.append({"seat": x, "cards": hand, "hidden": 0})
-        else:
-            known = [g for g in hand if g not in s["secrets"][x]]
+            picks.append(list(state["picks"][x]))
+            secrets.append(copy(dict(state["secrets"][x])))
+        else:  # at the end GameEnded has revealed every salt
+            known = [g for g in hand if g not in state["secrets"][x]]
             hands.append({"seat": x, "cards": known, "hidden": len(hand) - len(known)})
-        if not (over or x == seat):
-            s["picks"][x] = len(s["picks"][x])
-        if not (over or x == seat):  # at the end GameEnded has revealed every salt
-            s["secrets"][x] = len(s["secrets"][x])
-    s["hands"] = hands
+            picks.append(len(state["picks"][x]))
+            secrets.append(len(state["secrets"][x]))
+    s["hands"], s["picks"], s["secrets"] = hands, picks, secrets
     s["income"] = {side: income(state, side) for side in ("japan", "allies")}
     s["lands"] = {side: lands_of(state, side) for side in ("japan", "allies")}
     s["generals_hp"] = {g: data.generals()[g]["hp"] - r["damage"] for g, r in s["generals"].items()}

@@ -15,7 +15,7 @@ from .state import State
 
 
 def spaces() -> list[str]:
-    return data.rules()["wheel"]["spaces"]
+    return list(data.rules()["wheel"]["spaces"])
 
 
 def step_costs(s: State, seat: int) -> dict[int, int]:
@@ -55,6 +55,6 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     ctx.emit(ev.WHEEL_ADVANCED, {"side": side, "seat": seat, "steps": steps, "to": to,
                                  "cost": costs[steps], "action": spaces()[to]})
     ctx.supply(seat, -costs[steps], "third_step")
-    ctx.set_flow(step="begin", action=spaces()[to])
+    ctx.step(ev.ACTION_CHOSEN, "begin", action=spaces()[to])
     if crosses_divider(pos, steps):
         reveal(ctx)

@@ -52,6 +52,9 @@ def test_kobayakawa_sow_discord():
     assert {"type": "discord", "unit": "u1", "attacker": "u3", "defender": "u2"} in opts
     g.do(J, {"type": "discord", "unit": "u1", "attacker": "u3", "defender": "u2"})
     assert g.state["supply"][J] == 30 - 3
+    assert [e.payload for e in g.events if e.type == "imjin.DiscordDeclared"] == [
+        {"unit": "u1", "attacker": "u3", "defender": "u2"}]
+    assert g.state["act"]["immune"] == ["u2"] and g.state["act"]["used"] == ["u1", "u3"]
     # the defending unit cannot be attacked again this action
     assert not [c for c in g.legal(J) if c["type"] == "attack" and c["target"] == "u2"]
     g.do(J, {"type": "fight"})
@@ -71,6 +74,8 @@ def test_fukushima_second_attack():
     g.do(J, {"type": "second_attack", "go": True}, rng=scripted("砲馬", "徽徽"))
     assert "u2" not in units(g)  # 4 −2 −2
     assert g.state["act"]["fukushima_used"]
+    assert [e.payload for e in g.events if e.type == "imjin.SecondAttackDeclared"] == [
+        {"unit": "u1", "target": "u2", "dice": 2}]
 
 
 def test_mori_cap_five_enters_with_two_and_drops_to_four():
@@ -436,6 +441,8 @@ def test_kobayakawa_choice_is_a_command_at_the_start_of_move_battle():
         g.do(J, {"type": "kobayakawa", "option": 3})
     g.do(J, {"type": "kobayakawa", "option": 1})
     assert g.state["act"]["kobayakawa"] == 1 and g.head["kind"] == "move"
+    assert [e.payload for e in g.events if e.type == "imjin.KobayakawaOptionChosen"] == [
+        {"seat": J, "option": 1}]
     g.do(J, {"type": "done"})
     legal = g.legal(J)
     assert not [c for c in legal if c["type"] == "discord"]

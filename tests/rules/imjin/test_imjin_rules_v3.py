@@ -24,11 +24,13 @@ def legacy(g):
 
 
 def test_new_games_carry_the_rules_version_and_old_ones_do_not():
-    assert RULES.rules_version == 3 and RULES.for_rules_version(3) is RULES
+    from games.rules.base import fold, rng_factory
+    assert RULES.rules_version >= 3 and RULES.for_rules_version(RULES.rules_version) is RULES
+    assert Game(2).state["rules_version"] == RULES.rules_version
+    v3 = RULES.for_rules_version(3)
+    assert fold(v3, v3.start(["japan", "allies"], {}, rng_factory("x", 1)))["rules_version"] == 3
     old = RULES.for_rules_version(2)
     assert old.rules_version == 2 and RULES.for_rules_version(1) is old
-    assert Game(2).state["rules_version"] == 3
-    from games.rules.base import fold, rng_factory
     state = fold(old, old.start(["japan", "allies"], {}, rng_factory("x", 1)))
     assert "rules_version" not in state
 
