@@ -53,13 +53,13 @@ def test_env_example_works_for_make_run_as_it_is(tmp_path):
     r = _run(["manage.py", "migrate", "--noinput"], env)
     assert r.returncode == 0, r.stderr[-1500:]
     code = ("import django, json; django.setup(); from django.test import Client; "
-            "r = Client().get('/api/v1/health', HTTP_HOST='127.0.0.1:8000'); print(r.status_code, json.dumps(r.json())); Client().get('/api/v1/rulesets', HTTP_HOST='127.0.0.1:8000'); "
-            "from django.conf import settings; print(settings.DATABASES['default']['ENGINE'], settings.CELERY_BROKER_URL)")
+            "r = Client().get('/api/v1/health?probe=ready', HTTP_HOST='127.0.0.1:8000'); print(r.status_code, json.dumps(r.json())); Client().get('/api/v1/rulesets', HTTP_HOST='127.0.0.1:8000'); "
+            "from django.conf import settings; print(settings.DATABASES['default']['ENGINE'], settings.CELERY_BROKER_URL == settings.EMBEDDED_BROKER_URL)")
     r = _run(["-c", code], env)
     assert r.returncode == 0, r.stderr[-1500:]
     status, body = r.stdout.splitlines()[0].split(" ", 1)
     assert status == "200" and json.loads(body)["status"] == "ok"
-    assert "sqlite3 filesystem://" in r.stdout
+    assert "sqlite3 True" in r.stdout  # SQLite database, the embedded SQLite broker
     # console logs for a terminal, not JSON
     assert "[info" in r.stderr and not r.stderr.lstrip().startswith("{")
 
