@@ -4,6 +4,7 @@ unless the ruleset keeps the old behaviour for old rules versions."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from io import StringIO
 
@@ -15,6 +16,7 @@ from games.rules import registry
 from tests.support import toy
 
 from . import driver
+from .conftest import rehash
 from .test_verifier import FIXTURES
 
 
@@ -123,3 +125,20 @@ def test_a_stale_snapshot_is_reported(settings):
     with pytest.raises(CommandError):
         call_command("replay_all", "--no-progress", stdout=out)
     assert f"seq {snap.version}: the folded state differs from the stored snapshot" in out.getvalue()
+
+
+def test_unsalted_games_are_listed_but_do_not_fail_replay_all(tmp_path):
+    """A game recorded before the salt rule still replays: UNSALTED, not DIVERGED."""
+    rows = [json.loads(line) for line in (FIXTURES / "toy-auction-2p-a.jsonl").read_text().splitlines()]
+    # a private platform message without a salt, as servers wrote them before the rule
+    at = next(i for i, r in enumerate(rows) if r["type"] == "core.GameFinished")
+    rows.insert(at, {"seq": 0, "type": "core.MessageSent", "version": 1, "visible_to": [0, 1],
+                     "payload": {"from": 0, "to": [1], "text": "yes"}})
+    for i, r in enumerate(rows, 1):
+        r["seq"] = i
+    path = tmp_path / "old.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rehash(rows)))
+    out = StringIO()
+    call_command("replay_all", "--fixtures", str(path), "--ruleset-module", "tests.support.toy:RULES",
+                 stdout=out)
+    assert "UNSALTED" in out.getvalue() and "1 ok, 0 diverged" in out.getvalue(), out.getvalue()
