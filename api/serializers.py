@@ -174,8 +174,8 @@ class SeatSerializer(serializers.Serializer):
 class PendingSerializer(serializers.Serializer):
     seat = serializers.IntegerField(help_text="the seat that must act")
     faction = serializers.CharField(allow_null=True)
-    user = serializers.CharField(allow_null=True, help_text="the player who must act; null for a bot seat")
-    is_bot = serializers.BooleanField()
+    user = serializers.CharField(allow_null=True, help_text="the seat's player; null for a bot seat")
+    is_bot = serializers.BooleanField(help_text="a bot acts for this seat (bot seat, or a zombie seat)")
     kind = serializers.CharField(help_text="the ruleset's name of the decision")
     deadline = serializers.DateTimeField(allow_null=True)
 

@@ -27,8 +27,9 @@ def seats_json(game: Game) -> list[dict]:
 
 
 def pending_json(game: Game) -> list[dict]:
-    """Who must act now, plainly: seat, faction, the player's username (null for
-    a bot seat), the ruleset's name of the decision, and its deadline."""
+    """Who must act now, plainly: seat, faction, the seat's player (null for a
+    bot seat), whether a bot plays it (bot seats, and zombie seats whose player
+    missed too many deadlines), the ruleset's name of the decision, its deadline."""
     if game.status != Game.Status.RUNNING:
         return []
     rules = rules_for(game)
@@ -38,7 +39,7 @@ def pending_json(game: Game) -> list[dict]:
     for p in rules.pending(load_state(game)):
         s = seats.get(p.seat)
         out.append({"seat": p.seat, "faction": (s.faction or None) if s else None,
-                    "user": s.user.username if s is not None and s.user and not s.is_bot else None,
+                    "user": s.user.username if s is not None and s.user else None,
                     "is_bot": bool(s and s.is_bot), "kind": p.kind, "deadline": due.get(p.seat)})
     return out
 

@@ -51,7 +51,8 @@ def test_a_missed_deadline_applies_the_default_once(api, clock, host, player):
     m = meta(api, host, g["id"])
     assert m["version"] > v and [s["misses"] for s in m["seats"]] == [1, 1]
     # the award decision that followed got a fresh full minute
-    assert m["pending"] == [{"seat": 0, "kind": "award", "deadline": iso(T0.replace(minute=2, second=1))}]
+    assert [(p["seat"], p["kind"], p["deadline"]) for p in m["pending"]] == [
+        (0, "award", iso(T0.replace(minute=2, second=1)))]
     # the other seat sees that seat 0 missed (type, seq) but not what was played for it
     seen = {e["seq"]: e for e in feed(api, player, g["id"])}
     assert seen[missed[0].seq]["redacted"] is True and "payload" in seen[missed[1].seq]
@@ -220,7 +221,9 @@ def test_the_players_own_command_reclaims_a_zombie_seat(api, clock, host, player
     clock.shift(61)
     assert sweep()["fired"] == 2  # both bids default; no excused misses: both seats become zombies
     assert all(Seat.objects.filter(game_id=gid).values_list("zombie", flat=True))
-    assert meta(api, host, gid)["pending"] == [{"seat": 0, "kind": "award", "deadline": None}]
+    pending = meta(api, host, gid)["pending"]
+    assert [(p["seat"], p["kind"], p["deadline"]) for p in pending] == [(0, "award", None)]
+    assert pending[0]["is_bot"] is True and pending[0]["user"] == "hana"  # a zombie seat: its bot acts
     r = api.as_(host).post(f"/api/v1/games/{gid}/commands", {"command": {"type": "keep"}})
     assert r.status_code == 201, r.content
     assert not Seat.objects.get(game_id=gid, index=0).zombie

@@ -135,3 +135,12 @@ def test_delivery_refuses_a_name_that_now_points_inside(api, clock, host, player
     rows = Notification.objects.filter(user_id=player.id, channel="webhook")
     assert rows and {n.status for n in rows} == {"failed"}
     assert all("loopback" in d.error for n in rows for d in n.deliveries.all())
+
+
+def test_the_compose_environment_allows_no_internal_webhook_target():
+    from pathlib import Path
+
+    lines = (Path(__file__).resolve().parents[2] / ".env.example").read_text().splitlines()
+    active = dict(line.split("=", 1) for line in lines if line and not line.startswith("#") and "=" in line)
+    assert active["SENGOKU_PRODUCTION"] == "true"
+    assert active["WEBHOOK_ALLOW_LOOPBACK"] == "false" and active["WEBHOOK_ALLOW_PRIVATE"] == "false"
