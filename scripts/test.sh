@@ -57,7 +57,8 @@ check_schema() {
 
 pytest_cmd() {
   local args=()
-  if [ "$TEST_WORKERS" -gt 1 ] 2>/dev/null; then args+=(-n "$TEST_WORKERS"); fi
+  # loadgroup: tests marked xdist_group (the multi-node servers) stay on one worker
+  if [ "$TEST_WORKERS" -gt 1 ] 2>/dev/null; then args+=(-n "$TEST_WORKERS" --dist loadgroup); fi
   # shellcheck disable=SC2206
   args+=(--durations=10 ${PYTEST_ARGS:-})
   timeout --signal=TERM --kill-after=30s "$PASS_TIMEOUT" "$BIN/python" -m pytest "${args[@]}"

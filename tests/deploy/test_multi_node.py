@@ -25,6 +25,8 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 
 pytestmark = [
     pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow,
+    # one xdist worker for the whole module: its servers share DATABASE_URL itself (not a per-worker test DB)
+    pytest.mark.xdist_group("multi_node"),
     pytest.mark.skipif(not (DATABASE_URL.startswith("postgres") and REDIS_URL),
                        reason="needs PostgreSQL and Redis (DATABASE_URL=postgres://..., REDIS_URL)"),
 ]
