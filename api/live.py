@@ -34,6 +34,9 @@ log = logging.getLogger(__name__)
 
 _pool: ThreadPoolExecutor | None = None
 _hub: Hub | None = None
+# The listener wakes a stream for every commit; this re-read only covers a wake-up lost
+# with a dropped Redis connection before the hub noticed (it then wakes everyone anyway).
+SAFETY_REFETCH_SECONDS = 60.0
 
 
 def pool() -> ThreadPoolExecutor:
@@ -230,18 +233,23 @@ async def sse_body(stream, after: int, fetch, slot=None, max_seconds: float | No
     ev = h.subscribe(stream)
     loop = asyncio.get_running_loop()
     life = feed.Lifetime(loop.time(), max_seconds)
+    woken, fetched_at = True, loop.time()
     try:
         yield feed.RETRY
         while True:
-            ev.clear()  # a wake during the fetch below is kept for the wait after it
-            items, finished = await db(fetch, after)
-            for ident, name, data in items:
-                yield feed.frame(ident, name, data)
-                after = ident
-                life.sent_event(loop.time())
-            if finished:
-                yield feed.END
-                return
+            # Read only when woken (or, as a safety net, every SAFETY_REFETCH_SECONDS):
+            # a keep-alive costs no query, so a thousand idle streams cost nothing.
+            if woken or loop.time() - fetched_at >= SAFETY_REFETCH_SECONDS:
+                ev.clear()  # a wake during the fetch below is kept for the wait after it
+                fetched_at = loop.time()
+                items, finished = await db(fetch, after)
+                for ident, name, data in items:
+                    yield feed.frame(ident, name, data)
+                    after = ident
+                    life.sent_event(loop.time())
+                if finished:
+                    yield feed.END
+                    return
             now = loop.time()
             reason = life.over(now)
             if reason:
@@ -253,8 +261,9 @@ async def sse_body(stream, after: int, fetch, slot=None, max_seconds: float | No
                 yield feed.KEEPALIVE
             try:
                 await asyncio.wait_for(ev.wait(), timeout=life.wait_for(loop.time()))
+                woken = True
             except TimeoutError:
-                pass
+                woken = False
     finally:
         h.unsubscribe(stream, ev)
         if slot is not None:

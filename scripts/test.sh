@@ -63,7 +63,8 @@ check_schema() {
 
 pytest_cmd() {  # log-file: the output is shown and kept there for the summary line
   local log=$1 args=()
-  if [ "$TEST_WORKERS" -gt 1 ] 2>/dev/null; then args+=(-n "$TEST_WORKERS"); fi
+  # loadgroup: tests marked xdist_group (the multi-node servers) stay on one worker
+  if [ "$TEST_WORKERS" -gt 1 ] 2>/dev/null; then args+=(-n "$TEST_WORKERS" --dist loadgroup); fi
   # -rs: why each test was skipped; --durations: the slowest tests
   # shellcheck disable=SC2206
   args+=(-rs --durations=15 ${PYTEST_ARGS:-})

@@ -52,10 +52,13 @@ def event_fetch(game: Game, user):
 
     def fetch(after: int):
         game.refresh_from_db(fields=["status", "version"])
+        over = game.status in (Game.Status.FINISHED, Game.Status.ABORTED)
+        if game.version <= after and not over:
+            return [], False  # nothing new: one query, not three
         viewer = viewer_for(game, user)
         rows = store.load(game.id, after=after, limit=500)
         last = rows[-1].seq if rows else after
-        ended = game.status in (Game.Status.FINISHED, Game.Status.ABORTED) and last >= game.version
+        ended = over and last >= game.version
         return [(r.seq, r.type, present_event(r, viewer)) for r in rows], ended
 
     return fetch

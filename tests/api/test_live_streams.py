@@ -18,6 +18,7 @@ from tests.support.sse_client import Stream, ids
 def server(tmp_path_factory):
     env = servers.server_env(tmp_path_factory.mktemp("live"), HOOKS_INLINE="1", STREAMS_PER_ACCOUNT="8",
                              SSE_KEEPALIVE_SECONDS="2", REDIS_URL="", CELERY_BROKER_URL="memory://")
+    env.pop("DATABASE_URL", None)  # its own SQLite file on both passes (tests/deploy/test_multi_node.py does PG)
     servers.migrate(env)
     s = servers.Server(env, workers=1)
     yield s
