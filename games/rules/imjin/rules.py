@@ -151,6 +151,8 @@ class ImjinRules:
         },
     }
 
+    salted_since = 3  # first rules version whose private events all carry payload.salt (issue 10)
+
     def __init__(self, version: int = RULES_VERSION):
         self.rules_version = version
 
