@@ -50,4 +50,6 @@ BATTLE_DECLARED = "imjin.BattleDeclared"      # {battle}: declared and paid (its
 DISCORD_DECLARED = "imjin.DiscordDeclared"    # {unit, attacker, defender}: 小早川's 內訌 (BattleDeclared follows)
 SECOND_ATTACK_DECLARED = "imjin.SecondAttackDeclared"  # {unit, target, dice}: 福島's second attack
 KOBAYAKAWA_CHOSE = "imjin.KobayakawaOptionChosen"  # {seat, option: 1|2} for this Move/Battle action
+BATTLE_STARTED = "imjin.BattleStarted"        # {battle: n}: the attacker chose to resolve it now
+UNIT_MARKED_MOVED = "imjin.UnitMarkedMoved"   # {unit, may_fight}: moved this action (李如松 may still fight)
 ACTION_NOTED = "imjin.ActionNoted"            # {changes}: other scratch of the action (moved, immune, dice...)

@@ -220,6 +220,18 @@ def _kobayakawa(s: State, p: dict[str, Any]) -> None:
     s["act"]["kobayakawa"] = p["option"]
 
 
+def _battle_started(s: State, p: dict[str, Any]) -> None:
+    battles = [dict(b) for b in s["act"]["battles"]]
+    battles[p["battle"]]["done"] = True
+    s["act"]["battles"] = battles
+
+
+def _marked_moved(s: State, p: dict[str, Any]) -> None:
+    act = s["act"]
+    act["moved"] = act.get("moved", []) + [p["unit"]]
+    act["li_fight"] = act.get("li_fight", []) + ([p["unit"]] if p["may_fight"] else [])
+
+
 def _noted(s: State, p: dict[str, Any]) -> None:
     s["act"].update(p["changes"])
 
@@ -242,7 +254,8 @@ HANDLERS: dict[str, Callable[[State, dict[str, Any]], None]] = {
     ev.TURN_BEGAN: _turn, ev.ACTION_CHOSEN: _chosen, ev.ACTION_STARTED: _started,
     ev.ACTION_ENDED: _action_ended, ev.FINAL_TURN: _final_turn, ev.BATTLE_DECLARED: _declared,
     ev.ACTION_NOTED: _noted, ev.DISCORD_DECLARED: _discord, ev.SECOND_ATTACK_DECLARED: _second,
-    ev.KOBAYAKAWA_CHOSE: _kobayakawa,
+    ev.KOBAYAKAWA_CHOSE: _kobayakawa, ev.BATTLE_STARTED: _battle_started,
+    ev.UNIT_MARKED_MOVED: _marked_moved,
 }
 
 

@@ -177,6 +177,10 @@ def _take(ctx: Ctx, uid: str, dest: str) -> None:
 
 
 def mark_moved(ctx: Ctx, uid: str, li_can_fight: bool = False) -> None:
+    """The unit moved in this action (it may not fight, except 李如松 after one land step)."""
+    if ctx.facts():
+        ctx.emit(ev.UNIT_MARKED_MOVED, {"unit": uid, "may_fight": li_can_fight})
+        return
     act = ctx.state["act"]
     moved = act.get("moved", []) + [uid]
     li = act.get("li_fight", []) + ([uid] if li_can_fight else [])

@@ -49,6 +49,9 @@ def decide_resolve(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
 
 
 def _mark_done(ctx: Ctx, n: int) -> None:
+    if ctx.facts():
+        ctx.emit(ev.BATTLE_STARTED, {"battle": n})
+        return
     battles = [dict(b) for b in ctx.state["act"]["battles"]]
     battles[n]["done"] = True
     ctx.set_act(battles=battles)

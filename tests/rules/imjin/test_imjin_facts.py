@@ -9,7 +9,7 @@ import json
 import random
 
 import pytest
-from imjin_helpers import LAND, duel, fight, rt
+from imjin_helpers import LAND, duel, fight, rt, scripted
 
 from games.rules.base import canonical_json, fold, rng_factory
 from games.rules.imjin import events as ev
@@ -86,3 +86,14 @@ def test_a_declared_battle_is_a_fact():
     declared = [e.payload for e in g.events if e.type == ev.BATTLE_DECLARED][-1]
     assert declared["battle"]["target"] == "u2" and declared["battle"]["main"] == "u1"
     assert g.state["act"]["used"] == ["u1"] and g.state["act"]["battles"] == [declared["battle"]]
+    g.do(J, {"type": "fight"})
+    g.do(J, {"type": "resolve", "battle": 0}, rng=scripted("徽", "徽"))
+    assert [e.payload for e in g.events if e.type == ev.BATTLE_STARTED] == [{"battle": 0}]
+
+
+def test_a_move_marks_the_unit_through_a_fact():
+    g = duel(att=J)
+    g.edit(lambda s: s["queue"].insert(0, {"kind": "move", "seat": J, "mode": "action", "moved": []}))
+    g.do(J, {"type": "move", "unit": "u1", "path": ["GG_L"]})
+    assert [e.payload for e in g.events if e.type == ev.UNIT_MARKED_MOVED] == [{"unit": "u1", "may_fight": False}]
+    assert g.state["act"]["moved"] == ["u1"] and g.state["act"]["li_fight"] == []
