@@ -1,0 +1,186 @@
+"""Outcomes as facts (rules version 4): what one decision changed in the state,
+stated as data, and the plain-data function that applies it.
+
+`decide` runs the rules once on a private copy of the state and compares the
+state before and after; the difference is split in two:
+
+- the public outcome (in the batch's public event, `payload.outcome`): figures
+  moved, placed or killed (`figures: {id: {from, to}}`), each player's coins, VP,
+  Ronin (deltas) and cards, war tokens, Strongholds, alliance seasons gained or
+  lost (`{add, remove}`), and every other public key's new value (`set`: Honor
+  order, alliances, season, phase, display, war provinces, battle without bids,
+  Winter VP, result...);
+- the secret outcome (in a hidden `HiddenStateChanged` event, `visible_to=()`):
+  the keys the view hides (mandate deck order, the 3-2-2 track with Lotus's
+  face-down tiles, open and closed proposals, unrevealed bids) and the step
+  machine (its prompts are shown to the prompted seat only).
+
+`apply` reads no rules: a change of rules code cannot change what a recorded
+event means. It is order-sensitive only in one place: a `battle` set by the public
+outcome keeps the current bids, which the hidden event (emitted last) then sets.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections import Counter
+from typing import Any, cast
+
+from .state import State
+
+Outcome = dict[str, Any]
+
+SECRET_KEYS = ("mandate_deck", "track", "lotus_tiles", "proposals", "closed_proposals",
+               "secret_draws", "stack")
+BIDS = "battle_bids"  # the secret part of `battle`, as a key of the split state
+PLAYER_LISTS = ("cards", "war_tokens", "alliance_seasons", "strongholds")
+PLAYER_COUNTS = ("coins", "ronin", "vp")
+
+
+def _copy(v: Any) -> Any:
+    return pickle.loads(pickle.dumps(v, pickle.HIGHEST_PROTOCOL))
+
+
+def split(s: State) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(public, secret) parts of a state; `battle` loses its bids to the secret part."""
+    pub: dict[str, Any] = {}
+    sec: dict[str, Any] = {}
+    for k, v in s.items():
+        if k in SECRET_KEYS:
+            sec[k] = v
+        elif k == "battle" and v is not None:
+            pub[k] = {bk: bv for bk, bv in v.items() if bk != "bids"}
+            sec[BIDS] = v["bids"]
+        else:
+            pub[k] = v
+    return pub, sec
+
+
+def diff(old: State, new: State) -> tuple[Outcome, Outcome]:
+    """(public outcome, secret outcome) turning `old` into `new` (see `apply`)."""
+    (op, osec), (np_, nsec) = split(old), split(new)
+    return _diff(op, np_), _diff(osec, nsec)
+
+
+def _diff(a: dict[str, Any], b: dict[str, Any]) -> Outcome:
+    out: Outcome = {}
+    if "figures" in a and "figures" in b and a["figures"] != b["figures"]:
+        out.update(_figures(a["figures"], b["figures"]))
+    if "players" in a and "players" in b and len(a["players"]) == len(b["players"]) and a["players"] != b["players"]:
+        out["players"] = _players(a["players"], b["players"])
+    done = set(out) | ({"figures"} if "figures" in out or "figures_set" in out else set())
+    sets = {k: _copy(v) for k, v in b.items()
+            if k not in done and (k not in a or a[k] != v) and not (k == "figures" and "figures" in a)}
+    if "players" in out:
+        sets.pop("players", None)
+    unset = sorted(k for k in a if k not in b)
+    if sets:
+        out["set"] = sets
+    if unset:
+        out["unset"] = unset
+    return out
+
+
+def _figures(a: dict[str, Any], b: dict[str, Any]) -> Outcome:
+    moved = {fid: {"from": a[fid]["at"], "to": f["at"]} for fid, f in b.items()
+             if fid in a and a[fid] != f and {**a[fid], "at": f["at"]} == f}
+    other = {fid: _copy(f) for fid, f in b.items() if fid not in moved and a.get(fid) != f}
+    out: Outcome = {}
+    if moved:
+        out["figures"] = moved
+    if other:
+        out["figures_set"] = other
+    gone = sorted(fid for fid in a if fid not in b)
+    if gone:
+        out["figures_removed"] = gone
+    return out
+
+
+def _players(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for seat, (p, q) in enumerate(zip(a, b, strict=True)):
+        if p == q:
+            continue
+        change: dict[str, Any] = {}
+        for k in q:
+            if p.get(k) == q[k]:
+                continue
+            if k in PLAYER_COUNTS and k in p:
+                change[k] = q[k] - p[k]
+            elif k in PLAYER_LISTS and k in p:
+                change[k] = _list_change(p[k], q[k])
+            else:
+                change[k] = {"set": _copy(q[k])}
+        out[str(seat)] = change
+    return out
+
+
+def _list_change(a: list[Any], b: list[Any]) -> dict[str, Any]:
+    """`{add, remove}` (removed first occurrences, added at the end) when that
+    gives `b` exactly, else `{set: b}` (an order change)."""
+    ca, cb = Counter(map(repr, a)), Counter(map(repr, b))
+    remove = [x for x in a if _take(ca, cb, x)]
+    add = [x for x in b if _take_added(cb, Counter(map(repr, a)), x)]
+    change = {"add": _copy(add), "remove": _copy(remove)}
+    if _apply_list(a, change) == b:
+        return {k: v for k, v in change.items() if v}
+    return {"set": _copy(b)}
+
+
+def _take(ca: Counter[str], cb: Counter[str], x: Any) -> bool:
+    """Whether this occurrence of x in the old list is one that went away."""
+    r = repr(x)
+    if ca[r] > cb[r]:
+        ca[r] -= 1
+        return True
+    return False
+
+
+def _take_added(cb: Counter[str], ca: Counter[str], x: Any) -> bool:
+    r = repr(x)
+    if cb[r] > ca[r]:
+        cb[r] -= 1
+        return True
+    return False
+
+
+def _apply_list(a: list[Any], change: dict[str, Any]) -> list[Any]:
+    if "set" in change:
+        return list(_copy(change["set"]))
+    out = list(a)
+    for x in change.get("remove", []):
+        out.remove(x)
+    return out + list(_copy(change.get("add", [])))
+
+
+def apply(s: State, outcome: Outcome) -> State:
+    """Apply an outcome to `s` in place (the caller passes a private copy)."""
+    d = cast(dict[str, Any], s)
+    for fid, move in outcome.get("figures", {}).items():
+        d["figures"][fid]["at"] = move["to"]
+    for fid, fig in outcome.get("figures_set", {}).items():
+        d["figures"][fid] = _copy(fig)
+    for fid in outcome.get("figures_removed", []):
+        del d["figures"][fid]
+    for seat, change in outcome.get("players", {}).items():
+        p = d["players"][int(seat)]
+        for k, v in change.items():
+            if k in PLAYER_COUNTS and isinstance(v, int):
+                p[k] += v
+            elif k in PLAYER_LISTS:
+                p[k] = _apply_list(p[k], v)
+            else:
+                p[k] = _copy(v["set"])
+    for k, v in outcome.get("set", {}).items():
+        if k == BIDS:
+            if d.get("battle") is not None:
+                d["battle"]["bids"] = _copy(v)
+        elif k == "battle" and v is not None:
+            old = d.get("battle")
+            d["battle"] = {**_copy(v), "bids": old["bids"] if old is not None else {}}
+        else:
+            d[k] = _copy(v)
+    for k in outcome.get("unset", []):
+        if k != BIDS:
+            d.pop(k, None)
+    return s

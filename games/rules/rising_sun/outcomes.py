@@ -1,0 +1,49 @@
+"""Rules version 4: turn a batch computed by `decide` (or `start`) into events
+that state their outcome (facts.py) instead of the command's draws.
+
+The public rising-sun event of the batch (at most one) gets `outcome` (the
+public difference) and loses `draws`; `MandatesShuffled` is dropped (the deck
+order is in the secret outcome); a hidden `HiddenStateChanged` (salted, like
+every private event) ends every batch except a gift's, so its presence says
+nothing (a proposal lapsing at the end of the Tea Ceremony, say). A batch without
+a public rising-sun event (a bid that is not the last, a proposal, a decline)
+puts its whole outcome in the hidden event."""
+
+from __future__ import annotations
+
+from ..base import Event, RngFactory
+from . import events as ev
+from .facts import Outcome, diff
+from .state import State
+
+
+def restate(old: State, new: State, out: list[Event], rng: RngFactory, purpose: str) -> list[Event]:
+    public, secret = diff(old, new)
+    events: list[Event] = []
+    carried = False
+    for e in out:
+        if e.type == ev.MANDATES_SHUFFLED:
+            continue
+        if e.type in ev.FACT_EVENTS and e.visible_to is None:
+            payload = {k: v for k, v in e.payload.items() if k != "draws"}
+            payload["outcome"] = public
+            events.append(Event(e.type, payload, ev.VERSIONS[e.type], None))
+            carried = True
+        else:
+            events.append(e)
+    hidden = secret if carried else merge(public, secret)
+    gift = any(e.type == ev.GIFT_GIVEN for e in out)
+    if hidden or not gift:
+        salt = rng(f"salt:hidden-state:{purpose}").salt()
+        events.append(Event(ev.HIDDEN_CHANGED, {"outcome": hidden, "salt": salt}, 1, ()))
+    return events
+
+
+def merge(a: Outcome, b: Outcome) -> Outcome:
+    """One outcome doing both (their keys are disjoint: public vs secret)."""
+    out: Outcome = {**a, **b}
+    if "set" in a or "set" in b:
+        out["set"] = {**a.get("set", {}), **b.get("set", {})}
+    if "unset" in a or "unset" in b:
+        out["unset"] = sorted(set(a.get("unset", [])) | set(b.get("unset", [])))
+    return out
