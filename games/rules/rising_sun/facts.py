@@ -45,7 +45,7 @@ def split(s: State) -> tuple[dict[str, Any], dict[str, Any]]:
     """(public, secret) parts of a state; `battle` loses its bids to the secret part."""
     pub: dict[str, Any] = {}
     sec: dict[str, Any] = {}
-    for k, v in s.items():
+    for k, v in cast(dict[str, Any], s).items():
         if k in SECRET_KEYS:
             sec[k] = v
         elif k == "battle" and v is not None:

@@ -24,8 +24,8 @@ from .commands import parse
 from .data import CLAN_NAMES
 from .evolve import evolve as _evolve
 from .evolve_legacy import evolve_legacy
-from .outcomes import restate
 from .flow import Command
+from .outcomes import restate
 from .setup import OPTIONS_SCHEMA
 from .setup import initial_state as _initial
 from .setup import start as _start
