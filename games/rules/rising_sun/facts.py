@@ -16,16 +16,21 @@ state before and after; the difference is split in two:
   machine (its prompts are shown to the prompted seat only).
 
 `apply` reads no rules: a change of rules code cannot change what a recorded
-event means. It is order-sensitive only in one place: a `battle` set by the public
+event means. It copies every value through canonical JSON (keys sorted), so the
+state it builds is the same, dict order included, whether the event comes
+straight from `decide` or back from the store (the rules iterate some dicts:
+bids, figures, recruit slots). It is order-sensitive only in one place: a `battle` set by the public
 outcome keeps the current bids, which the hidden event (emitted last) then sets.
 """
 
 from __future__ import annotations
 
+import json
 import pickle
 from collections import Counter
 from typing import Any, cast
 
+from ..base import canonical_json
 from .state import State
 
 Outcome = dict[str, Any]
@@ -39,6 +44,10 @@ PLAYER_COUNTS = ("coins", "ronin", "vp")
 
 def _copy(v: Any) -> Any:
     return pickle.loads(pickle.dumps(v, pickle.HIGHEST_PROTOCOL))
+
+
+def _canon(v: Any) -> Any:
+    return json.loads(canonical_json(v))
 
 
 def split(s: State) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -146,11 +155,11 @@ def _take_added(cb: Counter[str], ca: Counter[str], x: Any) -> bool:
 
 def _apply_list(a: list[Any], change: dict[str, Any]) -> list[Any]:
     if "set" in change:
-        return list(_copy(change["set"]))
+        return list(_canon(change["set"]))
     out = list(a)
     for x in change.get("remove", []):
         out.remove(x)
-    return out + list(_copy(change.get("add", [])))
+    return out + list(_canon(change.get("add", [])))
 
 
 def apply(s: State, outcome: Outcome) -> State:
@@ -158,8 +167,8 @@ def apply(s: State, outcome: Outcome) -> State:
     d = cast(dict[str, Any], s)
     for fid, move in outcome.get("figures", {}).items():
         d["figures"][fid]["at"] = move["to"]
-    for fid, fig in outcome.get("figures_set", {}).items():
-        d["figures"][fid] = _copy(fig)
+    for fid, fig in sorted(outcome.get("figures_set", {}).items()):
+        d["figures"][fid] = _canon(fig)
     for fid in outcome.get("figures_removed", []):
         del d["figures"][fid]
     for seat, change in outcome.get("players", {}).items():
@@ -170,16 +179,16 @@ def apply(s: State, outcome: Outcome) -> State:
             elif k in PLAYER_LISTS:
                 p[k] = _apply_list(p[k], v)
             else:
-                p[k] = _copy(v["set"])
-    for k, v in outcome.get("set", {}).items():
+                p[k] = _canon(v["set"])
+    for k, v in sorted(outcome.get("set", {}).items()):
         if k == BIDS:
             if d.get("battle") is not None:
-                d["battle"]["bids"] = _copy(v)
+                d["battle"]["bids"] = _canon(v)
         elif k == "battle" and v is not None:
             old = d.get("battle")
-            d["battle"] = {**_copy(v), "bids": old["bids"] if old is not None else {}}
+            d["battle"] = {**_canon(v), "bids": old["bids"] if old is not None else {}}
         else:
-            d[k] = _copy(v)
+            d[k] = _canon(v)
     for k in outcome.get("unset", []):
         if k != BIDS:
             d.pop(k, None)
