@@ -1,0 +1,118 @@
+"""Rules version 4 (issue 16 item 6): Rising Sun's events state facts. A
+recorded game folds to the same states whatever the rules code says now (a
+deploy between two moves of a play-by-email game cannot change its past), while
+the verifier, which re-decides every command, still sees that the rules changed."""
+
+import pickle
+from pathlib import Path
+
+import pytest
+
+from games import verify
+from games.rules.base import Event, fold
+from games.rules.rising_sun import events as ev
+from games.rules.rising_sun import politics
+from games.rules.rising_sun.facts import SECRET_KEYS
+from games.rules.rising_sun.rules import RULES
+from games.rules.testing import play_random_game
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "games"
+
+
+def _rows(version: int) -> list[list[dict]]:
+    out = []
+    for path in sorted(FIXTURES.glob("rising-sun-*.jsonl")):
+        rows = verify.load_jsonl(str(path))
+        if rows[0]["payload"]["rules_version"] == version:
+            out.append(rows)
+    return out
+
+
+def _states(rows: list[dict]) -> list:
+    """The engine state after every engine event of an export, as the platform folds it."""
+    engine = RULES.for_rules_version(rows[0]["payload"]["rules_version"])
+    s, out = engine.initial_state(), []
+    for r in rows:
+        if r["type"].startswith("core."):
+            continue
+        vis = r.get("visible_to")
+        s = engine.evolve(s, Event(r["type"], r["payload"], r["version"], None if vis is None else tuple(vis)))
+        out.append(s)
+    return out
+
+
+def _generous_harvest(monkeypatch) -> None:
+    """A rules change: every coin gain of the Political Phase (Harvest, Betray
+    rewards...) gives one coin more."""
+    real = politics.gain_coins
+    monkeypatch.setattr(politics, "gain_coins", lambda s, seat, n: real(s, seat, n + 1))
+
+
+def test_recorded_v4_games_fold_to_their_states_after_a_rules_change(monkeypatch):
+    games = _rows(4)
+    assert len(games) >= 3
+    recorded = [_states(rows) for rows in games]
+    _generous_harvest(monkeypatch)
+    for rows, states in zip(games, recorded, strict=True):
+        assert _states(rows) == states  # every intermediate state, not only the last
+        report = verify.verify(rows, rules=RULES)
+        assert not report.replayed and any(p.check == "replay" for p in report.problems), report.problems[:2]
+
+
+def test_the_same_change_rewrites_the_past_of_command_style_games(monkeypatch):
+    """Why version 4 exists: a version-3 game re-runs the rules code on replay."""
+    rows = _rows(3)[0]
+    before = _states(rows)
+    _generous_harvest(monkeypatch)
+    after = _states(rows)
+    changed = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
+    assert changed and any(a["players"] != b["players"] for a, b in zip(before, after, strict=True))
+
+
+def test_unchanged_rules_verify_the_v4_fixtures():
+    for rows in _rows(4):
+        report = verify.verify(rows, rules=RULES)
+        assert report.ok and report.replayed, report.problems[:2]
+        assert _states(rows)[-1]["result"] is not None
+
+
+def test_public_events_state_outcomes_and_hide_nothing_secret():
+    out = play_random_game(RULES, [None] * 4, {"season_set": "random"}, seed=11, check_every=10000,
+                           check_views=False)
+    kinds = set()
+    for e in out.events:
+        if e.type in ev.FACT_EVENTS:
+            assert e.version == 2 and "draws" not in e.payload and isinstance(e.payload["outcome"], dict)
+            assert not set(e.payload["outcome"].get("set", {})) & {*SECRET_KEYS, "battle_bids"}
+            assert "bids" not in (e.payload["outcome"].get("set", {}).get("battle") or {})
+            kinds |= set(e.payload["outcome"])
+            for change in e.payload["outcome"].get("players", {}).values():
+                kinds |= {f"players.{k}" for k in change}
+        assert e.type != ev.MANDATES_SHUFFLED  # the deck order is in the hidden outcome
+    # figures moved, coins / VP / Ronin gained or spent, cards taken, Honor, flags
+    assert {"figures", "set", "players", "players.coins", "players.vp", "players.cards",
+            "players.ronin", "players.war_tokens"} <= kinds
+
+
+def test_every_batch_but_a_gift_ends_with_the_hidden_outcome():
+    """Its presence says nothing: it is there whether a secret changed or not."""
+    out = play_random_game(RULES, [None] * 3, {}, seed=12, check_every=10000, check_views=False)
+    batches: list[list[Event]] = []
+    for e in out.events:
+        if not batches or batches[-1][-1].type == ev.HIDDEN_CHANGED or batches[-1][-1].type == ev.GIFT_GIVEN:
+            batches.append([])
+        batches[-1].append(e)
+    for batch in batches:
+        last = batch[-1]
+        assert last.type in (ev.HIDDEN_CHANGED, ev.GIFT_GIVEN), [e.type for e in batch]
+        if last.type == ev.HIDDEN_CHANGED:
+            assert last.visible_to == () and len(last.payload["salt"]) == 32
+
+
+@pytest.mark.parametrize("seed", [21, 22])
+def test_the_state_is_the_same_straight_from_decide_or_back_from_the_store(seed):
+    """Dict order included (the rules iterate bids, figures, recruit slots): the
+    platform evolves the events decide returns, the verifier their stored JSON."""
+    out = play_random_game(RULES, [None] * 5, {}, seed=seed, check_every=10000, check_views=False)
+    raw = fold(RULES, [Event(e.type, e.payload, e.version, e.visible_to) for e in out.events])
+    assert pickle.dumps(raw) == pickle.dumps(out.state)
