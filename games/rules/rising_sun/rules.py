@@ -21,7 +21,7 @@ from ..base import (
 from . import battle, flow, kami, politics, tea, war  # noqa: F401  (registers frames)
 from . import events as ev
 from .commands import parse
-from .data import CLAN_NAMES
+from .data import CLAN_NAMES, EVENT_SCHEMAS
 from .evolve import evolve as _evolve
 from .evolve_legacy import evolve_legacy
 from .flow import Command
@@ -74,6 +74,7 @@ class RisingSun:
     min_players = 3
     max_players = 5
     options_schema = OPTIONS_SCHEMA
+    event_schemas = EVENT_SCHEMAS  # payload JSON Schemas by event type (data/schemas/events.json), version 4
     salted_since = 3  # first rules version whose private events all carry payload.salt (issue 10)
     # The shape of the pickled state: 2 = full-word keys with TypedDicts (1 had
     # `figs`, `n`, `o`/`t`/`n`/`loc`...). Events are unchanged; a snapshot taken
