@@ -7,20 +7,23 @@ state before and after; the difference is split in two:
 - the public outcome (in the batch's public event, `payload.outcome`): figures
   moved, placed or killed (`figures: {id: {from, to}}`), each player's coins, VP,
   Ronin (deltas) and cards, war tokens, Strongholds, alliance seasons gained or
-  lost (`{add, remove}`), and every other public key's new value (`set`: Honor
-  order, alliances, season, phase, display, war provinces, battle without bids,
-  Winter VP, result...);
+  lost (`{add, remove}`), the step machine's new position (`stack: {keep, push}`:
+  the frames kept from the bottom, then the frames pushed: whose turn, which
+  prompt), and every other public key's new value (`set`: Honor order,
+  alliances, season, phase, display, war provinces, battle without bids, Winter
+  VP, result...);
 - the secret outcome (in a hidden `HiddenStateChanged` event, `visible_to=()`):
   the keys the view hides (mandate deck order, the 3-2-2 track with Lotus's
-  face-down tiles, open and closed proposals, unrevealed bids) and the step
-  machine (its prompts are shown to the prompted seat only).
+  face-down tiles, open and closed proposals, unrevealed bids). The frames of
+  the step machine are public: they only hold what the public state implies.
 
 `apply` reads no rules: a change of rules code cannot change what a recorded
 event means. It copies every value through canonical JSON (keys sorted), so the
 state it builds is the same, dict order included, whether the event comes
 straight from `decide` or back from the store (the rules iterate some dicts:
-bids, figures, recruit slots). It is order-sensitive only in one place: a `battle` set by the public
-outcome keeps the current bids, which the hidden event (emitted last) then sets.
+bids, figures, recruit slots). It is order-sensitive only in one place: an unrevealed `battle` set by the
+public outcome keeps the current unrevealed bids, which the hidden event
+(emitted before it) has already set.
 """
 
 from __future__ import annotations
@@ -35,8 +38,7 @@ from .state import State
 
 Outcome = dict[str, Any]
 
-SECRET_KEYS = ("mandate_deck", "track", "lotus_tiles", "proposals", "closed_proposals",
-               "secret_draws", "stack")
+SECRET_KEYS = ("mandate_deck", "track", "lotus_tiles", "proposals", "closed_proposals", "secret_draws")
 BIDS = "battle_bids"  # the secret part of `battle`, as a key of the split state
 PLAYER_LISTS = ("cards", "war_tokens", "alliance_seasons", "strongholds")
 PLAYER_COUNTS = ("coins", "ronin", "vp")
@@ -51,15 +53,17 @@ def _canon(v: Any) -> Any:
 
 
 def split(s: State) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(public, secret) parts of a state; `battle` loses its bids to the secret part."""
+    """(public, secret) parts of a state; an unrevealed `battle` loses its bids
+    to the secret part (none placed yet: nothing secret)."""
     pub: dict[str, Any] = {}
     sec: dict[str, Any] = {}
     for k, v in cast(dict[str, Any], s).items():
         if k in SECRET_KEYS:
             sec[k] = v
-        elif k == "battle" and v is not None:
+        elif k == "battle" and v is not None and not v["revealed"]:
             pub[k] = {bk: bv for bk, bv in v.items() if bk != "bids"}
-            sec[BIDS] = v["bids"]
+            if v["bids"]:
+                sec[BIDS] = v["bids"]
         else:
             pub[k] = v
     return pub, sec
@@ -75,13 +79,19 @@ def _diff(a: dict[str, Any], b: dict[str, Any]) -> Outcome:
     out: Outcome = {}
     if "figures" in a and "figures" in b and a["figures"] != b["figures"]:
         out.update(_figures(a["figures"], b["figures"]))
+    if "stack" in a and "stack" in b and a["stack"] != b["stack"]:
+        keep = 0
+        while keep < min(len(a["stack"]), len(b["stack"])) and a["stack"][keep] == b["stack"][keep]:
+            keep += 1
+        out["stack"] = {"keep": keep, "push": _copy(b["stack"][keep:])}
     if "players" in a and "players" in b and len(a["players"]) == len(b["players"]) and a["players"] != b["players"]:
         out["players"] = _players(a["players"], b["players"])
     done = set(out) | ({"figures"} if "figures" in out or "figures_set" in out else set())
     sets = {k: _copy(v) for k, v in b.items()
             if k not in done and (k not in a or a[k] != v) and not (k == "figures" and "figures" in a)}
-    if "players" in out:
-        sets.pop("players", None)
+    for k in ("players", "stack"):
+        if k in out:
+            sets.pop(k, None)
     unset = sorted(k for k in a if k not in b)
     if sets:
         out["set"] = sets
@@ -171,6 +181,8 @@ def apply(s: State, outcome: Outcome) -> State:
         d["figures"][fid] = _canon(fig)
     for fid in outcome.get("figures_removed", []):
         del d["figures"][fid]
+    if "stack" in outcome:
+        d["stack"] = d["stack"][:outcome["stack"]["keep"]] + _canon(outcome["stack"]["push"])
     for seat, change in outcome.get("players", {}).items():
         p = d["players"][int(seat)]
         for k, v in change.items():
@@ -184,12 +196,16 @@ def apply(s: State, outcome: Outcome) -> State:
         if k == BIDS:
             if d.get("battle") is not None:
                 d["battle"]["bids"] = _canon(v)
-        elif k == "battle" and v is not None:
+        elif k == "battle" and v is not None and "bids" not in v:
+            # unrevealed: its bids are the old battle's unrevealed ones, if any
+            # (the hidden event of the batch, applied before, set them if they changed)
             old = d.get("battle")
-            d["battle"] = {**_canon(v), "bids": old["bids"] if old is not None else {}}
+            d["battle"] = {**_canon(v), "bids": old["bids"] if old is not None and not old["revealed"] else {}}
         else:
             d[k] = _canon(v)
     for k in outcome.get("unset", []):
         if k != BIDS:
             d.pop(k, None)
+        elif d.get("battle") is not None and not d["battle"]["revealed"]:
+            d["battle"]["bids"] = {}
     return s

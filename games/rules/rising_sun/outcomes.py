@@ -4,10 +4,16 @@ that state their outcome (facts.py) instead of the command's draws.
 The public rising-sun event of the batch (at most one) gets `outcome` (the
 public difference) and loses `draws`; `MandatesShuffled` is dropped (the deck
 order is in the secret outcome); a hidden `HiddenStateChanged` (salted, like
-every private event) ends every batch except a gift's, so its presence says
-nothing (a proposal lapsing at the end of the Tea Ceremony, say). A batch without
-a public rising-sun event (a bid that is not the last, a proposal, a decline)
-puts its whole outcome in the hidden event."""
+every private event) precedes the public one (where `MandatesShuffled` stood,
+so the secrets are in place when the public outcome lands) when a secret changed. Its presence must
+say nothing: every secret change but one follows from public facts (a mandate
+chosen, a bid, a shuffle, a new battle, a proposal or its answer, which have
+private events anyway); the exception is open proposals lapsing when the Tea
+Ceremony ends, so a batch that ends the ceremony always has the hidden event.
+A batch without a public rising-sun event (a bid that is not the last, a
+proposal, a decline) puts its whole outcome in the hidden event. Batches with
+no hidden event (most moves) stay eligible for a takeback, which refuses a
+batch holding an event some other seat cannot see."""
 
 from __future__ import annotations
 
@@ -32,11 +38,18 @@ def restate(old: State, new: State, out: list[Event], rng: RngFactory, purpose: 
         else:
             events.append(e)
     hidden = secret if carried else merge(public, secret)
-    gift = any(e.type == ev.GIFT_GIVEN for e in out)
-    if hidden or not gift:
+    if hidden or _tea_ended(old, new):
         salt = rng(f"salt:hidden-state:{purpose}").salt()
-        events.append(Event(ev.HIDDEN_CHANGED, {"outcome": hidden, "salt": salt}, 1, ()))
+        at = next((i for i, e in enumerate(events) if e.type in ev.FACT_EVENTS and e.visible_to is None),
+                  len(events))
+        events.insert(at, Event(ev.HIDDEN_CHANGED, {"outcome": hidden, "salt": salt}, 1, ()))
     return events
+
+
+def _tea_ended(old: State, new: State) -> bool:
+    def tea(s: State) -> bool:
+        return any(f["kind"] == "tea" for f in s.get("stack", []))
+    return tea(old) and not tea(new)
 
 
 def merge(a: Outcome, b: Outcome) -> Outcome:

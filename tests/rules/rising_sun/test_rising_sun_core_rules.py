@@ -41,9 +41,10 @@ def test_setup_seating_honor_home_and_decks():
     assert len(s["display"]) == 12 and len(s["shrines"]) == 4 and len(s["mandate_deck"]) == 10
     assert [p["coins"] for p in s["players"]] == [4, 5, 7, 6, 6]
     # the mandate order is nobody's to see: it is in the hidden outcome only
-    assert events[-1].type == ev.HIDDEN_CHANGED and events[-1].visible_to == ()
-    assert events[-1].payload["outcome"]["set"]["mandate_deck"] == s["mandate_deck"]
-    assert "mandate_deck" not in canonical_json(dict(events[0].payload))
+    hidden, public = events
+    assert hidden.type == ev.HIDDEN_CHANGED and hidden.visible_to == ()
+    assert hidden.payload["outcome"]["set"]["mandate_deck"] == s["mandate_deck"]
+    assert "mandate_deck" not in canonical_json(dict(public.payload))
     v = RULES.view(s, 1)
     assert "mandate_deck" not in v and v["mandate_deck_size"] == 10
 

@@ -15,6 +15,7 @@ from games.rules.rising_sun import politics
 from games.rules.rising_sun.facts import SECRET_KEYS
 from games.rules.rising_sun.rules import RULES
 from games.rules.testing import play_random_game
+from tests.rules.rising_sun.testkit import Game
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "games"
 
@@ -84,29 +85,59 @@ def test_public_events_state_outcomes_and_hide_nothing_secret():
         if e.type in ev.FACT_EVENTS:
             assert e.version == 2 and "draws" not in e.payload and isinstance(e.payload["outcome"], dict)
             assert not set(e.payload["outcome"].get("set", {})) & {*SECRET_KEYS, "battle_bids"}
-            assert "bids" not in (e.payload["outcome"].get("set", {}).get("battle") or {})
+            battle = e.payload["outcome"].get("set", {}).get("battle") or {}
+            assert "bids" not in battle or battle["revealed"]  # bids are public once revealed
             kinds |= set(e.payload["outcome"])
             for change in e.payload["outcome"].get("players", {}).values():
                 kinds |= {f"players.{k}" for k in change}
         assert e.type != ev.MANDATES_SHUFFLED  # the deck order is in the hidden outcome
-    # figures moved, coins / VP / Ronin gained or spent, cards taken, Honor, flags
-    assert {"figures", "set", "players", "players.coins", "players.vp", "players.cards",
+    # figures moved, coins / VP / Ronin gained or spent, cards taken, the flow, the rest
+    assert {"figures", "set", "players", "stack", "players.coins", "players.vp", "players.cards",
             "players.ronin", "players.war_tokens"} <= kinds
 
 
-def test_every_batch_but_a_gift_ends_with_the_hidden_outcome():
-    """Its presence says nothing: it is there whether a secret changed or not."""
-    out = play_random_game(RULES, [None] * 3, {}, seed=12, check_every=10000, check_views=False)
-    batches: list[list[Event]] = []
-    for e in out.events:
-        if not batches or batches[-1][-1].type == ev.HIDDEN_CHANGED or batches[-1][-1].type == ev.GIFT_GIVEN:
-            batches.append([])
-        batches[-1].append(e)
-    for batch in batches:
-        last = batch[-1]
-        assert last.type in (ev.HIDDEN_CHANGED, ev.GIFT_GIVEN), [e.type for e in batch]
-        if last.type == ev.HIDDEN_CHANGED:
-            assert last.visible_to == () and len(last.payload["salt"]) == 32
+def _batches(rows: list[dict]) -> list[list[dict]]:
+    out: list[list[dict]] = []
+    for r in rows:
+        if (r.get("cause") or {}).get("command") is not None:
+            out.append([])
+        if out and not r["type"].startswith("core.Game") and r["type"] != "core.SeedRevealed":
+            out[-1].append(r)
+    return out
+
+
+def test_ordinary_moves_hold_no_hidden_event_and_stay_takeback_eligible():
+    """The hidden outcome comes only with a secret change: a summon or a move
+    shows everything it did to everybody (takebacks refuse batches with an event
+    some other seat cannot see)."""
+    moves = public = 0
+    for rows in _rows(4):
+        for batch in _batches(rows):
+            cmd = batch[0]["cause"]["command"]
+            if cmd["type"] in ("move", "summon", "place", "build"):
+                assert ev.HIDDEN_CHANGED not in [r["type"] for r in batch], batch
+                moves += 1
+                # (the last move of a mandate may show the next drawer his tiles)
+                public += all(r.get("visible_to") is None for r in batch)
+    assert moves > 50 and public > 0.8 * moves
+
+
+@pytest.mark.parametrize("propose", [False, True])
+def test_the_end_of_the_tea_ceremony_looks_the_same_with_or_without_a_lapsing_proposal(propose):
+    g = Game(["Koi", "Lotus", "Turtle", "Dragonfly", "Bonsai"])
+    if propose:
+        g.do(0, type="propose_alliance", to=1)
+    for seat in range(4):
+        g.do(seat, type="tea_done")
+    start = len(g.events)
+    g.do(4, type="tea_done")
+    batch = g.events[start:]
+    hidden = [e for e in batch if e.type == ev.HIDDEN_CHANGED]
+    assert len(hidden) == 1 and hidden[0].visible_to == ()
+    assert [(e.type, e.visible_to) for e in batch if e.visible_to is None] == [(ev.COMMAND_APPLIED, None)]
+    lapsed = hidden[0].payload["outcome"].get("set", {}).get("closed_proposals")
+    assert (lapsed is not None) == propose
+    assert not any("proposals" in str(e.payload) for e in batch if e.visible_to is None)
 
 
 @pytest.mark.parametrize("seed", [21, 22])
