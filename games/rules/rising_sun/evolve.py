@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..base import Event
 from .evolve_legacy import evolve_legacy
 from .facts import apply
-from .state import State, clone, version
+from .state import State, version
 
 
 def evolve(state: State, event: Event) -> State:
@@ -21,4 +21,4 @@ def evolve(state: State, event: Event) -> State:
     outcome = event.payload.get("outcome")
     if not isinstance(outcome, dict):
         return state
-    return apply(clone(state), outcome)
+    return apply(state, outcome)

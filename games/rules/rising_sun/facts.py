@@ -173,29 +173,30 @@ def _apply_list(a: list[Any], change: dict[str, Any]) -> list[Any]:
 
 
 def apply(s: State, outcome: Outcome) -> State:
-    """Apply an outcome to `s` in place (the caller passes a private copy)."""
-    d = cast(dict[str, Any], s)
-    for fid, move in outcome.get("figures", {}).items():
-        d["figures"][fid]["at"] = move["to"]
-    for fid, fig in sorted(outcome.get("figures_set", {}).items()):
-        d["figures"][fid] = _canon(fig)
-    for fid in outcome.get("figures_removed", []):
-        del d["figures"][fid]
+    """A new state: `s` with the outcome applied. `s` is left as it is and the
+    new state shares with it what the outcome does not touch (states are values:
+    `decide` works on a clone, nothing changes a state in place), so a fold
+    copies only what changed instead of the whole state per event."""
+    d = dict(cast(dict[str, Any], s))
+    if {"figures", "figures_set", "figures_removed"} & outcome.keys():
+        figs = dict(d["figures"])
+        for fid, move in outcome.get("figures", {}).items():
+            figs[fid] = {**figs[fid], "at": move["to"]}
+        for fid, fig in sorted(outcome.get("figures_set", {}).items()):
+            figs[fid] = _canon(fig)
+        for fid in outcome.get("figures_removed", []):
+            del figs[fid]
+        d["figures"] = figs
     if "stack" in outcome:
         d["stack"] = d["stack"][:outcome["stack"]["keep"]] + _canon(outcome["stack"]["push"])
-    for seat, change in outcome.get("players", {}).items():
-        p = d["players"][int(seat)]
-        for k, v in change.items():
-            if k in PLAYER_COUNTS and isinstance(v, int):
-                p[k] += v
-            elif k in PLAYER_LISTS:
-                p[k] = _apply_list(p[k], v)
-            else:
-                p[k] = _canon(v["set"])
+    if "players" in outcome:
+        d["players"] = list(d["players"])
+        for seat, change in outcome["players"].items():
+            d["players"][int(seat)] = _player(d["players"][int(seat)], change)
     for k, v in sorted(outcome.get("set", {}).items()):
         if k == BIDS:
             if d.get("battle") is not None:
-                d["battle"]["bids"] = _canon(v)
+                d["battle"] = {**d["battle"], "bids": _canon(v)}
         elif k == "battle" and v is not None and "bids" not in v:
             # unrevealed: its bids are the old battle's unrevealed ones, if any
             # (the hidden event of the batch, applied before, set them if they changed)
@@ -207,5 +208,17 @@ def apply(s: State, outcome: Outcome) -> State:
         if k != BIDS:
             d.pop(k, None)
         elif d.get("battle") is not None and not d["battle"]["revealed"]:
-            d["battle"]["bids"] = {}
-    return s
+            d["battle"] = {**d["battle"], "bids": {}}
+    return cast(State, d)
+
+
+def _player(p: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
+    p = dict(p)
+    for k, v in change.items():
+        if k in PLAYER_COUNTS and isinstance(v, int):
+            p[k] += v
+        elif k in PLAYER_LISTS:
+            p[k] = _apply_list(p[k], v)
+        else:
+            p[k] = _canon(v["set"])
+    return p

@@ -147,3 +147,16 @@ def test_the_state_is_the_same_straight_from_decide_or_back_from_the_store(seed)
     out = play_random_game(RULES, [None] * 5, {}, seed=seed, check_every=10000, check_views=False)
     raw = fold(RULES, [Event(e.type, e.payload, e.version, e.visible_to) for e in out.events])
     assert pickle.dumps(raw) == pickle.dumps(out.state)
+
+
+def test_evolve_leaves_the_state_it_is_given_unchanged():
+    """evolve shares the untouched parts of the state (no full copy per event):
+    no state of a fold may change afterwards."""
+    out = play_random_game(RULES, [None] * 4, {}, seed=23, check_every=10000, check_views=False)
+    s, states, frozen = RULES.initial_state(), [], []
+    for e in out.events:
+        if not e.type.startswith("core."):
+            s = RULES.evolve(s, e)
+            states.append(s)
+            frozen.append(pickle.dumps(s))
+    assert [pickle.dumps(x) for x in states] == frozen
