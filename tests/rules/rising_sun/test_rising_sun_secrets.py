@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from games.rules.base import COMMITTED, IllegalCommand, canonical_json, commitment_of
+from games.rules.base import COMMITTED, Event, IllegalCommand, canonical_json, commitment_of, fold
 from games.rules.rising_sun import events as ev
 from games.rules.rising_sun.rules import ANONYMOUS, RULES
 from games.rules.testing import play_random_game
@@ -50,8 +50,8 @@ def test_every_private_event_carries_a_unique_128_bit_salt(random_games):
 def test_salts_do_not_change_the_state(random_games):
     """evolve ignores the new salts (a commitment's salt is part of the choice
     kept for its reveal): folding the events without them gives the same state."""
-    from games.rules.base import Event, fold
-    new = {ev.MANDATES_SHUFFLED, ev.TILES_SEEN, ev.PROPOSAL_RECEIVED, ev.PROPOSAL_DECLINED, ev.PROPOSAL_WITHDRAWN}
+    new = {ev.MANDATES_SHUFFLED, ev.TILES_SEEN, ev.PROPOSAL_RECEIVED, ev.PROPOSAL_DECLINED, ev.PROPOSAL_WITHDRAWN,
+           ev.HIDDEN_CHANGED}
     for out in random_games[:3]:
         bare = [Event(e.type, {k: v for k, v in e.payload.items() if k != "salt" or e.type not in new},
                       e.version, e.visible_to) for e in out.events]
