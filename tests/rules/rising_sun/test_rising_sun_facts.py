@@ -3,18 +3,20 @@ recorded game folds to the same states whatever the rules code says now (a
 deploy between two moves of a play-by-email game cannot change its past), while
 the verifier, which re-decides every command, still sees that the rules changed."""
 
+import json
 import pickle
+import random
 from pathlib import Path
 
 import pytest
 
 from games import verify
-from games.rules.base import Event, fold
+from games.rules.base import Event, canonical_json, fold, rng_factory
 from games.rules.rising_sun import events as ev
 from games.rules.rising_sun import politics
 from games.rules.rising_sun.facts import SECRET_KEYS
 from games.rules.rising_sun.rules import RULES
-from games.rules.testing import play_random_game
+from games.rules.testing import pick, play_random_game, roundtrip
 from tests.rules.rising_sun.testkit import Game
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "games"
@@ -58,6 +60,45 @@ def test_recorded_v4_games_fold_to_their_states_after_a_rules_change(monkeypatch
         assert _states(rows) == states  # every intermediate state, not only the last
         report = verify.verify(rows, rules=RULES)
         assert not report.replayed and any(p.check == "replay" for p in report.problems), report.problems[:2]
+
+
+def _record(seed: int, players: int) -> tuple[list[Event], list, list[tuple]]:
+    """Play a seeded random game; keep its events, the state after each, and
+    every decision (state before, seat, command, rng seq, events it made)."""
+    rnd, game_seed = random.Random(seed), f"facts-{seed}"
+    events = [roundtrip(e) for e in RULES.start([None] * players, {}, rng_factory(game_seed, 1))]
+    state = fold(RULES, events)
+    states, decisions = [state], []
+    while RULES.outcome(state) is None:
+        p = rnd.choice(RULES.pending(state))
+        cmd = json.loads(canonical_json(dict(pick(RULES.legal_commands(state, p.seat), rnd))))
+        seq = len(events) + 1
+        new = [roundtrip(e) for e in RULES.decide(state, p.seat, cmd, rng_factory(game_seed, seq))]
+        decisions.append((state, p.seat, cmd, game_seed, seq, new))
+        for e in new:
+            state = state if e.type.startswith("core.") else RULES.evolve(state, e)
+        events += new
+        states.append(state)
+    return events, states, decisions
+
+
+def test_games_recorded_here_fold_to_their_states_after_a_rules_change(monkeypatch):
+    recorded = [_record(seed, n) for seed, n in ((41, 3), (42, 5))]
+    _generous_harvest(monkeypatch)
+    changed = 0
+    for events, states, decisions in recorded:
+        assert fold(RULES, events) == states[-1]
+        setup = len(events) - sum(len(d[-1]) for d in decisions)
+        s = fold(RULES, events[:setup])
+        assert s == states[0]
+        for (*_, made), after in zip(decisions, states[1:], strict=True):  # every state on the way
+            for e in made:
+                s = s if e.type.startswith("core.") else RULES.evolve(s, e)
+            assert s == after
+        for state, seat, cmd, game_seed, seq, made in decisions:  # the verifier's re-decide
+            again = [roundtrip(e) for e in RULES.decide(state, seat, cmd, rng_factory(game_seed, seq))]
+            changed += again != made
+    assert changed > 0
 
 
 def test_the_same_change_rewrites_the_past_of_command_style_games(monkeypatch):
