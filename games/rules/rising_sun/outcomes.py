@@ -31,9 +31,8 @@ def restate(old: State, new: State, out: list[Event], rng: RngFactory, purpose: 
         if e.type == ev.MANDATES_SHUFFLED:
             continue
         if e.type in ev.FACT_EVENTS and e.visible_to is None:
-            payload = {k: v for k, v in e.payload.items() if k != "draws"}
-            payload["outcome"] = public
-            events.append(Event(e.type, payload, ev.VERSIONS[e.type], None))
+            fields = {k: v for k, v in e.payload.items() if k != "draws"}
+            events.append(ev.FACTS[e.type](**fields, outcome=public).event())
             carried = True
         else:
             events.append(e)
@@ -42,7 +41,7 @@ def restate(old: State, new: State, out: list[Event], rng: RngFactory, purpose: 
         salt = rng(f"salt:hidden-state:{purpose}").salt()
         at = next((i for i, e in enumerate(events) if e.type in ev.FACT_EVENTS and e.visible_to is None),
                   len(events))
-        events.insert(at, Event(ev.HIDDEN_CHANGED, {"outcome": hidden, "salt": salt}, 1, ()))
+        events.insert(at, ev.HiddenStateChanged(outcome=hidden, salt=salt).event())
     return events
 
 

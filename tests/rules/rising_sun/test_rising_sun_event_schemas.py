@@ -2,6 +2,8 @@
 every event type Rising Sun emits at rules version 4, checked against every
 event of random games (so the schemas cannot drift from the engine)."""
 
+import dataclasses
+
 import jsonschema
 import pytest
 
@@ -44,3 +46,13 @@ def test_a_schema_rejects_a_payload_the_engine_would_not_make():
         jsonschema.validate(bad, SCHEMAS[ev.COMMAND_APPLIED])
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"outcome": {}, "salt": "short"}, SCHEMAS[ev.HIDDEN_CHANGED])
+
+
+def test_the_event_dataclasses_match_their_schemas():
+    for cls in (*ev.FACTS.values(), ev.HiddenStateChanged):
+        schema = SCHEMAS[cls.TYPE]
+        names = {f.name for f in dataclasses.fields(cls)}
+        assert names == set(schema["properties"]), cls.TYPE
+        required = {f.name for f in dataclasses.fields(cls) if f.default is dataclasses.MISSING}
+        assert required == set(schema["required"]), cls.TYPE
+        assert ev.VERSIONS[cls.TYPE] == cls.VERSION
