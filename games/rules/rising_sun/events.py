@@ -1,8 +1,24 @@
-"""Event type names (stable strings). Most public events carry the command that
-caused them plus every random draw it made (`draws`), so `evolve` replays the
-same deterministic step without ever drawing (see README, "Event model").
-From rules version 3 every private event (`visible_to` set) carries
-`payload["salt"]` (32 hex chars from the decision's rng), which `evolve` ignores."""
+"""Event type names (stable strings), and the version-4 events as frozen
+dataclasses (house style: `TYPE`, `VERSION`; the payload is their fields).
+
+Rules version 4: the public event of a batch (`GameSetUp`, `CommandApplied`,
+`MandatePlayed`, `WarBidsRevealed`, `GiftGiven`, payload VERSION 2) states its
+outcome (`payload.outcome`, see facts.py), preceded by a hidden
+`HiddenStateChanged` stating the secret outcome when a secret changed (see
+outcomes.py); `evolve` applies facts. Their payload JSON Schemas are
+data/schemas/events.json. Versions 2 and 3 (VERSION 1 payloads): public events
+carry the command that caused them plus every random draw it made (`draws`), so
+`evolve` replays the same deterministic step without ever drawing (see README,
+"Event model"). From rules version 3 every private event (`visible_to` set)
+carries `payload["salt"]` (32 hex chars from the decision's rng), which `evolve`
+ignores."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from ..base import Event
 
 PREFIX = "rising-sun."
 
@@ -19,6 +35,83 @@ COMMAND_APPLIED = PREFIX + "CommandApplied"     # public: a command and its draw
 MANDATE_PLAYED = PREFIX + "MandatePlayed"       # public: declared mandate (+reveal)
 BIDS_REVEALED = PREFIX + "WarBidsRevealed"      # public: all bids of a battle (reveals)
 GIFT_GIVEN = PREFIX + "GiftGiven"               # public: coins / ronin handed over
+HIDDEN_CHANGED = PREFIX + "HiddenStateChanged"  # v4, hidden (visible_to=()): the secret outcome
 
 # Event types whose evolve re-applies a command (payload: seat, cmd, draws).
 COMMAND_EVENTS = {COMMAND_APPLIED, MANDATE_PLAYED, BIDS_REVEALED, GIFT_GIVEN}
+
+Outcome = dict[str, Any]  # facts.py
+
+
+@dataclass(frozen=True, kw_only=True)
+class Fact:
+    """A version-4 event; `event()` is what the engine emits (fields that are
+    None are left out of the payload)."""
+
+    TYPE: ClassVar[str]
+    VERSION: ClassVar[int]
+    VISIBLE_TO: ClassVar[tuple[int, ...] | None] = None  # None: public
+    outcome: Outcome  # what changed (facts.py)
+
+    def event(self) -> Event:
+        payload = {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None}
+        return Event(self.TYPE, payload, self.VERSION, self.VISIBLE_TO)
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameSetUp(Fact):
+    TYPE: ClassVar[str] = SETUP
+    VERSION: ClassVar[int] = 2
+    clans: list[str]
+    season_set: str
+    shrines: list[str]
+
+
+@dataclass(frozen=True, kw_only=True)
+class CommandApplied(Fact):
+    TYPE: ClassVar[str] = COMMAND_APPLIED
+    VERSION: ClassVar[int] = 2
+    seat: int
+    cmd: dict[str, Any]  # what was asked (the log's words); evolve reads only `outcome`
+    reveals: list[dict[str, Any]] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class MandatePlayed(Fact):
+    TYPE: ClassVar[str] = MANDATE_PLAYED
+    VERSION: ClassVar[int] = 2
+    seat: int
+    declared: str
+    reveals: list[dict[str, Any]] | None = None  # the tile, unless Lotus's face-down one
+
+
+@dataclass(frozen=True, kw_only=True)
+class WarBidsRevealed(Fact):
+    TYPE: ClassVar[str] = BIDS_REVEALED
+    VERSION: ClassVar[int] = 2
+    province: str
+    reveals: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class GiftGiven(Fact):
+    TYPE: ClassVar[str] = GIFT_GIVEN
+    VERSION: ClassVar[int] = 2
+    seat: int
+    cmd: dict[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True)
+class HiddenStateChanged(Fact):
+    TYPE: ClassVar[str] = HIDDEN_CHANGED
+    VERSION: ClassVar[int] = 1
+    VISIBLE_TO: ClassVar[tuple[int, ...] | None] = ()  # nobody's until the game ends
+    salt: str
+
+
+# the public events that carry a batch's outcome, by type
+FACTS: dict[str, type[Fact]] = {c.TYPE: c for c in (GameSetUp, CommandApplied, MandatePlayed, WarBidsRevealed,
+                                                     GiftGiven)}
+FACT_EVENTS = set(FACTS)
+_ALL: tuple[type[Fact], ...] = (*FACTS.values(), HiddenStateChanged)
+VERSIONS = {c.TYPE: c.VERSION for c in _ALL}

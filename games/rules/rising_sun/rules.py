@@ -21,9 +21,11 @@ from ..base import (
 from . import battle, flow, kami, politics, tea, war  # noqa: F401  (registers frames)
 from . import events as ev
 from .commands import parse
-from .data import CLAN_NAMES
+from .data import CLAN_NAMES, EVENT_SCHEMAS
 from .evolve import evolve as _evolve
+from .evolve_legacy import evolve_legacy
 from .flow import Command
+from .outcomes import restate
 from .setup import OPTIONS_SCHEMA
 from .setup import initial_state as _initial
 from .setup import start as _start
@@ -42,7 +44,7 @@ GIFT_SCHEMA = {
 }
 
 
-RULES_VERSION = 3
+RULES_VERSION = 4
 ANONYMOUS = -1
 """The `seat` of a version-3 alliance proposal's public commitment: nobody's, so
 it does not name the proposer; its choice `{from, to}` names both once revealed."""
@@ -62,13 +64,17 @@ class RisingSun:
     timing-conflict prompts, Oni of Souls in battles only; 3 - every private
     event carries a salt, alliance proposals leave no public trace unless
     accepted (anonymous commitment, pending seats unchanged, revealed at the
-    end), Take Hostage moves each hostage's VP at once."""
+    end), Take Hostage moves each hostage's VP at once; 4 - events state facts:
+    `decide` computes the outcome once and the batch's public event carries it
+    (plus a hidden `HiddenStateChanged` with the secret part), `evolve` applies
+    it without rules code (facts.py, outcomes.py)."""
 
     id = "rising-sun"
     name = "Rising Sun"
     min_players = 3
     max_players = 5
     options_schema = OPTIONS_SCHEMA
+    event_schemas = EVENT_SCHEMAS  # payload JSON Schemas by event type (data/schemas/events.json), version 4
     salted_since = 3  # first rules version whose private events all carry payload.salt (issue 10)
     # The shape of the pickled state: 2 = full-word keys with TypedDicts (1 had
     # `figs`, `n`, `o`/`t`/`n`/`loc`...). Events are unchanged; a snapshot taken
@@ -80,7 +86,8 @@ class RisingSun:
 
     def for_rules_version(self, version: int) -> RisingSun:
         """The engine for a game started under `version` (versions 1 and 2 share
-        one engine: version 1 games were re-recorded; newer or unknown: current)."""
+        one engine: version 1 games were re-recorded; 3 keeps command-style
+        events; newer or unknown: current)."""
         if not isinstance(version, int) or version >= RULES_VERSION:
             return RULES
         version = max(2, version)
@@ -93,7 +100,15 @@ class RisingSun:
         return list(CLAN_NAMES)
 
     def start(self, factions: Sequence[str | None], options: Mapping[str, Any], rng: RngFactory) -> list[Event]:
-        return _start(factions, options, rng, self.rules_version)
+        out = _start(factions, options, rng, self.rules_version)
+        if self.rules_version < 4:
+            return out
+        # the setup is computed here once (with the rules code of the version
+        # that recorded it); its events state the resulting board
+        s = start = self.initial_state()
+        for e in out:
+            s = evolve_legacy(s, e)
+        return restate(start, s, out, rng, "setup")
 
     def initial_state(self) -> State:
         return _initial(self.rules_version)
@@ -109,11 +124,19 @@ class RisingSun:
         if state["result"] is not None:
             raise IllegalCommand("the game is over")
         s = clone(state)
+        out = self._decide(state, s, seat, cmd, rng)
+        if version(state) < 4:
+            return out
+        return restate(state, s, out, rng, "decide")
+
+    def _decide(self, state: State, s: State, seat: int, cmd: Command, rng: RngFactory) -> list[Event]:
+        """The batch of events; `s` (a copy of `state`) ends as the state after it."""
         ctx = flow.Ctx(rng=rng)
         t = cmd["type"]
         before = top(state)
         if t == "gift":
             tea.check_gift(s, seat, cmd)
+            tea.apply_gift(s, seat, cmd)
             return [Event(ev.GIFT_GIVEN, {"seat": seat, "cmd": cmd})]
         if t == "propose_alliance":
             return self._propose(s, seat, cmd, rng)
@@ -174,12 +197,14 @@ class RisingSun:
         key = _key(s, "alliance")
         if version(s) < 3:
             priv, pub = commit(rng, seat, key, cmd["to"], ev.PROPOSAL_MADE, extra={"seat": seat})
+            _store_proposal(s, seat, cmd["to"], priv)
             told = Event(ev.PROPOSAL_RECEIVED, {"from": seat, "to": cmd["to"]}, visible_to=(cmd["to"],))
             return [priv, pub, told]
         # the public commitment names nobody: its choice names proposer and target
         priv, pub = commit(rng, seat, key, {"from": seat, "to": cmd["to"]}, ev.PROPOSAL_MADE,
                            extra={"seat": seat})
         pub = Event(pub.type, {**pub.payload, "seat": ANONYMOUS})
+        _store_proposal(s, seat, cmd["to"], priv)
         told = Event(ev.PROPOSAL_RECEIVED, {"from": seat, "to": cmd["to"], **_salt(rng, f"{key}:received")},
                      visible_to=(cmd["to"],))
         return [priv, pub, told]
@@ -298,6 +323,12 @@ class RisingSun:
             return None
         return Outcome(tuple(r["winners"]), {int(q): float(v) for q, v in r["scores"].items()},
                        "most Victory Points after Winter (ties: Honor; tied allies share)")
+
+
+def _store_proposal(s: State, seat: int, to: int, priv: Event) -> None:
+    """What the proposal's private commitment does (evolve_legacy's `_proposal`)."""
+    s["commit_count"] += 1
+    tea.store_proposal(s, seat, to, str(priv.payload["key"]), str(priv.payload["salt"]))
 
 
 def _random_bid(rnd: random.Random, coins: int) -> Command:

@@ -37,7 +37,7 @@ def test_lotus_plays_face_down_and_declares_any_mandate():
     assert g.coins("Koi") == 1  # the declared Harvest was executed
     assert RULES.view(g.s, 0)["track"][-1] == {"seat": 1, "mandate": "harvest", "face_down": True, "tile": None}
     assert RULES.view(g.s, 1)["track"][-1]["tile"] == "betray"
-    assert "reveals" not in g.events[-2].payload and "reveals" not in g.events[-1].payload
+    assert "reveals" not in g.shown()[-2].payload and "reveals" not in g.shown()[-1].payload
 
 
 def test_other_clans_cannot_declare():

@@ -4,7 +4,7 @@ edge cases and Winter scoring."""
 import jsonschema
 import pytest
 
-from games.rules.base import IllegalCommand, commitment_of, fold, rng_factory
+from games.rules.base import IllegalCommand, canonical_json, commitment_of, fold, rng_factory
 from games.rules.rising_sun import events as ev
 from games.rules.rising_sun.rules import RULES
 from games.rules.rising_sun.state import gain_honor, lose_honor
@@ -40,7 +40,11 @@ def test_setup_seating_honor_home_and_decks():
     assert len(s["war_provinces"]) == 7 and len(set(s["war_provinces"])) == 7
     assert len(s["display"]) == 12 and len(s["shrines"]) == 4 and len(s["mandate_deck"]) == 10
     assert [p["coins"] for p in s["players"]] == [4, 5, 7, 6, 6]
-    assert events[0].visible_to == ()  # the mandate order is nobody's to see
+    # the mandate order is nobody's to see: it is in the hidden outcome only
+    hidden, public = events
+    assert hidden.type == ev.HIDDEN_CHANGED and hidden.visible_to == ()
+    assert hidden.payload["outcome"]["set"]["mandate_deck"] == s["mandate_deck"]
+    assert "mandate_deck" not in canonical_json(dict(public.payload))
     v = RULES.view(s, 1)
     assert "mandate_deck" not in v and v["mandate_deck_size"] == 10
 
@@ -69,12 +73,12 @@ def test_honor_swaps_and_bounds():
 def test_tea_ceremony_private_proposal_commit_and_reveal():
     g = Game(FOUR)
     g.do("Koi", type="propose_alliance", to=2)
-    priv, pub, told = g.events[-3:]
+    priv, pub, told = g.shown()[-3:]
     assert priv.visible_to == (0,) and pub.type == "core.ChoiceCommitted" and told.visible_to == (2,)
     assert RULES.view(g.s, 2)["proposals"] == [{"from": 0, "to": 2}]
     assert RULES.view(g.s, 1)["proposals"] == []
     g.do("Turtle", type="accept_alliance", **{"from": 0})
-    r = g.events[-1].payload["reveals"][0]
+    r = g.shown()[-1].payload["reveals"][0]
     assert commitment_of(r["salt"], r["choice"]) == pub.payload["commitment"]
     assert g.s["alliances"] == [2, None, 0, None] and g.p("Koi")["alliance_seasons"] == ["spring"]
     with pytest.raises(IllegalCommand):
@@ -148,7 +152,7 @@ def test_bids_are_secret_until_all_are_in():
     with pytest.raises(IllegalCommand):
         g.bid("Lotus", poets=6)  # more than it has
     g.bid("Lotus", hostage=1)
-    reveal = g.events[-1]
+    reveal = g.shown()[-1]
     assert reveal.type == ev.BIDS_REVEALED and len(reveal.payload["reveals"]) == 2
 
 

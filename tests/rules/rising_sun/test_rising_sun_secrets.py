@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from games.rules.base import COMMITTED, IllegalCommand, canonical_json, commitment_of
+from games.rules.base import COMMITTED, Event, IllegalCommand, canonical_json, commitment_of, fold
 from games.rules.rising_sun import events as ev
 from games.rules.rising_sun.rules import ANONYMOUS, RULES
 from games.rules.testing import play_random_game
@@ -43,15 +43,15 @@ def test_every_private_event_carries_a_unique_128_bit_salt(random_games):
             salts.append(salt)
         assert len(salts) == len(set(salts)), "a salt is used twice in one game"
     # the property was exercised on every kind of private event random play makes
-    assert {ev.MANDATES_SHUFFLED, ev.TILES_SEEN, ev.MANDATE_CHOSEN, ev.BID_PLACED, ev.PROPOSAL_MADE,
+    assert {ev.HIDDEN_CHANGED, ev.TILES_SEEN, ev.MANDATE_CHOSEN, ev.BID_PLACED, ev.PROPOSAL_MADE,
             ev.PROPOSAL_RECEIVED, ev.PROPOSAL_DECLINED, ev.PROPOSAL_WITHDRAWN} <= seen_types
 
 
 def test_salts_do_not_change_the_state(random_games):
     """evolve ignores the new salts (a commitment's salt is part of the choice
     kept for its reveal): folding the events without them gives the same state."""
-    from games.rules.base import Event, fold
-    new = {ev.MANDATES_SHUFFLED, ev.TILES_SEEN, ev.PROPOSAL_RECEIVED, ev.PROPOSAL_DECLINED, ev.PROPOSAL_WITHDRAWN}
+    new = {ev.MANDATES_SHUFFLED, ev.TILES_SEEN, ev.PROPOSAL_RECEIVED, ev.PROPOSAL_DECLINED, ev.PROPOSAL_WITHDRAWN,
+           ev.HIDDEN_CHANGED}
     for out in random_games[:3]:
         bare = [Event(e.type, {k: v for k, v in e.payload.items() if k != "salt" or e.type not in new},
                       e.version, e.visible_to) for e in out.events]
@@ -60,8 +60,8 @@ def test_salts_do_not_change_the_state(random_games):
 
 def test_version_2_games_keep_their_unsalted_events():
     old = RULES.for_rules_version(2)
-    assert old.rules_version == 2 and RULES.rules_version == 3
-    assert RULES.for_rules_version(3) is RULES and old.for_rules_version(2) is old
+    assert old.rules_version == 2 and RULES.rules_version == 4
+    assert RULES.for_rules_version(4) is RULES and RULES.for_rules_version(3).rules_version == 3 and old.for_rules_version(2) is old
     out = play_random_game(old, [None] * 3, {}, seed=77, check_every=10000, check_views=False)
     shuffles = [e for e in out.events if e.type == ev.MANDATES_SHUFFLED]
     assert shuffles and all("salt" not in e.payload for e in shuffles)
@@ -181,7 +181,7 @@ def test_a_done_player_is_not_asked_but_may_still_answer():
     assert (0, "tea_ceremony") not in g.pending()  # proposing did not make the proposer active again
     g.do(1, type="accept_alliance", **{"from": 0})
     assert g.s["alliances"][:2] == [1, 0]
-    reveal = g.events[-1].payload["reveals"]
+    reveal = g.shown()[-1].payload["reveals"]
     assert reveal[0]["seat"] == ANONYMOUS and reveal[0]["choice"] == {"from": 0, "to": 1}
     commit = next(e for e in g.events if e.type == COMMITTED)
     assert commitment_of(reveal[0]["salt"], reveal[0]["choice"]) == commit.payload["commitment"]
@@ -191,7 +191,7 @@ def test_acceptance_reveals_only_the_accepted_proposal():
     g = Game(FIVE)
     g.do(2, type="propose_alliance", to=1).do(0, type="propose_alliance", to=1).do(3, type="propose_alliance", to=4)
     g.do(1, type="accept_alliance", **{"from": 0})
-    reveals = g.events[-1].payload["reveals"]
+    reveals = g.shown()[-1].payload["reveals"]
     assert [r["choice"] for r in reveals] == [{"from": 0, "to": 1}]  # 2 -> 1 stays secret
     assert [(p["from"], p["to"]) for p in g.s["closed_proposals"]] == [(2, 1)]
     assert RULES.view(g.s, 2)["proposals"] == [] and RULES.view(g.s, 4)["proposals"] == [{"from": 3, "to": 4}]

@@ -17,7 +17,7 @@ NAMES = ("hana", "kenji", "mitsu", "rin")
 
 def _game():
     game = driver.new_game("rising-sun", 4, names=NAMES)
-    assert game.rules_version == 3
+    assert game.rules_version == 4
     return game
 
 
@@ -45,7 +45,8 @@ def test_others_see_nothing_of_a_proposal_but_its_anonymous_commitment(answer):
     assert {u.username: _seen(game, u) for u in others} == before
     for u in others:
         rows, _ = reading.events_page(game, u, after=start, limit=100)
-        assert len(rows) == 4  # proposal, commitment, notice to the target; the answer
+        # proposal, commitment, notice to the target, hidden outcome; the answer, hidden outcome
+        assert len(rows) == 6
         for row in rows:
             if row.get("redacted"):
                 assert set(row) == {"seq", "type", "redacted", "prev_hash", "hash"}

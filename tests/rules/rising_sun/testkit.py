@@ -16,6 +16,7 @@ import json
 from typing import Any
 
 from games.rules.base import canonical_json, fold, rng_factory
+from games.rules.rising_sun.events import HIDDEN_CHANGED
 from games.rules.rising_sun.flow import AUTO, Ctx, run
 from games.rules.rising_sun.rules import RULES
 from games.rules.rising_sun.state import force
@@ -152,6 +153,10 @@ class Game:
             if not e.type.startswith("core."):
                 self.s = self.rules.evolve(self.s, e)
         return self
+
+    def shown(self) -> list:
+        """The events but the hidden outcomes (rules version 4), which end every batch."""
+        return [e for e in self.events if e.type != HIDDEN_CHANGED]
 
     def choose(self, clan, choice) -> Game:
         return self.do(clan, type="choose", choice=choice)
