@@ -144,6 +144,9 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
+# games.tasks is found by autodiscovery; the play-by-email task module is named here
+# (the layers contract keeps task modules from importing each other).
+CELERY_IMPORTS = ["games.tasks_pbem"]
 CELERY_BEAT_SWEEP_SECONDS = _positive_int("DEADLINE_SWEEP_SECONDS", 2)
 
 REST_FRAMEWORK = {

@@ -14,8 +14,8 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts.models import profile_of
-from accounts.vacation import days_left
 from games.services.errors import Conflict, Invalid, ServiceError
+from games.services.vacation import days_left, set_vacation
 
 from ..serializers import (
     CredentialsSerializer,
@@ -106,7 +106,5 @@ class MeView(APIView):
                     setattr(p, f, d[f])
             p.save()
             if "vacation_until" in d:
-                from accounts.vacation import set_vacation
-
                 set_vacation(user, d["vacation_until"])
         return Response(MeSerializer(me_json(user)).data)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from events import feed
 from games.models import Notification
+from games.services.notify import user_channel
 
 
 def notices_after(user_id: int, after: int, limit: int = 200):
@@ -22,8 +23,6 @@ def notice_json(n: Notification) -> dict:
 
 
 def user_stream(user, after: int, max_seconds: float = feed.MAX_STREAM_SECONDS):
-    from games.services.notify import user_channel
-
     def fetch(after: int):
         return [(n.id, n.kind, notice_json(n)) for n in notices_after(user.id, after)], False
 

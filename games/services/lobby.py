@@ -8,13 +8,14 @@ from typing import Any
 
 import jsonschema
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from events import store
 from games.rules import registry
 from games.rules.base import RulesError, rng_factory, sha256_hex
 
 from ..models import Game, Seat
-from . import hooks
+from .commit import commit
 from .errors import Conflict, Forbidden, Invalid, NotFound, ServiceError
 from .state import fold_rows
 
@@ -175,11 +176,6 @@ def start(game_id, user) -> Game:
         except RulesError as exc:
             raise Invalid(exc.reason, code="invalid_setup") from exc
         new = [started] + [store.NewEvent(e.type, dict(e.payload), e.version, e.visible_to) for e in engine_events]
-        rows = store.append(game.id, 0, new)
-        state = fold_rows(rules, rows)
-        game.status = Game.Status.RUNNING
-        game.started_at = game.started_at or rows[-1].recorded_at
-        game.version, game.chain_head = rows[-1].seq, rows[-1].hash
-        game.save(update_fields=["status", "started_at", "version", "chain_head"])
-        hooks.after_commit(game, state, rows)
+        commit(game, new, lambda rows: fold_rows(rules, rows), status=Game.Status.RUNNING,
+               started_at=game.started_at or timezone.now())
     return game
