@@ -211,6 +211,9 @@ SENGOKU = {
     # Default: inline with the embedded filesystem broker (it delivers about one
     # message per poll, too slow to carry one task per command), queued with Redis.
     "HOOKS_INLINE": _strict_bool("HOOKS_INLINE", CELERY_BROKER_URL == "filesystem://"),
+    # A bot's (or zombie seat's) next move in the same game waits this long: bots
+    # play at a bounded rate per game and hand the worker back between moves.
+    "BOT_MOVE_SECONDS": float(env.str("BOT_MOVE_SECONDS", default="0.25")),
 }
 
 LOGGING = {
@@ -226,7 +229,15 @@ LOGGING = {
 # backlog of sweeps. DEADLINE_OUTAGE_SECONDS: if the sweeper finds it has not run
 # for longer than this, every open deadline is extended by the downtime first.
 DEADLINE_OUTAGE_SECONDS = _positive_int("DEADLINE_OUTAGE_SECONDS", 60)
+# The clocks have their own entry (fire due deadlines only, every DEADLINE_FIRE_SECONDS),
+# so reminders, catch-up and requeues never delay a deadline.
+DEADLINE_FIRE_SECONDS = float(env.str("DEADLINE_FIRE_SECONDS", default="1"))
 CELERY_BEAT_SCHEDULE = {
+    "deadlines-fire": {
+        "task": "games.deadlines.fire",
+        "schedule": DEADLINE_FIRE_SECONDS,
+        "options": {"expires": max(2.0, 2.0 * DEADLINE_FIRE_SECONDS)},
+    },
     "pbem-sweep": {
         "task": "games.pbem.sweep",
         "schedule": float(CELERY_BEAT_SWEEP_SECONDS),
