@@ -152,8 +152,8 @@ CELERY_BEAT_SWEEP_SECONDS = _positive_int("DEADLINE_SWEEP_SECONDS", 2)
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["api.auth.BearerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["api.renderers.FastJSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["api.renderers.FastJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
@@ -169,6 +169,8 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
 }
 
+# Seconds a verified bearer token is remembered in the cache (api/auth.py); 0 = off.
+TOKEN_CACHE_SECONDS = _positive_int("TOKEN_CACHE_SECONDS", 30) if env.str("TOKEN_CACHE_SECONDS", default="") != "0" else 0
 REST_KNOX = {
     "AUTH_HEADER_PREFIX": "Bearer",
     "TOKEN_TTL": None,  # play-by-email games last weeks; tokens are revoked, not expired

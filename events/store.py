@@ -11,6 +11,7 @@ together with whatever else must commit with the events.
 from __future__ import annotations
 
 import functools
+import json
 import pickle
 import time
 import uuid
@@ -109,6 +110,10 @@ def _json(value: Any) -> str | None:
     return None if value is None else canonical_json(value)
 
 
+def _ordered(value: Any) -> str | None:
+    return None if value is None else json.dumps(value, ensure_ascii=False)
+
+
 _COLUMNS = ("stream", "seq", "type", "version", "payload", "actor", "cause", "visible_to", "recorded_at",
             "prev_hash", "hash")
 _JSON_COLUMNS = frozenset({"payload", "actor", "cause", "visible_to"})
@@ -133,10 +138,12 @@ def _insert(rows: list[Recorded], texts: list) -> None:
     if conn.vendor == "postgresql":
         for r, (p, a, c, v) in zip(rows, texts, strict=True):
             params += (r.stream, r.seq, r.type, r.version, p, a, c, v, r.recorded_at, r.prev_hash, r.hash)
-    else:  # SQLite and others: values as the model's fields prepare them
+    else:  # SQLite and others: values as the model's fields prepare them. JSON is text
+        # here and keeps its key order, so it is written in the payload's own order.
         fields = [StoredEvent._meta.get_field(c) for c in ("stream", "recorded_at")]
-        for r, (p, a, c, v) in zip(rows, texts, strict=True):
-            params += (fields[0].get_db_prep_save(r.stream, conn), r.seq, r.type, r.version, p, a, c, v,
+        for r in rows:
+            params += (fields[0].get_db_prep_save(r.stream, conn), r.seq, r.type, r.version,
+                       _ordered(r.payload), _ordered(r.actor), _ordered(r.cause), _ordered(r.visible_to),
                        fields[1].get_db_prep_save(r.recorded_at, conn), r.prev_hash, r.hash)
     sql = _insert_sql(conn.vendor, len(rows))
     try:

@@ -116,6 +116,17 @@ def get_game(game_id) -> Game:
         raise NotFound("no such game", code="game_not_found") from exc
 
 
+def lock_game(game_id) -> Game:
+    """The game row locked for this transaction (one query), or NotFound."""
+    try:
+        game = Game.objects.select_for_update().filter(id=uuid.UUID(str(game_id))).first()
+    except ValueError:
+        game = None
+    if game is None:
+        raise NotFound("no such game", code="game_not_found")
+    return game
+
+
 def join(game_id, user, faction: str | None = None, bot: str | None = None) -> Seat:
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=get_game(game_id).pk)

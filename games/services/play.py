@@ -29,7 +29,7 @@ from games.rules.base import BadCommand, IllegalCommand, Ruleset, canonical_json
 from ..models import CommandReceipt, Game, Seat
 from .commit import append_core, commit
 from .errors import Conflict, Forbidden, Invalid, ServiceError, Unprocessable
-from .lobby import get_game
+from .lobby import get_game, lock_game
 from .present import Viewer, present_event
 from .state import load_state, rules_for
 
@@ -54,14 +54,13 @@ def submit(game_id, user, command: Mapping[str, Any], expected_version: int | No
            idempotency_key: str | None = None) -> Submitted:
     """A player's command (validated by the caller: an object with a string
     `type`, an integer or no expected version, a key of 1-200 characters)."""
-    game = get_game(game_id)
     body_hash = _body_hash(command, expected_version)
     if idempotency_key:
-        found = _receipt(game, user, idempotency_key, body_hash)
+        found = _receipt(get_game(game_id), user, idempotency_key, body_hash)
         if found is not None:
             return found
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game.pk)
+        game = lock_game(game_id)  # one query: the game is read under the lock only
         if idempotency_key:  # a concurrent twin may have committed while we waited for the lock
             found = _receipt(game, user, idempotency_key, body_hash)
             if found is not None:

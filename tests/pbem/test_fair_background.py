@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import pytest
 
+from events.store import NewEvent
 from games import tasks, tasks_pbem
 from games.models import Game, Seat
 from games.services import deadlines, dispatch
 from games.services.commit import append_core
-from events.store import NewEvent
 
 from .conftest import T0, events_of, start_game
 
