@@ -171,6 +171,7 @@ REST_FRAMEWORK = {
 
 # Seconds a verified bearer token is remembered in the cache (api/auth.py); 0 = off.
 TOKEN_CACHE_SECONDS = _positive_int("TOKEN_CACHE_SECONDS", 30) if env.str("TOKEN_CACHE_SECONDS", default="") != "0" else 0
+TOKEN_LOCAL_CACHE_SECONDS = float(env.str("TOKEN_LOCAL_CACHE_SECONDS", default="5"))
 REST_KNOX = {
     "AUTH_HEADER_PREFIX": "Bearer",
     "TOKEN_TTL": None,  # play-by-email games last weeks; tokens are revoked, not expired
