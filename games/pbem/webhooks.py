@@ -71,7 +71,7 @@ def _private_target(url: str) -> bool:
 
 def post(url: str, secret: str, payload: dict, t: int, headers: dict) -> Attempt:
     """One POST with a short timeout. Retry on network errors, 5xx, 408 and 429."""
-    import httpx
+    import httpx  # only when a webhook is sent: the web process never needs it
 
     if urlsplit(url).scheme not in ("http", "https"):
         return Attempt(ok=False, error="webhook URL must be http or https")
