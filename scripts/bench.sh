@@ -4,7 +4,7 @@
 #
 # Knobs: BENCH_SECONDS (per event-store cell and round, default 5), BENCH_API_SECONDS (30),
 #        BENCH_GAMES (engine games per ruleset, 5), BENCH_RULESETS (rising-sun:5,shogun:5,imjin:2),
-#        BENCH_ONLY ("store api engines").
+#        BENCH_ONLY ("store api fairness engines").
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PY=.venv/bin/python
@@ -13,7 +13,7 @@ export SERVICES_DIR=var/bench-services SERVICES_DURABLE=1
 SECONDS_PER_CELL=${BENCH_SECONDS:-5}
 API_SECONDS=${BENCH_API_SECONDS:-30}
 GAMES=${BENCH_GAMES:-5}
-ONLY=${BENCH_ONLY:-store api engines}
+ONLY=${BENCH_ONLY:-store api fairness engines}
 failed=()
 
 trap 'scripts/services.sh down' EXIT
@@ -35,6 +35,10 @@ case " $ONLY " in *" api "*)
   $PY bench/api_load.py --seconds "$API_SECONDS" || failed+=(api_load)
   echo "=== API, one client alone (service time without queueing, 10s) ==="
   $PY bench/api_load.py --seconds 10 --clients 1 --games 2 --save-as api_single || failed+=(api_single) ;;
+esac
+case " $ONLY " in *" fairness "*)
+  echo "=== background work: deadlines while 20 bot games play (30s) ==="
+  $PY bench/fairness.py --seconds 30 || failed+=(fairness) ;;
 esac
 case " $ONLY " in *" engines "*)
   echo "=== engines ($GAMES games) ==="
