@@ -65,6 +65,8 @@ def due_times(game: Game) -> dict:
     vacation shows when it will be due once the vacation ends; a paused game
     has no due times."""
     out: dict[int, str] = {}
+    if not seconds_per_decision(game):  # an untimed game has no timed rows: no query on every read
+        return out
     rows = Deadline.objects.filter(game=game, status=OPEN, seconds__isnull=False)
     for d in rows:
         if d.due_at is not None:
