@@ -253,9 +253,32 @@ class LegalSerializer(serializers.Serializer):
     samples = serializers.ListField(child=serializers.DictField())
 
 
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON integer, not a numeric string, float or boolean."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, int) or isinstance(data, bool):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+# The one check of a command request body (services trust it): no unknown fields,
+# `command` an object with a string `type`, `expected_version` a JSON integer or absent.
+# (A comment, not a docstring: drf-spectacular would publish a docstring in schema.yml.)
 class CommandRequestSerializer(serializers.Serializer):
     command = serializers.DictField(help_text="{type, ...} exactly as legal-commands lists it")
-    expected_version = serializers.IntegerField(required=False, allow_null=True)
+    expected_version = StrictIntegerField(required=False, allow_null=True)
+
+    def validate_command(self, value):
+        if not isinstance(value.get("type"), str):
+            raise serializers.ValidationError("an object with a string `type`")
+        return value
+
+    def validate(self, attrs):
+        unknown = set(self.initial_data) - set(self.fields) if isinstance(self.initial_data, dict) else set()
+        if unknown:
+            raise serializers.ValidationError({"non_field_errors": [f"unknown fields: {sorted(unknown)}"]})
+        return attrs
 
 
 class EventSerializer(serializers.Serializer):

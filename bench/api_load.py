@@ -263,13 +263,110 @@ def main() -> int:
         print(f"gunicorn -w {args.workers} --threads {args.threads} on {base} "
               f"(DATABASE_URL={os.environ.get('DATABASE_URL', 'sqlite default')})", flush=True)
     try:
-        return run(base, args)
+        return run(base, args, proc.pid if proc is not None else None)
     finally:
         if proc is not None:
             stop_server(proc)
 
 
-def run(base: str, args: argparse.Namespace) -> int:
+# ---- who used the CPU: clients (this process), server (gunicorn tree), PostgreSQL ----------------
+
+def _cpu_seconds(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def _tree(pid: int) -> list[int]:
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            with open(f"/proc/{p}/task/{p}/children") as f:
+                todo += [int(x) for x in f.read().split()]
+        except OSError:
+            pass
+    return out
+
+
+def _pg_backends() -> list[int]:
+    """PIDs of the PostgreSQL backends serving our database (same machine only)."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith("postgres"):
+        return []
+    try:
+        import psycopg  # only for this measurement: the clients themselves use the stdlib
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                                "AND pid <> pg_backend_pid()").fetchall()
+        return [r[0] for r in rows]
+    except Exception:
+        return []
+
+
+def _machine_cpu() -> float:
+    with open("/proc/stat") as f:
+        ticks = [int(x) for x in f.readline().split()[1:]]
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")  # all but idle and iowait
+
+
+class CpuShares:
+    """CPU seconds per party over the timed run, as shares of the machine's cores.
+    PostgreSQL counts the backends connected at the end (persistent connections;
+    a server that reconnects per request leaves its short-lived backends out)."""
+
+    def __init__(self, server_pid: int | None):
+        self.server_pid = server_pid
+        self.pg0: dict[int, float] = {}
+
+    def _snap(self) -> dict[str, float]:
+        server = sum(_cpu_seconds(p) for p in _tree(self.server_pid)) if self.server_pid else 0.0
+        t = os.times()
+        return {"server": server, "clients": t.user + t.system, "machine": _machine_cpu()}
+
+    def start(self) -> None:
+        self.t0, self.s0 = time.perf_counter(), self._snap()
+        self.pg0 = {p: _cpu_seconds(p) for p in _pg_backends()}
+
+    def stop(self) -> dict[str, float]:
+        s1, elapsed = self._snap(), time.perf_counter() - self.t0
+        pg = sum(_cpu_seconds(p) - self.pg0.get(p, 0.0) for p in _pg_backends())
+        cores = os.cpu_count() or 1
+        used = {k: s1[k] - self.s0[k] for k in s1}
+        used["postgres"] = pg
+        used["other"] = max(0.0, used["machine"] - used["server"] - used["clients"] - pg)
+        return {k: round(v / elapsed / cores, 3) for k, v in used.items()}
+
+
+GOALS = {  # issue 11.4: (request kind, percentile key, limit in ms)
+    "single": [("POST commands", "p50_ms", 4.0), ("GET view", "p50_ms", 2.0)],
+    "mixed": [(k, "p99_ms", 100.0) for k in ("POST commands", "GET view", "GET legal-commands", "GET game")],
+}
+
+
+def verdicts(summary: dict, ok_per_s: float, clients: int) -> list[str]:
+    """Each goal of issue 11.4 that applies to this run, met or missed by how much."""
+    out = []
+    if clients == 1:
+        goals = GOALS["single"]
+    else:
+        goals = GOALS["mixed"]
+        cycles = ok_per_s
+        out.append(f"cycles/s {cycles:.1f} (goal >= 150): " + ("met" if cycles >= 150 else
+                                                               f"NOT met, {150 / max(cycles, 1e-9):.1f}x short"))
+    for kind, key, limit in goals:
+        v = summary.get(kind, {}).get(key, float("nan"))
+        out.append(f"{kind} {key[:-3]} {v:.1f} ms (goal <= {limit:g} ms): " +
+                   ("met" if v <= limit else f"NOT met, {v / limit:.1f}x over"))
+    return out
+
+
+def run(base: str, args: argparse.Namespace, server_pid: int | None = None) -> int:
     c = Client(base)
     prefix = f"b{uuid.uuid4().hex[:8]}u"
     probe = register(c, prefix + "p", 1)[0]
@@ -305,6 +402,8 @@ def run(base: str, args: argparse.Namespace) -> int:
     shares = [all_games[i::args.clients] for i in range(args.clients)]
     threads = [threading.Thread(target=play, args=(base, users, ruleset, shares[i], stop, stats, counters, lock, i),
                                 daemon=True) for i in range(args.clients)]
+    cpu = CpuShares(server_pid)
+    cpu.start()
     t0 = time.perf_counter()
     for t in threads:
         t.start()
@@ -313,6 +412,7 @@ def run(base: str, args: argparse.Namespace) -> int:
     for t in threads:
         t.join(timeout=60)
     elapsed = time.perf_counter() - t0
+    cpu_shares = cpu.stop()
 
     ok = counters.get("commands ok", 0)
     rows = []
@@ -327,11 +427,21 @@ def run(base: str, args: argparse.Namespace) -> int:
     print(table(["request", "count", "per second", "p50 (ms)", "p90 (ms)", "p99 (ms)"], rows))
     print(f"\ncommands accepted: {ok} in {elapsed:.1f}s = {ok / elapsed:,.1f} commands/s")
     print("counters: " + ", ".join(f"{k}={v}" for k, v in sorted(counters.items())))
+    print(f"CPU during the run, share of {os.cpu_count()} cores: " + ", ".join(f"{k} {v:.0%}" for k, v in cpu_shares.items()))
+    n_requests = sum(v["count"] for v in summary.values())
+    per_request = {k: round(cpu_shares[k] * elapsed * (os.cpu_count() or 1) * 1000 / max(n_requests, 1), 2)
+                   for k in ("server", "postgres", "clients")}
+    print("CPU per request (ms): " + ", ".join(f"{k} {v}" for k, v in per_request.items())
+          + "  — what a request costs, whatever else the machine runs")
+    goals = verdicts(summary, ok / elapsed, args.clients)
+    for line in goals:
+        print("goal: " + line)
     path = save(args.save_as, {
         "ruleset": ruleset, "players": players, "clients": args.clients, "games": args.games,
         "seconds": elapsed, "workers": args.workers, "threads": args.threads,
         "database": (os.environ.get("DATABASE_URL") or "sqlite").split(":", 1)[0] if args.url is None else "external",
         "commands_per_s": ok / elapsed, "requests": summary, "counters": dict(counters),
+        "cpu_shares": cpu_shares, "cpu_ms_per_request": per_request, "goals": goals,
     })
     print(f"wrote {path}")
     return 0

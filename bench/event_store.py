@@ -11,7 +11,10 @@ where the backend has it, for --seconds seconds, in two shapes:
 
 Backends:
   sengoku            events.store.append(stream, expected_version, [NewEvent]) in
-                     transaction.atomic(), through Django (what the game service does)
+                     transaction.atomic(), through Django (what the game service does:
+                     BEGIN+INSERT in one round trip, COMMIT in a second)
+  sengoku-standalone the same append outside a transaction block: its one INSERT
+                     commits by itself (one round trip; what eventsourcing's save is)
   eventsourcing      eventsourcing 9 Application + Aggregate, PostgreSQL persistence,
                      default configuration (INSERT with a table lock, in a pipeline)
   eventsourcing-fn   the same with POSTGRES_ENABLE_DB_FUNCTIONS=y (its fastest path)
@@ -59,7 +62,7 @@ def setup_django() -> None:
     call_command("migrate", verbosity=0, interactive=False)
 
 
-def bench_sengoku(writers: int, seconds: float) -> tuple[int, float]:
+def bench_sengoku(writers: int, seconds: float, in_transaction: bool = True) -> tuple[int, float]:
     from django.db import connection, transaction
 
     from events.codec import GENESIS_HASH
@@ -71,9 +74,12 @@ def bench_sengoku(writers: int, seconds: float) -> tuple[int, float]:
     def step(ctx: dict) -> int:
         # As the game service does: the caller knows the chain head (the game row
         # keeps it), the unique (stream, seq) key is the optimistic lock.
-        with transaction.atomic():
-            rows = append(ctx["stream"], ctx["version"], [NewEvent("bench.Moved", PAYLOAD, actor={"seat": 2})],
-                          prev_hash=ctx["head"])
+        new = [NewEvent("bench.Moved", PAYLOAD, actor={"seat": 2})]
+        if in_transaction:
+            with transaction.atomic():
+                rows = append(ctx["stream"], ctx["version"], new, prev_hash=ctx["head"])
+        else:  # a standalone append: its one INSERT commits by itself (one round trip)
+            rows = append(ctx["stream"], ctx["version"], new, prev_hash=ctx["head"])
         ctx["version"] += 1
         ctx["head"] = rows[-1].hash
         return 1
@@ -182,6 +188,7 @@ def bench_raw(writers: int, seconds: float) -> tuple[int, float]:
 
 BACKENDS = {
     "sengoku": lambda w, s: bench_sengoku(w, s),
+    "sengoku-standalone": lambda w, s: bench_sengoku(w, s, in_transaction=False),
     "eventsourcing": lambda w, s: bench_eventsourcing(w, s, db_functions=False),
     "eventsourcing-fn": lambda w, s: bench_eventsourcing(w, s, db_functions=True),
     "raw": lambda w, s: bench_raw(w, s),
@@ -198,12 +205,12 @@ def main() -> int:
     database_url()
 
     backends = [b.strip() for b in args.backends.split(",") if b.strip()]
-    if "sengoku" in backends:
+    if any(b.startswith("sengoku") for b in backends):
         try:
             setup_django()
         except Exception as exc:  # the store is not there yet, or settings fail
             print(f"sengoku store unavailable ({type(exc).__name__}: {exc}); skipping it", file=sys.stderr)
-            backends.remove("sengoku")
+            backends = [b for b in backends if not b.startswith("sengoku")]
 
     # Rounds interleave the backends (A B C D, A B C D, ...) and each cell reports
     # the median over rounds, so load drifting on a shared machine hits every

@@ -136,6 +136,10 @@ try:
     DATABASES = {"default": env.db_url_config(_db_url)}
 except Exception as exc:  # environ raises bare exceptions on unknown schemes
     raise ImproperlyConfigured(f"DATABASE_URL is not a database URL I understand: {exc}") from exc
+# Keep database connections between requests (each new PostgreSQL connection forks a
+# backend: several ms per request). Health-checked before reuse; 0 closes after each request.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=300)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL + a busy timeout let the web process, the worker and beat share the file.
     DATABASES["default"]["OPTIONS"] = {
@@ -202,13 +206,18 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
+CELERY_TASK_DEFAULT_PRIORITY = 5  # 0 is the highest on Redis; the clocks' beat entry uses it
+# games.tasks is found by autodiscovery; the play-by-email task module is named here
+# (the layers contract keeps task modules from importing each other).
+CELERY_IMPORTS = ["games.tasks_pbem"]
 CELERY_BEAT_SWEEP_SECONDS = _positive_int("DEADLINE_SWEEP_SECONDS", 2)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["api.auth.BearerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["api.parsers.StrictJSONParser"],  # depth, surrogates, NUL: api/parsers.py
+    "DEFAULT_RENDERER_CLASSES": ["api.renderers.FastJSONRenderer"],
+    # depth, surrogates, NUL refused (api/parsers.py); the renderer is orjson's
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.StrictJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
@@ -235,6 +244,9 @@ THROTTLE_LOGIN_FAILURES = env.str("THROTTLE_LOGIN_FAILURES", default="10/hour") 
 # come back every few days, so an active client never has to log in again).
 TOKEN_TTL_DAYS = _positive_int("TOKEN_TTL_DAYS", 30)
 KNOX_TOKEN_MODEL = "knox.AuthToken"  # named so accounts.TokenInfo can point at it (knox's swappable model)
+# Seconds a verified bearer token is remembered in the cache (api/auth.py); 0 = off.
+TOKEN_CACHE_SECONDS = _positive_int("TOKEN_CACHE_SECONDS", 30) if env.str("TOKEN_CACHE_SECONDS", default="") != "0" else 0
+TOKEN_LOCAL_CACHE_SECONDS = float(env.str("TOKEN_LOCAL_CACHE_SECONDS", default="5"))
 REST_KNOX = {
     "AUTH_HEADER_PREFIX": "Bearer",
     "TOKEN_TTL": timedelta(days=TOKEN_TTL_DAYS),
@@ -300,6 +312,9 @@ SENGOKU = {
     # Default: inline with the embedded SQLite broker (one SQLite transaction per
     # message: too slow to carry one task per command), queued with Redis.
     "HOOKS_INLINE": _strict_bool("HOOKS_INLINE", CELERY_BROKER_URL in ("filesystem://", EMBEDDED_BROKER_URL)),
+    # A bot's (or zombie seat's) next move in the same game waits this long: bots
+    # play at a bounded rate per game and hand the worker back between moves.
+    "BOT_MOVE_SECONDS": float(env.str("BOT_MOVE_SECONDS", default="0.25")),
 }
 
 # Structured logs (config/logs.py): LOG_FORMAT=json (compose) or console (make run).
@@ -315,7 +330,17 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # Celery's lines go through the same f
 # backlog of sweeps. DEADLINE_OUTAGE_SECONDS: if the sweeper finds it has not run
 # for longer than this, every open deadline is extended by the downtime first.
 DEADLINE_OUTAGE_SECONDS = _positive_int("DEADLINE_OUTAGE_SECONDS", 60)
+# The clocks have their own entry (fire due deadlines only, every DEADLINE_FIRE_SECONDS),
+# so reminders, catch-up and requeues never delay a deadline.
+DEADLINE_FIRE_SECONDS = float(env.str("DEADLINE_FIRE_SECONDS", default="1"))
 CELERY_BEAT_SCHEDULE = {
+    "deadlines-fire": {
+        "task": "games.deadlines.fire",
+        "schedule": DEADLINE_FIRE_SECONDS,
+        # priority 0 is the first the Redis transport hands out (every other task has
+        # CELERY_TASK_DEFAULT_PRIORITY): a clock never waits behind the bots' queue
+        "options": {"expires": max(2.0, 2.0 * DEADLINE_FIRE_SECONDS), "priority": 0},
+    },
     "pbem-sweep": {
         "task": "games.pbem.sweep",
         "schedule": float(CELERY_BEAT_SWEEP_SECONDS),

@@ -30,8 +30,15 @@ Upcasters = Mapping[tuple[str, int], Upcaster]
 
 def chain_hash(prev_hash: str, seq: int, type_: str, version: int, payload: Any) -> str:
     """sha256_hex(prev_hash + canonical_json({seq, type, version, payload})) — api.md."""
-    body = canonical_json({"seq": seq, "type": type_, "version": version, "payload": payload})
-    return sha256_hex(prev_hash + body)
+    return sha256_hex(prev_hash + chain_body(seq, type_, version, canonical_json(payload)))
+
+
+def chain_body(seq: int, type_: str, version: int, payload_json: str) -> str:
+    """canonical_json({seq, type, version, payload}) from the payload's canonical
+    JSON text, so the store encodes a payload once for the hash and the row.
+    The keys in sorted order: payload, seq, type, version."""
+    return (f'{{"payload":{payload_json},"seq":{int(seq)},"type":{canonical_json(type_)},'
+            f'"version":{int(version)}}}')
 
 
 def salt_problem(payload: Any) -> str | None:

@@ -614,7 +614,7 @@ def register_module(target: str) -> None:
     module, _, attr = target.partition(":")
     if not module or not attr:
         raise VerifyError(f"--ruleset-module wants MODULE:ATTR, not {target!r}")
-    import importlib
+    import importlib  # only for --ruleset-module: the verifier's normal run loads no code by name
 
     try:
         obj = getattr(importlib.import_module(module), attr)

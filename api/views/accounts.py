@@ -14,8 +14,8 @@ from rest_framework.views import APIView
 
 from accounts import sessions
 from accounts.models import profile_of
-from accounts.vacation import days_left
 from games.services.errors import Conflict, ErrorCode, Invalid, ServiceError
+from games.services.vacation import days_left, set_vacation
 
 from ..serializers import (
     CredentialsSerializer,
@@ -120,8 +120,6 @@ class MeView(APIView):
                     setattr(p, f, d[f])
             p.save()
             if "vacation_until" in d:
-                from accounts.vacation import set_vacation
-
                 set_vacation(user, d["vacation_until"])
         return Response(MeSerializer(me_json(user, request.auth)).data)
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiResponse
 
+from games.services.errors import ErrorCode, Invalid
+
 from ..serializers import ErrorSerializer
 
 
@@ -16,8 +18,6 @@ def errors(*statuses: int) -> dict:
 
 def json_body(request) -> dict:
     """request.data, insisting on a JSON object (DRF parses; we check the shape)."""
-    from games.services.errors import ErrorCode, Invalid
-
     data = request.data
     if not isinstance(data, dict):
         raise Invalid("the request body must be a JSON object", code=ErrorCode.INVALID)
@@ -27,8 +27,6 @@ def json_body(request) -> dict:
 def int_param(raw, default: int, name: str, lo: int, hi: int | None = None) -> int:
     """An integer query parameter or header: absent → default; malformed or out
     of range → 400 `invalid` (never a 500)."""
-    from games.services.errors import ErrorCode, Invalid
-
     if raw is None or raw == "":
         return default
     try:

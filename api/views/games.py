@@ -13,7 +13,7 @@ from games.models import Game
 from games.rules import registry
 from games.services import lobby
 from games.services.errors import ErrorCode, Invalid
-from games.services.reading import game_json
+from games.services.reading import game_json, seats_json
 
 from ..serializers import (
     CreateGameSerializer,
@@ -115,8 +115,6 @@ class SeatsView(APIView):
         s.is_valid(raise_exception=True)
         seat = lobby.join(game_id, request.user, s.validated_data.get("faction"), s.validated_data.get("bot"),
                           s.validated_data.get("invite_code"))
-        from games.services.reading import seats_json
-
         return Response(next(x for x in seats_json(seat.game) if x["index"] == seat.index), status=201)
 
 

@@ -27,6 +27,12 @@ from .common import int_param as _int
 from .stream import event_fetch, sse_response, wants_stream
 
 
+def _first_error(errors: dict) -> str:
+    name, messages = next(iter(errors.items()))
+    text = messages[0] if isinstance(messages, list) and messages else messages
+    return str(text) if name == "non_field_errors" else f"{name}: {text}"
+
+
 class StateView(APIView):
     @extend_schema(responses={200: ViewSerializer, 304: OpenApiResponse(description="not modified"),
                               **errors(401, 404)},
@@ -56,13 +62,21 @@ class CommandsView(APIView):
         responses={201: CommandResultSerializer, **errors(400, 401, 403, 404, 409, 413, 422, 429)},
         summary="Play a command", operation_id="submit_command", tags=["play"])
     def post(self, request, game_id):
-        body = json_body(request)
-        unknown = set(body) - {"command", "expected_version"}
+        data = json_body(request)
+        unknown = set(data) - {"command", "expected_version"}
         if unknown:
             raise Invalid(f"unknown fields: {sorted(unknown)}", code=ErrorCode.INVALID)
-        status, result = play.submit(game_id, request.user, body.get("command"), body.get("expected_version"),
-                                     request.headers.get("Idempotency-Key"))
-        return Response(result, status=status)
+        body = CommandRequestSerializer(data=data)
+        if not body.is_valid():
+            # a missing or shapeless command keeps its own code; anything else is `invalid`
+            code = ErrorCode.INVALID_COMMAND if "command" in body.errors else ErrorCode.INVALID
+            raise Invalid(f"{_first_error(body.errors)}", code=code, fields=body.errors)
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not 1 <= len(key) <= 200:
+            raise Invalid("Idempotency-Key must be 1 to 200 characters", code=ErrorCode.INVALID_IDEMPOTENCY_KEY)
+        done = play.submit(game_id, request.user, body.validated_data["command"],
+                           body.validated_data.get("expected_version"), key)
+        return Response({"version": done.version, "events": done.events}, status=201)
 
 
 class EventsView(JsonErrors, APIView):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from events import feed
 from games.models import Notification
+from games.services.notify import user_channel
 
 
 def notices_after(user_id: int, after: int, limit: int = 200):
@@ -31,6 +32,4 @@ def user_fetch(user):
 
 
 def user_stream(user, after: int, max_seconds: float | None = None, on_tick=None):
-    from games.services.notify import user_channel
-
     return feed.sse(user_channel(user.id), after, user_fetch(user), max_seconds, on_tick)

@@ -142,7 +142,7 @@ def post(url: str, secret: str, payload: dict, t: int, headers: dict) -> Attempt
     """One POST with a short timeout. Retry on network errors, 5xx, 408 and 429.
     The host is resolved once here and checked against the address policy; the
     connection goes to that very address (DNS rebinding cannot swap it)."""
-    import httpx
+    import httpx  # only when a webhook is sent: the web process never needs it
 
     try:
         ip = resolve_checked(url)

@@ -17,6 +17,7 @@ from games import verify
 from games.rules.base import canonical_json, sha256_hex
 
 from ..models import Game
+from .commit import append_core
 from .errors import Conflict, ErrorCode, Forbidden
 from .lobby import SYSTEM, get_game
 from .present import present_event, viewer_for
@@ -108,8 +109,6 @@ def abort(game_id, user, reason: str = "", operator: bool = False) -> Game:
     """The creator (or, with `operator`, a staff member in the admin) ends a game without an outcome. A running game's seed is
     revealed (core.GameAborted + core.SeedRevealed), so its random outcomes can
     be audited like a finished game's; an open game has no events to audit."""
-    from .play import append_core  # late: play imports lobby, which we also use
-
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=get_game(game_id, SYSTEM if operator else user).pk)
         if game.creator_id != getattr(user, "id", None) and not (operator and getattr(user, "is_staff", False)):

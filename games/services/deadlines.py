@@ -13,7 +13,7 @@ waits for the lock, then finds the row already fired; a worker killed before
 the commit leaves nothing behind (the claim rolls back with the events), so the
 next sweep fires it exactly once. No multi-day ETA task is ever queued.
 
-`sync(game_id)` runs after every commit (games.tasks.after_events): it opens a
+`sync(game_id)` runs after every commit (services/background.py): it opens a
 row for each newly pending seat, refreshes V for seats still pending on the
 same decision, and closes rows of seats that decided or are no longer pending.
 Pause and vacation freeze rows (`remaining` seconds kept, `due_at` cleared) and
@@ -25,27 +25,28 @@ from __future__ import annotations
 
 import logging
 import random
-from datetime import UTC, timedelta
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from accounts.models import Profile
 from events.models import StoredEvent
+from events.store import NewEvent
+from games.bots import choose
 
 from .. import observe
 from ..models import Deadline, Game, PbemCursor, Seat, SweeperState
+from . import hooks, notify, play
 from .errors import ServiceError
+from .present import iso
 from .state import load_state, rules_for
 
 log = logging.getLogger(__name__)
 OPEN = Deadline.Status.OPEN
 SWEEP_BATCH = 200
-
-
-def iso(dt) -> str | None:
-    return dt.astimezone(UTC).isoformat().replace("+00:00", "Z") if dt else None
 
 
 def seconds_per_decision(game: Game) -> int | None:
@@ -65,6 +66,8 @@ def due_times(game: Game) -> dict:
     vacation shows when it will be due once the vacation ends; a paused game
     has no due times."""
     out: dict[int, str] = {}
+    if not seconds_per_decision(game):  # an untimed game has no timed rows: no query on every read
+        return out
     rows = Deadline.objects.filter(game=game, status=OPEN, seconds__isnull=False)
     for d in rows:
         if d.due_at is not None:
@@ -85,8 +88,6 @@ def _vacation_until(game: Game, seat_index: int):
 def _on_vacation(seat: Seat, now) -> bool:
     if seat.user_id is None:
         return False
-    from accounts.models import Profile
-
     until = Profile.objects.filter(user_id=seat.user_id).values_list("vacation_until", flat=True).first()
     return until is not None and until > now
 
@@ -163,8 +164,6 @@ def sync_locked(game: Game, now=None, catch_up: bool = False) -> list[Deadline]:
     if cursor.synced_version != game.version:
         PbemCursor.objects.filter(pk=cursor.pk).update(synced_version=game.version)
     if opened:
-        from . import notify
-
         notify.turns_opened(game, opened, now)
     return opened
 
@@ -245,8 +244,6 @@ def vacation_changed(user, now=None) -> None:
 
 def _thaw_vacations(now) -> None:
     """Rows frozen by a vacation that has ended since."""
-    from accounts.models import Profile
-
     frozen = Deadline.objects.filter(status=OPEN, frozen=Deadline.Frozen.VACATION)
     for gid, seat_index in frozen.values_list("game_id", "seat").distinct():
         user_id = Seat.objects.filter(game_id=gid, index=seat_index).values_list("user_id", flat=True).first()
@@ -266,18 +263,30 @@ def sweep(now=None, limit: int = SWEEP_BATCH) -> dict:
     outage = outage_guard(now)
     _thaw_vacations(now)
     reminded = send_reminders(now)
+    fired = _fire(now, limit)
+    caught_up = _guarded(catch_up, now)
+    requeued = _guarded(notify.requeue_stale, now)
+    return {"outage_seconds": outage, "reminded": reminded, "fired": fired, "caught_up": caught_up,
+            "requeued": requeued}
+
+
+def fire_due(now=None, limit: int = SWEEP_BATCH) -> int:
+    """Only the clocks: the beat entry of its own (every DEADLINE_FIRE_SECONDS)
+    that keeps deadlines on time whatever else the sweep has to do. The outage
+    guard runs first, so a sweeper back from downtime extends before it fires."""
+    now = now or timezone.now()
+    outage_guard(now)
+    return _fire(now, limit)
+
+
+def _fire(now, limit: int) -> int:
     fired = 0
     for did in due_ids(now, limit):
         try:
             fired += fire_one(did, now)
         except Exception:  # one broken game must not stop the others' clocks
             log.exception("firing deadline %s failed", did)
-    caught_up = _guarded(catch_up, now)
-    from . import notify
-
-    requeued = _guarded(notify.requeue_stale, now)
-    return {"outage_seconds": outage, "reminded": reminded, "fired": fired, "caught_up": caught_up,
-            "requeued": requeued}
+    return fired
 
 
 def _guarded(fn, now) -> int:
@@ -338,10 +347,6 @@ def fire_one(deadline_id: int, now=None) -> bool:
 def apply_default(game: Game, d: Deadline) -> None:
     """The missed decision: the rules' default (or, if the engine refuses its
     own default, a bot's legal choice), a counted miss, maybe a zombie."""
-    from events.store import NewEvent
-
-    from . import play
-
     seat = Seat.objects.select_for_update().get(game=game, index=d.seat)
     rules = rules_for(game)
     state = load_state(game)
@@ -355,8 +360,6 @@ def apply_default(game: Game, d: Deadline) -> None:
             log.error("game %s: the engine refused its own default %r for seat %s: %s", game.id, cmd, d.seat, exc)
             game.refresh_from_db()
     if rows is None:
-        from games.tasks import choose
-
         cmd, source = choose(rules, state, d.seat, random.Random(f"{game.seed}:{game.version}:{d.seat}")), "bot"
         if cmd is None:
             log.error("game %s: seat %s has no legal command to play for it", game.id, d.seat)
@@ -385,8 +388,6 @@ def apply_default(game: Game, d: Deadline) -> None:
 
 
 def send_reminders(now) -> int:
-    from . import notify
-
     sent = 0
     due = Deadline.objects.filter(status=OPEN, remind_at__lte=now, reminded_at__isnull=True, due_at__gt=now)
     for did, game_id in due.values_list("id", "game_id")[:SWEEP_BATCH]:
@@ -402,8 +403,6 @@ def send_reminders(now) -> int:
 def catch_up(now, limit: int = 20) -> int:
     """Games whose after-commit hooks never ran (a process died right after a
     commit): sync and notify them now."""
-    from . import notify
-
     lagging = Game.objects.filter(status=Game.Status.RUNNING).filter(
         Q(pbem_cursor__isnull=True) | Q(pbem_cursor__synced_version__lt=F("version")))
     n = 0
@@ -416,4 +415,9 @@ def catch_up(now, limit: int = 20) -> int:
     for gid, version in behind.values_list("id", "version")[:limit]:
         notify.game_changed(gid, version)
         n += 1
+    # a background task that was queued and lost (its flag is stale): queue it again
+    lost = Game.objects.filter(status=Game.Status.RUNNING,
+                               work_queued_at__lt=now - timedelta(seconds=hooks.STALE_QUEUED_SECONDS))
+    for gid in lost.values_list("id", flat=True)[:limit]:
+        n += hooks.request_work(gid)
     return n

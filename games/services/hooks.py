@@ -1,43 +1,37 @@
 """What happens after a game's events commit: remember the new state, wake live
-readers, let bots and zombie seats play, refresh deadlines, send notifications.
+readers, then the game's background work (deadlines, notifications, bots).
+
 Everything runs in `transaction.on_commit`, so nothing leaves the transaction
 for a rolled-back write — not even the in-process state cache, which would
-otherwise serve a version that never existed."""
+otherwise serve a version that never existed.
+
+Background work is coalesced per game: the committing transaction holds the
+game row locked, so it can see and set `Game.work_queued_at` in the UPDATE it
+makes anyway. Only the commit that finds it empty queues a task; the task
+clears it first and then takes all of the game's work up to the newest
+version (services/background.py). One game therefore never has more than one
+task waiting in the queue, however fast it commits.
+"""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
 
 from events import feed
 from games import observe
 
+from ..models import Game
+from . import dispatch
+from .state import cache_put
 
-def after_commit(game, state, rows) -> None:
-    game_id, version = game.id, rows[-1].seq
-    observe.events_committed(game, rows)  # sengoku_events_appended_total, on commit
-
-    def _run() -> None:
-        from .state import cache_put
-
-        cache_put(game_id, version, state)
-        feed.publish(game_id, version)
-        from games import tasks  # late import: tasks import services
-
-        if hooks_inline():
-            tasks.after_events(str(game_id), version)
-        else:
-            # Deadlines, notifications and bots are the worker's job: the request
-            # answers as soon as its events are committed. A lost message is
-            # repaired by the deadline sweeper's catch-up.
-            try:
-                tasks.after_events_task.delay(str(game_id), version)
-            except Exception:  # a broker hiccup must not fail a committed command
-                import logging
-
-                logging.getLogger(__name__).exception("could not queue after_events for %s", game_id)
-
-    transaction.on_commit(_run)
+# A flag older than this belongs to a task that was lost (broker restart, worker
+# killed before it started): the next commit, or the sweep, queues a new one.
+STALE_QUEUED_SECONDS = 60
 
 
 def hooks_inline() -> bool:
@@ -46,3 +40,55 @@ def hooks_inline() -> bool:
 
 def bots_inline() -> bool:
     return settings.SENGOKU["BOTS_INLINE"] or settings.CELERY_TASK_ALWAYS_EAGER
+
+
+def bot_interval(actor) -> float:
+    """Seconds before the game's next background run: a bot's own move waits
+    BOT_MOVE_SECONDS, so bots play at a bounded rate per game."""
+    is_bot = isinstance(actor, dict) and ("bot" in actor or "zombie" in actor)
+    return float(settings.SENGOKU.get("BOT_MOVE_SECONDS", 0.25)) if is_bot else 0.0
+
+
+def claim_work(game, now=None) -> bool:
+    """With `game` locked and about to be saved: should this commit queue the
+    game's background task? Sets `work_queued_at` when it should (the caller
+    saves the field with the rest of the row)."""
+    if hooks_inline():
+        return False
+    now = now or timezone.now()
+    queued = game.work_queued_at
+    if queued is not None and queued > now - timedelta(seconds=STALE_QUEUED_SECONDS):
+        return False
+    game.work_queued_at = now
+    return True
+
+
+def after_commit(game, state, rows, queue: bool) -> None:
+    """Register the after-commit steps of a write (`queue`: claim_work said so)."""
+    game_id, version = game.id, rows[-1].seq
+    countdown = bot_interval(rows[0].actor)
+    observe.events_committed(game, rows)  # sengoku_events_appended_total, on commit
+
+    def _run() -> None:
+        cache_put(game_id, version, state)
+        feed.publish(game_id, version)
+        if hooks_inline():
+            dispatch.run_here(dispatch.AFTER_EVENTS, str(game_id), version, True, countdown)
+        elif queue:
+            # Deadlines, notifications and bots are the worker's job: the request
+            # answers as soon as its events are committed.
+            dispatch.send(dispatch.AFTER_EVENTS, str(game_id), version, countdown=countdown)
+
+    transaction.on_commit(_run)
+
+
+def request_work(game_id, countdown: float = 0.0) -> bool:
+    """Queue the game's background task from outside a write (the inline path
+    handing bots to the worker, the sweep's repair): the same flag, claimed
+    with a conditional UPDATE since the row is not locked here."""
+    now = timezone.now()
+    stale = now - timedelta(seconds=STALE_QUEUED_SECONDS)
+    free = Game.objects.filter(Q(work_queued_at__isnull=True) | Q(work_queued_at__lt=stale), id=game_id)
+    if not free.update(work_queued_at=now):
+        return False
+    return dispatch.send(dispatch.AFTER_EVENTS, str(game_id), None, countdown=countdown)

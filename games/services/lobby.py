@@ -10,13 +10,14 @@ from typing import Any
 
 import jsonschema
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from events import store
 from games.rules import registry
 from games.rules.base import RulesError, rng_factory, sha256_hex
 
 from ..models import Game, Seat
-from . import hooks
+from .commit import commit
 from .errors import Conflict, EngineError, ErrorCode, Forbidden, Invalid, NotFound, ServiceError
 from .state import fold_rows
 
@@ -157,6 +158,18 @@ def get_game(game_id, user=_UNSAID) -> Game:
     return game
 
 
+def lock_game(game_id, user=_UNSAID) -> Game:
+    """The game row locked for this transaction (one query), or NotFound; a
+    private game is found only as `get_game` finds it."""
+    try:
+        game = Game.objects.select_for_update().filter(id=uuid.UUID(str(game_id))).first()
+    except ValueError:
+        game = None
+    if game is None or (game.private and not (user is SYSTEM or is_seated(game, user))):
+        raise NotFound("no such game", code=ErrorCode.GAME_NOT_FOUND)
+    return game
+
+
 def is_seated(game: Game, user) -> bool:
     uid = getattr(user, "id", None)
     return uid is not None and (game.creator_id == uid or game.seats.filter(user_id=uid).exists())
@@ -256,15 +269,10 @@ def start(game_id, user) -> Game:
                               f"nothing was written and the failure was logged") from exc
         new = [started] + [store.NewEvent(e.type, dict(e.payload), e.version, e.visible_to) for e in engine_events]
         try:
-            rows = store.append(game.id, 0, new)
+            commit(game, new, lambda rows: fold_rows(rules, rows), status=Game.Status.RUNNING,
+                   started_at=game.started_at or timezone.now())
         except store.UnsaltedPrivateEvent as exc:  # the engine broke the salt rule (docs/audit.md)
             log.error("engine_error: game %s (%s) setup: %s", game.id, game.ruleset, exc)
             raise EngineError(f"the rules engine produced an unsalted private event ({exc.type}) at setup; "
                               f"nothing was written and the failure was logged") from exc
-        state = fold_rows(rules, rows)
-        game.status = Game.Status.RUNNING
-        game.started_at = game.started_at or rows[-1].recorded_at
-        game.version, game.chain_head = rows[-1].seq, rows[-1].hash
-        game.save(update_fields=["status", "started_at", "version", "chain_head"])
-        hooks.after_commit(game, state, rows)
     return game

@@ -20,11 +20,14 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import profile_of
 from events import feed, store
+from games.pbem import emails, webhooks
 
 from .. import observe
 from ..models import Game, Notification, PbemCursor, WebhookDelivery
-from .deadlines import iso
+from . import dispatch
+from .present import iso
 
 log = logging.getLogger(__name__)
 N = Notification
@@ -58,8 +61,6 @@ def _humans(game: Game) -> dict:
 def notify_user(game: Game, user, kind: str, key: str, data: dict, now) -> list[Notification]:
     """Create the user's rows for one notice (once per channel, ever) and
     queue their delivery after commit. Returns the rows created now."""
-    from accounts.models import profile_of
-
     profile = profile_of(user)
     payload = {"kind": kind, "game": game_payload(game), "user": user.username, "created_at": iso(now), **data}
     channels = [N.Channel.STREAM]
@@ -210,12 +211,7 @@ def enqueue(nid: int, attempt: int) -> None:
         except Exception:
             log.exception("inline delivery of notification %s failed", nid)
         return
-    try:
-        from games.tasks_pbem import deliver as task
-
-        task.delay(nid, attempt)
-    except Exception:
-        log.exception("could not queue notification %s; the sweep will retry", nid)
+    dispatch.send(dispatch.DELIVER, nid, attempt)  # not queued: the sweep retries it
 
 
 def deliver(nid: int, attempt: int | None = None) -> int | None:
@@ -238,9 +234,7 @@ def deliver(nid: int, attempt: int | None = None) -> int | None:
         if attempts >= _max_attempts(n):
             status = N.Status.FAILED
         else:
-            from games.pbem.webhooks import backoff_seconds
-
-            retry_in = backoff_seconds(attempts)
+            retry_in = webhooks.backoff_seconds(attempts)
     fields = {"status": status, "attempts": attempts, "last_error": error}
     if status == N.Status.SENT:
         fields["sent_at"] = timezone.now()
@@ -256,9 +250,6 @@ def _max_attempts(n: Notification) -> int:
 
 
 def _send(n: Notification, attempts: int, now) -> tuple[str, str, int | None]:
-    from accounts.models import profile_of
-    from games.pbem import emails, webhooks
-
     profile = profile_of(n.user)
     if n.channel == N.Channel.EMAIL:
         if not (n.user.email and profile.email_notifications):

@@ -15,7 +15,7 @@ from django.utils import timezone
 from events.store import NewEvent
 
 from ..models import Game, PauseVote, Seat
-from . import deadlines
+from . import deadlines, play
 from .errors import Conflict, ErrorCode, Forbidden, NotFound
 from .lobby import get_game
 
@@ -52,8 +52,6 @@ def _switch(game: Game, action: str, by: list[str], user) -> None:
     game.save(update_fields=["paused"])
     PauseVote.objects.filter(game=game).delete()
     deadlines.refresh_freeze(game, now)
-    from . import play
-
     kind = "core.GamePaused" if game.paused else "core.GameResumed"
     play.append_core(game, [NewEvent(kind, {"by": by, "creator": user.id == game.creator_id},
                                      actor={"user": user.username})])
@@ -79,15 +77,5 @@ def reclaim(game_id, user, index: int) -> Game:
             raise Conflict("this seat is not played by a bot", code=ErrorCode.NOT_ZOMBIE)
         if game.status != Game.Status.RUNNING:
             raise Conflict(f"the game is {game.status}", code=ErrorCode.GAME_NOT_RUNNING)
-        reclaim_locked(game, seat, user)
+        play.reclaim_locked(game, seat, user)
     return game
-
-
-def reclaim_locked(game: Game, seat: Seat, user) -> None:
-    """Seat back to its human (game locked): a fresh budget of excused misses."""
-    from . import play
-
-    seat.zombie, seat.misses = False, 0
-    seat.save(update_fields=["zombie", "misses"])
-    play.append_core(game, [NewEvent("core.SeatReclaimed", {"seat": seat.index, "user": user.username},
-                                     actor={"seat": seat.index, "user": user.username})])

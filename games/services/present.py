@@ -4,11 +4,17 @@ state or raw event rows: everything goes through here."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC
 from typing import Any
 
 from events.models import StoredEvent
 
 from ..models import Game, Seat
+
+
+def iso(dt) -> str | None:
+    """A datetime as the API writes it: UTC, `Z`."""
+    return dt.astimezone(UTC).isoformat().replace("+00:00", "Z") if dt else None
 
 
 @dataclass(frozen=True)

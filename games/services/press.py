@@ -14,6 +14,7 @@ from django.db import transaction
 from events.store import NewEvent
 
 from ..models import Game
+from .commit import append_core
 from .errors import Conflict, ErrorCode, Forbidden, Invalid
 from .lobby import get_game
 from .present import Viewer, present_event
@@ -67,8 +68,6 @@ def send(game_id, user, text: Any, to: Any) -> dict:
                 raise Invalid("send to at least one other seat (or to null: everyone)", code=ErrorCode.INVALID,
                               fields={"to": ["only yourself"]})
         visible = None if recipients is None else tuple(sorted({seat, *recipients}))
-        from .play import append_core
-
         rows = append_core(game, [NewEvent("core.MessageSent", {"from": seat, "to": recipients, "text": text},
                                            visible_to=visible, actor={"seat": seat, "user": user.username})])
     return {"version": game.version, "event": present_event(rows[0], Viewer(frozenset({seat}), user_id=user.id))}

@@ -38,9 +38,9 @@ from events import store
 from games.rules.base import COMMITTED, RulesError, canonical_json, hmac_sha256_hex, rng_factory
 
 from ..models import Game, Seat
+from .commit import append_core
 from .errors import Conflict, ErrorCode, Forbidden, NotFound
 from .lobby import get_game
-from .play import append_core
 from .state import load_state, rules_for
 
 REQUESTED, VOTED = "core.TakebackRequested", "core.TakebackVoted"

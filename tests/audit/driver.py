@@ -9,11 +9,11 @@ import random
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from games.bots import choose
 from games.models import Game
 from games.services import audit, lobby
 from games.services.play import apply
 from games.services.state import load_state, rules_for
-from games.tasks import choose
 
 
 def user(name: str):

@@ -13,6 +13,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from events.models import StoredEvent
+from games.bots import choose
 from games.models import Game
 from games.rules import registry
 from games.rules.base import canonical_json
@@ -20,7 +21,6 @@ from games.services import audit as audit_service
 from games.services import lobby, play, reading
 from games.services.present import viewer_for
 from games.services.state import clear_cache, load_state
-from games.tasks import choose
 
 pytestmark = pytest.mark.django_db
 
@@ -59,8 +59,8 @@ def _play(ruleset: str, seed: int, settings):
         p = rnd.choice(pend)
         cmd = choose(rules, state, p.seat, rnd)
         assert cmd is not None, f"seat {p.seat} pending {p.kind} without legal command"
-        status, body = play.submit(game.id, users[p.seat], json.loads(json.dumps(cmd)))
-        assert status == 201
+        result = play.submit(game.id, users[p.seat], json.loads(json.dumps(cmd)))
+        assert result.events and not result.replayed
     else:
         pytest.fail("game did not finish")
     return game, users, rules

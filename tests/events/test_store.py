@@ -1,3 +1,4 @@
+import dataclasses
 import uuid
 
 import pytest
@@ -81,7 +82,11 @@ def test_streams_are_independent():
 
 def test_model_refuses_update_and_delete():
     s = uuid.uuid4()
-    row = store.append(s, 0, [ev()])[0]
+    recorded = store.append(s, 0, [ev()])[0]
+    with pytest.raises(dataclasses.FrozenInstanceError):  # what append returns is a value, not a row
+        recorded.payload = {"i": 99}
+    row = store.load(s)[0]
+    assert (row.seq, row.hash, row.payload) == (recorded.seq, recorded.hash, recorded.payload)
     row.payload = {"i": 99}
     with pytest.raises(AppendOnlyError):
         row.save()

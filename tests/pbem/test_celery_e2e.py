@@ -36,6 +36,12 @@ def _events(db: Path, game_id: str) -> list[tuple[str, str]]:
     return rows
 
 
+def _when(text: str):
+    import datetime as dt
+
+    return dt.datetime.fromisoformat(text)
+
+
 @pytest.mark.slow
 def test_worker_and_beat_fire_a_five_second_deadline(tmp_path):
     env = _env(tmp_path)
@@ -65,9 +71,13 @@ def test_worker_and_beat_fire_a_five_second_deadline(tmp_path):
                 break
             assert all(p.poll() is None for p in procs), (tmp_path / "celery.log").read_text()[-3000:]
             time.sleep(0.5)
-        elapsed = time.monotonic() - started
         assert len(missed) == 2, (tmp_path / "celery.log").read_text()[-3000:]
-        assert elapsed >= 5  # not before the deadline
+        # not before the deadline, measured on the events' own clock (setup time in this
+        # process varies with the machine's load); promptness is a benchmark (bench/fairness.py)
+        stamps = _events(tmp_path / "db.sqlite3", game_id)
+        began = _when(next(at for t, at in stamps if t == "core.GameStarted"))
+        fired = [(_when(at) - began).total_seconds() for t, at in stamps if t == "core.DeadlineMissed"]
+        assert all(5.0 <= f <= 60.0 for f in fired), fired
         time.sleep(3)  # more sweeps run: still exactly one default per seat
         types = [t for t, _ in _events(tmp_path / "db.sqlite3", game_id)]
         assert types.count("core.DeadlineMissed") == 2 and types.count("toy.BidPlaced") == 2

@@ -164,10 +164,10 @@ def test_a_redelivered_sweep_task_has_no_double_effect(api, clock, host, player)
 def test_lost_after_commit_hook_is_caught_up_by_the_sweep(api, clock, host, player, monkeypatch):
     """A process that dies right after a commit never runs on_commit: the
     sweep notices the lag and opens the new decision's deadline."""
-    from games import tasks
+    from games.services import background
 
     g = start_game(api, host, [player], TC)
-    monkeypatch.setattr(tasks, "after_events", lambda *a, **k: None)
+    monkeypatch.setattr(background, "after_events", lambda *a, **k: 0)
     for who, amount in ((host, 5), (player, 1)):
         assert api.as_(who).post(f"/api/v1/games/{g['id']}/commands",
                                  {"command": {"type": "bid", "amount": amount}}).status_code == 201
@@ -213,9 +213,9 @@ def test_excused_misses_then_zombie_then_reclaim(api, clock, host, player):
 
 
 def test_the_players_own_command_reclaims_a_zombie_seat(api, clock, host, player, monkeypatch):
-    from games import tasks
+    from games.services import background
 
-    monkeypatch.setattr(tasks, "_bot_pending", lambda game_id: False)  # keep the bot away from seat 1
+    monkeypatch.setattr(background, "bot_pending", lambda game_id: False)  # keep the bot away from seat 1
     g = start_game(api, host, [player], {"seconds_per_decision": 60, "excused_misses": 0})
     gid = g["id"]
     clock.shift(61)

@@ -6,6 +6,9 @@ shortening, moving or cancelling an active vacation refunds the unused part
 first, so only time actually taken counts. While a player is on vacation each
 of their open deadlines is frozen with the time it had left and resumes, when
 the vacation ends, from the vacation's end (not from when the sweeper noticed).
+
+It lives with the games' services, not in `accounts`: it moves game clocks,
+and accounts (users, profiles) sit below games in the layers.
 """
 
 from __future__ import annotations
@@ -14,9 +17,10 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.services.errors import ErrorCode, Invalid
+from accounts.models import Profile, profile_of
 
-from .models import Profile, profile_of
+from . import deadlines
+from .errors import ErrorCode, Invalid
 
 EPSILON_DAYS = 1e-6
 
@@ -74,6 +78,4 @@ def _set_vacation(user, until) -> None:
         p.vacation_until = until
     p.vacation_days_used = {**(p.vacation_days_used or {}), year: round(max(0.0, used), 6)}
     p.save(update_fields=["vacation_until", "vacation_days_used"])
-    from games.services import deadlines
-
     deadlines.vacation_changed(user, now)

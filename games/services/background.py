@@ -1,0 +1,107 @@
+"""A game's background work after its events commit: deadline rows follow the
+engine's pending decisions, notifications go out, and a bot (or zombie seat)
+whose turn it is plays one move.
+
+Fairness (docs/architecture.md, "Background work"): the worker gets at most
+one task per game at a time (services/hooks.py coalesces), each task does a
+bounded amount of work — one bot move, then the move's own commit queues the
+next run after BOT_MOVE_SECONDS — so a bot-vs-bot game cannot hold a worker
+for a whole game, and the deadline sweep (its own beat entry) waits behind at
+most one short task per game.
+
+Inline (tests, `HOOKS_INLINE`/`BOTS_INLINE`) the same code runs in the
+committing process; bots then play on in a loop until none is pending.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+
+from django.db import transaction
+
+from games.bots import choose
+
+from ..models import Game
+from . import deadlines, hooks, notify
+from .play import apply
+from .state import load_state, rules_for
+
+log = logging.getLogger(__name__)
+_local = threading.local()
+MAX_INLINE_BOT_MOVES = 5000
+
+
+def run(game_id: str, version: int | None = None) -> int:
+    """The worker's coalesced task for one game: release the game's queue slot
+    first (a commit from now on queues the next run), then do everything the
+    game needs up to its newest version. Returns the bot moves played."""
+    Game.objects.filter(id=game_id).update(work_queued_at=None)
+    return after_events(game_id, version, bots_here=False)
+
+
+def after_events(game_id: str, version: int | None = None, bots_here: bool | None = None,
+                 bot_delay: float = 0.0) -> int:
+    """`bots_here`: play a pending bot's move in this call (None: as the inline
+    settings say; inline hooks otherwise hand it to the worker, `bot_delay`
+    seconds later)."""
+    deadlines.sync(game_id)
+    notify.game_changed(game_id, version)
+    if getattr(_local, "playing", False):
+        return 0  # the bot loop running in this thread continues by itself
+    if not bot_pending(game_id):
+        return 0
+    inline = hooks.bots_inline() if bots_here is None else bots_here
+    if inline:
+        return play_bots(game_id)
+    if bots_here is None and hooks.hooks_inline():
+        hooks.request_work(game_id, bot_delay)  # inline hooks hand the bot's move to the worker
+        return 0
+    return int(play_one_bot_move(game_id))
+
+
+def bot_pending(game_id: str) -> bool:
+    game = Game.objects.filter(id=game_id, status=Game.Status.RUNNING, paused=False).first()
+    if game is None:
+        return False
+    bots = {s.index for s in game.seats.all() if s.is_bot}
+    if not bots:
+        return False
+    return any(p.seat in bots for p in rules_for(game).pending(load_state(game)))
+
+
+def play_one_bot_move(game_id: str) -> bool:
+    """One bot decision in its own transaction; False when no bot is pending."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(id=game_id).first()
+        if game is None or game.status != Game.Status.RUNNING or game.paused:
+            return False
+        seats = {s.index: s for s in game.seats.all()}
+        rules = rules_for(game)
+        state = load_state(game)
+        for p in rules.pending(state):
+            seat = seats.get(p.seat)
+            if seat is None or not seat.is_bot:
+                continue
+            rnd = random.Random(f"{game.seed}:{game.version}:{seat.index}")
+            cmd = choose(rules, state, seat.index, rnd)
+            if cmd is None:
+                continue
+            kind = "zombie" if seat.zombie else "bot"
+            apply(game, seat, cmd, game.version, actor={"seat": seat.index, kind: seat.bot or "random"})
+            return True
+    return False
+
+
+def play_bots(game_id: str) -> int:
+    """Inline: bots play until none is pending (their commits' hooks see the
+    flag and leave the loop to this one)."""
+    _local.playing = True
+    steps = 0
+    try:
+        while steps < MAX_INLINE_BOT_MOVES and play_one_bot_move(game_id):
+            steps += 1
+    finally:
+        _local.playing = False
+    return steps

@@ -1,0 +1,71 @@
+"""The commit step every write after start shares: append the events (expected
+version = the locked game row's), move the row's version and chain head,
+snapshot on the boundary, and register the after-commit hooks.
+
+`play.apply` (a decided command) and `append_core` (platform events: messages,
+misses, pauses, takebacks…) both end here, so the row, the snapshot and the
+background work can never drift apart between the two."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from events import store
+from events.codec import platform_salt
+
+from ..models import Game
+from . import hooks
+from .errors import Conflict, EngineError, ErrorCode
+from .state import fold_rows, load_state, maybe_snapshot, rules_for
+
+log = logging.getLogger(__name__)
+
+
+def commit(game: Game, events: list[store.NewEvent], fold: Callable[[list], Any], **changes) -> list:
+    """Append `events` after `game.version` (game locked, inside the caller's
+    transaction). `fold(rows)` gives the engine state after them; `changes`
+    are further fields of the game row saved with the new version."""
+    old = game.version
+    try:
+        rows = store.append(game.id, old, events, prev_hash=game.chain_head or None)
+    except store.VersionConflict as exc:
+        raise Conflict(f"the game moved on to version {exc.current}", code=ErrorCode.VERSION_CONFLICT,
+                       current_version=exc.current) from exc
+    except store.UnsaltedPrivateEvent as exc:  # an engine broke the salt rule (docs/audit.md)
+        log.error("engine_error: game %s (%s): %s", game.id, game.ruleset, exc)
+        raise EngineError(f"the rules engine produced an unsalted private event ({exc.type}); "
+                          f"nothing was written and the failure was logged") from exc
+    state = fold(rows)
+    game.version, game.chain_head = rows[-1].seq, rows[-1].hash
+    for name, value in changes.items():
+        setattr(game, name, value)
+    fields = ["version", "chain_head", *changes]
+    queue = hooks.claim_work(game)
+    if queue:
+        fields.append("work_queued_at")
+    game.save(update_fields=fields)
+    maybe_snapshot(game, old, game.version, state)
+    hooks.after_commit(game, state, rows, queue)
+    return rows
+
+
+def append_core(game: Game, events: list[store.NewEvent]) -> list:
+    """Append platform events with `game` locked. Most leave the engine state as
+    it was; a `core.TakebackAccepted` folds it back (state.fold_rows), so the
+    state is folded, not assumed. A private one (press to some seats, a secret
+    missed deadline) is salted here with the game's Rng for its seq
+    (events.codec.platform_salt), as the store requires of every private event."""
+    old = game.version
+    events = [_salted(game, old + i, e) for i, e in enumerate(events, start=1)]
+    # only committed versions are loaded (and cached): `old` and earlier
+    return commit(game, events, lambda rows: fold_rows(rules_for(game), rows, load_state(game, upto=old),
+                                                       lambda v: load_state(game, upto=v)))
+
+
+def _salted(game: Game, seq: int, e: store.NewEvent) -> store.NewEvent:
+    if e.visible_to is None or "salt" in e.payload:
+        return e
+    return replace(e, payload={**e.payload, "salt": platform_salt(game.seed, seq)})
