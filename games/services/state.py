@@ -17,6 +17,7 @@ from events.codec import upcast
 from events.models import StoredEvent
 from games.rules import registry
 from games.rules.base import Event, Ruleset
+from games.verify import engine_for
 
 from ..models import Game
 from .errors import ErrorCode, ServiceError
@@ -27,11 +28,23 @@ _LOCK = threading.Lock()
 
 
 def rules_for(game: Game) -> Ruleset:
+    """The engine that plays `game`: the rules it started under, so a game that
+    spans a deploy keeps its rules (a ruleset keeps older versions reachable
+    through `for_rules_version`; games.verify.engine_for)."""
     rules = registry.get(game.ruleset)
     if rules is None:
         raise ServiceError(f"ruleset {game.ruleset!r} is not available on this server", code=ErrorCode.UNKNOWN_RULESET,
                            status=409)
-    return rules
+    return engine_for(rules, game.rules_version)
+
+
+def snapshot_key(game: Game) -> int:
+    """What a snapshot is stored under: the game's rules version and the shape of
+    the engine's pickled state (`state_schema`, default 1), so a snapshot taken
+    under another state shape is never loaded into new code (it is re-folded
+    from the events instead). rules_version * 1000 + state_schema."""
+    schema = int(getattr(registry.get(game.ruleset), "state_schema", 1))
+    return int(game.rules_version) * 1000 + schema
 
 
 def to_engine_event(row: StoredEvent, rules: Ruleset) -> Event:
@@ -90,7 +103,7 @@ def load_state(game: Game, upto: int | None = None, use_snapshots: bool = True) 
         return state
     base_version, state = 0, None
     if use_snapshots:
-        snap = store.latest_snapshot(game.id, game.rules_version, upto=target)
+        snap = store.latest_snapshot(game.id, snapshot_key(game), upto=target)
         if snap is not None:
             base_version, state = snap
     rows = store.load(game.id, after=base_version, upto=target)
@@ -102,4 +115,4 @@ def load_state(game: Game, upto: int | None = None, use_snapshots: bool = True) 
 def maybe_snapshot(game: Game, old_version: int, new_version: int, state: Any) -> None:
     every = settings.SENGOKU["SNAPSHOT_EVERY"]
     if new_version // every > old_version // every:
-        store.save_snapshot(game.id, new_version, game.rules_version, state)
+        store.save_snapshot(game.id, new_version, snapshot_key(game), state)

@@ -24,6 +24,7 @@ from games import verify
 from games.models import Game
 from games.rules import registry
 from games.services.audit import event_dicts
+from games.services.state import snapshot_key
 
 
 class _FilteredOut(Exception):
@@ -130,7 +131,7 @@ def replay_game(game: Game) -> verify.Report:
     rules = registry.get(game.ruleset)
     if rules is None:
         raise verify.VerifyError(f"ruleset {game.ruleset!r} is not available")
-    snaps = {s.version: s for s in Snapshot.objects.filter(stream=game.id, rules_version=game.rules_version)}
+    snaps = {s.version: s for s in Snapshot.objects.filter(stream=game.id, rules_version=snapshot_key(game))}
     bad: list[int] = []
 
     def on_state(seq, state):
