@@ -67,7 +67,7 @@ pytest_cmd() {  # log-file: the output is shown and kept there for the summary l
   if [ "$TEST_WORKERS" -gt 1 ] 2>/dev/null; then args+=(-n "$TEST_WORKERS" --dist loadgroup); fi
   # -rs: why each test was skipped; --durations: the slowest tests
   # shellcheck disable=SC2206
-  args+=(-rs --durations=15 ${PYTEST_ARGS:-})
+  args+=(-rfEs --durations=15 ${PYTEST_ARGS:-})
   timeout --signal=TERM --kill-after=30s "$PASS_TIMEOUT" "$BIN/python" -m pytest "${args[@]}" 2>&1 | tee "$log"
 }
 PASS_LOG_DIR=$(mktemp -d /tmp/sengoku-test.XXXXXX)

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 from games.models import Game
 from games.rules import registry
 from games.services import lobby
-from games.services.errors import ErrorCode, Invalid
+from games.services.errors import ErrorCode, Invalid, NotFound
 from games.services.reading import game_json, seats_json
 
 from ..serializers import (
@@ -110,8 +110,11 @@ class SeatsView(APIView):
     @extend_schema(request=JoinSerializer, responses={201: SeatSerializer, **errors(400, 401, 403, 404, 409)},
                    summary="Join (optionally choosing a faction), or add a bot seat (creator)", operation_id="join_game", tags=["lobby"])
     def post(self, request, game_id):
-        lobby.get_game(game_id)  # an unknown game is 404 whatever the body
+        game = lobby.get_game(game_id, lobby.SYSTEM)  # an unknown game is 404 whatever the body
         s = JoinSerializer(data=json_body(request))
+        if not s.is_valid() and game.private and not lobby.is_seated(game, request.user):
+            # no readable invite code: the same 404 as a wrong one (existence does not leak)
+            raise NotFound("no such game", code=ErrorCode.GAME_NOT_FOUND)
         s.is_valid(raise_exception=True)
         seat = lobby.join(game_id, request.user, s.validated_data.get("faction"), s.validated_data.get("bot"),
                           s.validated_data.get("invite_code"))

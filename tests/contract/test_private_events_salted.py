@@ -17,11 +17,11 @@ from django.contrib.auth import get_user_model
 
 from events.codec import SALT_RE, platform_salt
 from games import verify
+from games.bots import choose
 from games.models import Game
 from games.rules import registry
 from games.services import audit, lobby, play, press
 from games.services.state import load_state
-from games.tasks import choose
 
 pytestmark = pytest.mark.django_db
 
@@ -47,8 +47,8 @@ def _play_with_press(ruleset: str, seed: int):
             press.send(game.id, users[0], "yes", [1])
         state = load_state(game)
         p = rnd.choice(rules.pending(state))
-        status, _ = play.submit(game.id, users[p.seat], json.loads(json.dumps(choose(rules, state, p.seat, rnd))))
-        assert status == 201
+        done = play.submit(game.id, users[p.seat], json.loads(json.dumps(choose(rules, state, p.seat, rnd))))
+        assert done.version == game.__class__.objects.get(pk=game.pk).version and not done.replayed
     else:
         pytest.fail("game did not finish")
     game.refresh_from_db()
