@@ -236,6 +236,24 @@ class ViewSerializer(serializers.Serializer):
                                   help_text="once the game is over: every seat's view by seat index; null before")
 
 
+class ReplayPatchSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    patch = serializers.ListField(child=serializers.DictField(),
+                                  help_text="RFC 6902 operations turning the View at version-1 into the View at version")
+
+
+class ReplayRangeSerializer(serializers.Serializer):
+    from_ = serializers.IntegerField()
+    to = serializers.IntegerField()
+    view = ViewSerializer(help_text="the View at `from`, exactly as /replay?version=from gives it")
+    patches = ReplayPatchSerializer(many=True)
+    next = serializers.CharField(allow_null=True, help_text="the following page (from = this page's to), or null")
+
+
+# "from" is a Python keyword: the field is declared as from_ and published as "from".
+ReplayRangeSerializer._declared_fields["from"] = ReplayRangeSerializer._declared_fields.pop("from_")
+
+
 class TemplateSerializer(serializers.Serializer):
     type = serializers.CharField()
     schema = serializers.DictField()

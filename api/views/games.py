@@ -110,8 +110,12 @@ class SeatsView(APIView):
     @extend_schema(request=JoinSerializer, responses={201: SeatSerializer, **errors(400, 401, 403, 404, 409)},
                    summary="Join (optionally choosing a faction), or add a bot seat (creator)", operation_id="join_game", tags=["lobby"])
     def post(self, request, game_id):
-        lobby.get_game(game_id)  # an unknown game is 404 whatever the body
+        # An unknown game is 404 whatever the body; so is a private one to a
+        # caller who is neither seated nor holding its invite code (lobby.join).
+        game = lobby.get_game(game_id, lobby.SYSTEM)
         s = JoinSerializer(data=json_body(request))
+        if not s.is_valid() and game.private:
+            lobby.get_game(game_id, request.user)
         s.is_valid(raise_exception=True)
         seat = lobby.join(game_id, request.user, s.validated_data.get("faction"), s.validated_data.get("bot"),
                           s.validated_data.get("invite_code"))

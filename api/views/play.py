@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.services import audit, lobby, play, reading
+from games.services import audit, lobby, play, reading, replay_range
 from games.services.errors import ErrorCode, Invalid
 
 from ..renderers import EventStreamRenderer, JsonLinesRenderer
@@ -19,6 +19,7 @@ from ..serializers import (
     CommandResultSerializer,
     EventPageSerializer,
     LegalSerializer,
+    ReplayRangeSerializer,
     ViewSerializer,
 )
 from .audit import AuditReportSerializer
@@ -93,12 +94,33 @@ class EventsView(JsonErrors, APIView):
 
 
 class ReplayView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("version", OpenApiTypes.INT, required=True)],
-                   responses={200: ViewSerializer, **errors(400, 401, 404)},
-                   summary="Your view as it was at a version (finished games: everything)", operation_id="replay", tags=["audit"])
+    @extend_schema(parameters=[
+        OpenApiParameter("version", OpenApiTypes.INT, description="one version: your View as it was then"),
+        OpenApiParameter("from", OpenApiTypes.INT, description="range replay: the View at `from`, then one "
+                         "JSON Patch per version (at most 500 per page; `next` for the rest)"),
+        OpenApiParameter("to", OpenApiTypes.INT, description="range replay: the last version (default: the "
+                         "current one)")],
+        responses={200: PolymorphicProxySerializer(component_name="Replay",
+                                                   serializers=[ViewSerializer, ReplayRangeSerializer],
+                                                   resource_type_field_name=None),
+                   **errors(400, 401, 404)},
+        summary="Your view as it was at a version, or a range of versions as JSON Patches (finished games: "
+                "everything)", operation_id="replay", tags=["audit"])
     def get(self, request, game_id):
         game = lobby.get_game(game_id, request.user)
-        return Response(reading.replay(game, request.user, request.query_params.get("version")))
+        q = request.query_params
+        if "from" not in q and "to" not in q:
+            return Response(reading.replay(game, request.user, q.get("version")))
+        if "version" in q:
+            raise Invalid("give either version or from/to", code=ErrorCode.INVALID)
+        body = replay_range.replay_range(game, request.user, q.get("from"), q.get("to"))
+        more, asked = body.pop("more"), body.pop("asked_to")
+        nxt = None
+        if more:
+            nq = q.copy()
+            nq["from"], nq["to"] = str(body["to"]), str(asked)
+            nxt = request.build_absolute_uri(request.path) + "?" + nq.urlencode()
+        return Response({**body, "next": nxt})
 
 
 class AuditView(APIView):
