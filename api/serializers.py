@@ -228,6 +228,7 @@ class InviteSerializer(serializers.Serializer):
 
 
 class ViewSerializer(serializers.Serializer):
+    ruleset = serializers.CharField(help_text="the game's ruleset: says which typed view `state` is")
     version = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True)
     state = serializers.JSONField(allow_null=True, help_text="your view (your seat's; the public one for a "
@@ -260,7 +261,8 @@ class TemplateSerializer(serializers.Serializer):
     description = serializers.CharField()
 
 
-class LegalSerializer(serializers.Serializer):
+class LegalCommandsSerializer(serializers.Serializer):
+    ruleset = serializers.CharField(help_text="the game's ruleset: says which typed commands these are")
     version = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True)
     pending = serializers.BooleanField(help_text="a decision of yours is pending: commands or samples hold at "
@@ -271,7 +273,7 @@ class LegalSerializer(serializers.Serializer):
     samples = serializers.ListField(child=serializers.DictField())
 
 
-class CommandRequestSerializer(serializers.Serializer):
+class SubmitCommandSerializer(serializers.Serializer):
     command = serializers.DictField(help_text="{type, ...} exactly as legal-commands lists it")
     expected_version = serializers.IntegerField(required=False, allow_null=True)
 

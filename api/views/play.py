@@ -15,10 +15,10 @@ from games.services.errors import ErrorCode, Invalid
 
 from ..renderers import EventStreamRenderer, JsonLinesRenderer
 from ..serializers import (
-    CommandRequestSerializer,
+    SubmitCommandSerializer,
     CommandResultSerializer,
     EventPageSerializer,
-    LegalSerializer,
+    LegalCommandsSerializer,
     ReplayRangeSerializer,
     ViewSerializer,
 )
@@ -43,7 +43,7 @@ class StateView(APIView):
 
 
 class LegalView(APIView):
-    @extend_schema(responses={200: LegalSerializer, **errors(401, 404)},
+    @extend_schema(responses={200: LegalCommandsSerializer, **errors(401, 404)},
                    summary="Your legal commands now (or templates + samples) and your deadline", operation_id="legal_commands", tags=["play"])
     def get(self, request, game_id):
         return Response(reading.legal(lobby.get_game(game_id, request.user), request.user))
@@ -51,7 +51,7 @@ class LegalView(APIView):
 
 class CommandsView(APIView):
     @extend_schema(
-        request=CommandRequestSerializer,
+        request=SubmitCommandSerializer,
         parameters=[OpenApiParameter("Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER,
                                      description="retry-safe key, scoped to (you, game), kept 48 h")],
         responses={201: CommandResultSerializer, **errors(400, 401, 403, 404, 409, 413, 422, 429)},
@@ -134,7 +134,9 @@ class ExportView(JsonErrors, APIView):
     renderer_classes = [JsonLinesRenderer, JSONRenderer]
 
     @extend_schema(responses={(200, "application/x-ndjson"): OpenApiResponse(
-        OpenApiTypes.STR, description="one event JSON object per line"), **errors(401, 404)},
+        OpenApiTypes.BINARY, description="one Event JSON object per line (NDJSON); generated clients: map "
+                                         "application/x-ndjson to bytes (openapi-python-client.yml)"),
+        **errors(401, 404)},
         summary="The event stream as JSON Lines (redacted for you while running)", operation_id="export", tags=["audit"])
     def get(self, request, game_id):
         game = lobby.get_game(game_id, request.user)
