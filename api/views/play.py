@@ -15,11 +15,11 @@ from games.services.errors import ErrorCode, Invalid
 
 from ..renderers import EventStreamRenderer, JsonLinesRenderer
 from ..serializers import (
-    SubmitCommandSerializer,
     CommandResultSerializer,
     EventPageSerializer,
     LegalCommandsSerializer,
     ReplayRangeSerializer,
+    SubmitCommandSerializer,
     ViewSerializer,
 )
 from .audit import AuditReportSerializer

@@ -16,9 +16,8 @@ from games.rules import registry
 from games.services import audit, replay_range
 from games.services.state import load_state
 from games.tasks import choose
-from tests.conftest import create, register
-
 from tests.api.helpers import play_to_end
+from tests.conftest import create, register
 
 
 def _start(api, ruleset, players, **body):
