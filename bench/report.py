@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.common import RESULTS, table  # noqa: E402
+from bench.report_replay import replay_section  # noqa: E402
 from bench.report_streams import streams_section  # noqa: E402
 
 OUT = ROOT / "docs" / "benchmarks.md"
@@ -141,6 +142,7 @@ def render() -> str:
     store_lines, store_goals = event_store_section(load("event_store"))
     api_lines, api_goals = api_section(load("api_load"))
     streams_lines, streams_goals = streams_section(load("streams"))
+    replay_lines, replay_goals = replay_section(load("replay_range"))
     out = [
         "# Benchmarks",
         "",
@@ -151,7 +153,7 @@ def render() -> str:
         "",
         "## Goals",
         "",
-        table(["goal", "measured", "verdict"], store_goals + api_goals + streams_goals),
+        table(["goal", "measured", "verdict"], store_goals + api_goals + streams_goals + replay_goals),
         "",
         "## Event store: appends per second",
         "",
@@ -164,6 +166,10 @@ def render() -> str:
         "## Live streams (SSE) under load",
         "",
         *streams_lines,
+        "",
+        "## Range replay",
+        "",
+        *replay_lines,
         "",
         "## Engines",
         "",
