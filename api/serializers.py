@@ -228,6 +228,7 @@ class InviteSerializer(serializers.Serializer):
 
 
 class ViewSerializer(serializers.Serializer):
+    ruleset = serializers.CharField(help_text="the game's ruleset: says which typed view `state` is")
     version = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True)
     state = serializers.JSONField(allow_null=True, help_text="your view (your seat's; the public one for a "
@@ -236,13 +237,32 @@ class ViewSerializer(serializers.Serializer):
                                   help_text="once the game is over: every seat's view by seat index; null before")
 
 
+class ReplayPatchSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    patch = serializers.ListField(child=serializers.DictField(),
+                                  help_text="RFC 6902 operations turning the View at version-1 into the View at version")
+
+
+class ReplayRangeSerializer(serializers.Serializer):
+    from_ = serializers.IntegerField()
+    to = serializers.IntegerField()
+    view = ViewSerializer(help_text="the View at `from`, exactly as /replay?version=from gives it")
+    patches = ReplayPatchSerializer(many=True)
+    next = serializers.CharField(allow_null=True, help_text="the following page (from = this page's to), or null")
+
+
+# "from" is a Python keyword: the field is declared as from_ and published as "from".
+ReplayRangeSerializer._declared_fields["from"] = ReplayRangeSerializer._declared_fields.pop("from_")
+
+
 class TemplateSerializer(serializers.Serializer):
     type = serializers.CharField()
     schema = serializers.DictField()
     description = serializers.CharField()
 
 
-class LegalSerializer(serializers.Serializer):
+class LegalCommandsSerializer(serializers.Serializer):
+    ruleset = serializers.CharField(help_text="the game's ruleset: says which typed commands these are")
     version = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True)
     pending = serializers.BooleanField(help_text="a decision of yours is pending: commands or samples hold at "
@@ -265,7 +285,7 @@ class StrictIntegerField(serializers.IntegerField):
 # The one check of a command request body (services trust it): no unknown fields,
 # `command` an object with a string `type`, `expected_version` a JSON integer or absent.
 # (A comment, not a docstring: drf-spectacular would publish a docstring in schema.yml.)
-class CommandRequestSerializer(serializers.Serializer):
+class SubmitCommandSerializer(serializers.Serializer):
     command = serializers.DictField(help_text="{type, ...} exactly as legal-commands lists it")
     expected_version = StrictIntegerField(required=False, allow_null=True)
 

@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.common import RESULTS, table  # noqa: E402
+from bench.report_replay import replay_section  # noqa: E402
 from bench.report_streams import streams_section  # noqa: E402
 
 OUT = ROOT / "docs" / "benchmarks.md"
@@ -192,6 +193,7 @@ def render() -> str:
     api_lines, api_goals = api_section(load("api_load"))
     streams_lines, streams_goals = streams_section(load("streams"))
     fair_lines, fair_goals = fairness_section(load("fairness"))
+    replay_lines, replay_goals = replay_section(load("replay_range"))
     pairs = ROOT / "bench" / "pairs.md"
     out = [
         "# Benchmarks",
@@ -207,7 +209,7 @@ def render() -> str:
         table(["goal", "measured", "verdict"], store_goals + api_goals + [
             ["POST-only run ≥ 250 accepted commands/s", "not measured",
              "n/a (bench/api_load.py has no POST-only mode yet: a client must ask for legal commands)"]]
-            + streams_goals + fair_goals),
+            + streams_goals + fair_goals + replay_goals),
         "",
         *([pairs.read_text().rstrip(), ""] if pairs.exists() else []),
         "## Event store: appends per second",
@@ -225,6 +227,10 @@ def render() -> str:
         "## Background work: deadlines while bots play",
         "",
         *fair_lines,
+        "",
+        "## Range replay",
+        "",
+        *replay_lines,
         "",
         "## Engines",
         "",

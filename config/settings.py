@@ -270,6 +270,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"ErrorCode": "games.services.errors.ErrorCode",
                             "GameStatusEnum": ["open", "running", "finished", "aborted"]},
     "PREPROCESSING_HOOKS": ["api.schema_extensions.drop_trailing_slash_twins"],
+    # the rulesets' JSON Schemas as typed components (api/schema_typed.py)
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema_typed.typed_components"],
     # the docs page works offline: its assets come from drf-spectacular-sidecar (pinned)
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -81,7 +81,7 @@ class ReclaimView(APIView):
 
 
 # -- press ----------------------------------------------------------------------------------------
-class MessageRequestSerializer(serializers.Serializer):
+class SendMessageSerializer(serializers.Serializer):
     text = serializers.CharField(help_text="1 to PRESS_MAX_CHARS (default 2000) characters")
     to = serializers.ListField(child=serializers.IntegerField(min_value=0), allow_null=True, required=False,
                                help_text="seat indices; null or absent = everyone (public)")
@@ -96,7 +96,7 @@ class MessagesView(APIView):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "press"
 
-    @extend_schema(request=MessageRequestSerializer,
+    @extend_schema(request=SendMessageSerializer,
                    responses={201: MessageResultSerializer, **errors(400, 401, 403, 404, 409, 429)},
                    summary="Send a message to every seat (public) or to chosen seats (private to them and you)",
                    operation_id="send_message", tags=["pbem"])

@@ -5,20 +5,21 @@ from __future__ import annotations
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.services import audit, lobby, play, reading
+from games.services import audit, lobby, play, reading, replay_range
 from games.services.errors import ErrorCode, Invalid
 
 from ..renderers import EventStreamRenderer, JsonLinesRenderer
 from ..serializers import (
-    CommandRequestSerializer,
     CommandResultSerializer,
     EventPageSerializer,
-    LegalSerializer,
+    LegalCommandsSerializer,
+    ReplayRangeSerializer,
+    SubmitCommandSerializer,
     ViewSerializer,
 )
 from .audit import AuditReportSerializer
@@ -48,7 +49,7 @@ class StateView(APIView):
 
 
 class LegalView(APIView):
-    @extend_schema(responses={200: LegalSerializer, **errors(401, 404)},
+    @extend_schema(responses={200: LegalCommandsSerializer, **errors(401, 404)},
                    summary="Your legal commands now (or templates + samples) and your deadline", operation_id="legal_commands", tags=["play"])
     def get(self, request, game_id):
         return Response(reading.legal(lobby.get_game(game_id, request.user), request.user))
@@ -56,7 +57,7 @@ class LegalView(APIView):
 
 class CommandsView(APIView):
     @extend_schema(
-        request=CommandRequestSerializer,
+        request=SubmitCommandSerializer,
         parameters=[OpenApiParameter("Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER,
                                      description="retry-safe key, scoped to (you, game), kept 48 h")],
         responses={201: CommandResultSerializer, **errors(400, 401, 403, 404, 409, 413, 422, 429)},
@@ -66,7 +67,7 @@ class CommandsView(APIView):
         unknown = set(data) - {"command", "expected_version"}
         if unknown:
             raise Invalid(f"unknown fields: {sorted(unknown)}", code=ErrorCode.INVALID)
-        body = CommandRequestSerializer(data=data)
+        body = SubmitCommandSerializer(data=data)
         if not body.is_valid():
             # a missing or shapeless command keeps its own code; anything else is `invalid`
             code = ErrorCode.INVALID_COMMAND if "command" in body.errors else ErrorCode.INVALID
@@ -107,12 +108,33 @@ class EventsView(JsonErrors, APIView):
 
 
 class ReplayView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("version", OpenApiTypes.INT, required=True)],
-                   responses={200: ViewSerializer, **errors(400, 401, 404)},
-                   summary="Your view as it was at a version (finished games: everything)", operation_id="replay", tags=["audit"])
+    @extend_schema(parameters=[
+        OpenApiParameter("version", OpenApiTypes.INT, description="one version: your View as it was then"),
+        OpenApiParameter("from", OpenApiTypes.INT, description="range replay: the View at `from`, then one "
+                         "JSON Patch per version (at most 500 per page; `next` for the rest)"),
+        OpenApiParameter("to", OpenApiTypes.INT, description="range replay: the last version (default: the "
+                         "current one)")],
+        responses={200: PolymorphicProxySerializer(component_name="Replay",
+                                                   serializers=[ViewSerializer, ReplayRangeSerializer],
+                                                   resource_type_field_name=None),
+                   **errors(400, 401, 404)},
+        summary="Your view as it was at a version, or a range of versions as JSON Patches (finished games: "
+                "everything)", operation_id="replay", tags=["audit"])
     def get(self, request, game_id):
         game = lobby.get_game(game_id, request.user)
-        return Response(reading.replay(game, request.user, request.query_params.get("version")))
+        q = request.query_params
+        if "from" not in q and "to" not in q:
+            return Response(reading.replay(game, request.user, q.get("version")))
+        if "version" in q:
+            raise Invalid("give either version or from/to", code=ErrorCode.INVALID)
+        body = replay_range.replay_range(game, request.user, q.get("from"), q.get("to"))
+        more, asked = body.pop("more"), body.pop("asked_to")
+        nxt = None
+        if more:
+            nq = q.copy()
+            nq["from"], nq["to"] = str(body["to"]), str(asked)
+            nxt = request.build_absolute_uri(request.path) + "?" + nq.urlencode()
+        return Response({**body, "next": nxt})
 
 
 class AuditView(APIView):
@@ -126,7 +148,9 @@ class ExportView(JsonErrors, APIView):
     renderer_classes = [JsonLinesRenderer, JSONRenderer]
 
     @extend_schema(responses={(200, "application/x-ndjson"): OpenApiResponse(
-        OpenApiTypes.STR, description="one event JSON object per line"), **errors(401, 404)},
+        OpenApiTypes.BINARY, description="one Event JSON object per line (NDJSON); generated clients: map "
+                                         "application/x-ndjson to bytes (openapi-python-client.yml)"),
+        **errors(401, 404)},
         summary="The event stream as JSON Lines (redacted for you while running)", operation_id="export", tags=["audit"])
     def get(self, request, game_id):
         game = lobby.get_game(game_id, request.user)

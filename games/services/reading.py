@@ -66,7 +66,7 @@ def _iso(dt) -> str | None:
 def view(game: Game, user) -> dict:
     viewer = viewer_for(game, user)
     if game.status == Game.Status.OPEN:
-        return {"version": 0, "seat": viewer.seat, "state": None, "seats": None}
+        return {"ruleset": game.ruleset, "version": 0, "seat": viewer.seat, "state": None, "seats": None}
     return _view_body(game, load_state(game), viewer, game.version)
 
 
@@ -78,12 +78,13 @@ def _view_body(game: Game, state: Any, viewer: Viewer, version: int) -> dict:
     seats = None
     if viewer.omniscient:
         seats = {str(i): rules.view(state, i) for i in range(game.players)}
-    return {"version": version, "seat": viewer.seat, "state": rules.view(state, viewer.seat), "seats": seats}
+    return {"ruleset": game.ruleset, "version": version, "seat": viewer.seat,
+            "state": rules.view(state, viewer.seat), "seats": seats}
 
 
 def legal(game: Game, user) -> dict:
     viewer = viewer_for(game, user)
-    out = {"version": game.version, "seat": viewer.seat, "pending": False, "deadline": None,
+    out = {"ruleset": game.ruleset, "version": game.version, "seat": viewer.seat, "pending": False, "deadline": None,
            "commands": [], "templates": [], "samples": []}
     if game.status != Game.Status.RUNNING or viewer.seat is None or game.paused:
         return out

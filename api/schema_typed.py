@@ -1,0 +1,164 @@
+"""Publishes the rulesets' JSON Schemas (games/rules/<pkg>/data/schemas/, read by
+games.rules.schemas) in schema.yml, so a generated client is typed end to end
+(issue 16 item 1):
+
+- one `<Ruleset>Command` union per ruleset (oneOf + discriminator on `type`),
+  used by legal-commands (`commands`, `samples`) and by the command request;
+- `<Ruleset>SeatView` (the `state` of a view) inside `<Ruleset>View`, and
+  `View` = oneOf of those with a discriminator on `ruleset`; likewise
+  `LegalCommands`;
+- `Event` = oneOf of one `<Type>Event` per declared event type (its `payload`
+  a `<Type>Payload`), discriminator on `type`; a ruleset that has not declared
+  its events yet gets one untyped `<Ruleset>Event` member instead;
+- path parameters named `game_id` are uuids.
+
+The data files are JSON Schema 2020-12; schema.yml is OpenAPI 3.0, so `const`,
+type lists and `propertyNames` are translated (`_oas30`)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from games.rules import registry, schemas
+
+REF = "#/components/schemas/"
+
+
+def pascal(name: str) -> str:
+    return "".join(p[:1].upper() + p[1:] for p in name.replace("-", "_").replace(".", "_").split("_") if p)
+
+
+def ref(name: str) -> dict:
+    return {"$ref": REF + name}
+
+
+def _oas30(s: Any) -> Any:
+    """JSON Schema 2020-12 -> OpenAPI 3.0 Schema Object."""
+    if isinstance(s, list):
+        return [_oas30(x) for x in s]
+    if not isinstance(s, dict):
+        return s
+    out: dict[str, Any] = {}
+    for k, v in s.items():
+        if k in ("$schema", "propertyNames"):
+            continue
+        if k == "const":
+            out["enum"] = [v]
+        elif k == "properties":
+            out[k] = {name: _oas30(p) for name, p in v.items()}
+        elif k == "required":
+            if v:
+                out[k] = list(v)
+        elif k in ("items", "additionalProperties", "anyOf", "oneOf", "allOf", "not"):
+            out[k] = _oas30(v)
+        else:
+            out[k] = v
+    t = out.get("type")
+    if (t == "array" or isinstance(t, list) and "array" in t) and "items" not in out:
+        out["items"] = {}  # OpenAPI 3.0 wants items; JSON Schema's default is "anything"
+    if isinstance(t, list):
+        kinds = [x for x in t if x != "null"]
+        if len(kinds) < len(t):
+            out["nullable"] = True
+        if len(kinds) == 1:
+            out["type"] = kinds[0]
+        else:
+            del out["type"]
+            if kinds:
+                out["anyOf"] = [{"type": x} for x in kinds]
+    elif t == "null":
+        del out["type"]
+        out["nullable"] = True
+    if "anyOf" in out:
+        # genson writes [{type: null}, {...}]: a nullable alternative instead
+        alts = [a for a in out["anyOf"] if a != {"nullable": True}]
+        if len(alts) < len(out["anyOf"]):
+            out["nullable"] = True
+            out["anyOf"] = alts
+        if len(out["anyOf"]) == 1:
+            out.update(out.pop("anyOf")[0])
+    return out
+
+
+def _union(members: dict[str, str], prop: str) -> dict:
+    return {"oneOf": [ref(n) for n in members.values()],
+            "discriminator": {"propertyName": prop, "mapping": {v: REF + n for v, n in members.items()}}}
+
+
+def typed_components(result: dict, generator, request, public) -> dict:
+    comps = result["components"]["schemas"]
+    base_event = comps["Event"]
+    views, legals, commands_any, events = {}, {}, [], {}
+    for rid in registry.PRODUCTION:
+        R = pascal(rid)
+        declared = schemas.load(rid, "commands") or {}
+        members = {}
+        for t, s in sorted(declared.items()):
+            name = f"{R}{pascal(t)}Command"
+            comps[name] = _oas30(s)
+            members[t] = name
+        comps[f"{R}Command"] = {"description": f"A {rid} command (games/rules/.../data/schemas/commands.json).",
+                                **_union(members, "type")}
+        commands_any.append(ref(f"{R}Command"))
+        comps[f"{R}SeatView"] = {"description": f"The {rid} view a seat (or a spectator) gets.",
+                                 **_oas30(schemas.load(rid, "view"))}
+        view = copy.deepcopy(comps["View"])
+        view["properties"] = {"ruleset": {"type": "string", "enum": [rid]}, **view["properties"]}
+        view["required"] = sorted({"ruleset", *view.get("required", [])})
+        view["properties"]["state"] = {**ref(f"{R}SeatView"), "nullable": True}
+        view["properties"]["seats"] = {"type": "object", "additionalProperties": ref(f"{R}SeatView"),
+                                       "nullable": True, "description": view["properties"]["seats"].get(
+                                           "description", "")}
+        comps[f"{R}View"] = view
+        views[rid] = f"{R}View"
+        legal = copy.deepcopy(comps["LegalCommands"])
+        legal["properties"] = {"ruleset": {"type": "string", "enum": [rid]}, **legal["properties"]}
+        legal["required"] = sorted({"ruleset", *legal.get("required", [])})
+        legal["properties"]["commands"] = {"type": "array", "items": ref(f"{R}Command")}
+        legal["properties"]["samples"] = {"type": "array", "items": ref(f"{R}Command")}
+        comps[f"{R}LegalCommands"] = legal
+        legals[rid] = f"{R}LegalCommands"
+        declared_events = schemas.load(rid, "events")
+        if declared_events is None:
+            untyped = copy.deepcopy(base_event)
+            untyped["description"] = (f"A {rid} event; its payload is not declared yet "
+                                      "(games/rules/.../data/schemas/events.json is missing).")
+            comps[f"{R}Event"] = untyped
+            events[None, rid] = f"{R}Event"
+        else:
+            _typed_events(comps, base_event, declared_events, events)
+    _typed_events(comps, base_event, schemas.core_events(), events)
+    comps["View"] = {"description": "Your view of a game; `ruleset` says which.", **_union(views, "ruleset")}
+    comps["LegalCommands"] = {"description": "Your legal commands; `ruleset` says which.",
+                              **_union(legals, "ruleset")}
+    typed = {k: v for k, v in events.items() if isinstance(k, str)}
+    union = _union(typed, "type")
+    union["oneOf"] += [ref(n) for k, n in events.items() if not isinstance(k, str)]
+    comps["Event"] = {"description": "An event of the game's log (redacted: only seq, type and the chain links).",
+                      **union}
+    req = comps["SubmitCommandRequest"]
+    req["properties"]["command"] = {"oneOf": commands_any,
+                                    "description": "exactly as legal-commands lists it (one of the game's "
+                                                   "ruleset's commands)"}
+    _uuid_paths(result)
+    return result
+
+
+def _typed_events(comps, base_event, declared: dict, events: dict) -> None:
+    for t, s in sorted(declared.items()):
+        name = pascal(t)
+        comps[f"{name}Payload"] = _oas30(s)
+        ev = copy.deepcopy(base_event)
+        ev["properties"]["type"] = {"type": "string", "enum": [t]}
+        ev["properties"]["payload"] = ref(f"{name}Payload")
+        comps[f"{name}Event"] = ev
+        events[t] = f"{name}Event"
+
+
+def _uuid_paths(result: dict) -> None:
+    for ops in result["paths"].values():
+        for op in ops.values():
+            for p in op.get("parameters", []) if isinstance(op, dict) else []:
+                if p.get("in") == "path" and p.get("name") == "game_id":
+                    p["schema"] = {"type": "string", "format": "uuid"}

@@ -1,0 +1,34 @@
+"""The range-replay section of docs/benchmarks.md (results of bench/replay_range.py)."""
+
+from __future__ import annotations
+
+from bench.common import table
+
+
+def verdict(ok: bool | None) -> str:
+    return "n/a" if ok is None else ("**met**" if ok else "**not met**")
+
+
+def replay_section(d: dict | None) -> tuple[list[str], list[list[str]]]:
+    name = "replay: a 5-player Shogun game in ≤ 5 requests and ≤ 1 s (embedded default)"
+    if d is None:
+        return ["_Not measured (run `make bench`)._"], [[name + ", cold", "n/a", verdict(None)]]
+    runs = d["runs"]
+    cold = [r for r in runs if r["round"] == 1]
+    warm = [r for r in runs if r["round"] > 1]
+    worst = lambda rs: f"{max(r['requests'] for r in rs)} req, {max(r['seconds'] for r in rs):.2f} s"  # noqa: E731
+    lines = [
+        f"Measured {d['measured_at']} on {d['machine']} (load average at the end "
+        f"{d.get('loadavg_1m_at_end', '?')}): `bench/replay_range.py` plays a 5-player Shogun game "
+        f"({d['game_versions']:,} versions) on a fresh SQLite database, serves it with "
+        "`scripts/run_embedded.py` (gunicorn + 2 uvicorn workers, no Celery) and replays it over HTTP "
+        "with `/replay?from=1` and its `next` links, as seat 0 and as a spectator. Round 1 is cold; "
+        "later rounds may hit the page cache of the worker that serves them (pages are cached per "
+        "game, seat, omniscience and range; each worker has its own cache without Redis).", "",
+        table(["round", "viewer", "versions", "requests", "seconds"],
+              [[r["round"], r["viewer"], r["versions"], r["requests"], f"{r['seconds']:.3f}"] for r in runs]),
+    ]
+    goals = [[name + ", cold", worst(cold), verdict(all(r["met"] for r in cold))]]
+    if warm:
+        goals.append([name + ", cached", worst(warm), verdict(all(r["met"] for r in warm))])
+    return lines, goals
