@@ -19,6 +19,8 @@ from collections import defaultdict
 from django.conf import settings
 from rest_framework.exceptions import Throttled
 
+from games.services.errors import ErrorCode
+
 # Lua: drop expired members, refuse at the cap, else add -- atomically.
 _ACQUIRE = """
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
@@ -34,7 +36,7 @@ _redis_client = None
 
 
 class TooManyStreams(Throttled):
-    default_code = "too_many_streams"
+    default_code = ErrorCode.TOO_MANY_STREAMS
 
     def __init__(self, cap: int, wait: int):
         super().__init__(wait=wait, detail=f"at most {cap} live streams per account are open at once; "

@@ -133,6 +133,7 @@ def test_the_configured_throttle_cache_is_never_per_process(redis, monkeypatch):
     finally:
         monkeypatch.undo()
         importlib.reload(conf)
-    cls = {"django.core.cache.backends.db.DatabaseCache": DatabaseCache,
-           "django.core.cache.backends.redis.RedisCache": RedisCache}[backend]
+    from django.utils.module_loading import import_string
+
+    cls = import_string(backend)  # config.cache.SharedPoolRedisCache with Redis (one pool per process)
     assert cls is (RedisCache if redis else DatabaseCache) and not issubclass(cls, LocMemCache)
