@@ -24,6 +24,11 @@ def _fresh_caches(request):
 
         cache.clear()
         clear_cache()
+        # per-process stream slots (no Redis) are keyed by user id, and ids repeat
+        # across tests: a stream an earlier test left open must not count here
+        from api import stream_slots
+
+        stream_slots._local.clear()
         # The shared throttle cache is a database table without Redis: clear it
         # where the test may touch the database (transactional tests keep rows).
         db = request.node.get_closest_marker("django_db") is not None

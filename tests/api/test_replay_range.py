@@ -11,11 +11,11 @@ from urllib.parse import urlsplit
 import jsonpatch
 import pytest
 
+from games.bots import choose
 from games.models import Game
 from games.rules import registry
 from games.services import audit, replay_range
 from games.services.state import load_state
-from games.tasks import choose
 from tests.api.helpers import play_to_end
 from tests.conftest import create, register
 

@@ -65,7 +65,7 @@ def test_replay_of_a_finished_game_shows_everything(api, host, outsider, finishe
         r = api.as_(outsider).get(f"/api/v1/games/{gid}/replay?version={v}")
         assert r.status_code == 200
         body = r.json()
-        assert set(body) == {"version", "seat", "state", "seats"} and set(body["seats"]) == {"0", "1"}
+        assert set(body) == {"ruleset", "version", "seat", "state", "seats"} and set(body["seats"]) == {"0", "1"}
         assert body["seat"] is None and body["state"]["my_bid"] is None  # the spectator's own (public) view
     bid = next(e for e in export(api, outsider, gid) if e["type"] == "toy.BidPlaced")
     seen = api.as_(outsider).get(f"/api/v1/games/{gid}/replay?version={bid['seq']}").json()

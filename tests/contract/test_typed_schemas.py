@@ -137,11 +137,11 @@ def test_core_events_written_by_the_services_match_their_schemas():
     from django.contrib.auth import get_user_model
 
     from events.models import StoredEvent
+    from games.bots import choose
     from games.models import Game
     from games.services import audit, lobby, pause, play, press, undo
     from games.services.errors import ServiceError
     from games.services.state import load_state
-    from games.tasks import choose
 
     users = [get_user_model().objects.create_user(f"core{i}", password="x") for i in range(3)]
     game = lobby.create_game(users[0], "shogun", 3)
