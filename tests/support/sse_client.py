@@ -32,6 +32,12 @@ class Stream:
         s = cls(reader, writer, int(first.split()[1]), headers)
         if s.status != 200 and "content-length" in headers:
             s.body = await reader.readexactly(int(headers["content-length"]))
+        elif s.status != 200 and headers.get("transfer-encoding", "").strip().lower() == "chunked":
+            while True:  # an error body sent in chunks (no Content-Length)
+                size = int((await reader.readline()).strip() or b"0", 16)
+                if size == 0:
+                    break
+                s.body += (await reader.readexactly(size + 2))[:-2]
         return s
 
     async def _chunk(self) -> bool:
