@@ -112,6 +112,9 @@ def test_throttles_hold_across_nodes(nodes):
     assert codes[:4] == [201] * 4 and codes[4:] == [429, 429], codes
 
 
+@pytest.mark.xfail(strict=False, reason="known defect since the merge of the serving, ops and perf work: "
+                   "the cap's 429 holds across nodes but its body says code 'error' without Retry-After "
+                   "(see CHANGELOG, Known defect)")
 def test_the_stream_cap_holds_across_nodes(nodes):
     a, b = nodes
     (u,) = people(a.port, 1)
@@ -124,9 +127,7 @@ def test_the_stream_cap_holds_across_nodes(nodes):
             opened.append(s)
         for node in (a, b):
             s = await Stream.open(node.port, "/accounts/me/stream", u["token"])
-            # the cap holds across nodes (429 + Retry-After, a JSON error); the body's code on
-            # this path is a known defect (it says "error"), see the CHANGELOG
-            assert s.status == 429 and "code" in json.loads(s.body)
+            assert s.status == 429 and json.loads(s.body)["code"] == "too_many_streams"
             assert s.headers.get("retry-after")
             await s.close()
         for s in opened:
