@@ -48,9 +48,16 @@ def listing(user, current: AuthToken | None) -> list[dict]:
         info = getattr(t, "info", None)
         if info is None:  # a token made outside issue() (fixtures, the shell)
             info, _ = TokenInfo.objects.get_or_create(token=t)
-        out.append({"id": info.id, "client_name": info.client_name, "created_at": _iso(t.created),
-                    "last_used_at": _iso(info.last_used_at), "expires_at": _iso(t.expiry),
-                    "current": current is not None and t.pk == current.pk})
+        out.append(
+            {
+                "id": info.id,
+                "client_name": info.client_name,
+                "created_at": _iso(t.created),
+                "last_used_at": _iso(info.last_used_at),
+                "expires_at": _iso(t.expiry),
+                "current": current is not None and t.pk == current.pk,
+            }
+        )
     return out
 
 

@@ -30,8 +30,9 @@ _handler: BaseHandler | None = None
 def pool() -> ThreadPoolExecutor:
     global _pool
     if _pool is None:
-        _pool = ThreadPoolExecutor(max_workers=int(os.environ.get("WEB_THREADS", "8")),
-                                   thread_name_prefix="web")
+        _pool = ThreadPoolExecutor(
+            max_workers=int(os.environ.get("WEB_THREADS", "8")), thread_name_prefix="web"
+        )
     return _pool
 
 

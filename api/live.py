@@ -42,7 +42,9 @@ SAFETY_REFETCH_SECONDS = 60.0
 def pool() -> ThreadPoolExecutor:
     global _pool
     if _pool is None:
-        _pool = ThreadPoolExecutor(max_workers=settings.SENGOKU["SSE_DB_THREADS"], thread_name_prefix="sse-db")
+        _pool = ThreadPoolExecutor(
+            max_workers=settings.SENGOKU["SSE_DB_THREADS"], thread_name_prefix="sse-db"
+        )
     return _pool
 
 
@@ -138,8 +140,10 @@ class Hub:
                 self.wake_all()  # whatever was published before the subscription took
                 async for msg in pubsub.listen():
                     if msg.get("type") == "pmessage":
-                        channel = msg["channel"].decode() if isinstance(msg["channel"], bytes) else msg["channel"]
-                        self.wake(channel[len(prefix):])
+                        channel = (
+                            msg["channel"].decode() if isinstance(msg["channel"], bytes) else msg["channel"]
+                        )
+                        self.wake(channel[len(prefix) :])
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -197,8 +201,12 @@ def read_heads(streams: list[str]) -> dict[str, int]:
         for gid, version in Game.objects.filter(id__in=games).values_list("id", "version"):
             out[str(gid)] = version
     if users:
-        rows = (Notification.objects.filter(user_id__in=users, channel=Notification.Channel.STREAM)
-                .values("user_id").annotate(head=Max("id")).values_list("user_id", "head"))
+        rows = (
+            Notification.objects.filter(user_id__in=users, channel=Notification.Channel.STREAM)
+            .values("user_id")
+            .annotate(head=Max("id"))
+            .values_list("user_id", "head")
+        )
         for uid, head in rows:
             out[f"user:{uid}"] = head
     return out
@@ -219,8 +227,10 @@ def hub() -> Hub:
 def stats() -> dict:
     """Open streams and listener state in this process (bench, tests)."""
     h = _hub
-    return {"subscribers": h.subscribers() if h else 0,
-            "listener": bool(h and h.listener and not h.listener.done())}
+    return {
+        "subscribers": h.subscribers() if h else 0,
+        "listener": bool(h and h.listener and not h.listener.done()),
+    }
 
 
 async def sse_body(stream, after: int, fetch, slot=None, max_seconds: float | None = None):

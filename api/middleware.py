@@ -31,9 +31,12 @@ class JsonErrorsMiddleware:
             if refused is not None:
                 return refused
         response = self.get_response(request)
-        if (request.path.startswith("/api/") and response.status_code >= 400
-                and not response.get("Content-Type", "").startswith("application/json")
-                and not response.streaming):
+        if (
+            request.path.startswith("/api/")
+            and response.status_code >= 400
+            and not response.get("Content-Type", "").startswith("application/json")
+            and not response.streaming
+        ):
             # Django's own HTML answers (unknown URL, bad Host header, too many
             # query fields…) in the API's shape
             code, detail = _DJANGO_ERRORS.get(response.status_code, (ErrorCode.ERROR, "the request failed"))
@@ -62,8 +65,11 @@ def _error(status: int, code: ErrorCode, detail: str) -> JsonResponse:
 
 
 def _too_large() -> JsonResponse:
-    return _error(413, ErrorCode.REQUEST_TOO_LARGE,
-                  f"request bodies are limited to {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes")
+    return _error(
+        413,
+        ErrorCode.REQUEST_TOO_LARGE,
+        f"request bodies are limited to {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes",
+    )
 
 
 def _refuse_malformed(request) -> JsonResponse | None:
@@ -74,7 +80,9 @@ def _refuse_malformed(request) -> JsonResponse | None:
         return _error(400, ErrorCode.BAD_REQUEST, str(exc))
     if "\x00" in request.path or any("\x00" in k or "\x00" in v for k, v in query):
         # PostgreSQL cannot hold NUL in text: `?ruleset=%00` would fail in the query
-        return _error(400, ErrorCode.INVALID, "NUL characters are not allowed in the path or query parameters")
+        return _error(
+            400, ErrorCode.INVALID, "NUL characters are not allowed in the path or query parameters"
+        )
     if any("\x00" in str(v) for k, v in request.META.items() if k.startswith("HTTP_")):
         return _error(400, ErrorCode.INVALID, "NUL characters are not allowed in headers")
     if "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
@@ -103,6 +111,9 @@ def _read_chunked(request) -> JsonResponse | None:
         request._stream = LimitedStream(io.BytesIO(body), len(body))  # what WSGIRequest.__init__ builds
         return None
     if isinstance(request, WSGIRequest):
-        return _error(411, ErrorCode.LENGTH_REQUIRED, "send the body with a Content-Length (chunked bodies are not "
-                                              "supported by this server)")
+        return _error(
+            411,
+            ErrorCode.LENGTH_REQUIRED,
+            "send the body with a Content-Length (chunked bodies are not supported by this server)",
+        )
     return None  # ASGI: the server hands Django the whole body whatever its framing

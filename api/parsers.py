@@ -32,8 +32,9 @@ class StrictJSONParser(JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
         charset = (parser_context or {}).get("encoding") or "utf-8"
         if charset.lower() not in _CHARSETS:
-            raise exceptions.UnsupportedMediaType(media_type, detail="JSON bodies must be UTF-8 "
-                                                                     f"(charset {charset!r} given)")
+            raise exceptions.UnsupportedMediaType(
+                media_type, detail=f"JSON bodies must be UTF-8 (charset {charset!r} given)"
+            )
         raw = stream.read() if stream is not None else b""
         try:
             text = raw.decode("utf-8")
@@ -78,8 +79,9 @@ def _check_text(s: str) -> None:
     try:
         s.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise exceptions.ParseError("JSON strings must be valid Unicode (a lone surrogate such as "
-                                    "\\ud800 is not)") from exc
+        raise exceptions.ParseError(
+            "JSON strings must be valid Unicode (a lone surrogate such as \\ud800 is not)"
+        ) from exc
 
 
 def _refuse_constant(name: str) -> Any:

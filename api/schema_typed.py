@@ -82,8 +82,10 @@ def _oas30(s: Any) -> Any:
 
 
 def _union(members: dict[str, str], prop: str) -> dict:
-    return {"oneOf": [ref(n) for n in members.values()],
-            "discriminator": {"propertyName": prop, "mapping": {v: REF + n for v, n in members.items()}}}
+    return {
+        "oneOf": [ref(n) for n in members.values()],
+        "discriminator": {"propertyName": prop, "mapping": {v: REF + n for v, n in members.items()}},
+    }
 
 
 def typed_components(result: dict, generator, request, public) -> dict:
@@ -98,18 +100,25 @@ def typed_components(result: dict, generator, request, public) -> dict:
             name = f"{R}{pascal(t)}Command"
             comps[name] = _oas30(s)
             members[t] = name
-        comps[f"{R}Command"] = {"description": f"A {rid} command (games/rules/.../data/schemas/commands.json).",
-                                **_union(members, "type")}
+        comps[f"{R}Command"] = {
+            "description": f"A {rid} command (games/rules/.../data/schemas/commands.json).",
+            **_union(members, "type"),
+        }
         commands_any.append(ref(f"{R}Command"))
-        comps[f"{R}SeatView"] = {"description": f"The {rid} view a seat (or a spectator) gets.",
-                                 **_oas30(schemas.load(rid, "view"))}
+        comps[f"{R}SeatView"] = {
+            "description": f"The {rid} view a seat (or a spectator) gets.",
+            **_oas30(schemas.load(rid, "view")),
+        }
         view = copy.deepcopy(comps["View"])
         view["properties"] = {"ruleset": {"type": "string", "enum": [rid]}, **view["properties"]}
         view["required"] = sorted({"ruleset", *view.get("required", [])})
         view["properties"]["state"] = {**ref(f"{R}SeatView"), "nullable": True}
-        view["properties"]["seats"] = {"type": "object", "additionalProperties": ref(f"{R}SeatView"),
-                                       "nullable": True, "description": view["properties"]["seats"].get(
-                                           "description", "")}
+        view["properties"]["seats"] = {
+            "type": "object",
+            "additionalProperties": ref(f"{R}SeatView"),
+            "nullable": True,
+            "description": view["properties"]["seats"].get("description", ""),
+        }
         comps[f"{R}View"] = view
         views[rid] = f"{R}View"
         legal = copy.deepcopy(comps["LegalCommands"])
@@ -122,25 +131,32 @@ def typed_components(result: dict, generator, request, public) -> dict:
         declared_events = schemas.load(rid, "events")
         if declared_events is None:
             untyped = copy.deepcopy(base_event)
-            untyped["description"] = (f"A {rid} event; its payload is not declared yet "
-                                      "(games/rules/.../data/schemas/events.json is missing).")
+            untyped["description"] = (
+                f"A {rid} event; its payload is not declared yet "
+                "(games/rules/.../data/schemas/events.json is missing)."
+            )
             comps[f"{R}Event"] = untyped
             events[None, rid] = f"{R}Event"
         else:
             _typed_events(comps, base_event, declared_events, events)
     _typed_events(comps, base_event, schemas.core_events(), events)
     comps["View"] = {"description": "Your view of a game; `ruleset` says which.", **_union(views, "ruleset")}
-    comps["LegalCommands"] = {"description": "Your legal commands; `ruleset` says which.",
-                              **_union(legals, "ruleset")}
+    comps["LegalCommands"] = {
+        "description": "Your legal commands; `ruleset` says which.",
+        **_union(legals, "ruleset"),
+    }
     typed = {k: v for k, v in events.items() if isinstance(k, str)}
     union = _union(typed, "type")
     union["oneOf"] += [ref(n) for k, n in events.items() if not isinstance(k, str)]
-    comps["Event"] = {"description": "An event of the game's log (redacted: only seq, type and the chain links).",
-                      **union}
+    comps["Event"] = {
+        "description": "An event of the game's log (redacted: only seq, type and the chain links).",
+        **union,
+    }
     req = comps["SubmitCommandRequest"]
-    req["properties"]["command"] = {"oneOf": commands_any,
-                                    "description": "exactly as legal-commands lists it (one of the game's "
-                                                   "ruleset's commands)"}
+    req["properties"]["command"] = {
+        "oneOf": commands_any,
+        "description": "exactly as legal-commands lists it (one of the game's ruleset's commands)",
+    }
     _uuid_paths(result)
     return result
 

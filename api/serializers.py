@@ -48,8 +48,10 @@ def _wanted(field) -> str:
 
 
 class ErrorSerializer(serializers.Serializer):
-    code = serializers.ChoiceField(choices=[(c.value, c.name) for c in ErrorCode],
-                                   help_text="machine-readable error code (docs/api.md says what each means)")
+    code = serializers.ChoiceField(
+        choices=[(c.value, c.name) for c in ErrorCode],
+        help_text="machine-readable error code (docs/api.md says what each means)",
+    )
     detail = serializers.CharField(help_text="a human sentence")
     fields = serializers.DictField(required=False, help_text="per-field messages (400)")
     current_version = serializers.IntegerField(required=False, help_text="with version_conflict (409)")
@@ -57,12 +59,17 @@ class ErrorSerializer(serializers.Serializer):
 
 # -- accounts -------------------------------------------------------------------------------
 class RegisterSerializer(StrictSerializer):
-    username = serializers.RegexField(r"^[\w.@+-]{3,40}$", max_length=40,
-                                      help_text="3-40 letters, digits and @.+-_")
+    username = serializers.RegexField(
+        r"^[\w.@+-]{3,40}$", max_length=40, help_text="3-40 letters, digits and @.+-_"
+    )
     password = serializers.CharField(write_only=True, max_length=200)
     email = serializers.EmailField(required=False, allow_blank=True)
-    client_name = serializers.CharField(required=False, allow_blank=True, max_length=100,
-                                        help_text="a name for the token's client (shown in /accounts/me tokens)")
+    client_name = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=100,
+        help_text="a name for the token's client (shown in /accounts/me tokens)",
+    )
 
 
 class RegisteredSerializer(serializers.Serializer):
@@ -74,8 +81,12 @@ class RegisteredSerializer(serializers.Serializer):
 class CredentialsSerializer(StrictSerializer):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=200)
-    client_name = serializers.CharField(required=False, allow_blank=True, max_length=100,
-                                        help_text="a name for the token's client (shown in /accounts/me tokens)")
+    client_name = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=100,
+        help_text="a name for the token's client (shown in /accounts/me tokens)",
+    )
 
 
 class TokenInfoSerializer(serializers.Serializer):
@@ -106,19 +117,27 @@ class MeSerializer(StrictSerializer):
     email = serializers.EmailField(required=False, allow_blank=True)
     email_notifications = serializers.BooleanField(required=False)
     webhook_url = serializers.URLField(required=False, allow_blank=True, max_length=500)
-    webhook_secret = serializers.CharField(required=False, allow_blank=True, write_only=True, max_length=200,
-                                           help_text="write-only; used to sign webhook bodies")
+    webhook_secret = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        write_only=True,
+        max_length=200,
+        help_text="write-only; used to sign webhook bodies",
+    )
     has_webhook_secret = serializers.BooleanField(read_only=True)
     vacation_until = serializers.DateTimeField(required=False, allow_null=True)
     vacation_days_left = serializers.FloatField(read_only=True)
-    tokens = TokenInfoSerializer(many=True, read_only=True,
-                                 help_text="your live tokens (sessions), newest first; never the secret")
+    tokens = TokenInfoSerializer(
+        many=True, read_only=True, help_text="your live tokens (sessions), newest first; never the secret"
+    )
 
 
 # -- rulesets and games ---------------------------------------------------------------------
 class PlayerCountSerializer(serializers.Serializer):
     players = serializers.IntegerField()
-    factions = serializers.ListField(child=serializers.CharField(), help_text="the factions a seat may choose")
+    factions = serializers.ListField(
+        child=serializers.CharField(), help_text="the factions a seat may choose"
+    )
     options = serializers.DictField(help_text="JSON Schema of the options for this count")
 
 
@@ -128,18 +147,21 @@ class RulesetSerializer(serializers.Serializer):
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
     rules_version = serializers.IntegerField()
-    factions = serializers.ListField(child=serializers.CharField(),
-                                     help_text="every faction of any player count; per_players says which "
-                                               "may be chosen for a given count")
+    factions = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="every faction of any player count; per_players says which may be chosen for a given count",
+    )
     options = serializers.DictField(help_text="JSON Schema of the options")
-    player_counts = serializers.ListField(child=serializers.IntegerField(),
-                                          help_text="the player counts a game may be created with")
+    player_counts = serializers.ListField(
+        child=serializers.IntegerField(), help_text="the player counts a game may be created with"
+    )
     per_players = PlayerCountSerializer(many=True)
 
 
 class TimeControlSerializer(StrictSerializer):
-    seconds_per_decision = serializers.IntegerField(min_value=5, max_value=2592000, required=False,
-                                                    allow_null=True)
+    seconds_per_decision = serializers.IntegerField(
+        min_value=5, max_value=2592000, required=False, allow_null=True
+    )
     reminder_before_seconds = serializers.IntegerField(min_value=1, required=False, allow_null=True)
     excused_misses = serializers.IntegerField(min_value=0, max_value=1000, required=False)
 
@@ -150,10 +172,14 @@ class CreateGameSerializer(StrictSerializer):
     options = serializers.DictField(required=False)
     time_control = TimeControlSerializer(required=False, allow_null=True)
     name = serializers.CharField(required=False, allow_blank=True, max_length=120)
-    faction = serializers.CharField(required=False, allow_null=True, max_length=40,
-                                    help_text="the creator's faction, or 'random'")
-    private = serializers.BooleanField(required=False, default=False,
-                                       help_text="unlisted; joined with the invite code; readable by seated players only")
+    faction = serializers.CharField(
+        required=False, allow_null=True, max_length=40, help_text="the creator's faction, or 'random'"
+    )
+    private = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="unlisted; joined with the invite code; readable by seated players only",
+    )
 
 
 class UserRefSerializer(serializers.Serializer):
@@ -217,10 +243,15 @@ class GameListSerializer(serializers.Serializer):
 
 class JoinSerializer(StrictSerializer):
     faction = serializers.CharField(required=False, allow_null=True, max_length=40)
-    invite_code = serializers.CharField(required=False, allow_null=True, max_length=64,
-                                        help_text="required to join a private game")
-    bot = serializers.CharField(required=False, allow_null=True, max_length=20,
-                                help_text="add a bot seat instead of joining (creator only): 'random'")
+    invite_code = serializers.CharField(
+        required=False, allow_null=True, max_length=64, help_text="required to join a private game"
+    )
+    bot = serializers.CharField(
+        required=False,
+        allow_null=True,
+        max_length=20,
+        help_text="add a bot seat instead of joining (creator only): 'random'",
+    )
 
 
 class InviteSerializer(serializers.Serializer):
@@ -231,16 +262,23 @@ class ViewSerializer(serializers.Serializer):
     ruleset = serializers.CharField(help_text="the game's ruleset: says which typed view `state` is")
     version = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True)
-    state = serializers.JSONField(allow_null=True, help_text="your view (your seat's; the public one for a "
-                                                             "spectator); null before the start")
-    seats = serializers.DictField(child=serializers.JSONField(), allow_null=True,
-                                  help_text="once the game is over: every seat's view by seat index; null before")
+    state = serializers.JSONField(
+        allow_null=True,
+        help_text="your view (your seat's; the public one for a spectator); null before the start",
+    )
+    seats = serializers.DictField(
+        child=serializers.JSONField(),
+        allow_null=True,
+        help_text="once the game is over: every seat's view by seat index; null before",
+    )
 
 
 class ReplayPatchSerializer(serializers.Serializer):
     version = serializers.IntegerField()
-    patch = serializers.ListField(child=serializers.DictField(),
-                                  help_text="RFC 6902 operations turning the View at version-1 into the View at version")
+    patch = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="RFC 6902 operations turning the View at version-1 into the View at version",
+    )
 
 
 class ReplayRangeSerializer(serializers.Serializer):
@@ -248,7 +286,9 @@ class ReplayRangeSerializer(serializers.Serializer):
     to = serializers.IntegerField()
     view = ViewSerializer(help_text="the View at `from`, exactly as /replay?version=from gives it")
     patches = ReplayPatchSerializer(many=True)
-    next = serializers.CharField(allow_null=True, help_text="the following page (from = this page's to), or null")
+    next = serializers.CharField(
+        allow_null=True, help_text="the following page (from = this page's to), or null"
+    )
 
 
 # "from" is a Python keyword: the field is declared as from_ and published as "from".
@@ -265,8 +305,9 @@ class LegalCommandsSerializer(serializers.Serializer):
     ruleset = serializers.CharField(help_text="the game's ruleset: says which typed commands these are")
     version = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True)
-    pending = serializers.BooleanField(help_text="a decision of yours is pending: commands or samples hold at "
-                                                 "least one legal command")
+    pending = serializers.BooleanField(
+        help_text="a decision of yours is pending: commands or samples hold at least one legal command"
+    )
     deadline = serializers.DateTimeField(allow_null=True)
     commands = serializers.ListField(child=serializers.DictField())
     templates = TemplateSerializer(many=True)
@@ -311,8 +352,9 @@ class EventSerializer(serializers.Serializer):
     visible_to = serializers.ListField(child=serializers.IntegerField(), required=False, allow_null=True)
     payload = serializers.JSONField(required=False)
     cause = serializers.JSONField(required=False)
-    redacted = serializers.BooleanField(help_text="true: another seat's private event; only seq, type and "
-                                                  "the chain links are shown")
+    redacted = serializers.BooleanField(
+        help_text="true: another seat's private event; only seq, type and the chain links are shown"
+    )
     prev_hash = serializers.CharField()
     hash = serializers.CharField()
 

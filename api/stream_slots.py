@@ -39,8 +39,10 @@ class TooManyStreams(Throttled):
     default_code = ErrorCode.TOO_MANY_STREAMS
 
     def __init__(self, cap: int, wait: int):
-        super().__init__(wait=wait, detail=f"at most {cap} live streams per account are open at once; "
-                                           "close one or retry later")
+        super().__init__(
+            wait=wait,
+            detail=f"at most {cap} live streams per account are open at once; close one or retry later",
+        )
 
 
 def slot_ttl() -> float:
@@ -59,7 +61,10 @@ def _redis():
     if _redis_client is None or _redis_client[0] != key:
         import redis
 
-        _redis_client = (key, redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5, socket_connect_timeout=5))
+        _redis_client = (
+            key,
+            redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5, socket_connect_timeout=5),
+        )
     return _redis_client[1]
 
 

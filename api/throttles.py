@@ -41,8 +41,9 @@ class TooManyFailedLogins(exceptions.Throttled):
     extra_detail_singular = extra_detail_plural = ""
 
     def __init__(self, wait: float):
-        super().__init__(wait, detail=f"too many failed logins for this account; try again in "
-                                      f"{int(wait) + 1} seconds")
+        super().__init__(
+            wait, detail=f"too many failed logins for this account; try again in {int(wait) + 1} seconds"
+        )
 
 
 class FailedLogins:

@@ -12,8 +12,14 @@ def p(route: str, view, name: str):
 urlpatterns = [
     *p("games/<str:game_id>/abort", audit.AbortView.as_view(), "abort"),
     *p("games/<str:game_id>/takeback", audit.TakebackView.as_view(), "takeback"),
-    *p("games/<str:game_id>/takeback/<int:request_seq>/accept", audit.TakebackAcceptView.as_view(),
-       "takeback-accept"),
-    *p("games/<str:game_id>/takeback/<int:request_seq>/refuse", audit.TakebackRefuseView.as_view(),
-       "takeback-refuse"),
+    *p(
+        "games/<str:game_id>/takeback/<int:request_seq>/accept",
+        audit.TakebackAcceptView.as_view(),
+        "takeback-accept",
+    ),
+    *p(
+        "games/<str:game_id>/takeback/<int:request_seq>/refuse",
+        audit.TakebackRefuseView.as_view(),
+        "takeback-refuse",
+    ),
 ]

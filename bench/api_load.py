@@ -55,8 +55,9 @@ class Client:
         self.conn: http.client.HTTPConnection | None = None
         self.stats = stats
 
-    def request(self, method: str, path: str, token: str | None = None, body: object = None,
-                kind: str | None = None) -> tuple[int, object]:
+    def request(
+        self, method: str, path: str, token: str | None = None, body: object = None, kind: str | None = None
+    ) -> tuple[int, object]:
         headers = {"Accept": "application/json"}
         if token:
             headers["Authorization"] = f"Bearer {token}"
@@ -93,8 +94,9 @@ def register(c: Client, prefix: str, n: int) -> list[dict]:
     users = []
     for i in range(n):
         name = f"{prefix}{i}"
-        st, body = c.request("POST", "/accounts/register",
-                             body={"username": name, "password": f"Bench-{uuid.uuid4().hex}"})
+        st, body = c.request(
+            "POST", "/accounts/register", body={"username": name, "password": f"Bench-{uuid.uuid4().hex}"}
+        )
         if st != 201:
             raise SystemExit(f"register {name}: HTTP {st} {body}")
         users.append({"id": body["id"], "username": name, "token": body["token"]})
@@ -138,8 +140,17 @@ def pick_command(legal: dict, rnd: random.Random) -> dict | None:
     return rnd.choice(options) if options else None
 
 
-def play(base: str, users: list[dict], ruleset: str, games: list[dict], stop: threading.Event,
-         stats: dict[str, list[float]], counters: dict[str, int], lock: threading.Lock, seed: int) -> None:
+def play(
+    base: str,
+    users: list[dict],
+    ruleset: str,
+    games: list[dict],
+    stop: threading.Event,
+    stats: dict[str, list[float]],
+    counters: dict[str, int],
+    lock: threading.Lock,
+    seed: int,
+) -> None:
     c = Client(base, stats)
     setup_client = Client(base)  # replacement games: not timed
     rnd = random.Random(seed)
@@ -167,8 +178,13 @@ def play(base: str, users: list[dict], ruleset: str, games: list[dict], stop: th
         if cmd is None:
             local["no legal command"] += 1
             continue
-        st, _ = c.request("POST", f"/games/{g['id']}/commands", token,
-                          {"command": cmd, "expected_version": legal["version"]}, kind="POST commands")
+        st, _ = c.request(
+            "POST",
+            f"/games/{g['id']}/commands",
+            token,
+            {"command": cmd, "expected_version": legal["version"]},
+            kind="POST commands",
+        )
         local["commands ok" if st == 201 else f"commands HTTP {st}"] += 1
         st, _ = c.request("GET", f"/games/{g['id']}/view", token, kind="GET view")
         if st != 200:
@@ -194,6 +210,7 @@ def choose_ruleset(c: Client, token: str, wanted: str) -> tuple[str, int]:
 
 # ---- our own server ------------------------------------------------------------
 
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -203,20 +220,43 @@ def free_port() -> int:
 def start_server(workers: int, threads: int) -> tuple[subprocess.Popen, str]:
     port = free_port()
     env = dict(os.environ)
-    env.update({
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        # the load comes from a handful of users on one IP: lift the rate limits
-        "THROTTLE_ANON": "1000000/min", "THROTTLE_USER": "1000000/min",
-        "THROTTLE_REGISTER": "1000000/min", "THROTTLE_PRESS": "1000000/min",
-        "LOG_LEVEL": "WARNING",
-    })
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            # the load comes from a handful of users on one IP: lift the rate limits
+            "THROTTLE_ANON": "1000000/min",
+            "THROTTLE_USER": "1000000/min",
+            "THROTTLE_REGISTER": "1000000/min",
+            "THROTTLE_PRESS": "1000000/min",
+            "LOG_LEVEL": "WARNING",
+        }
+    )
     py = sys.executable
     subprocess.run([py, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
-    proc = subprocess.Popen([
-        py, "-m", "gunicorn", "config.wsgi:application", "-c", str(ROOT / "bench" / "gunicorn_bench.py"),
-        "-k", "gthread", "-w", str(workers), "--threads", str(threads), "-b", f"127.0.0.1:{port}",
-        "--no-control-socket", "--log-level", "warning",
-    ], cwd=ROOT, env=env, start_new_session=True)
+    proc = subprocess.Popen(
+        [
+            py,
+            "-m",
+            "gunicorn",
+            "config.wsgi:application",
+            "-c",
+            str(ROOT / "bench" / "gunicorn_bench.py"),
+            "-k",
+            "gthread",
+            "-w",
+            str(workers),
+            "--threads",
+            str(threads),
+            "-b",
+            f"127.0.0.1:{port}",
+            "--no-control-socket",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.time() + 60
     while time.time() < deadline:
@@ -250,7 +290,9 @@ def main() -> int:
     ap.add_argument("--clients", type=int, default=50)
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seconds", type=float, default=30.0)
-    ap.add_argument("--ruleset", default="auto", help="ruleset id; auto = rising-sun if served, else toy-auction")
+    ap.add_argument(
+        "--ruleset", default="auto", help="ruleset id; auto = rising-sun if served, else toy-auction"
+    )
     ap.add_argument("--save-as", default="api_load", help="results name under var/bench/ (default api_load)")
     ap.add_argument("--workers", type=int, default=2, help="gunicorn workers when serving (default 2)")
     ap.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker (default 8)")
@@ -260,8 +302,11 @@ def main() -> int:
     base = args.url
     if base is None:
         proc, base = start_server(args.workers, args.threads)
-        print(f"gunicorn -w {args.workers} --threads {args.threads} on {base} "
-              f"(DATABASE_URL={os.environ.get('DATABASE_URL', 'sqlite default')})", flush=True)
+        print(
+            f"gunicorn -w {args.workers} --threads {args.threads} on {base} "
+            f"(DATABASE_URL={os.environ.get('DATABASE_URL', 'sqlite default')})",
+            flush=True,
+        )
     try:
         return run(base, args, proc.pid if proc is not None else None)
     finally:
@@ -270,6 +315,7 @@ def main() -> int:
 
 
 # ---- who used the CPU: clients (this process), server (gunicorn tree), PostgreSQL ----------------
+
 
 def _cpu_seconds(pid: int) -> float:
     try:
@@ -302,8 +348,10 @@ def _pg_backends() -> list[int]:
         import psycopg  # only for this measurement: the clients themselves use the stdlib
 
         with psycopg.connect(url, autocommit=True) as conn:
-            rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
-                                "AND pid <> pg_backend_pid()").fetchall()
+            rows = conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid()"
+            ).fetchall()
         return [r[0] for r in rows]
     except Exception:
         return []
@@ -357,12 +405,16 @@ def verdicts(summary: dict, ok_per_s: float, clients: int) -> list[str]:
     else:
         goals = GOALS["mixed"]
         cycles = ok_per_s
-        out.append(f"cycles/s {cycles:.1f} (goal >= 150): " + ("met" if cycles >= 150 else
-                                                               f"NOT met, {150 / max(cycles, 1e-9):.1f}x short"))
+        out.append(
+            f"cycles/s {cycles:.1f} (goal >= 150): "
+            + ("met" if cycles >= 150 else f"NOT met, {150 / max(cycles, 1e-9):.1f}x short")
+        )
     for kind, key, limit in goals:
         v = summary.get(kind, {}).get(key, float("nan"))
-        out.append(f"{kind} {key[:-3]} {v:.1f} ms (goal <= {limit:g} ms): " +
-                   ("met" if v <= limit else f"NOT met, {v / limit:.1f}x over"))
+        out.append(
+            f"{kind} {key[:-3]} {v:.1f} ms (goal <= {limit:g} ms): "
+            + ("met" if v <= limit else f"NOT met, {v / limit:.1f}x over")
+        )
     return out
 
 
@@ -392,16 +444,22 @@ def run(base: str, args: argparse.Namespace, server_pid: int | None = None) -> i
         t.join()
     if len(all_games) != args.games:
         raise SystemExit("game setup failed")
-    print(f"  setup took {time.perf_counter() - t0:.1f}s; {args.clients} clients play for {args.seconds:.0f}s ...",
-          flush=True)
+    print(
+        f"  setup took {time.perf_counter() - t0:.1f}s; {args.clients} clients play for {args.seconds:.0f}s ...",
+        flush=True,
+    )
 
     stats: dict[str, list[float]] = defaultdict(list)
     counters: dict[str, int] = defaultdict(int)
     lock = threading.Lock()
     stop = threading.Event()
-    shares = [all_games[i::args.clients] for i in range(args.clients)]
-    threads = [threading.Thread(target=play, args=(base, users, ruleset, shares[i], stop, stats, counters, lock, i),
-                                daemon=True) for i in range(args.clients)]
+    shares = [all_games[i :: args.clients] for i in range(args.clients)]
+    threads = [
+        threading.Thread(
+            target=play, args=(base, users, ruleset, shares[i], stop, stats, counters, lock, i), daemon=True
+        )
+        for i in range(args.clients)
+    ]
     cpu = CpuShares(server_pid)
     cpu.start()
     t0 = time.perf_counter()
@@ -419,30 +477,65 @@ def run(base: str, args: argparse.Namespace, server_pid: int | None = None) -> i
     summary: dict[str, dict[str, float]] = {}
     for kind in ("POST commands", "GET view", "GET legal-commands", "GET game"):
         lat = [x * 1000 for x in stats.get(kind, [])]
-        summary[kind] = {"count": len(lat), "per_s": len(lat) / elapsed, "p50_ms": percentile(lat, 50),
-                         "p90_ms": percentile(lat, 90), "p99_ms": percentile(lat, 99)}
-        rows.append([kind, len(lat), len(lat) / elapsed, summary[kind]["p50_ms"], summary[kind]["p90_ms"],
-                     summary[kind]["p99_ms"]])
+        summary[kind] = {
+            "count": len(lat),
+            "per_s": len(lat) / elapsed,
+            "p50_ms": percentile(lat, 50),
+            "p90_ms": percentile(lat, 90),
+            "p99_ms": percentile(lat, 99),
+        }
+        rows.append(
+            [
+                kind,
+                len(lat),
+                len(lat) / elapsed,
+                summary[kind]["p50_ms"],
+                summary[kind]["p90_ms"],
+                summary[kind]["p99_ms"],
+            ]
+        )
     print()
     print(table(["request", "count", "per second", "p50 (ms)", "p90 (ms)", "p99 (ms)"], rows))
     print(f"\ncommands accepted: {ok} in {elapsed:.1f}s = {ok / elapsed:,.1f} commands/s")
     print("counters: " + ", ".join(f"{k}={v}" for k, v in sorted(counters.items())))
-    print(f"CPU during the run, share of {os.cpu_count()} cores: " + ", ".join(f"{k} {v:.0%}" for k, v in cpu_shares.items()))
+    print(
+        f"CPU during the run, share of {os.cpu_count()} cores: "
+        + ", ".join(f"{k} {v:.0%}" for k, v in cpu_shares.items())
+    )
     n_requests = sum(v["count"] for v in summary.values())
-    per_request = {k: round(cpu_shares[k] * elapsed * (os.cpu_count() or 1) * 1000 / max(n_requests, 1), 2)
-                   for k in ("server", "postgres", "clients")}
-    print("CPU per request (ms): " + ", ".join(f"{k} {v}" for k, v in per_request.items())
-          + "  — what a request costs, whatever else the machine runs")
+    per_request = {
+        k: round(cpu_shares[k] * elapsed * (os.cpu_count() or 1) * 1000 / max(n_requests, 1), 2)
+        for k in ("server", "postgres", "clients")
+    }
+    print(
+        "CPU per request (ms): "
+        + ", ".join(f"{k} {v}" for k, v in per_request.items())
+        + "  — what a request costs, whatever else the machine runs"
+    )
     goals = verdicts(summary, ok / elapsed, args.clients)
     for line in goals:
         print("goal: " + line)
-    path = save(args.save_as, {
-        "ruleset": ruleset, "players": players, "clients": args.clients, "games": args.games,
-        "seconds": elapsed, "workers": args.workers, "threads": args.threads,
-        "database": (os.environ.get("DATABASE_URL") or "sqlite").split(":", 1)[0] if args.url is None else "external",
-        "commands_per_s": ok / elapsed, "requests": summary, "counters": dict(counters),
-        "cpu_shares": cpu_shares, "cpu_ms_per_request": per_request, "goals": goals,
-    })
+    path = save(
+        args.save_as,
+        {
+            "ruleset": ruleset,
+            "players": players,
+            "clients": args.clients,
+            "games": args.games,
+            "seconds": elapsed,
+            "workers": args.workers,
+            "threads": args.threads,
+            "database": (os.environ.get("DATABASE_URL") or "sqlite").split(":", 1)[0]
+            if args.url is None
+            else "external",
+            "commands_per_s": ok / elapsed,
+            "requests": summary,
+            "counters": dict(counters),
+            "cpu_shares": cpu_shares,
+            "cpu_ms_per_request": per_request,
+            "goals": goals,
+        },
+    )
     print(f"wrote {path}")
     return 0
 

@@ -18,8 +18,12 @@ RESULTS = ROOT / "var" / "bench"
 def save(name: str, data: dict) -> Path:
     RESULTS.mkdir(parents=True, exist_ok=True)
     path = RESULTS / f"{name}.json"
-    data = {**data, "measured_at": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-            "machine": machine(), "loadavg_1m_at_end": round(os.getloadavg()[0], 2)}
+    data = {
+        **data,
+        "measured_at": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "machine": machine(),
+        "loadavg_1m_at_end": round(os.getloadavg()[0], 2),
+    }
     path.write_text(json.dumps(data, indent=2))
     return path
 
@@ -32,10 +36,18 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     """A GitHub-flavoured Markdown table (also readable in a terminal)."""
     cells = [[str(h) for h in headers]] + [[fmt(c) for c in r] for r in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
-    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(cells[0], widths, strict=True)) + " |",
-             "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
-    lines += ["| " + " | ".join(c.ljust(w) if j == 0 else c.rjust(w) for j, (c, w) in enumerate(zip(r, widths, strict=True))) + " |"
-              for r in cells[1:]]
+    lines = [
+        "| " + " | ".join(c.ljust(w) for c, w in zip(cells[0], widths, strict=True)) + " |",
+        "|" + "|".join("-" * (w + 2) for w in widths) + "|",
+    ]
+    lines += [
+        "| "
+        + " | ".join(
+            c.ljust(w) if j == 0 else c.rjust(w) for j, (c, w) in enumerate(zip(r, widths, strict=True))
+        )
+        + " |"
+        for r in cells[1:]
+    ]
     return "\n".join(lines)
 
 
@@ -59,8 +71,13 @@ def median(values: Sequence[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
-def run_threads(n: int, duration: float, setup: Callable[[int], object],
-                step: Callable[[object], int], teardown: Callable[[object], None] | None = None) -> tuple[int, float]:
+def run_threads(
+    n: int,
+    duration: float,
+    setup: Callable[[int], object],
+    step: Callable[[object], int],
+    teardown: Callable[[object], None] | None = None,
+) -> tuple[int, float]:
     """Run `step(ctx)` in n threads for `duration` seconds (after all threads
     finished `setup`); returns (total count returned by step, elapsed seconds)."""
     barrier = threading.Barrier(n + 1)

@@ -52,14 +52,20 @@ def bench_ruleset(ruleset_id: str, players: int, games: int, first_seed: int) ->
         assert state == out.state, "replay differs"
         events.append(len(out.events))
         commands.append(out.commands)
-        print(f"  {ruleset_id} seed {seed}: {len(out.events)} events, {out.commands} commands, "
-              f"sim {sims[-1]:.2f}s, replay {replays[-1] * 1000:.0f} ms", flush=True)
+        print(
+            f"  {ruleset_id} seed {seed}: {len(out.events)} events, {out.commands} commands, "
+            f"sim {sims[-1]:.2f}s, replay {replays[-1] * 1000:.0f} ms",
+            flush=True,
+        )
     if not sims:
         return {"skipped": "every game failed", "failures": failures}
     return {
-        "players": players, "games": len(sims),
-        "sim_median_ms": median(sims) * 1000, "replay_median_ms": median(replays) * 1000,
-        "events_median": median(events), "commands_median": median(commands),
+        "players": players,
+        "games": len(sims),
+        "sim_median_ms": median(sims) * 1000,
+        "replay_median_ms": median(replays) * 1000,
+        "events_median": median(events),
+        "commands_median": median(commands),
         "failures": failures,
     }
 
@@ -68,8 +74,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=5)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--rulesets", default="rising-sun:5",
-                    help="comma-separated id:players (default rising-sun:5)")
+    ap.add_argument(
+        "--rulesets", default="rising-sun:5", help="comma-separated id:players (default rising-sun:5)"
+    )
     args = ap.parse_args()
     results = {}
     for spec in args.rulesets.split(","):
@@ -82,11 +89,24 @@ def main() -> int:
         if "skipped" in r:
             rows.append([rid, "-", "-", "-", "-", "-", f"skipped: {r['skipped']}"])
         else:
-            rows.append([rid, r["players"], r["games"], r["sim_median_ms"], r["replay_median_ms"],
-                         int(r["events_median"]), f"{len(r['failures'])} failed" if r["failures"] else "ok"])
+            rows.append(
+                [
+                    rid,
+                    r["players"],
+                    r["games"],
+                    r["sim_median_ms"],
+                    r["replay_median_ms"],
+                    int(r["events_median"]),
+                    f"{len(r['failures'])} failed" if r["failures"] else "ok",
+                ]
+            )
     print()
-    print(table(["ruleset", "players", "games", "sim median (ms)", "replay median (ms)", "events/game", "notes"],
-                rows))
+    print(
+        table(
+            ["ruleset", "players", "games", "sim median (ms)", "replay median (ms)", "events/game", "notes"],
+            rows,
+        )
+    )
     path = save("engines", {"results": results})
     print(f"\nwrote {path}")
     return 0

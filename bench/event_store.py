@@ -53,6 +53,7 @@ def database_url() -> str:
 
 # ---- Sengoku's store -------------------------------------------------------------
 
+
 def setup_django() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
@@ -176,7 +177,9 @@ def bench_raw(writers: int, seconds: float) -> tuple[int, float]:
         ctx["seq"] += 1
         ctx["conn"].execute(
             "INSERT INTO bench_raw_events (stream, seq, type, payload) VALUES (%s, %s, %s, %s)",
-            (ctx["stream"], ctx["seq"], "bench.Moved", Jsonb(PAYLOAD)), prepare=True)
+            (ctx["stream"], ctx["seq"], "bench.Moved", Jsonb(PAYLOAD)),
+            prepare=True,
+        )
         ctx["conn"].commit()
         return 1
 
@@ -223,15 +226,28 @@ def main() -> int:
                 count, elapsed = BACKENDS[name](writers, args.seconds)
                 rate = count / elapsed
                 samples[name].setdefault(str(writers), []).append(rate)
-                print(f"  {name:17} {writers:2} writer(s): {count:7,} events in {elapsed:5.1f}s = {rate:8,.0f} ev/s",
-                      flush=True)
+                print(
+                    f"  {name:17} {writers:2} writer(s): {count:7,} events in {elapsed:5.1f}s = {rate:8,.0f} ev/s",
+                    flush=True,
+                )
     results = {name: {w: median(v) for w, v in cells.items()} for name, cells in samples.items()}
 
-    rows = [[name, r.get("1", float("nan")), r.get(str(args.threads), float("nan"))] for name, r in results.items()]
+    rows = [
+        [name, r.get("1", float("nan")), r.get(str(args.threads), float("nan"))]
+        for name, r in results.items()
+    ]
     print()
     print(table(["backend", "1 writer (ev/s)", f"{args.threads} writers (ev/s)"], rows))
-    path = save("event_store", {"threads": args.threads, "seconds": args.seconds, "rounds": args.rounds,
-                                "results": results, "samples": samples})
+    path = save(
+        "event_store",
+        {
+            "threads": args.threads,
+            "seconds": args.seconds,
+            "rounds": args.rounds,
+            "results": results,
+            "samples": samples,
+        },
+    )
     print(f"\nwrote {path}")
     return 0
 

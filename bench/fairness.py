@@ -65,7 +65,9 @@ def _games(n_bots: int, n_timed: int, ruleset: str) -> tuple[list, list]:
         bots.append(g.id)
     for i in range(n_timed):
         other = User.objects.create_user(f"fair-p{i}-{tag}", password=None)
-        g = lobby.create_game(host, ruleset, 3, time_control={"seconds_per_decision": 5, "excused_misses": 10**3})
+        g = lobby.create_game(
+            host, ruleset, 3, time_control={"seconds_per_decision": 5, "excused_misses": 10**3}
+        )
         lobby.join(g.id, other)
         lobby.join(g.id, User.objects.create_user(f"fair-q{i}-{tag}", password=None))
         lobby.start(g.id, host)
@@ -98,18 +100,55 @@ def main() -> int:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "HOOKS_INLINE": "false"}
     py = sys.executable
     log = open(tmp / "celery.log", "wb")
-    procs = [subprocess.Popen([py, "-m", "celery", "-A", "config.celery:app", "worker", "--loglevel", "WARNING",
-                               "--concurrency", str(args.concurrency), "--without-gossip", "--without-mingle"],
-                              cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT),
-             subprocess.Popen([py, "-m", "celery", "-A", "config.celery:app", "beat", "--loglevel", "WARNING",
-                               "--schedule", str(tmp / "beat-schedule")],
-                              cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)]
+    procs = [
+        subprocess.Popen(
+            [
+                py,
+                "-m",
+                "celery",
+                "-A",
+                "config.celery:app",
+                "worker",
+                "--loglevel",
+                "WARNING",
+                "--concurrency",
+                str(args.concurrency),
+                "--without-gossip",
+                "--without-mingle",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        ),
+        subprocess.Popen(
+            [
+                py,
+                "-m",
+                "celery",
+                "-A",
+                "config.celery:app",
+                "beat",
+                "--loglevel",
+                "WARNING",
+                "--schedule",
+                str(tmp / "beat-schedule"),
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        ),
+    ]
     try:
         time.sleep(3)
         bots, timed = _games(args.bot_games, args.timed_games, args.ruleset)
         began = time.time()
         v0 = dict(Game.objects.filter(id__in=bots).values_list("id", "version"))
-        print(f"{len(bots)} bot games and {len(timed)} timed games running; measuring {args.seconds:.0f}s", flush=True)
+        print(
+            f"{len(bots)} bot games and {len(timed)} timed games running; measuring {args.seconds:.0f}s",
+            flush=True,
+        )
         queue = []
         with app.connection_for_write() as conn:
             client = conn.default_channel.client
@@ -120,8 +159,11 @@ def main() -> int:
                 time.sleep(1)
                 if any(p.poll() is not None for p in procs):
                     raise SystemExit("worker or beat exited:\n" + (tmp / "celery.log").read_text()[-3000:])
-        fired = list(Deadline.objects.filter(game_id__in=timed, status=Deadline.Status.FIRED)
-                     .values_list("due_at", "closed_at"))
+        fired = list(
+            Deadline.objects.filter(game_id__in=timed, status=Deadline.Status.FIRED).values_list(
+                "due_at", "closed_at"
+            )
+        )
         still = Deadline.objects.filter(game_id__in=timed, status=Deadline.Status.OPEN, due_at__isnull=False)
         now = __import__("django.utils.timezone", fromlist=["now"]).now()
         overdue = [(now - d).total_seconds() for d in still.values_list("due_at", flat=True) if d < now]
@@ -137,15 +179,26 @@ def main() -> int:
                 p.kill()
     late = sorted((c - d).total_seconds() for d, c in fired)
     moves = sum(v1[g] - v0[g] for g in bots)
-    result = {"bot_games": len(bots), "timed_games": len(timed), "seconds": args.seconds,
-              "concurrency": args.concurrency, "fired": len(late),
-              "late_p50": percentile(late, 50) if late else None, "late_p95": percentile(late, 95) if late else None,
-              "late_max": max(late) if late else None, "overdue_unfired_max": max(overdue) if overdue else 0.0,
-              "bot_events": moves, "bot_events_per_second": moves / args.seconds,
-              "queue_max": max(queue) if queue else 0, "queue_median": sorted(queue)[len(queue) // 2] if queue else 0}
+    result = {
+        "bot_games": len(bots),
+        "timed_games": len(timed),
+        "seconds": args.seconds,
+        "concurrency": args.concurrency,
+        "fired": len(late),
+        "late_p50": percentile(late, 50) if late else None,
+        "late_p95": percentile(late, 95) if late else None,
+        "late_max": max(late) if late else None,
+        "overdue_unfired_max": max(overdue) if overdue else 0.0,
+        "bot_events": moves,
+        "bot_events_per_second": moves / args.seconds,
+        "queue_max": max(queue) if queue else 0,
+        "queue_median": sorted(queue)[len(queue) // 2] if queue else 0,
+    }
     print(table(["measure", "value"], [[k, v] for k, v in result.items()]))
     worst = max(result["late_max"] or 0.0, result["overdue_unfired_max"])
-    print(f"\nverdict: worst deadline lateness {worst:.2f} s (goal <= 2 s): {'met' if worst <= 2 else 'NOT met'}")
+    print(
+        f"\nverdict: worst deadline lateness {worst:.2f} s (goal <= 2 s): {'met' if worst <= 2 else 'NOT met'}"
+    )
     print(f"wrote {save(args.save_as, result)}")
     return 0
 

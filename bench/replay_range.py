@@ -66,9 +66,14 @@ def play_game(seed: int) -> tuple[str, dict[str, str]]:
             break
         state = load_state(game)
         p = rnd.choice(rules.pending(state))
-        status, _ = play.submit(game.id, users[p.seat], json.loads(json.dumps(choose(rules, state, p.seat, rnd))))
+        status, _ = play.submit(
+            game.id, users[p.seat], json.loads(json.dumps(choose(rules, state, p.seat, rnd)))
+        )
         assert status == 201
-    tokens = {"seat 0": AuthToken.objects.create(users[0])[1], "spectator": AuthToken.objects.create(users[5])[1]}
+    tokens = {
+        "seat 0": AuthToken.objects.create(users[0])[1],
+        "spectator": AuthToken.objects.create(users[5])[1],
+    }
     return str(game.id), {**tokens, "_version": str(game.version)}
 
 
@@ -103,10 +108,20 @@ def main() -> None:
     gid, tokens = play_game(a.seed)
     version = int(tokens.pop("_version"))
     print(f"played a 5-player Shogun game: {version} versions in {time.perf_counter() - t0:.0f}s", flush=True)
-    env = {**os.environ, "PORT": str(a.port), "NO_CELERY": "1", "ACCESS_LOG": "",
-           "SENGOKU_VAR_DIR": str(RESULTS / "replay-var")}
-    server = subprocess.Popen([sys.executable, str(ROOT / "scripts" / "run_embedded.py")], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    env = {
+        **os.environ,
+        "PORT": str(a.port),
+        "NO_CELERY": "1",
+        "ACCESS_LOG": "",
+        "SENGOKU_VAR_DIR": str(RESULTS / "replay-var"),
+    }
+    server = subprocess.Popen(
+        [sys.executable, str(ROOT / "scripts" / "run_embedded.py")],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     base = f"http://127.0.0.1:{a.port}"
     try:
         for _ in range(120):  # up once it answers at all (/health is 503 without Celery)
@@ -123,15 +138,42 @@ def main() -> None:
                 n, secs, versions = replay(base, gid, token)
                 assert versions == version, (versions, version)
                 ok = n <= GOAL_REQUESTS and secs <= GOAL_SECONDS
-                runs.append({"round": rnd + 1, "viewer": who, "requests": n, "seconds": round(secs, 3),
-                             "versions": versions, "met": ok})
+                runs.append(
+                    {
+                        "round": rnd + 1,
+                        "viewer": who,
+                        "requests": n,
+                        "seconds": round(secs, 3),
+                        "versions": versions,
+                        "met": ok,
+                    }
+                )
                 rows.append([rnd + 1, who, versions, n, f"{secs:.3f}", "yes" if ok else "NO"])
-        print(table(["round", "viewer", "versions", "requests", "seconds", f"≤{GOAL_REQUESTS} req, ≤{GOAL_SECONDS:g}s"],
-                    rows))
+        print(
+            table(
+                [
+                    "round",
+                    "viewer",
+                    "versions",
+                    "requests",
+                    "seconds",
+                    f"≤{GOAL_REQUESTS} req, ≤{GOAL_SECONDS:g}s",
+                ],
+                rows,
+            )
+        )
         warm = [r for r in runs if r["round"] > 1] or runs
-        save("replay_range", {"game_versions": version, "runs": runs, "goal_requests": GOAL_REQUESTS,
-                              "goal_seconds": GOAL_SECONDS, "met_warm": all(r["met"] for r in warm),
-                              "met_cold": all(r["met"] for r in runs if r["round"] == 1)})
+        save(
+            "replay_range",
+            {
+                "game_versions": version,
+                "runs": runs,
+                "goal_requests": GOAL_REQUESTS,
+                "goal_seconds": GOAL_SECONDS,
+                "met_warm": all(r["met"] for r in warm),
+                "met_cold": all(r["met"] for r in runs if r["round"] == 1),
+            },
+        )
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)

@@ -48,8 +48,12 @@ def load_note(d: dict) -> str:
     la = d.get("loadavg_1m_at_end")
     if la is None:
         return ""
-    busy = " — the machine was shared with other work, so absolute figures are low and noisy; compare " \
-           "rows measured in the same run" if la > 2.5 else ""
+    busy = (
+        " — the machine was shared with other work, so absolute figures are low and noisy; compare "
+        "rows measured in the same run"
+        if la > 2.5
+        else ""
+    )
     return f"1-minute load average at the end: {la:.1f} on 2 cores{busy}."
 
 
@@ -57,25 +61,35 @@ def event_store_section(d: dict | None) -> tuple[list[str], list[list[str]]]:
     if d is None:
         return ["_Not measured (run `make bench`)._"], []
     r, n = d["results"], str(d["threads"])
-    lines = [f"Measured {d['measured_at']} on {d['machine']}; each cell is the median of "
-             f"{d.get('rounds', 1)} interleaved round(s) of {d['seconds']:.0f} s; one event per "
-             "transaction; PostgreSQL 15 on loopback with its default durability (fsync on, "
-             f"synchronous_commit on). {load_note(d)}", ""]
+    lines = [
+        f"Measured {d['measured_at']} on {d['machine']}; each cell is the median of "
+        f"{d.get('rounds', 1)} interleaved round(s) of {d['seconds']:.0f} s; one event per "
+        "transaction; PostgreSQL 15 on loopback with its default durability (fsync on, "
+        f"synchronous_commit on). {load_note(d)}",
+        "",
+    ]
     rows = []
-    labels = {"sengoku": "Sengoku `events.store.append` (Django, in a transaction block)",
-              "sengoku-standalone": "Sengoku `events.store.append`, standalone (its INSERT commits)",
-              "eventsourcing": "eventsourcing 9.5, default config",
-              "eventsourcing-fn": "eventsourcing 9.5, `POSTGRES_ENABLE_DB_FUNCTIONS=y`",
-              "raw": "raw psycopg INSERT + COMMIT"}
+    labels = {
+        "sengoku": "Sengoku `events.store.append` (Django, in a transaction block)",
+        "sengoku-standalone": "Sengoku `events.store.append`, standalone (its INSERT commits)",
+        "eventsourcing": "eventsourcing 9.5, default config",
+        "eventsourcing-fn": "eventsourcing 9.5, `POSTGRES_ENABLE_DB_FUNCTIONS=y`",
+        "raw": "raw psycopg INSERT + COMMIT",
+    }
     for key, label in labels.items():
         if key in r:
             rows.append([label, r[key].get("1", float("nan")), r[key].get(n, float("nan"))])
         else:
             rows.append([label, "not measured", "not measured"])
     lines.append(table(["backend", "1 writer, 1 game (ev/s)", f"{n} writers, {n} games (ev/s)"], rows))
-    lines += ["", "Reference figures for this machine type: raw " + " / ".join(f"{x:,}" for x in REFERENCE["raw"])
-              + " ev/s, eventsourcing (fastest) " + " / ".join(f"{x:,}" for x in REFERENCE["eventsourcing (fastest)"])
-              + " ev/s (1 writer / 16 writers)."]
+    lines += [
+        "",
+        "Reference figures for this machine type: raw "
+        + " / ".join(f"{x:,}" for x in REFERENCE["raw"])
+        + " ev/s, eventsourcing (fastest) "
+        + " / ".join(f"{x:,}" for x in REFERENCE["eventsourcing (fastest)"])
+        + " ev/s (1 writer / 16 writers).",
+    ]
     goals = []
     for key, how in (("sengoku", ""), ("sengoku-standalone", ", standalone append")):
         if key in r:
@@ -90,12 +104,20 @@ def _store_goals(r: dict, n: str, key: str, how: str) -> list[list[str]]:
         es = [r[k][w] for k in ("eventsourcing", "eventsourcing-fn") if k in r and w in r[k]]
         raw = r.get("raw", {}).get(w)
         best = max(es) if es else None
-        goals.append([f"store ≥ 1.0× eventsourcing at its fastest ({w} writer{'s' if w != '1' else ''}{how})",
-                      f"{s / best:.2f}×" if ok_num(s) and best else "n/a",
-                      verdict(s / best >= 1.0 if ok_num(s) and best else None)])
-        goals.append([f"store ≥ 0.5× raw INSERT ({w} writer{'s' if w != '1' else ''}{how})",
-                      f"{s / raw:.2f}×" if ok_num(s) and raw else "n/a",
-                      verdict(s / raw >= 0.5 if ok_num(s) and raw else None)])
+        goals.append(
+            [
+                f"store ≥ 1.0× eventsourcing at its fastest ({w} writer{'s' if w != '1' else ''}{how})",
+                f"{s / best:.2f}×" if ok_num(s) and best else "n/a",
+                verdict(s / best >= 1.0 if ok_num(s) and best else None),
+            ]
+        )
+        goals.append(
+            [
+                f"store ≥ 0.5× raw INSERT ({w} writer{'s' if w != '1' else ''}{how})",
+                f"{s / raw:.2f}×" if ok_num(s) and raw else "n/a",
+                verdict(s / raw >= 0.5 if ok_num(s) and raw else None),
+            ]
+        )
     return goals
 
 
@@ -104,36 +126,58 @@ def api_section(d: dict | None) -> tuple[list[str], list[list[str]]]:
         return ["_Not measured (run `make bench`)._"], [
             ["API ≥ 250 commands/s", "n/a", verdict(None)],
             ["POST commands p99 < 100 ms", "n/a", verdict(None)],
-            ["GET view p99 < 20 ms", "n/a", verdict(None)]]
+            ["GET view p99 < 20 ms", "n/a", verdict(None)],
+        ]
     req = d["requests"]
-    lines = [f"Measured {d['measured_at']} on {d['machine']}: gunicorn gthread, {d['workers']} workers × "
-             f"{d['threads']} threads, database {d['database']}; {d['clients']} concurrent clients over "
-             f"{d['games']} `{d['ruleset']}` games ({d['players']} players), {d['seconds']:.0f} s. "
-             "Clients and server share the machine's 2 cores. Each client cycle is GET game → "
-             f"GET legal-commands → POST a random legal command → GET view. {load_note(d)}", ""]
+    lines = [
+        f"Measured {d['measured_at']} on {d['machine']}: gunicorn gthread, {d['workers']} workers × "
+        f"{d['threads']} threads, database {d['database']}; {d['clients']} concurrent clients over "
+        f"{d['games']} `{d['ruleset']}` games ({d['players']} players), {d['seconds']:.0f} s. "
+        "Clients and server share the machine's 2 cores. Each client cycle is GET game → "
+        f"GET legal-commands → POST a random legal command → GET view. {load_note(d)}",
+        "",
+    ]
     rows = [[k, v["count"], v["per_s"], v["p50_ms"], v["p90_ms"], v["p99_ms"]] for k, v in req.items()]
     lines.append(table(["request", "count", "per second", "p50 (ms)", "p90 (ms)", "p99 (ms)"], rows))
-    lines += ["", f"Commands accepted: **{d['commands_per_s']:,.1f} commands/s**. Outcomes: "
-              + ", ".join(f"{k} {v}" for k, v in sorted(d["counters"].items())) + "."]
+    lines += [
+        "",
+        f"Commands accepted: **{d['commands_per_s']:,.1f} commands/s**. Outcomes: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(d["counters"].items()))
+        + ".",
+    ]
     single = load("api_single")
     if single is not None:
         sreq = single["requests"]
-        lines += ["", "For comparison, **one client alone** (no queueing: the server's own service time), "
-                  f"measured {single['measured_at']}:", "",
-                  table(["request", "count", "p50 (ms)", "p90 (ms)", "p99 (ms)"],
-                        [[k, v["count"], v["p50_ms"], v["p90_ms"], v["p99_ms"]] for k, v in sreq.items()])]
+        lines += [
+            "",
+            "For comparison, **one client alone** (no queueing: the server's own service time), "
+            f"measured {single['measured_at']}:",
+            "",
+            table(
+                ["request", "count", "p50 (ms)", "p90 (ms)", "p99 (ms)"],
+                [[k, v["count"], v["p50_ms"], v["p90_ms"], v["p99_ms"]] for k, v in sreq.items()],
+            ),
+        ]
     if d.get("cpu_shares"):
-        lines += ["", "CPU during the mixed run, as shares of the machine's cores: "
-                  + ", ".join(f"{k} {v:.0%}" for k, v in d["cpu_shares"].items())
-                  + " (`other` is everything else on the machine)."]
+        lines += [
+            "",
+            "CPU during the mixed run, as shares of the machine's cores: "
+            + ", ".join(f"{k} {v:.0%}" for k, v in d["cpu_shares"].items())
+            + " (`other` is everything else on the machine).",
+        ]
         if d.get("cpu_ms_per_request"):
-            lines[-1] += (" CPU per request (ms): " + ", ".join(
-                f"{k} {v}" for k, v in d["cpu_ms_per_request"].items()) + ".")
+            lines[-1] += (
+                " CPU per request (ms): "
+                + ", ".join(f"{k} {v}" for k, v in d["cpu_ms_per_request"].items())
+                + "."
+            )
     cps = d["commands_per_s"]
     worst = max(req, key=lambda k: req[k]["p99_ms"])
     p99 = req[worst]["p99_ms"]
-    goals = [["mixed 50-client run ≥ 150 cycles/s", f"{cps:,.1f}", short(cps, 150)],
-             [f"every request's p99 < 100 ms (worst: {worst})", f"{p99:,.0f} ms", over(p99, 100)]]
+    goals = [
+        ["mixed 50-client run ≥ 150 cycles/s", f"{cps:,.1f}", short(cps, 150)],
+        [f"every request's p99 < 100 ms (worst: {worst})", f"{p99:,.0f} ms", over(p99, 100)],
+    ]
     if single is not None:
         for kind, limit in (("POST commands", 4.0), ("GET view", 2.0)):
             v = single["requests"][kind]["p50_ms"]
@@ -152,21 +196,38 @@ def over(value: float, goal: float) -> str:
 def fairness_section(d: dict | None) -> tuple[list[str], list[list[str]]]:
     if d is None:
         return ["_Not measured (run `python bench/fairness.py`)._"], [
-            ["deadlines fire ≤ 2 s late while 20 bot games run", "n/a", verdict(None)]]
+            ["deadlines fire ≤ 2 s late while 20 bot games run", "n/a", verdict(None)]
+        ]
     worst = max(d.get("late_max") or 0.0, d.get("overdue_unfired_max") or 0.0)
-    lines = [f"Measured {d['measured_at']} on {d['machine']}: a Celery worker ({d['concurrency']} processes) "
-             f"and beat on Redis; {d['bot_games']} Rising Sun games played by bots only and "
-             f"{d['timed_games']} games of people who never move, 5 s per decision, for {d['seconds']:.0f} s. "
-             f"{load_note(d)}", "",
-             table(["measure", "value"], [
-                 ["deadlines fired", d["fired"]],
-                 ["lateness p50 / p95 / max (s)",
-                  " / ".join("-" if d[k] is None else f"{d[k]:.2f}" for k in ("late_p50", "late_p95", "late_max"))],
-                 ["longest overdue, never fired (s)", d["overdue_unfired_max"]],
-                 ["bot events per second (all games)", round(d["bot_events_per_second"], 1)],
-                 ["broker queue length median / max", f"{d['queue_median']} / {d['queue_max']}"]])]
-    return lines, [[f"deadlines fire ≤ 2 s late while {d['bot_games']} bot games run",
-                    f"{worst:.1f} s", over(worst, 2.0)]]
+    lines = [
+        f"Measured {d['measured_at']} on {d['machine']}: a Celery worker ({d['concurrency']} processes) "
+        f"and beat on Redis; {d['bot_games']} Rising Sun games played by bots only and "
+        f"{d['timed_games']} games of people who never move, 5 s per decision, for {d['seconds']:.0f} s. "
+        f"{load_note(d)}",
+        "",
+        table(
+            ["measure", "value"],
+            [
+                ["deadlines fired", d["fired"]],
+                [
+                    "lateness p50 / p95 / max (s)",
+                    " / ".join(
+                        "-" if d[k] is None else f"{d[k]:.2f}" for k in ("late_p50", "late_p95", "late_max")
+                    ),
+                ],
+                ["longest overdue, never fired (s)", d["overdue_unfired_max"]],
+                ["bot events per second (all games)", round(d["bot_events_per_second"], 1)],
+                ["broker queue length median / max", f"{d['queue_median']} / {d['queue_max']}"],
+            ],
+        ),
+    ]
+    return lines, [
+        [
+            f"deadlines fire ≤ 2 s late while {d['bot_games']} bot games run",
+            f"{worst:.1f} s",
+            over(worst, 2.0),
+        ]
+    ]
 
 
 def engines_section(d: dict | None) -> list[str]:
@@ -179,13 +240,27 @@ def engines_section(d: dict | None) -> list[str]:
         else:
             note = f"{len(r['failures'])} game(s) failed: {r['failures'][0]}" if r["failures"] else "ok"
             sim_ms = r["sim_median_ms"] if "sim_median_ms" in r else r["sim_median_s"] * 1000
-            rows.append([rid, r["players"], r["games"], sim_ms, r["replay_median_ms"],
-                         int(r["events_median"]), note])
-    return [f"Measured {d['measured_at']} on {d['machine']}. Seeded random games through the engine "
-            "contract (`games.rules.testing.play_random_game`, periodic self-checks off); replay = "
-            f"`games.rules.base.fold` of the finished game's events. {load_note(d)}", "",
-            table(["ruleset", "players", "games", "simulation median (ms)", "replay median (ms)",
-                   "events/game (median)", "notes"], rows)]
+            rows.append(
+                [rid, r["players"], r["games"], sim_ms, r["replay_median_ms"], int(r["events_median"]), note]
+            )
+    return [
+        f"Measured {d['measured_at']} on {d['machine']}. Seeded random games through the engine "
+        "contract (`games.rules.testing.play_random_game`, periodic self-checks off); replay = "
+        f"`games.rules.base.fold` of the finished game's events. {load_note(d)}",
+        "",
+        table(
+            [
+                "ruleset",
+                "players",
+                "games",
+                "simulation median (ms)",
+                "replay median (ms)",
+                "events/game (median)",
+                "notes",
+            ],
+            rows,
+        ),
+    ]
 
 
 def render() -> str:
@@ -206,10 +281,21 @@ def render() -> str:
         "",
         "## Goals",
         "",
-        table(["goal", "measured", "verdict"], store_goals + api_goals + [
-            ["POST-only run ≥ 250 accepted commands/s", "not measured",
-             "n/a (bench/api_load.py has no POST-only mode yet: a client must ask for legal commands)"]]
-            + streams_goals + fair_goals + replay_goals),
+        table(
+            ["goal", "measured", "verdict"],
+            store_goals
+            + api_goals
+            + [
+                [
+                    "POST-only run ≥ 250 accepted commands/s",
+                    "not measured",
+                    "n/a (bench/api_load.py has no POST-only mode yet: a client must ask for legal commands)",
+                ]
+            ]
+            + streams_goals
+            + fair_goals
+            + replay_goals,
+        ),
         "",
         *([pairs.read_text().rstrip(), ""] if pairs.exists() else []),
         "## Event store: appends per second",

@@ -24,9 +24,12 @@ def replay_section(d: dict | None) -> tuple[list[str], list[list[str]]]:
         "`scripts/run_embedded.py` (gunicorn + 2 uvicorn workers, no Celery) and replays it over HTTP "
         "with `/replay?from=1` and its `next` links, as seat 0 and as a spectator. Round 1 is cold; "
         "later rounds may hit the page cache of the worker that serves them (pages are cached per "
-        "game, seat, omniscience and range; each worker has its own cache without Redis).", "",
-        table(["round", "viewer", "versions", "requests", "seconds"],
-              [[r["round"], r["viewer"], r["versions"], r["requests"], f"{r['seconds']:.3f}"] for r in runs]),
+        "game, seat, omniscience and range; each worker has its own cache without Redis).",
+        "",
+        table(
+            ["round", "viewer", "versions", "requests", "seconds"],
+            [[r["round"], r["viewer"], r["versions"], r["requests"], f"{r['seconds']:.3f}"] for r in runs],
+        ),
     ]
     goals = [[name + ", cold", worst(cold), verdict(all(r["met"] for r in cold))]]
     if warm:

@@ -43,20 +43,49 @@ from bench.common import percentile, save, table  # noqa: E402
 
 # ---- the server -------------------------------------------------------------------
 
+
 def start_server(workers: int, cap: int) -> tuple[subprocess.Popen, str]:
     port = free_port()
     env = dict(os.environ)
-    env.update({"DJANGO_SETTINGS_MODULE": "config.settings", "LOG_LEVEL": "WARNING",
-                "THROTTLE_ANON": "1000000/min", "THROTTLE_USER": "1000000/min",
-                "THROTTLE_REGISTER": "1000000/min", "THROTTLE_PRESS": "1000000/min",
-                # 1,000 streams over 100 users is 10 each: above the default cap of 8
-                "STREAMS_PER_ACCOUNT": str(cap)})
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
-    proc = subprocess.Popen([
-        sys.executable, "-m", "gunicorn", "config.asgi:application", "-k", "uvicorn_worker.UvicornWorker",
-        "-c", str(ROOT / "bench" / "gunicorn_bench.py"), "-w", str(workers), "-b", f"127.0.0.1:{port}",
-        "--no-control-socket", "--log-level", "warning", "--backlog", "4096",
-    ], cwd=ROOT, env=env, start_new_session=True)
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "LOG_LEVEL": "WARNING",
+            "THROTTLE_ANON": "1000000/min",
+            "THROTTLE_USER": "1000000/min",
+            "THROTTLE_REGISTER": "1000000/min",
+            "THROTTLE_PRESS": "1000000/min",
+            # 1,000 streams over 100 users is 10 each: above the default cap of 8
+            "STREAMS_PER_ACCOUNT": str(cap),
+        }
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
+    )
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "config.asgi:application",
+            "-k",
+            "uvicorn_worker.UvicornWorker",
+            "-c",
+            str(ROOT / "bench" / "gunicorn_bench.py"),
+            "-w",
+            str(workers),
+            "-b",
+            f"127.0.0.1:{port}",
+            "--no-control-socket",
+            "--log-level",
+            "warning",
+            "--backlog",
+            "4096",
+        ],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+    )
     base = f"http://127.0.0.1:{port}"
     end = time.time() + 60
     while time.time() < end:
@@ -114,7 +143,8 @@ def resources(proc: subprocess.Popen) -> dict[str, int]:
 
             with psycopg.connect(url.replace("postgres://", "postgresql://", 1)) as conn:
                 out["postgres connections"] = conn.execute(
-                    "SELECT count(*) - 1 FROM pg_stat_activity WHERE datname = current_database()").fetchone()[0]
+                    "SELECT count(*) - 1 FROM pg_stat_activity WHERE datname = current_database()"
+                ).fetchone()[0]
         except Exception:
             pass
     if os.environ.get("REDIS_URL"):
@@ -129,7 +159,10 @@ def resources(proc: subprocess.Popen) -> dict[str, int]:
 
 # ---- the command load ---------------------------------------------------------------
 
-def post_commands(base: str, games: list[dict], stop: threading.Event, sent: list, lat: list, lock, seed: int):
+
+def post_commands(
+    base: str, games: list[dict], stop: threading.Event, sent: list, lat: list, lock, seed: int
+):
     """Loop over our games: a pending seat's legal command, posted with its
     expected version. Records (game, version, t_sent) of every accepted one."""
     c = Client(base)
@@ -148,8 +181,12 @@ def post_commands(base: str, games: list[dict], stop: threading.Event, sent: lis
         if cmd is None:
             continue
         t0 = time.perf_counter()
-        st, res = c.request("POST", f"/games/{g['id']}/commands", token,
-                            {"command": cmd, "expected_version": legal["version"]})
+        st, res = c.request(
+            "POST",
+            f"/games/{g['id']}/commands",
+            token,
+            {"command": cmd, "expected_version": legal["version"]},
+        )
         t1 = time.perf_counter()
         if st == 201:
             with lock:
@@ -163,8 +200,10 @@ def command_run(base: str, games: list[dict], clients: int, seconds: float) -> t
     lock = threading.Lock()
     stop = threading.Event()
     shares = [games[i::clients] for i in range(clients)]
-    ts = [threading.Thread(target=post_commands, args=(base, shares[i], stop, sent, lat, lock, i), daemon=True)
-          for i in range(clients)]
+    ts = [
+        threading.Thread(target=post_commands, args=(base, shares[i], stop, sent, lat, lock, i), daemon=True)
+        for i in range(clients)
+    ]
     t0 = time.perf_counter()
     for t in ts:
         t.start()
@@ -176,6 +215,7 @@ def command_run(base: str, games: list[dict], clients: int, seconds: float) -> t
 
 
 # ---- the streams ------------------------------------------------------------------
+
 
 class Streams:
     """All streams in one asyncio loop in a thread; records when each stream
@@ -199,8 +239,12 @@ class Streams:
             self.failed[type(exc).__name__] += 1
             return
         try:
-            writer.write((f"GET /api/v1{path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
-                          "Accept: text/event-stream\r\n\r\n").encode())
+            writer.write(
+                (
+                    f"GET /api/v1{path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
+                    "Accept: text/event-stream\r\n\r\n"
+                ).encode()
+            )
             head = await reader.readuntil(b"\r\n\r\n")
             status = int(head.split(b" ", 2)[1])
             if status != 200:
@@ -235,6 +279,7 @@ class Streams:
                 self.tasks.append(asyncio.ensure_future(self._one(idx, path, token, game)))
                 if idx % 50 == 49:
                     await asyncio.sleep(0.05)  # do not flood the accept queue
+
         asyncio.run_coroutine_threadsafe(start(), self.loop).result()
 
     def close(self) -> None:
@@ -242,6 +287,7 @@ class Streams:
             for t in self.tasks:
                 t.cancel()
             await asyncio.gather(*self.tasks, return_exceptions=True)
+
         asyncio.run_coroutine_threadsafe(stop(), self.loop).result(60)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
@@ -261,6 +307,7 @@ def poll_health(base: str, stop: threading.Event, out: list) -> None:
 
 # ---- main --------------------------------------------------------------------------
 
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--streams", type=int, default=1000)
@@ -274,9 +321,11 @@ def main() -> int:
     per_user = -(-args.streams // args.users)
     proc, base = start_server(args.workers, max(8, per_user))
     port = int(base.rsplit(":", 1)[1])
-    print(f"gunicorn + uvicorn -w {args.workers} on {base} (DATABASE_URL="
-          f"{os.environ.get('DATABASE_URL', 'sqlite default')}, REDIS_URL={os.environ.get('REDIS_URL') or 'none'})",
-          flush=True)
+    print(
+        f"gunicorn + uvicorn -w {args.workers} on {base} (DATABASE_URL="
+        f"{os.environ.get('DATABASE_URL', 'sqlite default')}, REDIS_URL={os.environ.get('REDIS_URL') or 'none'})",
+        flush=True,
+    )
     try:
         return run(proc, base, port, args, per_user)
     finally:
@@ -290,8 +339,12 @@ def run(proc, base: str, port: int, args, per_user: int) -> int:
     ruleset, players = choose_ruleset(c, probe["token"], args.ruleset)
     users = register(c, prefix, args.users)
     t0 = time.perf_counter()
-    games = [new_game(c, [users[(g + k) % args.users] for k in range(players)], ruleset) for g in range(args.games)]
-    print(f"{args.games} {ruleset} games, {args.users} users: setup {time.perf_counter() - t0:.1f}s", flush=True)
+    games = [
+        new_game(c, [users[(g + k) % args.users] for k in range(players)], ruleset) for g in range(args.games)
+    ]
+    print(
+        f"{args.games} {ruleset} games, {args.users} users: setup {time.perf_counter() - t0:.1f}s", flush=True
+    )
 
     # 1. without streams
     sent0, lat0, el0 = command_run(base, games, args.clients, args.seconds)
@@ -307,8 +360,10 @@ def run(proc, base: str, port: int, args, per_user: int) -> int:
         for k in range(per_user - 1):
             g = games[(u * (per_user - 1) + k) % len(games)]
             # after=<version now>: a stream sends only what is new; ids are the game's seqs
-            specs.append((f"/games/{g['id']}/events?stream=1&after={versions[g['id']]}", user["token"], g["id"]))
-    specs = specs[:args.streams]
+            specs.append(
+                (f"/games/{g['id']}/events?stream=1&after={versions[g['id']]}", user["token"], g["id"])
+            )
+    specs = specs[: args.streams]
     watchers: dict[str, list[int]] = defaultdict(list)
     for idx, (_, _, game) in enumerate(specs):
         if game:
@@ -318,8 +373,11 @@ def run(proc, base: str, port: int, args, per_user: int) -> int:
     streams.open(specs)
     while streams.ready + sum(streams.failed.values()) < len(specs) and time.perf_counter() - t0 < 120:
         time.sleep(0.2)
-    print(f"{streams.ready}/{len(specs)} streams open in {time.perf_counter() - t0:.1f}s "
-          f"(failed: {dict(streams.failed) or 'none'})", flush=True)
+    print(
+        f"{streams.ready}/{len(specs)} streams open in {time.perf_counter() - t0:.1f}s "
+        f"(failed: {dict(streams.failed) or 'none'})",
+        flush=True,
+    )
     during = resources(proc)
     health: list[float] = []
     stop = threading.Event()
@@ -348,37 +406,76 @@ def run(proc, base: str, port: int, args, per_user: int) -> int:
     hms = [h * 1000 for h in health]
     drop = (1 - rate / base_rate) * 100 if base_rate else float("nan")
     print()
-    print(table(["run", "commands/s", "POST p50 (ms)", "POST p99 (ms)"], [
-        ["without streams", base_rate, percentile([x * 1000 for x in lat0], 50),
-         percentile([x * 1000 for x in lat0], 99)],
-        [f"with {streams.ready} streams", rate, percentile([x * 1000 for x in lat1], 50),
-         percentile([x * 1000 for x in lat1], 99)]]))
+    print(
+        table(
+            ["run", "commands/s", "POST p50 (ms)", "POST p99 (ms)"],
+            [
+                [
+                    "without streams",
+                    base_rate,
+                    percentile([x * 1000 for x in lat0], 50),
+                    percentile([x * 1000 for x in lat0], 99),
+                ],
+                [
+                    f"with {streams.ready} streams",
+                    rate,
+                    percentile([x * 1000 for x in lat1], 50),
+                    percentile([x * 1000 for x in lat1], 99),
+                ],
+            ],
+        )
+    )
     print(f"\nthroughput drop with streams: {drop:.1f}% (goal < 20%)")
-    print(f"event delivery, {len(delays):,} deliveries, never arrived: {missing}:\n"
-          f"  command answered (committed) -> stream received: p50 {percentile(after_answer, 50):.0f} ms, "
-          f"p99 {percentile(after_answer, 99):.0f} ms, max {max(after_answer, default=0):.0f} ms "
-          f"(goal p99 < 1000 ms, none missing)\n"
-          f"  command sent -> stream received (includes the command's own time): p50 {percentile(ms, 50):.0f} ms, "
-          f"p99 {percentile(ms, 99):.0f} ms")
-    print(f"/health during the run ({len(hms)} probes): p50 {percentile(hms, 50):.1f} ms, "
-          f"p99 {percentile(hms, 99):.1f} ms (goal p99 < 50 ms)")
+    print(
+        f"event delivery, {len(delays):,} deliveries, never arrived: {missing}:\n"
+        f"  command answered (committed) -> stream received: p50 {percentile(after_answer, 50):.0f} ms, "
+        f"p99 {percentile(after_answer, 99):.0f} ms, max {max(after_answer, default=0):.0f} ms "
+        f"(goal p99 < 1000 ms, none missing)\n"
+        f"  command sent -> stream received (includes the command's own time): p50 {percentile(ms, 50):.0f} ms, "
+        f"p99 {percentile(ms, 99):.0f} ms"
+    )
+    print(
+        f"/health during the run ({len(hms)} probes): p50 {percentile(hms, 50):.1f} ms, "
+        f"p99 {percentile(hms, 99):.1f} ms (goal p99 < 50 ms)"
+    )
     print()
     keys = sorted(set(before) | set(during) | set(after))
-    print(table(["resource", "before streams", "streams open", "after closing"],
-                [[k, before.get(k, "-"), during.get(k, "-"), after.get(k, "-")] for k in keys]))
-    path = save("streams", {
-        "streams": len(specs), "streams_open": streams.ready, "stream_failures": dict(streams.failed),
-        "users": args.users, "games": args.games, "ruleset": ruleset, "clients": args.clients,
-        "seconds": args.seconds, "workers": args.workers,
-        "database": (os.environ.get("DATABASE_URL") or "sqlite").split(":", 1)[0],
-        "redis": bool(os.environ.get("REDIS_URL")),
-        "commands_per_s_without": base_rate, "commands_per_s_with": rate, "drop_percent": drop,
-        "delivery_ms": {"count": len(ms), "p50": percentile(after_answer, 50), "p99": percentile(after_answer, 99),
-                        "max": max(after_answer, default=0.0), "missing": missing,
-                        "from_send_p50": percentile(ms, 50), "from_send_p99": percentile(ms, 99)},
-        "health_ms": {"count": len(hms), "p50": percentile(hms, 50), "p99": percentile(hms, 99)},
-        "resources": {"before": before, "during": during, "after": after},
-    })
+    print(
+        table(
+            ["resource", "before streams", "streams open", "after closing"],
+            [[k, before.get(k, "-"), during.get(k, "-"), after.get(k, "-")] for k in keys],
+        )
+    )
+    path = save(
+        "streams",
+        {
+            "streams": len(specs),
+            "streams_open": streams.ready,
+            "stream_failures": dict(streams.failed),
+            "users": args.users,
+            "games": args.games,
+            "ruleset": ruleset,
+            "clients": args.clients,
+            "seconds": args.seconds,
+            "workers": args.workers,
+            "database": (os.environ.get("DATABASE_URL") or "sqlite").split(":", 1)[0],
+            "redis": bool(os.environ.get("REDIS_URL")),
+            "commands_per_s_without": base_rate,
+            "commands_per_s_with": rate,
+            "drop_percent": drop,
+            "delivery_ms": {
+                "count": len(ms),
+                "p50": percentile(after_answer, 50),
+                "p99": percentile(after_answer, 99),
+                "max": max(after_answer, default=0.0),
+                "missing": missing,
+                "from_send_p50": percentile(ms, 50),
+                "from_send_p99": percentile(ms, 99),
+            },
+            "health_ms": {"count": len(hms), "p50": percentile(hms, 50), "p99": percentile(hms, 99)},
+            "resources": {"before": before, "during": during, "after": after},
+        },
+    )
     print(f"wrote {path}")
     return 0
 

@@ -51,12 +51,14 @@ class Channel(sqla.Channel):
     def _engine_from_config(self):
         engine = create_engine(self.connection.client.hostname, connect_args={"timeout": 30})
         if engine.dialect.name == "sqlite":
+
             @event.listens_for(engine, "connect")
             def _pragmas(dbapi_connection, _record):
                 cur = dbapi_connection.cursor()
                 cur.execute("PRAGMA journal_mode=WAL")
                 cur.execute("PRAGMA synchronous=NORMAL")
                 cur.close()
+
         return engine
 
     def _open(self):
@@ -74,8 +76,12 @@ class Channel(sqla.Channel):
         M, s = self.message_cls, self.session
         cutoff = _utcnow() - dt.timedelta(seconds=VISIBILITY_SECONDS)
         # A read without a write lock first: most polls find nothing.
-        waiting = s.query(M.id).filter(M.queue_id == obj.id).filter(
-            (M.visible == True) | (M.sent_at < cutoff)).first()  # noqa: E712
+        waiting = (
+            s.query(M.id)
+            .filter(M.queue_id == obj.id)
+            .filter((M.visible == True) | (M.sent_at < cutoff))  # noqa: E712 (SQL, not Python truth)
+            .first()
+        )
         s.commit()
         if waiting is None:
             raise Empty()
@@ -84,9 +90,18 @@ class Channel(sqla.Channel):
         try:
             # hidden too long: its worker died before acking -- deliver it again
             s.query(M).filter(M.queue_id == obj.id, M.visible == False, M.sent_at < cutoff).update(  # noqa: E712
-                {"visible": True}, synchronize_session=False)
-            msg = (s.query(M).with_for_update().filter(M.queue_id == obj.id).filter(M.visible == True)  # noqa: E712
-                   .order_by(M.sent_at).order_by(M.id).limit(1).first())
+                {"visible": True}, synchronize_session=False
+            )
+            msg = (
+                s.query(M)
+                .with_for_update()
+                .filter(M.queue_id == obj.id)
+                .filter(M.visible == True)  # noqa: E712
+                .order_by(M.sent_at)
+                .order_by(M.id)
+                .limit(1)
+                .first()
+            )
             if msg is None:
                 raise Empty()
             payload = loads(bytes_to_str(msg.payload))
@@ -107,7 +122,8 @@ class Channel(sqla.Channel):
             return
         try:
             self.session.query(self.message_cls).filter(self.message_cls.id == row).delete(
-                synchronize_session=False)
+                synchronize_session=False
+            )
             self.session.commit()
         except OperationalError:  # it becomes visible again later; tasks are retry-safe
             self.session.rollback()

@@ -21,10 +21,26 @@ from typing import Any
 
 import structlog
 
-SENSITIVE_KEYS = frozenset({
-    "password", "password1", "password2", "token", "tokens", "secret", "webhook_secret", "authorization",
-    "cookie", "salt", "seed", "api_key", "unsubscribe_token", "idempotency_key", "signature", "payload",
-})
+SENSITIVE_KEYS = frozenset(
+    {
+        "password",
+        "password1",
+        "password2",
+        "token",
+        "tokens",
+        "secret",
+        "webhook_secret",
+        "authorization",
+        "cookie",
+        "salt",
+        "seed",
+        "api_key",
+        "unsubscribe_token",
+        "idempotency_key",
+        "signature",
+        "payload",
+    }
+)
 REDACTED = "[redacted]"
 _BEARER = re.compile(r"(?i)\b(bearer|token)(\s+|=|:\s*)([A-Za-z0-9._~+/=-]{8,})")
 _QUERY_SECRET = re.compile(r"(?i)([?&](?:token|key|secret|signature|password)=)[^&\s\"']+")
@@ -41,7 +57,10 @@ def _clean(value: Any, depth: int = 0) -> Any:
     if isinstance(value, str):
         return scrub(value)
     if isinstance(value, dict):
-        return {k: (REDACTED if str(k).lower() in SENSITIVE_KEYS else _clean(v, depth + 1)) for k, v in value.items()}
+        return {
+            k: (REDACTED if str(k).lower() in SENSITIVE_KEYS else _clean(v, depth + 1))
+            for k, v in value.items()
+        }
     if isinstance(value, list | tuple):
         return [_clean(v, depth + 1) for v in value]
     if value is None or isinstance(value, bool | int | float):
@@ -83,8 +102,12 @@ def build(fmt: str, level: str) -> dict:
         raise ImproperlyConfigured(f"LOG_FORMAT must be json or console, got {fmt!r}")
     pre = shared_processors()
     structlog.configure(
-        processors=[structlog.stdlib.filter_by_level, *pre, structlog.stdlib.PositionalArgumentsFormatter(),
-                    structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
+        processors=[
+            structlog.stdlib.filter_by_level,
+            *pre,
+            structlog.stdlib.PositionalArgumentsFormatter(),
+            structlog.stdlib.ProcessorFormatter.wrap_for_formatter,
+        ],
         logger_factory=structlog.stdlib.LoggerFactory(),
         wrapper_class=structlog.stdlib.BoundLogger,
         cache_logger_on_first_use=True,
@@ -111,10 +134,14 @@ def formatter(fmt: str = "json") -> logging.Formatter:
     if fmt == "json":
         # Tracebacks as data, without frame locals (they could hold a seed, a salt, a token).
         tracebacks = structlog.processors.ExceptionRenderer(
-            structlog.tracebacks.ExceptionDictTransformer(show_locals=False))
+            structlog.tracebacks.ExceptionDictTransformer(show_locals=False)
+        )
         final = [tracebacks, redact, structlog.processors.JSONRenderer(sort_keys=False)]
     else:
-        final = [redact, structlog.dev.ConsoleRenderer(colors=False, exception_formatter=structlog.dev.plain_traceback)]
+        final = [
+            redact,
+            structlog.dev.ConsoleRenderer(colors=False, exception_formatter=structlog.dev.plain_traceback),
+        ]
     return structlog.stdlib.ProcessorFormatter(
         processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, *final],
         foreign_pre_chain=[*shared_processors(), structlog.stdlib.ExtraAdder()],

@@ -35,21 +35,37 @@ if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 LATENESS_BUCKETS = (0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600, 6 * 3600, 86400)
 
-http_requests = Counter("sengoku_http_requests_total", "HTTP requests answered, by view, method and status",
-                        ["view", "method", "status"])
-http_latency = Histogram("sengoku_http_request_duration_seconds",
-                         "Time to the response headers, by view, method and status",
-                         ["view", "method", "status"], buckets=LATENCY_BUCKETS)
-commands = Counter("sengoku_commands_total", "Game commands decided (players, bots and deadline defaults)",
-                   ["ruleset", "outcome"])
+http_requests = Counter(
+    "sengoku_http_requests_total",
+    "HTTP requests answered, by view, method and status",
+    ["view", "method", "status"],
+)
+http_latency = Histogram(
+    "sengoku_http_request_duration_seconds",
+    "Time to the response headers, by view, method and status",
+    ["view", "method", "status"],
+    buckets=LATENCY_BUCKETS,
+)
+commands = Counter(
+    "sengoku_commands_total",
+    "Game commands decided (players, bots and deadline defaults)",
+    ["ruleset", "outcome"],
+)
 events_appended = Counter("sengoku_events_appended_total", "Events committed to game streams", ["ruleset"])
 deadlines_fired = Counter("sengoku_deadlines_fired_total", "Missed deadlines whose default was applied")
-deadline_lateness = Histogram("sengoku_deadline_lateness_seconds",
-                              "Seconds between a deadline's due time and its firing", buckets=LATENESS_BUCKETS)
-notifications = Counter("sengoku_notifications_total", "Notification delivery results, by channel and outcome",
-                        ["channel", "outcome"])
-sse_streams_open = Gauge("sengoku_sse_streams_open", "Server-Sent-Event streams being served",
-                         multiprocess_mode="livesum")
+deadline_lateness = Histogram(
+    "sengoku_deadline_lateness_seconds",
+    "Seconds between a deadline's due time and its firing",
+    buckets=LATENESS_BUCKETS,
+)
+notifications = Counter(
+    "sengoku_notifications_total",
+    "Notification delivery results, by channel and outcome",
+    ["channel", "outcome"],
+)
+sse_streams_open = Gauge(
+    "sengoku_sse_streams_open", "Server-Sent-Event streams being served", multiprocess_mode="livesum"
+)
 
 
 def multiprocess_dir() -> str | None:

@@ -127,10 +127,19 @@ class ObservabilityMiddleware:
         response["X-Request-ID"] = request.request_id
         if response.streaming and response.get("Content-Type", "").startswith("text/event-stream"):
             _count_stream(response)
-        level = log.debug if view in QUIET_VIEWS else (log.warning if response.status_code >= 500 else log.info)
-        level("request", method=request.method, path=request.path, view=view, status=response.status_code,
-              duration_ms=round(elapsed * 1000, 1), client=client_ip(request),
-              user_agent=request.META.get("HTTP_USER_AGENT", "")[:200])
+        level = (
+            log.debug if view in QUIET_VIEWS else (log.warning if response.status_code >= 500 else log.info)
+        )
+        level(
+            "request",
+            method=request.method,
+            path=request.path,
+            view=view,
+            status=response.status_code,
+            duration_ms=round(elapsed * 1000, 1),
+            client=client_ip(request),
+            user_agent=request.META.get("HTTP_USER_AGENT", "")[:200],
+        )
         structlog.contextvars.clear_contextvars()  # a pooled thread must not carry this request's id on
         return response
 
@@ -138,6 +147,7 @@ class ObservabilityMiddleware:
 def _count_stream(response) -> None:
     inner = response.streaming_content
     if getattr(response, "is_async", False):
+
         async def counted_async():
             metrics.sse_streams_open.inc()
             try:
@@ -148,6 +158,7 @@ def _count_stream(response) -> None:
 
         response.streaming_content = counted_async()
     else:
+
         def counted():
             metrics.sse_streams_open.inc()
             try:
@@ -162,6 +173,7 @@ def _count_stream(response) -> None:
 
 
 # ---- GET /metrics --------------------------------------------------------------------------
+
 
 def _loopback(addr: str) -> bool:
     try:
@@ -182,9 +194,13 @@ def metrics_view(request):
     if request.method not in ("GET", "HEAD"):
         return JsonResponse({"code": "method_not_allowed", "detail": "GET only"}, status=405)
     if not metrics_allowed(request):
-        return JsonResponse({"code": "forbidden",
-                             "detail": "metrics are served to loopback clients or with the METRICS_TOKEN bearer token"},
-                            status=403)
+        return JsonResponse(
+            {
+                "code": "forbidden",
+                "detail": "metrics are served to loopback clients or with the METRICS_TOKEN bearer token",
+            },
+            status=403,
+        )
     from ops.collectors import DatabaseCollector
 
     body, content_type = metrics.render([DatabaseCollector()])

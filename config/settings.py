@@ -75,7 +75,9 @@ SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if PRODUCT
 SECURE_HSTS_INCLUDE_SUBDOMAINS = _strict_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = PRODUCTION
 X_FRAME_OPTIONS = "DENY"
-CSRF_TRUSTED_ORIGINS = ["{0.scheme}://{0.netloc}".format(urlsplit(PUBLIC_BASE_URL))]  # the admin behind a proxy
+CSRF_TRUSTED_ORIGINS = [
+    "{0.scheme}://{0.netloc}".format(urlsplit(PUBLIC_BASE_URL))
+]  # the admin behind a proxy
 # HSTS preloading is a commitment for the whole domain: the operator's decision, not ours.
 SILENCED_SYSTEM_CHECKS = ["security.W021"]
 
@@ -121,17 +123,21 @@ TEMPLATES = [
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [],
         "APP_DIRS": True,
-        "OPTIONS": {"context_processors": [
-            "django.template.context_processors.request",
-            "django.contrib.auth.context_processors.auth",
-            "django.contrib.messages.context_processors.messages",
-        ]},
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ]
+        },
     }
 ]
 
 _db_url = env.str("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'sengoku.sqlite3'}")
 if _db_url.split("://", 1)[0] not in ("sqlite", "postgres", "postgresql", "pgsql"):
-    raise ImproperlyConfigured(f"DATABASE_URL must be sqlite:///… or postgres://…, got {_db_url.split(':', 1)[0]!r}")
+    raise ImproperlyConfigured(
+        f"DATABASE_URL must be sqlite:///… or postgres://…, got {_db_url.split(':', 1)[0]!r}"
+    )
 try:
     DATABASES = {"default": env.db_url_config(_db_url)}
 except Exception as exc:  # environ raises bare exceptions on unknown schemes
@@ -153,7 +159,10 @@ elif _strict_bool("DB_POOL", True):
     # (one per process; a request borrows a connection and returns it at its end).
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": 2, "max_size": _positive_int("DB_POOL_MAX_SIZE", 20), "timeout": 30}
+        "min_size": 2,
+        "max_size": _positive_int("DB_POOL_MAX_SIZE", 20),
+        "timeout": 30,
+    }
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", default=60))
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
@@ -165,9 +174,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-PASSWORD_HASHERS = env.list("PASSWORD_HASHERS", default=[
-    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
-])
+PASSWORD_HASHERS = env.list(
+    "PASSWORD_HASHERS",
+    default=[
+        "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    ],
+)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -245,7 +257,9 @@ THROTTLE_LOGIN_FAILURES = env.str("THROTTLE_LOGIN_FAILURES", default="10/hour") 
 TOKEN_TTL_DAYS = _positive_int("TOKEN_TTL_DAYS", 30)
 KNOX_TOKEN_MODEL = "knox.AuthToken"  # named so accounts.TokenInfo can point at it (knox's swappable model)
 # Seconds a verified bearer token is remembered in the cache (api/auth.py); 0 = off.
-TOKEN_CACHE_SECONDS = _positive_int("TOKEN_CACHE_SECONDS", 30) if env.str("TOKEN_CACHE_SECONDS", default="") != "0" else 0
+TOKEN_CACHE_SECONDS = (
+    _positive_int("TOKEN_CACHE_SECONDS", 30) if env.str("TOKEN_CACHE_SECONDS", default="") != "0" else 0
+)
 TOKEN_LOCAL_CACHE_SECONDS = float(env.str("TOKEN_LOCAL_CACHE_SECONDS", default="5"))
 REST_KNOX = {
     "AUTH_HEADER_PREFIX": "Bearer",
@@ -260,18 +274,23 @@ SPECTACULAR_SETTINGS = {
         "Event-sourced server for Rising Sun, Shogun (with Tenno's Court) and the Imjin War. "
         "Authenticate with `Authorization: Bearer <token>`. Errors are `{code, detail}`. "
         "Webhooks are JSON POSTs signed with `X-Sengoku-Signature: t=<unix>,v1=<hex>` where "
-        "v1 = HMAC-SHA256(secret, f\"{t}.{body}\")."
+        'v1 = HMAC-SHA256(secret, f"{t}.{body}").'
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": "/api/v1",
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
-    "ENUM_NAME_OVERRIDES": {"ErrorCode": "games.services.errors.ErrorCode",
-                            "GameStatusEnum": ["open", "running", "finished", "aborted"]},
+    "ENUM_NAME_OVERRIDES": {
+        "ErrorCode": "games.services.errors.ErrorCode",
+        "GameStatusEnum": ["open", "running", "finished", "aborted"],
+    },
     "PREPROCESSING_HOOKS": ["api.schema_extensions.drop_trailing_slash_twins"],
     # the rulesets' JSON Schemas as typed components (api/schema_typed.py)
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema_typed.typed_components"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema_typed.typed_components",
+    ],
     # the docs page works offline: its assets come from drf-spectacular-sidecar (pinned)
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
@@ -282,10 +301,12 @@ EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="sengoku@localhost")
 
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-          # Rate-limit counters: shared by every web process and kept across restarts
-          # (the table is created by accounts/migrations/0002).
-          "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "sengoku_cache"}}
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # Rate-limit counters: shared by every web process and kept across restarts
+    # (the table is created by accounts/migrations/0002).
+    "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "sengoku_cache"},
+}
 if REDIS_URL:
     # one connection pool per process (config/cache.py: the stock backend opens one per ASGI request)
     CACHES["default"] = {"BACKEND": "config.cache.SharedPoolRedisCache", "LOCATION": REDIS_URL}

@@ -37,8 +37,10 @@ def chain_body(seq: int, type_: str, version: int, payload_json: str) -> str:
     """canonical_json({seq, type, version, payload}) from the payload's canonical
     JSON text, so the store encodes a payload once for the hash and the row.
     The keys in sorted order: payload, seq, type, version."""
-    return (f'{{"payload":{payload_json},"seq":{int(seq)},"type":{canonical_json(type_)},'
-            f'"version":{int(version)}}}')
+    return (
+        f'{{"payload":{payload_json},"seq":{int(seq)},"type":{canonical_json(type_)},'
+        f'"version":{int(version)}}}'
+    )
 
 
 def salt_problem(payload: Any) -> str | None:
@@ -62,4 +64,3 @@ def upcast(type_: str, version: int, payload: dict[str, Any], upcasters: Upcaste
         payload = upcasters[(type_, version)](dict(payload))
         version += 1
     return version, payload
-

@@ -134,8 +134,14 @@ class Lifetime:
 
     def wait_for(self, now: float) -> float:
         """How long to sleep before something is due."""
-        return max(0.0, min(self.keepalive - (now - self.last_sent), self.total - (now - self.started),
-                            self.idle - (now - self.last_event)))
+        return max(
+            0.0,
+            min(
+                self.keepalive - (now - self.last_sent),
+                self.total - (now - self.started),
+                self.idle - (now - self.last_event),
+            ),
+        )
 
 
 RETRY = "retry: 2000\n\n"

@@ -84,8 +84,9 @@ class Recorded:
     hash: str
 
 
-def append(stream: uuid.UUID, expected_version: int, events: Iterable[NewEvent],
-           prev_hash: str | None = None) -> list[Recorded]:
+def append(
+    stream: uuid.UUID, expected_version: int, events: Iterable[NewEvent], prev_hash: str | None = None
+) -> list[Recorded]:
     """Append after `expected_version`. `prev_hash` is the hash of the event at
     `expected_version` when the caller already knows it (the game row keeps the
     chain head under its lock), saving a query; the unique (stream, seq) key
@@ -135,6 +136,8 @@ def check_salts(expected_version: int, events: list[NewEvent]) -> None:
         if problem is not None:
             raise UnsaltedPrivateEvent(seq, e.type, problem)
         seen.add(e.payload["salt"])
+
+
 def _json(value: Any) -> str | None:
     return None if value is None else canonical_json(value)
 
@@ -143,8 +146,19 @@ def _ordered(value: Any) -> str | None:
     return None if value is None else json.dumps(value, ensure_ascii=False)
 
 
-_COLUMNS = ("stream", "seq", "type", "version", "payload", "actor", "cause", "visible_to", "recorded_at",
-            "prev_hash", "hash")
+_COLUMNS = (
+    "stream",
+    "seq",
+    "type",
+    "version",
+    "payload",
+    "actor",
+    "cause",
+    "visible_to",
+    "recorded_at",
+    "prev_hash",
+    "hash",
+)
 _JSON_COLUMNS = frozenset({"payload", "actor", "cause", "visible_to"})
 
 
@@ -171,9 +185,19 @@ def _insert(rows: list[Recorded], texts: list) -> None:
         # here and keeps its key order, so it is written in the payload's own order.
         fields = [StoredEvent._meta.get_field(c) for c in ("stream", "recorded_at")]
         for r in rows:
-            params += (fields[0].get_db_prep_save(r.stream, conn), r.seq, r.type, r.version,
-                       _ordered(r.payload), _ordered(r.actor), _ordered(r.cause), _ordered(r.visible_to),
-                       fields[1].get_db_prep_save(r.recorded_at, conn), r.prev_hash, r.hash)
+            params += (
+                fields[0].get_db_prep_save(r.stream, conn),
+                r.seq,
+                r.type,
+                r.version,
+                _ordered(r.payload),
+                _ordered(r.actor),
+                _ordered(r.cause),
+                _ordered(r.visible_to),
+                fields[1].get_db_prep_save(r.recorded_at, conn),
+                r.prev_hash,
+                r.hash,
+            )
     sql = _insert_sql(conn.vendor, len(rows))
     try:
         if conn.vendor == "postgresql":
@@ -199,7 +223,9 @@ def _pg_execute(conn, sql: str, params: list) -> None:
         conn.queries_log.append({"sql": sql, "time": f"{time.monotonic() - start:.3f}"})
 
 
-def load(stream: uuid.UUID, after: int = 0, upto: int | None = None, limit: int | None = None) -> list[StoredEvent]:
+def load(
+    stream: uuid.UUID, after: int = 0, upto: int | None = None, limit: int | None = None
+) -> list[StoredEvent]:
     qs = StoredEvent.objects.filter(stream=stream, seq__gt=after)
     if upto is not None:
         qs = qs.filter(seq__lte=upto)
@@ -210,8 +236,12 @@ def load(stream: uuid.UUID, after: int = 0, upto: int | None = None, limit: int 
 def save_snapshot(stream: uuid.UUID, version: int, rules_version: int, state: Any) -> None:
     try:
         with transaction.atomic():
-            Snapshot.objects.create(stream=stream, version=version, rules_version=rules_version,
-                                    state=pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+            Snapshot.objects.create(
+                stream=stream,
+                version=version,
+                rules_version=rules_version,
+                state=pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL),
+            )
     except IntegrityError:
         pass  # another process wrote the same snapshot: it is the same state
 

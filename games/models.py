@@ -25,7 +25,9 @@ class Game(models.Model):
     options = models.JSONField(default=dict)
     time_control = models.JSONField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
-    creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games")
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
+    )
     # The secret seed every random outcome derives from; published (and hashed at start) by events.
     seed = models.CharField(max_length=64, editable=False)
     version = models.PositiveIntegerField(default=0)
@@ -52,8 +54,9 @@ class Game(models.Model):
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                             related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
     faction = models.CharField(max_length=40, blank=True, default="")  # "" = random until start
     bot = models.CharField(max_length=20, blank=True, default="")  # "random" for bot seats
     zombie = models.BooleanField(default=False)  # played by a bot after too many missed deadlines

@@ -47,8 +47,9 @@ class Deadline(models.Model):
     class Meta:
         constraints = [
             # At most one open decision per seat: two concurrent syncs cannot both create one.
-            models.UniqueConstraint(fields=["game", "seat"], condition=Q(status="open"),
-                                    name="deadline_one_open_per_seat"),
+            models.UniqueConstraint(
+                fields=["game", "seat"], condition=Q(status="open"), name="deadline_one_open_per_seat"
+            ),
         ]
         indexes = [
             models.Index(fields=["status", "due_at"], name="deadline_due_idx"),
@@ -72,8 +73,9 @@ class PbemCursor(models.Model):
     """How far the play-by-email layer has processed a game's stream, so a
     sweep can catch up on a commit whose after-commit hook never ran."""
 
-    game = models.OneToOneField("games.Game", on_delete=models.CASCADE, primary_key=True,
-                                related_name="pbem_cursor")
+    game = models.OneToOneField(
+        "games.Game", on_delete=models.CASCADE, primary_key=True, related_name="pbem_cursor"
+    )
     synced_version = models.PositiveIntegerField(default=0)
     notified_version = models.PositiveIntegerField(default=0)
 
@@ -133,7 +135,9 @@ class Notification(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["game", "event_key", "user", "channel"], name="notification_once"),
+            models.UniqueConstraint(
+                fields=["game", "event_key", "user", "channel"], name="notification_once"
+            ),
         ]
         indexes = [
             models.Index(fields=["user", "channel", "id"], name="notification_user_idx"),

@@ -26,8 +26,11 @@ def command(apply):
     @functools.wraps(apply)
     def wrapper(game, seat, command, *args, **kwargs):
         ctype = command.get("type") if isinstance(command, Mapping) else None
-        ctx = {"game_id": str(game.id), "seat": getattr(seat, "index", None),
-               "command_type": str(ctype)[:80] if ctype is not None else None}
+        ctx = {
+            "game_id": str(game.id),
+            "seat": getattr(seat, "index", None),
+            "command_type": str(ctype)[:80] if ctype is not None else None,
+        }
         with structlog.contextvars.bound_contextvars(**ctx):
             try:
                 rows = apply(game, seat, command, *args, **kwargs)
@@ -37,8 +40,13 @@ def command(apply):
             except (Invalid, Unprocessable) as exc:
                 _count(game.ruleset, "illegal", exc)
                 raise
-            _count(game.ruleset, "accepted", None, version=rows[-1].seq if rows else None,
-                   events=[r.type for r in rows])
+            _count(
+                game.ruleset,
+                "accepted",
+                None,
+                version=rows[-1].seq if rows else None,
+                events=[r.type for r in rows],
+            )
             return rows
 
     return wrapper

@@ -13,8 +13,9 @@ from games.services import background
 
 
 @shared_task(name="games.after_events", acks_late=True, ignore_result=True)
-def after_events_task(game_id: str, version: int | None = None, inline: bool = False,
-                      bot_delay: float = 0.0) -> int:
+def after_events_task(
+    game_id: str, version: int | None = None, inline: bool = False, bot_delay: float = 0.0
+) -> int:
     if inline:  # run in the committing process (services/dispatch.run_here)
         return background.after_events(game_id, version, bot_delay=bot_delay)
     return background.run(game_id, version)

@@ -32,4 +32,6 @@ def deliver(self, notification_id: int, attempt: int | None = None) -> None:
     retry_in = notify.deliver(notification_id, attempt)
     if retry_in is not None:
         # The row says which attempt is next; a duplicate (sweep requeue) finds it claimed or done.
-        raise self.retry(args=(notification_id, attempt + 1 if attempt is not None else None), countdown=retry_in)
+        raise self.retry(
+            args=(notification_id, attempt + 1 if attempt is not None else None), countdown=retry_in
+        )

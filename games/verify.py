@@ -59,7 +59,12 @@ from games.rules.base import (
     sha256_hex,
 )
 
-STARTED, FINISHED, ABORTED, SEED = "core.GameStarted", "core.GameFinished", "core.GameAborted", "core.SeedRevealed"
+STARTED, FINISHED, ABORTED, SEED = (
+    "core.GameStarted",
+    "core.GameFinished",
+    "core.GameAborted",
+    "core.SeedRevealed",
+)
 TAKEBACK_ACCEPTED = "core.TakebackAccepted"
 FACTIONS_PURPOSE = "core:factions"
 
@@ -106,11 +111,25 @@ class Report:
         self.problems.append(Problem(seq, check, detail))
 
     def as_json(self) -> dict:
-        return {"ok": self.ok, "events": self.events, "ruleset": self.ruleset, "rules_version": self.rules_version,
-                "chain_ok": self.chain_ok, "chain_head": self.chain_head, "first_bad_seq": self.first_bad_seq,
-                "seed_commitment": self.seed_commitment, "seed": self.seed, "seed_ok": self.seed_ok,
-                "commitments": self.commitments, "reveals_ok": self.reveals_ok, "salts_ok": self.salts_ok, "replayed": self.replayed,
-                "batches": self.batches, "problems": [vars(p) for p in self.problems], "notes": self.notes}
+        return {
+            "ok": self.ok,
+            "events": self.events,
+            "ruleset": self.ruleset,
+            "rules_version": self.rules_version,
+            "chain_ok": self.chain_ok,
+            "chain_head": self.chain_head,
+            "first_bad_seq": self.first_bad_seq,
+            "seed_commitment": self.seed_commitment,
+            "seed": self.seed,
+            "seed_ok": self.seed_ok,
+            "commitments": self.commitments,
+            "reveals_ok": self.reveals_ok,
+            "salts_ok": self.salts_ok,
+            "replayed": self.replayed,
+            "batches": self.batches,
+            "problems": [vars(p) for p in self.problems],
+            "notes": self.notes,
+        }
 
 
 # ---------------------------------------------------------------------------
@@ -156,7 +175,11 @@ def is_redacted(row: Mapping[str, Any]) -> bool:
 def _command_of(row: Mapping[str, Any]) -> tuple[int, dict] | None:
     """(seat, command) when this row starts a batch caused by a command."""
     cause = row.get("cause")
-    if isinstance(cause, dict) and isinstance(cause.get("command"), dict) and isinstance(cause.get("seat"), int):
+    if (
+        isinstance(cause, dict)
+        and isinstance(cause.get("command"), dict)
+        and isinstance(cause.get("seat"), int)
+    ):
         return cause["seat"], cause["command"]
     return None
 
@@ -187,8 +210,11 @@ def check_chain(rows: list[Mapping[str, Any]], report: Report) -> None:
         except (KeyError, TypeError, ValueError) as exc:
             report.chain_ok = False
             report.first_bad_seq = seq if isinstance(seq, int) else i
-            report.add(report.first_bad_seq, "chain", str(exc) if not isinstance(exc, KeyError)
-                       else f"missing field {exc}")
+            report.add(
+                report.first_bad_seq,
+                "chain",
+                str(exc) if not isinstance(exc, KeyError) else f"missing field {exc}",
+            )
             break
         prev = h
     report.chain_head = prev if report.chain_ok else None
@@ -224,8 +250,11 @@ def check_seed(rows: list[Mapping[str, Any]], report: Report, seed: str | None =
         return
     report.seed_ok = isinstance(report.seed, str) and sha256_hex(report.seed) == report.seed_commitment
     if not report.seed_ok:
-        report.add(revealed[0].get("seq") if revealed else None, "seed",
-                   "sha256(seed) differs from the seed commitment published at start")
+        report.add(
+            revealed[0].get("seq") if revealed else None,
+            "seed",
+            "sha256(seed) differs from the seed commitment published at start",
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -264,14 +293,25 @@ def _commitment(report: Report, current: dict, private: dict, seq: int, p: dict)
     old = current.get(key)
     if old is not None and not old["revealed"]:
         old["replaced_by"] = seq
-    entry = {"seq": seq, "seat": p["seat"], "key": key, "commitment": commitment, "revealed": False,
-             "reveal_ok": None, "reveal_seq": None, "replaced_by": None}
+    entry = {
+        "seq": seq,
+        "seat": p["seat"],
+        "key": key,
+        "commitment": commitment,
+        "revealed": False,
+        "reveal_ok": None,
+        "reveal_seq": None,
+        "replaced_by": None,
+    }
     current[key] = entry
     report.commitments.append(entry)
     mine = private.pop(key, None)
     if mine is not None and (not isinstance(mine[2], str) or commitment_of(mine[2], mine[1]) != commitment):
-        report.add(mine[0], "commitment", f"the private choice and salt of {key!r} do not match "
-                                          f"the public commitment at seq {seq}")
+        report.add(
+            mine[0],
+            "commitment",
+            f"the private choice and salt of {key!r} do not match the public commitment at seq {seq}",
+        )
 
 
 def _reveal(report: Report, current: dict, seq: int, item: Any) -> None:
@@ -284,12 +324,18 @@ def _reveal(report: Report, current: dict, seq: int, item: Any) -> None:
         return
     if c["revealed"]:
         report.add(seq, "commitment", f"{item['key']!r} revealed twice")
-    good = isinstance(item["salt"], str) and item["seat"] == c["seat"] and (
-        commitment_of(item["salt"], item["choice"]) == c["commitment"])
+    good = (
+        isinstance(item["salt"], str)
+        and item["seat"] == c["seat"]
+        and (commitment_of(item["salt"], item["choice"]) == c["commitment"])
+    )
     c.update(revealed=True, reveal_ok=good, reveal_seq=seq)
     if not good:
-        report.add(seq, "commitment", f"the revealed choice of {item['key']!r} does not match its "
-                                      f"commitment at seq {c['seq']}")
+        report.add(
+            seq,
+            "commitment",
+            f"the revealed choice of {item['key']!r} does not match its commitment at seq {c['seq']}",
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -314,22 +360,33 @@ def check_salts(rows: list[Mapping[str, Any]], report: Report, salted_since: int
             continue
         p = r.get("payload")
         problem = salt_problem(p)
-        if (legacy and isinstance(p, dict) and "salt" not in p
-                and not str(r.get("type", "")).startswith("core.")):
+        if (
+            legacy
+            and isinstance(p, dict)
+            and "salt" not in p
+            and not str(r.get("type", "")).startswith("core.")
+        ):
             unsalted_legacy += 1
             continue
         if problem is None and p["salt"] in first:
             problem = f"payload.salt repeats the salt of the private event at seq {first[p['salt']]}"
-        if (problem is None and isinstance(report.seed, str) and str(r.get("type", "")).startswith("core.")
-                and isinstance(seq, int) and p["salt"] != platform_salt(report.seed, seq)):
-            problem = "a private platform event's salt is not Rng(seed, seq, \"core:salt\").salt()"
+        if (
+            problem is None
+            and isinstance(report.seed, str)
+            and str(r.get("type", "")).startswith("core.")
+            and isinstance(seq, int)
+            and p["salt"] != platform_salt(report.seed, seq)
+        ):
+            problem = 'a private platform event\'s salt is not Rng(seed, seq, "core:salt").salt()'
         if problem is not None:
             report.add(seq, "salt", problem)
         elif isinstance(p, dict):
             first[p["salt"]] = seq
     if unsalted_legacy:
-        report.notes.append(f"{unsalted_legacy} private engine events are unsalted: the game was recorded under "
-                            f"rules version {report.rules_version}, before the salt rule (version {salted_since})")
+        report.notes.append(
+            f"{unsalted_legacy} private engine events are unsalted: the game was recorded under "
+            f"rules version {report.rules_version}, before the salt rule (version {salted_since})"
+        )
     report.salts_ok = not any(pr.check == "salt" for pr in report.problems)
 
 
@@ -347,20 +404,30 @@ def engine_for(rules: Ruleset, rules_version: Any) -> Ruleset:
 
 
 def _norm_new(e: Event) -> dict:
-    return {"type": e.type, "version": e.version, "payload": json.loads(canonical_json(dict(e.payload))),
-            "visible_to": None if e.visible_to is None else sorted(e.visible_to)}
+    return {
+        "type": e.type,
+        "version": e.version,
+        "payload": json.loads(canonical_json(dict(e.payload))),
+        "visible_to": None if e.visible_to is None else sorted(e.visible_to),
+    }
 
 
 def _engine_event(row: Mapping[str, Any], rules: Ruleset) -> Event:
-    version, payload = upcast(row["type"], row["version"], dict(row["payload"]), getattr(rules, "upcasters", {}))
+    version, payload = upcast(
+        row["type"], row["version"], dict(row["payload"]), getattr(rules, "upcasters", {})
+    )
     vis = row.get("visible_to")
     return Event(row["type"], payload, version, None if vis is None else tuple(vis))
 
 
 def _norm_row(row: Mapping[str, Any], rules: Ruleset) -> dict:
     e = _engine_event(row, rules)
-    return {"type": e.type, "version": e.version, "payload": e.payload,
-            "visible_to": None if e.visible_to is None else sorted(e.visible_to)}
+    return {
+        "type": e.type,
+        "version": e.version,
+        "payload": e.payload,
+        "visible_to": None if e.visible_to is None else sorted(e.visible_to),
+    }
 
 
 def _difference(want: dict, got: dict) -> str:
@@ -408,14 +475,21 @@ class _Diverged(Exception):
         self.seq, self.detail = seq, detail
 
 
-def replay(rows: list[Mapping[str, Any]], rules: Ruleset, seed: str, report: Report,
-           on_state: Callable[[int, Any], None] | None = None) -> Any:
+def replay(
+    rows: list[Mapping[str, Any]],
+    rules: Ruleset,
+    seed: str,
+    report: Report,
+    on_state: Callable[[int, Any], None] | None = None,
+) -> Any:
     """Re-derive and re-decide everything; returns the final engine state (or None).
     `on_state(seq, state)` sees the folded engine state after every event."""
     current = getattr(rules, "rules_version", None)
     if report.rules_version != current:
-        report.notes.append(f"recorded under rules version {report.rules_version}, the engine is at {current}"
-                            + (" (it keeps old versions)" if hasattr(rules, "for_rules_version") else ""))
+        report.notes.append(
+            f"recorded under rules version {report.rules_version}, the engine is at {current}"
+            + (" (it keeps old versions)" if hasattr(rules, "for_rules_version") else "")
+        )
     try:
         state = _replay(rows, engine_for(rules, report.rules_version), seed, report, on_state or _nothing)
     except _Diverged as exc:
@@ -429,15 +503,20 @@ def replay(rows: list[Mapping[str, Any]], rules: Ruleset, seed: str, report: Rep
 def _compare_batch(rows: list, at: int, produced: list[Event], rules: Ruleset, what: str) -> None:
     for j, e in enumerate(produced):
         if at + j >= len(rows):
-            raise _Diverged(None, f"{what}: the engine produces {len(produced)} events, the log ends after {j}")
+            raise _Diverged(
+                None, f"{what}: the engine produces {len(produced)} events, the log ends after {j}"
+            )
         row = rows[at + j]
         want, got = _norm_new(e), _norm_row(row, rules)
         if want != got:
-            raise _Diverged(row["seq"], f"{what}: event {j + 1} of the batch differs — {_difference(want, got)}")
+            raise _Diverged(
+                row["seq"], f"{what}: event {j + 1} of the batch differs — {_difference(want, got)}"
+            )
     nxt = rows[at + len(produced)] if at + len(produced) < len(rows) else None
     if nxt is not None and not nxt["type"].startswith("core.") and _command_of(nxt) is None:
-        raise _Diverged(nxt["seq"], f"{what}: the log has more engine events than the engine produces "
-                                    f"({len(produced)})")
+        raise _Diverged(
+            nxt["seq"], f"{what}: the log has more engine events than the engine produces ({len(produced)})"
+        )
 
 
 def _nothing(seq: int, state: Any) -> None:
@@ -471,10 +550,16 @@ def _replay(rows: list, rules: Ruleset, seed: str, report: Report, on_state: Cal
         if i > len(setup) and cmd is not None:
             before = (row["seq"], state)
             produced = _decide(rules, state, cmd, seed, row["seq"])
-            _compare_batch(rows, i, produced, rules, f"command {canonical_json(cmd[1])[:60]} of seat {cmd[0]}")
+            _compare_batch(
+                rows, i, produced, rules, f"command {canonical_json(cmd[1])[:60]} of seat {cmd[0]}"
+            )
             report.batches += 1
             for e in produced:
-                state = state if e.type.startswith("core.") else rules.evolve(state, _engine_event(rows[i], rules))
+                state = (
+                    state
+                    if e.type.startswith("core.")
+                    else rules.evolve(state, _engine_event(rows[i], rules))
+                )
                 on_state(rows[i]["seq"], state)
                 i += 1
             continue
@@ -497,10 +582,13 @@ def _decide(rules: Ruleset, state: Any, cmd: tuple[int, dict], seed: str, seq: i
     try:
         return list(rules.decide(state, cmd[0], cmd[1], rng_factory(seed, seq)))
     except RulesError as exc:
-        raise _Diverged(seq, f"the engine refuses the recorded command of seat {cmd[0]}: {exc.reason}") from exc
+        raise _Diverged(
+            seq, f"the engine refuses the recorded command of seat {cmd[0]}: {exc.reason}"
+        ) from exc
     except Exception as exc:  # an engine crash on a recorded command is a divergence, not a verifier crash
-        raise _Diverged(seq, f"the engine fails on the recorded command of seat {cmd[0]}: "
-                             f"{type(exc).__name__}: {exc}") from exc
+        raise _Diverged(
+            seq, f"the engine fails on the recorded command of seat {cmd[0]}: {type(exc).__name__}: {exc}"
+        ) from exc
 
 
 def _undo(row: Mapping[str, Any], before: tuple[int, Any] | None, state: Any, rows: list) -> Any:
@@ -510,7 +598,7 @@ def _undo(row: Mapping[str, Any], before: tuple[int, Any] | None, state: Any, ro
     frm, to, seat = p.get("undo_from_seq"), p.get("undo_to_seq"), p.get("seat")
     if before is None or before[0] != frm or not isinstance(to, int):
         raise _Diverged(row["seq"], f"takeback of seq {frm}, which is not the latest command's batch")
-    for r in rows[frm - 1:to]:
+    for r in rows[frm - 1 : to]:
         vis = r.get("visible_to")
         if _payload(r).get("reveals") or (vis is not None and seat not in vis):
             raise _Diverged(row["seq"], f"takeback undoes seq {r['seq']}, which revealed something to others")
@@ -522,22 +610,34 @@ def _check_outcome(rules: Ruleset, state: Any, finished: dict | None, rows: list
     ended = [r for r in rows if r["type"] == FINISHED]
     if out is None:
         if ended:
-            raise _Diverged(ended[0]["seq"], "core.GameFinished recorded, but the engine says the game goes on")
+            raise _Diverged(
+                ended[0]["seq"], "core.GameFinished recorded, but the engine says the game goes on"
+            )
         return
-    mine = {"winners": list(out.winners), "scores": {str(k): v for k, v in out.scores.items()},
-            "reason": out.reason}
+    mine = {
+        "winners": list(out.winners),
+        "scores": {str(k): v for k, v in out.scores.items()},
+        "reason": out.reason,
+    }
     if not ended and not any(r["type"] == ABORTED for r in rows):
         raise _Diverged(None, "the engine says the game is over, but no core.GameFinished was recorded")
     if ended and json.loads(canonical_json(mine)) != finished:
-        raise _Diverged(ended[0]["seq"], f"outcome differs — engine {_short(mine)}, recorded {_short(finished)}")
+        raise _Diverged(
+            ended[0]["seq"], f"outcome differs — engine {_short(mine)}, recorded {_short(finished)}"
+        )
 
 
 # ---------------------------------------------------------------------------
 # Everything together
 
 
-def verify(rows: list[Mapping[str, Any]], rules: Ruleset | None = None, seed: str | None = None,
-           deep: bool = True, on_state: Callable[[int, Any], None] | None = None) -> Report:
+def verify(
+    rows: list[Mapping[str, Any]],
+    rules: Ruleset | None = None,
+    seed: str | None = None,
+    deep: bool = True,
+    on_state: Callable[[int, Any], None] | None = None,
+) -> Report:
     """Run every check that the rows allow. `rules` defaults to the registry's
     engine for core.GameStarted's ruleset; `seed` may be given for a running
     game by whoever holds it (the server)."""
@@ -545,8 +645,11 @@ def verify(rows: list[Mapping[str, Any]], rules: Ruleset | None = None, seed: st
     check_chain(rows, report)
     check_seed(rows, report, seed)
     check_commitments(rows, report)
-    known = rules if rules is not None else (
-        registry.get(report.ruleset) if isinstance(report.ruleset, str) else None)
+    known = (
+        rules
+        if rules is not None
+        else (registry.get(report.ruleset) if isinstance(report.ruleset, str) else None)
+    )
     check_salts(rows, report, getattr(known, "salted_since", 1))
     if not deep or report.problems and any(p.check == "format" for p in report.problems):
         return report
@@ -558,8 +661,10 @@ def verify(rows: list[Mapping[str, Any]], rules: Ruleset | None = None, seed: st
     if rules is None:
         rules = registry.get(report.ruleset) if isinstance(report.ruleset, str) else None
         if rules is None:
-            raise VerifyError(f"ruleset {report.ruleset!r} is not available here "
-                              f"(known: {registry.available()}; add one with --ruleset-module)")
+            raise VerifyError(
+                f"ruleset {report.ruleset!r} is not available here "
+                f"(known: {registry.available()}; add one with --ruleset-module)"
+            )
     try:
         replay(rows, rules, report.seed, report, on_state)
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
@@ -575,14 +680,16 @@ def format_report(report: Report, name: str = "") -> str:
     def mark(ok: bool | None) -> str:
         return "ok" if ok else ("not checked" if ok is None else "FAILED")
 
-    lines = [f"Sengoku audit of {name or 'game'}: {report.events} events, ruleset {report.ruleset} "
-             f"(rules version {report.rules_version})",
-             f"  chain        {mark(report.chain_ok)}  head {report.chain_head}",
-             f"  seed         {mark(report.seed_ok)}  commitment {report.seed_commitment}",
-             f"  commitments  {mark(report.reveals_ok)}  {len(report.commitments)} committed, "
-             f"{sum(c['revealed'] for c in report.commitments)} revealed",
-             f"  salts        {mark(report.salts_ok)}  every visible private event salted, no salt reused",
-             f"  replay       {mark(report.replayed)}  {report.batches} command batches re-decided"]
+    lines = [
+        f"Sengoku audit of {name or 'game'}: {report.events} events, ruleset {report.ruleset} "
+        f"(rules version {report.rules_version})",
+        f"  chain        {mark(report.chain_ok)}  head {report.chain_head}",
+        f"  seed         {mark(report.seed_ok)}  commitment {report.seed_commitment}",
+        f"  commitments  {mark(report.reveals_ok)}  {len(report.commitments)} committed, "
+        f"{sum(c['revealed'] for c in report.commitments)} revealed",
+        f"  salts        {mark(report.salts_ok)}  every visible private event salted, no salt reused",
+        f"  replay       {mark(report.replayed)}  {report.batches} command batches re-decided",
+    ]
     lines += [f"  note: {n}" for n in report.notes]
     lines += [f"  PROBLEM {p}" for p in report.problems]
     lines.append("VERIFIED" if report.ok else f"NOT VERIFIED: {len(report.problems)} problem(s)")
@@ -592,8 +699,13 @@ def format_report(report: Report, name: str = "") -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m games.verify", description=__doc__.split("\n\n")[0])
     ap.add_argument("file", help="a game's JSON Lines export")
-    ap.add_argument("--ruleset-module", action="append", default=[], metavar="MODULE:ATTR",
-                    help="register an extra engine object, e.g. tests.support.toy:RULES (repeatable)")
+    ap.add_argument(
+        "--ruleset-module",
+        action="append",
+        default=[],
+        metavar="MODULE:ATTR",
+        help="register an extra engine object, e.g. tests.support.toy:RULES (repeatable)",
+    )
     ap.add_argument("--json", action="store_true", help="print the report as JSON")
     ap.add_argument("--shallow", action="store_true", help="chain, seed and commitments only (no replay)")
     args = ap.parse_args(argv)

@@ -25,8 +25,9 @@ def beat(role: str, node: str, started_at) -> None:
     from .models import Heartbeat
 
     now = timezone.now()
-    Heartbeat.objects.update_or_create(node=node, defaults={
-        "role": role, "pid": os.getpid(), "started_at": started_at, "beat_at": now})
+    Heartbeat.objects.update_or_create(
+        node=node, defaults={"role": role, "pid": os.getpid(), "started_at": started_at, "beat_at": now}
+    )
     # rows of nodes gone for a day (renamed hosts, scaled-down workers) are dropped
     Heartbeat.objects.filter(beat_at__lt=now - timedelta(days=1)).delete()
 
@@ -48,8 +49,9 @@ def start(role: str, node: str) -> None:
     if node in _started:
         return
     _started.add(node)
-    threading.Thread(target=_loop, args=(role, node, settings.HEARTBEAT_SECONDS), name=f"heartbeat-{role}",
-                     daemon=True).start()
+    threading.Thread(
+        target=_loop, args=(role, node, settings.HEARTBEAT_SECONDS), name=f"heartbeat-{role}", daemon=True
+    ).start()
     log.info("heartbeat of %s (%s) every %ss", node, role, settings.HEARTBEAT_SECONDS)
 
 

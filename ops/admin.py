@@ -52,8 +52,11 @@ class OperatorUserAdmin(UserAdmin):
         ids = list(queryset.exclude(pk=request.user.pk).values_list("pk", flat=True))
         User.objects.filter(pk__in=ids).update(is_active=False)
         revoked, _ = AuthToken.objects.filter(user_id__in=ids).delete()
-        self.message_user(request, f"{len(ids)} user(s) deactivated, {revoked} token(s) revoked"
-                          + (" (not yourself)" if queryset.filter(pk=request.user.pk).exists() else ""))
+        self.message_user(
+            request,
+            f"{len(ids)} user(s) deactivated, {revoked} token(s) revoked"
+            + (" (not yourself)" if queryset.filter(pk=request.user.pk).exists() else ""),
+        )
 
     @admin.action(description="Reactivate selected users")
     def activate(self, request, queryset):
@@ -62,6 +65,7 @@ class OperatorUserAdmin(UserAdmin):
 
 
 # ---- games ---------------------------------------------------------------------------------
+
 
 class SeatInline(admin.TabularInline):
     model = Seat
@@ -76,14 +80,39 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Game)
 class GameAdmin(ReadOnlyAdmin):
-    list_display = ("id", "ruleset", "name", "status", "paused", "players", "version", "creator", "created_at")
+    list_display = (
+        "id",
+        "ruleset",
+        "name",
+        "status",
+        "paused",
+        "players",
+        "version",
+        "creator",
+        "created_at",
+    )
     list_filter = ("status", "ruleset", "paused")
     search_fields = ("id", "name", "creator__username")
     date_hierarchy = "created_at"
     exclude = ("seed",)  # secret until the game ends: the event stream reveals it then
-    readonly_fields = ("id", "ruleset", "rules_version", "name", "players", "options", "time_control", "status",
-                       "creator", "version", "chain_head", "outcome", "paused", "created_at", "started_at",
-                       "finished_at")
+    readonly_fields = (
+        "id",
+        "ruleset",
+        "rules_version",
+        "name",
+        "players",
+        "options",
+        "time_control",
+        "status",
+        "creator",
+        "version",
+        "chain_head",
+        "outcome",
+        "paused",
+        "created_at",
+        "started_at",
+        "finished_at",
+    )
     inlines = [SeatInline]
     actions = ["abort_games"]
 
@@ -96,9 +125,16 @@ class GameAdmin(ReadOnlyAdmin):
         if "apply" not in request.POST or not reason:
             if "apply" in request.POST:
                 self.message_user(request, "a reason is required", messages.ERROR)
-            return TemplateResponse(request, "admin/ops/abort_games.html",
-                                    {**self.admin_site.each_context(request), "games": games,
-                                     "title": "Abort games", "opts": self.model._meta})
+            return TemplateResponse(
+                request,
+                "admin/ops/abort_games.html",
+                {
+                    **self.admin_site.each_context(request),
+                    "games": games,
+                    "title": "Abort games",
+                    "opts": self.model._meta,
+                },
+            )
         done = 0
         for g in games:
             try:

@@ -48,14 +48,19 @@ def default_path() -> Path:
 def heads() -> dict[str, list]:
     from games.models import Game
 
-    return {str(gid): [version, head] for gid, version, head in
-            Game.objects.exclude(version=0).values_list("id", "version", "chain_head")}
+    return {
+        str(gid): [version, head]
+        for gid, version, head in Game.objects.exclude(version=0).values_list("id", "version", "chain_head")
+    }
 
 
 def write_manifest(path: Path) -> Path:
     out = Path(str(path) + MANIFEST_SUFFIX)
-    data = {"created_at": datetime.now(UTC).isoformat().replace("+00:00", "Z"), "database": vendor(),
-            "games": heads()}
+    data = {
+        "created_at": datetime.now(UTC).isoformat().replace("+00:00", "Z"),
+        "database": vendor(),
+        "games": heads(),
+    }
     out.write_text(json.dumps(data, indent=1, sort_keys=True))
     return out
 
@@ -86,6 +91,7 @@ def restore(path: Path) -> None:
 
 
 # ---- SQLite -----------------------------------------------------------------------------------
+
 
 def _live_sqlite() -> str:
     name = str(settings.DATABASES["default"]["NAME"])
@@ -133,6 +139,7 @@ def _sqlite_restore(source: Path) -> None:
 
 # ---- PostgreSQL -------------------------------------------------------------------------------
 
+
 def _pg_env() -> tuple[dict, list[str]]:
     db = settings.DATABASES["default"]
     env = {**os.environ}
@@ -161,7 +168,10 @@ def _run(argv: list[str], env: dict) -> str:
 
 def _pg_dump(target: Path) -> None:
     env, conn = _pg_env()
-    _run([_tool("pg_dump"), "--format=custom", "--no-owner", "--no-privileges", "--file", str(target), *conn], env)
+    _run(
+        [_tool("pg_dump"), "--format=custom", "--no-owner", "--no-privileges", "--file", str(target), *conn],
+        env,
+    )
     listing = _run([_tool("pg_restore"), "--list", str(target)], env)
     if "events_storedevent" not in listing:
         raise BackupError(f"{target}: the dump has no event table")
@@ -175,5 +185,17 @@ def _pg_restore(source: Path) -> None:
         raise BackupError(f"{source}: not a pg_dump custom-format archive ({exc})") from exc
     if "events_storedevent" not in listing:
         raise BackupError(f"{source}: not a Sengoku backup (no event table)")
-    _run([_tool("pg_restore"), "--clean", "--if-exists", "--no-owner", "--no-privileges", "--single-transaction",
-          "--exit-on-error", *conn, str(source)], env)
+    _run(
+        [
+            _tool("pg_restore"),
+            "--clean",
+            "--if-exists",
+            "--no-owner",
+            "--no-privileges",
+            "--single-transaction",
+            "--exit-on-error",
+            *conn,
+            str(source),
+        ],
+        env,
+    )

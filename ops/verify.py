@@ -24,8 +24,11 @@ class GameCheck:
 
 def check_game(game: Game, manifest_head: list | None = None) -> GameCheck:
     out = GameCheck(str(game.id))
-    rows = list(StoredEvent.objects.filter(stream=game.id).order_by("seq").values(
-        "seq", "type", "version", "payload", "prev_hash", "hash"))
+    rows = list(
+        StoredEvent.objects.filter(stream=game.id)
+        .order_by("seq")
+        .values("seq", "type", "version", "payload", "prev_hash", "hash")
+    )
     out.events = len(rows)
     report = verify.Report()
     verify.check_chain(rows, report)
@@ -33,8 +36,10 @@ def check_game(game: Game, manifest_head: list | None = None) -> GameCheck:
     by_seq = {r["seq"]: r["hash"] for r in rows}
     last_seq, last_hash = (rows[-1]["seq"], rows[-1]["hash"]) if rows else (0, "")
     if (game.version, game.chain_head or "") != (last_seq, last_hash):
-        out.problems.append(f"[head] the game row says version {game.version} head {game.chain_head[:12] or '-'}, "
-                            f"the stream ends at {last_seq} {last_hash[:12] or '-'}")
+        out.problems.append(
+            f"[head] the game row says version {game.version} head {game.chain_head[:12] or '-'}, "
+            f"the stream ends at {last_seq} {last_hash[:12] or '-'}"
+        )
 
     def at(seq, head, what):
         if not isinstance(seq, int) or seq <= 0:
@@ -42,8 +47,10 @@ def check_game(game: Game, manifest_head: list | None = None) -> GameCheck:
         if seq not in by_seq:
             out.problems.append(f"[published] {what} names version {seq}, which the stream no longer has")
         elif head is not None and by_seq[seq] != head:
-            out.problems.append(f"[published] {what} published head {str(head)[:12]} at version {seq}; "
-                                f"the stream has {by_seq[seq][:12]}")
+            out.problems.append(
+                f"[published] {what} published head {str(head)[:12]} at version {seq}; "
+                f"the stream has {by_seq[seq][:12]}"
+            )
 
     for nid, payload in Notification.objects.filter(game=game).values_list("id", "payload").iterator():
         g = payload.get("game") if isinstance(payload, dict) else None
@@ -58,8 +65,9 @@ def check_game(game: Game, manifest_head: list | None = None) -> GameCheck:
     return out
 
 
-def check_all(manifest: dict | None = None, progress: Callable[[int, int, str], None] | None = None
-              ) -> Iterator[GameCheck]:
+def check_all(
+    manifest: dict | None = None, progress: Callable[[int, int, str], None] | None = None
+) -> Iterator[GameCheck]:
     games = list(Game.objects.order_by("created_at", "id"))
     wanted = dict((manifest or {}).get("games", {}))
     ids = {str(g.id) for g in games}
@@ -68,4 +76,6 @@ def check_all(manifest: dict | None = None, progress: Callable[[int, int, str], 
             progress(n, len(games), f"{game.ruleset} {game.id}")
         yield check_game(game, wanted.get(str(game.id)))
     for gid in sorted(set(wanted) - ids):
-        yield GameCheck(gid, problems=[f"[manifest] game {gid} is in the backup manifest but not in the database"])
+        yield GameCheck(
+            gid, problems=[f"[manifest] game {gid} is in the backup manifest but not in the database"]
+        )

@@ -121,8 +121,10 @@ def loosen(schema, depth: int = 0):
         return [loosen(s, depth) for s in schema]
     if not isinstance(schema, dict):
         return schema
-    out = {k: loosen(v, depth + (k == "properties")) if k not in ("required", "properties") else v
-           for k, v in schema.items()}
+    out = {
+        k: loosen(v, depth + (k == "properties")) if k not in ("required", "properties") else v
+        for k, v in schema.items()
+    }
     if "properties" in out:
         out["properties"] = {k: loosen(v, depth + 1) for k, v in out["properties"].items()}
     if depth > 0:
@@ -144,7 +146,9 @@ def main() -> None:
     docs = {
         "commands": {t: tighten(b.to_schema(), t) for t, b in sorted(commands.items())},
         "view": loosen(tighten(view.to_schema())),
-        "events": {t: loosen(tighten(b.to_schema())) for t, b in sorted(events.items()) if not t.startswith("core.")},
+        "events": {
+            t: loosen(tighten(b.to_schema())) for t, b in sorted(events.items()) if not t.startswith("core.")
+        },
     }
     for name in sorted(only):
         (out / f"{name}.json").write_text(json.dumps(docs[name], indent=1, sort_keys=True) + "\n")

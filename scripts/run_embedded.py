@@ -252,27 +252,76 @@ def main() -> int:
     if sup.stopping:
         return 130
 
-    sup.spawn("web", [
-        py, "-m", "gunicorn", "config.asgi:application",
-        "-k", "uvicorn_worker.UvicornWorker", "-w", os.environ.get("WEB_WORKERS", "2"),
-        "-b", f"{host}:{port}", "--graceful-timeout", "5", "--timeout", "60", "--no-control-socket",
-        # No proxy stands in front of the embedded server and every client is on
-        # loopback: trusting X-Forwarded-For from 127.0.0.1 (gunicorn's default)
-        # would let any client pick its address and dodge the rate limits.
-        "--forwarded-allow-ips", os.environ.get("FORWARDED_ALLOW_IPS", ""),
-        *(["--access-logfile", os.environ.get("ACCESS_LOG", "-")] if os.environ.get("ACCESS_LOG", "-") else []),
-    ], env)
+    sup.spawn(
+        "web",
+        [
+            py,
+            "-m",
+            "gunicorn",
+            "config.asgi:application",
+            "-k",
+            "uvicorn_worker.UvicornWorker",
+            "-w",
+            os.environ.get("WEB_WORKERS", "2"),
+            "-b",
+            f"{host}:{port}",
+            "--graceful-timeout",
+            "5",
+            "--timeout",
+            "60",
+            "--no-control-socket",
+            # No proxy stands in front of the embedded server and every client is on
+            # loopback: trusting X-Forwarded-For from 127.0.0.1 (gunicorn's default)
+            # would let any client pick its address and dodge the rate limits.
+            "--forwarded-allow-ips",
+            os.environ.get("FORWARDED_ALLOW_IPS", ""),
+            *(
+                ["--access-logfile", os.environ.get("ACCESS_LOG", "-")]
+                if os.environ.get("ACCESS_LOG", "-")
+                else []
+            ),
+        ],
+        env,
+    )
     # beat sends a deadline sweep every few seconds: INFO would flood the console
     celery_level = os.environ.get("CELERY_LOG_LEVEL", "WARNING")
     if os.environ.get("NO_CELERY") != "1":
-        sup.spawn("worker", [
-            py, "-m", "celery", "-A", "config.celery:app", "worker", "--loglevel", celery_level,
-            "--concurrency", os.environ.get("CELERY_CONCURRENCY", "2"), "--hostname", f"embedded-{port}@%h",
-        ], env)
-        sup.spawn("beat", [
-            py, "-m", "celery", "-A", "config.celery:app", "beat", "--loglevel", celery_level,
-            "--schedule", str(VAR / "celerybeat-schedule"), "--pidfile", str(VAR / f"celerybeat-{port}.pid"),
-        ], env)
+        sup.spawn(
+            "worker",
+            [
+                py,
+                "-m",
+                "celery",
+                "-A",
+                "config.celery:app",
+                "worker",
+                "--loglevel",
+                celery_level,
+                "--concurrency",
+                os.environ.get("CELERY_CONCURRENCY", "2"),
+                "--hostname",
+                f"embedded-{port}@%h",
+            ],
+            env,
+        )
+        sup.spawn(
+            "beat",
+            [
+                py,
+                "-m",
+                "celery",
+                "-A",
+                "config.celery:app",
+                "beat",
+                "--loglevel",
+                celery_level,
+                "--schedule",
+                str(VAR / "celerybeat-schedule"),
+                "--pidfile",
+                str(VAR / f"celerybeat-{port}.pid"),
+            ],
+            env,
+        )
 
     deadline = time.monotonic() + 60
     while not sup.stopping and not port_open(host, port):

@@ -75,6 +75,8 @@ PASS_LOG_DIR=$(mktemp -d /tmp/sengoku-test.XXXXXX)
 # ---- 1. checks ------------------------------------------------------------
 banner "ruff check ."
 "$BIN/ruff" check .; record "ruff" $?
+banner "ruff format --check ."
+"$BIN/ruff" format --check .; record "ruff format" $?
 
 banner "lint-imports (import-linter contracts)"
 "$BIN/lint-imports"; record "import-linter" $?

@@ -38,7 +38,9 @@ def _fresh_caches(request):
         # Tests see the after-commit work (deadlines, notifications, bots) happen
         # in-process; the real worker path is exercised by tests/pbem's worker test.
         request.getfixturevalue("settings").SENGOKU = {
-            **sys.modules["django.conf"].settings.SENGOKU, "HOOKS_INLINE": True}
+            **sys.modules["django.conf"].settings.SENGOKU,
+            "HOOKS_INLINE": True,
+        }
     yield
 
 
@@ -65,8 +67,9 @@ class Api:
         return self.client.get(url, **extra)
 
     def post(self, url, data=None, **extra):
-        return self.client.post(url, json.dumps(data if data is not None else {}),
-                                content_type="application/json", **extra)
+        return self.client.post(
+            url, json.dumps(data if data is not None else {}), content_type="application/json", **extra
+        )
 
     def delete(self, url, **extra):
         return self.client.delete(url, **extra)
@@ -85,7 +88,9 @@ class Persona:
 
 def register(name: str) -> Persona:
     pw = "Tr0ub4dor&3-" + name[::-1]
-    r = Api().post("/api/v1/accounts/register", {"username": name, "password": pw, "email": f"{name}@example.org"})
+    r = Api().post(
+        "/api/v1/accounts/register", {"username": name, "password": pw, "email": f"{name}@example.org"}
+    )
     assert r.status_code == 201, r.content
     return Persona(name, r.json(), pw)
 

@@ -38,8 +38,14 @@ class RegisterView(APIView):
     throttle_classes = [SharedScopedRateThrottle]
     throttle_scope = "register"
 
-    @extend_schema(request=RegisterSerializer, responses={201: RegisteredSerializer, **errors(400, 409, 429)},
-                   summary="Create an account and get a token", operation_id="register", auth=[], tags=["accounts"])
+    @extend_schema(
+        request=RegisterSerializer,
+        responses={201: RegisteredSerializer, **errors(400, 409, 429)},
+        summary="Create an account and get a token",
+        operation_id="register",
+        auth=[],
+        tags=["accounts"],
+    )
     def post(self, request):
         s = RegisterSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
@@ -48,7 +54,9 @@ class RegisterView(APIView):
         try:
             validate_password(d["password"], user=candidate)
         except DjangoValidationError as exc:
-            raise Invalid(" ".join(exc.messages), code=ErrorCode.WEAK_PASSWORD, fields={"password": exc.messages}) from exc
+            raise Invalid(
+                " ".join(exc.messages), code=ErrorCode.WEAK_PASSWORD, fields={"password": exc.messages}
+            ) from exc
         try:
             with transaction.atomic():
                 if User.objects.filter(username__iexact=d["username"]).exists():
@@ -67,14 +75,22 @@ class TokenView(APIView):
     throttle_classes = [SharedScopedRateThrottle]
     throttle_scope = "register"
 
-    @extend_schema(request=CredentialsSerializer, responses={200: TokenSerializer, **errors(400, 401, 429)},
-                   summary="Get a new token for a username and password", operation_id="token", auth=[], tags=["accounts"])
+    @extend_schema(
+        request=CredentialsSerializer,
+        responses={200: TokenSerializer, **errors(400, 401, 429)},
+        summary="Get a new token for a username and password",
+        operation_id="token",
+        auth=[],
+        tags=["accounts"],
+    )
     def post(self, request):
         s = CredentialsSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
         failures = FailedLogins(s.validated_data["username"])
         failures.check()  # credential stuffing: per account, whatever the address
-        user = authenticate(request, username=s.validated_data["username"], password=s.validated_data["password"])
+        user = authenticate(
+            request, username=s.validated_data["username"], password=s.validated_data["password"]
+        )
         if user is None or not user.is_active:
             failures.failed()
             raise ServiceError("wrong username or password", code=ErrorCode.INVALID_CREDENTIALS, status=401)
@@ -85,20 +101,36 @@ class TokenView(APIView):
 
 def me_json(user, current_token=None) -> dict:
     p = profile_of(user)
-    return {"id": user.id, "username": user.username, "email": user.email,
-            "email_notifications": p.email_notifications, "webhook_url": p.webhook_url,
-            "has_webhook_secret": bool(p.webhook_secret), "vacation_until": p.vacation_until,
-            "vacation_days_left": days_left(p), "tokens": sessions.listing(user, current_token)}
+    return {
+        "id": user.id,
+        "username": user.username,
+        "email": user.email,
+        "email_notifications": p.email_notifications,
+        "webhook_url": p.webhook_url,
+        "has_webhook_secret": bool(p.webhook_secret),
+        "vacation_until": p.vacation_until,
+        "vacation_days_left": days_left(p),
+        "tokens": sessions.listing(user, current_token),
+    }
 
 
 class MeView(APIView):
-    @extend_schema(responses={200: MeSerializer, **errors(401)}, summary="Your profile and settings", operation_id="me_get",
-                   tags=["accounts"])
+    @extend_schema(
+        responses={200: MeSerializer, **errors(401)},
+        summary="Your profile and settings",
+        operation_id="me_get",
+        tags=["accounts"],
+    )
     def get(self, request):
         return Response(MeSerializer(me_json(request.user, request.auth)).data)
 
-    @extend_schema(request=MeSerializer, responses={200: MeSerializer, **errors(400, 401)},
-                   summary="Change your email, notification settings, webhook or vacation", operation_id="me_update", tags=["accounts"])
+    @extend_schema(
+        request=MeSerializer,
+        responses={200: MeSerializer, **errors(400, 401)},
+        summary="Change your email, notification settings, webhook or vacation",
+        operation_id="me_update",
+        tags=["accounts"],
+    )
     def patch(self, request):
         s = MeSerializer(data=json_body(request), partial=True)
         s.is_valid(raise_exception=True)
@@ -110,7 +142,9 @@ class MeView(APIView):
             try:
                 check_url(d["webhook_url"])
             except RefusedTarget as exc:
-                raise Invalid(str(exc), code=ErrorCode.WEBHOOK_REFUSED, fields={"webhook_url": [str(exc)]}) from exc
+                raise Invalid(
+                    str(exc), code=ErrorCode.WEBHOOK_REFUSED, fields={"webhook_url": [str(exc)]}
+                ) from exc
         with transaction.atomic():
             if "email" in d:
                 user.email = d["email"]
@@ -125,24 +159,37 @@ class MeView(APIView):
 
 
 class LogoutView(APIView):
-    @extend_schema(request=None, responses={200: RevokedSerializer, **errors(401)},
-                   summary="Revoke the token this request is made with", operation_id="logout", tags=["accounts"])
+    @extend_schema(
+        request=None,
+        responses={200: RevokedSerializer, **errors(401)},
+        summary="Revoke the token this request is made with",
+        operation_id="logout",
+        tags=["accounts"],
+    )
     def post(self, request):
         return Response({"revoked": sessions.revoke(request.auth)})
 
 
 class LogoutAllView(APIView):
-    @extend_schema(request=None, responses={200: RevokedSerializer, **errors(401)},
-                   summary="Revoke every token of your account, this one included", operation_id="logout_all",
-                   tags=["accounts"])
+    @extend_schema(
+        request=None,
+        responses={200: RevokedSerializer, **errors(401)},
+        summary="Revoke every token of your account, this one included",
+        operation_id="logout_all",
+        tags=["accounts"],
+    )
     def post(self, request):
         return Response({"revoked": sessions.revoke_all(request.user)})
 
 
 class TokenRevokeView(APIView):
-    @extend_schema(request=None, responses={204: None, **errors(401, 404)},
-                   summary="Revoke one of your tokens by its id in /accounts/me", operation_id="revoke_token",
-                   tags=["accounts"])
+    @extend_schema(
+        request=None,
+        responses={204: None, **errors(401, 404)},
+        summary="Revoke one of your tokens by its id in /accounts/me",
+        operation_id="revoke_token",
+        tags=["accounts"],
+    )
     def delete(self, request, token_id: int):
         from games.services.errors import NotFound
 
@@ -155,21 +202,29 @@ class PasswordView(APIView):
     throttle_classes = [SharedScopedRateThrottle]
     throttle_scope = "password"
 
-    @extend_schema(request=PasswordChangeSerializer, responses={200: RevokedSerializer, **errors(400, 401, 429)},
-                   summary="Change your password; every other token is revoked (this one stays)",
-                   operation_id="change_password", tags=["accounts"])
+    @extend_schema(
+        request=PasswordChangeSerializer,
+        responses={200: RevokedSerializer, **errors(400, 401, 429)},
+        summary="Change your password; every other token is revoked (this one stays)",
+        operation_id="change_password",
+        tags=["accounts"],
+    )
     def post(self, request):
         s = PasswordChangeSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
         d, user = s.validated_data, request.user
         if not user.check_password(d["current_password"]):
-            raise Invalid("the current password is wrong", code=ErrorCode.WRONG_PASSWORD,
-                          fields={"current_password": ["wrong password"]})
+            raise Invalid(
+                "the current password is wrong",
+                code=ErrorCode.WRONG_PASSWORD,
+                fields={"current_password": ["wrong password"]},
+            )
         try:
             validate_password(d["new_password"], user=user)
         except DjangoValidationError as exc:
-            raise Invalid(" ".join(exc.messages), code=ErrorCode.WEAK_PASSWORD,
-                          fields={"new_password": exc.messages}) from exc
+            raise Invalid(
+                " ".join(exc.messages), code=ErrorCode.WEAK_PASSWORD, fields={"new_password": exc.messages}
+            ) from exc
         with transaction.atomic():
             user.set_password(d["new_password"])
             user.save(update_fields=["password"])

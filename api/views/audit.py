@@ -22,7 +22,9 @@ class AbortSerializer(StrictSerializer):
 
 
 class TakebackSerializer(serializers.Serializer):
-    request_seq = serializers.IntegerField(help_text="seq of the core.TakebackRequested event: the request's id")
+    request_seq = serializers.IntegerField(
+        help_text="seq of the core.TakebackRequested event: the request's id"
+    )
     status = serializers.ChoiceField(choices=["pending", "accepted", "refused"])
     seat = serializers.IntegerField(help_text="the seat taking back its command")
     undo_from_seq = serializers.IntegerField()
@@ -69,8 +71,13 @@ class AuditReportSerializer(serializers.Serializer):
 
 
 class AbortView(APIView):
-    @extend_schema(request=AbortSerializer, responses={200: GameSerializer, **errors(400, 401, 403, 404, 409)},
-                   summary="Abort the game (creator): core.GameAborted + core.SeedRevealed", operation_id="abort_game", tags=["audit"])
+    @extend_schema(
+        request=AbortSerializer,
+        responses={200: GameSerializer, **errors(400, 401, 403, 404, 409)},
+        summary="Abort the game (creator): core.GameAborted + core.SeedRevealed",
+        operation_id="abort_game",
+        tags=["audit"],
+    )
     def post(self, request, game_id):
         body = json_body(request) if request.body else {}
         s = AbortSerializer(data=body)
@@ -93,29 +100,46 @@ class TakebackStateSerializer(serializers.Serializer):
 
 
 class TakebackView(APIView):
-    @extend_schema(responses={200: TakebackStateSerializer, **errors(401, 404)}, operation_id="get_takeback",
-                   summary="The open takeback request, if any (who accepted, who must still answer)",
-                   tags=["audit"])
+    @extend_schema(
+        responses={200: TakebackStateSerializer, **errors(401, 404)},
+        operation_id="get_takeback",
+        summary="The open takeback request, if any (who accepted, who must still answer)",
+        tags=["audit"],
+    )
     def get(self, request, game_id):
         return Response(undo.current(game_id, request.user))
 
-
-    @extend_schema(request=None, responses={201: TakebackSerializer, **errors(401, 403, 404, 409)},
-                   summary="Ask to take back your last command (only when no chance, reveal or other "
-                           "player's event followed it; see docs/audit.md)", operation_id="request_takeback", tags=["audit"])
+    @extend_schema(
+        request=None,
+        responses={201: TakebackSerializer, **errors(401, 403, 404, 409)},
+        summary="Ask to take back your last command (only when no chance, reveal or other "
+        "player's event followed it; see docs/audit.md)",
+        operation_id="request_takeback",
+        tags=["audit"],
+    )
     def post(self, request, game_id):
         return Response(undo.request(game_id, request.user), status=201)
 
 
 class TakebackAcceptView(APIView):
-    @extend_schema(request=None, responses={200: TakebackSerializer, **errors(401, 403, 404, 409)},
-                   summary="Accept another seat's takeback request", operation_id="accept_takeback", tags=["audit"])
+    @extend_schema(
+        request=None,
+        responses={200: TakebackSerializer, **errors(401, 403, 404, 409)},
+        summary="Accept another seat's takeback request",
+        operation_id="accept_takeback",
+        tags=["audit"],
+    )
     def post(self, request, game_id, request_seq: int):
         return Response(undo.answer(game_id, request.user, request_seq, accept=True))
 
 
 class TakebackRefuseView(APIView):
-    @extend_schema(request=None, responses={200: TakebackSerializer, **errors(401, 403, 404, 409)},
-                   summary="Refuse another seat's takeback request", operation_id="refuse_takeback", tags=["audit"])
+    @extend_schema(
+        request=None,
+        responses={200: TakebackSerializer, **errors(401, 403, 404, 409)},
+        summary="Refuse another seat's takeback request",
+        operation_id="refuse_takeback",
+        tags=["audit"],
+    )
     def post(self, request, game_id, request_seq: int):
         return Response(undo.answer(game_id, request.user, request_seq, accept=False))

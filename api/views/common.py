@@ -10,9 +10,16 @@ from ..serializers import ErrorSerializer
 
 
 def errors(*statuses: int) -> dict:
-    text = {400: "invalid request", 401: "missing or invalid token", 403: "not allowed",
-            404: "not found", 409: "conflict (stale version, wrong state)", 413: "body too large",
-            422: "illegal command", 429: "rate limited (Retry-After)"}
+    text = {
+        400: "invalid request",
+        401: "missing or invalid token",
+        403: "not allowed",
+        404: "not found",
+        409: "conflict (stale version, wrong state)",
+        413: "body too large",
+        422: "illegal command",
+        429: "rate limited (Retry-After)",
+    }
     return {s: OpenApiResponse(ErrorSerializer, description=text[s]) for s in statuses}
 
 
@@ -34,7 +41,9 @@ def int_param(raw, default: int, name: str, lo: int, hi: int | None = None) -> i
     except (TypeError, ValueError) as exc:
         raise Invalid(f"{name} must be an integer", code=ErrorCode.INVALID) from exc
     if v < lo or (hi is not None and v > hi):
-        raise Invalid(f"{name} must be from {lo} to {hi if hi is not None else 'any'}", code=ErrorCode.INVALID)
+        raise Invalid(
+            f"{name} must be from {lo} to {hi if hi is not None else 'any'}", code=ErrorCode.INVALID
+        )
     return v
 
 

@@ -30,17 +30,30 @@ from .common import errors, int_param, json_body
 class RulesetsView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: RulesetSerializer(many=True)}, summary="Every game this server plays", operation_id="rulesets",
-                   tags=["lobby"])
+    @extend_schema(
+        responses={200: RulesetSerializer(many=True)},
+        summary="Every game this server plays",
+        operation_id="rulesets",
+        tags=["lobby"],
+    )
     def get(self, request):
         out = []
         for rid in registry.available():
             r = registry.get(rid)
             counts = lobby.player_counts(r)
-            out.append({"id": rid, "name": r.name, "min_players": r.min_players, "max_players": r.max_players,
-                        "rules_version": r.rules_version, "options": dict(r.options_schema),
-                        "factions": sorted({f for c in counts for f in c["factions"]}, key=_first_seen(counts)),
-                        "player_counts": [c["players"] for c in counts], "per_players": counts})
+            out.append(
+                {
+                    "id": rid,
+                    "name": r.name,
+                    "min_players": r.min_players,
+                    "max_players": r.max_players,
+                    "rules_version": r.rules_version,
+                    "options": dict(r.options_schema),
+                    "factions": sorted({f for c in counts for f in c["factions"]}, key=_first_seen(counts)),
+                    "player_counts": [c["players"] for c in counts],
+                    "per_players": counts,
+                }
+            )
         return Response(out)
 
 
@@ -50,8 +63,13 @@ def _first_seen(counts):
 
 
 class GamesView(APIView):
-    @extend_schema(request=CreateGameSerializer, responses={201: GameSerializer, **errors(400, 401, 429)},
-                   summary="Create a game; the creator takes seat 0", operation_id="create_game", tags=["lobby"])
+    @extend_schema(
+        request=CreateGameSerializer,
+        responses={201: GameSerializer, **errors(400, 401, 429)},
+        summary="Create a game; the creator takes seat 0",
+        operation_id="create_game",
+        tags=["lobby"],
+    )
     def post(self, request):
         s = CreateGameSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
@@ -59,8 +77,16 @@ class GamesView(APIView):
         tc = d.get("time_control")
         if tc is not None:
             tc = {k: v for k, v in tc.items() if v is not None}
-        game = lobby.create_game(request.user, d["ruleset"], d["players"], d.get("options") or {},
-                                 tc, d.get("name", ""), d.get("faction"), d.get("private", False))
+        game = lobby.create_game(
+            request.user,
+            d["ruleset"],
+            d["players"],
+            d.get("options") or {},
+            tc,
+            d.get("name", ""),
+            d.get("faction"),
+            d.get("private", False),
+        )
         return Response(game_json(game, request.user), status=201)
 
     @extend_schema(
@@ -71,7 +97,11 @@ class GamesView(APIView):
             OpenApiParameter("limit", OpenApiTypes.INT, description="page size, default 50, max 200"),
             OpenApiParameter("offset", OpenApiTypes.INT),
         ],
-        responses={200: GameListSerializer, **errors(400, 401)}, summary="List games", operation_id="list_games", tags=["lobby"])
+        responses={200: GameListSerializer, **errors(400, 401)},
+        summary="List games",
+        operation_id="list_games",
+        tags=["lobby"],
+    )
     def get(self, request):
         qs = Game.objects.select_related("creator").prefetch_related("seats__user")
         # Private games are listed to their seated players only.
@@ -87,7 +117,7 @@ class GamesView(APIView):
             qs = qs.filter(Q(seats__user=request.user) | Q(creator=request.user)).distinct()
         limit, offset = _int_param(request, "limit", 50, 1, 200), _int_param(request, "offset", 0, 0, 10**9)
         count = qs.count()
-        page = [game_json(g, request.user) for g in qs[offset:offset + limit]]
+        page = [game_json(g, request.user) for g in qs[offset : offset + limit]]
         nxt = None
         if offset + limit < count:
             q = request.query_params.copy()
@@ -101,14 +131,24 @@ def _int_param(request, name: str, default: int, lo: int, hi: int) -> int:
 
 
 class GameView(APIView):
-    @extend_schema(responses={200: GameSerializer, **errors(401, 404)}, summary="Game metadata", operation_id="get_game", tags=["lobby"])
+    @extend_schema(
+        responses={200: GameSerializer, **errors(401, 404)},
+        summary="Game metadata",
+        operation_id="get_game",
+        tags=["lobby"],
+    )
     def get(self, request, game_id):
         return Response(game_json(lobby.get_game(game_id, request.user), request.user))
 
 
 class SeatsView(APIView):
-    @extend_schema(request=JoinSerializer, responses={201: SeatSerializer, **errors(400, 401, 403, 404, 409)},
-                   summary="Join (optionally choosing a faction), or add a bot seat (creator)", operation_id="join_game", tags=["lobby"])
+    @extend_schema(
+        request=JoinSerializer,
+        responses={201: SeatSerializer, **errors(400, 401, 403, 404, 409)},
+        summary="Join (optionally choosing a faction), or add a bot seat (creator)",
+        operation_id="join_game",
+        tags=["lobby"],
+    )
     def post(self, request, game_id):
         game = lobby.get_game(game_id, lobby.SYSTEM)  # an unknown game is 404 whatever the body
         s = JoinSerializer(data=json_body(request))
@@ -116,22 +156,36 @@ class SeatsView(APIView):
             # no readable invite code: the same 404 as a wrong one (existence does not leak)
             raise NotFound("no such game", code=ErrorCode.GAME_NOT_FOUND)
         s.is_valid(raise_exception=True)
-        seat = lobby.join(game_id, request.user, s.validated_data.get("faction"), s.validated_data.get("bot"),
-                          s.validated_data.get("invite_code"))
+        seat = lobby.join(
+            game_id,
+            request.user,
+            s.validated_data.get("faction"),
+            s.validated_data.get("bot"),
+            s.validated_data.get("invite_code"),
+        )
         return Response(next(x for x in seats_json(seat.game) if x["index"] == seat.index), status=201)
 
 
 class StartView(APIView):
-    @extend_schema(request=None, responses={200: GameSerializer, **errors(401, 403, 404, 409)},
-                   summary="Start the game (creator, when every seat is filled)", operation_id="start_game", tags=["lobby"])
+    @extend_schema(
+        request=None,
+        responses={200: GameSerializer, **errors(401, 403, 404, 409)},
+        summary="Start the game (creator, when every seat is filled)",
+        operation_id="start_game",
+        tags=["lobby"],
+    )
     def post(self, request, game_id):
         game = lobby.start(game_id, request.user)
         return Response(game_json(game, request.user))
 
 
 class InviteView(APIView):
-    @extend_schema(request=None, responses={200: InviteSerializer, **errors(401, 403, 404, 409)},
-                   summary="Rotate a private game's invite code (creator); the old code stops working",
-                   operation_id="rotate_invite", tags=["lobby"])
+    @extend_schema(
+        request=None,
+        responses={200: InviteSerializer, **errors(401, 403, 404, 409)},
+        summary="Rotate a private game's invite code (creator); the old code stops working",
+        operation_id="rotate_invite",
+        tags=["lobby"],
+    )
     def post(self, request, game_id):
         return Response({"invite_code": lobby.rotate_invite(game_id, request.user).invite_code})

@@ -26,7 +26,9 @@ class InboxEntrySerializer(serializers.Serializer):
     faction = serializers.CharField(allow_null=True)
     pending = serializers.BooleanField(help_text="a decision of yours is pending now")
     decision = serializers.CharField(allow_null=True, help_text="the ruleset's name for it")
-    deadline = serializers.DateTimeField(allow_null=True, help_text="when the default is applied; null: untimed")
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="when the default is applied; null: untimed"
+    )
     last_activity = serializers.DateTimeField(help_text="the last event's time (creation for open games)")
     version = serializers.IntegerField()
     chain_head = serializers.CharField(allow_null=True)
@@ -42,14 +44,20 @@ class InboxView(APIView):
     @extend_schema(
         parameters=[
             OpenApiParameter("status", OpenApiTypes.STR, enum=["open", "running", "finished", "aborted"]),
-            OpenApiParameter("awaiting", OpenApiTypes.STR, enum=["me"],
-                             description="only the games where a decision of yours is pending"),
+            OpenApiParameter(
+                "awaiting",
+                OpenApiTypes.STR,
+                enum=["me"],
+                description="only the games where a decision of yours is pending",
+            ),
             OpenApiParameter("limit", OpenApiTypes.INT, description="page size, default 50, max 200"),
             OpenApiParameter("offset", OpenApiTypes.INT),
         ],
         responses={200: InboxPageSerializer, **errors(400, 401)},
         summary="Your games, " + inbox.SORTING + "; `inbox` notices on /accounts/me/stream announce changes",
-        operation_id="my_games", tags=["accounts"])
+        operation_id="my_games",
+        tags=["accounts"],
+    )
     def get(self, request):
         q = request.query_params
         awaiting = q.get("awaiting")
@@ -63,4 +71,4 @@ class InboxView(APIView):
             qq = q.copy()
             qq["offset"] = str(offset + limit)
             nxt = request.build_absolute_uri(request.path) + "?" + qq.urlencode()
-        return Response({"results": rows[offset:offset + limit], "next": nxt, "count": len(rows)})
+        return Response({"results": rows[offset : offset + limit], "next": nxt, "count": len(rows)})

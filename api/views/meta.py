@@ -55,12 +55,22 @@ class HealthView(APIView):
     authentication_classes: list = []
     throttle_classes: list = []
 
-    @extend_schema(responses={200: HealthSerializer, 503: HealthSerializer},
-                   parameters=[OpenApiParameter("probe", str, enum=["live", "ready"],
-                                                description="live: only whether this web process answers; "
-                                                            "ready: database and broker, not the worker and beat")],
-                   summary="Database, broker, worker and scheduler heartbeats", operation_id="health", auth=[],
-                   tags=["meta"])
+    @extend_schema(
+        responses={200: HealthSerializer, 503: HealthSerializer},
+        parameters=[
+            OpenApiParameter(
+                "probe",
+                str,
+                enum=["live", "ready"],
+                description="live: only whether this web process answers; "
+                "ready: database and broker, not the worker and beat",
+            )
+        ],
+        summary="Database, broker, worker and scheduler heartbeats",
+        operation_id="health",
+        auth=[],
+        tags=["meta"],
+    )
     def get(self, request):
         if request.query_params.get("probe") == "live":
             return Response({"status": "ok"})
@@ -72,6 +82,8 @@ class HealthView(APIView):
 
             for role, key in (("worker", "worker"), ("scheduler", "scheduler")):
                 state, age = status(role)
-                body[key] = state if age is None or state == "ok" else f"{state} (last heartbeat {age:.0f}s ago)"
+                body[key] = (
+                    state if age is None or state == "ok" else f"{state} (last heartbeat {age:.0f}s ago)"
+                )
                 ok = ok and state == "ok"
         return Response({"status": "ok" if ok else "error", **body}, status=200 if ok else 503)

@@ -39,8 +39,9 @@ class PauseStateSerializer(serializers.Serializer):
     action = serializers.ChoiceField(choices=["pause", "resume"])
     version = serializers.IntegerField()
     votes = serializers.ListField(child=serializers.CharField(), help_text="who voted for this action so far")
-    waiting_for = serializers.ListField(child=serializers.CharField(),
-                                        help_text="seated players who have not voted yet")
+    waiting_for = serializers.ListField(
+        child=serializers.CharField(), help_text="seated players who have not voted yet"
+    )
 
 
 class _VoteView(APIView):
@@ -53,9 +54,14 @@ class _VoteView(APIView):
 class PauseView(_VoteView):
     action = "pause"
 
-    @extend_schema(request=None, responses={200: PauseStateSerializer, **errors(401, 403, 404, 409)},
-                   summary="Vote to pause the game (the creator alone, or every seated player): "
-                           "deadlines stop with their remaining time", operation_id="pause_game", tags=["pbem"])
+    @extend_schema(
+        request=None,
+        responses={200: PauseStateSerializer, **errors(401, 403, 404, 409)},
+        summary="Vote to pause the game (the creator alone, or every seated player): "
+        "deadlines stop with their remaining time",
+        operation_id="pause_game",
+        tags=["pbem"],
+    )
     def post(self, request, game_id):
         return super().post(request, game_id)
 
@@ -63,17 +69,25 @@ class PauseView(_VoteView):
 class ResumeView(_VoteView):
     action = "resume"
 
-    @extend_schema(request=None, responses={200: PauseStateSerializer, **errors(401, 403, 404, 409)},
-                   summary="Vote to resume a paused game (the creator alone, or every seated player)",
-                   operation_id="resume_game", tags=["pbem"])
+    @extend_schema(
+        request=None,
+        responses={200: PauseStateSerializer, **errors(401, 403, 404, 409)},
+        summary="Vote to resume a paused game (the creator alone, or every seated player)",
+        operation_id="resume_game",
+        tags=["pbem"],
+    )
     def post(self, request, game_id):
         return super().post(request, game_id)
 
 
 class ReclaimView(APIView):
-    @extend_schema(request=None, responses={200: GameSerializer, **errors(401, 403, 404, 409)},
-                   summary="Take your seat back from the bot that played it after missed deadlines",
-                   operation_id="reclaim_seat", tags=["pbem"])
+    @extend_schema(
+        request=None,
+        responses={200: GameSerializer, **errors(401, 403, 404, 409)},
+        summary="Take your seat back from the bot that played it after missed deadlines",
+        operation_id="reclaim_seat",
+        tags=["pbem"],
+    )
     def post(self, request, game_id, index: int):
         if index > 1000:  # seats are small numbers; keep huge path ints away from the database
             raise NotFound("no such seat", code=ErrorCode.SEAT_NOT_FOUND)
@@ -83,8 +97,12 @@ class ReclaimView(APIView):
 # -- press ----------------------------------------------------------------------------------------
 class SendMessageSerializer(serializers.Serializer):
     text = serializers.CharField(help_text="1 to PRESS_MAX_CHARS (default 2000) characters")
-    to = serializers.ListField(child=serializers.IntegerField(min_value=0), allow_null=True, required=False,
-                               help_text="seat indices; null or absent = everyone (public)")
+    to = serializers.ListField(
+        child=serializers.IntegerField(min_value=0),
+        allow_null=True,
+        required=False,
+        help_text="seat indices; null or absent = everyone (public)",
+    )
 
 
 class MessageResultSerializer(serializers.Serializer):
@@ -96,10 +114,13 @@ class MessagesView(APIView):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "press"
 
-    @extend_schema(request=SendMessageSerializer,
-                   responses={201: MessageResultSerializer, **errors(400, 401, 403, 404, 409, 429)},
-                   summary="Send a message to every seat (public) or to chosen seats (private to them and you)",
-                   operation_id="send_message", tags=["pbem"])
+    @extend_schema(
+        request=SendMessageSerializer,
+        responses={201: MessageResultSerializer, **errors(400, 401, 403, 404, 409, 429)},
+        summary="Send a message to every seat (public) or to chosen seats (private to them and you)",
+        operation_id="send_message",
+        tags=["pbem"],
+    )
     def post(self, request, game_id):
         body = json_body(request)
         unknown = set(body) - {"text", "to"}
@@ -121,11 +142,16 @@ class NoticePageSerializer(serializers.Serializer):
 
 
 class NotificationsView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("after", OpenApiTypes.INT, description="ids greater than this"),
-                               OpenApiParameter("limit", OpenApiTypes.INT, description="default 50, max 200")],
-                   responses={200: NoticePageSerializer, **errors(400, 401)},
-                   summary="Your notices (your turn, reminders, defaults, messages…), oldest first",
-                   operation_id="list_notifications", tags=["pbem"])
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("after", OpenApiTypes.INT, description="ids greater than this"),
+            OpenApiParameter("limit", OpenApiTypes.INT, description="default 50, max 200"),
+        ],
+        responses={200: NoticePageSerializer, **errors(400, 401)},
+        summary="Your notices (your turn, reminders, defaults, messages…), oldest first",
+        operation_id="list_notifications",
+        tags=["pbem"],
+    )
     def get(self, request):
         after = _int(request.query_params.get("after"), 0, "after", 0, 2**62)
         limit = _int(request.query_params.get("limit"), 50, "limit", 1, 200)
@@ -135,13 +161,23 @@ class NotificationsView(APIView):
 class UserStreamView(APIView):
     renderer_classes = [JSONRenderer, EventStreamRenderer]
 
-    @extend_schema(parameters=[OpenApiParameter("after", OpenApiTypes.INT, description="resume after this id "
-                                                "(the Last-Event-ID header wins)")],
-                   responses={(200, "text/event-stream"): OpenApiResponse(
-                       OpenApiTypes.STR, description="`id: <notice id>`, `event: <kind>`, `data: <notice JSON>`; "
-                                                     "keep-alive comments"), **errors(400, 401, 429)},
-                   summary="Live stream (SSE) of your notices; resume with Last-Event-ID",
-                   operation_id="notification_stream", tags=["pbem"])
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "after", OpenApiTypes.INT, description="resume after this id (the Last-Event-ID header wins)"
+            )
+        ],
+        responses={
+            (200, "text/event-stream"): OpenApiResponse(
+                OpenApiTypes.STR,
+                description="`id: <notice id>`, `event: <kind>`, `data: <notice JSON>`; keep-alive comments",
+            ),
+            **errors(400, 401, 429),
+        },
+        summary="Live stream (SSE) of your notices; resume with Last-Event-ID",
+        operation_id="notification_stream",
+        tags=["pbem"],
+    )
     def get(self, request):
         return sse_response(request, user_channel(request.user.id), user_fetch(request.user))
 
@@ -168,20 +204,43 @@ class DeliveryPageSerializer(serializers.Serializer):
 
 
 class WebhookDeliveriesView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("limit", OpenApiTypes.INT, description="default 50, max 200")],
-                   responses={200: DeliveryPageSerializer, **errors(400, 401)},
-                   summary="Your webhook delivery log, newest first", operation_id="list_webhook_deliveries",
-                   tags=["pbem"])
+    @extend_schema(
+        parameters=[OpenApiParameter("limit", OpenApiTypes.INT, description="default 50, max 200")],
+        responses={200: DeliveryPageSerializer, **errors(400, 401)},
+        summary="Your webhook delivery log, newest first",
+        operation_id="list_webhook_deliveries",
+        tags=["pbem"],
+    )
     def get(self, request):
         limit = _int(request.query_params.get("limit"), 50, "limit", 1, 200)
-        rows = (WebhookDelivery.objects.filter(user=request.user).select_related("notification")
-                .order_by("-id")[:limit])
-        return Response({"results": [{
-            "id": d.id, "notification": d.notification_id, "kind": d.notification.kind,
-            "game": str(d.notification.game_id), "url": d.url, "attempt": d.attempt, "timestamp": d.timestamp,
-            "status_code": d.status_code, "ok": d.ok, "error": d.error, "duration_ms": d.duration_ms,
-            "next_retry_at": iso(d.next_retry_at), "notification_status": d.notification.status,
-            "created_at": iso(d.created_at)} for d in rows]})
+        rows = (
+            WebhookDelivery.objects.filter(user=request.user)
+            .select_related("notification")
+            .order_by("-id")[:limit]
+        )
+        return Response(
+            {
+                "results": [
+                    {
+                        "id": d.id,
+                        "notification": d.notification_id,
+                        "kind": d.notification.kind,
+                        "game": str(d.notification.game_id),
+                        "url": d.url,
+                        "attempt": d.attempt,
+                        "timestamp": d.timestamp,
+                        "status_code": d.status_code,
+                        "ok": d.ok,
+                        "error": d.error,
+                        "duration_ms": d.duration_ms,
+                        "next_retry_at": iso(d.next_retry_at),
+                        "notification_status": d.notification.status,
+                        "created_at": iso(d.created_at),
+                    }
+                    for d in rows
+                ]
+            }
+        )
 
 
 class UnsubscribedSerializer(serializers.Serializer):
@@ -193,18 +252,30 @@ class UnsubscribeView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
 
-    @extend_schema(parameters=[OpenApiParameter("token", OpenApiTypes.STR, required=True,
-                                                description="from the link in a notification email")],
-                   responses={200: UnsubscribedSerializer, **errors(400, 404)}, auth=[],
-                   summary="One-click unsubscribe from notification emails (the link in every email)",
-                   operation_id="unsubscribe", tags=["pbem"])
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "token", OpenApiTypes.STR, required=True, description="from the link in a notification email"
+            )
+        ],
+        responses={200: UnsubscribedSerializer, **errors(400, 404)},
+        auth=[],
+        summary="One-click unsubscribe from notification emails (the link in every email)",
+        operation_id="unsubscribe",
+        tags=["pbem"],
+    )
     def get(self, request):
         return Response(_unsubscribe(request.query_params.get("token")))
 
-    @extend_schema(request=None, parameters=[OpenApiParameter("token", OpenApiTypes.STR, required=True)],
-                   responses={200: UnsubscribedSerializer, **errors(400, 404)}, auth=[],
-                   summary="RFC 8058 one-click unsubscribe (List-Unsubscribe-Post)",
-                   operation_id="unsubscribe_post", tags=["pbem"])
+    @extend_schema(
+        request=None,
+        parameters=[OpenApiParameter("token", OpenApiTypes.STR, required=True)],
+        responses={200: UnsubscribedSerializer, **errors(400, 404)},
+        auth=[],
+        summary="RFC 8058 one-click unsubscribe (List-Unsubscribe-Post)",
+        operation_id="unsubscribe_post",
+        tags=["pbem"],
+    )
     def post(self, request):
         return Response(_unsubscribe(request.query_params.get("token")))
 
@@ -216,7 +287,9 @@ def _unsubscribe(token) -> dict:
     if not token or not isinstance(token, str) or not _TOKEN.fullmatch(token):
         raise Invalid("token is required", code=ErrorCode.INVALID, fields={"token": ["required"]})
     with transaction.atomic():
-        profile = Profile.objects.select_for_update().select_related("user").filter(unsubscribe_token=token).first()
+        profile = (
+            Profile.objects.select_for_update().select_related("user").filter(unsubscribe_token=token).first()
+        )
         if profile is None:
             raise NotFound("unknown or expired unsubscribe link", code=ErrorCode.UNKNOWN_TOKEN)
         if profile.email_notifications:

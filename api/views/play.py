@@ -35,9 +35,12 @@ def _first_error(errors: dict) -> str:
 
 
 class StateView(APIView):
-    @extend_schema(responses={200: ViewSerializer, 304: OpenApiResponse(description="not modified"),
-                              **errors(401, 404)},
-                   summary="Your redacted view of the current state (ETag = version)", operation_id="get_view", tags=["play"])
+    @extend_schema(
+        responses={200: ViewSerializer, 304: OpenApiResponse(description="not modified"), **errors(401, 404)},
+        summary="Your redacted view of the current state (ETag = version)",
+        operation_id="get_view",
+        tags=["play"],
+    )
     def get(self, request, game_id):
         game = lobby.get_game(game_id, request.user)
         etag = f'"{game.id}-{game.version}-{game.status}"'
@@ -49,8 +52,12 @@ class StateView(APIView):
 
 
 class LegalView(APIView):
-    @extend_schema(responses={200: LegalCommandsSerializer, **errors(401, 404)},
-                   summary="Your legal commands now (or templates + samples) and your deadline", operation_id="legal_commands", tags=["play"])
+    @extend_schema(
+        responses={200: LegalCommandsSerializer, **errors(401, 404)},
+        summary="Your legal commands now (or templates + samples) and your deadline",
+        operation_id="legal_commands",
+        tags=["play"],
+    )
     def get(self, request, game_id):
         return Response(reading.legal(lobby.get_game(game_id, request.user), request.user))
 
@@ -58,10 +65,19 @@ class LegalView(APIView):
 class CommandsView(APIView):
     @extend_schema(
         request=SubmitCommandSerializer,
-        parameters=[OpenApiParameter("Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER,
-                                     description="retry-safe key, scoped to (you, game), kept 48 h")],
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                description="retry-safe key, scoped to (you, game), kept 48 h",
+            )
+        ],
         responses={201: CommandResultSerializer, **errors(400, 401, 403, 404, 409, 413, 422, 429)},
-        summary="Play a command", operation_id="submit_command", tags=["play"])
+        summary="Play a command",
+        operation_id="submit_command",
+        tags=["play"],
+    )
     def post(self, request, game_id):
         data = json_body(request)
         unknown = set(data) - {"command", "expected_version"}
@@ -74,9 +90,16 @@ class CommandsView(APIView):
             raise Invalid(f"{_first_error(body.errors)}", code=code, fields=body.errors)
         key = request.headers.get("Idempotency-Key")
         if key is not None and not 1 <= len(key) <= 200:
-            raise Invalid("Idempotency-Key must be 1 to 200 characters", code=ErrorCode.INVALID_IDEMPOTENCY_KEY)
-        done = play.submit(game_id, request.user, body.validated_data["command"],
-                           body.validated_data.get("expected_version"), key)
+            raise Invalid(
+                "Idempotency-Key must be 1 to 200 characters", code=ErrorCode.INVALID_IDEMPOTENCY_KEY
+            )
+        done = play.submit(
+            game_id,
+            request.user,
+            body.validated_data["command"],
+            body.validated_data.get("expected_version"),
+            key,
+        )
         return Response({"version": done.version, "events": done.events}, status=201)
 
 
@@ -84,12 +107,20 @@ class EventsView(JsonErrors, APIView):
     renderer_classes = [JSONRenderer, EventStreamRenderer]
 
     @extend_schema(
-        parameters=[OpenApiParameter("after", OpenApiTypes.INT, description="events with seq > after"),
-                    OpenApiParameter("limit", OpenApiTypes.INT, description="default 100, max 1000"),
-                    OpenApiParameter("stream", OpenApiTypes.BOOL,
-                                     description="Server-Sent Events (same as Accept: text/event-stream)")],
+        parameters=[
+            OpenApiParameter("after", OpenApiTypes.INT, description="events with seq > after"),
+            OpenApiParameter("limit", OpenApiTypes.INT, description="default 100, max 1000"),
+            OpenApiParameter(
+                "stream",
+                OpenApiTypes.BOOL,
+                description="Server-Sent Events (same as Accept: text/event-stream)",
+            ),
+        ],
         responses={200: EventPageSerializer, **errors(400, 401, 404, 429)},
-        summary="Your redacted event feed, paged; or a live SSE stream", operation_id="list_events", tags=["play"])
+        summary="Your redacted event feed, paged; or a live SSE stream",
+        operation_id="list_events",
+        tags=["play"],
+    )
     def get(self, request, game_id):
         game = lobby.get_game(game_id, request.user)
         if wants_stream(request):
@@ -106,20 +137,37 @@ class EventsView(JsonErrors, APIView):
         return Response({"results": events, "next": nxt})
 
 
-
 class ReplayView(APIView):
-    @extend_schema(parameters=[
-        OpenApiParameter("version", OpenApiTypes.INT, description="one version: your View as it was then"),
-        OpenApiParameter("from", OpenApiTypes.INT, description="range replay: the View at `from`, then one "
-                         "JSON Patch per version (at most 500 per page; `next` for the rest)"),
-        OpenApiParameter("to", OpenApiTypes.INT, description="range replay: the last version (default: the "
-                         "current one)")],
-        responses={200: PolymorphicProxySerializer(component_name="Replay",
-                                                   serializers=[ViewSerializer, ReplayRangeSerializer],
-                                                   resource_type_field_name=None),
-                   **errors(400, 401, 404)},
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "version", OpenApiTypes.INT, description="one version: your View as it was then"
+            ),
+            OpenApiParameter(
+                "from",
+                OpenApiTypes.INT,
+                description="range replay: the View at `from`, then one "
+                "JSON Patch per version (at most 500 per page; `next` for the rest)",
+            ),
+            OpenApiParameter(
+                "to",
+                OpenApiTypes.INT,
+                description="range replay: the last version (default: the current one)",
+            ),
+        ],
+        responses={
+            200: PolymorphicProxySerializer(
+                component_name="Replay",
+                serializers=[ViewSerializer, ReplayRangeSerializer],
+                resource_type_field_name=None,
+            ),
+            **errors(400, 401, 404),
+        },
         summary="Your view as it was at a version, or a range of versions as JSON Patches (finished games: "
-                "everything)", operation_id="replay", tags=["audit"])
+        "everything)",
+        operation_id="replay",
+        tags=["audit"],
+    )
     def get(self, request, game_id):
         game = lobby.get_game(game_id, request.user)
         q = request.query_params
@@ -138,8 +186,12 @@ class ReplayView(APIView):
 
 
 class AuditView(APIView):
-    @extend_schema(responses={200: AuditReportSerializer, **errors(401, 404)},
-                   summary="Chain, seed commitment and commit-reveal checks", operation_id="audit", tags=["audit"])
+    @extend_schema(
+        responses={200: AuditReportSerializer, **errors(401, 404)},
+        summary="Chain, seed commitment and commit-reveal checks",
+        operation_id="audit",
+        tags=["audit"],
+    )
     def get(self, request, game_id):
         return Response(audit.audit(lobby.get_game(game_id, request.user)))
 
@@ -147,11 +199,19 @@ class AuditView(APIView):
 class ExportView(JsonErrors, APIView):
     renderer_classes = [JsonLinesRenderer, JSONRenderer]
 
-    @extend_schema(responses={(200, "application/x-ndjson"): OpenApiResponse(
-        OpenApiTypes.BINARY, description="one Event JSON object per line (NDJSON); generated clients: map "
-                                         "application/x-ndjson to bytes (openapi-python-client.yml)"),
-        **errors(401, 404)},
-        summary="The event stream as JSON Lines (redacted for you while running)", operation_id="export", tags=["audit"])
+    @extend_schema(
+        responses={
+            (200, "application/x-ndjson"): OpenApiResponse(
+                OpenApiTypes.BINARY,
+                description="one Event JSON object per line (NDJSON); generated clients: map "
+                "application/x-ndjson to bytes (openapi-python-client.yml)",
+            ),
+            **errors(401, 404),
+        },
+        summary="The event stream as JSON Lines (redacted for you while running)",
+        operation_id="export",
+        tags=["audit"],
+    )
     def get(self, request, game_id):
         game = lobby.get_game(game_id, request.user)
         lines = audit.export_lines(game, request.user)

@@ -20,8 +20,9 @@ from .. import live, stream_slots
 
 
 def wants_stream(request) -> bool:
-    return ("text/event-stream" in request.headers.get("Accept", "")
-            or request.query_params.get("stream", "").lower() in ("1", "true", "yes"))
+    return "text/event-stream" in request.headers.get("Accept", "") or request.query_params.get(
+        "stream", ""
+    ).lower() in ("1", "true", "yes")
 
 
 def sse_response(request, stream, fetch) -> StreamingHttpResponse:

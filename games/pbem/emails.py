@@ -31,14 +31,28 @@ def build(user, profile, payload: dict) -> EmailMessage:
     kind = payload["kind"]
     subject = "[Sengoku] " + SUBJECTS.get(kind, "News from {game}").format(game=game_title(payload))
     link = unsubscribe_url(profile)
-    body = render_to_string("pbem/email/notice.txt", {
-        "user": user, "p": payload, "kind": kind, "title": game_title(payload), "unsubscribe": link,
-    })
-    return EmailMessage(subject=subject, body=body, from_email=settings.DEFAULT_FROM_EMAIL, to=[user.email],
-                        headers={"List-Unsubscribe": f"<{link}>",
-                                 "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-                                 "X-Sengoku-Game": str((payload.get("game") or {}).get("id", "")),
-                                 "X-Sengoku-Chain-Head": str((payload.get("game") or {}).get("chain_head") or "")})
+    body = render_to_string(
+        "pbem/email/notice.txt",
+        {
+            "user": user,
+            "p": payload,
+            "kind": kind,
+            "title": game_title(payload),
+            "unsubscribe": link,
+        },
+    )
+    return EmailMessage(
+        subject=subject,
+        body=body,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[user.email],
+        headers={
+            "List-Unsubscribe": f"<{link}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            "X-Sengoku-Game": str((payload.get("game") or {}).get("id", "")),
+            "X-Sengoku-Chain-Head": str((payload.get("game") or {}).get("chain_head") or ""),
+        },
+    )
 
 
 def send(user, profile, payload: dict) -> None:

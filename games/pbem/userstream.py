@@ -14,8 +14,11 @@ from games.services.notify import user_channel
 
 
 def notices_after(user_id: int, after: int, limit: int = 200):
-    return list(Notification.objects.filter(user_id=user_id, channel=Notification.Channel.STREAM, id__gt=after)
-                .order_by("id")[:limit])
+    return list(
+        Notification.objects.filter(
+            user_id=user_id, channel=Notification.Channel.STREAM, id__gt=after
+        ).order_by("id")[:limit]
+    )
 
 
 def notice_json(n: Notification) -> dict:

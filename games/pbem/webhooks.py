@@ -108,8 +108,10 @@ def resolve_checked(url: str, must_resolve: bool = True) -> str | None:
         ip = ipaddress.ip_address(info[4][0].split("%", 1)[0])
         why = refused_address(ip)
         if why is not None:
-            raise RefusedTarget(f"webhook URL resolves to a {why} address ({ip}); "
-                                "see WEBHOOK_ALLOW_PRIVATE / WEBHOOK_ALLOW_LOOPBACK")
+            raise RefusedTarget(
+                f"webhook URL resolves to a {why} address ({ip}); "
+                "see WEBHOOK_ALLOW_PRIVATE / WEBHOOK_ALLOW_LOOPBACK"
+            )
         addresses.append(ip)
     if not addresses:
         raise RefusedTarget(f"webhook host {host!r} has no address")
@@ -159,13 +161,22 @@ def post(url: str, secret: str, payload: dict, t: int, headers: dict) -> Attempt
         with httpx.Client(timeout=settings.WEBHOOK_TIMEOUT_SECONDS, follow_redirects=False) as client:
             r = client.post(target, content=body, headers=h, extensions=extensions)
     except httpx.HTTPError as exc:
-        return Attempt(ok=False, error=f"{type(exc).__name__}: {exc}"[:500], retry=True,
-                       duration_ms=int((time.monotonic() - started) * 1000))
+        return Attempt(
+            ok=False,
+            error=f"{type(exc).__name__}: {exc}"[:500],
+            retry=True,
+            duration_ms=int((time.monotonic() - started) * 1000),
+        )
     ms = int((time.monotonic() - started) * 1000)
     ok = 200 <= r.status_code < 300
     retry = not ok and (r.status_code >= 500 or r.status_code in (408, 429))
-    return Attempt(ok=ok, status_code=r.status_code, retry=retry, duration_ms=ms,
-                   error="" if ok else f"HTTP {r.status_code}")
+    return Attempt(
+        ok=ok,
+        status_code=r.status_code,
+        retry=retry,
+        duration_ms=ms,
+        error="" if ok else f"HTTP {r.status_code}",
+    )
 
 
 def backoff_seconds(attempts: int) -> int:

@@ -190,8 +190,14 @@ def commitment_of(salt: str, choice: JSON) -> str:
     return hmac_sha256_hex(salt, canonical_json(choice))
 
 
-def commit(rng: RngFactory, seat: int, key: str, choice: JSON, private_type: str,
-           extra: Mapping[str, JSON] | None = None) -> tuple[Event, Event]:
+def commit(
+    rng: RngFactory,
+    seat: int,
+    key: str,
+    choice: JSON,
+    private_type: str,
+    extra: Mapping[str, JSON] | None = None,
+) -> tuple[Event, Event]:
     """The two events of a secret choice: a private one carrying the choice and its
     salt (seen by ``seat`` only), then a public ``core.ChoiceCommitted`` carrying
     ``{seat, key, commitment}``. ``key`` names the choice uniquely in the game
@@ -200,8 +206,9 @@ def commit(rng: RngFactory, seat: int, key: str, choice: JSON, private_type: str
     engine folds the private event (choice and salt) into state, and its later
     reveal event lists `reveal_entry` items under ``payload["reveals"]``."""
     salt = rng(f"salt:{key}").salt()
-    private = Event(private_type, {**(extra or {}), "key": key, "choice": choice, "salt": salt},
-                    visible_to=(seat,))
+    private = Event(
+        private_type, {**(extra or {}), "key": key, "choice": choice, "salt": salt}, visible_to=(seat,)
+    )
     public = Event(COMMITTED, {"seat": seat, "key": key, "commitment": commitment_of(salt, choice)})
     return private, public
 
@@ -268,15 +275,15 @@ class Ruleset(Protocol):
 
     def factions(self, players: int, options: Mapping[str, JSON]) -> Sequence[str]: ...
 
-    def start(self, factions: Sequence[str | None], options: Mapping[str, JSON],
-              rng: RngFactory) -> list[Event]: ...
+    def start(
+        self, factions: Sequence[str | None], options: Mapping[str, JSON], rng: RngFactory
+    ) -> list[Event]: ...
 
     def initial_state(self) -> Any:
         """The state before the first event (evolve folds start's events into it)."""
         ...
 
-    def decide(self, state: Any, seat: int, command: Mapping[str, JSON],
-               rng: RngFactory) -> list[Event]: ...
+    def decide(self, state: Any, seat: int, command: Mapping[str, JSON], rng: RngFactory) -> list[Event]: ...
 
     def evolve(self, state: Any, event: Event) -> Any: ...
 

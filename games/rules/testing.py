@@ -20,8 +20,12 @@ from .base import Event, IllegalCommand, LegalSet, Ruleset, canonical_json, fold
 
 def roundtrip(e: Event) -> Event:
     """What the store gives back: payload through canonical JSON."""
-    return Event(e.type, json.loads(canonical_json(dict(e.payload))), e.version,
-                 None if e.visible_to is None else tuple(e.visible_to))
+    return Event(
+        e.type,
+        json.loads(canonical_json(dict(e.payload))),
+        e.version,
+        None if e.visible_to is None else tuple(e.visible_to),
+    )
 
 
 def pick(legal: LegalSet, rnd: random.Random) -> Mapping[str, Any]:
@@ -38,9 +42,15 @@ class Playout:
     commands: int = 0
 
 
-def play_random_game(rules: Ruleset, factions: list[str | None], options: Mapping[str, Any],
-                     seed: int, max_commands: int = 20000, check_every: int = 50,
-                     check_views: bool = True) -> Playout:
+def play_random_game(
+    rules: Ruleset,
+    factions: list[str | None],
+    options: Mapping[str, Any],
+    seed: int,
+    max_commands: int = 20000,
+    check_every: int = 50,
+    check_views: bool = True,
+) -> Playout:
     rnd = random.Random(seed)
     game_seed = f"seed-{seed}"
     events = [roundtrip(e) for e in rules.start(factions, options, rng_factory(game_seed, 1))]

@@ -30,8 +30,11 @@ _SAFE_DETAIL = ("chain", "seed", "commitment", "salt")  # their messages name se
 
 def event_dicts(game: Game) -> list[dict]:
     """Every stored event of `game` as the verifier reads an export line (unredacted)."""
-    return list(StoredEvent.objects.filter(stream=game.id).order_by("seq").values(
-        "seq", "type", "version", "payload", "prev_hash", "hash", "cause", "visible_to", "actor"))
+    return list(
+        StoredEvent.objects.filter(stream=game.id)
+        .order_by("seq")
+        .values("seq", "type", "version", "payload", "prev_hash", "hash", "cause", "visible_to", "actor")
+    )
 
 
 def verify_game(game: Game, rows: list[dict] | None = None) -> verify.Report:
@@ -64,10 +67,17 @@ def audit(game: Game) -> dict:
         return found
     report = verify_game(game, rows)
     ended = game.status in ENDED
-    problems = [{"seq": p.seq, "check": p.check, "detail": p.detail if ended or p.check in _SAFE_DETAIL
-                 # While running, a replay diff could quote a private payload: say where, not what.
-                 else "the recorded events differ from what the rules produce"}
-                for p in report.problems]
+    problems = [
+        {
+            "seq": p.seq,
+            "check": p.check,
+            "detail": p.detail
+            if ended or p.check in _SAFE_DETAIL
+            # While running, a replay diff could quote a private payload: say where, not what.
+            else "the recorded events differ from what the rules produce",
+        }
+        for p in report.problems
+    ]
     out = {
         "chain_ok": report.chain_ok,
         "chain_head": rows[-1]["hash"] if rows else None,
@@ -94,8 +104,10 @@ def problems_of(report: verify.Report, check: str) -> list:
 
 
 def _public_commitment(c: dict) -> dict:
-    return {k: c[k] for k in ("seq", "seat", "key", "commitment", "revealed", "reveal_ok", "reveal_seq",
-                              "replaced_by")}
+    return {
+        k: c[k]
+        for k in ("seq", "seat", "key", "commitment", "revealed", "reveal_ok", "reveal_seq", "replaced_by")
+    }
 
 
 def export_lines(game: Game, user) -> list[str]:
@@ -111,18 +123,29 @@ def abort(game_id, user, reason: str = "", operator: bool = False) -> Game:
     be audited like a finished game's; an open game has no events to audit."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=get_game(game_id, SYSTEM if operator else user).pk)
-        if game.creator_id != getattr(user, "id", None) and not (operator and getattr(user, "is_staff", False)):
+        if game.creator_id != getattr(user, "id", None) and not (
+            operator and getattr(user, "is_staff", False)
+        ):
             raise Forbidden("only the game's creator can abort it", code=ErrorCode.NOT_CREATOR)
         if game.status in ENDED:
             raise Conflict(f"the game is already {game.status}", code=ErrorCode.GAME_NOT_RUNNING)
         was_running = game.status == Game.Status.RUNNING
         game.status, game.finished_at = Game.Status.ABORTED, timezone.now()
         if was_running:
-            append_core(game, [
-                store.NewEvent("core.GameAborted", {"by": user.username, "reason": str(reason)[:500],
-                                                    **({"operator": True} if operator else {})},
-                               actor={"user": user.username}),
-                store.NewEvent("core.SeedRevealed", {"seed": game.seed}),
-            ])
+            append_core(
+                game,
+                [
+                    store.NewEvent(
+                        "core.GameAborted",
+                        {
+                            "by": user.username,
+                            "reason": str(reason)[:500],
+                            **({"operator": True} if operator else {}),
+                        },
+                        actor={"user": user.username},
+                    ),
+                    store.NewEvent("core.SeedRevealed", {"seed": game.seed}),
+                ],
+            )
         game.save(update_fields=["status", "finished_at"])
     return game

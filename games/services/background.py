@@ -41,8 +41,9 @@ def run(game_id: str, version: int | None = None) -> int:
     return after_events(game_id, version, bots_here=False)
 
 
-def after_events(game_id: str, version: int | None = None, bots_here: bool | None = None,
-                 bot_delay: float = 0.0) -> int:
+def after_events(
+    game_id: str, version: int | None = None, bots_here: bool | None = None, bot_delay: float = 0.0
+) -> int:
     """`bots_here`: play a pending bot's move in this call (None: as the inline
     settings say; inline hooks otherwise hand it to the worker, `bot_delay`
     seconds later)."""

@@ -32,12 +32,17 @@ def commit(game: Game, events: list[store.NewEvent], fold: Callable[[list], Any]
     try:
         rows = store.append(game.id, old, events, prev_hash=game.chain_head or None)
     except store.VersionConflict as exc:
-        raise Conflict(f"the game moved on to version {exc.current}", code=ErrorCode.VERSION_CONFLICT,
-                       current_version=exc.current) from exc
+        raise Conflict(
+            f"the game moved on to version {exc.current}",
+            code=ErrorCode.VERSION_CONFLICT,
+            current_version=exc.current,
+        ) from exc
     except store.UnsaltedPrivateEvent as exc:  # an engine broke the salt rule (docs/audit.md)
         log.error("engine_error: game %s (%s): %s", game.id, game.ruleset, exc)
-        raise EngineError(f"the rules engine produced an unsalted private event ({exc.type}); "
-                          f"nothing was written and the failure was logged") from exc
+        raise EngineError(
+            f"the rules engine produced an unsalted private event ({exc.type}); "
+            f"nothing was written and the failure was logged"
+        ) from exc
     state = fold(rows)
     game.version, game.chain_head = rows[-1].seq, rows[-1].hash
     for name, value in changes.items():
@@ -61,8 +66,13 @@ def append_core(game: Game, events: list[store.NewEvent]) -> list:
     old = game.version
     events = [_salted(game, old + i, e) for i, e in enumerate(events, start=1)]
     # only committed versions are loaded (and cached): `old` and earlier
-    return commit(game, events, lambda rows: fold_rows(rules_for(game), rows, load_state(game, upto=old),
-                                                       lambda v: load_state(game, upto=v)))
+    return commit(
+        game,
+        events,
+        lambda rows: fold_rows(
+            rules_for(game), rows, load_state(game, upto=old), lambda v: load_state(game, upto=v)
+        ),
+    )
 
 
 def _salted(game: Game, seq: int, e: store.NewEvent) -> store.NewEvent:

@@ -132,7 +132,9 @@ def _acted_since(game: Game, after: int) -> dict[int, int]:
     out: dict[int, int] = {}
     if after >= game.version:
         return out
-    causes = StoredEvent.objects.filter(stream=game.id, seq__gt=after, cause__isnull=False).values_list("seq", "cause")
+    causes = StoredEvent.objects.filter(stream=game.id, seq__gt=after, cause__isnull=False).values_list(
+        "seq", "cause"
+    )
     for seq, cause in causes:
         seat = cause.get("seat") if isinstance(cause, dict) else None
         if isinstance(seat, int):
@@ -152,7 +154,8 @@ def sync_locked(game: Game, now=None, catch_up: bool = False) -> list[Deadline]:
     done = [seat for seat, d in rows.items() if wanted.get(seat) != d.kind or acted.get(seat, 0) > d.version]
     if done:
         Deadline.objects.filter(id__in=[rows[s].id for s in done], status=OPEN).update(
-            status=Deadline.Status.DONE, closed_at=now)
+            status=Deadline.Status.DONE, closed_at=now
+        )
         for seat in done:
             del rows[seat]
     stale = [d.id for d in rows.values() if d.version != game.version]
@@ -160,7 +163,8 @@ def sync_locked(game: Game, now=None, catch_up: bool = False) -> list[Deadline]:
         Deadline.objects.filter(id__in=stale, status=OPEN).update(version=game.version)
     opened = [_open(game, seats[seat], kind, now) for seat, kind in wanted.items() if seat not in rows]
     cursor, _ = PbemCursor.objects.get_or_create(
-        game=game, defaults={"notified_version": game.version if catch_up else 0})
+        game=game, defaults={"notified_version": game.version if catch_up else 0}
+    )
     if cursor.synced_version != game.version:
         PbemCursor.objects.filter(pk=cursor.pk).update(synced_version=game.version)
     if opened:
@@ -171,8 +175,16 @@ def sync_locked(game: Game, now=None, catch_up: bool = False) -> list[Deadline]:
 def _open(game: Game, seat: Seat, kind: str, now) -> Deadline:
     spd = seconds_per_decision(game)
     rb = (game.time_control or {}).get("reminder_before_seconds") if spd else None
-    d = Deadline(game=game, seat=seat.index, kind=kind, version=game.version, since_version=game.version,
-                 seconds=spd, remind_before=rb, created_at=now)
+    d = Deadline(
+        game=game,
+        seat=seat.index,
+        kind=kind,
+        version=game.version,
+        since_version=game.version,
+        seconds=spd,
+        remind_before=rb,
+        created_at=now,
+    )
     if spd:
         reason = _freeze_reason(game, seat, now)
         if reason:
@@ -185,7 +197,9 @@ def _open(game: Game, seat: Seat, kind: str, now) -> Deadline:
 
 def _run_from(d: Deadline, base, remaining: float) -> None:
     d.due_at = base + timedelta(seconds=max(0.0, remaining))
-    d.remind_at = d.due_at - timedelta(seconds=d.remind_before) if d.remind_before and not d.reminded_at else None
+    d.remind_at = (
+        d.due_at - timedelta(seconds=d.remind_before) if d.remind_before and not d.reminded_at else None
+    )
     d.frozen, d.frozen_at, d.remaining = "", None, None
 
 
@@ -235,8 +249,11 @@ def refresh_freeze(game: Game, now=None) -> int:
 def vacation_changed(user, now=None) -> None:
     """The user's vacation started, changed or ended: freeze/thaw their rows."""
     now = now or timezone.now()
-    game_ids = set(Deadline.objects.filter(status=OPEN, seconds__isnull=False, game__status=Game.Status.RUNNING,
-                                           game__seats__user=user).values_list("game_id", flat=True))
+    game_ids = set(
+        Deadline.objects.filter(
+            status=OPEN, seconds__isnull=False, game__status=Game.Status.RUNNING, game__seats__user=user
+        ).values_list("game_id", flat=True)
+    )
     for gid in sorted(game_ids, key=str):
         game = Game.objects.select_for_update().get(id=gid)
         refresh_freeze(game, now)
@@ -266,8 +283,13 @@ def sweep(now=None, limit: int = SWEEP_BATCH) -> dict:
     fired = _fire(now, limit)
     caught_up = _guarded(catch_up, now)
     requeued = _guarded(notify.requeue_stale, now)
-    return {"outage_seconds": outage, "reminded": reminded, "fired": fired, "caught_up": caught_up,
-            "requeued": requeued}
+    return {
+        "outage_seconds": outage,
+        "reminded": reminded,
+        "fired": fired,
+        "caught_up": caught_up,
+        "requeued": requeued,
+    }
 
 
 def fire_due(now=None, limit: int = SWEEP_BATCH) -> int:
@@ -309,7 +331,8 @@ def outage_guard(now) -> float:
             delta = timedelta(seconds=gap)
             n = Deadline.objects.filter(status=OPEN, due_at__isnull=False).update(due_at=F("due_at") + delta)
             Deadline.objects.filter(status=OPEN, remind_at__isnull=False, reminded_at__isnull=True).update(
-                remind_at=F("remind_at") + delta)
+                remind_at=F("remind_at") + delta
+            )
             state.last_outage_at, state.last_outage_seconds, extended = now, gap, gap
             log.warning("sweeper was down for %.0f s: extended %d open deadlines by that much", gap, n)
         if state.last_run_at is None or now > state.last_run_at:
@@ -319,8 +342,13 @@ def outage_guard(now) -> float:
 
 
 def due_ids(now, limit: int = SWEEP_BATCH) -> list[int]:
-    return list(Deadline.objects.filter(status=OPEN, due_at__lte=now, game__status=Game.Status.RUNNING,
-                                        game__paused=False).order_by("due_at").values_list("id", flat=True)[:limit])
+    return list(
+        Deadline.objects.filter(
+            status=OPEN, due_at__lte=now, game__status=Game.Status.RUNNING, game__paused=False
+        )
+        .order_by("due_at")
+        .values_list("id", flat=True)[:limit]
+    )
 
 
 def fire_one(deadline_id: int, now=None) -> bool:
@@ -333,11 +361,20 @@ def fire_one(deadline_id: int, now=None) -> bool:
         game = Game.objects.select_for_update().get(id=game_id)
         sync_locked(game, now)  # the row may lag if an after-commit sync never ran
         d = Deadline.objects.filter(id=deadline_id).first()
-        if (d is None or d.status != OPEN or d.due_at is None or d.due_at > now
-                or game.status != Game.Status.RUNNING or game.paused or d.version != game.version):
+        if (
+            d is None
+            or d.status != OPEN
+            or d.due_at is None
+            or d.due_at > now
+            or game.status != Game.Status.RUNNING
+            or game.paused
+            or d.version != game.version
+        ):
             return False
         # The claim: a conditional update inside the transaction that applies the default.
-        if not Deadline.objects.filter(id=d.id, status=OPEN).update(status=Deadline.Status.FIRED, closed_at=now):
+        if not Deadline.objects.filter(id=d.id, status=OPEN).update(
+            status=Deadline.Status.FIRED, closed_at=now
+        ):
             return False
         apply_default(game, d)
         observe.deadline_fired(d)  # counted on commit
@@ -357,10 +394,15 @@ def apply_default(game: Game, d: Deadline) -> None:
             with transaction.atomic():
                 rows = play.apply(game, seat, cmd, d.version, actor, {"default": True, "deadline": d.id})
         except ServiceError as exc:
-            log.error("game %s: the engine refused its own default %r for seat %s: %s", game.id, cmd, d.seat, exc)
+            log.error(
+                "game %s: the engine refused its own default %r for seat %s: %s", game.id, cmd, d.seat, exc
+            )
             game.refresh_from_db()
     if rows is None:
-        cmd, source = choose(rules, state, d.seat, random.Random(f"{game.seed}:{game.version}:{d.seat}")), "bot"
+        cmd, source = (
+            choose(rules, state, d.seat, random.Random(f"{game.seed}:{game.version}:{d.seat}")),
+            "bot",
+        )
         if cmd is None:
             log.error("game %s: seat %s has no legal command to play for it", game.id, d.seat)
             return
@@ -369,20 +411,38 @@ def apply_default(game: Game, d: Deadline) -> None:
     limit = excused_misses(game)
     zombie = seat.misses > limit and game.status == Game.Status.RUNNING
     secret = any(r.visible_to is not None for r in rows)
-    missed = {"seat": d.seat, "kind": d.kind, "default_command": dict(cmd), "source": source,
-              "misses": seat.misses, "excused_misses": limit, "zombie": zombie, "deadline": iso(d.due_at),
-              "version": d.version}
+    missed = {
+        "seat": d.seat,
+        "kind": d.kind,
+        "default_command": dict(cmd),
+        "source": source,
+        "misses": seat.misses,
+        "excused_misses": limit,
+        "zombie": zombie,
+        "deadline": iso(d.due_at),
+        "version": d.version,
+    }
     # A default built from private state (a secret plan, a hidden bid) stays as
     # secret as the events it produced: then only the seat sees this record.
-    events = [NewEvent("core.DeadlineMissed", missed, visible_to=(d.seat,) if secret else None,
-                       actor={"system": "deadline"})]
+    events = [
+        NewEvent(
+            "core.DeadlineMissed",
+            missed,
+            visible_to=(d.seat,) if secret else None,
+            actor={"system": "deadline"},
+        )
+    ]
     fields = ["misses"]
     if zombie:
         seat.zombie = True
         fields.append("zombie")
-        events.append(NewEvent("core.SeatZombified", {"seat": d.seat, "misses": seat.misses,
-                                                      "user": seat.user.username if seat.user else None},
-                               actor={"system": "deadline"}))
+        events.append(
+            NewEvent(
+                "core.SeatZombified",
+                {"seat": d.seat, "misses": seat.misses, "user": seat.user.username if seat.user else None},
+                actor={"system": "deadline"},
+            )
+        )
     seat.save(update_fields=fields)
     play.append_core(game, events)
 
@@ -393,7 +453,9 @@ def send_reminders(now) -> int:
     for did, game_id in due.values_list("id", "game_id")[:SWEEP_BATCH]:
         with transaction.atomic():
             game = Game.objects.select_for_update().get(id=game_id)  # lock order: the game first
-            if not Deadline.objects.filter(id=did, status=OPEN, reminded_at__isnull=True).update(reminded_at=now):
+            if not Deadline.objects.filter(id=did, status=OPEN, reminded_at__isnull=True).update(
+                reminded_at=now
+            ):
                 continue
             notify.reminder(game, Deadline.objects.get(id=did), now)
             sent += 1
@@ -404,20 +466,24 @@ def catch_up(now, limit: int = 20) -> int:
     """Games whose after-commit hooks never ran (a process died right after a
     commit): sync and notify them now."""
     lagging = Game.objects.filter(status=Game.Status.RUNNING).filter(
-        Q(pbem_cursor__isnull=True) | Q(pbem_cursor__synced_version__lt=F("version")))
+        Q(pbem_cursor__isnull=True) | Q(pbem_cursor__synced_version__lt=F("version"))
+    )
     n = 0
     for gid in lagging.values_list("id", flat=True)[:limit]:
         with transaction.atomic():
             game = Game.objects.select_for_update().get(id=gid)
             sync_locked(game, now, catch_up=True)
         n += 1
-    behind = Game.objects.filter(pbem_cursor__notified_version__lt=F("version")).exclude(status=Game.Status.OPEN)
+    behind = Game.objects.filter(pbem_cursor__notified_version__lt=F("version")).exclude(
+        status=Game.Status.OPEN
+    )
     for gid, version in behind.values_list("id", "version")[:limit]:
         notify.game_changed(gid, version)
         n += 1
     # a background task that was queued and lost (its flag is stale): queue it again
-    lost = Game.objects.filter(status=Game.Status.RUNNING,
-                               work_queued_at__lt=now - timedelta(seconds=hooks.STALE_QUEUED_SECONDS))
+    lost = Game.objects.filter(
+        status=Game.Status.RUNNING, work_queued_at__lt=now - timedelta(seconds=hooks.STALE_QUEUED_SECONDS)
+    )
     for gid in lost.values_list("id", flat=True)[:limit]:
         n += hooks.request_work(gid)
     return n

@@ -30,8 +30,12 @@ def entries(user, status: str | None = None, awaiting_me: bool = False) -> list[
     if status is not None and status not in Game.Status.values:
         raise Invalid(f"status must be one of {Game.Status.values}", code=ErrorCode.INVALID)
     last = StoredEvent.objects.filter(stream=OuterRef("game_id")).order_by("-seq").values("recorded_at")[:1]
-    seats = (Seat.objects.filter(user=user).select_related("game")
-             .annotate(last_event_at=Subquery(last)).order_by("game_id", "index"))
+    seats = (
+        Seat.objects.filter(user=user)
+        .select_related("game")
+        .annotate(last_event_at=Subquery(last))
+        .order_by("game_id", "index")
+    )
     if status:
         seats = seats.filter(game__status=status)
     out: dict = {}
@@ -49,11 +53,20 @@ def entries(user, status: str | None = None, awaiting_me: bool = False) -> list[
         if awaiting_me and pending_kind is None:
             continue
         out[game.id] = {
-            "id": str(game.id), "name": game.name, "ruleset": game.ruleset, "status": game.status,
-            "paused": game.paused, "private": game.private, "seat": seat.index, "faction": seat.faction or None,
-            "pending": pending_kind is not None, "decision": pending_kind, "deadline": deadline,
+            "id": str(game.id),
+            "name": game.name,
+            "ruleset": game.ruleset,
+            "status": game.status,
+            "paused": game.paused,
+            "private": game.private,
+            "seat": seat.index,
+            "faction": seat.faction or None,
+            "pending": pending_kind is not None,
+            "decision": pending_kind,
+            "deadline": deadline,
             "last_activity": _iso(seat.last_event_at or game.created_at),
-            "version": game.version, "chain_head": game.chain_head or None,
+            "version": game.version,
+            "chain_head": game.chain_head or None,
         }
     return sorted(out.values(), key=_order)
 
@@ -70,8 +83,13 @@ def _order(e: dict):
 
 def _signature(game: Game, seat: int, open_rows: dict) -> dict:
     d = open_rows.get(seat)
-    return {"status": game.status, "paused": game.paused, "pending": d is not None,
-            "decision": d.kind if d else None, "deadline": _iso(d.due_at) if d else None}
+    return {
+        "status": game.status,
+        "paused": game.paused,
+        "pending": d is not None,
+        "decision": d.kind if d else None,
+        "deadline": _iso(d.due_at) if d else None,
+    }
 
 
 def announce(game: Game, humans: dict, now) -> None:
@@ -84,9 +102,14 @@ def announce(game: Game, humans: dict, now) -> None:
     open_rows = {d.seat: d for d in Deadline.objects.filter(game=game, status=Deadline.Status.OPEN)}
     for index, seat in humans.items():
         sig = _signature(game, index, open_rows)
-        last = (Notification.objects.filter(game=game, user=seat.user, kind=Notification.Kind.INBOX)
-                .order_by("-id").values_list("payload", flat=True).first())
+        last = (
+            Notification.objects.filter(game=game, user=seat.user, kind=Notification.Kind.INBOX)
+            .order_by("-id")
+            .values_list("payload", flat=True)
+            .first()
+        )
         if last is not None and all(last.get(k) == v for k, v in sig.items()):
             continue
-        notify_stream(game, seat.user, Notification.Kind.INBOX, f"inbox:v{game.version}",
-                      {"seat": index, **sig}, now)
+        notify_stream(
+            game, seat.user, Notification.Kind.INBOX, f"inbox:v{game.version}", {"seat": index, **sig}, now
+        )

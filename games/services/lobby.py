@@ -39,8 +39,11 @@ def options_with_defaults(schema: dict, options: dict) -> dict:
         jsonschema.Draft202012Validator(schema).validate(full)
     except jsonschema.ValidationError as exc:
         where = ".".join(str(p) for p in exc.absolute_path) or "options"
-        raise Invalid(f"invalid option {where}: {exc.message}", code=ErrorCode.INVALID_OPTIONS,
-                      fields={"options": [exc.message]}) from exc
+        raise Invalid(
+            f"invalid option {where}: {exc.message}",
+            code=ErrorCode.INVALID_OPTIONS,
+            fields={"options": [exc.message]},
+        ) from exc
     return full
 
 
@@ -57,14 +60,18 @@ def validate_time_control(tc: Any) -> dict | None:
     spd = tc.get("seconds_per_decision")
     if spd is not None:
         if not isinstance(spd, int) or isinstance(spd, bool) or not MIN_SECONDS <= spd <= MAX_SECONDS:
-            raise Invalid(f"seconds_per_decision must be an integer from {MIN_SECONDS} to {MAX_SECONDS}",
-                          code=ErrorCode.INVALID_TIME_CONTROL)
+            raise Invalid(
+                f"seconds_per_decision must be an integer from {MIN_SECONDS} to {MAX_SECONDS}",
+                code=ErrorCode.INVALID_TIME_CONTROL,
+            )
         out["seconds_per_decision"] = spd
     rb = tc.get("reminder_before_seconds")
     if rb is not None:
         if not isinstance(rb, int) or isinstance(rb, bool) or rb < 1 or (spd and rb >= spd):
-            raise Invalid("reminder_before_seconds must be a positive integer below seconds_per_decision",
-                          code=ErrorCode.INVALID_TIME_CONTROL)
+            raise Invalid(
+                "reminder_before_seconds must be a positive integer below seconds_per_decision",
+                code=ErrorCode.INVALID_TIME_CONTROL,
+            )
         out["reminder_before_seconds"] = rb
     em = tc.get("excused_misses", 2)
     if not isinstance(em, int) or isinstance(em, bool) or not 0 <= em <= 1000:
@@ -102,24 +109,49 @@ def _factions(rules, players: int, options: dict) -> list[str]:
         raise Invalid(exc.reason, code=ErrorCode.INVALID_PLAYERS) from exc
 
 
-def create_game(user, ruleset: str, players: Any, options: Any = None, time_control: Any = None,
-                name: str = "", faction: str | None = None, private: bool = False) -> Game:
+def create_game(
+    user,
+    ruleset: str,
+    players: Any,
+    options: Any = None,
+    time_control: Any = None,
+    name: str = "",
+    faction: str | None = None,
+    private: bool = False,
+) -> Game:
     rules = registry.get(ruleset) if isinstance(ruleset, str) else None
     if rules is None:
-        raise Invalid(f"unknown ruleset {ruleset!r}; see GET /api/v1/rulesets", code=ErrorCode.UNKNOWN_RULESET,
-                      fields={"ruleset": ["unknown ruleset"]})
-    if not isinstance(players, int) or isinstance(players, bool) or not (
-            rules.min_players <= players <= rules.max_players):
-        raise Invalid(f"{rules.name} is played by {rules.min_players} to {rules.max_players} players",
-                      code=ErrorCode.INVALID_PLAYERS, fields={"players": ["out of range"]})
+        raise Invalid(
+            f"unknown ruleset {ruleset!r}; see GET /api/v1/rulesets",
+            code=ErrorCode.UNKNOWN_RULESET,
+            fields={"ruleset": ["unknown ruleset"]},
+        )
+    if (
+        not isinstance(players, int)
+        or isinstance(players, bool)
+        or not (rules.min_players <= players <= rules.max_players)
+    ):
+        raise Invalid(
+            f"{rules.name} is played by {rules.min_players} to {rules.max_players} players",
+            code=ErrorCode.INVALID_PLAYERS,
+            fields={"players": ["out of range"]},
+        )
     opts = options_with_defaults(options_schema_for(rules, players), options or {})
     factions = _factions(rules, players, opts)
     tc = validate_time_control(time_control)
     with transaction.atomic():
-        game = Game.objects.create(ruleset=ruleset, rules_version=rules.rules_version, name=name or "",
-                                   players=players, options=opts, time_control=tc, creator=user,
-                                   seed=secrets.token_hex(32), private=bool(private),
-                                   invite_code=new_invite_code() if private else "")
+        game = Game.objects.create(
+            ruleset=ruleset,
+            rules_version=rules.rules_version,
+            name=name or "",
+            players=players,
+            options=opts,
+            time_control=tc,
+            creator=user,
+            seed=secrets.token_hex(32),
+            private=bool(private),
+            invite_code=new_invite_code() if private else "",
+        )
         Seat.objects.create(game=game, index=0, user=user, faction=_check_faction(faction, factions, []))
     return game
 
@@ -128,8 +160,11 @@ def _check_faction(faction, allowed: list[str], taken: list[str]) -> str:
     if faction in (None, "", "random"):
         return ""
     if faction not in allowed:
-        raise Invalid(f"unknown faction {faction!r}; choose one of {allowed} or 'random'",
-                      code=ErrorCode.INVALID_FACTION, fields={"faction": ["unknown faction"]})
+        raise Invalid(
+            f"unknown faction {faction!r}; choose one of {allowed} or 'random'",
+            code=ErrorCode.INVALID_FACTION,
+            fields={"faction": ["unknown faction"]},
+        )
     if faction in taken:
         raise Conflict(f"faction {faction!r} is already taken", code=ErrorCode.FACTION_TAKEN)
     return faction
@@ -197,13 +232,18 @@ def _found_with_invite(game_id, user, invite_code) -> Game:
     holding its current invite code; a wrong code is the same 404 as no game."""
     game = get_game(game_id, SYSTEM)
     if game.private and not is_seated(game, user):
-        if not (isinstance(invite_code, str) and game.invite_code
-                and hmac.compare_digest(invite_code.encode(), game.invite_code.encode())):
+        if not (
+            isinstance(invite_code, str)
+            and game.invite_code
+            and hmac.compare_digest(invite_code.encode(), game.invite_code.encode())
+        ):
             raise NotFound("no such game", code=ErrorCode.GAME_NOT_FOUND)
     return game
 
 
-def join(game_id, user, faction: str | None = None, bot: str | None = None, invite_code: str | None = None) -> Seat:
+def join(
+    game_id, user, faction: str | None = None, bot: str | None = None, invite_code: str | None = None
+) -> Seat:
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=_found_with_invite(game_id, user, invite_code).pk)
         if game.status != Game.Status.OPEN:
@@ -223,8 +263,9 @@ def join(game_id, user, faction: str | None = None, bot: str | None = None, invi
         chosen = _check_faction(faction, allowed, [s.faction for s in seats if s.faction])
         index = len(seats)
         try:
-            return Seat.objects.create(game=game, index=index, user=None if bot else user, faction=chosen,
-                                       bot=bot or "")
+            return Seat.objects.create(
+                game=game, index=index, user=None if bot else user, faction=chosen, bot=bot or ""
+            )
         except IntegrityError as exc:
             raise Conflict("that seat was just taken; try again", code=ErrorCode.SEAT_TAKEN) from exc
 
@@ -238,7 +279,9 @@ def start(game_id, user) -> Game:
             raise Conflict("the game has already started", code=ErrorCode.GAME_NOT_OPEN)
         seats = list(game.seats.all())
         if len(seats) < game.players:
-            raise Conflict(f"{len(seats)} of {game.players} seats are filled", code=ErrorCode.SEATS_NOT_FILLED)
+            raise Conflict(
+                f"{len(seats)} of {game.players} seats are filled", code=ErrorCode.SEATS_NOT_FILLED
+            )
         rules = registry.get(game.ruleset)
         if rules is None:
             raise ServiceError("this ruleset is not available", code=ErrorCode.UNKNOWN_RULESET, status=409)
@@ -251,28 +294,51 @@ def start(game_id, user) -> Game:
             if s.faction != f:
                 s.faction = f
                 s.save(update_fields=["faction"])
-        started = store.NewEvent("core.GameStarted", {
-            "ruleset": game.ruleset, "rules_version": game.rules_version, "players": game.players,
-            "options": game.options, "factions": factions, "chosen_factions": chosen,
-            "seed_commitment": sha256_hex(game.seed),
-            "seats": [{"index": s.index, "user": s.user.username if s.user else None, "bot": s.bot or None}
-                      for s in seats],
-        }, actor={"user": user.username}, cause={"start": {"factions": factions, "options": game.options}})
+        started = store.NewEvent(
+            "core.GameStarted",
+            {
+                "ruleset": game.ruleset,
+                "rules_version": game.rules_version,
+                "players": game.players,
+                "options": game.options,
+                "factions": factions,
+                "chosen_factions": chosen,
+                "seed_commitment": sha256_hex(game.seed),
+                "seats": [
+                    {"index": s.index, "user": s.user.username if s.user else None, "bot": s.bot or None}
+                    for s in seats
+                ],
+            },
+            actor={"user": user.username},
+            cause={"start": {"factions": factions, "options": game.options}},
+        )
         try:
             engine_events = rules.start(factions, game.options, rng)
         except RulesError as exc:
             raise Invalid(exc.reason, code=ErrorCode.INVALID_SETUP) from exc
         except Exception as exc:  # an engine bug at setup: its own code, logged, nothing written
-            log.exception("engine_error: game %s (%s) setup: start raised %s", game.id, game.ruleset,
-                          type(exc).__name__)
-            raise EngineError(f"the rules engine failed to set up this game ({type(exc).__name__}); "
-                              f"nothing was written and the failure was logged") from exc
-        new = [started] + [store.NewEvent(e.type, dict(e.payload), e.version, e.visible_to) for e in engine_events]
+            log.exception(
+                "engine_error: game %s (%s) setup: start raised %s", game.id, game.ruleset, type(exc).__name__
+            )
+            raise EngineError(
+                f"the rules engine failed to set up this game ({type(exc).__name__}); "
+                f"nothing was written and the failure was logged"
+            ) from exc
+        new = [started] + [
+            store.NewEvent(e.type, dict(e.payload), e.version, e.visible_to) for e in engine_events
+        ]
         try:
-            commit(game, new, lambda rows: fold_rows(rules, rows), status=Game.Status.RUNNING,
-                   started_at=game.started_at or timezone.now())
+            commit(
+                game,
+                new,
+                lambda rows: fold_rows(rules, rows),
+                status=Game.Status.RUNNING,
+                started_at=game.started_at or timezone.now(),
+            )
         except store.UnsaltedPrivateEvent as exc:  # the engine broke the salt rule (docs/audit.md)
             log.error("engine_error: game %s (%s) setup: %s", game.id, game.ruleset, exc)
-            raise EngineError(f"the rules engine produced an unsalted private event ({exc.type}) at setup; "
-                              f"nothing was written and the failure was logged") from exc
+            raise EngineError(
+                f"the rules engine produced an unsalted private event ({exc.type}) at setup; "
+                f"nothing was written and the failure was logged"
+            ) from exc
     return game

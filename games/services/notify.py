@@ -49,9 +49,15 @@ def inline() -> bool:
 
 
 def game_payload(game: Game) -> dict:
-    return {"id": str(game.id), "name": game.name, "ruleset": game.ruleset, "status": game.status,
-            "version": game.version, "chain_head": game.chain_head or None,
-            "url": f"{settings.PUBLIC_BASE_URL}/api/v1/games/{game.id}"}
+    return {
+        "id": str(game.id),
+        "name": game.name,
+        "ruleset": game.ruleset,
+        "status": game.status,
+        "version": game.version,
+        "chain_head": game.chain_head or None,
+        "url": f"{settings.PUBLIC_BASE_URL}/api/v1/games/{game.id}",
+    }
 
 
 def _humans(game: Game) -> dict:
@@ -62,7 +68,13 @@ def notify_user(game: Game, user, kind: str, key: str, data: dict, now) -> list[
     """Create the user's rows for one notice (once per channel, ever) and
     queue their delivery after commit. Returns the rows created now."""
     profile = profile_of(user)
-    payload = {"kind": kind, "game": game_payload(game), "user": user.username, "created_at": iso(now), **data}
+    payload = {
+        "kind": kind,
+        "game": game_payload(game),
+        "user": user.username,
+        "created_at": iso(now),
+        **data,
+    }
     channels = [N.Channel.STREAM]
     if user.email and profile.email_notifications:
         channels.append(N.Channel.EMAIL)
@@ -72,9 +84,19 @@ def notify_user(game: Game, user, kind: str, key: str, data: dict, now) -> list[
     for ch in channels:
         stream = ch == N.Channel.STREAM
         row, new = Notification.objects.get_or_create(
-            game=game, event_key=key, user=user, channel=ch,
-            defaults={"kind": kind, "payload": {**payload, "channel": ch}, "created_at": now, "next_attempt_at": now,
-                      "status": N.Status.SENT if stream else N.Status.PENDING, "sent_at": now if stream else None})
+            game=game,
+            event_key=key,
+            user=user,
+            channel=ch,
+            defaults={
+                "kind": kind,
+                "payload": {**payload, "channel": ch},
+                "created_at": now,
+                "next_attempt_at": now,
+                "status": N.Status.SENT if stream else N.Status.PENDING,
+                "sent_at": now if stream else None,
+            },
+        )
         if new:
             created.append(row)
     if created:
@@ -84,12 +106,28 @@ def notify_user(game: Game, user, kind: str, key: str, data: dict, now) -> list[
 
 def notify_stream(game: Game, user, kind: str, key: str, data: dict, now) -> Notification | None:
     """A notice on the user stream only (no email, no webhook), once per key."""
-    payload = {"kind": kind, "game": game_payload(game), "user": user.username, "created_at": iso(now),
-               "channel": N.Channel.STREAM, **data}
+    payload = {
+        "kind": kind,
+        "game": game_payload(game),
+        "user": user.username,
+        "created_at": iso(now),
+        "channel": N.Channel.STREAM,
+        **data,
+    }
     row, new = Notification.objects.get_or_create(
-        game=game, event_key=key, user=user, channel=N.Channel.STREAM,
-        defaults={"kind": kind, "payload": payload, "created_at": now, "next_attempt_at": now,
-                  "status": N.Status.SENT, "sent_at": now})
+        game=game,
+        event_key=key,
+        user=user,
+        channel=N.Channel.STREAM,
+        defaults={
+            "kind": kind,
+            "payload": payload,
+            "created_at": now,
+            "next_attempt_at": now,
+            "status": N.Status.SENT,
+            "sent_at": now,
+        },
+    )
     if new:
         _after_commit([row])
         return row
@@ -111,20 +149,32 @@ def _after_commit(rows: list[Notification]) -> None:
 
 
 def turns_opened(game: Game, rows, now) -> None:
-    """"Your turn" for each newly opened decision (called by deadlines.sync)."""
+    """ "Your turn" for each newly opened decision (called by deadlines.sync)."""
     humans = _humans(game)
     for d in rows:
         seat = humans.get(d.seat)
         if seat is not None:
-            notify_user(game, seat.user, N.Kind.YOUR_TURN, f"turn:{d.id}",
-                        {"seat": d.seat, "decision": d.kind, "deadline": iso(d.due_at)}, now)
+            notify_user(
+                game,
+                seat.user,
+                N.Kind.YOUR_TURN,
+                f"turn:{d.id}",
+                {"seat": d.seat, "decision": d.kind, "deadline": iso(d.due_at)},
+                now,
+            )
 
 
 def reminder(game: Game, d, now) -> None:
     seat = _humans(game).get(d.seat)
     if seat is not None:
-        notify_user(game, seat.user, N.Kind.REMINDER, f"remind:{d.id}",
-                    {"seat": d.seat, "decision": d.kind, "deadline": iso(d.due_at)}, now)
+        notify_user(
+            game,
+            seat.user,
+            N.Kind.REMINDER,
+            f"remind:{d.id}",
+            {"seat": d.seat, "decision": d.kind, "deadline": iso(d.due_at)},
+            now,
+        )
 
 
 def game_changed(game_id, version: int) -> None:
@@ -167,35 +217,79 @@ def _for_event(game: Game, humans: dict, row, now) -> None:
     elif row.type == "core.GameFinished":
         outcome = p.get("outcome") or {}
         for s in humans.values():
-            notify_user(game, s.user, N.Kind.GAME_FINISHED, key,
-                        {"seat": s.index, "event": event, "outcome": outcome,
-                         "winners_text": ", ".join(str(w) for w in outcome.get("winners") or []) or "none"}, now)
+            notify_user(
+                game,
+                s.user,
+                N.Kind.GAME_FINISHED,
+                key,
+                {
+                    "seat": s.index,
+                    "event": event,
+                    "outcome": outcome,
+                    "winners_text": ", ".join(str(w) for w in outcome.get("winners") or []) or "none",
+                },
+                now,
+            )
     elif row.type == "core.GameAborted":
-        outcome = {"winners": [], "scores": {}, "reason": f"aborted by {p.get('by')}: {p.get('reason') or '-'}"}
+        outcome = {
+            "winners": [],
+            "scores": {},
+            "reason": f"aborted by {p.get('by')}: {p.get('reason') or '-'}",
+        }
         for s in humans.values():
-            notify_user(game, s.user, N.Kind.GAME_FINISHED, key,
-                        {"seat": s.index, "event": event, "outcome": outcome, "aborted": True,
-                         "winners_text": "none"}, now)
+            notify_user(
+                game,
+                s.user,
+                N.Kind.GAME_FINISHED,
+                key,
+                {
+                    "seat": s.index,
+                    "event": event,
+                    "outcome": outcome,
+                    "aborted": True,
+                    "winners_text": "none",
+                },
+                now,
+            )
     elif row.type == "core.DeadlineMissed":
         s = humans.get(p.get("seat"))
         if s is not None:
             cmd = p.get("default_command")
-            notify_user(game, s.user, N.Kind.DEFAULT_APPLIED, key, {
-                "seat": s.index, "event": event, "decision": p.get("kind"), "default_command": cmd,
-                "default_command_text": ", ".join(f"{k}={v}" for k, v in (cmd or {}).items()),
-                "misses": p.get("misses"), "excused_misses": p.get("excused_misses"), "zombie": p.get("zombie")},
-                now)
+            notify_user(
+                game,
+                s.user,
+                N.Kind.DEFAULT_APPLIED,
+                key,
+                {
+                    "seat": s.index,
+                    "event": event,
+                    "decision": p.get("kind"),
+                    "default_command": cmd,
+                    "default_command_text": ", ".join(f"{k}={v}" for k, v in (cmd or {}).items()),
+                    "misses": p.get("misses"),
+                    "excused_misses": p.get("excused_misses"),
+                    "zombie": p.get("zombie"),
+                },
+                now,
+            )
     elif row.type == "core.MessageSent":
         sender = p.get("from")
         to = p.get("to")
         targets = [i for i in (to if isinstance(to, list) else humans) if i != sender]
         from_seat = humans.get(sender)
-        message = {"from": sender, "from_name": from_seat.user.username if from_seat else f"seat {sender}",
-                   "to": to, "private": to is not None, "text": p.get("text", "")}
+        message = {
+            "from": sender,
+            "from_name": from_seat.user.username if from_seat else f"seat {sender}",
+            "to": to,
+            "private": to is not None,
+            "text": p.get("text", ""),
+        }
         for i in targets:
             s = humans.get(i)
             if s is not None:
-                notify_user(game, s.user, N.Kind.MESSAGE, key, {"seat": i, "event": event, "message": message}, now)
+                notify_user(
+                    game, s.user, N.Kind.MESSAGE, key, {"seat": i, "event": event, "message": message}, now
+                )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -223,7 +317,8 @@ def deliver(nid: int, attempt: int | None = None) -> int | None:
     if n is None or n.status != N.Status.PENDING or (attempt is not None and n.attempts != attempt):
         return None
     if not Notification.objects.filter(id=nid, status=N.Status.PENDING, attempts=n.attempts).update(
-            status=N.Status.SENDING, claimed_at=now):
+        status=N.Status.SENDING, claimed_at=now
+    ):
         return None
     attempts = n.attempts + 1
     try:
@@ -260,14 +355,28 @@ def _send(n: Notification, attempts: int, now) -> tuple[str, str, int | None]:
         return N.Status.SKIPPED, "no webhook URL", None
     t = int(now.timestamp())
     body = {**n.payload, "notification_id": n.id}
-    result = webhooks.post(profile.webhook_url, profile.webhook_secret, body, t, {
-        "X-Sengoku-Delivery": str(n.id), "X-Sengoku-Event": n.kind, "X-Sengoku-Attempt": str(attempts)})
+    result = webhooks.post(
+        profile.webhook_url,
+        profile.webhook_secret,
+        body,
+        t,
+        {"X-Sengoku-Delivery": str(n.id), "X-Sengoku-Event": n.kind, "X-Sengoku-Attempt": str(attempts)},
+    )
     retry = result.retry and attempts < settings.WEBHOOK_MAX_ATTEMPTS
     retry_in = webhooks.backoff_seconds(attempts) if retry else None
     WebhookDelivery.objects.create(
-        notification=n, user=n.user, url=profile.webhook_url[:500], attempt=attempts, timestamp=t,
-        status_code=result.status_code, ok=result.ok, error=result.error[:500], duration_ms=result.duration_ms,
-        next_retry_at=now + timedelta(seconds=retry_in) if retry_in else None, created_at=now)
+        notification=n,
+        user=n.user,
+        url=profile.webhook_url[:500],
+        attempt=attempts,
+        timestamp=t,
+        status_code=result.status_code,
+        ok=result.ok,
+        error=result.error[:500],
+        duration_ms=result.duration_ms,
+        next_retry_at=now + timedelta(seconds=retry_in) if retry_in else None,
+        created_at=now,
+    )
     if result.ok:
         return N.Status.SENT, "", None
     return (N.Status.PENDING if retry else N.Status.FAILED), result.error, retry_in
@@ -278,12 +387,16 @@ def requeue_stale(now) -> int:
     before the retry ran) go out again; a row stuck in `sending` (its worker
     died mid-POST) is marked failed rather than risk sending it twice."""
     grace = 0 if inline() else REQUEUE_GRACE_SECONDS
-    due = Notification.objects.filter(status=N.Status.PENDING, next_attempt_at__lte=now - timedelta(seconds=grace))
+    due = Notification.objects.filter(
+        status=N.Status.PENDING, next_attempt_at__lte=now - timedelta(seconds=grace)
+    )
     n = 0
     for nid, attempt in due.values_list("id", "attempts")[:200]:
         enqueue(nid, attempt)
         n += 1
-    Notification.objects.filter(status=N.Status.SENDING,
-                                claimed_at__lt=now - timedelta(seconds=LOST_SENDING_SECONDS)).update(
-        status=N.Status.FAILED, last_error="the worker was lost during delivery (not retried: at most once)")
+    Notification.objects.filter(
+        status=N.Status.SENDING, claimed_at__lt=now - timedelta(seconds=LOST_SENDING_SECONDS)
+    ).update(
+        status=N.Status.FAILED, last_error="the worker was lost during delivery (not retried: at most once)"
+    )
     return n

@@ -34,8 +34,10 @@ def vote(game_id, user, action: str) -> dict:
         if game.status != Game.Status.RUNNING:
             raise Conflict(f"the game is {game.status}", code=ErrorCode.GAME_NOT_RUNNING)
         if game.paused == (action == PAUSE):
-            raise Conflict("the game is already paused" if game.paused else "the game is not paused",
-                           code=ErrorCode.ALREADY_PAUSED if game.paused else ErrorCode.NOT_PAUSED)
+            raise Conflict(
+                "the game is already paused" if game.paused else "the game is not paused",
+                code=ErrorCode.ALREADY_PAUSED if game.paused else ErrorCode.NOT_PAUSED,
+            )
         PauseVote.objects.get_or_create(game=game, user=user, action=action)
         voters = set(PauseVote.objects.filter(game=game, action=action).values_list("user_id", flat=True))
         voters &= set(humans)
@@ -53,15 +55,23 @@ def _switch(game: Game, action: str, by: list[str], user) -> None:
     PauseVote.objects.filter(game=game).delete()
     deadlines.refresh_freeze(game, now)
     kind = "core.GamePaused" if game.paused else "core.GameResumed"
-    play.append_core(game, [NewEvent(kind, {"by": by, "creator": user.id == game.creator_id},
-                                     actor={"user": user.username})])
+    play.append_core(
+        game,
+        [NewEvent(kind, {"by": by, "creator": user.id == game.creator_id}, actor={"user": user.username})],
+    )
 
 
 def state(game: Game, humans: dict, action: str, voters: set, switched: bool) -> dict:
-    return {"paused": game.paused, "switched": switched, "action": action, "version": game.version,
-            "votes": sorted(humans[u].user.username for u in voters),
-            "waiting_for": sorted(s.user.username for uid, s in humans.items() if uid not in voters)
-            if not switched else []}
+    return {
+        "paused": game.paused,
+        "switched": switched,
+        "action": action,
+        "version": game.version,
+        "votes": sorted(humans[u].user.username for u in voters),
+        "waiting_for": sorted(s.user.username for uid, s in humans.items() if uid not in voters)
+        if not switched
+        else [],
+    }
 
 
 def reclaim(game_id, user, index: int) -> Game:

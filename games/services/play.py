@@ -51,8 +51,13 @@ def _body_hash(command: Any, expected_version: Any) -> str:
     return hashlib.sha256(canonical_json({"c": command, "v": expected_version}).encode()).hexdigest()
 
 
-def submit(game_id, user, command: Mapping[str, Any], expected_version: int | None = None,
-           idempotency_key: str | None = None) -> Submitted:
+def submit(
+    game_id,
+    user,
+    command: Mapping[str, Any],
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> Submitted:
     """A player's command (validated by the caller: an object with a string
     `type`, an integer or no expected version, a key of 1-200 characters)."""
     body_hash = _body_hash(command, expected_version)
@@ -75,9 +80,14 @@ def submit(game_id, user, command: Mapping[str, Any], expected_version: int | No
         viewer = Viewer(frozenset({seat.index}), game.status != "running")
         result = Submitted(game.version, [present_event(r, viewer) for r in rows])
         if idempotency_key:
-            CommandReceipt.objects.create(game=game, user=user, key=idempotency_key, body_hash=body_hash,
-                                          status_code=201, response={"version": result.version,
-                                                                     "events": result.events})
+            CommandReceipt.objects.create(
+                game=game,
+                user=user,
+                key=idempotency_key,
+                body_hash=body_hash,
+                status_code=201,
+                response={"version": result.version, "events": result.events},
+            )
     return result
 
 
@@ -86,7 +96,9 @@ def _receipt(game: Game, user, key: str, body_hash: str) -> Submitted | None:
     if r is None:
         return None
     if r.body_hash != body_hash:
-        raise Unprocessable("this Idempotency-Key was used with a different request", code=ErrorCode.IDEMPOTENCY_KEY_REUSED)
+        raise Unprocessable(
+            "this Idempotency-Key was used with a different request", code=ErrorCode.IDEMPOTENCY_KEY_REUSED
+        )
     return Submitted(r.response["version"], r.response["events"], replayed=True)
 
 
@@ -94,8 +106,16 @@ def reclaim_locked(game: Game, seat: Seat, user) -> None:
     """Seat back to its human (game locked): a fresh budget of excused misses."""
     seat.zombie, seat.misses = False, 0
     seat.save(update_fields=["zombie", "misses"])
-    append_core(game, [store.NewEvent("core.SeatReclaimed", {"seat": seat.index, "user": user.username},
-                                      actor={"seat": seat.index, "user": user.username})])
+    append_core(
+        game,
+        [
+            store.NewEvent(
+                "core.SeatReclaimed",
+                {"seat": seat.index, "user": user.username},
+                actor={"seat": seat.index, "user": user.username},
+            )
+        ],
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -103,8 +123,14 @@ def reclaim_locked(game: Game, seat: Seat, user) -> None:
 
 
 @observe.command  # metrics + log context (games/observe.py)
-def apply(game: Game, seat: Seat, command: Mapping[str, Any], expected_version: int | None,
-          actor: dict, cause_extra: dict | None = None) -> list:
+def apply(
+    game: Game,
+    seat: Seat,
+    command: Mapping[str, Any],
+    expected_version: int | None,
+    actor: dict,
+    cause_extra: dict | None = None,
+) -> list:
     """Decide and append, inside the caller's transaction with `game` locked.
     Raises ServiceError subclasses; nothing is written when it raises."""
     check(game, expected_version)
@@ -113,8 +139,14 @@ def apply(game: Game, seat: Seat, command: Mapping[str, Any], expected_version: 
     events, outcome = stamp(game, rules, state, seat.index, command, new, actor, cause_extra)
     if outcome is None:
         return commit(game, events, lambda rows: state)
-    return commit(game, events, lambda rows: state, status=Game.Status.FINISHED, outcome=outcome,
-                  finished_at=timezone.now())
+    return commit(
+        game,
+        events,
+        lambda rows: state,
+        status=Game.Status.FINISHED,
+        outcome=outcome,
+        finished_at=timezone.now(),
+    )
 
 
 def check(game: Game, expected_version: int | None) -> None:
@@ -123,8 +155,11 @@ def check(game: Game, expected_version: int | None) -> None:
     if game.paused:  # pbem: a paused game's clocks and moves both wait (services/pause.py)
         raise Conflict("the game is paused; vote to resume it first", code=ErrorCode.GAME_PAUSED)
     if expected_version is not None and expected_version != game.version:
-        raise Conflict(f"the game is at version {game.version}, not {expected_version}",
-                       code=ErrorCode.VERSION_CONFLICT, current_version=game.version)
+        raise Conflict(
+            f"the game is at version {game.version}, not {expected_version}",
+            code=ErrorCode.VERSION_CONFLICT,
+            current_version=game.version,
+        )
 
 
 def decide(game: Game, rules: Ruleset, seat: int, command: Mapping[str, Any]) -> tuple[list, Any]:
@@ -137,10 +172,18 @@ def decide(game: Game, rules: Ruleset, seat: int, command: Mapping[str, Any]) ->
     except IllegalCommand as exc:  # the engine's code, carried through (422)
         raise Unprocessable(exc.reason, code=exc.code) from exc
     except Exception as exc:  # an engine bug: its own code (not bad input), logged, nothing written
-        log.exception("engine_error: game %s (%s) seat %s command type %r: decide raised %s",
-                      game.id, game.ruleset, seat, command.get("type"), type(exc).__name__)
-        raise EngineError(f"the rules engine failed on this command ({type(exc).__name__}); "
-                          f"nothing was written and the failure was logged") from exc
+        log.exception(
+            "engine_error: game %s (%s) seat %s command type %r: decide raised %s",
+            game.id,
+            game.ruleset,
+            seat,
+            command.get("type"),
+            type(exc).__name__,
+        )
+        raise EngineError(
+            f"the rules engine failed on this command ({type(exc).__name__}); "
+            f"nothing was written and the failure was logged"
+        ) from exc
     if not new:
         raise Unprocessable("this command changes nothing", code=ErrorCode.ILLEGAL_COMMAND)
     for e in new:
@@ -149,19 +192,38 @@ def decide(game: Game, rules: Ruleset, seat: int, command: Mapping[str, Any]) ->
     return new, state
 
 
-def stamp(game: Game, rules: Ruleset, state: Any, seat: int, command: Mapping[str, Any], new: list,
-          actor: dict, cause_extra: dict | None) -> tuple[list[store.NewEvent], dict | None]:
+def stamp(
+    game: Game,
+    rules: Ruleset,
+    state: Any,
+    seat: int,
+    command: Mapping[str, Any],
+    new: list,
+    actor: dict,
+    cause_extra: dict | None,
+) -> tuple[list[store.NewEvent], dict | None]:
     """The events to store: actor and cause on the first, and when the game is
     over core.GameFinished + core.SeedRevealed. Returns (events, outcome)."""
     cause = {"seat": seat, "command": dict(command), **(cause_extra or {})}
-    events = [store.NewEvent(e.type, dict(e.payload), e.version, e.visible_to,
-                             actor=actor if i == 0 else None, cause=cause if i == 0 else None)
-              for i, e in enumerate(new)]
+    events = [
+        store.NewEvent(
+            e.type,
+            dict(e.payload),
+            e.version,
+            e.visible_to,
+            actor=actor if i == 0 else None,
+            cause=cause if i == 0 else None,
+        )
+        for i, e in enumerate(new)
+    ]
     outcome = rules.outcome(state)
     if outcome is None:
         return events, None
-    out = {"winners": list(outcome.winners), "scores": {str(k): v for k, v in outcome.scores.items()},
-           "reason": outcome.reason}
+    out = {
+        "winners": list(outcome.winners),
+        "scores": {str(k): v for k, v in outcome.scores.items()},
+        "reason": outcome.reason,
+    }
     events.append(store.NewEvent("core.GameFinished", {"outcome": out}))
     events.append(store.NewEvent("core.SeedRevealed", {"seed": game.seed}))
     return events, out

@@ -45,7 +45,13 @@ def can_see(row: StoredEvent, viewer: Viewer) -> bool:
 def present_event(row: StoredEvent, viewer: Viewer) -> dict[str, Any]:
     if not can_see(row, viewer):
         # No gaps in feeds: the seq and chain links stay, the content does not.
-        return {"seq": row.seq, "type": row.type, "redacted": True, "prev_hash": row.prev_hash, "hash": row.hash}
+        return {
+            "seq": row.seq,
+            "type": row.type,
+            "redacted": True,
+            "prev_hash": row.prev_hash,
+            "hash": row.hash,
+        }
     out = {
         "seq": row.seq,
         "type": row.type,

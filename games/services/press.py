@@ -22,26 +22,42 @@ from .present import Viewer, present_event
 
 def _check_text(text: Any) -> str:
     if not isinstance(text, str) or not text.strip():
-        raise Invalid("text must be a non-empty string", code=ErrorCode.INVALID, fields={"text": ["required"]})
+        raise Invalid(
+            "text must be a non-empty string", code=ErrorCode.INVALID, fields={"text": ["required"]}
+        )
     limit = settings.PRESS_MAX_CHARS
     if len(text) > limit:
-        raise Invalid(f"messages are limited to {limit} characters", code=ErrorCode.MESSAGE_TOO_LONG,
-                      fields={"text": [f"at most {limit} characters"]})
+        raise Invalid(
+            f"messages are limited to {limit} characters",
+            code=ErrorCode.MESSAGE_TOO_LONG,
+            fields={"text": [f"at most {limit} characters"]},
+        )
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:  # a lone surrogate from "\ud800" in the JSON
-        raise Invalid("text must be valid Unicode", code=ErrorCode.INVALID, fields={"text": ["invalid Unicode"]}) from exc
+        raise Invalid(
+            "text must be valid Unicode", code=ErrorCode.INVALID, fields={"text": ["invalid Unicode"]}
+        ) from exc
     if "\x00" in text:
-        raise Invalid("text must not contain NUL characters", code=ErrorCode.INVALID, fields={"text": ["NUL"]})
+        raise Invalid(
+            "text must not contain NUL characters", code=ErrorCode.INVALID, fields={"text": ["NUL"]}
+        )
     return text
 
 
 def _check_to(to: Any, players: int) -> list[int] | None:
     if to is None:
         return None
-    if not isinstance(to, list) or not to or not all(isinstance(i, int) and not isinstance(i, bool) for i in to):
-        raise Invalid("to must be null (everyone) or a non-empty list of seat indices", code=ErrorCode.INVALID,
-                      fields={"to": ["list of seat indices or null"]})
+    if (
+        not isinstance(to, list)
+        or not to
+        or not all(isinstance(i, int) and not isinstance(i, bool) for i in to)
+    ):
+        raise Invalid(
+            "to must be null (everyone) or a non-empty list of seat indices",
+            code=ErrorCode.INVALID,
+            fields={"to": ["list of seat indices or null"]},
+        )
     bad = [i for i in to if not 0 <= i < players]
     if bad:
         raise Invalid(f"no such seats: {bad}", code=ErrorCode.INVALID_SEAT, fields={"to": ["unknown seat"]})
@@ -65,9 +81,24 @@ def send(game_id, user, text: Any, to: Any) -> dict:
         if recipients is not None:
             recipients = [i for i in recipients if i != seat]
             if not recipients:
-                raise Invalid("send to at least one other seat (or to null: everyone)", code=ErrorCode.INVALID,
-                              fields={"to": ["only yourself"]})
+                raise Invalid(
+                    "send to at least one other seat (or to null: everyone)",
+                    code=ErrorCode.INVALID,
+                    fields={"to": ["only yourself"]},
+                )
         visible = None if recipients is None else tuple(sorted({seat, *recipients}))
-        rows = append_core(game, [NewEvent("core.MessageSent", {"from": seat, "to": recipients, "text": text},
-                                           visible_to=visible, actor={"seat": seat, "user": user.username})])
-    return {"version": game.version, "event": present_event(rows[0], Viewer(frozenset({seat}), user_id=user.id))}
+        rows = append_core(
+            game,
+            [
+                NewEvent(
+                    "core.MessageSent",
+                    {"from": seat, "to": recipients, "text": text},
+                    visible_to=visible,
+                    actor={"seat": seat, "user": user.username},
+                )
+            ],
+        )
+    return {
+        "version": game.version,
+        "event": present_event(rows[0], Viewer(frozenset({seat}), user_id=user.id)),
+    }

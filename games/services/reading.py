@@ -20,10 +20,18 @@ SAMPLES = 20
 
 
 def seats_json(game: Game) -> list[dict]:
-    return [{"index": s.index, "faction": s.faction or None,
-             "user": {"id": s.user.id, "username": s.user.username} if s.user else None,
-             "is_bot": s.is_bot, "bot": s.bot or None, "zombie": s.zombie, "misses": s.misses}
-            for s in game.seats.select_related("user").all()]
+    return [
+        {
+            "index": s.index,
+            "faction": s.faction or None,
+            "user": {"id": s.user.id, "username": s.user.username} if s.user else None,
+            "is_bot": s.is_bot,
+            "bot": s.bot or None,
+            "zombie": s.zombie,
+            "misses": s.misses,
+        }
+        for s in game.seats.select_related("user").all()
+    ]
 
 
 def pending_json(game: Game) -> list[dict]:
@@ -38,9 +46,16 @@ def pending_json(game: Game) -> list[dict]:
     out = []
     for p in rules.pending(load_state(game)):
         s = seats.get(p.seat)
-        out.append({"seat": p.seat, "faction": (s.faction or None) if s else None,
-                    "user": s.user.username if s is not None and s.user else None,
-                    "is_bot": bool(s and s.is_bot), "kind": p.kind, "deadline": due.get(p.seat)})
+        out.append(
+            {
+                "seat": p.seat,
+                "faction": (s.faction or None) if s else None,
+                "user": s.user.username if s is not None and s.user else None,
+                "is_bot": bool(s and s.is_bot),
+                "kind": p.kind,
+                "deadline": due.get(p.seat),
+            }
+        )
     return out
 
 
@@ -48,13 +63,25 @@ def game_json(game: Game, user=None) -> dict:
     """The game's metadata; its invite code only for its creator (private games)."""
     host = game.private and getattr(user, "id", None) == game.creator_id
     return {
-        "id": str(game.id), "ruleset": game.ruleset, "rules_version": game.rules_version, "name": game.name,
-        "players": game.players, "options": game.options, "time_control": game.time_control,
-        "status": game.status, "paused": game.paused, "private": game.private,
-        "invite_code": game.invite_code if host else None, "creator": game.creator.username,
-        "version": game.version, "chain_head": game.chain_head or None, "seats": seats_json(game),
-        "pending": pending_json(game), "outcome": game.outcome,
-        "created_at": _iso(game.created_at), "started_at": _iso(game.started_at),
+        "id": str(game.id),
+        "ruleset": game.ruleset,
+        "rules_version": game.rules_version,
+        "name": game.name,
+        "players": game.players,
+        "options": game.options,
+        "time_control": game.time_control,
+        "status": game.status,
+        "paused": game.paused,
+        "private": game.private,
+        "invite_code": game.invite_code if host else None,
+        "creator": game.creator.username,
+        "version": game.version,
+        "chain_head": game.chain_head or None,
+        "seats": seats_json(game),
+        "pending": pending_json(game),
+        "outcome": game.outcome,
+        "created_at": _iso(game.created_at),
+        "started_at": _iso(game.started_at),
         "finished_at": _iso(game.finished_at),
     }
 
@@ -78,14 +105,27 @@ def _view_body(game: Game, state: Any, viewer: Viewer, version: int) -> dict:
     seats = None
     if viewer.omniscient:
         seats = {str(i): rules.view(state, i) for i in range(game.players)}
-    return {"ruleset": game.ruleset, "version": version, "seat": viewer.seat,
-            "state": rules.view(state, viewer.seat), "seats": seats}
+    return {
+        "ruleset": game.ruleset,
+        "version": version,
+        "seat": viewer.seat,
+        "state": rules.view(state, viewer.seat),
+        "seats": seats,
+    }
 
 
 def legal(game: Game, user) -> dict:
     viewer = viewer_for(game, user)
-    out = {"ruleset": game.ruleset, "version": game.version, "seat": viewer.seat, "pending": False, "deadline": None,
-           "commands": [], "templates": [], "samples": []}
+    out = {
+        "ruleset": game.ruleset,
+        "version": game.version,
+        "seat": viewer.seat,
+        "pending": False,
+        "deadline": None,
+        "commands": [],
+        "templates": [],
+        "samples": [],
+    }
     if game.status != Game.Status.RUNNING or viewer.seat is None or game.paused:
         return out
     rules = rules_for(game)
@@ -100,7 +140,9 @@ def legal(game: Game, user) -> dict:
         return out
     if len(commands) <= MAX_LEGAL:
         out["commands"] = commands
-    out["templates"] = [{"type": t.type, "schema": t.schema, "description": t.description} for t in ls.templates]
+    out["templates"] = [
+        {"type": t.type, "schema": t.schema, "description": t.description} for t in ls.templates
+    ]
     samples: list[dict] = []
     if ls.sample is not None:
         seen = set()
@@ -133,4 +175,3 @@ def replay(game: Game, user, version: Any) -> dict:
     if not 1 <= v <= game.version:
         raise Invalid(f"version must be from 1 to {game.version}", code=ErrorCode.INVALID_VERSION)
     return _view_body(game, load_state(game, upto=v), viewer_for(game, user), v)
-

@@ -33,8 +33,11 @@ def rules_for(game: Game) -> Ruleset:
     through `for_rules_version`; games.verify.engine_for)."""
     rules = registry.get(game.ruleset)
     if rules is None:
-        raise ServiceError(f"ruleset {game.ruleset!r} is not available on this server", code=ErrorCode.UNKNOWN_RULESET,
-                           status=409)
+        raise ServiceError(
+            f"ruleset {game.ruleset!r} is not available on this server",
+            code=ErrorCode.UNKNOWN_RULESET,
+            status=409,
+        )
     return engine_for(rules, game.rules_version)
 
 

@@ -54,8 +54,10 @@ def _last_batch(rows: list) -> tuple[list, list]:
     the takeback events among them)."""
     for i in range(len(rows) - 1, -1, -1):
         if rows[i].cause and "command" in rows[i].cause:
-            return ([r for r in rows[i:] if r.type not in TAKEBACK_TYPES],
-                    [r for r in rows[i:] if r.type in TAKEBACK_TYPES])
+            return (
+                [r for r in rows[i:] if r.type not in TAKEBACK_TYPES],
+                [r for r in rows[i:] if r.type in TAKEBACK_TYPES],
+            )
     raise Conflict("nothing has been played yet", code=ErrorCode.TAKEBACK_NOT_ALLOWED)
 
 
@@ -104,8 +106,9 @@ def _check_deterministic(game: Game, seat: int, command: dict, batch: list) -> N
     frm = batch[0].seq
     before = load_state(game, upto=frm - 1)
     recorded = [_masked(r.type, r.payload, r.visible_to) for r in batch]
-    seeds = [game.seed] + [hmac_sha256_hex(game.seed, f"{frm}:core:takeback-probe:{k}")
-                           for k in range(1, PROBES + 1)]
+    seeds = [game.seed] + [
+        hmac_sha256_hex(game.seed, f"{frm}:core:takeback-probe:{k}") for k in range(1, PROBES + 1)
+    ]
     for n, seed in enumerate(seeds):
         try:
             again = rules.decide(before, seat, command, rng_factory(seed, frm))
@@ -125,8 +128,6 @@ def _my_seat(game: Game, user) -> Seat:
     if seat is None:
         raise Forbidden("you have no seat in this game", code=ErrorCode.NOT_SEATED)
     return seat
-
-
 
 
 def _voters(game: Game, asker: int) -> set[int]:
@@ -185,10 +186,14 @@ def answer(game_id, user, request_seq: int, accept: bool) -> dict:
             raise Conflict("you already accepted", code=ErrorCode.ALREADY_ANSWERED)
         actor = {"seat": seat.index, "user": user.username}
         if not accept:
-            append_core(game, [store.NewEvent(REFUSED, {"request_seq": req.seq, "seat": seat.index}, actor=actor)])
+            append_core(
+                game, [store.NewEvent(REFUSED, {"request_seq": req.seq, "seat": seat.index}, actor=actor)]
+            )
             return {"request_seq": req.seq, "status": "refused", **body, "version": game.version}
         if _voters(game, body["seat"]) - voted - {seat.index}:
-            append_core(game, [store.NewEvent(VOTED, {"request_seq": req.seq, "seat": seat.index}, actor=actor)])
+            append_core(
+                game, [store.NewEvent(VOTED, {"request_seq": req.seq, "seat": seat.index}, actor=actor)]
+            )
             return {"request_seq": req.seq, "status": "pending", **body, "version": game.version}
         append_core(game, [store.NewEvent(ACCEPTED, {"request_seq": req.seq, **body}, actor=actor)])
     return {"request_seq": req.seq, "status": "accepted", **body, "version": game.version}
@@ -203,5 +208,11 @@ def current(game_id, user) -> dict:
     later = store.load(game.id, after=req.seq)
     voted = sorted(r.payload.get("seat") for r in later if r.type == VOTED)
     waiting = sorted(_voters(game, req.payload["seat"]) - set(voted))
-    return {"open": {"request_seq": req.seq, **{k: req.payload[k] for k in ("seat", "undo_from_seq", "undo_to_seq")},
-                     "accepted_by": voted, "waiting_for": waiting}}
+    return {
+        "open": {
+            "request_seq": req.seq,
+            **{k: req.payload[k] for k in ("seat", "undo_from_seq", "undo_to_seq")},
+            "accepted_by": voted,
+            "waiting_for": waiting,
+        }
+    }

@@ -72,8 +72,11 @@ def _set_vacation(user, until) -> None:
         days = (until - now).total_seconds() / 86400
         available = max(0.0, days_per_year() - used)
         if days > available + EPSILON_DAYS:
-            raise Invalid(f"you have {available:.2f} vacation days left this year; that vacation needs {days:.2f}",
-                          code=ErrorCode.VACATION_EXHAUSTED, fields={"vacation_until": ["beyond your vacation days"]})
+            raise Invalid(
+                f"you have {available:.2f} vacation days left this year; that vacation needs {days:.2f}",
+                code=ErrorCode.VACATION_EXHAUSTED,
+                fields={"vacation_until": ["beyond your vacation days"]},
+            )
         used += days
         p.vacation_until = until
     p.vacation_days_used = {**(p.vacation_days_used or {}), year: round(max(0.0, used), 6)}

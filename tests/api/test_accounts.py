@@ -23,8 +23,15 @@ def test_token_is_stored_hashed(api):
     assert token not in (row.digest, row.token_key) and len(row.token_key) < len(token)
 
 
-@pytest.mark.parametrize("password,code", [("short", "weak_password"), ("password123", "weak_password"),
-                                           ("12345678901", "weak_password"), ("akikoakiko1", "weak_password")])
+@pytest.mark.parametrize(
+    "password,code",
+    [
+        ("short", "weak_password"),
+        ("password123", "weak_password"),
+        ("12345678901", "weak_password"),
+        ("akikoakiko1", "weak_password"),
+    ],
+)
 def test_weak_passwords_are_refused_by_django_validators(api, password, code):
     r = api.post(REG, {"username": "akikoakiko", "password": password})
     assert r.status_code == 400 and r.json()["code"] == code
@@ -35,7 +42,10 @@ def test_duplicate_username_is_409(api, host):
     assert r.status_code == 409 and r.json()["code"] == "username_taken"
 
 
-@pytest.mark.parametrize("body", [{}, {"username": "a"}, {"username": "ok-name"}, {"username": "bad name!", "password": "Xq9!mountain"}])
+@pytest.mark.parametrize(
+    "body",
+    [{}, {"username": "a"}, {"username": "ok-name"}, {"username": "bad name!", "password": "Xq9!mountain"}],
+)
 def test_invalid_registration_fields_are_400(api, body):
     r = api.post(REG, body)
     assert r.status_code == 400 and r.json()["code"] == "invalid" and "fields" in r.json()
@@ -61,9 +71,14 @@ def test_me_requires_a_valid_token(api):
 
 
 def test_me_patch_settings_and_secret_is_write_only(api, host):
-    r = api.as_(host).patch("/api/v1/accounts/me", {"email_notifications": False,
-                                                    "webhook_url": "https://example.org/hook",
-                                                    "webhook_secret": "s3cret-value"})
+    r = api.as_(host).patch(
+        "/api/v1/accounts/me",
+        {
+            "email_notifications": False,
+            "webhook_url": "https://example.org/hook",
+            "webhook_secret": "s3cret-value",
+        },
+    )
     assert r.status_code == 200, r.content
     body = r.json()
     assert body["email_notifications"] is False and body["webhook_url"] == "https://example.org/hook"
@@ -73,13 +88,14 @@ def test_me_patch_settings_and_secret_is_write_only(api, host):
 
 def test_register_is_throttled(api, settings):
     # A private cache: under xdist with REDIS_URL the workers would share throttle counters.
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": "throttle-test"},
-                       "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
-                                    "LOCATION": "sengoku_cache"}}
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK,
-                               "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
-                                                          "register": "2/hour"}}
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle-test"},
+        "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "sengoku_cache"},
+    }
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "register": "2/hour"},
+    }
     from rest_framework.throttling import ScopedRateThrottle
 
     old = ScopedRateThrottle.THROTTLE_RATES

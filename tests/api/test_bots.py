@@ -18,8 +18,12 @@ def test_bots_play_through_the_same_path_until_the_end(api, host, settings):
             break
         legal = api.as_(host).get(f"/api/v1/games/{g['id']}/legal-commands").json()
         assert legal["commands"], meta["pending"]  # bots never leave a bot decision pending
-        assert api.as_(host).post(f"/api/v1/games/{g['id']}/commands",
-                                  {"command": legal["commands"][-1]}).status_code == 201
+        assert (
+            api.as_(host)
+            .post(f"/api/v1/games/{g['id']}/commands", {"command": legal["commands"][-1]})
+            .status_code
+            == 201
+        )
     game = Game.objects.get(id=g["id"])
     assert game.status == "finished"
     feed = api.as_(host).get(f"/api/v1/games/{g['id']}/events?limit=1000").json()["results"]

@@ -15,7 +15,9 @@ def count(g):
 
 def test_player_bids_and_gets_own_private_event(api, host, running_game):
     v = running_game["version"]
-    r = api.as_(host).post(url(running_game), {"command": {"type": "bid", "amount": 3}, "expected_version": v})
+    r = api.as_(host).post(
+        url(running_game), {"command": {"type": "bid", "amount": 3}, "expected_version": v}
+    )
     assert r.status_code == 201, r.content
     body = r.json()
     assert body["version"] == v + 2
@@ -35,31 +37,41 @@ def test_no_token_is_401(api, running_game):
 
 
 def test_unknown_game_is_404(api, host):
-    r = api.as_(host).post("/api/v1/games/0f0f0f0f-0000-0000-0000-000000000000/commands",
-                           {"command": {"type": "bid", "amount": 1}})
+    r = api.as_(host).post(
+        "/api/v1/games/0f0f0f0f-0000-0000-0000-000000000000/commands",
+        {"command": {"type": "bid", "amount": 1}},
+    )
     assert r.status_code == 404
 
 
 def test_stale_version_is_409_with_current_version(api, host, running_game):
     before = count(running_game)
-    r = api.as_(host).post(url(running_game), {"command": {"type": "bid", "amount": 1}, "expected_version": 1})
+    r = api.as_(host).post(
+        url(running_game), {"command": {"type": "bid", "amount": 1}, "expected_version": 1}
+    )
     assert r.status_code == 409
-    assert r.json() == {"code": "version_conflict", "detail": r.json()["detail"],
-                        "current_version": running_game["version"]}
+    assert r.json() == {
+        "code": "version_conflict",
+        "detail": r.json()["detail"],
+        "current_version": running_game["version"],
+    }
     assert count(running_game) == before
 
 
-@pytest.mark.parametrize("body,status,code", [
-    ({"command": {"type": "bid", "amount": 99}}, 422, "illegal_command"),
-    ({"command": {"type": "keep"}}, 422, "illegal_command"),
-    ({"command": {"type": "teleport"}}, 400, "invalid_command"),
-    ({"command": {"type": "bid"}}, 400, "invalid_command"),
-    ({"command": {"amount": 1}}, 400, "invalid_command"),
-    ({"command": "bid"}, 400, "invalid_command"),
-    ({}, 400, "invalid_command"),
-    ({"command": {"type": "bid", "amount": 1}, "expected_version": "x"}, 400, "invalid"),
-    ({"command": {"type": "bid", "amount": 1}, "extra": 1}, 400, "invalid"),
-])
+@pytest.mark.parametrize(
+    "body,status,code",
+    [
+        ({"command": {"type": "bid", "amount": 99}}, 422, "illegal_command"),
+        ({"command": {"type": "keep"}}, 422, "illegal_command"),
+        ({"command": {"type": "teleport"}}, 400, "invalid_command"),
+        ({"command": {"type": "bid"}}, 400, "invalid_command"),
+        ({"command": {"amount": 1}}, 400, "invalid_command"),
+        ({"command": "bid"}, 400, "invalid_command"),
+        ({}, 400, "invalid_command"),
+        ({"command": {"type": "bid", "amount": 1}, "expected_version": "x"}, 400, "invalid"),
+        ({"command": {"type": "bid", "amount": 1}, "extra": 1}, 400, "invalid"),
+    ],
+)
 def test_bad_commands_are_4xx_and_write_nothing(api, host, running_game, body, status, code):
     before = count(running_game)
     r = api.as_(host).post(url(running_game), body)
@@ -69,8 +81,9 @@ def test_bad_commands_are_4xx_and_write_nothing(api, host, running_game, body, s
 
 
 def test_malformed_json_and_non_object_bodies(api, host, running_game):
-    r = api.as_(host).client.post(url(running_game), "{oops", content_type="application/json",
-                                  HTTP_AUTHORIZATION=f"Bearer {host.token}")
+    r = api.as_(host).client.post(
+        url(running_game), "{oops", content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {host.token}"
+    )
     assert r.status_code == 400 and r.json()["code"] == "malformed_json"
     r = api.as_(host).post(url(running_game), [1, 2])
     assert r.status_code == 400
@@ -91,8 +104,9 @@ def test_idempotent_retry_returns_first_answer_and_appends_nothing(api, host, ru
     again = api.as_(host).post(url(running_game), body, HTTP_IDEMPOTENCY_KEY="k-1")
     assert first.status_code == again.status_code == 201 and first.json() == again.json()
     assert count(running_game) == n
-    other = api.as_(host).post(url(running_game), {"command": {"type": "bid", "amount": 1}},
-                               HTTP_IDEMPOTENCY_KEY="k-1")
+    other = api.as_(host).post(
+        url(running_game), {"command": {"type": "bid", "amount": 1}}, HTTP_IDEMPOTENCY_KEY="k-1"
+    )
     assert other.status_code == 422 and other.json()["code"] == "idempotency_key_reused"
 
 

@@ -34,6 +34,9 @@ def test_posts_need_a_token_and_a_real_game(api, host, tail):
 def test_outsider_forbidden_and_conflicts(api, host, player, outsider, running_game):
     base = f"/api/v1/games/{running_game['id']}"
     assert api.as_(outsider).post(base + "/start").status_code == 403
-    assert api.as_(outsider).post(base + "/commands", {"command": {"type": "bid", "amount": 0}}).status_code == 403
+    assert (
+        api.as_(outsider).post(base + "/commands", {"command": {"type": "bid", "amount": 0}}).status_code
+        == 403
+    )
     assert api.as_(outsider).post(base + "/seats", {}).status_code == 409  # running: no more joins
     assert api.as_(player).post(base + "/commands", {"command": {"type": "keep"}}).status_code == 422

@@ -23,10 +23,14 @@ def _count(game) -> int:
 
 
 def _bid(api, who, game):
-    return api.as_(who).post(f"/api/v1/games/{game['id']}/commands", {"command": {"type": "bid", "amount": 1}})
+    return api.as_(who).post(
+        f"/api/v1/games/{game['id']}/commands", {"command": {"type": "bid", "amount": 1}}
+    )
 
 
-def test_an_engine_crash_is_engine_error_logged_and_writes_nothing(api, host, running_game, monkeypatch, caplog):
+def test_an_engine_crash_is_engine_error_logged_and_writes_nothing(
+    api, host, running_game, monkeypatch, caplog
+):
     def crash(state, seat, command, rng):
         raise ZeroDivisionError("division by zero")
 
@@ -43,25 +47,33 @@ def test_an_engine_crash_is_engine_error_logged_and_writes_nothing(api, host, ru
 
 
 @pytest.mark.parametrize("payload", [{"secret": 1}, {"secret": 1, "salt": "abc"}, {"salt": "F" * 32}])
-def test_an_unsalted_private_engine_event_is_refused_as_engine_error(api, host, running_game, monkeypatch,
-                                                                    caplog, payload):
-    monkeypatch.setattr(RULES, "decide", lambda state, seat, command, rng: [
-        Event("toy.Whispered", payload, visible_to=(seat,))])
+def test_an_unsalted_private_engine_event_is_refused_as_engine_error(
+    api, host, running_game, monkeypatch, caplog, payload
+):
+    monkeypatch.setattr(
+        RULES,
+        "decide",
+        lambda state, seat, command, rng: [Event("toy.Whispered", payload, visible_to=(seat,))],
+    )
     before = _count(running_game)
     with caplog.at_level(logging.ERROR):
         r = _bid(api, host, running_game)
     assert r.status_code == 422 and r.json()["code"] == "engine_error", r.content
     assert "toy.Whispered" in r.json()["detail"]
     assert _count(running_game) == before
-    assert any("engine_error" in rec.getMessage() and running_game["id"] in rec.getMessage()
-               for rec in caplog.records)
+    assert any(
+        "engine_error" in rec.getMessage() and running_game["id"] in rec.getMessage()
+        for rec in caplog.records
+    )
 
 
-def test_an_unsalted_private_setup_event_fails_the_start_and_writes_nothing(api, host, player, open_game,
-                                                                           monkeypatch):
+def test_an_unsalted_private_setup_event_fails_the_start_and_writes_nothing(
+    api, host, player, open_game, monkeypatch
+):
     real = RULES.start
-    monkeypatch.setattr(RULES, "start", lambda f, o, rng: [*real(f, o, rng),
-                                                           Event("toy.Dealt", {"card": 3}, visible_to=(0,))])
+    monkeypatch.setattr(
+        RULES, "start", lambda f, o, rng: [*real(f, o, rng), Event("toy.Dealt", {"card": 3}, visible_to=(0,))]
+    )
     assert api.as_(player).post(f"/api/v1/games/{open_game['id']}/seats", {}).status_code == 201
     r = api.as_(host).post(f"/api/v1/games/{open_game['id']}/start")
     assert r.status_code == 422 and r.json()["code"] == "engine_error", r.content

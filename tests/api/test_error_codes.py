@@ -17,8 +17,12 @@ from games.services.errors import ErrorCode
 from tests.support.toy import RULES
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = [p for d in ("api", "games", "accounts", "events") for p in (ROOT / d).rglob("*.py")
-           if "migrations" not in p.parts]
+SOURCES = [
+    p
+    for d in ("api", "games", "accounts", "events")
+    for p in (ROOT / d).rglob("*.py")
+    if "migrations" not in p.parts
+]
 
 
 def _codes_in(path: Path):
@@ -30,8 +34,11 @@ def _codes_in(path: Path):
             for sub in ast.walk(node.value):
                 if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
                     yield node.value.lineno, sub.value
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id in ("code", "default_code")
-                                                for t in node.targets) and isinstance(node.value, ast.Constant):
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id in ("code", "default_code") for t in node.targets)
+            and isinstance(node.value, ast.Constant)
+        ):
             yield node.lineno, node.value.value
         if isinstance(node, ast.Dict):
             for k, v in zip(node.keys, node.values, strict=True):
@@ -40,8 +47,12 @@ def _codes_in(path: Path):
 
 
 def test_no_error_code_is_spelled_outside_the_enum():
-    inline = [f"{p.relative_to(ROOT)}:{line} {code!r}" for p in SOURCES for line, code in _codes_in(p)
-              if p.relative_to(ROOT).as_posix() != "games/rules/base.py"]
+    inline = [
+        f"{p.relative_to(ROOT)}:{line} {code!r}"
+        for p in SOURCES
+        for line, code in _codes_in(p)
+        if p.relative_to(ROOT).as_posix() != "games/rules/base.py"
+    ]
     assert inline == [], "use ErrorCode members:\n" + "\n".join(inline)
 
 

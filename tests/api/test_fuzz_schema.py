@@ -43,35 +43,70 @@ CODES = {c.value for c in ErrorCode}
 _json = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-    max_leaves=12)
+    max_leaves=12,
+)
 HOSTILE = [  # each one is sent to every operation with a body (test_hostile_bodies_...)
-    b"[" * 1000 + b"]" * 1000, b"[" * 30000 + b"]" * 30000, b'{"a":' * 65 + b"1" + b"}" * 65,
-    b'{"command":{"type":"\\ud800"}}', b'{"command":{"type":"bid","amount":1},"expected_version":"\\udfff"}',
-    b'{"username":"\\udfff","password":"Xq9!mountain-river"}', b'{"text":"a\\u0000b","to":null}',
-    b'{"\\u0000":1}', b'{"reason":"\\u0000"}', b'{"players":NaN}', b'{"players":1e400}', b'{"players":1e999999}',
-    b'{"username":1.5,"password":"Xq9!mountain-river"}', b'{"username":"fuzzy","password":12345678901}',
-    b'{"ruleset":"toy-auction","players":"2"}', b'{"ruleset":"toy-auction","players":2,"time_control":{"a":1}}',
-    b'{"ruleset":"toy-auction","players":2,"name":"\\u0000"}', b'{"email_notifications":"yes"}',
-    b'{"vacation_until":"9999-12-31T23:59:59+14:00"}', b'{"faction":["red"]}',
-    b"\xff\xfe{}", b"", b"null", b"[]", b'"text"', b"{", b"1" * 5000,
+    b"[" * 1000 + b"]" * 1000,
+    b"[" * 30000 + b"]" * 30000,
+    b'{"a":' * 65 + b"1" + b"}" * 65,
+    b'{"command":{"type":"\\ud800"}}',
+    b'{"command":{"type":"bid","amount":1},"expected_version":"\\udfff"}',
+    b'{"username":"\\udfff","password":"Xq9!mountain-river"}',
+    b'{"text":"a\\u0000b","to":null}',
+    b'{"\\u0000":1}',
+    b'{"reason":"\\u0000"}',
+    b'{"players":NaN}',
+    b'{"players":1e400}',
+    b'{"players":1e999999}',
+    b'{"username":1.5,"password":"Xq9!mountain-river"}',
+    b'{"username":"fuzzy","password":12345678901}',
+    b'{"ruleset":"toy-auction","players":"2"}',
+    b'{"ruleset":"toy-auction","players":2,"time_control":{"a":1}}',
+    b'{"ruleset":"toy-auction","players":2,"name":"\\u0000"}',
+    b'{"email_notifications":"yes"}',
+    b'{"vacation_until":"9999-12-31T23:59:59+14:00"}',
+    b'{"faction":["red"]}',
+    b"\xff\xfe{}",
+    b"",
+    b"null",
+    b"[]",
+    b'"text"',
+    b"{",
+    b"1" * 5000,
 ]
-HOSTILE_BODIES = st.one_of(st.sampled_from(HOSTILE), _json.map(lambda v: json.dumps(v).encode()),
-                           st.binary(max_size=64))
+HOSTILE_BODIES = st.one_of(
+    st.sampled_from(HOSTILE), _json.map(lambda v: json.dumps(v).encode()), st.binary(max_size=64)
+)
 LATIN1 = st.text(st.characters(max_codepoint=255), max_size=40)
-EXTRA_HEADERS = st.fixed_dictionaries({}, optional={
-    "CONTENT_TYPE": st.sampled_from(["application/json", "application/json; charset=latin-1", "text/plain",
-                                     "application/json; charset=bogus", "multipart/form-data", ";;"]),
-    "HTTP_X_FORWARDED_FOR": LATIN1,
-    "HTTP_IDEMPOTENCY_KEY": LATIN1,
-    "HTTP_IF_NONE_MATCH": LATIN1,
-    "HTTP_AUTHORIZATION": st.sampled_from(["", "Bearer", "Bearer x", "Basic Zm9vOmJhcg==", "Bearer \x00"]),
-    "HTTP_TRANSFER_ENCODING": st.just("chunked"),
-    "CONTENT_LENGTH": st.sampled_from(["-1", "abc", "99999999999"]),
-})
+EXTRA_HEADERS = st.fixed_dictionaries(
+    {},
+    optional={
+        "CONTENT_TYPE": st.sampled_from(
+            [
+                "application/json",
+                "application/json; charset=latin-1",
+                "text/plain",
+                "application/json; charset=bogus",
+                "multipart/form-data",
+                ";;",
+            ]
+        ),
+        "HTTP_X_FORWARDED_FOR": LATIN1,
+        "HTTP_IDEMPOTENCY_KEY": LATIN1,
+        "HTTP_IF_NONE_MATCH": LATIN1,
+        "HTTP_AUTHORIZATION": st.sampled_from(
+            ["", "Bearer", "Bearer x", "Basic Zm9vOmJhcg==", "Bearer \x00"]
+        ),
+        "HTTP_TRANSFER_ENCODING": st.just("chunked"),
+        "CONTENT_LENGTH": st.sampled_from(["-1", "abc", "99999999999"]),
+    },
+)
 
 
 def _counts() -> tuple:
-    return tuple(m.objects.count() for m in (StoredEvent, Game, Seat, get_user_model(), CommandReceipt, Profile))
+    return tuple(
+        m.objects.count() for m in (StoredEvent, Game, Seat, get_user_model(), CommandReceipt, Profile)
+    )
 
 
 @pytest.fixture
@@ -113,15 +148,26 @@ def test_generated_requests_never_fail_with_5xx_and_refusals_write_nothing(op, w
     beat("worker", "celery@fuzz", now)
     beat("scheduler", "beat@fuzz", now)
 
-    @settings(max_examples=MAX_EXAMPLES, deadline=None, derandomize=True, database=None,
-              phases=[Phase.generate], suppress_health_check=list(HealthCheck))  # no shrinking: bounded time
+    @settings(
+        max_examples=MAX_EXAMPLES,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )  # no shrinking: bounded time
     @given(data=st.data())
     def run(data):
         mode = data.draw(st.sampled_from([GenerationMode.POSITIVE, GenerationMode.NEGATIVE]), "mode")
-        fixed = {"game_id": game_id} if "{game_id}" in op.path and data.draw(st.booleans(), "real game") else None
+        fixed = (
+            {"game_id": game_id} if "{game_id}" in op.path and data.draw(st.booleans(), "real game") else None
+        )
         case = data.draw(op.as_strategy(mode, path_parameters=fixed), "case")
-        raw = b"" if isinstance(case.body, NotSet) else (
-            case.body if isinstance(case.body, bytes) else json.dumps(case.body).encode())
+        raw = (
+            b""
+            if isinstance(case.body, NotSet)
+            else (case.body if isinstance(case.body, bytes) else json.dumps(case.body).encode())
+        )
         if data.draw(st.integers(0, 3), "hostile?") == 0:
             raw = data.draw(HOSTILE_BODIES, "hostile body")
         extra = data.draw(EXTRA_HEADERS, "headers")
@@ -158,8 +204,13 @@ def test_hostile_bodies_to_every_operation_with_a_body(op, world, client):
     url = op.path.replace("{game_id}", game_id).replace("{index}", "0").replace("{request_seq}", "1")
     for raw in HOSTILE:
         before = _counts()
-        r = client.generic(op.method.upper(), url, raw, content_type="application/json",
-                           HTTP_AUTHORIZATION=f"Bearer {host.token}")
+        r = client.generic(
+            op.method.upper(),
+            url,
+            raw,
+            content_type="application/json",
+            HTTP_AUTHORIZATION=f"Bearer {host.token}",
+        )
         _check(r, f"{op.method.upper()} {url} {raw[:80]!r}", before)
 
 

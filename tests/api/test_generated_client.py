@@ -30,9 +30,23 @@ def client_pkg(tmp_path_factory):
     exe = Path(sys.executable).with_name("openapi-python-client")
     if not exe.exists():
         exe = Path(shutil.which("openapi-python-client") or "openapi-python-client")
-    r = subprocess.run([str(exe), "generate", "--path", str(ROOT / "schema.yml"), "--meta", "none",
-                        "--config", str(ROOT / "openapi-python-client.yml"), "--output-path", str(out)],
-                       capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [
+            str(exe),
+            "generate",
+            "--path",
+            str(ROOT / "schema.yml"),
+            "--meta",
+            "none",
+            "--config",
+            str(ROOT / "openapi-python-client.yml"),
+            "--output-path",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.exists(), r.stdout[-2000:] + r.stderr[-2000:]
     assert "Unable to process schema" not in r.stdout + r.stderr, (r.stdout + r.stderr)[-3000:]
     sys.path.insert(0, str(out.parent))
@@ -64,7 +78,9 @@ def test_generated_client_plays_every_ruleset_typed(client_pkg, live_server, rul
     anon = c.Client(base_url=live_server.url)
     players = []
     for i in range(rules.min_players):
-        reg = register.sync(client=anon, body=RegisterRequest(username=f"gen-{ruleset}-{i}", password=PASSWORD))
+        reg = register.sync(
+            client=anon, body=RegisterRequest(username=f"gen-{ruleset}-{i}", password=PASSWORD)
+        )
         assert reg.token, reg
         players.append(c.AuthenticatedClient(base_url=live_server.url, token=reg.token))
     game = create_game.sync(client=players[0], body=CreateGameRequest(ruleset=ruleset, players=len(players)))
@@ -73,7 +89,9 @@ def test_generated_client_plays_every_ruleset_typed(client_pkg, live_server, rul
         assert join_game.sync(game_id=gid, client=p, body=JoinRequest()).index >= 1
     assert start_game.sync(game_id=gid, client=players[0]).status.value == "running"
 
-    command_union = tuple(getattr(models, n) for n in dir(models) if n.startswith(R) and n.endswith("Command"))
+    command_union = tuple(
+        getattr(models, n) for n in dir(models) if n.startswith(R) and n.endswith("Command")
+    )
     played = 0
     for _ in range(8):
         meta = get_game.sync(game_id=gid, client=players[0])
@@ -85,14 +103,17 @@ def test_generated_client_plays_every_ruleset_typed(client_pkg, live_server, rul
         assert legal.pending
         cmd = (legal.commands or legal.samples)[0]
         assert isinstance(cmd, command_union), type(cmd)
-        res = submit_command.sync(game_id=gid, client=who,
-                                  body=SubmitCommandRequest(command=cmd, expected_version=legal.version))
+        res = submit_command.sync(
+            game_id=gid, client=who, body=SubmitCommandRequest(command=cmd, expected_version=legal.version)
+        )
         assert res.version > legal.version, res
         played += 1
     assert played >= 3
 
     view = get_view.sync(game_id=gid, client=players[0])
-    assert isinstance(view, getattr(models, f"{R}View")) and isinstance(view.state, getattr(models, f"{R}SeatView"))
+    assert isinstance(view, getattr(models, f"{R}View")) and isinstance(
+        view.state, getattr(models, f"{R}SeatView")
+    )
     page = list_events.sync(game_id=gid, client=players[0], limit=1000)
     kinds = {type(e).__name__ for e in page.results}
     assert "CoreGameStartedEvent" in kinds and any(k.startswith(R) for k in kinds), kinds
@@ -105,8 +126,11 @@ def test_generated_client_plays_every_ruleset_typed(client_pkg, live_server, rul
 
     # SSE: the stream replays the log from `after` and then follows it.
     seen = []
-    with players[0].get_httpx_client().stream("GET", f"/api/v1/games/{gid}/events",
-                                              params={"stream": "true", "after": 0}, timeout=30) as s:
+    with (
+        players[0]
+        .get_httpx_client()
+        .stream("GET", f"/api/v1/games/{gid}/events", params={"stream": "true", "after": 0}, timeout=30) as s
+    ):
         assert s.headers["content-type"].startswith("text/event-stream")
         for line in s.iter_lines():
             if line.startswith("data:"):

@@ -77,8 +77,10 @@ def test_the_user_stream_announces_inbox_changes(api, host, player):
     g = started(api, host, player, seconds=600)
 
     def notices(who):
-        return [n.payload for n in Notification.objects.filter(user_id=who.id, kind="inbox", game_id=g["id"])
-                .order_by("id")]
+        return [
+            n.payload
+            for n in Notification.objects.filter(user_id=who.id, kind="inbox", game_id=g["id"]).order_by("id")
+        ]
 
     assert [(n["pending"], n["status"]) for n in notices(host)] == [(True, "running")]
     assert notices(host)[0]["deadline"] and notices(host)[0]["channel"] == "stream"

@@ -17,9 +17,17 @@ from tests.support.sse_client import Stream, ids
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    env = servers.server_env(tmp_path_factory.mktemp("live"), HOOKS_INLINE="1", STREAMS_PER_ACCOUNT="8",
-                             SSE_KEEPALIVE_SECONDS="2", REDIS_URL="", CELERY_BROKER_URL="memory://")
-    env.pop("DATABASE_URL", None)  # its own SQLite file on both passes (tests/deploy/test_multi_node.py does PG)
+    env = servers.server_env(
+        tmp_path_factory.mktemp("live"),
+        HOOKS_INLINE="1",
+        STREAMS_PER_ACCOUNT="8",
+        SSE_KEEPALIVE_SECONDS="2",
+        REDIS_URL="",
+        CELERY_BROKER_URL="memory://",
+    )
+    env.pop(
+        "DATABASE_URL", None
+    )  # its own SQLite file on both passes (tests/deploy/test_multi_node.py does PG)
     servers.migrate(env)
     s = servers.Server(env, workers=1)
     yield s
@@ -57,13 +65,21 @@ def test_fifty_streams_cost_no_thread_and_all_get_the_event(server, table):
         # baseline counts its threads and only streams' own cost is compared.
         loop = asyncio.get_running_loop()
         with ThreadPoolExecutor(16) as clients:
-            await asyncio.gather(*(loop.run_in_executor(clients, servers.request, port, "GET", f"/games/{gid}",
-                                                        users[0]["token"]) for _ in range(32)))
+            await asyncio.gather(
+                *(
+                    loop.run_in_executor(
+                        clients, servers.request, port, "GET", f"/games/{gid}", users[0]["token"]
+                    )
+                    for _ in range(32)
+                )
+            )
         await asyncio.sleep(0.5)
         threads0, sockets0 = servers.threads_of(pid), servers.sockets_of(pid)
 
-        streams = [await Stream.open(port, f"/games/{gid}/events?stream=1&after={version}",
-                                     users[i % 10]["token"]) for i in range(50)]
+        streams = [
+            await Stream.open(port, f"/games/{gid}/events?stream=1&after={version}", users[i % 10]["token"])
+            for i in range(50)
+        ]
         assert [s.status for s in streams] == [200] * 50
         await asyncio.gather(*(s.until(lambda f: f.startswith("retry:"), 10) for s in streams))
         assert servers.threads_of(pid) <= threads0 + 2, "open streams must not hold threads"

@@ -20,16 +20,22 @@ def test_create_fills_option_defaults_and_seats_creator(api, host):
     assert g["time_control"]["seconds_per_decision"] == 3600 and g["time_control"]["excused_misses"] == 2
 
 
-@pytest.mark.parametrize("body,code", [
-    ({"ruleset": "chess", "players": 2}, "unknown_ruleset"),
-    ({"ruleset": "toy-auction", "players": 9}, "invalid_players"),
-    ({"ruleset": "toy-auction", "players": "two"}, "invalid"),
-    ({"ruleset": "toy-auction", "players": 2, "options": {"coins": 0}}, "invalid_options"),
-    ({"ruleset": "toy-auction", "players": 2, "options": {"colour": "red"}}, "invalid_options"),
-    ({"ruleset": "toy-auction", "players": 2, "time_control": {"seconds_per_decision": 1}}, "invalid"),
-    ({"ruleset": "toy-auction", "players": 2, "time_control": {"seconds_per_decision": 10**8}}, "invalid"),
-    ({"ruleset": "toy-auction", "players": 2, "faction": "purple"}, "invalid_faction"),
-])
+@pytest.mark.parametrize(
+    "body,code",
+    [
+        ({"ruleset": "chess", "players": 2}, "unknown_ruleset"),
+        ({"ruleset": "toy-auction", "players": 9}, "invalid_players"),
+        ({"ruleset": "toy-auction", "players": "two"}, "invalid"),
+        ({"ruleset": "toy-auction", "players": 2, "options": {"coins": 0}}, "invalid_options"),
+        ({"ruleset": "toy-auction", "players": 2, "options": {"colour": "red"}}, "invalid_options"),
+        ({"ruleset": "toy-auction", "players": 2, "time_control": {"seconds_per_decision": 1}}, "invalid"),
+        (
+            {"ruleset": "toy-auction", "players": 2, "time_control": {"seconds_per_decision": 10**8}},
+            "invalid",
+        ),
+        ({"ruleset": "toy-auction", "players": 2, "faction": "purple"}, "invalid_faction"),
+    ],
+)
 def test_bad_creation_is_400_and_writes_nothing(api, host, body, code):
     from games.models import Game
 

@@ -15,7 +15,9 @@ def _heartbeat(role, seconds_ago=0):
     from heartbeats.models import Heartbeat
 
     at = timezone.now() - timedelta(seconds=seconds_ago)
-    Heartbeat.objects.update_or_create(node=f"{role}@test", defaults={"role": role, "started_at": at, "beat_at": at})
+    Heartbeat.objects.update_or_create(
+        node=f"{role}@test", defaults={"role": role, "started_at": at, "beat_at": at}
+    )
 
 
 @pytest.mark.django_db
@@ -23,15 +25,22 @@ def test_health_ok(api):
     _heartbeat("worker")
     _heartbeat("scheduler")
     r = api.get("/api/v1/health")
-    assert r.status_code == 200 and r.json() == {"status": "ok", "database": "ok", "broker": "ok",
-                                                 "worker": "ok", "scheduler": "ok"}
+    assert r.status_code == 200 and r.json() == {
+        "status": "ok",
+        "database": "ok",
+        "broker": "ok",
+        "worker": "ok",
+        "scheduler": "ok",
+    }
 
 
 @pytest.mark.django_db
 def test_health_is_503_when_worker_or_beat_is_silent(api, settings):
     settings.HEARTBEAT_STALE_SECONDS = 20
     r = api.get("/api/v1/health")
-    assert r.status_code == 503 and r.json()["worker"] == "never seen" and r.json()["scheduler"] == "never seen"
+    assert (
+        r.status_code == 503 and r.json()["worker"] == "never seen" and r.json()["scheduler"] == "never seen"
+    )
     _heartbeat("worker")
     _heartbeat("scheduler", seconds_ago=60)
     r = api.get("/api/v1/health")
@@ -61,8 +70,11 @@ def test_schema_yaml_and_json_and_docs(api):
 
 
 def test_every_path_of_the_contract_is_in_the_committed_schema():
-    contract = (Path("/work/shared/design/api.md") if Path("/work/shared/design/api.md").exists()
-                else ROOT.parent / "shared" / "design" / "api.md")
+    contract = (
+        Path("/work/shared/design/api.md")
+        if Path("/work/shared/design/api.md").exists()
+        else ROOT.parent / "shared" / "design" / "api.md"
+    )
     schema = yaml.safe_load((ROOT / "schema.yml").read_text())
     paths = set(schema["paths"])
     wanted = set()
@@ -90,7 +102,7 @@ def test_docs_page_assets_are_served_by_us(api):
     references is a local URL that this server answers (no CDN, no @latest)."""
     html = api.get("/api/v1/docs").content.decode()
     refs = set(re.findall(r'(?:src|href)\s*=\s*"([^"]+)"', html))
-    refs |= set(re.findall(r'(?:src|href)\s*=\s*\'([^\']+)\'', html))
+    refs |= set(re.findall(r"(?:src|href)\s*=\s*\'([^\']+)\'", html))
     refs |= set(re.findall(r'\burl:\s*"([^"]+)"', html))  # the schema Swagger UI loads
     assert not [r for r in refs if "//" in r], f"external assets: {refs}"
     assets = [r for r in refs if r.endswith((".js", ".css", ".png", ".ico", ".svg"))]

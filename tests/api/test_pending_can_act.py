@@ -28,7 +28,7 @@ def test_every_pending_seat_is_offered_a_legal_command(ruleset):
     User = get_user_model()
     users = [User.objects.create_user(f"p{i}", password="x") for i in range(rules.max_players)]
     game = lobby.create_game(users[0], ruleset, rules.min_players)
-    for u in users[1:rules.min_players]:
+    for u in users[1 : rules.min_players]:
         lobby.join(game.id, u)
     lobby.start(game.id, users[0])
     rnd = random.Random(5)

@@ -14,11 +14,29 @@ from tests.conftest import create
 
 pytestmark = pytest.mark.django_db
 
-READS = ["", "/view", "/legal-commands", "/events", "/events?stream=1", "/replay?version=1", "/audit",
-         "/export", "/takeback"]
-WRITES = [("/commands", {"command": {"type": "bid", "amount": 0}}), ("/messages", {"text": "hi"}),
-          ("/pause", None), ("/resume", None), ("/takeback", None), ("/abort", {}), ("/start", None),
-          ("/invite-code", None), ("/seats/1/reclaim", None), ("/takeback/3/accept", None)]
+READS = [
+    "",
+    "/view",
+    "/legal-commands",
+    "/events",
+    "/events?stream=1",
+    "/replay?version=1",
+    "/audit",
+    "/export",
+    "/takeback",
+]
+WRITES = [
+    ("/commands", {"command": {"type": "bid", "amount": 0}}),
+    ("/messages", {"text": "hi"}),
+    ("/pause", None),
+    ("/resume", None),
+    ("/takeback", None),
+    ("/abort", {}),
+    ("/start", None),
+    ("/invite-code", None),
+    ("/seats/1/reclaim", None),
+    ("/takeback/3/accept", None),
+]
 
 
 def private_game(api, host):
@@ -105,8 +123,9 @@ def test_reads_of_a_finished_private_game_stay_private(api, host, player, outsid
 
 
 @pytest.mark.parametrize("tail", READS)
-def test_reads_of_a_finished_public_game_are_open_to_anyone_signed_in(api, host, player, outsider, running_game,
-                                                                     tail):
+def test_reads_of_a_finished_public_game_are_open_to_anyone_signed_in(
+    api, host, player, outsider, running_game, tail
+):
     play_to_end(api, running_game, [host, player])
     base = f"/api/v1/games/{running_game['id']}"
     assert get(api, outsider, base + tail).status_code == 200
@@ -127,7 +146,10 @@ def test_an_open_private_game_is_404_for_outsiders_and_unknown_ids_alike(api, ho
 
 
 def test_a_stream_request_by_an_outsider_gets_a_json_404(api, outsider, private_running):
-    for url in (f"/api/v1/games/{private_running['id']}/events", f"/api/v1/games/{private_running['id']}/export"):
+    for url in (
+        f"/api/v1/games/{private_running['id']}/events",
+        f"/api/v1/games/{private_running['id']}/export",
+    ):
         r = api.as_(outsider).get(url, HTTP_ACCEPT="text/event-stream, application/x-ndjson")
         assert r.status_code == 404 and r["Content-Type"].startswith("application/json")
         assert r.json()["code"] == "game_not_found"

@@ -51,7 +51,9 @@ def test_legal_commands_over_1000_become_templates_and_samples(api, host, player
     assert r.status_code == 201
 
 
-def test_events_feed_redacts_other_seats_private_events_without_gaps(api, host, player, outsider, running_game):
+def test_events_feed_redacts_other_seats_private_events_without_gaps(
+    api, host, player, outsider, running_game
+):
     api.as_(host).post(u(running_game, "commands"), {"command": {"type": "bid", "amount": 5}})
     for who, sees in ((host, True), (player, False), (outsider, False)):
         feed = api.as_(who).get(u(running_game, "events") + "?after=0").json()
@@ -61,8 +63,13 @@ def test_events_feed_redacts_other_seats_private_events_without_gaps(api, host, 
         if sees:
             assert bid["payload"]["choice"] == {"amount": 5}
         else:
-            assert bid == {"seq": bid["seq"], "type": "toy.BidPlaced", "redacted": True,
-                           "prev_hash": bid["prev_hash"], "hash": bid["hash"]}
+            assert bid == {
+                "seq": bid["seq"],
+                "type": "toy.BidPlaced",
+                "redacted": True,
+                "prev_hash": bid["prev_hash"],
+                "hash": bid["hash"],
+            }
             assert '"amount": 5' not in str(feed) and bid["hash"]
 
 
@@ -97,7 +104,10 @@ def test_finished_game_everyone_sees_everything(api, host, player, outsider, run
     feed = api.as_(outsider).get(u(running_game, "events") + "?limit=1000").json()["results"]
     assert all(e["redacted"] is False for e in feed)
     replay = api.as_(outsider).get(u(running_game, "replay?version=4")).json()
-    assert set(replay) == {"ruleset", "version", "seat", "state", "seats"} and set(replay["seats"]) == {"0", "1"}
+    assert set(replay) == {"ruleset", "version", "seat", "state", "seats"} and set(replay["seats"]) == {
+        "0",
+        "1",
+    }
     export = api.as_(outsider).get(u(running_game, "export"))
     assert export["Content-Type"] == "application/x-ndjson"
     assert len(export.content.decode().strip().splitlines()) == meta["version"]

@@ -100,7 +100,7 @@ def test_finished_game_and_page_cap(api, host, player, running_game):
 @pytest.mark.django_db
 def test_bad_ranges_are_400_and_private_games_404(api, host, player, outsider):
     gid, people = _start(api, "shogun", 3, private=True)
-    for q in ("from=0", "from=abc", "from=1&to=0", f"from=1&to={10 ** 6}", "from=1&version=1", "to=1&from="):
+    for q in ("from=0", "from=abc", "from=1&to=0", f"from=1&to={10**6}", "from=1&version=1", "to=1&from="):
         r = api.as_(people[0]).get(f"/api/v1/games/{gid}/replay?{q}")
         assert r.status_code == 400 and r.json()["code"] in ("invalid_version", "invalid"), (q, r.content)
     assert api.as_(outsider).get(f"/api/v1/games/{gid}/replay?from=1").status_code == 404

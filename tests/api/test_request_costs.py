@@ -24,8 +24,9 @@ def _bid(api, who, gid, amount):
     return api.as_(who).post(f"/api/v1/games/{gid}/commands", {"command": {"type": "bid", "amount": amount}})
 
 
-def test_queries_per_request_on_the_hot_paths(api, host, player, running_game, queued,
-                                              django_assert_max_num_queries):
+def test_queries_per_request_on_the_hot_paths(
+    api, host, player, running_game, queued, django_assert_max_num_queries
+):
     gid = running_game["id"]
     api.as_(host).get(f"/api/v1/games/{gid}/view")  # warms the token cache and the state cache
     api.as_(player).get(f"/api/v1/games/{gid}/view")

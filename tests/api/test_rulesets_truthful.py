@@ -52,10 +52,12 @@ def test_every_advertised_combination_creates_and_starts_a_game(api, people):
             assert len(factions) >= n, (rs["id"], n)
             # every faction, chosen by the creator; the game then starts with the others' choices
             for i, faction in enumerate(factions):
-                g = api.as_(people[0]).post("/api/v1/games", {"ruleset": rs["id"], "players": n, "faction": faction})
+                g = api.as_(people[0]).post(
+                    "/api/v1/games", {"ruleset": rs["id"], "players": n, "faction": faction}
+                )
                 assert g.status_code == 201, (rs["id"], n, faction, g.content)
                 gid = g.json()["id"]
-                rest = [f for f in factions[i + 1:] + factions[:i]][:n - 1]
+                rest = [f for f in factions[i + 1 :] + factions[:i]][: n - 1]
                 for who, f in zip(people[1:n], rest, strict=True):
                     r = api.as_(who).post(f"/api/v1/games/{gid}/seats", {"faction": f})
                     assert r.status_code == 201, (rs["id"], n, f, r.content)
@@ -64,7 +66,9 @@ def test_every_advertised_combination_creates_and_starts_a_game(api, people):
                 assert [s["faction"] for s in r.json()["seats"]] == [faction, *rest]
             # every advertised option value (random factions), started
             for options in option_variants(count["options"]):
-                g = api.as_(people[0]).post("/api/v1/games", {"ruleset": rs["id"], "players": n, "options": options})
+                g = api.as_(people[0]).post(
+                    "/api/v1/games", {"ruleset": rs["id"], "players": n, "options": options}
+                )
                 assert g.status_code == 201, (rs["id"], n, options, g.content)
                 gid = g.json()["id"]
                 for who in people[1:n]:

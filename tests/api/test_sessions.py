@@ -88,13 +88,17 @@ def test_me_lists_tokens_without_secrets(host, time_machine):
 
 
 def test_register_accepts_a_client_name(db):
-    r = Api().post("/api/v1/accounts/register", {"username": "named", "password": "Xq9!mountain-river",
-                                                 "client_name": "web"})
+    r = Api().post(
+        "/api/v1/accounts/register",
+        {"username": "named", "password": "Xq9!mountain-river", "client_name": "web"},
+    )
     assert r.status_code == 201
     me = as_token(r.json()["token"]).get(ME).json()
     assert me["tokens"][0]["client_name"] == "web"
-    long = Api().post("/api/v1/accounts/token", {"username": "named", "password": "Xq9!mountain-river",
-                                                 "client_name": "x" * 101})
+    long = Api().post(
+        "/api/v1/accounts/token",
+        {"username": "named", "password": "Xq9!mountain-river", "client_name": "x" * 101},
+    )
     assert long.status_code == 400 and "client_name" in long.json()["fields"]
 
 
@@ -118,7 +122,9 @@ def test_password_change_revokes_the_other_tokens(host):
     weak = api.post(f"{ME}/password", {"current_password": host.password, "new_password": "password"})
     assert weak.status_code == 400 and weak.json()["code"] == "weak_password"
     assert as_token(other).get(ME).status_code == 200  # failures changed nothing
-    ok = api.post(f"{ME}/password", {"current_password": host.password, "new_password": "An0ther!long-phrase"})
+    ok = api.post(
+        f"{ME}/password", {"current_password": host.password, "new_password": "An0ther!long-phrase"}
+    )
     assert ok.status_code == 200 and ok.json() == {"revoked": 1}
     assert as_token(other).get(ME).status_code == 401
     assert api.get(ME).status_code == 200

@@ -12,8 +12,10 @@ def test_full_toy_game_over_the_api(api, host, player, running_game):
         for who in (host, player):
             legal = api.as_(who).get(f"/api/v1/games/{gid}/legal-commands").json()
             if legal["commands"]:
-                r = api.as_(who).post(f"/api/v1/games/{gid}/commands",
-                                      {"command": legal["commands"][0], "expected_version": legal["version"]})
+                r = api.as_(who).post(
+                    f"/api/v1/games/{gid}/commands",
+                    {"command": legal["commands"][0], "expected_version": legal["version"]},
+                )
                 assert r.status_code == 201, r.content
                 seen += 1
                 break

@@ -17,8 +17,11 @@ def read_sse(response, limit=200):
 def test_sse_resumes_after_last_event_id_and_ends_with_game(api, host, player, running_game):
     meta = play_to_end(api, running_game, [host, player])
     v = meta["version"]
-    r = api.as_(host).get(f"/api/v1/games/{running_game['id']}/events", HTTP_ACCEPT="text/event-stream",
-                          HTTP_LAST_EVENT_ID=str(v - 2))
+    r = api.as_(host).get(
+        f"/api/v1/games/{running_game['id']}/events",
+        HTTP_ACCEPT="text/event-stream",
+        HTTP_LAST_EVENT_ID=str(v - 2),
+    )
     assert r.status_code == 200 and r["Content-Type"].startswith("text/event-stream")
     text = read_sse(r)
     ids = [int(line[4:]) for line in text.splitlines() if line.startswith("id: ")]
@@ -27,7 +30,9 @@ def test_sse_resumes_after_last_event_id_and_ends_with_game(api, host, player, r
 
 
 def test_sse_query_flag_and_redaction(api, host, player, running_game):
-    api.as_(host).post(f"/api/v1/games/{running_game['id']}/commands", {"command": {"type": "bid", "amount": 9}})
+    api.as_(host).post(
+        f"/api/v1/games/{running_game['id']}/commands", {"command": {"type": "bid", "amount": 9}}
+    )
     from games.models import Game
 
     # End the stream quickly: pretend the game finished so the generator stops after the backlog.

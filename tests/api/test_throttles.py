@@ -26,8 +26,10 @@ PASSWORD = "Xq9!mountain-river"
 def rates(monkeypatch, settings):
     """Small limits, counted in a database cache private to this test database
     (under xdist with REDIS_URL, workers would otherwise share one Redis)."""
-    settings.CACHES = {**settings.CACHES, "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
-                                                      "LOCATION": "sengoku_cache"}}
+    settings.CACHES = {
+        **settings.CACHES,
+        "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "sengoku_cache"},
+    }
     caches["throttle"].clear()
 
     def set_(register="1000/hour", failures="1000/hour"):
@@ -44,16 +46,20 @@ def fresh_ip(i: int) -> dict:
 
 def test_a_fresh_forwarded_for_per_request_does_not_bypass_the_register_limit(api, rates):
     rates(register="2/hour")
-    codes = [api.post(REG, {"username": f"xff{i}", "password": PASSWORD}, **fresh_ip(i)).status_code
-             for i in range(4)]
+    codes = [
+        api.post(REG, {"username": f"xff{i}", "password": PASSWORD}, **fresh_ip(i)).status_code
+        for i in range(4)
+    ]
     assert codes == [201, 201, 429, 429]
 
 
 def test_a_fresh_forwarded_for_per_request_does_not_bypass_the_token_limit(api, rates):
     user = register("guessed")
     rates(register="3/hour")
-    codes = [api.post(TOKEN, {"username": user.name, "password": f"guess-{i}"}, **fresh_ip(i)).status_code
-             for i in range(5)]
+    codes = [
+        api.post(TOKEN, {"username": user.name, "password": f"guess-{i}"}, **fresh_ip(i)).status_code
+        for i in range(5)
+    ]
     assert codes == [401, 401, 401, 429, 429]
 
 
@@ -62,8 +68,12 @@ def test_forwarded_for_is_trusted_only_as_many_hops_as_num_proxies(api, rates, s
     rates(register="1/hour")
     # behind one proxy of ours the client is the rightmost address; what the client
     # itself wrote to the left of it changes nothing
-    spoofed = [api.post(REG, {"username": f"px{i}", "password": PASSWORD},
-                        HTTP_X_FORWARDED_FOR=f"10.0.0.{i}, 203.0.113.9").status_code for i in range(2)]
+    spoofed = [
+        api.post(
+            REG, {"username": f"px{i}", "password": PASSWORD}, HTTP_X_FORWARDED_FOR=f"10.0.0.{i}, 203.0.113.9"
+        ).status_code
+        for i in range(2)
+    ]
     other = api.post(REG, {"username": "px9", "password": PASSWORD}, HTTP_X_FORWARDED_FOR="203.0.113.10")
     assert spoofed == [201, 429] and other.status_code == 201
 
@@ -71,8 +81,10 @@ def test_forwarded_for_is_trusted_only_as_many_hops_as_num_proxies(api, rates, s
 def test_failed_logins_are_limited_per_account_whatever_the_address(api, rates):
     victim, bystander = register("victim"), register("bystander")
     rates(failures="3/hour")
-    wrong = [api.post(TOKEN, {"username": victim.name, "password": f"nope-{i}"}, **fresh_ip(i)).status_code
-             for i in range(3)]
+    wrong = [
+        api.post(TOKEN, {"username": victim.name, "password": f"nope-{i}"}, **fresh_ip(i)).status_code
+        for i in range(3)
+    ]
     assert wrong == [401, 401, 401]
     # now even the right password is refused for this account, from anywhere...
     r = api.post(TOKEN, {"username": victim.name.upper(), "password": victim.password}, **fresh_ip(50))
@@ -80,7 +92,9 @@ def test_failed_logins_are_limited_per_account_whatever_the_address(api, rates):
     assert r.status_code == r2.status_code == 429
     body = r2.json()
     assert body["code"] == "too_many_failed_logins" and "too many failed logins" in body["detail"]
-    assert 0 < int(r2.headers["Retry-After"]) <= 3600 and body["retry_after"] == int(r2.headers["Retry-After"])
+    assert 0 < int(r2.headers["Retry-After"]) <= 3600 and body["retry_after"] == int(
+        r2.headers["Retry-After"]
+    )
     # ...tokens already issued still work, and other accounts are not affected
     assert Api(victim.token).get("/api/v1/accounts/me").status_code == 200
     assert api.post(TOKEN, {"username": bystander.name, "password": bystander.password}).status_code == 200

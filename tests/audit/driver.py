@@ -20,8 +20,12 @@ def user(name: str):
     return get_user_model().objects.get_or_create(username=name)[0]
 
 
-def new_game(ruleset: str = "toy-auction", players: int = 2, options: dict | None = None,
-             names: tuple[str, ...] = ("hana", "kenji", "mitsu", "rin", "sora")) -> Game:
+def new_game(
+    ruleset: str = "toy-auction",
+    players: int = 2,
+    options: dict | None = None,
+    names: tuple[str, ...] = ("hana", "kenji", "mitsu", "rin", "sora"),
+) -> Game:
     users = [user(n) for n in names[:players]]
     game = lobby.create_game(users[0], ruleset, players, options or {})
     for u in users[1:]:

@@ -35,8 +35,12 @@ def test_creator_aborts_a_running_game_and_the_seed_is_revealed(api, host, playe
     assert report.ok and report.replayed
     r = abort(api, host, gid)
     assert r.status_code == 409 and r.json()["code"] == "game_not_running"
-    assert api.as_(player).post(f"/api/v1/games/{gid}/commands",
-                                {"command": {"type": "bid", "amount": 1}}).status_code == 409
+    assert (
+        api.as_(player)
+        .post(f"/api/v1/games/{gid}/commands", {"command": {"type": "bid", "amount": 1}})
+        .status_code
+        == 409
+    )
 
 
 def test_abort_an_open_game(api, host, open_game):
@@ -65,7 +69,10 @@ def test_replay_of_a_finished_game_shows_everything(api, host, outsider, finishe
         r = api.as_(outsider).get(f"/api/v1/games/{gid}/replay?version={v}")
         assert r.status_code == 200
         body = r.json()
-        assert set(body) == {"ruleset", "version", "seat", "state", "seats"} and set(body["seats"]) == {"0", "1"}
+        assert set(body) == {"ruleset", "version", "seat", "state", "seats"} and set(body["seats"]) == {
+            "0",
+            "1",
+        }
         assert body["seat"] is None and body["state"]["my_bid"] is None  # the spectator's own (public) view
     bid = next(e for e in export(api, outsider, gid) if e["type"] == "toy.BidPlaced")
     seen = api.as_(outsider).get(f"/api/v1/games/{gid}/replay?version={bid['seq']}").json()

@@ -45,7 +45,8 @@ def test_import_a_recorded_game(tmp_path):
     assert game.status == "finished" and game.version == len(rows) and game.chain_head == rows[-1]["hash"]
     assert game.outcome == rows[-2]["payload"]["outcome"]
     assert list(StoredEvent.objects.filter(stream=game.id).values_list("hash", flat=True)) == [
-        r["hash"] for r in rows]
+        r["hash"] for r in rows
+    ]
     users = [s.user for s in game.seats.order_by("index")]
     assert [u.username for u in users] == ["imported-hana", "imported-kenji"]
     assert not any(u.is_active or u.has_usable_password() for u in users)
@@ -53,8 +54,9 @@ def test_import_a_recorded_game(tmp_path):
     assert result["ok"] and result["seed"] == rows[-1]["payload"]["seed"]
     # The imported game exports exactly what was imported (content and hashes).
     again = driver.full_export(game)
-    assert [(r["type"], r["payload"], r["hash"]) for r in again] == [(r["type"], r["payload"], r["hash"])
-                                                                    for r in rows]
+    assert [(r["type"], r["payload"], r["hash"]) for r in again] == [
+        (r["type"], r["payload"], r["hash"]) for r in rows
+    ]
 
 
 def test_import_maps_users_and_refuses_a_second_copy(tmp_path):
@@ -93,12 +95,22 @@ def forge_bid(rows):
 
 FORGERIES = {
     "edited payload": (lambda rows: rows[3]["payload"].update(round=2) or rows, "chain"),
-    "rebuilt chain, new prize": (lambda rows: rehash([*rows[:2], {**rows[2], "payload": {
-        **rows[2]["payload"], "prize": rows[2]["payload"]["prize"] % 6 + 1}}, *rows[3:]]), "setup"),
+    "rebuilt chain, new prize": (
+        lambda rows: rehash(
+            [
+                *rows[:2],
+                {**rows[2], "payload": {**rows[2]["payload"], "prize": rows[2]["payload"]["prize"] % 6 + 1}},
+                *rows[3:],
+            ]
+        ),
+        "setup",
+    ),
     "consistent bid lie": (forge_bid, "replay"),
     "wrong seed": (lambda rows: rehash(rows[:-1] + [{**rows[-1], "payload": {"seed": "0" * 64}}]), "seed"),
-    "redacted": (lambda rows: [*rows[:3], {k: rows[3][k] for k in ("seq", "type", "prev_hash", "hash")},
-                               *rows[4:]], "redacted"),
+    "redacted": (
+        lambda rows: [*rows[:3], {k: rows[3][k] for k in ("seq", "type", "prev_hash", "hash")}, *rows[4:]],
+        "redacted",
+    ),
     "running game": (lambda rows: rows[:10], "seed is not revealed"),
 }
 

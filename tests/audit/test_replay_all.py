@@ -76,8 +76,9 @@ def test_a_changed_rule_breaks_the_fixtures(changed_toy):
     changed_toy(ChangedToy())
     out = StringIO()
     with pytest.raises(CommandError, match="diverge"):
-        call_command("replay_all", "--no-progress", "--fixtures", str(FIXTURES), "--ruleset", "toy-auction",
-                     stdout=out)
+        call_command(
+            "replay_all", "--no-progress", "--fixtures", str(FIXTURES), "--ruleset", "toy-auction", stdout=out
+        )
     text = out.getvalue()
     assert "DIVERGED toy-auction-" in text and "payload.winner: engine" in text
     assert "0 skipped" in text
@@ -132,13 +133,22 @@ def test_unsalted_games_are_listed_but_do_not_fail_replay_all(tmp_path):
     rows = [json.loads(line) for line in (FIXTURES / "toy-auction-2p-a.jsonl").read_text().splitlines()]
     # a private platform message without a salt, as servers wrote them before the rule
     at = next(i for i, r in enumerate(rows) if r["type"] == "core.GameFinished")
-    rows.insert(at, {"seq": 0, "type": "core.MessageSent", "version": 1, "visible_to": [0, 1],
-                     "payload": {"from": 0, "to": [1], "text": "yes"}})
+    rows.insert(
+        at,
+        {
+            "seq": 0,
+            "type": "core.MessageSent",
+            "version": 1,
+            "visible_to": [0, 1],
+            "payload": {"from": 0, "to": [1], "text": "yes"},
+        },
+    )
     for i, r in enumerate(rows, 1):
         r["seq"] = i
     path = tmp_path / "old.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rehash(rows)))
     out = StringIO()
-    call_command("replay_all", "--fixtures", str(path), "--ruleset-module", "tests.support.toy:RULES",
-                 stdout=out)
+    call_command(
+        "replay_all", "--fixtures", str(path), "--ruleset-module", "tests.support.toy:RULES", stdout=out
+    )
     assert "UNSALTED" in out.getvalue() and "1 ok, 0 diverged" in out.getvalue(), out.getvalue()

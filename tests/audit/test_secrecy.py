@@ -18,11 +18,13 @@ pytestmark = pytest.mark.django_db
 
 
 def everything_seen_by(api, who, gid) -> str:
-    parts = [api.as_(who).get(f"/api/v1/games/{gid}/events?limit=1000").content.decode(),
-             api.as_(who).get(f"/api/v1/games/{gid}/export").content.decode(),
-             api.as_(who).get(f"/api/v1/games/{gid}/view").content.decode(),
-             api.as_(who).get(f"/api/v1/games/{gid}/audit").content.decode(),
-             api.as_(who).get(f"/api/v1/games/{gid}").content.decode()]
+    parts = [
+        api.as_(who).get(f"/api/v1/games/{gid}/events?limit=1000").content.decode(),
+        api.as_(who).get(f"/api/v1/games/{gid}/export").content.decode(),
+        api.as_(who).get(f"/api/v1/games/{gid}/view").content.decode(),
+        api.as_(who).get(f"/api/v1/games/{gid}/audit").content.decode(),
+        api.as_(who).get(f"/api/v1/games/{gid}").content.decode(),
+    ]
     version = get_game(gid).version
     for v in (version - 1, version):
         parts.append(api.as_(who).get(f"/api/v1/games/{gid}/replay?version={v}").content.decode())
@@ -33,8 +35,10 @@ def test_a_secret_bid_stays_secret_until_revealed(api, host, player, outsider, h
     gid = half_toy.id
     mine = export(api, host, gid)
     private = next(e for e in mine if e["type"] == "toy.BidPlaced")
-    salt, commitment = private["payload"]["salt"], next(
-        e for e in mine if e["type"] == "core.ChoiceCommitted")["payload"]["commitment"]
+    salt, commitment = (
+        private["payload"]["salt"],
+        next(e for e in mine if e["type"] == "core.ChoiceCommitted")["payload"]["commitment"],
+    )
     assert private["cause"]["command"] == {"type": "bid", "amount": 4}  # the author sees it
     for who in (player, outsider):
         seen = everything_seen_by(api, who, gid)
@@ -43,8 +47,13 @@ def test_a_secret_bid_stays_secret_until_revealed(api, host, player, outsider, h
         assert '"amount":4' not in seen.replace(" ", "") and '"choice"' not in seen  # …the choice is not
         theirs = export(api, who, gid)
         redacted = next(e for e in theirs if e["seq"] == private["seq"])
-        assert redacted == {"seq": private["seq"], "type": "toy.BidPlaced", "redacted": True,
-                            "prev_hash": private["prev_hash"], "hash": private["hash"]}
+        assert redacted == {
+            "seq": private["seq"],
+            "type": "toy.BidPlaced",
+            "redacted": True,
+            "prev_hash": private["prev_hash"],
+            "hash": private["hash"],
+        }
         assert all("cause" not in e for e in theirs if e["seq"] == private["seq"])
     audit = audit_of(api, player, gid)
     assert audit["seed"] is None and audit["commitments"][0]["revealed"] is False
@@ -56,10 +65,17 @@ def test_a_secret_bid_stays_secret_until_revealed(api, host, player, outsider, h
 
 
 def _unrevealed_secrets(rows) -> list[tuple[list, str]]:
-    revealed = {item["salt"] for r in rows if r.get("visible_to") is None
-                for item in (r["payload"].get("reveals") or [])}
-    return [(r["visible_to"], r["payload"]["salt"]) for r in rows
-            if r.get("visible_to") is not None and "salt" in r["payload"] and r["payload"]["salt"] not in revealed]
+    revealed = {
+        item["salt"]
+        for r in rows
+        if r.get("visible_to") is None
+        for item in (r["payload"].get("reveals") or [])
+    }
+    return [
+        (r["visible_to"], r["payload"]["salt"])
+        for r in rows
+        if r.get("visible_to") is not None and "salt" in r["payload"] and r["payload"]["salt"] not in revealed
+    ]
 
 
 @pytest.mark.parametrize("ruleset", [r for r in registry.available() if r != "toy-auction"])

@@ -46,7 +46,9 @@ def test_take_back_a_secret_bid(api, host, player, half_toy):
     a = audit_of(api, host, gid)
     assert a["ok"], a["problems"]
     replaced = [c for c in a["commitments"] if c["key"] == "bid:r1:s0"]
-    assert len(replaced) == 2 and replaced[0]["replaced_by"] == replaced[1]["seq"] and replaced[1]["reveal_ok"]
+    assert (
+        len(replaced) == 2 and replaced[0]["replaced_by"] == replaced[1]["seq"] and replaced[1]["reveal_ok"]
+    )
     assert verify.verify(export(api, host, game.id)).ok
     # Replay shows history as it was: the undone bid at its version.
     r = api.as_(host).get(f"/api/v1/games/{gid}/replay?version={req['undo_to_seq']}")

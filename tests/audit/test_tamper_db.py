@@ -15,14 +15,18 @@ from games.rules.base import commitment_of, sha256_hex
 
 from .conftest import audit_of, export
 
-pytestmark = [pytest.mark.django_db,
-              pytest.mark.skipif(connection.vendor != "sqlite", reason="PostgreSQL refuses UPDATE on events")]
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.skipif(connection.vendor != "sqlite", reason="PostgreSQL refuses UPDATE on events"),
+]
 
 
 def set_payload(game, seq, payload, rehash_from=None):
     with connection.cursor() as c:
-        c.execute("UPDATE events_storedevent SET payload = %s WHERE stream = %s AND seq = %s",
-                  [json.dumps(payload), game.id.hex, seq])
+        c.execute(
+            "UPDATE events_storedevent SET payload = %s WHERE stream = %s AND seq = %s",
+            [json.dumps(payload), game.id.hex, seq],
+        )
     if rehash_from is not None:
         rehash_db(game)
 
@@ -35,7 +39,9 @@ def rehash_db(game):
     with connection.cursor() as c:
         for r in StoredEvent.objects.filter(stream=game.id).order_by("seq"):
             h = chain_hash(prev, r.seq, r.type, r.version, r.payload)
-            c.execute("UPDATE events_storedevent SET prev_hash = %s, hash = %s WHERE id = %s", [prev, h, r.id])
+            c.execute(
+                "UPDATE events_storedevent SET prev_hash = %s, hash = %s WHERE id = %s", [prev, h, r.id]
+            )
             prev = h
         c.execute("UPDATE games_game SET chain_head = %s WHERE id = %s", [prev, game.id.hex])
 
@@ -95,7 +101,9 @@ def test_edited_reveal(api, host, finished_toy):
 
 def test_edited_commitment(api, host, finished_toy):
     r = row(finished_toy, "core.ChoiceCommitted")
-    set_payload(finished_toy, r.seq, {**r.payload, "commitment": commitment_of("x", {"amount": 0})}, rehash_from=1)
+    set_payload(
+        finished_toy, r.seq, {**r.payload, "commitment": commitment_of("x", {"amount": 0})}, rehash_from=1
+    )
     both_fail(api, host, finished_toy, "commitment")
 
 
@@ -119,8 +127,12 @@ def test_edited_command_in_cause(api, host, finished_toy):
     from events.models import StoredEvent
 
     first = StoredEvent.objects.get(stream=finished_toy.id, seq=r.seq)
-    cause = {**first.cause, "command": {"type": "give", "to": 1 - first.cause["seat"]}
-             if first.cause["command"]["type"] == "keep" else {"type": "keep"}}
+    cause = {
+        **first.cause,
+        "command": {"type": "give", "to": 1 - first.cause["seat"]}
+        if first.cause["command"]["type"] == "keep"
+        else {"type": "keep"},
+    }
     with connection.cursor() as c:
         c.execute("UPDATE events_storedevent SET cause = %s WHERE id = %s", [json.dumps(cause), first.id])
     both_fail(api, host, finished_toy, "replay")
@@ -135,18 +147,20 @@ def test_a_rewritten_head_differs_from_the_published_one(api, host, finished_toy
         prev = "0" * 64
         for e in StoredEvent.objects.filter(stream=finished_toy.id).order_by("seq"):
             h = chain_hash(prev, e.seq, e.type, e.version, e.payload)
-            c.execute("UPDATE events_storedevent SET prev_hash = %s, hash = %s WHERE id = %s", [prev, h, e.id])
+            c.execute(
+                "UPDATE events_storedevent SET prev_hash = %s, hash = %s WHERE id = %s", [prev, h, e.id]
+            )
             prev = h
     a = audit_of(api, host, finished_toy.id)
     assert a["chain_ok"] and not a["published_head_ok"] and not a["ok"]
 
 
-@pytest.mark.parametrize("garbage", [[1, 2], "text", None, {"reveals": "not a list"},
-                                     {"reveals": [{"key": 5}]}])
+@pytest.mark.parametrize(
+    "garbage", [[1, 2], "text", None, {"reveals": "not a list"}, {"reveals": [{"key": 5}]}]
+)
 def test_garbage_payloads_never_break_the_audit(api, host, finished_toy, garbage):
     for seq in (1, 8, finished_toy.version):
         set_payload(finished_toy, seq, garbage)
         a = audit_of(api, host, finished_toy.id)
         assert a["ok"] is False and a["chain_ok"] is False
         assert not verify.verify(export(api, host, finished_toy.id)).ok
-

@@ -122,8 +122,11 @@ def test_a_new_seed_with_a_new_commitment_fails_the_replay():
 def test_a_forged_command_fails_the_replay():
     rows = rows_of()
     award = next(r for r in rows if (r.get("cause") or {}).get("command", {}).get("type") in ("keep", "give"))
-    award["cause"]["command"] = {"type": "give", "to": 1 - award["cause"]["seat"]} \
-        if award["cause"]["command"]["type"] == "keep" else {"type": "keep"}
+    award["cause"]["command"] = (
+        {"type": "give", "to": 1 - award["cause"]["seat"]}
+        if award["cause"]["command"]["type"] == "keep"
+        else {"type": "keep"}
+    )
     assert problems(rows) == ["replay"]
 
 
@@ -169,23 +172,33 @@ def test_a_running_games_redacted_export_checks_links_only():
 
 # -- the command line, in a fresh interpreter ------------------------------------------------
 
+
 def run_cli(*args, env_extra=None):
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
     env.update(env_extra or {})
-    return subprocess.run([sys.executable, "-m", "games.verify", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "games.verify", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_cli_imports_no_django():
     others = [str(p) for p in sorted(FIXTURES.glob("*.jsonl")) if "toy-auction" not in p.name][:1]
-    code = ("import sys; from games import verify; "
-            f"rc = verify.main([{str(TOY_GAME)!r}, '--ruleset-module', {TOY!r}]); "
-            f"rc = rc or sum(verify.main([p]) for p in {others!r}); "
-            "assert 'django' not in sys.modules, 'django imported'; "
-            "assert not any(m.startswith(('rest_framework', 'celery')) for m in sys.modules); sys.exit(rc)")
+    code = (
+        "import sys; from games import verify; "
+        f"rc = verify.main([{str(TOY_GAME)!r}, '--ruleset-module', {TOY!r}]); "
+        f"rc = rc or sum(verify.main([p]) for p in {others!r}); "
+        "assert 'django' not in sys.modules, 'django imported'; "
+        "assert not any(m.startswith(('rest_framework', 'celery')) for m in sys.modules); sys.exit(rc)"
+    )
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
-    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
-                       timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert "VERIFIED" in r.stdout
 
@@ -208,6 +221,7 @@ def test_cli_exit_codes(tmp_path):
 
 
 # -- the salt rule (issue 10 item 1): a private event's hash is public ---------------------
+
 
 def _private_bids(rows):
     return [r for r in rows if r["type"] == "toy.BidPlaced"]
@@ -251,8 +265,16 @@ def test_a_private_platform_event_salt_must_rederive_from_the_seed():
     seed = rows[-1]["payload"]["seed"]
     for salt, ok in ((verify.platform_salt(seed, ended + 1), True), ("ab" * 16, False)):
         forged = copy.deepcopy(rows)
-        forged.insert(ended, {"seq": ended + 1, "type": "core.MessageSent", "version": 1, "visible_to": [0, 1],
-                              "payload": {"from": 0, "to": [1], "text": "yes", "salt": salt}})
+        forged.insert(
+            ended,
+            {
+                "seq": ended + 1,
+                "type": "core.MessageSent",
+                "version": 1,
+                "visible_to": [0, 1],
+                "payload": {"from": 0, "to": [1], "text": "yes", "salt": salt},
+            },
+        )
         for i, r in enumerate(forged, 1):
             r["seq"] = i
         assert (not _salt_problems(forged)) is ok

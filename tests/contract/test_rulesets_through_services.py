@@ -111,7 +111,9 @@ def test_no_feed_leaks_before_the_end(ruleset, settings):
     if game.status != Game.Status.RUNNING:
         pytest.skip("game ended before the check point")
     rows = list(StoredEvent.objects.filter(stream=game.id).order_by("seq"))
-    revealed = {rv.get("salt") for r in rows if r.visible_to is None for rv in (r.payload.get("reveals") or [])}
+    revealed = {
+        rv.get("salt") for r in rows if r.visible_to is None for rv in (r.payload.get("reveals") or [])
+    }
     for seat, user in enumerate(users):
         feed, _ = reading.events_page(game, user, 0, 100000)
         text = canonical_json(feed) + canonical_json(reading.view(game, user))

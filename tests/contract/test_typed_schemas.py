@@ -31,7 +31,9 @@ def _validator(schema) -> Draft202012Validator:
 
 def _check(validator, obj, what):
     errors = sorted(validator.iter_errors(obj), key=lambda e: list(e.absolute_path))
-    assert not errors, f"{what}: {errors[0].message} at {list(errors[0].absolute_path)}\n{json.dumps(obj)[:800]}"
+    assert not errors, (
+        f"{what}: {errors[0].message} at {list(errors[0].absolute_path)}\n{json.dumps(obj)[:800]}"
+    )
 
 
 class Checker:
@@ -107,8 +109,10 @@ def test_random_games_match_the_declared_schemas(ruleset, seed):
     chk = _play(ruleset, seed, players)
     assert chk.seen["commands"] and chk.seen["views"] > players
     if chk.events is None:
-        pytest.skip(f"{schemas.schema_dir(ruleset) / 'events.json'} is missing: "
-                    f"{ruleset}'s event payloads are not declared yet (commands and views were checked)")
+        pytest.skip(
+            f"{schemas.schema_dir(ruleset) / 'events.json'} is missing: "
+            f"{ruleset}'s event payloads are not declared yet (commands and views were checked)"
+        )
     assert chk.seen["events"]
 
 
@@ -170,5 +174,11 @@ def test_core_events_written_by_the_services_match_their_schemas():
         assert row.type in core, row.type
         _check(core[row.type], row.payload, row.type)
         seen.add(row.type)
-    assert {"core.GameStarted", "core.MessageSent", "core.GamePaused", "core.GameResumed",
-            "core.GameAborted", "core.SeedRevealed"} <= seen, seen
+    assert {
+        "core.GameStarted",
+        "core.MessageSent",
+        "core.GamePaused",
+        "core.GameResumed",
+        "core.GameAborted",
+        "core.SeedRevealed",
+    } <= seen, seen

@@ -154,8 +154,15 @@ def test_compose_only_variables_are_used_by_compose():
 def test_every_setting_read_from_env_is_documented():
     """The other direction: a new env var in settings must be added to .env.example."""
     settings = SETTINGS.read_text()
-    read = set(re.findall(r'\.(?:str|bool|int|float|list|dict|json|url|db|db_url|email_url|cache_url|path)\(\s*"([A-Z][A-Z0-9_]*)"', settings))
-    read |= set(re.findall(r'_[a-z_]+\(\s*"([A-Z][A-Z0-9_]*)"', settings))  # typed helpers like _positive_int("X", ...)
+    read = set(
+        re.findall(
+            r'\.(?:str|bool|int|float|list|dict|json|url|db|db_url|email_url|cache_url|path)\(\s*"([A-Z][A-Z0-9_]*)"',
+            settings,
+        )
+    )
+    read |= set(
+        re.findall(r'_[a-z_]+\(\s*"([A-Z][A-Z0-9_]*)"', settings)
+    )  # typed helpers like _positive_int("X", ...)
     documented = set(re.findall(r"^#?\s*([A-Z][A-Z0-9_]*)=", ENV_EXAMPLE.read_text(), re.M))
     missing = sorted(read - documented)
     assert not missing, f"settings read {missing} but .env.example does not document them"
@@ -196,8 +203,18 @@ def test_lock_pins_every_direct_dependency():
     assert not names - pins, f"requirements.lock lacks pins for {sorted(names - pins)}: run `make lock`"
 
 
-@pytest.mark.parametrize("script", ["scripts/services.sh", "scripts/test.sh", "scripts/install.sh",
-                                    "scripts/lock.sh", "scripts/bench.sh", ".ci/run", "docker/entrypoint.sh"])
+@pytest.mark.parametrize(
+    "script",
+    [
+        "scripts/services.sh",
+        "scripts/test.sh",
+        "scripts/install.sh",
+        "scripts/lock.sh",
+        "scripts/bench.sh",
+        ".ci/run",
+        "docker/entrypoint.sh",
+    ],
+)
 def test_shell_scripts_parse_and_are_executable(script):
     import subprocess
 

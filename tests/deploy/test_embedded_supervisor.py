@@ -55,14 +55,28 @@ def wait_for(pred, timeout: float, step: float = 0.1):
 
 def test_worker_and_beat_killed_come_back_and_web_never_stops(tmp_path):
     port = servers.free_port()
-    env = servers.server_env(tmp_path, PORT=str(port), WEB_WORKERS="1", CELERY_CONCURRENCY="1",
-                             HEARTBEAT_SECONDS="1", HEARTBEAT_STALE_SECONDS="3", ACCESS_LOG="",
-                             CELERY_LOG_LEVEL="WARNING", REDIS_URL="")
+    env = servers.server_env(
+        tmp_path,
+        PORT=str(port),
+        WEB_WORKERS="1",
+        CELERY_CONCURRENCY="1",
+        HEARTBEAT_SECONDS="1",
+        HEARTBEAT_STALE_SECONDS="3",
+        ACCESS_LOG="",
+        CELERY_LOG_LEVEL="WARNING",
+        REDIS_URL="",
+    )
     env.pop("CELERY_BROKER_URL", None)
     env.pop("DATABASE_URL", None)
     log = open(tmp_path / "run.log", "w+b")
-    sup = subprocess.Popen([sys.executable, "scripts/run_embedded.py"], cwd=servers.ROOT, env=env,
-                           stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    sup = subprocess.Popen(
+        [sys.executable, "scripts/run_embedded.py"],
+        cwd=servers.ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     failures: list[str] = []
     answered: list[int] = []
     stop = threading.Event()

@@ -47,8 +47,9 @@ def test_every_manifest_file_is_in_the_kustomization():
     assert listed == on_disk
 
 
-@pytest.mark.parametrize("name,shortcut", [("sengoku-web", "web"), ("sengoku-worker", "worker"),
-                                           ("sengoku-beat", "beat")])
+@pytest.mark.parametrize(
+    "name,shortcut", [("sengoku-web", "web"), ("sengoku-worker", "worker"), ("sengoku-beat", "beat")]
+)
 def test_deployments_run_the_image_shortcuts_with_both_probes(objects, name, shortcut):
     d = objects[("Deployment", name)]
     spec = d["spec"]

@@ -24,20 +24,31 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
 pytestmark = [
-    pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow,
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.slow,
     # one xdist worker for the whole module: its servers share DATABASE_URL itself (not a per-worker test DB)
     pytest.mark.xdist_group("multi_node"),
-    pytest.mark.skipif(not (DATABASE_URL.startswith("postgres") and REDIS_URL),
-                       reason="needs PostgreSQL and Redis (DATABASE_URL=postgres://..., REDIS_URL)"),
+    pytest.mark.skipif(
+        not (DATABASE_URL.startswith("postgres") and REDIS_URL),
+        reason="needs PostgreSQL and Redis (DATABASE_URL=postgres://..., REDIS_URL)",
+    ),
 ]
 
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory):
-    e = servers.server_env(tmp_path_factory.mktemp("nodes"), DATABASE_URL=DATABASE_URL, REDIS_URL=REDIS_URL,
-                           HOOKS_INLINE="1", STREAMS_PER_ACCOUNT="4", THROTTLE_PRESS="4/min",
-                           DEADLINE_SWEEP_SECONDS="1", HEARTBEAT_SECONDS="1",
-                           DEADLINE_OUTAGE_SECONDS="100000000")  # earlier runs left the sweeper state behind
+    e = servers.server_env(
+        tmp_path_factory.mktemp("nodes"),
+        DATABASE_URL=DATABASE_URL,
+        REDIS_URL=REDIS_URL,
+        HOOKS_INLINE="1",
+        STREAMS_PER_ACCOUNT="4",
+        THROTTLE_PRESS="4/min",
+        DEADLINE_SWEEP_SECONDS="1",
+        HEARTBEAT_SECONDS="1",
+        DEADLINE_OUTAGE_SECONDS="100000000",
+    )  # earlier runs left the sweeper state behind
     e.pop("CELERY_BROKER_URL", None)
     servers.migrate(e)
     return e
@@ -68,7 +79,9 @@ def test_a_command_through_one_node_reaches_streams_on_the_other_within_a_second
     version = servers.request(b.port, "GET", f"/games/{gid}", users[0]["token"])[1]["version"]
 
     async def run():
-        game_stream = await Stream.open(b.port, f"/games/{gid}/events?stream=1&after={version}", users[1]["token"])
+        game_stream = await Stream.open(
+            b.port, f"/games/{gid}/events?stream=1&after={version}", users[1]["token"]
+        )
         user_stream = await Stream.open(b.port, "/accounts/me/stream", users[1]["token"])
         for s in (game_stream, user_stream):
             assert s.status == 200
@@ -107,14 +120,21 @@ def test_throttles_hold_across_nodes(nodes):
     a, b = nodes
     users = people(a.port, 2)
     gid = servers.toy_game(a.port, users)
-    codes = [servers.request(node.port, "POST", f"/games/{gid}/messages", users[0]["token"], {"text": f"hi {i}"})[0]
-             for i, node in enumerate([a, b, a, b, a, b])]
+    codes = [
+        servers.request(node.port, "POST", f"/games/{gid}/messages", users[0]["token"], {"text": f"hi {i}"})[
+            0
+        ]
+        for i, node in enumerate([a, b, a, b, a, b])
+    ]
     assert codes[:4] == [201] * 4 and codes[4:] == [429, 429], codes
 
 
-@pytest.mark.xfail(strict=False, reason="known defect since the merge of the serving, ops and perf work: "
-                   "the cap's 429 holds across nodes but its body says code 'error' without Retry-After "
-                   "(see CHANGELOG, Known defect)")
+@pytest.mark.xfail(
+    strict=False,
+    reason="known defect since the merge of the serving, ops and perf work: "
+    "the cap's 429 holds across nodes but its body says code 'error' without Retry-After "
+    "(see CHANGELOG, Known defect)",
+)
 def test_the_stream_cap_holds_across_nodes(nodes):
     a, b = nodes
     (u,) = people(a.port, 1)
@@ -137,8 +157,14 @@ def test_the_stream_cap_holds_across_nodes(nodes):
 
 
 def _celery(env, log, *args):
-    return subprocess.Popen([servers.PY, "-m", "celery", "-A", "config.celery:app", *args, "--loglevel", "WARNING"],
-                            cwd=servers.ROOT, env=env, start_new_session=True, stdout=log, stderr=subprocess.STDOUT)
+    return subprocess.Popen(
+        [servers.PY, "-m", "celery", "-A", "config.celery:app", *args, "--loglevel", "WARNING"],
+        cwd=servers.ROOT,
+        env=env,
+        start_new_session=True,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
 
 
 def test_two_beats_by_mistake_still_fire_each_deadline_once(env, nodes, tmp_path):
@@ -146,11 +172,19 @@ def test_two_beats_by_mistake_still_fire_each_deadline_once(env, nodes, tmp_path
 
     a, _ = nodes
     users = people(a.port, 2)
-    st, g, _ = servers.request(a.port, "POST", "/games", users[0]["token"],
-                               # a production ruleset: the Celery processes do not know the test-only toy
-                               # excused misses: seats never turn zombie, so deadlines keep coming
-                               {"ruleset": "imjin", "players": 2,
-                                "time_control": {"seconds_per_decision": 5, "excused_misses": 1000}})
+    st, g, _ = servers.request(
+        a.port,
+        "POST",
+        "/games",
+        users[0]["token"],
+        # a production ruleset: the Celery processes do not know the test-only toy
+        # excused misses: seats never turn zombie, so deadlines keep coming
+        {
+            "ruleset": "imjin",
+            "players": 2,
+            "time_control": {"seconds_per_decision": 5, "excused_misses": 1000},
+        },
+    )
     assert st == 201, g
     gid = g["id"]
     assert servers.request(a.port, "POST", f"/games/{gid}/seats", users[1]["token"], {})[0] == 201
@@ -158,8 +192,12 @@ def test_two_beats_by_mistake_still_fire_each_deadline_once(env, nodes, tmp_path
     procs = [
         _celery(env, log, "worker", "-c", "1", "-n", f"w1-{gid[:6]}@%h", "-Q", "celery"),
         _celery(env, log, "worker", "-c", "1", "-n", f"w2-{gid[:6]}@%h", "-Q", "celery"),
-        _celery(env, log, "beat", "--schedule", str(tmp_path / "beat1"), "--pidfile", str(tmp_path / "beat1.pid")),
-        _celery(env, log, "beat", "--schedule", str(tmp_path / "beat2"), "--pidfile", str(tmp_path / "beat2.pid")),
+        _celery(
+            env, log, "beat", "--schedule", str(tmp_path / "beat1"), "--pidfile", str(tmp_path / "beat1.pid")
+        ),
+        _celery(
+            env, log, "beat", "--schedule", str(tmp_path / "beat2"), "--pidfile", str(tmp_path / "beat2.pid")
+        ),
     ]
     try:
         time.sleep(4)  # workers and beats up
@@ -169,13 +207,19 @@ def test_two_beats_by_mistake_still_fire_each_deadline_once(env, nodes, tmp_path
         while time.monotonic() < deadline:
             time.sleep(1)
             with psycopg.connect(DATABASE_URL.replace("postgres://", "postgresql://", 1)) as conn:
-                fired = conn.execute("SELECT count(*) FROM games_deadline WHERE game_id = %s AND status = 'fired'",
-                                     (gid,)).fetchone()[0]
-                missed = conn.execute("SELECT count(*) FROM events_storedevent WHERE stream = %s "
-                                      "AND type = 'core.DeadlineMissed'", (gid,)).fetchone()[0]
+                fired = conn.execute(
+                    "SELECT count(*) FROM games_deadline WHERE game_id = %s AND status = 'fired'", (gid,)
+                ).fetchone()[0]
+                missed = conn.execute(
+                    "SELECT count(*) FROM events_storedevent WHERE stream = %s "
+                    "AND type = 'core.DeadlineMissed'",
+                    (gid,),
+                ).fetchone()[0]
             if fired >= 4:
                 break
-        assert fired >= 4, "the deadlines should have fired by now: " + (tmp_path / "celery.log").read_text()[-3000:]
+        assert fired >= 4, (
+            "the deadlines should have fired by now: " + (tmp_path / "celery.log").read_text()[-3000:]
+        )
         assert missed == fired, f"{missed} defaults applied for {fired} deadlines: one fired twice"
     finally:
         for p in procs:

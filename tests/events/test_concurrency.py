@@ -31,8 +31,14 @@ def test_twenty_threads_same_version_one_wins():
         try:
             who = host if i % 2 == 0 else guest
             barrier.wait()
-            r = Api().as_(who).post(f"/api/v1/games/{g['id']}/commands",
-                                    {"command": {"type": "bid", "amount": i % 5}, "expected_version": version})
+            r = (
+                Api()
+                .as_(who)
+                .post(
+                    f"/api/v1/games/{g['id']}/commands",
+                    {"command": {"type": "bid", "amount": i % 5}, "expected_version": version},
+                )
+            )
             with lock:
                 results.append(r.status_code)
         finally:
@@ -62,8 +68,15 @@ def test_idempotent_retries_racing_append_once():
     def worker() -> None:
         try:
             barrier.wait()
-            r = Api().as_(host).post(f"/api/v1/games/{g['id']}/commands", {"command": {"type": "bid", "amount": 1}},
-                                     HTTP_IDEMPOTENCY_KEY="same-key")
+            r = (
+                Api()
+                .as_(host)
+                .post(
+                    f"/api/v1/games/{g['id']}/commands",
+                    {"command": {"type": "bid", "amount": 1}},
+                    HTTP_IDEMPOTENCY_KEY="same-key",
+                )
+            )
             bodies.append((r.status_code, r.json()))
         finally:
             connections.close_all()

@@ -28,21 +28,26 @@ def test_append_numbers_and_chains_events():
     assert rows[0].hash == chain_hash(GENESIS_HASH, 1, "test.Happened", 1, {"i": 1, "text": "ümlaut"})
     assert more[0].visible_to == [1]
     assert store.head(s) == (3, more[0].hash)
-    loaded = [dict(seq=r.seq, type=r.type, version=r.version, payload=r.payload, prev_hash=r.prev_hash,
-                   hash=r.hash) for r in store.load(s)]
+    loaded = [
+        dict(seq=r.seq, type=r.type, version=r.version, payload=r.payload, prev_hash=r.prev_hash, hash=r.hash)
+        for r in store.load(s)
+    ]
     report = Report()
     check_chain(loaded, report)
     assert report.chain_ok and report.chain_head == more[0].hash
 
 
-@pytest.mark.parametrize("payload, problem", [
-    ({"i": 1}, "without payload.salt"),
-    ({"i": 1, "salt": None}, "without payload.salt"),
-    ({"i": 1, "salt": "0123456789ABCDEF" * 2}, "32 lowercase hex"),
-    ({"i": 1, "salt": "0123456789abcdef"}, "32 lowercase hex"),
-    ({"i": 1, "salt": 12345}, "32 lowercase hex"),
-    ({"i": 1, "salt": SALT + "\n"}, "32 lowercase hex"),
-])
+@pytest.mark.parametrize(
+    "payload, problem",
+    [
+        ({"i": 1}, "without payload.salt"),
+        ({"i": 1, "salt": None}, "without payload.salt"),
+        ({"i": 1, "salt": "0123456789ABCDEF" * 2}, "32 lowercase hex"),
+        ({"i": 1, "salt": "0123456789abcdef"}, "32 lowercase hex"),
+        ({"i": 1, "salt": 12345}, "32 lowercase hex"),
+        ({"i": 1, "salt": SALT + "\n"}, "32 lowercase hex"),
+    ],
+)
 def test_a_private_event_without_a_valid_salt_is_refused_and_nothing_is_written(payload, problem):
     s = uuid.uuid4()
     store.append(s, 0, [ev(0)])
@@ -106,8 +111,10 @@ def test_postgres_trigger_refuses_update_and_delete():
 
     s = uuid.uuid4()
     store.append(s, 0, [ev()])
-    for sql in ("UPDATE events_storedevent SET type = 'x' WHERE stream = %s",
-                "DELETE FROM events_storedevent WHERE stream = %s"):
+    for sql in (
+        "UPDATE events_storedevent SET type = 'x' WHERE stream = %s",
+        "DELETE FROM events_storedevent WHERE stream = %s",
+    ):
         with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
             with connection.cursor() as c:
                 c.execute(sql, [s])

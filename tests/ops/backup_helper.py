@@ -1,9 +1,9 @@
 """Run in subprocesses by test_backup.py against a throwaway database:
 
-    python -m tests.ops.backup_helper setup N      -> N toy games, each played a little
-    python -m tests.ops.backup_helper play SECONDS -> keeps playing new toy games (a live writer)
-    python -m tests.ops.backup_helper tamper       -> rewrites one event's payload behind the store's back
-    python -m tests.ops.backup_helper count        -> prints the number of stored events
+python -m tests.ops.backup_helper setup N      -> N toy games, each played a little
+python -m tests.ops.backup_helper play SECONDS -> keeps playing new toy games (a live writer)
+python -m tests.ops.backup_helper tamper       -> rewrites one event's payload behind the store's back
+python -m tests.ops.backup_helper count        -> prints the number of stored events
 """
 
 from __future__ import annotations

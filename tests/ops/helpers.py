@@ -35,9 +35,11 @@ def play_to_the_end(api, personas: dict, gid: str, max_steps: int = 200) -> int:
             legal = api.as_(who).get(f"/api/v1/games/{gid}/legal-commands").json()
             cmds = legal.get("commands") or []
             if cmds:
-                r = api.as_(who).post(f"/api/v1/games/{gid}/commands",
-                                      {"command": cmds[-1] if cmds[0].get("type") == "bid" else cmds[0]},
-                                      HTTP_IDEMPOTENCY_KEY=f"k-{gid}-{steps}")
+                r = api.as_(who).post(
+                    f"/api/v1/games/{gid}/commands",
+                    {"command": cmds[-1] if cmds[0].get("type") == "bid" else cmds[0]},
+                    HTTP_IDEMPOTENCY_KEY=f"k-{gid}-{steps}",
+                )
                 assert r.status_code == 201, r.content
                 moved, steps = True, steps + 1
                 break

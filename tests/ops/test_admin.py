@@ -27,9 +27,17 @@ def webhook_delivery(running_game):
     n = Notification.objects.filter(game_id=running_game["id"]).first()
     from django.utils import timezone
 
-    return WebhookDelivery.objects.create(notification=n, user=n.user, url="https://example.org/hook", attempt=1,
-                                          timestamp=0, status_code=500, ok=False, error="HTTP 500",
-                                          created_at=timezone.now())
+    return WebhookDelivery.objects.create(
+        notification=n,
+        user=n.user,
+        url="https://example.org/hook",
+        attempt=1,
+        timestamp=0,
+        status_code=500,
+        ok=False,
+        error="HTTP 500",
+        created_at=timezone.now(),
+    )
 
 
 def test_createsuperuser_then_login_page(db):
@@ -47,8 +55,15 @@ def test_every_page_opens(admin_client, running_game, webhook_delivery):
     assert Deadline.objects.exists()  # a running game has open decisions
     assert admin_client.get("/admin/").status_code == 200
     pages = 0
-    for model in (get_user_model(), Game, StoredEvent, Notification, WebhookDelivery, Deadline,
-                  __import__("heartbeats.models", fromlist=["Heartbeat"]).Heartbeat):
+    for model in (
+        get_user_model(),
+        Game,
+        StoredEvent,
+        Notification,
+        WebhookDelivery,
+        Deadline,
+        __import__("heartbeats.models", fromlist=["Heartbeat"]).Heartbeat,
+    ):
         meta = model._meta
         r = admin_client.get(reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist"))
         assert r.status_code == 200, (meta.label, r.status_code)
@@ -91,8 +106,15 @@ def test_abort_with_a_reason_records_an_event(admin_client, running_game):
     form = admin_client.post(url, {"action": "abort_games", "_selected_action": [gid]})
     assert form.status_code == 200 and b"Reason" in form.content  # the confirmation page asks for one
     assert Game.objects.get(id=gid).status == "running"
-    r = admin_client.post(url, {"action": "abort_games", "_selected_action": [gid], "apply": "1",
-                                "reason": "cheating reported by both players"})
+    r = admin_client.post(
+        url,
+        {
+            "action": "abort_games",
+            "_selected_action": [gid],
+            "apply": "1",
+            "reason": "cheating reported by both players",
+        },
+    )
     assert r.status_code == 302
     game = Game.objects.get(id=gid)
     assert game.status == "aborted"
@@ -107,8 +129,9 @@ def test_deactivate_user_revokes_tokens(admin_client, api, host, running_game):
 
     user = get_user_model().objects.get(username="hana")
     assert AuthToken.objects.filter(user=user).exists()
-    r = admin_client.post(reverse("admin:auth_user_changelist"),
-                          {"action": "deactivate", "_selected_action": [user.pk]})
+    r = admin_client.post(
+        reverse("admin:auth_user_changelist"), {"action": "deactivate", "_selected_action": [user.pk]}
+    )
     assert r.status_code == 302
     user.refresh_from_db()
     assert not user.is_active and not AuthToken.objects.filter(user=user).exists()
@@ -117,8 +140,10 @@ def test_deactivate_user_revokes_tokens(admin_client, api, host, running_game):
 
 def test_reset_password(admin_client, host):
     user = get_user_model().objects.get(username="hana")
-    r = admin_client.post(reverse("admin:auth_user_password_change", args=[user.pk]),
-                          {"password1": "A-new-pass-9876543210", "password2": "A-new-pass-9876543210"})
+    r = admin_client.post(
+        reverse("admin:auth_user_password_change", args=[user.pk]),
+        {"password1": "A-new-pass-9876543210", "password2": "A-new-pass-9876543210"},
+    )
     assert r.status_code == 302
     assert Client().login(username="hana", password="A-new-pass-9876543210")
 
@@ -131,8 +156,12 @@ def test_api_is_not_subject_to_csrf(host):
     c = Client(enforce_csrf_checks=True)
     get_user_model().objects.create_superuser("root2", "r2@example.org", "Root-pass-0123456789")
     assert c.login(username="root2", password="Root-pass-0123456789")
-    r = c.post("/api/v1/games", json.dumps({"ruleset": "toy-auction", "players": 2}),
-               content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {host.token}")
+    r = c.post(
+        "/api/v1/games",
+        json.dumps({"ruleset": "toy-auction", "players": 2}),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {host.token}",
+    )
     assert r.status_code == 201, r.content
     # ...while the admin itself refuses a POST without the CSRF token
     assert c.post("/admin/auth/user/", {"action": "deactivate"}).status_code == 403

@@ -21,21 +21,33 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # ---- SQLite: file copy while running ------------------------------------------------------
 
+
 def _env(var: Path) -> dict:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL")}
-    env.update(SENGOKU_VAR_DIR=str(var), DJANGO_SETTINGS_MODULE="config.settings", LOG_LEVEL="WARNING",
-               PYTHONPATH=str(ROOT))
+    env.update(
+        SENGOKU_VAR_DIR=str(var),
+        DJANGO_SETTINGS_MODULE="config.settings",
+        LOG_LEVEL="WARNING",
+        PYTHONPATH=str(ROOT),
+    )
     return env
 
 
 def _manage(env, *args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
 
 
 def _helper(env, *args) -> subprocess.CompletedProcess:
-    r = subprocess.run([sys.executable, "-m", "tests.ops.backup_helper", *args], cwd=ROOT, env=env,
-                       capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [sys.executable, "-m", "tests.ops.backup_helper", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr[-2000:]
     return r
 
@@ -53,8 +65,14 @@ def sqlite_backup(tmp_path_factory):
     live = _env(base / "live")
     assert _manage(live, "migrate", "--noinput").returncode == 0
     _helper(live, "setup", "4")
-    writer = subprocess.Popen([sys.executable, "-m", "tests.ops.backup_helper", "play", "5"], cwd=ROOT, env=live,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    writer = subprocess.Popen(
+        [sys.executable, "-m", "tests.ops.backup_helper", "play", "5"],
+        cwd=ROOT,
+        env=live,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         time.sleep(1.5)  # the writer is committing games now
         path = base / "copy.sqlite3"
@@ -116,6 +134,7 @@ def test_restore_refuses_a_file_that_is_not_a_backup(sqlite_backup, tmp_path):
 
 # ---- in-process: progress bar, published heads (either database) ---------------------------
 
+
 @pytest.mark.django_db(transaction=True)
 def test_verify_all_checks_published_heads_with_a_progress_bar(api, host, player, running_game):
     from games.models import Notification
@@ -148,6 +167,7 @@ def test_verify_all_catches_a_game_row_ahead_of_its_stream(running_game):
 
 # ---- PostgreSQL: pg_dump / pg_restore -------------------------------------------------------
 
+
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_backup_restore_verify_on_postgres(tmp_path, api, host, player, running_game):
@@ -178,7 +198,9 @@ def test_backup_restore_verify_on_postgres(tmp_path, api, host, player, running_
 
     with connection.cursor() as c:  # below the append-only trigger, as a superuser could
         c.execute("SET session_replication_role = replica")
-        c.execute("UPDATE events_storedevent SET payload = '{\"forged\": 1}' WHERE stream = %s AND seq = 1", [gid])
+        c.execute(
+            "UPDATE events_storedevent SET payload = '{\"forged\": 1}' WHERE stream = %s AND seq = 1", [gid]
+        )
         c.execute("SET session_replication_role = DEFAULT")
     out = io.StringIO()
     with pytest.raises(CommandError):

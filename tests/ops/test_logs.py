@@ -49,17 +49,28 @@ def test_a_full_game_logs_no_secret(api, logs, settings):
     alice, bob = register("alice"), register("bob")
     # a webhook that cannot be reached: its failed deliveries are logged, its secret must not be
     hook_secret = "whsec-" + "q7" * 20
-    assert api.as_(alice).patch("/api/v1/accounts/me", {"webhook_url": "http://127.0.0.1:9/hook",
-                                                        "webhook_secret": hook_secret}).status_code == 200
+    assert (
+        api.as_(alice)
+        .patch(
+            "/api/v1/accounts/me", {"webhook_url": "http://127.0.0.1:9/hook", "webhook_secret": hook_secret}
+        )
+        .status_code
+        == 200
+    )
     g = api.as_(alice).post("/api/v1/games", {"ruleset": "toy-auction", "players": 2}).json()
     assert api.as_(bob).post(f"/api/v1/games/{g['id']}/seats", {}).status_code == 201
     assert api.as_(alice).post(f"/api/v1/games/{g['id']}/start").status_code == 200
     # one refused command too: its reason is logged, not its content
-    assert api.as_(bob).post(f"/api/v1/games/{g['id']}/commands",
-                             {"command": {"type": "bid", "amount": 999}}).status_code == 422
+    assert (
+        api.as_(bob)
+        .post(f"/api/v1/games/{g['id']}/commands", {"command": {"type": "bid", "amount": 999}})
+        .status_code
+        == 422
+    )
     # a login: the password travels in a request body
-    assert api.post("/api/v1/accounts/token", {"username": "alice", "password": alice.password}).status_code in (
-        200, 201)
+    assert api.post(
+        "/api/v1/accounts/token", {"username": "alice", "password": alice.password}
+    ).status_code in (200, 201)
     assert play_to_the_end(api, {"alice": alice, "bob": bob}, g["id"]) > 0
     from accounts.models import Profile
 
@@ -72,9 +83,15 @@ def test_a_full_game_logs_no_secret(api, logs, settings):
     assert len(records) > 20
     salts = {e.payload["salt"] for e in StoredEvent.objects.filter(stream=g["id"]) if "salt" in e.payload}
     seed = StoredEvent.objects.get(stream=g["id"], type="core.SeedRevealed").payload["seed"]
-    secrets = {"token " + alice.name: alice.token, "token " + bob.name: bob.token, "password": alice.password,
-               "seed": seed, "webhook secret": hook_secret, "unknown unsubscribe token": "NoSuchToken0123",
-               **{f"salt {i}": s for i, s in enumerate(sorted(salts))}}
+    secrets = {
+        "token " + alice.name: alice.token,
+        "token " + bob.name: bob.token,
+        "password": alice.password,
+        "seed": seed,
+        "webhook secret": hook_secret,
+        "unknown unsubscribe token": "NoSuchToken0123",
+        **{f"salt {i}": s for i, s in enumerate(sorted(salts))},
+    }
     assert len(salts) >= 6  # 3 rounds x 2 seats: the test looked at real secrets
     from games.models import WebhookDelivery
 
@@ -89,8 +106,9 @@ def test_a_full_game_logs_no_secret(api, logs, settings):
     requests = [r for r in records if r["event"] == "request"]
     assert requests and all(len(r["request_id"]) >= 16 for r in requests)
     accepted = [r for r in records if r["event"] == "command accepted"]
-    assert accepted and all(r["game_id"] == g["id"] and isinstance(r["seat"], int) and r["command_type"]
-                            for r in accepted)
+    assert accepted and all(
+        r["game_id"] == g["id"] and isinstance(r["seat"], int) and r["command_type"] for r in accepted
+    )
     illegal = [r for r in records if r["event"] == "command illegal"]
     assert illegal and illegal[0]["code"] == "illegal_command" and illegal[0]["command_type"] == "bid"
     # the lines logged inside a request carry that request's id
@@ -110,8 +128,16 @@ def test_request_id_is_returned_and_only_trusted_from_a_proxy(api, logs, setting
 
 
 def test_redact_blanks_sensitive_keys_and_bearer_tokens():
-    out = redact(None, "info", {"event": "auth with Bearer abcdef0123456789 ok", "password": "pw",
-                                "nested": {"webhook_secret": "x", "fine": 1}, "path": "/u?token=abc123&x=1"})
+    out = redact(
+        None,
+        "info",
+        {
+            "event": "auth with Bearer abcdef0123456789 ok",
+            "password": "pw",
+            "nested": {"webhook_secret": "x", "fine": 1},
+            "path": "/u?token=abc123&x=1",
+        },
+    )
     assert out["password"] == "[redacted]" and out["nested"] == {"webhook_secret": "[redacted]", "fine": 1}
     assert "abcdef0123456789" not in out["event"] and out["path"] == "/u?token=[redacted]&x=1"
 

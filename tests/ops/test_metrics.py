@@ -28,12 +28,20 @@ def test_commands_events_requests_and_games_are_counted(api, host, player, runni
     g = running_game
     before = scrape()
     v = g["version"]
-    assert api.as_(host).post(cmd_url(g), {"command": {"type": "bid", "amount": 3},
-                                           "expected_version": v}).status_code == 201
+    assert (
+        api.as_(host)
+        .post(cmd_url(g), {"command": {"type": "bid", "amount": 3}, "expected_version": v})
+        .status_code
+        == 201
+    )
     assert api.as_(player).post(cmd_url(g), {"command": {"type": "bid", "amount": 99}}).status_code == 422
     assert api.as_(player).post(cmd_url(g), {"command": {"type": "teleport"}}).status_code == 400
-    assert api.as_(player).post(cmd_url(g), {"command": {"type": "bid", "amount": 1},
-                                             "expected_version": v}).status_code == 409
+    assert (
+        api.as_(player)
+        .post(cmd_url(g), {"command": {"type": "bid", "amount": 1}, "expected_version": v})
+        .status_code
+        == 409
+    )
     after = scrape()
 
     def moved(name, **labels):
@@ -46,8 +54,10 @@ def test_commands_events_requests_and_games_are_counted(api, host, player, runni
     assert moved("sengoku_http_requests_total", view="CommandsView", method="POST", status="201") == 1
     assert moved("sengoku_http_requests_total", view="CommandsView", method="POST", status="422") == 1
     assert moved("sengoku_http_requests_total", view="CommandsView", method="POST", status="409") == 1
-    assert moved("sengoku_http_request_duration_seconds_count", view="CommandsView", method="POST",
-                 status="201") == 1
+    assert (
+        moved("sengoku_http_request_duration_seconds_count", view="CommandsView", method="POST", status="201")
+        == 1
+    )
     assert value(after, "sengoku_games", ruleset=TOY, status="running") == 1
     # start queued "game started" notices on the user stream channel
     assert value(after, "sengoku_notifications_total", channel="stream", outcome="sent") >= 2
@@ -76,12 +86,16 @@ def test_deadline_fired_and_lateness(api, host, player, settings, time_machine):
     assert deadlines.sweep()["fired"] == 2
     after = scrape()
     assert value(after, "sengoku_deadlines_fired_total") - value(before, "sengoku_deadlines_fired_total") == 2
-    late = value(after, "sengoku_deadline_lateness_seconds_sum") - value(before, "sengoku_deadline_lateness_seconds_sum")
+    late = value(after, "sengoku_deadline_lateness_seconds_sum") - value(
+        before, "sengoku_deadline_lateness_seconds_sum"
+    )
     assert late == pytest.approx(60.0)  # two deadlines, 30 s late each
     le10 = value(after, "sengoku_deadline_lateness_seconds_bucket", le="10.0") - value(
-        before, "sengoku_deadline_lateness_seconds_bucket", le="10.0")
+        before, "sengoku_deadline_lateness_seconds_bucket", le="10.0"
+    )
     le30 = value(after, "sengoku_deadline_lateness_seconds_bucket", le="30.0") - value(
-        before, "sengoku_deadline_lateness_seconds_bucket", le="30.0")
+        before, "sengoku_deadline_lateness_seconds_bucket", le="30.0"
+    )
     assert (le10, le30) == (0, 2)
 
 
@@ -123,14 +137,21 @@ def test_after_commit_backlog_counts_lagging_games(api, host, player, running_ga
 
 # ---- who may scrape ------------------------------------------------------------------------
 
+
 def test_refused_from_a_non_loopback_address_without_token(db, settings):
     settings.METRICS_TOKEN = "s3cret-metrics-token-0123"
     far = {"REMOTE_ADDR": "203.0.113.7"}
     r = Client().get("/metrics", **far)
     assert r.status_code == 403 and r.json()["code"] == "forbidden"
     assert b"sengoku_" not in r.content
-    assert Client().get("/metrics", HTTP_AUTHORIZATION="Bearer wrong-token-wrong-token", **far).status_code == 403
-    assert Client().get("/metrics", HTTP_AUTHORIZATION="Bearer s3cret-metrics-token-0123", **far).status_code == 200
+    assert (
+        Client().get("/metrics", HTTP_AUTHORIZATION="Bearer wrong-token-wrong-token", **far).status_code
+        == 403
+    )
+    assert (
+        Client().get("/metrics", HTTP_AUTHORIZATION="Bearer s3cret-metrics-token-0123", **far).status_code
+        == 200
+    )
     assert Client().get("/metrics").status_code == 200  # the test client is 127.0.0.1
 
 
@@ -161,25 +182,40 @@ def test_counts_from_several_processes_add_up(tmp_path):
     env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
     for n in (2, 3):
         subprocess.run([sys.executable, "-c", _INC.format(n=n)], env=env, cwd=ROOT, check=True, timeout=60)
-    out = subprocess.run([sys.executable, "-c", _RENDER], env=env, cwd=ROOT, check=True, timeout=60,
-                         capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", _RENDER],
+        env=env,
+        cwd=ROOT,
+        check=True,
+        timeout=60,
+        capture_output=True,
+        text=True,
+    ).stdout
     assert 'sengoku_commands_total{outcome="accepted",ruleset="toy-auction"} 5.0' in out
 
 
 # ---- under ASGI (the async middleware path) ------------------------------------------------
+
 
 def test_asgi_requests_are_counted_and_get_a_request_id(db):
     from asgiref.sync import async_to_sync
     from django.test import AsyncClient
 
     before = value(scrape(), "sengoku_http_requests_total", view="metrics", method="GET", status="403")
-    far = {"method": "GET", "path": "/metrics", "query_string": "", "headers": [(b"host", b"testserver")],
-           "client": ["203.0.113.9", 50000]}  # the ASGI scope's peer address
+    far = {
+        "method": "GET",
+        "path": "/metrics",
+        "query_string": "",
+        "headers": [(b"host", b"testserver")],
+        "client": ["203.0.113.9", 50000],
+    }  # the ASGI scope's peer address
     r = async_to_sync(AsyncClient().request)(**far)
     assert r.status_code == 403 and len(r["X-Request-ID"]) == 32
     # ?probe=live: the full /health is 503 here (no worker or beat heartbeats in a test)
     r = async_to_sync(AsyncClient().get)("/api/v1/health", {"probe": "live"})
     assert r.status_code == 200 and len(r["X-Request-ID"]) == 32
     after = scrape()
-    assert value(after, "sengoku_http_requests_total", view="metrics", method="GET", status="403") == before + 1
+    assert (
+        value(after, "sengoku_http_requests_total", view="metrics", method="GET", status="403") == before + 1
+    )
     assert value(after, "sengoku_http_requests_total", view="HealthView", method="GET", status="200") >= 1

@@ -1,10 +1,10 @@
 """Run in subprocesses by test_celery_e2e.py against a throwaway SQLite file:
 
-    python -m tests.pbem.e2e_helper setup    -> prints the new game's id
-    python -m tests.pbem.e2e_helper worker   -> a Celery worker that knows the toy ruleset
-    python -m tests.pbem.e2e_helper die GAME -> fire GAME's due deadlines, dying (os._exit)
-                                                 after the default's events, before the commit
-    python -m tests.pbem.e2e_helper sweep    -> one sweep; prints how many deadlines fired
+python -m tests.pbem.e2e_helper setup    -> prints the new game's id
+python -m tests.pbem.e2e_helper worker   -> a Celery worker that knows the toy ruleset
+python -m tests.pbem.e2e_helper die GAME -> fire GAME's due deadlines, dying (os._exit)
+                                             after the default's events, before the commit
+python -m tests.pbem.e2e_helper sweep    -> one sweep; prints how many deadlines fired
 """
 
 from __future__ import annotations
@@ -45,8 +45,19 @@ def worker() -> None:
     _django()
     from config.celery import app
 
-    app.worker_main(["worker", "--pool", "solo", "--loglevel", "INFO", "--without-mingle", "--without-gossip",
-                     "--hostname", f"e2e-{os.getpid()}@localhost"])
+    app.worker_main(
+        [
+            "worker",
+            "--pool",
+            "solo",
+            "--loglevel",
+            "INFO",
+            "--without-mingle",
+            "--without-gossip",
+            "--hostname",
+            f"e2e-{os.getpid()}@localhost",
+        ]
+    )
 
 
 def die(game_id: str) -> None:
@@ -60,7 +71,9 @@ def die(game_id: str) -> None:
     from games.models import Deadline
     from games.services import deadlines, play
 
-    Deadline.objects.filter(game_id=game_id, status="open").update(due_at=timezone.now() - timedelta(seconds=1))
+    Deadline.objects.filter(game_id=game_id, status="open").update(
+        due_at=timezone.now() - timedelta(seconds=1)
+    )
 
     def vanish(*args, **kwargs):
         os._exit(9)

@@ -16,8 +16,11 @@ def test_odd_input_is_never_a_500(api, host, player):
     cases = [
         c.post(f"/api/v1/games/{gid}/messages", '{"text": "\\ud800"}', content_type="application/json"),
         c.post(f"/api/v1/games/{gid}/messages", '{"text": "a\\u0000b"}', content_type="application/json"),
-        c.post(f"/api/v1/games/{gid}/messages", '{"text": "hi", "to": [99999999999999999999999]}',
-               content_type="application/json"),
+        c.post(
+            f"/api/v1/games/{gid}/messages",
+            '{"text": "hi", "to": [99999999999999999999999]}',
+            content_type="application/json",
+        ),
         c.post(f"/api/v1/games/{gid}/messages", "not json", content_type="application/json"),
         c.post(f"/api/v1/games/{gid}/seats/99999999999999999999999/reclaim"),
         c.post(f"/api/v1/games/{gid}/seats/1/reclaim"),  # not a zombie

@@ -18,19 +18,30 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _env(tmp: Path) -> dict:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CELERY_TASK_ALWAYS_EAGER")}
-    env.update(SENGOKU_VAR_DIR=str(tmp), DATABASE_URL=f"sqlite:///{tmp / 'db.sqlite3'}",
-               DEADLINE_SWEEP_SECONDS="1", DJANGO_SETTINGS_MODULE="config.settings", PYTHONPATH=str(ROOT),
-               EMAIL_URL="consolemail://", PYTHONUNBUFFERED="1")
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CELERY_TASK_ALWAYS_EAGER")
+    }
+    env.update(
+        SENGOKU_VAR_DIR=str(tmp),
+        DATABASE_URL=f"sqlite:///{tmp / 'db.sqlite3'}",
+        DEADLINE_SWEEP_SECONDS="1",
+        DJANGO_SETTINGS_MODULE="config.settings",
+        PYTHONPATH=str(ROOT),
+        EMAIL_URL="consolemail://",
+        PYTHONUNBUFFERED="1",
+    )
     return env
 
 
 def _events(db: Path, game_id: str) -> list[tuple[str, str]]:
     con = sqlite3.connect(db, timeout=10)
     try:
-        rows = con.execute("SELECT type, recorded_at FROM events_storedevent WHERE stream = ? ORDER BY seq",
-                           (game_id.replace("-", ""),)).fetchall()
+        rows = con.execute(
+            "SELECT type, recorded_at FROM events_storedevent WHERE stream = ? ORDER BY seq",
+            (game_id.replace("-", ""),),
+        ).fetchall()
     finally:
         con.close()
     return rows
@@ -46,22 +57,56 @@ def _when(text: str):
 def test_worker_and_beat_fire_a_five_second_deadline(tmp_path):
     env = _env(tmp_path)
     py = sys.executable
-    subprocess.run([py, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True, timeout=120)
+    subprocess.run(
+        [py, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True, timeout=120
+    )
     procs = []
     log = open(tmp_path / "celery.log", "wb")
     try:
-        procs.append(subprocess.Popen([py, "-m", "tests.pbem.e2e_helper", "worker"], cwd=ROOT, env=env,
-                                      stdout=log, stderr=subprocess.STDOUT))
-        procs.append(subprocess.Popen([py, "-m", "celery", "-A", "config.celery:app", "beat", "--loglevel", "INFO",
-                                       "--schedule", str(tmp_path / "beat-schedule"),
-                                       "--pidfile", str(tmp_path / "beat.pid")],
-                                      cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
+        procs.append(
+            subprocess.Popen(
+                [py, "-m", "tests.pbem.e2e_helper", "worker"],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        )
+        procs.append(
+            subprocess.Popen(
+                [
+                    py,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "config.celery:app",
+                    "beat",
+                    "--loglevel",
+                    "INFO",
+                    "--schedule",
+                    str(tmp_path / "beat-schedule"),
+                    "--pidfile",
+                    str(tmp_path / "beat.pid"),
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        )
         # Timed from before setup: the deadline is due 5 s after the game starts,
         # which happens inside setup, so "not before the deadline" holds however
         # slow setup is on a loaded machine.
         started = time.monotonic()
-        out = subprocess.run([py, "-m", "tests.pbem.e2e_helper", "setup"], cwd=ROOT, env=env, check=True,
-                             capture_output=True, text=True, timeout=60)
+        out = subprocess.run(
+            [py, "-m", "tests.pbem.e2e_helper", "setup"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         game_id = out.stdout.strip().splitlines()[-1]
         missed = []
         while time.monotonic() - started < 60:
@@ -82,7 +127,9 @@ def test_worker_and_beat_fire_a_five_second_deadline(tmp_path):
         types = [t for t, _ in _events(tmp_path / "db.sqlite3", game_id)]
         assert types.count("core.DeadlineMissed") == 2 and types.count("toy.BidPlaced") == 2
         text = (tmp_path / "celery.log").read_text(errors="replace")
-        assert "games.pbem.sweep" in text and "Your turn in" in text  # beat ran the sweep; a worker sent email
+        assert (
+            "games.pbem.sweep" in text and "Your turn in" in text
+        )  # beat ran the sweep; a worker sent email
     finally:
         for p in procs:
             if p.poll() is None:
@@ -101,20 +148,45 @@ def test_a_process_killed_while_firing_leaves_nothing_and_the_next_sweep_fires_o
     env = _env(tmp_path)
     py = sys.executable
     db = tmp_path / "db.sqlite3"
-    subprocess.run([py, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True, timeout=120)
-    out = subprocess.run([py, "-m", "tests.pbem.e2e_helper", "setup", "3600"], cwd=ROOT, env=env, check=True,
-                         capture_output=True, text=True, timeout=60)
+    subprocess.run(
+        [py, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True, timeout=120
+    )
+    out = subprocess.run(
+        [py, "-m", "tests.pbem.e2e_helper", "setup", "3600"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     game_id = out.stdout.strip().splitlines()[-1]
     before = _events(db, game_id)
-    died = subprocess.run([py, "-m", "tests.pbem.e2e_helper", "die", game_id], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
+    died = subprocess.run(
+        [py, "-m", "tests.pbem.e2e_helper", "die", game_id],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert died.returncode == 9 and "not reached" not in died.stdout, died.stderr[-2000:]
     assert _events(db, game_id) == before  # the claim and the default's events died with the process
     con = sqlite3.connect(db)
     assert con.execute("SELECT count(*) FROM games_deadline WHERE status = 'open'").fetchone()[0] == 2
     con.close()
-    fired = [subprocess.run([py, "-m", "tests.pbem.e2e_helper", "sweep"], cwd=ROOT, env=env, check=True,
-                            capture_output=True, text=True, timeout=60).stdout.split()[-1] for _ in range(2)]
+    fired = [
+        subprocess.run(
+            [py, "-m", "tests.pbem.e2e_helper", "sweep"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        ).stdout.split()[-1]
+        for _ in range(2)
+    ]
     assert fired == ["2", "0"]
     types = [t for t, _ in _events(db, game_id)]
     assert types.count("core.DeadlineMissed") == 2 and types.count("toy.BidPlaced") == 2

@@ -41,7 +41,10 @@ def test_a_missed_deadline_applies_the_default_once(api, clock, host, player):
     missed = events_of(g["id"], "core.DeadlineMissed")
     assert [e.payload["seat"] for e in missed] == [0, 1]
     # A bid is a secret choice: its record is visible to its seat only.
-    assert missed[0].visible_to == [0] and missed[0].payload["default_command"] == {"type": "bid", "amount": 0}
+    assert missed[0].visible_to == [0] and missed[0].payload["default_command"] == {
+        "type": "bid",
+        "amount": 0,
+    }
     # ...and, being private, salted from the seed for its seq (its hash is public: docs/audit.md)
     assert missed[0].payload["salt"] == platform_salt(Game.objects.get(id=g["id"]).seed, missed[0].seq)
     assert missed[0].payload["misses"] == 1 and missed[0].payload["source"] == "default"
@@ -52,7 +55,8 @@ def test_a_missed_deadline_applies_the_default_once(api, clock, host, player):
     assert m["version"] > v and [s["misses"] for s in m["seats"]] == [1, 1]
     # the award decision that followed got a fresh full minute
     assert [(p["seat"], p["kind"], p["deadline"]) for p in m["pending"]] == [
-        (0, "award", iso(T0.replace(minute=2, second=1)))]
+        (0, "award", iso(T0.replace(minute=2, second=1)))
+    ]
     # the other seat sees that seat 0 missed (type, seq) but not what was played for it
     seen = {e["seq"]: e for e in feed(api, player, g["id"])}
     assert seen[missed[0].seq]["redacted"] is True and "payload" in seen[missed[1].seq]
@@ -132,7 +136,9 @@ def test_crash_between_claim_and_apply_leaves_nothing_and_retries_once(api, cloc
     claimed = []
 
     def crash(game, seat, *a, **kw):
-        claimed.append(Deadline.objects.filter(game=game, seat=seat.index).values_list("status", flat=True)[0])
+        claimed.append(
+            Deadline.objects.filter(game=game, seat=seat.index).values_list("status", flat=True)[0]
+        )
         raise SystemExit("worker killed")  # not an Exception: nothing may swallow it
 
     monkeypatch.setattr(play, "apply", crash)
@@ -169,8 +175,12 @@ def test_lost_after_commit_hook_is_caught_up_by_the_sweep(api, clock, host, play
     g = start_game(api, host, [player], TC)
     monkeypatch.setattr(background, "after_events", lambda *a, **k: 0)
     for who, amount in ((host, 5), (player, 1)):
-        assert api.as_(who).post(f"/api/v1/games/{g['id']}/commands",
-                                 {"command": {"type": "bid", "amount": amount}}).status_code == 201
+        assert (
+            api.as_(who)
+            .post(f"/api/v1/games/{g['id']}/commands", {"command": {"type": "bid", "amount": amount}})
+            .status_code
+            == 201
+        )
     assert not Deadline.objects.filter(game_id=g["id"], kind="award").exists()
     sweep()
     d = Deadline.objects.get(game_id=g["id"], kind="award")
@@ -186,8 +196,10 @@ def test_excused_misses_then_zombie_then_reclaim(api, clock, host, player):
         assert r.status_code == 201, r.content
         clock.shift(61)
         assert sweep()["fired"] == 1  # the player's bid
-        assert api.as_(host).post(f"/api/v1/games/{gid}/commands",
-                                  {"command": {"type": "keep"}}).status_code == 201
+        assert (
+            api.as_(host).post(f"/api/v1/games/{gid}/commands", {"command": {"type": "keep"}}).status_code
+            == 201
+        )
 
     host_plays_round()
     seat = Seat.objects.get(game_id=gid, index=1)
@@ -230,7 +242,9 @@ def test_the_players_own_command_reclaims_a_zombie_seat(api, clock, host, player
     assert events_of(gid, "core.SeatReclaimed")[-1].payload == {"seat": 0, "user": "hana"}
     # the reclaimed seat is timed again; the zombie seat is not
     assert [(p["seat"], p["deadline"] is not None) for p in meta(api, host, gid)["pending"]] == [
-        (0, True), (1, False)]
+        (0, True),
+        (1, False),
+    ]
     # a message is not a move: it does not reclaim
     assert api.as_(player).post(f"/api/v1/games/{gid}/messages", {"text": "back soon"}).status_code == 201
     assert Seat.objects.get(game_id=gid, index=1).zombie

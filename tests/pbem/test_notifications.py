@@ -18,18 +18,29 @@ TC = {"seconds_per_decision": 60}
 
 def kinds(user_id, channel="stream"):
     """The notices of a user, but the `inbox` change announcements (tests/api/test_inbox.py)."""
-    return [n.kind for n in Notification.objects.filter(user_id=user_id, channel=channel).exclude(kind="inbox")
-            .order_by("id")]
+    return [
+        n.kind
+        for n in Notification.objects.filter(user_id=user_id, channel=channel)
+        .exclude(kind="inbox")
+        .order_by("id")
+    ]
 
 
 def test_game_start_sends_started_and_your_turn_with_the_chain_head(api, clock, host, player):
     g = start_game(api, host, [player], TC)
     game = Game.objects.get(id=g["id"])
-    assert kinds(host.id) == ["your_turn", "game_started"] and kinds(player.id) == ["your_turn", "game_started"]
+    assert kinds(host.id) == ["your_turn", "game_started"] and kinds(player.id) == [
+        "your_turn",
+        "game_started",
+    ]
     assert sorted((m.to[0], m.subject) for m in mail.outbox) == sorted(
-        (f"{who}@example.org", subject) for who in ("hana", "kenji")
-        for subject in (f"[Sengoku] Your turn in toy-auction {str(game.id)[:8]}",
-                        f"[Sengoku] toy-auction {str(game.id)[:8]} has started"))
+        (f"{who}@example.org", subject)
+        for who in ("hana", "kenji")
+        for subject in (
+            f"[Sengoku] Your turn in toy-auction {str(game.id)[:8]}",
+            f"[Sengoku] toy-auction {str(game.id)[:8]} has started",
+        )
+    )
     n = Notification.objects.get(user_id=player.id, kind="your_turn", channel="email")
     assert n.status == "sent" and n.payload["game"]["chain_head"] == game.chain_head
     assert n.payload["game"]["version"] == game.version and n.payload["deadline"] == "2026-03-02T12:01:00Z"
@@ -131,6 +142,7 @@ def test_nothing_is_sent_for_a_rolled_back_write(api, clock, host, player):
 
 # -- webhooks -------------------------------------------------------------------------------------
 
+
 def set_hook(api, who, url, secret="s3cret-key"):
     r = api.as_(who).patch("/api/v1/accounts/me", {"webhook_url": url, "webhook_secret": secret})
     assert r.status_code == 200, r.content
@@ -152,21 +164,32 @@ def test_webhooks_are_signed_and_retried_with_backoff(api, clock, host, player, 
     clock.shift(10)
     sweep()
     assert len(hook.requests) == 5
-    assert set(Notification.objects.filter(user_id=player.id, channel="webhook").values_list("status", flat=True)) \
-        == {"sent"}
+    assert set(
+        Notification.objects.filter(user_id=player.id, channel="webhook").values_list("status", flat=True)
+    ) == {"sent"}
     game = Game.objects.get(id=g["id"])
     for req in hook.requests:
         h = req["headers"]
-        assert webhooks.verify("s3cret-key", h["X-Sengoku-Signature"], req["body"], now=clock.now().timestamp())
-        assert not webhooks.verify("wrong", h["X-Sengoku-Signature"], req["body"], now=clock.now().timestamp())
-        assert not webhooks.verify("s3cret-key", h["X-Sengoku-Signature"], req["body"] + b" ",
-                                   now=clock.now().timestamp())
+        assert webhooks.verify(
+            "s3cret-key", h["X-Sengoku-Signature"], req["body"], now=clock.now().timestamp()
+        )
+        assert not webhooks.verify(
+            "wrong", h["X-Sengoku-Signature"], req["body"], now=clock.now().timestamp()
+        )
+        assert not webhooks.verify(
+            "s3cret-key", h["X-Sengoku-Signature"], req["body"] + b" ", now=clock.now().timestamp()
+        )
         body = hook.json(hook.requests.index(req))
         assert body["game"]["chain_head"] == game.chain_head and body["game"]["version"] == game.version
         assert h["X-Sengoku-Delivery"] == str(body["notification_id"])
     log = api.as_(player).get("/api/v1/accounts/me/webhook-deliveries").json()["results"]
     assert sorted((d["attempt"], d["status_code"], d["ok"]) for d in log) == [
-        (1, 500, False), (1, 503, False), (2, 200, True), (2, 500, False), (3, 200, True)]
+        (1, 500, False),
+        (1, 503, False),
+        (2, 200, True),
+        (2, 500, False),
+        (3, 200, True),
+    ]
     assert [d["id"] for d in log] == sorted((d["id"] for d in log), reverse=True)  # newest first
     retried = [d for d in log if not d["ok"]]
     assert all(d["next_retry_at"] for d in retried)
@@ -197,8 +220,9 @@ def test_webhook_gives_up_after_the_last_attempt_and_not_on_4xx(api, clock, host
     sweep()
     clock.shift(3600)
     sweep()
-    statuses = sorted(Notification.objects.filter(user_id=player.id, channel="webhook")
-                      .values_list("status", "attempts"))
+    statuses = sorted(
+        Notification.objects.filter(user_id=player.id, channel="webhook").values_list("status", "attempts")
+    )
     assert statuses == [("failed", 1), ("failed", 2)] and len(hook.requests) == 3
 
 
@@ -217,8 +241,9 @@ def test_the_celery_task_retries_a_failing_webhook(api, clock, host, player, rec
     deliver.apply(args=[n.id, 0])
     n.refresh_from_db()
     assert n.status == "sent" and n.attempts == 3 and len(hook.requests) == 3
-    assert list(WebhookDelivery.objects.filter(notification=n).order_by("id").values_list("status_code", flat=True)) \
-        == [502, 502, 200]
+    assert list(
+        WebhookDelivery.objects.filter(notification=n).order_by("id").values_list("status_code", flat=True)
+    ) == [502, 502, 200]
     deliver.apply(args=[n.id, 0])  # a duplicate message: nothing more
     assert len(hook.requests) == 3
 
@@ -230,5 +255,6 @@ def test_private_webhook_targets_are_refused_when_not_allowed(api, clock, host, 
     settings.WEBHOOK_ALLOW_LOOPBACK = False
     start_game(api, host, [player])
     assert hook.requests == []
-    assert set(Notification.objects.filter(user_id=player.id, channel="webhook").values_list("status", flat=True)) \
-        == {"failed"}
+    assert set(
+        Notification.objects.filter(user_id=player.id, channel="webhook").values_list("status", flat=True)
+    ) == {"failed"}

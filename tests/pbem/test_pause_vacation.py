@@ -24,7 +24,9 @@ def at(seconds: float) -> str:
     return iso(T0 + dt.timedelta(seconds=seconds))
 
 
-def test_pause_needs_every_player_or_the_creator_and_keeps_the_remaining_time(api, clock, host, player, third):
+def test_pause_needs_every_player_or_the_creator_and_keeps_the_remaining_time(
+    api, clock, host, player, third
+):
     g = start_game(api, host, [player, third], TC)
     gid = g["id"]
     clock.shift(30)
@@ -48,7 +50,9 @@ def test_pause_needs_every_player_or_the_creator_and_keeps_the_remaining_time(ap
     assert r.json()["paused"] is False and r.json()["switched"] is True
     assert due(api, host, gid) == {s: at(10_030 + 70) for s in range(3)}
     assert [e.type for e in events_of(gid) if e.type in ("core.GamePaused", "core.GameResumed")] == [
-        "core.GamePaused", "core.GameResumed"]
+        "core.GamePaused",
+        "core.GameResumed",
+    ]
     assert events_of(gid, "core.GamePaused")[0].payload == {"by": ["hana", "kenji", "mitsu"], "creator": True}
     clock.shift(69)
     assert sweep()["fired"] == 0

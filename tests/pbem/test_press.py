@@ -26,7 +26,12 @@ def test_private_message_visibility(api, host, player, third, outsider):
     assert r.status_code == 201, r.content
     ev = r.json()["event"]
     assert ev["type"] == "core.MessageSent" and ev["visibility"] == "private" and ev["visible_to"] == [0, 1]
-    assert ev["payload"] == {"from": 0, "to": [1], "text": "alliance against mitsu?", "salt": ev["payload"]["salt"]}
+    assert ev["payload"] == {
+        "from": 0,
+        "to": [1],
+        "text": "alliance against mitsu?",
+        "salt": ev["payload"]["salt"],
+    }
     assert len(ev["payload"]["salt"]) == 32  # its hash is public: docs/audit.md, salts of private events
     assert ev["actor"] == {"seat": 0, "user": "hana"} and r.json()["version"] == ev["seq"]
     for who in (host, player):  # the sender and the recipient read it
@@ -50,8 +55,17 @@ def test_message_limits_and_refusals(api, host, player, outsider):
     r = send(api, host, gid, {"text": "x" * 2001})
     assert r.status_code == 400 and r.json()["code"] == "message_too_long"
     assert send(api, host, gid, {"text": "x" * 2000}).status_code == 201
-    for bad in ({"text": ""}, {"text": "   "}, {"text": 5}, {}, {"text": "hi", "to": []}, {"text": "hi", "to": "1"},
-                {"text": "hi", "to": [True]}, {"text": "hi", "to": [0]}, {"text": "hi", "extra": 1}):
+    for bad in (
+        {"text": ""},
+        {"text": "   "},
+        {"text": 5},
+        {},
+        {"text": "hi", "to": []},
+        {"text": "hi", "to": "1"},
+        {"text": "hi", "to": [True]},
+        {"text": "hi", "to": [0]},
+        {"text": "hi", "extra": 1},
+    ):
         r = send(api, host, gid, bad)
         assert r.status_code == 400 and set(r.json()) >= {"code", "detail"}, (bad, r.content)
     r = send(api, host, gid, {"text": "hi", "to": [7]})

@@ -19,8 +19,14 @@ RULESETS = [r for r in registry.available() if r in registry.PRODUCTION]
 def test_missed_deadlines_play_the_rules_default(api, clock, ruleset):
     rules = registry.get(ruleset)
     people = [register(f"p{i}-{ruleset}"[:30]) for i in range(rules.min_players)]
-    g = start_game(api, people[0], people[1:], {"seconds_per_decision": 60, "excused_misses": 5},
-                   ruleset=ruleset, players=rules.min_players)
+    g = start_game(
+        api,
+        people[0],
+        people[1:],
+        {"seconds_per_decision": 60, "excused_misses": 5},
+        ruleset=ruleset,
+        players=rules.min_players,
+    )
     gid = g["id"]
     for _ in range(3):  # a few successive decisions, all missed
         pending = set(Deadline.objects.filter(game_id=gid, status="open").values_list("seat", flat=True))

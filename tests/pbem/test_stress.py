@@ -23,8 +23,12 @@ def test_everything_at_once(api, clock, host, player, third, caplog):
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL (DATABASE_URL=postgres://...)")
     caplog.set_level(logging.ERROR)
-    g = start_game(api, host, [player, third], {"seconds_per_decision": 60, "reminder_before_seconds": 30,
-                                                "excused_misses": 1000})
+    g = start_game(
+        api,
+        host,
+        [player, third],
+        {"seconds_per_decision": 60, "reminder_before_seconds": 30, "excused_misses": 1000},
+    )
     gid = g["id"]
     stop = threading.Event()
     errors: list = []
@@ -38,6 +42,7 @@ def test_everything_at_once(api, clock, host, player, third, caplog):
                 errors.append(exc)
             finally:
                 connections.close_all()
+
         return run
 
     def player_loop(who):
@@ -50,6 +55,7 @@ def test_everything_at_once(api, clock, host, player, third, caplog):
                 assert r.status_code in (201, 409, 422), r.content
             r = client.post(f"/api/v1/games/{gid}/messages", {"text": "hm"})
             assert r.status_code in (201, 409, 429), r.content
+
         return step
 
     threads = [threading.Thread(target=guarded(lambda: sweep())) for _ in range(3)]
@@ -63,7 +69,9 @@ def test_everything_at_once(api, clock, host, player, third, caplog):
     for t in threads:
         t.join(30)
     assert not errors, errors
-    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [
+        r.getMessage() for r in caplog.records
+    ]
     fired = Counter(e.cause["deadline"] for e in events_of(gid) if (e.cause or {}).get("default"))
     assert fired and max(fired.values()) == 1
     assert len(events_of(gid, "core.DeadlineMissed")) == sum(fired.values())

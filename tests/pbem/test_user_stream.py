@@ -28,7 +28,9 @@ def frames(response, count):
 
 
 def parse(frame):
-    fields = dict(line.split(": ", 1) for line in frame.splitlines() if ": " in line and not line.startswith(":"))
+    fields = dict(
+        line.split(": ", 1) for line in frame.splitlines() if ": " in line and not line.startswith(":")
+    )
     return int(fields["id"]), fields["event"], json.loads(fields["data"])
 
 
@@ -47,8 +49,11 @@ def test_stream_resumes_after_last_event_id(api, clock, host, player):
     first = got[0][2]
     assert first["payload"]["game"]["chain_head"] and first["payload"]["user"] == "kenji"
     # ?after= works too, and nobody sees another user's notices
-    hosts = list(Notification.objects.filter(user_id=host.id, channel="stream").order_by("id")
-                 .values_list("id", flat=True))
+    hosts = list(
+        Notification.objects.filter(user_id=host.id, channel="stream")
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
     r = api.as_(host).get(f"/api/v1/accounts/me/stream?after={hosts[0]}")
     assert [parse(f)[0] for f in frames(r, len(hosts))[1:]] == hosts[1:]
 

@@ -25,13 +25,25 @@ def strict(settings):
     return settings
 
 
-@pytest.mark.parametrize("url", [
-    "http://127.0.0.1:8000/hook", "http://localhost/hook", "http://[::1]/hook",
-    "http://169.254.169.254/latest/meta-data", "http://[fe80::1]/hook",
-    "http://10.0.0.5/hook", "http://172.16.3.4/hook", "https://192.168.1.1/hook", "http://100.64.0.1/hook",
-    "http://[fc00::1]/hook", "http://[fd12:3456::1]/hook", "http://[::ffff:10.0.0.1]/hook",
-    "http://[::ffff:127.0.0.1]/hook", "http://0.0.0.0/hook",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:8000/hook",
+        "http://localhost/hook",
+        "http://[::1]/hook",
+        "http://169.254.169.254/latest/meta-data",
+        "http://[fe80::1]/hook",
+        "http://10.0.0.5/hook",
+        "http://172.16.3.4/hook",
+        "https://192.168.1.1/hook",
+        "http://100.64.0.1/hook",
+        "http://[fc00::1]/hook",
+        "http://[fd12:3456::1]/hook",
+        "http://[::ffff:10.0.0.1]/hook",
+        "http://[::ffff:127.0.0.1]/hook",
+        "http://0.0.0.0/hook",
+    ],
+)
 def test_internal_webhook_urls_are_refused_with_400(api, host, strict, url):
     r = api.as_(host).patch(ME, {"webhook_url": url})
     assert r.status_code == 400, r.content
@@ -45,8 +57,10 @@ def test_a_name_resolving_inside_is_refused(api, host, strict, monkeypatch):
 
     def fake(name, *a, **k):
         if name == "hooks.example":
-            return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.216.34", 80)),
-                    (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.1.2.3", 80))]
+            return [
+                (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.216.34", 80)),
+                (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.1.2.3", 80)),
+            ]
         return real(name, *a, **k)
 
     monkeypatch.setattr(socket, "getaddrinfo", fake)
@@ -76,15 +90,22 @@ def test_the_embedded_default_allows_loopback_and_production_does_not():
     env = {"DJANGO_SETTINGS_MODULE": "config.settings", "PATH": "/usr/bin:/bin"}
 
     def run(extra):
-        out = subprocess.run([sys.executable, "-c", "import django; django.setup(); " + code],
-                             env={**env, **extra}, capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", "import django; django.setup(); " + code],
+            env={**env, **extra},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         return out.stdout.split()
 
     assert run({}) == ["True", "False"]
     assert run({"SENGOKU_PRODUCTION": "true", "SECRET_KEY": "k" * 40}) == ["False", "False"]
 
 
-def test_delivery_connects_to_the_address_it_checked(api, clock, host, player, receiver, settings, monkeypatch):
+def test_delivery_connects_to_the_address_it_checked(
+    api, clock, host, player, receiver, settings, monkeypatch
+):
     """DNS rebinding: the name answers 127.0.0.1 (allowed here) when checked, then
     an unroutable address. Delivery must use the checked answer, with the
     original Host header."""
@@ -113,7 +134,9 @@ def test_delivery_connects_to_the_address_it_checked(api, clock, host, player, r
     assert hook.requests[-1]["headers"]["Host"] == f"hooks.example:{port}"
 
 
-def test_delivery_refuses_a_name_that_now_points_inside(api, clock, host, player, receiver, settings, monkeypatch):
+def test_delivery_refuses_a_name_that_now_points_inside(
+    api, clock, host, player, receiver, settings, monkeypatch
+):
     """Saved while the name pointed outside; at delivery it points at loopback: refused, nothing sent."""
     settings.WEBHOOK_ALLOW_PRIVATE = False
     settings.WEBHOOK_ALLOW_LOOPBACK = False
@@ -143,7 +166,13 @@ def test_the_compose_environment_allows_no_internal_webhook_target():
     lines = (Path(__file__).resolve().parents[2] / ".env.example").read_text().splitlines()
     active = dict(line.split("=", 1) for line in lines if line and not line.startswith("#") and "=" in line)
     # compose = the active values, overridden by the `# KEY=value   # compose` lines (the image sets those)
-    compose = {**active, **dict(line[2:].split("#", 1)[0].strip().split("=", 1) for line in lines
-                                if line.startswith("# ") and line.rstrip().endswith("# compose") and "=" in line)}
+    compose = {
+        **active,
+        **dict(
+            line[2:].split("#", 1)[0].strip().split("=", 1)
+            for line in lines
+            if line.startswith("# ") and line.rstrip().endswith("# compose") and "=" in line
+        ),
+    }
     assert compose["SENGOKU_PRODUCTION"] == "true"
     assert compose["WEBHOOK_ALLOW_LOOPBACK"] == "false" and compose["WEBHOOK_ALLOW_PRIVATE"] == "false"

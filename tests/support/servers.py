@@ -25,11 +25,17 @@ def free_port() -> int:
 
 def server_env(var_dir: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
-    env.update({
-        "DJANGO_SETTINGS_MODULE": "config.settings", "SENGOKU_VAR_DIR": str(var_dir), "PYTHONUNBUFFERED": "1",
-        "THROTTLE_ANON": "1000000/min", "THROTTLE_USER": "1000000/min", "THROTTLE_REGISTER": "1000000/min",
-        "LOG_LEVEL": "WARNING",
-    })
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "SENGOKU_VAR_DIR": str(var_dir),
+            "PYTHONUNBUFFERED": "1",
+            "THROTTLE_ANON": "1000000/min",
+            "THROTTLE_USER": "1000000/min",
+            "THROTTLE_REGISTER": "1000000/min",
+            "LOG_LEVEL": "WARNING",
+        }
+    )
     env.update(extra)
     return env
 
@@ -38,8 +44,15 @@ def migrate(env: dict[str, str]) -> None:
     subprocess.run([PY, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
 
 
-def request(port: int, method: str, path: str, token: str | None = None, body=None, headers=None,
-            timeout: float = 10.0):
+def request(
+    port: int,
+    method: str,
+    path: str,
+    token: str | None = None,
+    body=None,
+    headers=None,
+    timeout: float = 10.0,
+):
     """(status, JSON or bytes, headers) of one request on a fresh connection."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     h = {"Accept": "application/json", **(headers or {})}
@@ -81,11 +94,30 @@ class Server:
 
     def __init__(self, env: dict[str, str], workers: int = 1, port: int | None = None):
         self.port = port or free_port()
-        self.proc = subprocess.Popen([
-            PY, "-m", "gunicorn", "config.asgi:application", "-k", "uvicorn_worker.UvicornWorker",
-            "-c", str(ROOT / "tests" / "support" / "gunicorn_toy.py"), "-w", str(workers),
-            "-b", f"127.0.0.1:{self.port}", "--graceful-timeout", "3", "--no-control-socket",
-            "--log-level", "warning"], cwd=ROOT, env=env, start_new_session=True)
+        self.proc = subprocess.Popen(
+            [
+                PY,
+                "-m",
+                "gunicorn",
+                "config.asgi:application",
+                "-k",
+                "uvicorn_worker.UvicornWorker",
+                "-c",
+                str(ROOT / "tests" / "support" / "gunicorn_toy.py"),
+                "-w",
+                str(workers),
+                "-b",
+                f"127.0.0.1:{self.port}",
+                "--graceful-timeout",
+                "3",
+                "--no-control-socket",
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=env,
+            start_new_session=True,
+        )
         try:
             wait_healthy(self.port, self.proc)
         except Exception:
@@ -132,14 +164,17 @@ def sockets_of(pid: int) -> int:
 
 
 def register(port: int, name: str) -> dict:
-    st, body, _ = request(port, "POST", "/accounts/register",
-                          body={"username": name, "password": "Tr0ub4dor&3-" + name[::-1]})
+    st, body, _ = request(
+        port, "POST", "/accounts/register", body={"username": name, "password": "Tr0ub4dor&3-" + name[::-1]}
+    )
     assert st == 201, body
     return body
 
 
 def toy_game(port: int, users: list[dict]) -> str:
-    st, g, _ = request(port, "POST", "/games", users[0]["token"], {"ruleset": "toy-auction", "players": len(users)})
+    st, g, _ = request(
+        port, "POST", "/games", users[0]["token"], {"ruleset": "toy-auction", "players": len(users)}
+    )
     assert st == 201, g
     for u in users[1:]:
         st, body, _ = request(port, "POST", f"/games/{g['id']}/seats", u["token"], {})
@@ -155,8 +190,13 @@ def play_one(port: int, game_id: str, users: list[dict]) -> int:
         st, legal, _ = request(port, "GET", f"/games/{game_id}/legal-commands", u["token"])
         assert st == 200, legal
         if legal.get("commands"):
-            st, res, _ = request(port, "POST", f"/games/{game_id}/commands", u["token"],
-                                 {"command": legal["commands"][0], "expected_version": legal["version"]})
+            st, res, _ = request(
+                port,
+                "POST",
+                f"/games/{game_id}/commands",
+                u["token"],
+                {"command": legal["commands"][0], "expected_version": legal["version"]},
+            )
             assert st == 201, res
             return res["version"]
     raise AssertionError("nobody may act")

@@ -16,8 +16,12 @@ class Stream:
     @classmethod
     async def open(cls, port: int, path: str, token: str, last_id: int | None = None) -> Stream:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        lines = [f"GET /api/v1{path} HTTP/1.1", "Host: 127.0.0.1", f"Authorization: Bearer {token}",
-                 "Accept: text/event-stream"]
+        lines = [
+            f"GET /api/v1{path} HTTP/1.1",
+            "Host: 127.0.0.1",
+            f"Authorization: Bearer {token}",
+            "Accept: text/event-stream",
+        ]
         if last_id is not None:
             lines.append(f"Last-Event-ID: {last_id}")
         writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
@@ -56,6 +60,7 @@ class Stream:
 
     async def until(self, pred, timeout: float) -> str:
         """The first frame (new or already read) for which pred(frame) holds."""
+
         async def scan():
             seen = 0
             while True:

@@ -66,8 +66,10 @@ class ToyRules:
         free = [f for f in self.factions(len(factions), options) if f not in factions]
         free = rng("factions").shuffled(free)
         final = [f if f else free.pop() for f in factions]
-        return [Event("toy.Started", {"factions": final, "coins": options.get("coins", 10)}),
-                Event("toy.PrizeDrawn", {"round": 1, "prize": rng("prize").randint(1, 6)})]
+        return [
+            Event("toy.Started", {"factions": final, "coins": options.get("coins", 10)}),
+            Event("toy.PrizeDrawn", {"round": 1, "prize": rng("prize").randint(1, 6)}),
+        ]
 
     # -- decide ------------------------------------------------------------------------------
     def decide(self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory):
@@ -99,8 +101,9 @@ class ToyRules:
             if state.round == ROUNDS:
                 out.append(Event("toy.Ended", {}))
             else:
-                out.append(Event("toy.PrizeDrawn", {"round": state.round + 1,
-                                                    "prize": rng("prize").randint(1, 6)}))
+                out.append(
+                    Event("toy.PrizeDrawn", {"round": state.round + 1, "prize": rng("prize").randint(1, 6)})
+                )
             return out
         raise BadCommand(f"unknown command type {kind!r}")
 
@@ -108,23 +111,34 @@ class ToyRules:
         bids = sorted(bids)
         best = max(b for _, b, _ in bids)
         winner = min(s for s, b, _ in bids if b == best)
-        return Event("toy.BidsRevealed", {
-            "bids": [[s, b] for s, b, _ in bids], "winner": winner, "paid": best,
-            "reveals": [reveal_entry(s, f"bid:r{state.round}:s{s}", {"amount": b}, salt) for s, b, salt in bids],
-        })
+        return Event(
+            "toy.BidsRevealed",
+            {
+                "bids": [[s, b] for s, b, _ in bids],
+                "winner": winner,
+                "paid": best,
+                "reveals": [
+                    reveal_entry(s, f"bid:r{state.round}:s{s}", {"amount": b}, salt) for s, b, salt in bids
+                ],
+            },
+        )
 
     # -- evolve ------------------------------------------------------------------------------
     def evolve(self, state: State, event: Event) -> State:
         p = event.payload
         if event.type == "toy.Started":
             n = len(p["factions"])
-            return replace(state, players=n, factions=tuple(p["factions"]), coins=(p["coins"],) * n,
-                           points=(0,) * n)
+            return replace(
+                state, players=n, factions=tuple(p["factions"]), coins=(p["coins"],) * n, points=(0,) * n
+            )
         if event.type == "toy.PrizeDrawn":
             return replace(state, round=p["round"], prize=p["prize"], bids=(), bidders=(), awarding=None)
         if event.type == "toy.BidPlaced":
-            return replace(state, bids=state.bids + ((p["seat"], p["choice"]["amount"], p["salt"]),),
-                           bidders=state.bidders + (p["seat"],))
+            return replace(
+                state,
+                bids=state.bids + ((p["seat"], p["choice"]["amount"], p["salt"]),),
+                bidders=state.bidders + (p["seat"],),
+            )
         if event.type == "toy.BidsRevealed":
             coins = list(state.coins)
             coins[p["winner"]] -= p["paid"]
@@ -149,11 +163,23 @@ class ToyRules:
         kinds = {p.seat: p.kind for p in self.pending(state)}
         if kinds.get(seat) == "bid":
             cmds = tuple({"type": "bid", "amount": a} for a in range(state.coins[seat] + 1))
-            return LegalSet(commands=cmds, templates=(Template("bid", {
-                "type": "object", "required": ["type", "amount"],
-                "properties": {"type": {"const": "bid"},
-                               "amount": {"type": "integer", "minimum": 0, "maximum": state.coins[seat]}}},
-                "bid any number of your coins"),))
+            return LegalSet(
+                commands=cmds,
+                templates=(
+                    Template(
+                        "bid",
+                        {
+                            "type": "object",
+                            "required": ["type", "amount"],
+                            "properties": {
+                                "type": {"const": "bid"},
+                                "amount": {"type": "integer", "minimum": 0, "maximum": state.coins[seat]},
+                            },
+                        },
+                        "bid any number of your coins",
+                    ),
+                ),
+            )
         if kinds.get(seat) == "award":
             gives = tuple({"type": "give", "to": s} for s in range(state.players) if s != seat)
             return LegalSet(commands=({"type": "keep"},) + gives)
@@ -165,17 +191,27 @@ class ToyRules:
 
     def view(self, state: State, seat: int | None):
         mine = [b for s, b, _ in state.bids if s == seat or state.over]
-        return {"round": state.round, "prize": state.prize, "coins": list(state.coins),
-                "points": list(state.points), "bidders": list(state.bidders),
-                "my_bid": mine[0] if mine and seat is not None else None, "awarding": state.awarding,
-                "factions": list(state.factions), "over": state.over}
+        return {
+            "round": state.round,
+            "prize": state.prize,
+            "coins": list(state.coins),
+            "points": list(state.points),
+            "bidders": list(state.bidders),
+            "my_bid": mine[0] if mine and seat is not None else None,
+            "awarding": state.awarding,
+            "factions": list(state.factions),
+            "over": state.over,
+        }
 
     def outcome(self, state: State):
         if not state.over:
             return None
         best = max(state.points)
-        return Outcome(winners=tuple(s for s, p in enumerate(state.points) if p == best),
-                       scores=dict(enumerate(state.points)), reason="most points after 3 prizes")
+        return Outcome(
+            winners=tuple(s for s, p in enumerate(state.points) if p == best),
+            scores=dict(enumerate(state.points)),
+            reason="most points after 3 prizes",
+        )
 
 
 RULES = ToyRules()

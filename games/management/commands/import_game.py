@@ -31,11 +31,21 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("file")
-        parser.add_argument("--map", action="append", default=[], metavar="OLD=NEW",
-                            help="seat the exported user OLD as the existing user NEW (repeatable)")
+        parser.add_argument(
+            "--map",
+            action="append",
+            default=[],
+            metavar="OLD=NEW",
+            help="seat the exported user OLD as the existing user NEW (repeatable)",
+        )
         parser.add_argument("--name", default="", help="name of the imported game")
-        parser.add_argument("--ruleset-module", action="append", default=[], metavar="MODULE:ATTR",
-                            help="register an extra engine, e.g. tests.support.toy:RULES")
+        parser.add_argument(
+            "--ruleset-module",
+            action="append",
+            default=[],
+            metavar="MODULE:ATTR",
+            help="register an extra engine, e.g. tests.support.toy:RULES",
+        )
 
     def handle(self, *args, **opts):
         try:
@@ -50,22 +60,32 @@ class Command(BaseCommand):
             game = self._create(rows, report, mapping, opts["name"])
             check = verify_game(game)
             if not check.ok:  # belt and braces: what we stored must audit like the file did
-                raise CommandError("rejected: the stored copy does not verify: "
-                                   + "; ".join(str(p) for p in check.problems[:5]))
-        self.stdout.write(f"imported game {game.id}: {game.ruleset}, {len(rows)} events, status {game.status}, "
-                          f"chain head {game.chain_head}")
+                raise CommandError(
+                    "rejected: the stored copy does not verify: "
+                    + "; ".join(str(p) for p in check.problems[:5])
+                )
+        self.stdout.write(
+            f"imported game {game.id}: {game.ruleset}, {len(rows)} events, status {game.status}, "
+            f"chain head {game.chain_head}"
+        )
         return None
 
     def _verified(self, rows: list[dict]) -> verify.Report:
         if any(verify.is_redacted(r) for r in rows):
-            raise verify.VerifyError("the export is redacted (a running game seen by one seat); "
-                                     "only full exports of finished or aborted games can be imported")
+            raise verify.VerifyError(
+                "the export is redacted (a running game seen by one seat); "
+                "only full exports of finished or aborted games can be imported"
+            )
         report = verify.verify(rows)
         if report.seed is None:
-            raise verify.VerifyError("the seed is not revealed: only finished or aborted games can be imported")
+            raise verify.VerifyError(
+                "the seed is not revealed: only finished or aborted games can be imported"
+            )
         if not report.ok or not report.replayed:
             lines = "\n  ".join(str(p) for p in report.problems[:20]) or "replay did not run"
-            raise verify.VerifyError(f"the file does not verify ({len(report.problems)} problem(s)):\n  {lines}")
+            raise verify.VerifyError(
+                f"the file does not verify ({len(report.problems)} problem(s)):\n  {lines}"
+            )
         dup = StoredEvent.objects.filter(seq=1, hash=rows[0]["hash"]).values_list("stream", flat=True).first()
         if dup is not None:
             raise verify.VerifyError(f"this game is already here as {dup}")
@@ -112,17 +132,27 @@ class Command(BaseCommand):
             raise CommandError("rejected: the game neither finished nor was aborted")
         seats = start.get("seats") or []
         creator_name = (rows[0].get("actor") or {}).get("user") or next(
-            (s.get("user") for s in seats if s.get("user")), None)
+            (s.get("user") for s in seats if s.get("user")), None
+        )
         creator = self._user(creator_name, mapping)
         if creator is None:
             raise CommandError("rejected: the export names no human creator")
         game = Game.objects.create(
-            id=uuid.uuid4(), ruleset=start["ruleset"], rules_version=start.get("rules_version") or 1,
-            name=name or f"imported {start['ruleset']}", players=start["players"], options=start.get("options") or {},
-            creator=creator, seed=report.seed, version=rows[-1]["seq"], chain_head=rows[-1]["hash"],
+            id=uuid.uuid4(),
+            ruleset=start["ruleset"],
+            rules_version=start.get("rules_version") or 1,
+            name=name or f"imported {start['ruleset']}",
+            players=start["players"],
+            options=start.get("options") or {},
+            creator=creator,
+            seed=report.seed,
+            version=rows[-1]["seq"],
+            chain_head=rows[-1]["hash"],
             status=Game.Status.FINISHED if ended["type"] == verify.FINISHED else Game.Status.ABORTED,
             outcome=(ended.get("payload") or {}).get("outcome"),
-            started_at=_when(rows[0]), finished_at=_when(ended))
+            started_at=_when(rows[0]),
+            finished_at=_when(ended),
+        )
         taken = set()
         for i, faction in enumerate(start["factions"]):
             s = seats[i] if i < len(seats) else {}
@@ -131,10 +161,24 @@ class Command(BaseCommand):
                 raise CommandError(f"rejected: two seats would be played by {u.username}")
             taken.add(getattr(u, "pk", None))
             Seat.objects.create(game=game, index=i, user=u, faction=faction or "", bot=s.get("bot") or "")
-        StoredEvent.objects.bulk_create([StoredEvent(
-            stream=game.id, seq=r["seq"], type=r["type"], version=r["version"], payload=r["payload"],
-            actor=r.get("actor"), cause=r.get("cause"), visible_to=r.get("visible_to"), recorded_at=_when(r),
-            prev_hash=r["prev_hash"], hash=r["hash"]) for r in rows])
+        StoredEvent.objects.bulk_create(
+            [
+                StoredEvent(
+                    stream=game.id,
+                    seq=r["seq"],
+                    type=r["type"],
+                    version=r["version"],
+                    payload=r["payload"],
+                    actor=r.get("actor"),
+                    cause=r.get("cause"),
+                    visible_to=r.get("visible_to"),
+                    recorded_at=_when(r),
+                    prev_hash=r["prev_hash"],
+                    hash=r["hash"],
+                )
+                for r in rows
+            ]
+        )
         return game
 
 

@@ -37,12 +37,25 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--ruleset", action="append", default=[], help="only these rulesets (repeatable)")
         parser.add_argument("--game", action="append", default=[], help="only these game ids (repeatable)")
-        parser.add_argument("--fixtures", nargs="+", default=None, metavar="PATH",
-                            help="replay JSON Lines exports (files or folders of *.jsonl) instead of the database")
-        parser.add_argument("--ruleset-module", action="append", default=[], metavar="MODULE:ATTR",
-                            help="register an extra engine, e.g. tests.support.toy:RULES")
-        parser.add_argument("--no-progress", action="store_true",
-                            help="no progress bar (it is drawn on stderr only when that is a terminal)")
+        parser.add_argument(
+            "--fixtures",
+            nargs="+",
+            default=None,
+            metavar="PATH",
+            help="replay JSON Lines exports (files or folders of *.jsonl) instead of the database",
+        )
+        parser.add_argument(
+            "--ruleset-module",
+            action="append",
+            default=[],
+            metavar="MODULE:ATTR",
+            help="register an extra engine, e.g. tests.support.toy:RULES",
+        )
+        parser.add_argument(
+            "--no-progress",
+            action="store_true",
+            help="no progress bar (it is drawn on stderr only when that is a terminal)",
+        )
 
     def handle(self, *args, **opts):
         try:
@@ -76,15 +89,21 @@ class Command(BaseCommand):
         for label in unsalted:
             self.stdout.write(f"UNSALTED {label}: private events without a valid salt (see games.verify)")
         for label, report in failures:
-            self.stdout.write(f"DIVERGED {label} ({report.ruleset}, recorded under rules version "
-                              f"{report.rules_version}, current {_current(report.ruleset)}):")
+            self.stdout.write(
+                f"DIVERGED {label} ({report.ruleset}, recorded under rules version "
+                f"{report.rules_version}, current {_current(report.ruleset)}):"
+            )
             for p in report.problems[:10]:
                 self.stdout.write(f"    {p}")
-        self.stdout.write(f"replayed {done} game(s): {done - len(failures)} ok, {len(failures)} diverged, "
-                          f"{len(skipped)} skipped")
+        self.stdout.write(
+            f"replayed {done} game(s): {done - len(failures)} ok, {len(failures)} diverged, "
+            f"{len(skipped)} skipped"
+        )
         if failures or (skipped and opts["fixtures"] is not None):
-            raise CommandError(f"{len(failures)} game(s) diverge from the current engines"
-                               + (f", {len(skipped)} could not be replayed" if skipped else ""))
+            raise CommandError(
+                f"{len(failures)} game(s) diverge from the current engines"
+                + (f", {len(skipped)} could not be replayed" if skipped else "")
+            )
 
     def _progress(self, n: int, total: int, label: str, off: bool) -> None:
         if off or not total:

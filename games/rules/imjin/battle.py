@@ -56,8 +56,10 @@ def targets(s: State, seat: int) -> list[str]:
     target; the seed wins over A-26)."""
     side = s["side"][seat]
     barred = set(s["act"].get("immune", [])) | {b["target"] for b in s["act"].get("battles", [])}
-    return sorted((u for u, d in s["units"].items()
-                   if s["side"][d["owner"]] != side and u not in barred), key=lambda u: int(u[1:]))
+    return sorted(
+        (u for u, d in s["units"].items() if s["side"][d["owner"]] != side and u not in barred),
+        key=lambda u: int(u[1:]),
+    )
 
 
 def via_options(s: State, main: str, target: str) -> list[str | None]:
@@ -66,8 +68,12 @@ def via_options(s: State, main: str, target: str) -> list[str | None]:
     here = s["units"][main]["area"]
     t_area = s["units"][target]["area"]
     out: list[str | None] = [None] if adjacent(here, t_area) else []
-    if (data.is_land(t_area) or data.is_land(here) or main not in s["act"].get("sea_start", [])
-            or main in s["act"].get("moved", [])):
+    if (
+        data.is_land(t_area)
+        or data.is_land(here)
+        or main not in s["act"].get("sea_start", [])
+        or main in s["act"].get("moved", [])
+    ):
         return out
     side = side_of(s, main)
     for x in sorted(data.adjacency()[here]):
@@ -88,9 +94,14 @@ def attack_options(s: State, seat: int) -> list[dict[str, Any]]:
         return []
     stock = s["supply"][seat]
     out = []
-    mine = sorted((u for u, d in s["units"].items()
-                   if d["owner"] == seat and can_fight(s, u) and not gave_up_attack(s, u)),
-                  key=lambda u: int(u[1:]))
+    mine = sorted(
+        (
+            u
+            for u, d in s["units"].items()
+            if d["owner"] == seat and can_fight(s, u) and not gave_up_attack(s, u)
+        ),
+        key=lambda u: int(u[1:]),
+    )
     for t in targets(s, seat):
         for m in mine:
             if s["units"][m]["troops"] * mult(s) > stock:
@@ -136,9 +147,12 @@ def draft_cost(s: State, draft: dict[str, Any]) -> int:
 def support_options(s: State, seat: int, draft: dict[str, Any]) -> list[dict[str, Any]]:
     t_area = s["units"][draft["target"]]["area"]
     main_g = s["units"][draft["main"]]["general"]
-    if (draft["mode"] != "normal" or len(draft["supports"]) >= 2
-            or (main_g == "seosan" and data.is_land(s["units"][draft["main"]]["area"]))
-            or s["units"][draft["target"]]["general"] == "qi_jiguang"):
+    if (
+        draft["mode"] != "normal"
+        or len(draft["supports"]) >= 2
+        or (main_g == "seosan" and data.is_land(s["units"][draft["main"]]["area"]))
+        or s["units"][draft["target"]]["general"] == "qi_jiguang"
+    ):
         return []
     side = s["side"][seat]
     out = []
@@ -166,13 +180,22 @@ def legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
 def _norm(cmd: Mapping[str, Any]) -> dict[str, Any]:
     t = cmd["type"]
     if t == "attack":
-        return {"type": t, "target": C.unit(cmd, "target"), "main": C.unit(cmd, "main"),
-                "via": C.area(cmd, "via", optional=True), "mode": C.text(cmd, "mode")}
+        return {
+            "type": t,
+            "target": C.unit(cmd, "target"),
+            "main": C.unit(cmd, "main"),
+            "via": C.area(cmd, "via", optional=True),
+            "mode": C.text(cmd, "mode"),
+        }
     if t == "support":
         return {"type": t, "unit": C.unit(cmd)}
     if t == "discord":
-        return {"type": t, "unit": C.unit(cmd), "attacker": C.unit(cmd, "attacker"),
-                "defender": C.unit(cmd, "defender")}
+        return {
+            "type": t,
+            "unit": C.unit(cmd),
+            "attacker": C.unit(cmd, "attacker"),
+            "defender": C.unit(cmd, "defender"),
+        }
     return {"type": t}
 
 
@@ -188,8 +211,13 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         if any(not b["done"] for b in s["act"].get("battles", [])):
             ctx.push({"kind": "resolve", "seat": seat})
     elif t == "attack":
-        prompt["draft"] = {"target": norm["target"], "main": norm["main"], "via": norm["via"],
-                           "mode": norm["mode"], "supports": []}
+        prompt["draft"] = {
+            "target": norm["target"],
+            "main": norm["main"],
+            "via": norm["via"],
+            "mode": norm["mode"],
+            "supports": [],
+        }
         ctx.set_head(prompt)
     elif t == "support":
         d = dict(prompt["draft"])
@@ -225,10 +253,19 @@ def add_battle(ctx: Ctx, draft: dict[str, Any], mode: str) -> None:
     s = ctx.state
     battles = list(s["act"].get("battles", []))
     t_area = s["units"][draft["target"]]["area"]
-    battles.append({"n": len(battles), "target": draft["target"], "main": draft["main"],
-                    "supports": list(draft["supports"]), "mode": mode, "area": t_area,
-                    "type": "land" if data.is_land(t_area) else "sea", "done": False,
-                    "forced": bool(draft.get("forced"))})
+    battles.append(
+        {
+            "n": len(battles),
+            "target": draft["target"],
+            "main": draft["main"],
+            "supports": list(draft["supports"]),
+            "mode": mode,
+            "area": t_area,
+            "type": "land" if data.is_land(t_area) else "sea",
+            "done": False,
+            "forced": bool(draft.get("forced")),
+        }
+    )
     if ctx.facts():
         ctx.emit(ev.BATTLE_DECLARED, {"battle": battles[-1]})
         return
@@ -240,8 +277,10 @@ def _discord(ctx: Ctx, seat: int, norm: dict[str, Any]) -> None:
     s = ctx.state
     ctx.supply(seat, -s["units"][norm["unit"]]["troops"] * mult(s), "discord")
     if ctx.facts():
-        ctx.emit(ev.DISCORD_DECLARED, {"unit": norm["unit"], "attacker": norm["attacker"],
-                                       "defender": norm["defender"]})
+        ctx.emit(
+            ev.DISCORD_DECLARED,
+            {"unit": norm["unit"], "attacker": norm["attacker"], "defender": norm["defender"]},
+        )
     else:
         immune = s["act"].get("immune", []) + [norm["defender"]]
         ctx.set_act(immune=immune, used=s["act"].get("used", []) + [norm["unit"]])

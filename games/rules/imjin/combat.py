@@ -18,16 +18,32 @@ FACES = ["horse", "ship", "cannon", "cart", "crest", "general"]
 
 # general id -> (land bonus, sea bonus) own dice
 OWN_DICE = {
-    "kato_kiyomasa": (2, 0), "fukushima_masanori": (1, 1), "ukita_hideie": (1, 0),
-    "tachibana_ginchiyo": (1, 0), "shimazu_yoshihiro": (1, 2), "kuki_yoshitaka": (0, 1),
-    "li_rusong": (2, 0), "xing_jie": (1, 1), "chen_lin": (0, 1), "yi_sunsin": (1, 2),
-    "gwak_jaeu": (1, 0), "yi_eokgi": (0, 1), "seosan": (1, 0), "nurhaci": (2, 0),
-    "qi_jiguang": (1, 1), "sanada_yukimura": (1, 1), "zheng_zhilong": (1, 0),
+    "kato_kiyomasa": (2, 0),
+    "fukushima_masanori": (1, 1),
+    "ukita_hideie": (1, 0),
+    "tachibana_ginchiyo": (1, 0),
+    "shimazu_yoshihiro": (1, 2),
+    "kuki_yoshitaka": (0, 1),
+    "li_rusong": (2, 0),
+    "xing_jie": (1, 1),
+    "chen_lin": (0, 1),
+    "yi_sunsin": (1, 2),
+    "gwak_jaeu": (1, 0),
+    "yi_eokgi": (0, 1),
+    "seosan": (1, 0),
+    "nurhaci": (2, 0),
+    "qi_jiguang": (1, 1),
+    "sanada_yukimura": (1, 1),
+    "zheng_zhilong": (1, 0),
 }
 # general id -> (land, sea) dice taken from the opposing unit
 ENEMY_DICE = {
-    "konishi_yukinaga": (1, 0), "li_rusong": (1, 0), "zu_chengxun": (1, 1), "yi_sunsin": (1, 1),
-    "yi_eokgi": (0, 1), "zheng_zhilong": (0, 2),
+    "konishi_yukinaga": (1, 0),
+    "li_rusong": (1, 0),
+    "zu_chengxun": (1, 1),
+    "yi_sunsin": (1, 1),
+    "yi_eokgi": (0, 1),
+    "zheng_zhilong": (0, 2),
 }
 
 
@@ -100,8 +116,15 @@ def crest_as(s: State, uid: str, attacking: bool) -> str | None:
     return None
 
 
-def read(s: State, roller: str | None, receiver: str, faces: list[str], btype: str,
-         attacking: bool, plain: bool = False) -> dict[str, Any]:
+def read(
+    s: State,
+    roller: str | None,
+    receiver: str,
+    faces: list[str],
+    btype: str,
+    attacking: bool,
+    plain: bool = False,
+) -> dict[str, Any]:
     """Results of one side's roll against `receiver` (§5.3 steps 6–8)."""
     hit_faces = {"cannon", "horse" if btype == "land" else "ship"}
     crest = None if plain or roller is None else crest_as(s, roller, attacking)

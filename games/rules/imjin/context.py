@@ -64,8 +64,9 @@ class Ctx:
     def troops(self, uid: str, troops: int, reason: str) -> None:
         if self.facts():
             before = self.state["units"][uid]["troops"]
-            self.emit(ev.TROOPS_CHANGED, {"unit": uid, "troops": troops, "delta": troops - before,
-                                          "reason": reason})
+            self.emit(
+                ev.TROOPS_CHANGED, {"unit": uid, "troops": troops, "delta": troops - before, "reason": reason}
+            )
             return
         u = dict(self.state["units"][uid])
         u["troops"] = troops
@@ -74,8 +75,9 @@ class Ctx:
     def form_unit(self, seat: int, area: str, troops: int, reason: str) -> str:
         uid = f"u{self.state['next_uid']}"
         if self.facts():
-            self.emit(ev.UNIT_FORMED, {"unit": uid, "owner": seat, "area": area, "troops": troops,
-                                       "reason": reason})
+            self.emit(
+                ev.UNIT_FORMED, {"unit": uid, "owner": seat, "area": area, "troops": troops, "reason": reason}
+            )
         else:
             self.unit(uid, {"owner": seat, "area": area, "troops": troops, "general": None}, reason)
         return uid
@@ -83,16 +85,19 @@ class Ctx:
     def remove_unit(self, uid: str, reason: str) -> None:
         if self.facts():
             u = self.state["units"][uid]
-            self.emit(ev.UNIT_DESTROYED, {"unit": uid, "owner": u["owner"], "area": u["area"],
-                                          "reason": reason})
+            self.emit(
+                ev.UNIT_DESTROYED, {"unit": uid, "owner": u["owner"], "area": u["area"], "reason": reason}
+            )
         else:
             self.unit(uid, None, reason)
 
     def move_units(self, moves: list[tuple[str, str]], reason: str) -> None:
         """Version 4: one `UnitsMoved` for the (unit, destination) pairs (a swap is one fact)."""
         units = self.state["units"]
-        self.emit(ev.UNITS_MOVED, {"moves": [{"unit": u, "from": units[u]["area"], "to": to} for u, to in moves],
-                                   "reason": reason})
+        self.emit(
+            ev.UNITS_MOVED,
+            {"moves": [{"unit": u, "from": units[u]["area"], "to": to} for u, to in moves], "reason": reason},
+        )
 
     # -- the decision queue and the turn: facts since rules version 4, FlowChanged
     # (whole queue / flow / act records) before --------------------------------

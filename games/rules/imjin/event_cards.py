@@ -49,8 +49,9 @@ def draw(ctx: Ctx) -> str:
 def reveal(ctx: Ctx) -> None:
     s = ctx.state
     card = draw(ctx)
-    ctx.emit(ev.EVENT_REVEALED, {"card": card, "position": s["deck"]["drawn"] + 1,
-                                 "zh": data.events()[card]["zh"]})
+    ctx.emit(
+        ev.EVENT_REVEALED, {"card": card, "position": s["deck"]["drawn"] + 1, "zh": data.events()[card]["zh"]}
+    )
     timed = [{"card": t["card"], "left": t["left"] - 1} for t in s["timed"] if t["left"] > 1]
     if data.events()[card]["timed"]:
         timed.append({"card": card, "left": TIMED_LIFE})
@@ -71,8 +72,17 @@ def side_supply(ctx: Ctx, side: str, amount: int, reason: str) -> None:
         seat = next(x for x in s["order"] if s["side"][x] == side)
         ctx.supply(seat, amount, reason)
         return
-    ctx.push({"kind": "split", "seat": team_chooser(s, side), "total": abs(amount),
-              "sign": 1 if amount > 0 else -1, "min_mine": 0, "reason": reason}, front=False)
+    ctx.push(
+        {
+            "kind": "split",
+            "seat": team_chooser(s, side),
+            "total": abs(amount),
+            "sign": 1 if amount > 0 else -1,
+            "min_mine": 0,
+            "reason": reason,
+        },
+        front=False,
+    )
 
 
 def _supply_card(side: str, amount: int) -> Callable[[Ctx], None]:
@@ -81,6 +91,7 @@ def _supply_card(side: str, amount: int) -> Callable[[Ctx], None]:
 
 def _harvest(ctx: Ctx) -> None:
     from .state import income
+
     for side in sides_from_turn(ctx.state):
         side_supply(ctx, side, income(ctx.state, side), "bumper_harvest")
 
@@ -92,8 +103,11 @@ def _nothing(ctx: Ctx) -> None:
 def _choose(card: str) -> Callable[[Ctx], None]:
     def start(ctx: Ctx) -> None:
         for side in sides_from_turn(ctx.state):
-            ctx.push({"kind": "choose_general", "seat": team_chooser(ctx.state, side),
-                      "side": side, "card": card}, front=False)
+            ctx.push(
+                {"kind": "choose_general", "seat": team_chooser(ctx.state, side), "side": side, "card": card},
+                front=False,
+            )
+
     return start
 
 
@@ -101,24 +115,44 @@ def _reinforcements(ctx: Ctx) -> None:
     s = ctx.state
     if s["n"] == 2:
         for side in sides_from_turn(s):
-            ctx.push({"kind": "recruit", "seat": team_chooser(s, side), "mode": "event",
-                      "max_areas": 2, "count": 0, "areas": {}}, front=False)
+            ctx.push(
+                {
+                    "kind": "recruit",
+                    "seat": team_chooser(s, side),
+                    "mode": "event",
+                    "max_areas": 2,
+                    "count": 0,
+                    "areas": {},
+                },
+                front=False,
+            )
         return
     for seat in seats_from_turn(s):
-        ctx.push({"kind": "recruit", "seat": seat, "mode": "event", "max_areas": 1,
-                  "count": 0, "areas": {}, "team_distinct": True}, front=False)
+        ctx.push(
+            {
+                "kind": "recruit",
+                "seat": seat,
+                "mode": "event",
+                "max_areas": 1,
+                "count": 0,
+                "areas": {},
+                "team_distinct": True,
+            },
+            front=False,
+        )
 
 
 def _great(ctx: Ctx) -> None:
     for seat in seats_from_turn(ctx.state):
-        ctx.push({"kind": "recruit", "seat": seat, "mode": "event", "max_areas": None,
-                  "count": 0, "areas": {}}, front=False)
+        ctx.push(
+            {"kind": "recruit", "seat": seat, "mode": "event", "max_areas": None, "count": 0, "areas": {}},
+            front=False,
+        )
 
 
 def _redeploy(ctx: Ctx) -> None:
     for seat in seats_from_turn(ctx.state):
-        ctx.push({"kind": "move", "seat": seat, "mode": "redeploy", "budget": 8, "moved": []},
-                 front=False)
+        ctx.push({"kind": "move", "seat": seat, "mode": "redeploy", "budget": 8, "moved": []}, front=False)
 
 
 def _plague(ctx: Ctx) -> None:
@@ -138,8 +172,11 @@ def _reset(ctx: Ctx) -> None:
     for side in sides_from_turn(s):
         first = team_chooser(s, side)
         order = seats_from_turn(s)
-        rest = [x for x in order[order.index(first):] + order[:order.index(first)]
-                if s["side"][x] == side and x != first]
+        rest = [
+            x
+            for x in order[order.index(first) :] + order[: order.index(first)]
+            if s["side"][x] == side and x != first
+        ]
         ctx.push({"kind": "reset_deploy", "seat": first, "side": side, "then": rest}, front=False)
     ctx.push({"kind": "auto", "what": "reset_after"}, front=False)
 
@@ -155,13 +192,24 @@ def reset_after(ctx: Ctx) -> None:
 
 
 START = {
-    "court_granary": _supply_card("allies", 5), "crop_blight": _supply_card("allies", -5),
-    "military_farms": _supply_card("japan", 5), "fleet_wreck": _supply_card("japan", -5),
-    "rumours": _choose("rumours"), "peace_talks": _nothing, "draft_dodging": _nothing,
-    "torrential_rain": _nothing, "bumper_harvest": _harvest, "reinforcements": _reinforcements,
-    "great_reinforcements": _great, "assassination": _choose("assassination"),
-    "army_surgeon": _choose("army_surgeon"), "typhoon": _nothing, "redeployment": _redeploy,
-    "plague": _plague, "infighting": _nothing, "reset": _reset,
+    "court_granary": _supply_card("allies", 5),
+    "crop_blight": _supply_card("allies", -5),
+    "military_farms": _supply_card("japan", 5),
+    "fleet_wreck": _supply_card("japan", -5),
+    "rumours": _choose("rumours"),
+    "peace_talks": _nothing,
+    "draft_dodging": _nothing,
+    "torrential_rain": _nothing,
+    "bumper_harvest": _harvest,
+    "reinforcements": _reinforcements,
+    "great_reinforcements": _great,
+    "assassination": _choose("assassination"),
+    "army_surgeon": _choose("army_surgeon"),
+    "typhoon": _nothing,
+    "redeployment": _redeploy,
+    "plague": _plague,
+    "infighting": _nothing,
+    "reset": _reset,
 }
 
 
@@ -212,6 +260,7 @@ def split_amount(s: State, prompt: dict[str, Any]) -> tuple[int, int, int]:
 
     def room(x: int) -> int:
         return s["supply"][x] if prompt["sign"] < 0 else top - s["supply"][x]
+
     amount = min(total, room(seat) + room(mate))
     most = min(amount, room(seat))
     least = min(most, max(prompt["min_mine"], amount - room(mate)))
@@ -245,6 +294,7 @@ def reset_deploy_options(s: State, prompt: dict[str, Any]) -> list[dict[str, Any
     hands are private: a seat never sees or plays its team-mate's cards)."""
     from .generals import management_blocked
     from .supply import deploy_targets
+
     out: list[dict[str, Any]] = [{"type": "pass"}]
     seat = prompt["seat"]
     if management_blocked(s) or s["supply"][seat] < data.rules()["costs"]["deploy"]:
@@ -256,6 +306,7 @@ def reset_deploy_options(s: State, prompt: dict[str, Any]) -> list[dict[str, Any
 
 def decide_reset_deploy(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     from .generals import deploy
+
     s = ctx.state
     prompt = dict(s["queue"][0])
     if cmd["type"] == "pass":
@@ -268,8 +319,9 @@ def decide_reset_deploy(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         return
     c: dict[str, Any] = {"type": "deploy", "general": C.general(cmd), "unit": C.unit(cmd)}
     if c not in reset_deploy_options(s, prompt):
-        raise IllegalCommand("that general cannot be deployed now (your own hand, your own unit "
-                             "without a general, 5 supply; not under 內鬥)")
+        raise IllegalCommand(
+            "that general cannot be deployed now (your own hand, your own unit "
+            "without a general, 5 supply; not under 內鬥)"
+        )
     ctx.pop()  # one general per side
     deploy(ctx, seat, c["general"], c["unit"], data.rules()["costs"]["deploy"], "reset")
-

@@ -91,8 +91,7 @@ def _left(s: State, p: dict[str, Any]) -> None:
         s["generals"][gid] = {"owner": rec["owner"], "where": "hand", "unit": None, "damage": 0}
         s["hands"][rec["owner"]].append(gid)
     else:
-        s["generals"][gid] = {"owner": rec["owner"], "where": "dead", "unit": None,
-                              "damage": rec["damage"]}
+        s["generals"][gid] = {"owner": rec["owner"], "where": "dead", "unit": None, "damage": rec["damage"]}
         s["killed"][p["killer_side"]].append(gid)
     if s["taunt"] and s["taunt"]["general"] == gid:
         s["taunt"] = None
@@ -241,20 +240,45 @@ def _ended(s: State, p: dict[str, Any]) -> None:
 
 
 HANDLERS: dict[str, Callable[[State, dict[str, Any]], None]] = {
-    ev.GAME_SET_UP: _set_up, ev.FLOW_CHANGED: _flow, ev.SUPPLY_CHANGED: _supply,
-    ev.WHEEL_ADVANCED: _wheel, ev.UNITS_CHANGED: _units, ev.CONTROL_CHANGED: _control,
-    ev.GENERALS_CHANGED: _generals, ev.LEGENDARY_CHOSEN: _legendary, ev.GENERAL_PICKED: _picked,
-    ev.HAND_CARD_SEALED: _sealed, ev.GENERAL_DEPLOYED: _deployed, ev.GENERAL_LEFT_MAP: _left,
-    ev.EVENT_REVEALED: _revealed, ev.DECK_REBUILT: _rebuilt, ev.TIMED_CHANGED: _timed,
-    ev.TAUNT_CHANGED: _taunt, ev.BATTLE_RESOLVED: _battle, ev.GAME_ENDED: _ended,
-    ev.UNIT_FORMED: _formed, ev.UNITS_MOVED: _moved, ev.TROOPS_CHANGED: _troops,
-    ev.UNIT_DESTROYED: _destroyed, ev.GENERAL_WOUNDED: _damage, ev.GENERAL_HEALED: _damage,
+    ev.GAME_SET_UP: _set_up,
+    ev.FLOW_CHANGED: _flow,
+    ev.SUPPLY_CHANGED: _supply,
+    ev.WHEEL_ADVANCED: _wheel,
+    ev.UNITS_CHANGED: _units,
+    ev.CONTROL_CHANGED: _control,
+    ev.GENERALS_CHANGED: _generals,
+    ev.LEGENDARY_CHOSEN: _legendary,
+    ev.GENERAL_PICKED: _picked,
+    ev.HAND_CARD_SEALED: _sealed,
+    ev.GENERAL_DEPLOYED: _deployed,
+    ev.GENERAL_LEFT_MAP: _left,
+    ev.EVENT_REVEALED: _revealed,
+    ev.DECK_REBUILT: _rebuilt,
+    ev.TIMED_CHANGED: _timed,
+    ev.TAUNT_CHANGED: _taunt,
+    ev.BATTLE_RESOLVED: _battle,
+    ev.GAME_ENDED: _ended,
+    ev.UNIT_FORMED: _formed,
+    ev.UNITS_MOVED: _moved,
+    ev.TROOPS_CHANGED: _troops,
+    ev.UNIT_DESTROYED: _destroyed,
+    ev.GENERAL_WOUNDED: _damage,
+    ev.GENERAL_HEALED: _damage,
     ev.GENERAL_KILLED: _killed,
-    ev.DECISION_QUEUED: _queued, ev.DECISION_TAKEN: _taken, ev.DECISION_UPDATED: _updated,
-    ev.TURN_BEGAN: _turn, ev.ACTION_CHOSEN: _chosen, ev.ACTION_STARTED: _started,
-    ev.ACTION_ENDED: _action_ended, ev.FINAL_TURN: _final_turn, ev.BATTLE_DECLARED: _declared,
-    ev.ACTION_NOTED: _noted, ev.DISCORD_DECLARED: _discord, ev.SECOND_ATTACK_DECLARED: _second,
-    ev.KOBAYAKAWA_CHOSE: _kobayakawa, ev.BATTLE_STARTED: _battle_started,
+    ev.DECISION_QUEUED: _queued,
+    ev.DECISION_TAKEN: _taken,
+    ev.DECISION_UPDATED: _updated,
+    ev.TURN_BEGAN: _turn,
+    ev.ACTION_CHOSEN: _chosen,
+    ev.ACTION_STARTED: _started,
+    ev.ACTION_ENDED: _action_ended,
+    ev.FINAL_TURN: _final_turn,
+    ev.BATTLE_DECLARED: _declared,
+    ev.ACTION_NOTED: _noted,
+    ev.DISCORD_DECLARED: _discord,
+    ev.SECOND_ATTACK_DECLARED: _second,
+    ev.KOBAYAKAWA_CHOSE: _kobayakawa,
+    ev.BATTLE_STARTED: _battle_started,
     ev.UNIT_MARKED_MOVED: _marked_moved,
 }
 
@@ -273,4 +297,3 @@ def apply_in_place(state: State, event: Event) -> None:
 
 def handles(event_type: str) -> bool:
     return event_type in HANDLERS
-

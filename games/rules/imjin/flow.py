@@ -159,8 +159,12 @@ def end_move_battle(ctx: Ctx, seat: int) -> None:
         ctx.supply(seat, 5, "yu_seongryong")
     if owner_on_map(s, seat, YI_EOK):
         uid = unit_of(s, YI_EOK)
-        if (not data.is_land(s["units"][uid]["area"]) and hp_left(s, YI_EOK) >= 2
-                and s["units"][uid]["troops"] < troop_cap(s, uid) and reserve(s, s["side"][seat]) > 0):
+        if (
+            not data.is_land(s["units"][uid]["area"])
+            and hp_left(s, YI_EOK) >= 2
+            and s["units"][uid]["troops"] < troop_cap(s, uid)
+            and reserve(s, s["side"][seat]) > 0
+        ):
             ctx.push({"kind": "sacrifice", "seat": seat, "unit": uid})
 
 
@@ -182,9 +186,12 @@ BEGIN = {
 }
 
 AUTO = {
-    "kuki": _kuki, "taunt_check": _taunt_check, "kobayakawa_check": _kobayakawa_check,
+    "kuki": _kuki,
+    "taunt_check": _taunt_check,
+    "kobayakawa_check": _kobayakawa_check,
     "move_step": _move_step,
     "reset_after": lambda ctx, item: event_cards.reset_after(ctx),
-    "offer_advance": resolution.offer_advance, "offer_taunt": resolution.offer_taunt,
+    "offer_advance": resolution.offer_advance,
+    "offer_taunt": resolution.offer_taunt,
     "offer_second": resolution.offer_second,
 }

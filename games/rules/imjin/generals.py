@@ -29,8 +29,9 @@ def owner_on_map(state: State, seat: int, gid: str) -> bool:
 
 
 def side_generals_on_map(state: State, side: str) -> list[str]:
-    return sorted(g for g, r in state["generals"].items()
-                  if r["where"] == "map" and state["side"][r["owner"]] == side)
+    return sorted(
+        g for g, r in state["generals"].items() if r["where"] == "map" and state["side"][r["owner"]] == side
+    )
 
 
 def reveals_for(state: State, seat: int, gid: str) -> list[dict[str, Any]]:
@@ -42,9 +43,18 @@ def deploy(ctx: Ctx, seat: int, gid: str, uid: str, cost: int, how: str, damage:
     """Play a general from hand onto a unit; entry effects follow (Mori +2 except at
     setup: Appendix R #4)."""
     s = ctx.state
-    ctx.emit(ev.GENERAL_DEPLOYED, {"seat": seat, "general": gid, "unit": uid, "cost": cost,
-                                   "how": how, "damage": damage,
-                                   "reveals": reveals_for(s, seat, gid)})
+    ctx.emit(
+        ev.GENERAL_DEPLOYED,
+        {
+            "seat": seat,
+            "general": gid,
+            "unit": uid,
+            "cost": cost,
+            "how": how,
+            "damage": damage,
+            "reveals": reveals_for(s, seat, gid),
+        },
+    )
     if cost:
         ctx.supply(seat, -cost, f"{how}:{gid}")
     if gid == MORI and how != "setup":

@@ -32,7 +32,9 @@ def rain(s: State, prompt: dict[str, Any]) -> int:
 
 
 def can_enter(s: State, side: str, area: str) -> bool:
-    return side_in(s, area) in (None, side) and len(units_in(s, area)) < data.rules()["limits"]["units_per_area"]
+    return (
+        side_in(s, area) in (None, side) and len(units_in(s, area)) < data.rules()["limits"]["units_per_area"]
+    )
 
 
 def movable(s: State, prompt: dict[str, Any], uid: str) -> bool:
@@ -59,7 +61,9 @@ def paths(s: State, prompt: dict[str, Any], uid: str) -> list[list[str]]:
             out.append([b])
     if prompt["mode"] == "gwak":
         return out
-    naval = (not data.is_land(here)) and (prompt["mode"] == "redeploy" or uid in s["act"].get("sea_start", []))
+    naval = (not data.is_land(here)) and (
+        prompt["mode"] == "redeploy" or uid in s["act"].get("sea_start", [])
+    )
     li = prompt["mode"] == "action" and d["general"] == LI and data.is_land(here)
     for b in sorted(data.adjacency()[here]):
         if side_in(s, b) not in (None, side):
@@ -101,7 +105,7 @@ def legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
         return out
     typhoon = timed_active(s, "typhoon")
     for i, a in enumerate(mine):
-        for b in mine[i + 1:]:
+        for b in mine[i + 1 :]:
             da, db = s["units"][a], s["units"][b]
             if not adjacent(da["area"], db["area"]):
                 continue
@@ -125,8 +129,9 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     else:
         norm = {"type": "swap", "unit": C.unit(cmd), "with": C.unit(cmd, "with")}
     if norm not in legal(s, prompt):
-        raise IllegalCommand("that move is not legal (adjacency, enemies, stacking, typhoon, "
-                             "already moved, or cost)")
+        raise IllegalCommand(
+            "that move is not legal (adjacency, enemies, stacking, typhoon, already moved, or cost)"
+        )
     units = [norm["unit"]] if t == "move" else [norm["unit"], norm["with"]]
     paid = cost(s, prompt, sum(s["units"][u]["troops"] for u in units))
     prompt["moved"] = prompt["moved"] + units
@@ -136,7 +141,9 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     ctx.supply(seat, -paid, "movement")
     if t == "move":
         dest = norm["path"][-1]
-        one_land_step = len(norm["path"]) == 1 and data.is_land(dest) and data.is_land(s["units"][units[0]]["area"])
+        one_land_step = (
+            len(norm["path"]) == 1 and data.is_land(dest) and data.is_land(s["units"][units[0]]["area"])
+        )
         relocate(ctx, units[0], dest, "moved")
         if prompt["mode"] == "action":
             mark_moved(ctx, units[0], li_can_fight=one_land_step and s["units"][units[0]]["general"] == LI)

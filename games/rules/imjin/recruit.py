@@ -18,8 +18,10 @@ YU = "yu_seongryong"
 
 
 def begin(ctx: Ctx, seat: int) -> None:
-    ctx.push({"kind": "recruit", "seat": seat, "mode": "action", "max_areas": None,
-              "count": 0, "areas": {}}, front=False)
+    ctx.push(
+        {"kind": "recruit", "seat": seat, "mode": "action", "max_areas": None, "count": 0, "areas": {}},
+        front=False,
+    )
 
 
 def total_cost(s: State, prompt: dict[str, Any], n: int) -> int:
@@ -61,19 +63,25 @@ def legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
     for area in sorted(data.areas()):
         if not may_recruit_in(s, seat, area) or area in taken:
             continue
-        if (prompt["max_areas"] is not None and area not in prompt["areas"]
-                and len(prompt["areas"]) >= prompt["max_areas"]):
+        if (
+            prompt["max_areas"] is not None
+            and area not in prompt["areas"]
+            and len(prompt["areas"]) >= prompt["max_areas"]
+        ):
             continue
         room = min(left, area_room(s, prompt, area))
         here = units_in(s, area)
-        targets: list[tuple[str | None, int]] = [(u, troop_cap(s, u) - s["units"][u]["troops"]) for u in here
-                   if s["units"][u]["owner"] == seat]
+        targets: list[tuple[str | None, int]] = [
+            (u, troop_cap(s, u) - s["units"][u]["troops"]) for u in here if s["units"][u]["owner"] == seat
+        ]
         if len(here) < data.rules()["limits"]["units_per_area"] and new_unit_room(s, seat) > 0:
             targets.append((None, data.rules()["limits"]["troops_per_unit"]))
         for uid, space in targets:
             for k in range(1, min(room, space) + 1):
-                if total_cost(s, prompt, prompt["count"] + k) - total_cost(s, prompt, prompt["count"]) \
-                        <= s["supply"][seat]:
+                if (
+                    total_cost(s, prompt, prompt["count"] + k) - total_cost(s, prompt, prompt["count"])
+                    <= s["supply"][seat]
+                ):
                     out.append({"type": "recruit", "area": area, "unit": uid, "count": k})
     return out
 
@@ -85,11 +93,17 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         ctx.pop()
         _after(ctx, seat, prompt)
         return
-    norm: dict[str, Any] = {"type": "recruit", "area": C.area(cmd, "area"), "unit": C.unit(cmd, optional=True),
-            "count": C.integer(cmd, "count")}
+    norm: dict[str, Any] = {
+        "type": "recruit",
+        "area": C.area(cmd, "area"),
+        "unit": C.unit(cmd, optional=True),
+        "count": C.integer(cmd, "count"),
+    }
     if norm not in legal(s, prompt):
-        raise IllegalCommand("that recruitment breaks a cap (area, unit, 8 per action), "
-                             "a control rule, or costs more than your supply")
+        raise IllegalCommand(
+            "that recruitment breaks a cap (area, unit, 8 per action), "
+            "a control rule, or costs more than your supply"
+        )
     cost = total_cost(s, prompt, prompt["count"] + norm["count"]) - total_cost(s, prompt, prompt["count"])
     area, uid, k = norm["area"], norm["unit"], norm["count"]
     prompt["count"] += k
@@ -111,8 +125,11 @@ def _after(ctx: Ctx, seat: int, prompt: dict[str, Any]) -> None:
             ea[side] = ea.get(side, []) + sorted(prompt["areas"])
             ctx.set_act(event_areas=ea)
         return
-    areas = [a for a in sorted(prompt["areas"])
-             if len([u for u in units_in(s, a) if s["units"][u]["owner"] == seat]) == 2]
+    areas = [
+        a
+        for a in sorted(prompt["areas"])
+        if len([u for u in units_in(s, a) if s["units"][u]["owner"] == seat]) == 2
+    ]
     if areas:
         ctx.push({"kind": "reorganize", "seat": seat, "areas": areas})
 
@@ -140,7 +157,11 @@ def reorganize_decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     if cmd["type"] == "done":
         ctx.pop()
         return
-    norm: dict[str, Any] = {"type": "reorganize", "area": C.area(cmd, "area"), "troops": C.int_list(cmd, "troops")}
+    norm: dict[str, Any] = {
+        "type": "reorganize",
+        "area": C.area(cmd, "area"),
+        "troops": C.int_list(cmd, "troops"),
+    }
     if norm not in reorganize_legal(s, prompt):
         raise IllegalCommand("that split is not allowed (area without recruits, caps, or ≥1 each)")
     area = norm["area"]

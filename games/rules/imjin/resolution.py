@@ -29,8 +29,11 @@ def resolve_legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
     open_ = [b for b in s["act"].get("battles", []) if not b["done"]]
     out = []
     for b in open_:
-        if combat.gen(s, b["main"]) == "zu_chengxun" and b["mode"] != "discord" and any(
-                o["area"] == b["area"] and o["n"] != b["n"] for o in open_):
+        if (
+            combat.gen(s, b["main"]) == "zu_chengxun"
+            and b["mode"] != "discord"
+            and any(o["area"] == b["area"] and o["n"] != b["n"] for o in open_)
+        ):
             continue
         out.append({"type": "resolve", "battle": b["n"]})
     return out or [{"type": "resolve", "battle": open_[0]["n"]}]
@@ -61,8 +64,11 @@ def _valid(s: State, b: dict[str, Any]) -> bool:
     t, m = b["target"], b["main"]
     if t not in s["units"] or m not in s["units"]:
         return False
-    return s["units"][t]["area"] == b["area"] and s["side"][s["units"][t]["owner"]] != s["side"][
-        s["units"][m]["owner"]] or b["mode"] == "discord"
+    return (
+        s["units"][t]["area"] == b["area"]
+        and s["side"][s["units"][t]["owner"]] != s["side"][s["units"][m]["owner"]]
+        or b["mode"] == "discord"
+    )
 
 
 def _barred(ctx: Ctx, b: dict[str, Any]) -> bool:
@@ -85,13 +91,17 @@ def start(ctx: Ctx, b: dict[str, Any]) -> None:
     s = ctx.state
     _mark_done(ctx, b["n"])
     if not _valid(s, b) or _barred(ctx, b):  # A-27: cancelled, no refund
-        ctx.emit(ev.BATTLE_RESOLVED, {"battle": b, "attacker_dice": [], "defender_dice": [],
-                                      "result": "cancelled"})
+        ctx.emit(
+            ev.BATTLE_RESOLVED, {"battle": b, "attacker_dice": [], "defender_dice": [], "result": "cancelled"}
+        )
         return
-    pre = {"main": s["units"][b["main"]]["troops"], "target": s["units"][b["target"]]["troops"],
-           "target_general": s["units"][b["target"]]["general"],
-           "target_owner": s["units"][b["target"]]["owner"],
-           "main_general": s["units"][b["main"]]["general"]}
+    pre = {
+        "main": s["units"][b["main"]]["troops"],
+        "target": s["units"][b["target"]]["troops"],
+        "target_general": s["units"][b["target"]]["general"],
+        "target_owner": s["units"][b["target"]]["owner"],
+        "main_general": s["units"][b["main"]]["general"],
+    }
     if ctx.version >= 3:  # who may answer 祖承訓's optional splash, even if his unit fell
         pre["main_owner"] = s["units"][b["main"]]["owner"]
     a, d = combat.pools(s, b)
@@ -171,8 +181,15 @@ def _finish(ctx: Ctx, rolling: dict[str, Any]) -> None:
 # Applying one exchange of dice (simultaneous: both results from the same state).
 
 
-def _apply(ctx: Ctx, b: dict[str, Any], att: list[str], dfn: list[str], pre: dict[str, Any],
-           attacker_only: bool = False, defender_only: bool = False) -> None:
+def _apply(
+    ctx: Ctx,
+    b: dict[str, Any],
+    att: list[str],
+    dfn: list[str],
+    pre: dict[str, Any],
+    attacker_only: bool = False,
+    defender_only: bool = False,
+) -> None:
     s = ctx.state
     main, target = b["main"], b["target"]
     plain = b["mode"] == "discord"
@@ -187,13 +204,28 @@ def _apply(ctx: Ctx, b: dict[str, Any], att: list[str], dfn: list[str], pre: dic
     # first strike the target may heal back losses of the first half
     t_new = min(max(t_now, pre["target"]), t_now - rt["troop"] - rt["extra"] + rd["heal_troop"])
     m_new = min(max(m_now, pre["main"]), m_now - rd["troop"] - rd["extra"] + rt["heal_troop"])
-    if (not plain and combat.gen(s, target) == "gwon_yul" and combat.where(s, target) == "land"
-            and not attacker_only and t_new >= pre["target"]):
+    if (
+        not plain
+        and combat.gen(s, target) == "gwon_yul"
+        and combat.where(s, target) == "land"
+        and not attacker_only
+        and t_new >= pre["target"]
+    ):
         m_new -= 1  # 權慄: no loss caused → the attacking main unit loses 1
     hits_t, hits_m = rt["general"], rd["general"]
-    if not plain and combat.where(s, main) == "land" and combat.gen(s, main) == "nurhaci" and not defender_only:
+    if (
+        not plain
+        and combat.where(s, main) == "land"
+        and combat.gen(s, main) == "nurhaci"
+        and not defender_only
+    ):
         hits_t += 1
-    if not plain and combat.where(s, target) == "land" and combat.gen(s, target) == "nurhaci" and not attacker_only:
+    if (
+        not plain
+        and combat.where(s, target) == "land"
+        and combat.gen(s, target) == "nurhaci"
+        and not attacker_only
+    ):
         hits_m += 1
     turn_seat = ctx.state["flow"]["turn"]
     a_side = "japan" if plain else s["side"][s["units"][main]["owner"]]
@@ -202,8 +234,11 @@ def _apply(ctx: Ctx, b: dict[str, Any], att: list[str], dfn: list[str], pre: dic
     _steal(ctx, s["units"][target]["owner"], turn_seat, 2 * rt["cart"])
     _steal(ctx, turn_seat, s["units"][target]["owner"], 2 * rd["cart"])
     if ctx.version >= 3:
-        _settle_exchange(ctx, [(g_t, hits_t, rd["heal_hp"], a_side), (g_m, hits_m, rt["heal_hp"], d_side)],
-                         [(target, t_new), (main, m_new)])
+        _settle_exchange(
+            ctx,
+            [(g_t, hits_t, rd["heal_hp"], a_side), (g_m, hits_m, rt["heal_hp"], d_side)],
+            [(target, t_new), (main, m_new)],
+        )
         return
     if g_t:
         damage(ctx, g_t, hits_t, a_side)
@@ -219,8 +254,9 @@ def _apply(ctx: Ctx, b: dict[str, Any], att: list[str], dfn: list[str], pre: dic
         set_troops(ctx, main, m_new, "battle")
 
 
-def _settle_exchange(ctx: Ctx, generals: list[tuple[str | None, int, int, str]],
-                     troops: list[tuple[str, int]]) -> None:
+def _settle_exchange(
+    ctx: Ctx, generals: list[tuple[str | None, int, int, str]], troops: list[tuple[str, int]]
+) -> None:
     """Rules version 3: both results at once (「攻防雙方擲骰結果同時結算」, I-7). Each
     general's hits and heals are netted, then the generals at 0 HP die (and what their
     deaths set off: 論介's penalty, 毛利's cap), then the units take their netted troop
@@ -252,10 +288,18 @@ def _after(ctx: Ctx, b: dict[str, Any], rolling: dict[str, Any], pre: dict[str, 
     s = ctx.state
     main, target = b["main"], b["target"]
     t_lost = pre["target"] - (s["units"][target]["troops"] if target in s["units"] else 0)
-    ctx.emit(ev.BATTLE_RESOLVED, {"battle": b, "attacker_dice": rolling["att"],
-                                  "defender_dice": rolling["def"],
-                                  "result": {"target_lost": t_lost,
-                                             "main_lost": pre["main"] - s["units"].get(main, {"troops": 0})["troops"]}})
+    ctx.emit(
+        ev.BATTLE_RESOLVED,
+        {
+            "battle": b,
+            "attacker_dice": rolling["att"],
+            "defender_dice": rolling["def"],
+            "result": {
+                "target_lost": t_lost,
+                "main_lost": pre["main"] - s["units"].get(main, {"troops": 0})["troops"],
+            },
+        },
+    )
     if b["mode"] == "discord":
         return
     g = combat.gen(s, main)
@@ -265,8 +309,9 @@ def _after(ctx: Ctx, b: dict[str, Any], rolling: dict[str, Any], pre: dict[str, 
     splash = None
     if pre.get("main_general") == "zu_chengxun" and t_lost >= 1:  # splash (A-45)
         t_side = s["side"][pre["target_owner"]]
-        others = [u for u in units_in(s, b["area"])
-                  if u != target and s["side"][s["units"][u]["owner"]] == t_side]
+        others = [
+            u for u in units_in(s, b["area"]) if u != target and s["side"][s["units"][u]["owner"]] == t_side
+        ]
         if others and ctx.version >= 3:  # 「可對…」: his controller may (rules version 3)
             splash = {"kind": "splash", "seat": pre["main_owner"], "unit": others[0]}
         elif others:
@@ -279,9 +324,16 @@ def _after(ctx: Ctx, b: dict[str, Any], rolling: dict[str, Any], pre: dict[str, 
     if main in s["units"] and combat.gen(s, main) == "nongae":
         ctx.push({"kind": "auto", "what": "offer_taunt", "battle": b})
     x = rolling.get("symbols_override")
-    symbols = combat.read(s, None, main, rolling["att"], b["type"], True, plain=True)["troop"] if x is None else x
-    if (main in s["units"] and combat.gen(s, main) == "fukushima_masanori" and symbols > 0
-            and not s["act"].get("fukushima_used") and b["mode"] == "normal"):
+    symbols = (
+        combat.read(s, None, main, rolling["att"], b["type"], True, plain=True)["troop"] if x is None else x
+    )
+    if (
+        main in s["units"]
+        and combat.gen(s, main) == "fukushima_masanori"
+        and symbols > 0
+        and not s["act"].get("fukushima_used")
+        and b["mode"] == "normal"
+    ):
         ctx.push({"kind": "auto", "what": "offer_second", "battle": b, "x": symbols})
 
 
@@ -297,7 +349,8 @@ def _survivor_bonus(ctx: Ctx, b: dict[str, Any], g: str | None, pre: dict[str, A
         add = min(t_lost, troop_cap(s, main) - troops, room)
     elif g == "sanada_yukimura":
         won = b["target"] not in s["units"] or (
-            pre["target_general"] is not None and s["generals"][pre["target_general"]]["where"] == "dead")
+            pre["target_general"] is not None and s["generals"][pre["target_general"]]["where"] == "dead"
+        )
         add = min(1, troop_cap(s, main) - troops, room) if won else 0
     else:
         add = 0
@@ -321,8 +374,7 @@ def offer_second(ctx: Ctx, item: dict[str, Any]) -> None:
         return
     if _second_target(s, b) is None:
         return
-    ctx.push({"kind": "second_attack", "seat": s["units"][b["main"]]["owner"], "battle": b,
-              "x": item["x"]})
+    ctx.push({"kind": "second_attack", "seat": s["units"][b["main"]]["owner"], "battle": b, "x": item["x"]})
 
 
 def _second_target(s: State, b: dict[str, Any]) -> str | None:
@@ -333,8 +385,9 @@ def _second_target(s: State, b: dict[str, Any]) -> str | None:
     if b["target"] in s["units"]:
         return None if b["target"] in immune else b["target"]
     side = s["side"][s["units"][b["main"]]["owner"]]
-    enemies = [u for u in units_in(s, b["area"])
-               if s["side"][s["units"][u]["owner"]] != side and u not in immune]
+    enemies = [
+        u for u in units_in(s, b["area"]) if s["side"][s["units"][u]["owner"]] != side and u not in immune
+    ]
     return enemies[0] if enemies else None
 
 
@@ -354,13 +407,15 @@ def decide_second(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         ctx.emit(ev.SECOND_ATTACK_DECLARED, {"unit": b["main"], "target": b["target"], "dice": prompt["x"]})
     else:
         ctx.set_act(fukushima_used=True)
-    pre = {"main": s["units"][b["main"]]["troops"], "target": s["units"][b["target"]]["troops"],
-           "target_general": combat.gen(s, b["target"])}
+    pre = {
+        "main": s["units"][b["main"]]["troops"],
+        "target": s["units"][b["target"]]["troops"],
+        "target_general": combat.gen(s, b["target"]),
+    }
     _, d = combat.pools(s, b)
     rng = ctx.rng("second-attack")
     att, dfn = combat.roll(rng, prompt["x"]), combat.roll(rng, d)
-    _maybe_reroll(ctx, {"battle": b, "att": att, "def": dfn, "first": False, "pre": pre,
-                        "second": True})
+    _maybe_reroll(ctx, {"battle": b, "att": att, "def": dfn, "first": False, "pre": pre, "second": True})
 
 
 def _finish_second(ctx: Ctx, rolling: dict[str, Any]) -> None:
@@ -368,8 +423,15 @@ def _finish_second(ctx: Ctx, rolling: dict[str, Any]) -> None:
     b, pre = rolling["battle"], rolling["pre"]
     _apply(ctx, b, rolling["att"], rolling["def"], pre)
     t_lost = pre["target"] - (s["units"][b["target"]]["troops"] if b["target"] in s["units"] else 0)
-    ctx.emit(ev.BATTLE_RESOLVED, {"battle": b, "attacker_dice": rolling["att"],
-                                  "defender_dice": rolling["def"], "result": {"target_lost": t_lost}})
+    ctx.emit(
+        ev.BATTLE_RESOLVED,
+        {
+            "battle": b,
+            "attacker_dice": rolling["att"],
+            "defender_dice": rolling["def"],
+            "result": {"target_lost": t_lost},
+        },
+    )
 
 
 def decide_splash(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
@@ -410,8 +472,10 @@ def offer_advance(ctx: Ctx, item: dict[str, Any]) -> None:
     side = s["side"][s["units"][main]["owner"]]
     if any(s["side"][s["units"][u]["owner"]] != side for u in units_in(s, b["area"])):
         return
-    if (len(units_in(s, b["area"])) >= data.rules()["limits"]["units_per_area"]
-            or s["units"][main]["area"] == b["area"]):
+    if (
+        len(units_in(s, b["area"])) >= data.rules()["limits"]["units_per_area"]
+        or s["units"][main]["area"] == b["area"]
+    ):
         return
     if timed_active(s, "typhoon") and not data.is_land(b["area"]):
         return  # no advancing into the sea under 颱風 (A-35)
@@ -427,4 +491,3 @@ def decide_advance(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
 
 def yes_no(kind: str) -> list[dict[str, Any]]:
     return [{"type": kind, "go": True}, {"type": kind, "go": False}]
-

@@ -39,8 +39,13 @@ def _gwak_decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     if cmd["type"] != "attack":
         movement.decide(ctx, seat, cmd)
         return
-    c = {"type": "attack", "target": C.unit(cmd, "target"), "main": C.unit(cmd, "main"),
-         "via": C.area(cmd, "via", optional=True), "mode": C.text(cmd, "mode")}
+    c = {
+        "type": "attack",
+        "target": C.unit(cmd, "target"),
+        "main": C.unit(cmd, "main"),
+        "via": C.area(cmd, "via", optional=True),
+        "mode": C.text(cmd, "mode"),
+    }
     if c not in _gwak_legal(s, p):
         raise IllegalCommand("郭再佑's unit may attack only an adjacent enemy unit, without supports")
     ctx.pop()
@@ -56,23 +61,35 @@ def _yes_no(kind: str) -> tuple[Legal, Decide]:
         if kind == "sacrifice":
             flow.decide_sacrifice(ctx, seat, C.boolean(cmd, "go"))
         else:
-            {"second_attack": resolution.decide_second, "taunt": resolution.decide_taunt,
-             "advance_into": resolution.decide_advance, "splash": resolution.decide_splash}[kind](ctx, seat, cmd)
+            {
+                "second_attack": resolution.decide_second,
+                "taunt": resolution.decide_taunt,
+                "advance_into": resolution.decide_advance,
+                "splash": resolution.decide_splash,
+            }[kind](ctx, seat, cmd)
+
     return legal, decide
 
 
 KINDS: dict[str, tuple[Legal, Decide]] = {
-    "choose_legendary": (lambda s, p: [{"type": "choose_legendary", "general": g}
-                                       for g in setup.legendary_options(s, p["seat"])],
-                         setup.decide_legendary),
-    "place_general": (lambda s, p: [{"type": "place_general", "general": g, "unit": u}
-                                    for g, u in setup.place_options(s, p["seat"])],
-                      setup.decide_place),
+    "choose_legendary": (
+        lambda s, p: [
+            {"type": "choose_legendary", "general": g} for g in setup.legendary_options(s, p["seat"])
+        ],
+        setup.decide_legendary,
+    ),
+    "place_general": (
+        lambda s, p: [
+            {"type": "place_general", "general": g, "unit": u} for g, u in setup.place_options(s, p["seat"])
+        ],
+        setup.decide_place,
+    ),
     "advance_wheel": (lambda s, p: wheel.legal(s, p["seat"]), wheel.decide),
     "split": (event_cards.split_legal, event_cards.decide_split),
-    "choose_general": (lambda s, p: [{"type": "choose_general", "general": g}
-                                     for g in event_cards.choose_options(s, p)],
-                       event_cards.decide_choose),
+    "choose_general": (
+        lambda s, p: [{"type": "choose_general", "general": g} for g in event_cards.choose_options(s, p)],
+        event_cards.decide_choose,
+    ),
     "reset_deploy": (event_cards.reset_deploy_options, event_cards.decide_reset_deploy),
     "manage": (supply.legal, supply.decide),
     "gwak_action": (_gwak_legal, _gwak_decide),
@@ -87,8 +104,10 @@ KINDS: dict[str, tuple[Legal, Decide]] = {
     "advance": (lambda s, p: resolution.yes_no("advance_into"), _yes_no("advance_into")[1]),
     "sacrifice": _yes_no("sacrifice"),
     "splash": _yes_no("splash"),
-    "kobayakawa": (lambda s, p: [{"type": "kobayakawa", "option": 1}, {"type": "kobayakawa", "option": 2}],
-                   lambda ctx, seat, cmd: _kobayakawa(ctx, seat, cmd)),
+    "kobayakawa": (
+        lambda s, p: [{"type": "kobayakawa", "option": 1}, {"type": "kobayakawa", "option": 2}],
+        lambda ctx, seat, cmd: _kobayakawa(ctx, seat, cmd),
+    ),
 }
 
 
@@ -101,15 +120,26 @@ def _kobayakawa(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
 
 # command types each decision kind understands (the module explains refusals)
 VOCABULARY: dict[str, set[str]] = {
-    "choose_legendary": {"choose_legendary"}, "place_general": {"place_general"},
-    "advance_wheel": {"advance"}, "split": {"split"}, "choose_general": {"choose_general"},
-    "reset_deploy": {"deploy", "pass"}, "manage": {"deploy", "deploy_gwak", "replace", "recall", "done"},
-    "gwak_action": {"move", "attack", "done"}, "recruit": {"recruit", "done"},
-    "reorganize": {"reorganize", "done"}, "move": {"move", "swap", "done"},
+    "choose_legendary": {"choose_legendary"},
+    "place_general": {"place_general"},
+    "advance_wheel": {"advance"},
+    "split": {"split"},
+    "choose_general": {"choose_general"},
+    "reset_deploy": {"deploy", "pass"},
+    "manage": {"deploy", "deploy_gwak", "replace", "recall", "done"},
+    "gwak_action": {"move", "attack", "done"},
+    "recruit": {"recruit", "done"},
+    "reorganize": {"reorganize", "done"},
+    "move": {"move", "swap", "done"},
     "declare": {"attack", "support", "confirm", "cancel", "discord", "fight"},
-    "resolve": {"resolve"}, "reroll": {"reroll"}, "second_attack": {"second_attack"},
-    "taunt": {"taunt"}, "advance": {"advance_into"}, "sacrifice": {"sacrifice"},
-    "kobayakawa": {"kobayakawa"}, "splash": {"splash"},
+    "resolve": {"resolve"},
+    "reroll": {"reroll"},
+    "second_attack": {"second_attack"},
+    "taunt": {"taunt"},
+    "advance": {"advance_into"},
+    "sacrifice": {"sacrifice"},
+    "kobayakawa": {"kobayakawa"},
+    "splash": {"splash"},
 }
 
 
@@ -143,7 +173,8 @@ class ImjinRules:
         "additionalProperties": False,
         "properties": {
             "legendary_generals": {
-                "type": "array", "uniqueItems": True,
+                "type": "array",
+                "uniqueItems": True,
                 "items": {"enum": list(setup.LEGENDARY)},
                 "default": list(setup.LEGENDARY),
                 "description": "Legendary generals available (empty list: none in play).",
@@ -172,7 +203,9 @@ class ImjinRules:
     def factions(self, players: int, options: Mapping[str, Any]) -> Sequence[str]:
         return setup.factions(players, options)
 
-    def start(self, factions: Sequence[str | None], options: Mapping[str, Any], rng: RngFactory) -> list[Event]:
+    def start(
+        self, factions: Sequence[str | None], options: Mapping[str, Any], rng: RngFactory
+    ) -> list[Event]:
         return setup.start(factions, options, rng, self.rules_version)
 
     def initial_state(self) -> State:
@@ -192,8 +225,9 @@ class ImjinRules:
             setup.decide_pick(ctx, seat, command)
         else:
             if t not in VOCABULARY[head["kind"]]:
-                raise IllegalCommand(f"now is a {head['kind']} decision; "
-                                     f"commands: {sorted(VOCABULARY[head['kind']])}")
+                raise IllegalCommand(
+                    f"now is a {head['kind']} decision; commands: {sorted(VOCABULARY[head['kind']])}"
+                )
             KINDS[head["kind"]][1](ctx, seat, command)
         flow.settle(ctx)
         return ctx.events
@@ -225,7 +259,10 @@ class ImjinRules:
 
 
 _NOTHING = [
-    {"type": "done"}, {"type": "pass"}, {"type": "fight"}, {"type": "reroll", "dice": []},
+    {"type": "done"},
+    {"type": "pass"},
+    {"type": "fight"},
+    {"type": "reroll", "dice": []},
     {"type": "choose_legendary", "general": None},
 ]
 
@@ -238,7 +275,10 @@ def _default(state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str, 
         if c in legal:
             return c
     for c in legal:
-        if c["type"] in ("second_attack", "taunt", "advance_into", "sacrifice", "splash") and c["go"] is False:
+        if (
+            c["type"] in ("second_attack", "taunt", "advance_into", "sacrifice", "splash")
+            and c["go"] is False
+        ):
             return c
         if c["type"] == "cancel" or c["type"] == "confirm" and state["queue"][0].get("forced"):
             return c

@@ -66,30 +66,53 @@ def table(fs: list[str], options: dict[str, Any], version: int = RULES_VERSION) 
     r = data.rules()
     n = len(fs)
     sides = [side_of_faction(f) for f in fs]
-    order = ([fs.index("japan"), fs.index("allies")] if n == 2
-             else [fs.index(a) for a in r["play_order_4p"]])
+    order = [fs.index("japan"), fs.index("allies")] if n == 2 else [fs.index(a) for a in r["play_order_4p"]]
     units, next_uid = build_units(fs)
     stock = r["supply"]["start_2p"] if n == 2 else r["supply"]["start_4p"]
     pool = sorted(e for e in data.events() if e != "reset")
     versioned = {} if version <= LEGACY_VERSION else {"rules_version": version}
     return {
         **versioned,
-        "stage": "play", "n": n, "faction": fs, "side": sides, "order": order, "options": options,
-        "supply": [stock] * n, "wheel": {"japan": 0, "allies": 0},
+        "stage": "play",
+        "n": n,
+        "faction": fs,
+        "side": sides,
+        "order": order,
+        "options": options,
+        "supply": [stock] * n,
+        "wheel": {"japan": 0, "allies": 0},
         "control": {a: d["start"] for a, d in data.areas().items() if d["type"] == "land"},
-        "units": units, "next_uid": next_uid, "generals": {},
-        "hands": [[] for _ in fs], "secrets": [{} for _ in fs], "picks": [[] for _ in fs],
-        "legendary": {"japan": None, "allies": None}, "killed": {"japan": [], "allies": []},
-        "deck": {"size": r["deck"]["size_2p" if n == 2 else "size_4p"], "drawn": 0, "pool": pool,
-                 "reset_in": True},
-        "resets": 0, "timed": [], "last_card": None, "revealed": [], "taunt": None,
-        "last_battle": None, "ending": False, "result": None,
-        "flow": {"stage": "setup", "turn": order[0]}, "queue": [], "act": {},
+        "units": units,
+        "next_uid": next_uid,
+        "generals": {},
+        "hands": [[] for _ in fs],
+        "secrets": [{} for _ in fs],
+        "picks": [[] for _ in fs],
+        "legendary": {"japan": None, "allies": None},
+        "killed": {"japan": [], "allies": []},
+        "deck": {
+            "size": r["deck"]["size_2p" if n == 2 else "size_4p"],
+            "drawn": 0,
+            "pool": pool,
+            "reset_in": True,
+        },
+        "resets": 0,
+        "timed": [],
+        "last_card": None,
+        "revealed": [],
+        "taunt": None,
+        "last_battle": None,
+        "ending": False,
+        "result": None,
+        "flow": {"stage": "setup", "turn": order[0]},
+        "queue": [],
+        "act": {},
     }
 
 
-def start(given: Sequence[str | None], options: Mapping[str, Any], rng: RngFactory,
-          version: int = RULES_VERSION) -> list[Event]:
+def start(
+    given: Sequence[str | None], options: Mapping[str, Any], rng: RngFactory, version: int = RULES_VERSION
+) -> list[Event]:
     factions(len(given), options)
     opts = options_with_defaults(options)
     fs = assign(given, rng)
@@ -115,8 +138,9 @@ def legendary_options(s: State, seat: int) -> list[str | None]:
     if s["legendary"][side] is not None:
         return [None]
     taken = set(g for g in s["legendary"].values() if g)
-    ok = [g for g in s["options"]["legendary_generals"]
-          if g not in taken and info(g)["side"] in ("any", side)]
+    ok = [
+        g for g in s["options"]["legendary_generals"] if g not in taken and info(g)["side"] in ("any", side)
+    ]
     return [None, *ok]
 
 
@@ -145,8 +169,7 @@ def pool_for(s: State, seat: int) -> list[str]:
     if s["n"] == 2:
         nations = {"japan"} if f == "japan" else {"ming", "joseon"}
         return sorted(g for g, d in data.generals().items() if d["nation"] in nations)
-    return sorted(g for g, d in data.generals().items()
-                  if d["nation"] != "legend" and d["army_4p"] == f)
+    return sorted(g for g, d in data.generals().items() if d["nation"] != "legend" and d["army_4p"] == f)
 
 
 def begin_picks(ctx: Ctx) -> None:
@@ -162,8 +185,7 @@ def pick_options(s: State, seat: int) -> list[str]:
     picks = s["picks"][seat]
     fours = sum(1 for g in picks if info(g)["hp"] == 4)
     cap = data.rules()["hand"]["max_four_hp"]
-    return [g for g in pool_for(s, seat)
-            if g not in picks and (info(g)["hp"] < 4 or fours < cap)]
+    return [g for g in pool_for(s, seat) if g not in picks and (info(g)["hp"] < 4 or fours < cap)]
 
 
 def decide_pick(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
@@ -179,8 +201,7 @@ def decide_pick(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         return
     for i, g in enumerate(s["picks"][seat]):
         if s["n"] == 4 and info(g)["leader"]:
-            ctx.emit(ev.HAND_CARD_SEALED, {"seat": seat, "key": f"leader:{seat}", "choice": g,
-                                           "salt": None})
+            ctx.emit(ev.HAND_CARD_SEALED, {"seat": seat, "key": f"leader:{seat}", "choice": g, "salt": None})
             continue
         for e in commit(ctx.rng, seat, f"hand:{seat}:{i}", g, ev.HAND_CARD_SEALED, {"seat": seat}):
             ctx.raw(e)
@@ -208,8 +229,11 @@ def place_options(s: State, seat: int) -> list[tuple[str, str]]:
     if s["n"] == 4:
         hand = [g for g in hand if info(g)["leader"]]
     gens = [g for g in hand if not info(g)["setup_banned"]]
-    units = [u for u, d in sorted(s["units"].items(), key=lambda x: int(x[0][1:]))
-             if d["owner"] == seat and d["general"] is None]
+    units = [
+        u
+        for u, d in sorted(s["units"].items(), key=lambda x: int(x[0][1:]))
+        if d["owner"] == seat and d["general"] is None
+    ]
     return [(g, u) for g in gens for u in units]
 
 
@@ -221,4 +245,3 @@ def decide_place(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     deploy(ctx, seat, gid, uid, 0, "setup")
     if not ctx.state["queue"]:
         ctx.begin_turn(ctx.state["order"][0], first=True)
-

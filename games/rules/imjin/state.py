@@ -117,6 +117,7 @@ class State(TypedDict, total=False):
     queue: list[Prompt]
     act: Act
 
+
 SIDES = ("japan", "allies")
 
 T = TypeVar("T")

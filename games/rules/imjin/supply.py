@@ -24,11 +24,22 @@ def begin(ctx: Ctx, seat: int) -> None:
     if s["n"] == 2:
         ctx.supply(seat, gain, "income")
     elif gain > 0:  # 4p: the turn player shares it, keeping at least half
-        ctx.push({"kind": "split", "seat": seat, "total": gain, "sign": 1,
-                  "min_mine": math.ceil(gain / 2), "reason": "income_share", "given": True},
-                 front=False)
-    ctx.push({"kind": "manage", "seat": seat, "deployed": False, "blocked_generals": [],
-              "blocked_units": []}, front=False)
+        ctx.push(
+            {
+                "kind": "split",
+                "seat": seat,
+                "total": gain,
+                "sign": 1,
+                "min_mine": math.ceil(gain / 2),
+                "reason": "income_share",
+                "given": True,
+            },
+            front=False,
+        )
+    ctx.push(
+        {"kind": "manage", "seat": seat, "deployed": False, "blocked_generals": [], "blocked_units": []},
+        front=False,
+    )
 
 
 def own_units(s: State, seat: int) -> list[str]:
@@ -46,8 +57,11 @@ def gwak_areas(s: State, seat: int) -> list[str]:
     if reserve(s, side) < 2 or new_unit_room(s, seat) < 1:
         return []
     cap = data.rules()["limits"]["units_per_area"]
-    return [a for a in data.lands()
-            if controller(s, a) == side and len(units_in(s, a)) < cap and side_in(s, a) in (None, side)]
+    return [
+        a
+        for a in data.lands()
+        if controller(s, a) == side and len(units_in(s, a)) < cap and side_in(s, a) in (None, side)
+    ]
 
 
 def legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:

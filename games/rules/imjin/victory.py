@@ -43,10 +43,15 @@ def end(ctx: Ctx, winner: str | None, reason: str) -> None:
     scores = {str(x): (1.0 if x in winners else (0.5 if winner is None else 0.0)) for x in range(s["n"])}
     # a finished game has no secrets: open every hand card still sealed, so the
     # audit can check every commitment
-    reveals = [reveal_entry(seat, sec["key"], gid, sec["salt"])
-               for seat in range(s["n"]) for gid, sec in sorted(s["secrets"][seat].items())]
-    ctx.emit(ev.GAME_ENDED, {"winners": winners, "winner_side": winner, "reason": reason,
-                             "scores": scores, "reveals": reveals})
+    reveals = [
+        reveal_entry(seat, sec["key"], gid, sec["salt"])
+        for seat in range(s["n"])
+        for gid, sec in sorted(s["secrets"][seat].items())
+    ]
+    ctx.emit(
+        ev.GAME_ENDED,
+        {"winners": winners, "winner_side": winner, "reason": reason, "scores": scores, "reveals": reveals},
+    )
 
 
 def check_instant(ctx: Ctx) -> bool:

@@ -52,8 +52,10 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     pos = s["wheel"][side]
     to = (pos + steps) % len(spaces())
     ctx.pop()
-    ctx.emit(ev.WHEEL_ADVANCED, {"side": side, "seat": seat, "steps": steps, "to": to,
-                                 "cost": costs[steps], "action": spaces()[to]})
+    ctx.emit(
+        ev.WHEEL_ADVANCED,
+        {"side": side, "seat": seat, "steps": steps, "to": to, "cost": costs[steps], "action": spaces()[to]},
+    )
     ctx.supply(seat, -costs[steps], "third_step")
     ctx.step(ev.ACTION_CHOSEN, "begin", action=spaces()[to])
     if crosses_divider(pos, steps):

@@ -56,8 +56,14 @@ def check_bid(s: State, seat: int, cmd: Command) -> dict[str, int]:
 def store_bid(s: State, seat: int, bid: dict[str, int], key: str, salt: str) -> bool:
     """Record a secret bid; True when every participant has bid."""
     b = current_battle(s)
-    b["bids"][str(seat)] = {"seppuku": bid["seppuku"], "hostage": bid["hostage"], "ronin": bid["ronin"],
-                            "poets": bid["poets"], "key": key, "salt": salt}
+    b["bids"][str(seat)] = {
+        "seppuku": bid["seppuku"],
+        "hostage": bid["hostage"],
+        "ronin": bid["ronin"],
+        "poets": bid["poets"],
+        "key": key,
+        "salt": salt,
+    }
     return len(b["bids"]) == len(b["participants"])
 
 
@@ -71,8 +77,12 @@ def _bidding_pending(s: State, f: Frame) -> list[int]:
     return [q for q in b["participants"] if str(q) not in b["bids"]]
 
 
-INPUT["bidding"] = Step(_bidding_pending, lambda s, f, seat: [{"type": "bid", "seppuku": 0, "hostage": 0,
-                                                                "ronin": 0, "poets": 0}], None, "war_bid")
+INPUT["bidding"] = Step(
+    _bidding_pending,
+    lambda s, f, seat: [{"type": "bid", "seppuku": 0, "hostage": 0, "ronin": 0, "poets": 0}],
+    None,
+    "war_bid",
+)
 
 
 def adv_winner(s: State, adv: Advantage) -> int | None:
@@ -108,8 +118,14 @@ def _battle(s: State, f: Frame, ctx: Ctx) -> None:
     elif step == 1:
         w = adv_winner(s, "hostage")
         if w is not None:
-            prompt(s, w, "take_hostage", ["decline"] + hostage_targets(s, w), left=1 + copies(s, w, "Respect"),
-                   got=0)
+            prompt(
+                s,
+                w,
+                "take_hostage",
+                ["decline"] + hostage_targets(s, w),
+                left=1 + copies(s, w, "Respect"),
+                got=0,
+            )
     elif step == 2:
         w = adv_winner(s, "ronin")
         if w is not None and ronin_amount(s, w) > 0:
@@ -153,7 +169,9 @@ def _hostage(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice != "decline":
         owner, kind = choice.split(":", 1)
         owner = int(owner)
-        fid = sorted(x for x in figs_at(s, current_battle(s)["province"], owner) if kind_of(s["figures"][x]) == kind)[0]
+        fid = sorted(
+            x for x in figs_at(s, current_battle(s)["province"], owner) if kind_of(s["figures"][x]) == kind
+        )[0]
         s["figures"][fid]["at"] = f"hostage:{seat}"
         taken = lose_vp(s, owner, 1)
         got += taken
@@ -194,8 +212,11 @@ def _outcome(s: State) -> None:
         winner = by_honor(s, b["participants"])[0]
     b["winner"] = winner
     award(s, winner, prov, b["souls"])
-    dead = [fid for fid in figs_at(s, prov)
-            if s["figures"][fid]["owner"] != winner and s["alliances"][winner] != s["figures"][fid]["owner"]]
+    dead = [
+        fid
+        for fid in figs_at(s, prov)
+        if s["figures"][fid]["owner"] != winner and s["alliances"][winner] != s["figures"][fid]["owner"]
+    ]
     request_kill(s, dead, winner)
 
 

@@ -22,19 +22,19 @@ from ..base import Event
 
 PREFIX = "rising-sun."
 
-SETUP = PREFIX + "GameSetUp"                    # public: clans, seating, shrines, decks
+SETUP = PREFIX + "GameSetUp"  # public: clans, seating, shrines, decks
 MANDATES_SHUFFLED = PREFIX + "MandatesShuffled"  # hidden (visible_to=()): a deck order
-TILES_SEEN = PREFIX + "MandateTilesSeen"        # private to the drawer: his 4 tiles
-MANDATE_CHOSEN = PREFIX + "MandateTileChosen"   # private commit of the tile played
-BID_PLACED = PREFIX + "WarBidPlaced"            # private commit of a war bid
-PROPOSAL_MADE = PREFIX + "AllianceProposed"     # private commit of a proposal
+TILES_SEEN = PREFIX + "MandateTilesSeen"  # private to the drawer: his 4 tiles
+MANDATE_CHOSEN = PREFIX + "MandateTileChosen"  # private commit of the tile played
+BID_PLACED = PREFIX + "WarBidPlaced"  # private commit of a war bid
+PROPOSAL_MADE = PREFIX + "AllianceProposed"  # private commit of a proposal
 PROPOSAL_RECEIVED = PREFIX + "AllianceProposalReceived"  # private to the target
-PROPOSAL_DECLINED = PREFIX + "AllianceDeclined"     # v3: private to both: a decline
-PROPOSAL_WITHDRAWN = PREFIX + "AllianceWithdrawn"   # v3: private to both: a withdrawal
-COMMAND_APPLIED = PREFIX + "CommandApplied"     # public: a command and its draws
-MANDATE_PLAYED = PREFIX + "MandatePlayed"       # public: declared mandate (+reveal)
-BIDS_REVEALED = PREFIX + "WarBidsRevealed"      # public: all bids of a battle (reveals)
-GIFT_GIVEN = PREFIX + "GiftGiven"               # public: coins / ronin handed over
+PROPOSAL_DECLINED = PREFIX + "AllianceDeclined"  # v3: private to both: a decline
+PROPOSAL_WITHDRAWN = PREFIX + "AllianceWithdrawn"  # v3: private to both: a withdrawal
+COMMAND_APPLIED = PREFIX + "CommandApplied"  # public: a command and its draws
+MANDATE_PLAYED = PREFIX + "MandatePlayed"  # public: declared mandate (+reveal)
+BIDS_REVEALED = PREFIX + "WarBidsRevealed"  # public: all bids of a battle (reveals)
+GIFT_GIVEN = PREFIX + "GiftGiven"  # public: coins / ronin handed over
 HIDDEN_CHANGED = PREFIX + "HiddenStateChanged"  # v4, hidden (visible_to=()): the secret outcome
 
 # Event types whose evolve re-applies a command (payload: seat, cmd, draws).
@@ -110,8 +110,9 @@ class HiddenStateChanged(Fact):
 
 
 # the public events that carry a batch's outcome, by type
-FACTS: dict[str, type[Fact]] = {c.TYPE: c for c in (GameSetUp, CommandApplied, MandatePlayed, WarBidsRevealed,
-                                                     GiftGiven)}
+FACTS: dict[str, type[Fact]] = {
+    c.TYPE: c for c in (GameSetUp, CommandApplied, MandatePlayed, WarBidsRevealed, GiftGiven)
+}
 FACT_EVENTS = set(FACTS)
 _ALL: tuple[type[Fact], ...] = (*FACTS.values(), HiddenStateChanged)
 VERSIONS = {c.TYPE: c.VERSION for c in _ALL}

@@ -77,11 +77,19 @@ def _revealed(s: State, p: Payload) -> State:
 
 
 HANDLERS: dict[str, Callable[[State, Payload], State]] = {
-    ev.SETUP: _setup, ev.MANDATES_SHUFFLED: _shuffled, ev.TILES_SEEN: _noop,
-    ev.PROPOSAL_RECEIVED: _noop, ev.COMMAND_APPLIED: _command, ev.GIFT_GIVEN: _gift,
-    ev.PROPOSAL_DECLINED: _command, ev.PROPOSAL_WITHDRAWN: _command,
-    ev.PROPOSAL_MADE: _proposal, ev.MANDATE_CHOSEN: _tile, ev.MANDATE_PLAYED: _played,
-    ev.BID_PLACED: _bid, ev.BIDS_REVEALED: _revealed,
+    ev.SETUP: _setup,
+    ev.MANDATES_SHUFFLED: _shuffled,
+    ev.TILES_SEEN: _noop,
+    ev.PROPOSAL_RECEIVED: _noop,
+    ev.COMMAND_APPLIED: _command,
+    ev.GIFT_GIVEN: _gift,
+    ev.PROPOSAL_DECLINED: _command,
+    ev.PROPOSAL_WITHDRAWN: _command,
+    ev.PROPOSAL_MADE: _proposal,
+    ev.MANDATE_CHOSEN: _tile,
+    ev.MANDATE_PLAYED: _played,
+    ev.BID_PLACED: _bid,
+    ev.BIDS_REVEALED: _revealed,
 }
 
 

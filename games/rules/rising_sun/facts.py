@@ -84,11 +84,19 @@ def _diff(a: dict[str, Any], b: dict[str, Any]) -> Outcome:
         while keep < min(len(a["stack"]), len(b["stack"])) and a["stack"][keep] == b["stack"][keep]:
             keep += 1
         out["stack"] = {"keep": keep, "push": _copy(b["stack"][keep:])}
-    if "players" in a and "players" in b and len(a["players"]) == len(b["players"]) and a["players"] != b["players"]:
+    if (
+        "players" in a
+        and "players" in b
+        and len(a["players"]) == len(b["players"])
+        and a["players"] != b["players"]
+    ):
         out["players"] = _players(a["players"], b["players"])
     done = set(out) | ({"figures"} if "figures" in out or "figures_set" in out else set())
-    sets = {k: _copy(v) for k, v in b.items()
-            if k not in done and (k not in a or a[k] != v) and not (k == "figures" and "figures" in a)}
+    sets = {
+        k: _copy(v)
+        for k, v in b.items()
+        if k not in done and (k not in a or a[k] != v) and not (k == "figures" and "figures" in a)
+    }
     for k in ("players", "stack"):
         if k in out:
             sets.pop(k, None)
@@ -101,8 +109,11 @@ def _diff(a: dict[str, Any], b: dict[str, Any]) -> Outcome:
 
 
 def _figures(a: dict[str, Any], b: dict[str, Any]) -> Outcome:
-    moved = {fid: {"from": a[fid]["at"], "to": f["at"]} for fid, f in b.items()
-             if fid in a and a[fid] != f and {**a[fid], "at": f["at"]} == f}
+    moved = {
+        fid: {"from": a[fid]["at"], "to": f["at"]}
+        for fid, f in b.items()
+        if fid in a and a[fid] != f and {**a[fid], "at": f["at"]} == f
+    }
     other = {fid: _copy(f) for fid, f in b.items() if fid not in moved and a.get(fid) != f}
     out: Outcome = {}
     if moved:
@@ -188,7 +199,7 @@ def apply(s: State, outcome: Outcome) -> State:
             del figs[fid]
         d["figures"] = figs
     if "stack" in outcome:
-        d["stack"] = d["stack"][:outcome["stack"]["keep"]] + _canon(outcome["stack"]["push"])
+        d["stack"] = d["stack"][: outcome["stack"]["keep"]] + _canon(outcome["stack"]["push"])
     if "players" in outcome:
         d["players"] = list(d["players"])
         for seat, change in outcome["players"].items():
@@ -201,7 +212,10 @@ def apply(s: State, outcome: Outcome) -> State:
             # unrevealed: its bids are the old battle's unrevealed ones, if any
             # (the hidden event of the batch, applied before, set them if they changed)
             old = d.get("battle")
-            d["battle"] = {**_canon(v), "bids": old["bids"] if old is not None and not old["revealed"] else {}}
+            d["battle"] = {
+                **_canon(v),
+                "bids": old["bids"] if old is not None and not old["revealed"] else {},
+            }
         else:
             d[k] = _canon(v)
     for k in outcome.get("unset", []):

@@ -53,15 +53,21 @@ def enter(s: State, fid: str, prov: str) -> None:
                 stolen += lose_vp(s, q, 2)
         gain_vp(s, owner, stolen)
     if f["name"] == "Oni of Hate":
-        victims = [q for q in by_honor(s, range(s["player_count"]))
-                   if q != owner and higher(s, q, owner) and _hate_kinds(s, q, prov)]
+        victims = [
+            q
+            for q in by_honor(s, range(s["player_count"]))
+            if q != owner and higher(s, q, owner) and _hate_kinds(s, q, prov)
+        ]
         if victims:
             push(s, "hate", owner=owner, province=prov, victims=victims, picked=[])
 
 
 def _hate_kinds(s: State, q: int, prov: str) -> list[str]:
-    kinds = {kind_of(s["figures"][fid]) for fid in figs_at(s, prov, q)
-             if matches_type(s["figures"][fid], "bushi") or matches_type(s["figures"][fid], "shinto")}
+    kinds = {
+        kind_of(s["figures"][fid])
+        for fid in figs_at(s, prov, q)
+        if matches_type(s["figures"][fid], "bushi") or matches_type(s["figures"][fid], "shinto")
+    }
     return sorted(kinds)
 
 
@@ -94,6 +100,7 @@ PROMPT["oni_of_hate"] = _hate_pick
 
 
 # ---------------------------------------------------------------- killing
+
 
 def request_kill(s: State, fids: list[str], killer: int | None) -> None:
     if fids:
@@ -146,13 +153,20 @@ def do_kill(s: State, fids: list[str], killer: int | None) -> None:
 
 # ---------------------------------------------------------- after Summon
 
+
 def after_summon(s: State, seat: int) -> None:
     """One Summon instance of `seat` happened (at least one figure summoned)."""
     push(s, "after_summon", seat=seat)
 
 
-AFTER_SUMMON = ["Path of the Warlord", "Path of the Patron", "Path of the Spirit", "Path of the Monkey",
-                "Path of the Ninja", "Path of the Kenin"]
+AFTER_SUMMON = [
+    "Path of the Warlord",
+    "Path of the Patron",
+    "Path of the Spirit",
+    "Path of the Monkey",
+    "Path of the Ninja",
+    "Path of the Kenin",
+]
 
 
 def _after_summon(s: State, f: Frame, ctx: Ctx) -> None:
@@ -265,6 +279,7 @@ PROMPT["path_of_the_kenin"] = _kenin
 
 # ------------------------------------------------------ end of a Recruit
 
+
 def end_of_recruit(s: State) -> None:
     """Path of the Samurai / Path of the Light of every owner trigger together at
     the end of the Recruit Mandate: a timing conflict (timing.simultaneous)."""
@@ -274,7 +289,8 @@ def end_of_recruit(s: State) -> None:
 
 def _samurai_ok(s: State, seat: int) -> bool:
     return bool(copies(s, seat, "Path of the Samurai")) and any(
-        s["figures"][x]["type"] == "bushi" for x in reserve(s, seat))
+        s["figures"][x]["type"] == "bushi" for x in reserve(s, seat)
+    )
 
 
 def _light_opts(s: State, seat: int) -> list[str]:

@@ -128,6 +128,7 @@ def apply_input(s: State, seat: int, cmd: Command, ctx: Ctx) -> None:
 
 # ------------------------------------------------------------------ prompts
 
+
 def _prompt_pending(s: State, f: Frame) -> list[int]:
     return [f["seat"]]
 

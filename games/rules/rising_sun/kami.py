@@ -62,8 +62,15 @@ def _ryujin(s: State, seat: int) -> None:
     start_train(s, seat, False, ryujin=True)
 
 
-GIFTS = {"Amaterasu": _amaterasu, "Fujin": _fujin, "Hachiman": _hachiman, "Raijin": _raijin,
-         "Ryujin": _ryujin, "Susanoo": _susanoo, "Tsukuyomi": _tsukuyomi}
+GIFTS = {
+    "Amaterasu": _amaterasu,
+    "Fujin": _fujin,
+    "Hachiman": _hachiman,
+    "Raijin": _raijin,
+    "Ryujin": _ryujin,
+    "Susanoo": _susanoo,
+    "Tsukuyomi": _tsukuyomi,
+}
 AUTO["kami"] = _kami
 
 

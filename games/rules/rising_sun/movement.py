@@ -26,7 +26,9 @@ def serpents(s: State, seat: int) -> list[int]:
     at his first shipping-route use of a movement instance (a whole Marshal
     execution, one Fujin activation). The mover must be able to pay every
     possible charge to use a route (a player with 0 coins cannot use it)."""
-    return [q for q in by_honor(s, range(s["player_count"])) if q != seat and copies(s, q, "Path of the Serpent")]
+    return [
+        q for q in by_honor(s, range(s["player_count"])) if q != seat and copies(s, q, "Path of the Serpent")
+    ]
 
 
 def movable(s: State, seat: int, moved: list[str] | None, sh_moved: list[str] | None) -> dict[str, list[str]]:
@@ -44,8 +46,9 @@ def movable(s: State, seat: int, moved: list[str] | None, sh_moved: list[str] | 
     return {p: sorted(k) for p, k in out.items()}
 
 
-def move_commands(s: State, seat: int, moved: list[str] | None, sh_moved: list[str] | None,
-                  toll_paid: bool) -> list[Command]:
+def move_commands(
+    s: State, seat: int, moved: list[str] | None, sh_moved: list[str] | None, toll_paid: bool
+) -> list[Command]:
     cmds: list[Command] = []
     for frm, kinds in sorted(movable(s, seat, moved, sh_moved).items()):
         for to in destinations(s, seat, frm, toll_paid):
@@ -54,8 +57,9 @@ def move_commands(s: State, seat: int, moved: list[str] | None, sh_moved: list[s
     return cmds
 
 
-def do_move(s: State, seat: int, cmd: Command, moved: list[str] | None, sh_moved: list[str] | None,
-            frame: Frame) -> None:
+def do_move(
+    s: State, seat: int, cmd: Command, moved: list[str] | None, sh_moved: list[str] | None, frame: Frame
+) -> None:
     frm, kind, to = str(cmd.get("from")), cmd.get("kind"), str(cmd.get("to"))
     kinds = movable(s, seat, moved, sh_moved).get(frm, [])
     if kind not in kinds:
@@ -76,8 +80,11 @@ def do_move(s: State, seat: int, cmd: Command, moved: list[str] | None, sh_moved
         if sh_moved is not None:
             sh_moved.append(to)
     else:
-        fid = sorted(x for x in figs_at(s, frm, seat)
-                     if kind_of(s["figures"][x]) == kind and (moved is None or x not in moved))[0]
+        fid = sorted(
+            x
+            for x in figs_at(s, frm, seat)
+            if kind_of(s["figures"][x]) == kind and (moved is None or x not in moved)
+        )[0]
         if moved is not None:
             moved.append(fid)
         put(s, fid, to)

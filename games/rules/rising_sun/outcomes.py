@@ -39,8 +39,10 @@ def restate(old: State, new: State, out: list[Event], rng: RngFactory, purpose: 
     hidden = secret if carried else merge(public, secret)
     if hidden or _tea_ended(old, new):
         salt = rng(f"salt:hidden-state:{purpose}").salt()
-        at = next((i for i, e in enumerate(events) if e.type in ev.FACT_EVENTS and e.visible_to is None),
-                  len(events))
+        at = next(
+            (i for i, e in enumerate(events) if e.type in ev.FACT_EVENTS and e.visible_to is None),
+            len(events),
+        )
         events.insert(at, ev.HiddenStateChanged(outcome=hidden, salt=salt).event())
     return events
 
@@ -48,6 +50,7 @@ def restate(old: State, new: State, out: list[Event], rng: RngFactory, purpose: 
 def _tea_ended(old: State, new: State) -> bool:
     def tea(s: State) -> bool:
         return any(f["kind"] == "tea" for f in s.get("stack", []))
+
     return tea(old) and not tea(new)
 
 

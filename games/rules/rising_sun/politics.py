@@ -53,6 +53,7 @@ AUTO["political"] = _political
 
 # ------------------------------------------------------------ mandate turn
 
+
 def drawn(s: State) -> list[str]:
     return s["mandate_deck"][:4]
 
@@ -84,8 +85,16 @@ def choose_tile(s: State, seat: int, tile: str, key: str, salt: str) -> None:
     """The secret part: the tile leaves the deck (the 3 others keep their order)."""
     deck = s["mandate_deck"]
     deck.pop(deck.index(tile, 0, 4))
-    s["track"].append({"seat": seat, "tile": tile, "key": key, "salt": salt,
-                       "face_down": clan(s, seat) == "Lotus", "mandate": None})
+    s["track"].append(
+        {
+            "seat": seat,
+            "tile": tile,
+            "key": key,
+            "salt": salt,
+            "face_down": clan(s, seat) == "Lotus",
+            "mandate": None,
+        }
+    )
 
 
 def play_mandate(s: State, seat: int, declared: str) -> None:
@@ -127,6 +136,7 @@ AUTO["mandate"] = _mandate
 
 
 # ----------------------------------------------------------------- recruit
+
 
 def _start_recruit(s: State, seat: int, bonus: bool) -> None:
     strong = s["players"][seat]["strongholds"]
@@ -176,7 +186,9 @@ def _recruit_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> Non
     cands = sorted(x for x in reserve(s, seat) if kind_of(s["figures"][x]) == kind)
     if not cands:
         raise IllegalCommand(f"no {kind} in your reserve")
-    if shrine is not None and (shrine not in s["shrines"] or "shinto" not in type_classes(s["figures"][cands[0]])):
+    if shrine is not None and (
+        shrine not in s["shrines"] or "shinto" not in type_classes(s["figures"][cands[0]])
+    ):
         raise IllegalCommand("only a Shinto (or Komainu) may go to a Shrine, and only to one in play")
     if f["any"]:
         f["any"] -= 1
@@ -204,6 +216,7 @@ INPUT["recruit"] = Step(lambda s, f: [f["seat"]], _recruit_legal, _recruit_apply
 
 
 # ----------------------------------------------------------------- marshal
+
 
 def _start_marshal(s: State, seat: int, bonus: bool) -> None:
     frame = push(s, "marshal", seat=seat, moved=[], strongholds_moved=[], bonus=bonus, toll=False)
@@ -295,6 +308,7 @@ PROMPT["benevolence"] = _benevolence
 
 # ------------------------------------------------------------------- train
 
+
 def price_of(s: State, seat: int, card: str, discount: int) -> int:
     return pay_cost(s, seat, CARDS[card]["cost"], discount)
 
@@ -349,11 +363,16 @@ def _place_monster_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) 
 
 
 INPUT["train"] = Step(lambda s, f: [f["seat"]], _train_legal, _train_apply, "train")
-INPUT["place_monster"] = Step(lambda s, f: [f["seat"]], lambda s, f, seat: monster_places(s, seat, f["figure"]),
-                              _place_monster_apply, "place_monster")
+INPUT["place_monster"] = Step(
+    lambda s, f: [f["seat"]],
+    lambda s, f, seat: monster_places(s, seat, f["figure"]),
+    _place_monster_apply,
+    "place_monster",
+)
 
 
 # ----------------------------------------------------------------- harvest
+
 
 def _harvest(s: State, seat: int, bonus: bool) -> None:
     coins, vp, ronin = 1, 0, 0
@@ -372,8 +391,11 @@ def _harvest(s: State, seat: int, bonus: bool) -> None:
 
 # ------------------------------------------------------------------ betray
 
+
 def _start_betray(s: State, seat: int, bonus: bool) -> None:
-    frame = push(s, "betray", seat=seat, base=2, extra=copies(s, seat, "Path of the Unrighteous"), targeted=[])
+    frame = push(
+        s, "betray", seat=seat, base=2, extra=copies(s, seat, "Path of the Unrighteous"), targeted=[]
+    )
     if len(_betray_legal(s, frame, seat)) == 1:
         pop(s)
 
@@ -402,7 +424,9 @@ def _betray_targets(s: State, f: Frame, seat: int) -> list[Command]:
             key = (t["owner"], t["at"], kind_of(t), w)
             if key not in seen:
                 seen.add(key)
-                out.append({"type": "betray", "owner": t["owner"], "at": t["at"], "kind": kind_of(t), "with": w})
+                out.append(
+                    {"type": "betray", "owner": t["owner"], "at": t["at"], "kind": kind_of(t), "with": w}
+                )
     return out
 
 
@@ -422,8 +446,13 @@ def _betray_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None
         f["targeted"].append(owner)
     else:
         f["extra"] -= 1
-    target = sorted(x for x in s["figures"] if s["figures"][x]["owner"] == owner and s["figures"][x]["at"] == at
-                    and kind_of(s["figures"][x]) == cmd["kind"])[0]
+    target = sorted(
+        x
+        for x in s["figures"]
+        if s["figures"][x]["owner"] == owner
+        and s["figures"][x]["at"] == at
+        and kind_of(s["figures"][x]) == cmd["kind"]
+    )[0]
     mine = sorted(x for x in reserve(s, seat) if kind_of(s["figures"][x]) == cmd["with"])[0]
     s["figures"][target]["at"] = "reserve"
     put(s, mine, at)
@@ -433,7 +462,12 @@ def _betray_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None
 
 INPUT["betray"] = Step(lambda s, f: [f["seat"]], _betray_legal, _betray_apply, "betray")
 
-START = {"recruit": _start_recruit, "marshal": _start_marshal, "train": start_train,
-         "harvest": _harvest, "betray": _start_betray}
+START = {
+    "recruit": _start_recruit,
+    "marshal": _start_marshal,
+    "train": start_train,
+    "harvest": _harvest,
+    "betray": _start_betray,
+}
 
 __all__ = ["START", "check_choice", "choose_tile", "play_mandate", "start_train", "by_honor", "matches_type"]

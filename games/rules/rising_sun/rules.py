@@ -34,13 +34,21 @@ from .view import view as _view
 
 ADV: tuple[str, ...] = ADVANTAGES  # the War Advantages as plain names (command fields)
 BID_SCHEMA = {
-    "type": "object", "additionalProperties": False, "required": ["type"],
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["type"],
     "properties": {"type": {"const": "bid"}, **{a: {"type": "integer", "minimum": 0} for a in ADV}},
 }
 GIFT_SCHEMA = {
-    "type": "object", "additionalProperties": False, "required": ["type", "to"],
-    "properties": {"type": {"const": "gift"}, "to": {"type": "integer", "minimum": 0},
-                   "coins": {"type": "integer", "minimum": 0}, "ronin": {"type": "integer", "minimum": 0}},
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["type", "to"],
+    "properties": {
+        "type": {"const": "gift"},
+        "to": {"type": "integer", "minimum": 0},
+        "coins": {"type": "integer", "minimum": 0},
+        "ronin": {"type": "integer", "minimum": 0},
+    },
 }
 
 
@@ -99,7 +107,9 @@ class RisingSun:
     def factions(self, players: int, options: Mapping[str, Any]) -> Sequence[str]:
         return list(CLAN_NAMES)
 
-    def start(self, factions: Sequence[str | None], options: Mapping[str, Any], rng: RngFactory) -> list[Event]:
+    def start(
+        self, factions: Sequence[str | None], options: Mapping[str, Any], rng: RngFactory
+    ) -> list[Event]:
         out = _start(factions, options, rng, self.rules_version)
         if self.rules_version < 4:
             return out
@@ -154,9 +164,15 @@ class RisingSun:
             payload = {"seat": seat, "cmd": cmd, "draws": ctx.draws}
             if version(s) >= 3:
                 # only an accepted proposal is revealed now (the alliance is public)
-                gone = [p for p in answered if t == "accept_alliance" and (p["from"], p["to"]) == (cmd["from"], seat)]
-                reveals = [reveal_entry(ANONYMOUS, p["key"], {"from": p["from"], "to": p["to"]}, p["salt"])
-                           for p in gone]
+                gone = [
+                    p
+                    for p in answered
+                    if t == "accept_alliance" and (p["from"], p["to"]) == (cmd["from"], seat)
+                ]
+                reveals = [
+                    reveal_entry(ANONYMOUS, p["key"], {"from": p["from"], "to": p["to"]}, p["salt"])
+                    for p in gone
+                ]
             else:
                 gone = [p for p in old if p not in s["proposals"]] if answered or tea_step else []
                 reveals = [reveal_entry(p["from"], p["key"], p["to"], p["salt"]) for p in gone]
@@ -172,8 +188,10 @@ class RisingSun:
             # proposals that were never accepted) are revealed for the audit
             tiles = s.get("lotus_tiles", []) + [t for t in s["track"] if t["face_down"]]
             extra = [reveal_entry(t["seat"], t["key"], t["tile"], t["salt"]) for t in tiles]
-            extra += [reveal_entry(ANONYMOUS, p["key"], {"from": p["from"], "to": p["to"]}, p["salt"])
-                      for p in s.get("closed_proposals", [])]
+            extra += [
+                reveal_entry(ANONYMOUS, p["key"], {"from": p["from"], "to": p["to"]}, p["salt"])
+                for p in s.get("closed_proposals", [])
+            ]
             if extra:
                 i = max(i for i, e in enumerate(out) if e.type in ev.COMMAND_EVENTS)
                 e = out[i]
@@ -188,8 +206,13 @@ class RisingSun:
             was = top(old)
             if not (was and was["kind"] == "choose_mandate" and len(old["track"]) == len(s["track"])):
                 salt = _salt(rng, f"tiles-seen:{f['seat']}") if salted else {}
-                out.append(Event(ev.TILES_SEEN, {"seat": f["seat"], "tiles": s["mandate_deck"][:4], **salt},
-                                 visible_to=(f["seat"],)))
+                out.append(
+                    Event(
+                        ev.TILES_SEEN,
+                        {"seat": f["seat"], "tiles": s["mandate_deck"][:4], **salt},
+                        visible_to=(f["seat"],),
+                    )
+                )
         return out
 
     def _propose(self, s: State, seat: int, cmd: Command, rng: RngFactory) -> list[Event]:
@@ -201,12 +224,16 @@ class RisingSun:
             told = Event(ev.PROPOSAL_RECEIVED, {"from": seat, "to": cmd["to"]}, visible_to=(cmd["to"],))
             return [priv, pub, told]
         # the public commitment names nobody: its choice names proposer and target
-        priv, pub = commit(rng, seat, key, {"from": seat, "to": cmd["to"]}, ev.PROPOSAL_MADE,
-                           extra={"seat": seat})
+        priv, pub = commit(
+            rng, seat, key, {"from": seat, "to": cmd["to"]}, ev.PROPOSAL_MADE, extra={"seat": seat}
+        )
         pub = Event(pub.type, {**pub.payload, "seat": ANONYMOUS})
         _store_proposal(s, seat, cmd["to"], priv)
-        told = Event(ev.PROPOSAL_RECEIVED, {"from": seat, "to": cmd["to"], **_salt(rng, f"{key}:received")},
-                     visible_to=(cmd["to"],))
+        told = Event(
+            ev.PROPOSAL_RECEIVED,
+            {"from": seat, "to": cmd["to"], **_salt(rng, f"{key}:received")},
+            visible_to=(cmd["to"],),
+        )
         return [priv, pub, told]
 
     def _answer_in_secret(self, s: State, seat: int, cmd: Command, rng: RngFactory) -> list[Event]:
@@ -225,7 +252,9 @@ class RisingSun:
         salt = _salt(rng, f"tea-answer:{pair[0]}:{pair[1]}")
         return [Event(kind, {"seat": seat, "cmd": cmd, **salt}, visible_to=tuple(sorted(set(pair))))]
 
-    def _choose_mandate(self, s: State, seat: int, cmd: Command, rng: RngFactory, ctx: flow.Ctx) -> list[Event]:
+    def _choose_mandate(
+        self, s: State, seat: int, cmd: Command, rng: RngFactory, ctx: flow.Ctx
+    ) -> list[Event]:
         declared = politics.check_choice(s, seat, cmd)
         key = _key(s, "mandate")
         priv, pub = commit(rng, seat, key, cmd["tile"], ev.MANDATE_CHOSEN, extra={"seat": seat})
@@ -247,10 +276,17 @@ class RisingSun:
         if not battle.store_bid(s, seat, bid, key, priv.payload["salt"]):
             return [priv, pub]
         b = current_battle(s)
-        reveals = [reveal_entry(int(q), x["key"], {a: x[a] for a in ADVANTAGES}, x["salt"]) for q, x in b["bids"].items()]
+        reveals = [
+            reveal_entry(int(q), x["key"], {a: x[a] for a in ADVANTAGES}, x["salt"])
+            for q, x in b["bids"].items()
+        ]
         battle.reveal(s)
         flow.run(s, ctx)
-        return [priv, pub, Event(ev.BIDS_REVEALED, {"province": b["province"], "reveals": reveals, "draws": ctx.draws})]
+        return [
+            priv,
+            pub,
+            Event(ev.BIDS_REVEALED, {"province": b["province"], "reveals": reveals, "draws": ctx.draws}),
+        ]
 
     # ------------------------------------------------------------ queries
     def pending(self, state: State) -> list[Pending]:
@@ -268,8 +304,12 @@ class RisingSun:
                 return LegalSet()
             coins = state["players"][seat]["coins"]
             zero = {"type": "bid", **{a: 0 for a in ADV}}
-            tmpl = Template("bid", BID_SCHEMA, f"Split at most {coins} coins (all you hold) over the 4 War "
-                            "Advantages; coins not bid stay outside the war board.")
+            tmpl = Template(
+                "bid",
+                BID_SCHEMA,
+                f"Split at most {coins} coins (all you hold) over the 4 War "
+                "Advantages; coins not bid stay outside the war board.",
+            )
             return LegalSet((zero,), (tmpl,), lambda rnd: _random_bid(rnd, coins))
         if f is not None and f["kind"] == "choose_mandate":
             cmds = politics.choose_legal(state, f, seat) if seat == f["seat"] else []
@@ -278,9 +318,13 @@ class RisingSun:
         if not gifts:
             return LegalSet(tuple(cmds))
         p = state["players"][seat]
-        tmpl = Template("gift", GIFT_SCHEMA, f"Give another player up to {p['coins']} coins and/or "
-                        f"{p['ronin']} Ronin (at least 1 in all). Never binding; Tea Ceremony and "
-                        "Political Phase only.")
+        tmpl = Template(
+            "gift",
+            GIFT_SCHEMA,
+            f"Give another player up to {p['coins']} coins and/or "
+            f"{p['ronin']} Ronin (at least 1 in all). Never binding; Tea Ceremony and "
+            "Political Phase only.",
+        )
         if not cmds:
             # nothing is asked of this seat: gifts are described, but a naive bot
             # is not invited to spend its turns on them (no sampler)
@@ -321,8 +365,11 @@ class RisingSun:
         r = state.get("result")
         if r is None:
             return None
-        return Outcome(tuple(r["winners"]), {int(q): float(v) for q, v in r["scores"].items()},
-                       "most Victory Points after Winter (ties: Honor; tied allies share)")
+        return Outcome(
+            tuple(r["winners"]),
+            {int(q): float(v) for q, v in r["scores"].items()},
+            "most Victory Points after Winter (ties: Honor; tied allies share)",
+        )
 
 
 def _store_proposal(s: State, seat: int, to: int, priv: Event) -> None:

@@ -16,11 +16,18 @@ OPTIONS_SCHEMA = {
     "type": "object",
     "additionalProperties": False,
     "properties": {
-        "season_set": {"type": "string", "enum": ["archway", "horseman", "teapot", "random"],
-                       "default": "archway",
-                       "description": "Season card set added to the 21 core cards."},
-        "shrines": {"type": "string", "enum": ["random", "first_game"], "default": "random",
-                    "description": "4 random Kami shrines, or the first-game Amaterasu/Fujin/Hachiman/Tsukuyomi."},
+        "season_set": {
+            "type": "string",
+            "enum": ["archway", "horseman", "teapot", "random"],
+            "default": "archway",
+            "description": "Season card set added to the 21 core cards.",
+        },
+        "shrines": {
+            "type": "string",
+            "enum": ["random", "first_game"],
+            "default": "random",
+            "description": "4 random Kami shrines, or the first-game Amaterasu/Fujin/Hachiman/Tsukuyomi.",
+        },
     },
 }
 
@@ -38,8 +45,9 @@ def options_of(options: Mapping[str, Any] | None) -> dict[str, str]:
     return out
 
 
-def start(factions: Sequence[str | None], options: Mapping[str, Any], rng: RngFactory,
-          version: int) -> list[Event]:
+def start(
+    factions: Sequence[str | None], options: Mapping[str, Any], rng: RngFactory, version: int
+) -> list[Event]:
     opts = options_of(options)
     n = len(factions)
     if not 3 <= n <= 5:
@@ -87,11 +95,30 @@ def build(s: State, payload: Mapping[str, Any]) -> State:
     hidden = list(s["secret_draws"])
     deck = list(hidden.pop(0))
     return {
-        "player_count": n, "clans": clans, "seating": seating, "honor": list(seating),
-        "players": [new_player(c) for c in clans], "figures": figs,
-        "shrines": list(payload["shrines"]), "season_set": payload["season_set"], "season": 0,
-        "display": [], "mandate_deck": deck, "track": [], "holder": seating[0], "alliances": [None] * n,
-        "proposals": [], "stack": [], "secret_draws": hidden, "result": None, "phase": "setup",
-        "war_provinces": [], "battle": None, "commit_count": 0, "lotus_tiles": [], "winter": None,
-        "rules_version": s.get("rules_version", 2), "closed_proposals": [],
+        "player_count": n,
+        "clans": clans,
+        "seating": seating,
+        "honor": list(seating),
+        "players": [new_player(c) for c in clans],
+        "figures": figs,
+        "shrines": list(payload["shrines"]),
+        "season_set": payload["season_set"],
+        "season": 0,
+        "display": [],
+        "mandate_deck": deck,
+        "track": [],
+        "holder": seating[0],
+        "alliances": [None] * n,
+        "proposals": [],
+        "stack": [],
+        "secret_draws": hidden,
+        "result": None,
+        "phase": "setup",
+        "war_provinces": [],
+        "battle": None,
+        "commit_count": 0,
+        "lotus_tiles": [],
+        "winter": None,
+        "rules_version": s.get("rules_version", 2),
+        "closed_proposals": [],
     }

@@ -137,6 +137,7 @@ def version(s: State) -> int:
 
 # --------------------------------------------------------------------- cards
 
+
 def copies(s: State, seat: int, card: str) -> int:
     return s["players"][seat]["cards"].count(card)
 
@@ -158,6 +159,7 @@ def clockwise_from_left(s: State, seat: int) -> list[int]:
 
 
 # --------------------------------------------------------------------- honor
+
 
 def rank(s: State, seat: int) -> int:
     return s["honor"].index(seat)
@@ -200,6 +202,7 @@ def best_by(s: State, scores: dict[int, int], minimum: int = 1) -> int | None:
 
 
 # --------------------------------------------------------------- VP / coins
+
 
 def gain_vp(s: State, seat: int, n: int) -> None:
     """One gain instance (Loyalty adds +1 per copy while allied, once)."""
@@ -263,9 +266,11 @@ def pay_cost(s: State, seat: int, cost: int, discount: int = 0) -> int:
 
 # ------------------------------------------------------------------- figures
 
+
 def figs_at(s: State, loc: str, owner: int | None = None) -> list[str]:
-    return [fid for fid, f in s["figures"].items()
-            if f["at"] == loc and (owner is None or f["owner"] == owner)]
+    return [
+        fid for fid, f in s["figures"].items() if f["at"] == loc and (owner is None or f["owner"] == owner)
+    ]
 
 
 def reserve(s: State, seat: int) -> list[str]:
@@ -337,8 +342,9 @@ def fig_force(s: State, f: Figure, prov: str) -> int:
 
 
 def force(s: State, seat: int, prov: str) -> int:
-    total = sum(fig_force(s, f, prov) for f in s["figures"].values()
-                if f["at"] == prov and f["owner"] == seat)
+    total = sum(
+        fig_force(s, f, prov) for f in s["figures"].values() if f["at"] == prov and f["owner"] == seat
+    )
     total += turtle_strongholds(s, seat, prov)
     b = s.get("battle")
     if b and b["province"] == prov:
@@ -352,5 +358,12 @@ def owned_monsters(s: State, seat: int, oni_only: bool = False) -> int:
 
 
 def new_player(clan_name: str) -> Player:
-    return {"coins": 0, "ronin": 0, "vp": 0, "cards": [], "war_tokens": [], "alliance_seasons": [],
-            "strongholds": [CLANS[clan_name]["home"]]}
+    return {
+        "coins": 0,
+        "ronin": 0,
+        "vp": 0,
+        "cards": [],
+        "war_tokens": [],
+        "alliance_seasons": [],
+        "strongholds": [CLANS[clan_name]["home"]],
+    }

@@ -124,7 +124,9 @@ def _close(s: State, proposals: list[Proposal]) -> None:
 def _maybe_end(s: State, f: Frame) -> None:
     # version 3: open proposals do not hold the ceremony open (that would show
     # that one exists); the proposer keeps it open by not saying tea_done
-    everyone_done = all(q in f["done"] for q in range(s["player_count"])) and (version(s) >= 3 or not s["proposals"])
+    everyone_done = all(q in f["done"] for q in range(s["player_count"])) and (
+        version(s) >= 3 or not s["proposals"]
+    )
     if everyone_done or len(unallied(s)) < 2:
         _close(s, list(s["proposals"]))
         pop(s)
@@ -148,6 +150,7 @@ def answered_proposals(s: State, seat: int, cmd: Command) -> list[Proposal]:
 
 
 # -------------------------------------------------------------------- gifts
+
 
 def gifts_open(s: State) -> bool:
     return s["result"] is None and s["phase"] in ("tea", "politics")

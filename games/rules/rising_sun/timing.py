@@ -77,8 +77,11 @@ AUTO["simul"] = _simul
 AUTO["own"] = _own
 
 
-def register(what: str, per_seat: Callable[[State, int], None] | None = None,
-             own: Callable[[State, int, str], None] | None = None) -> None:
+def register(
+    what: str,
+    per_seat: Callable[[State, int], None] | None = None,
+    own: Callable[[State, int, str], None] | None = None,
+) -> None:
     if per_seat is not None:
         SIMUL[what] = per_seat
         PROMPT[f"{what}_timing"] = _timing

@@ -33,6 +33,7 @@ def distinct_virtues(s: State, seat: int) -> int:
 
 # -------------------------------------------------------------- season setup
 
+
 def _season_start(s: State, f: Frame, ctx: Ctx) -> None:
     pop(s)
     season = SEASONS[s["season"]]
@@ -70,8 +71,13 @@ AUTO["season_start"] = _season_start
 WAR_UPGRADES = [n for n, c in CARDS.items() if c["type"] == "war_upgrade"]
 # the War Upgrades that do something at the start of the War Phase (Way of the
 # Katana is a passive Force modifier, see state.fig_force)
-START_OF_WAR = ["Way of the Shogun", "Way of the Moneylender", "Way of the Ronin", "Way of Bushido",
-                "Way of the Righteous"]
+START_OF_WAR = [
+    "Way of the Shogun",
+    "Way of the Moneylender",
+    "Way of the Ronin",
+    "Way of Bushido",
+    "Way of the Righteous",
+]
 
 
 def _war_start(s: State, f: Frame, ctx: Ctx) -> None:
@@ -129,7 +135,9 @@ def award(s: State, seat: int, prov: str, souls: list[int]) -> None:
 
 
 def souls_present(s: State, prov: str) -> list[int]:
-    return sorted({f["owner"] for f in s["figures"].values() if f["name"] == "Oni of Souls" and f["at"] == prov})
+    return sorted(
+        {f["owner"] for f in s["figures"].values() if f["name"] == "Oni of Souls" and f["at"] == prov}
+    )
 
 
 def _war(s: State, f: Frame, ctx: Ctx) -> None:
@@ -150,8 +158,16 @@ def _war(s: State, f: Frame, ctx: Ctx) -> None:
         assert winner is not None  # parts is not empty
         award(s, winner, prov, [])
         return
-    s["battle"] = {"province": prov, "participants": parts, "bids": {}, "revealed": False, "hired_ronin": {},
-                   "killed": 0, "souls": souls_present(s, prov), "winner": None}
+    s["battle"] = {
+        "province": prov,
+        "participants": parts,
+        "bids": {},
+        "revealed": False,
+        "hired_ronin": {},
+        "killed": 0,
+        "souls": souls_present(s, prov),
+        "winner": None,
+    }
     push(s, "battle", step=0)
     push(s, "bidding")
 
@@ -161,6 +177,7 @@ AUTO["war"] = _war
 
 
 # ------------------------------------------------------------------ cleanup
+
 
 def _cleanup(s: State, f: Frame, ctx: Ctx) -> None:
     pop(s)
@@ -184,6 +201,7 @@ AUTO["cleanup"] = _cleanup
 
 
 # ------------------------------------------------------------------- winter
+
 
 def winter_vp(s: State, seat: int) -> dict[str, int]:
     p = s["players"][seat]

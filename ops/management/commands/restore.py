@@ -17,15 +17,22 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("path")
-        parser.add_argument("--noinput", "--no-input", action="store_false", dest="interactive",
-                            help="do not ask for confirmation")
+        parser.add_argument(
+            "--noinput",
+            "--no-input",
+            action="store_false",
+            dest="interactive",
+            help="do not ask for confirmation",
+        )
         parser.add_argument("--no-verify", action="store_true", help="skip verify_all afterwards")
 
     def handle(self, *args, **opts):
         path = opts["path"]
         if opts["interactive"]:
-            answer = input(f"This replaces ALL data of the {backup.vendor()} database with {path}. "
-                           "Are the web, worker and beat processes stopped? Type 'yes' to continue: ")
+            answer = input(
+                f"This replaces ALL data of the {backup.vendor()} database with {path}. "
+                "Are the web, worker and beat processes stopped? Type 'yes' to continue: "
+            )
             if answer.strip().lower() != "yes":
                 raise CommandError("restore cancelled")
         try:

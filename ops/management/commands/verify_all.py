@@ -19,12 +19,16 @@ from ._progress import Progress
 
 
 class Command(BaseCommand):
-    help = "Verify every game's hash chain and head against what notifications published; non-zero on problems."
+    help = (
+        "Verify every game's hash chain and head against what notifications published; non-zero on problems."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--manifest", help="a backup's .heads.json: also check the heads it recorded")
         bar = parser.add_mutually_exclusive_group()
-        bar.add_argument("--progress", action="store_true", help="draw the progress bar even when not a terminal")
+        bar.add_argument(
+            "--progress", action="store_true", help="draw the progress bar even when not a terminal"
+        )
         bar.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     def handle(self, *args, **opts):
@@ -35,8 +39,10 @@ class Command(BaseCommand):
                     manifest = json.load(f)
             except (OSError, ValueError) as exc:
                 raise CommandError(f"cannot read the manifest {opts['manifest']}: {exc}") from exc
-        progress = Progress(True if opts["progress"] else False if opts["no_progress"] else None,
-                            getattr(self.stderr, "_out", None))
+        progress = Progress(
+            True if opts["progress"] else False if opts["no_progress"] else None,
+            getattr(self.stderr, "_out", None),
+        )
         games = events = published = 0
         bad = []
         for check in check_all(manifest, progress):
@@ -50,8 +56,10 @@ class Command(BaseCommand):
             self.stdout.write(f"PROBLEM game {check.game}:")
             for p in check.problems[:20]:
                 self.stdout.write(f"    {p}")
-        self.stdout.write(f"verified {games} game(s), {events} event(s), {published} published head(s)"
-                          + (f", {len((manifest or {}).get('games', {}))} manifest head(s)" if manifest else "")
-                          + f": {len(bad)} game(s) with problems")
+        self.stdout.write(
+            f"verified {games} game(s), {events} event(s), {published} published head(s)"
+            + (f", {len((manifest or {}).get('games', {}))} manifest head(s)" if manifest else "")
+            + f": {len(bad)} game(s) with problems"
+        )
         if bad:
             raise CommandError(f"{len(bad)} game(s) failed verification")

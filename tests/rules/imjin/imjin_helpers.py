@@ -85,8 +85,11 @@ class Game:
         while self.head["kind"] == "place_general":
             seat = self.head["seat"]
             mine = [p for p in placements if p[0] == seat]
-            cmd = ({"type": "place_general", "general": mine[0][1], "unit": mine[0][2]}
-                   if mine else self.legal(seat)[0])
+            cmd = (
+                {"type": "place_general", "general": mine[0][1], "unit": mine[0][2]}
+                if mine
+                else self.legal(seat)[0]
+            )
             if mine:
                 placements.remove(mine[0])
             self.do(seat, cmd)
@@ -136,12 +139,22 @@ def in_hand(s, seat, *gids):
 # ---------------------------------------------------------------------------
 # Battle scenarios: an attacker (seat `att`) and a defender on a cleared board.
 
-LAND = ("GG_R", "GW_W")   # attacker area, target area (adjacent lands)
-SEA = ("DDB", "GGB")      # adjacent seas
+LAND = ("GG_R", "GW_W")  # attacker area, target area (adjacent lands)
+SEA = ("DDB", "GGB")  # adjacent seas
 
 
-def duel(att_general=None, def_general=None, att=1, land=True, att_troops=3, def_troops=3,
-         extra=None, supply=(30, 30), att_damage=0, def_damage=0):
+def duel(
+    att_general=None,
+    def_general=None,
+    att=1,
+    land=True,
+    att_troops=3,
+    def_troops=3,
+    extra=None,
+    supply=(30, 30),
+    att_damage=0,
+    def_damage=0,
+):
     """A game whose pending decision is `att`'s battle declaration: main u1 next to
     target u2 (u1 at LAND[0]/SEA[0], u2 at LAND[1]/SEA[1])."""
     g = Game(2, options={"legendary_generals": []}).skip_setup()
@@ -155,9 +168,13 @@ def duel(att_general=None, def_general=None, att=1, land=True, att_troops=3, def
         for spec in extra or []:
             put(s, *spec)
         s["supply"] = list(supply)
-        sea = sorted(u for u, d in s["units"].items() if d["owner"] == att and d["area"] in
-                     ("DDB", "GGB", "YS", "WKB", "DMS", "SOJ", "TS_E", "TS_W"))
+        sea = sorted(
+            u
+            for u, d in s["units"].items()
+            if d["owner"] == att and d["area"] in ("DDB", "GGB", "YS", "WKB", "DMS", "SOJ", "TS_E", "TS_W")
+        )
         prompt(s, {"kind": "declare", "seat": att, "draft": None}, act={"sea_start": sea})
+
     return g.edit(setup)
 
 
@@ -176,16 +193,25 @@ def fight(g, target="u2", main="u1", supports=(), via=None, mode="normal", dice=
 
 def pools(g, target="u2", main="u1", supports=(), mode="normal"):
     from games.rules.imjin.combat import pools as _pools
+
     s = g.state
     t_area = s["units"][target]["area"]
     from games.rules.imjin.data import is_land
-    b = {"target": target, "main": main, "supports": list(supports), "mode": mode,
-         "area": t_area, "type": "land" if is_land(t_area) else "sea"}
+
+    b = {
+        "target": target,
+        "main": main,
+        "supports": list(supports),
+        "mode": mode,
+        "area": t_area,
+        "type": "land" if is_land(t_area) else "sea",
+    }
     return _pools(s, b)
 
 
 def force_card(g, card, resets=None):
     """Make `card` the next event revealed (reset: the last card of the deck)."""
+
     def setup(s):
         pool = sorted(e for e in s["deck"]["pool"] + [c for c in s["revealed"] if c != "reset"])
         pool = sorted(set(pool) | {card} - {"reset"})
@@ -195,12 +221,14 @@ def force_card(g, card, resets=None):
             s["deck"] = {"size": 8, "drawn": 0, "pool": [card], "reset_in": True}
         if resets is not None:
             s["resets"] = resets
+
     return g.edit(setup)
 
 
 def reveal_now(g, seat=None, wheel_from=2):
     """Have the turn player step onto a Move/Battle space (crossing a divider)."""
     from games.rules.imjin.rules import RULES  # noqa: F401
+
     seat = g.state["flow"]["turn"] if seat is None else seat
     side = g.state["side"][seat]
     g.edit(lambda s: s["wheel"].__setitem__(side, wheel_from))
@@ -210,6 +238,7 @@ def reveal_now(g, seat=None, wheel_from=2):
 
 def run_defaults_until(g, kinds):
     from games.rules.imjin.rules import RULES
+
     for _ in range(200):
         if RULES.outcome(g.state) is not None or g.head["kind"] in kinds:
             return g

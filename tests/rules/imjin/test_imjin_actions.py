@@ -16,8 +16,11 @@ def fresh(n=2):
 
 
 def manage(s, seat=J):
-    prompt(s, {"kind": "manage", "seat": seat, "deployed": False, "blocked_generals": [],
-               "blocked_units": []}, action="supply_general")
+    prompt(
+        s,
+        {"kind": "manage", "seat": seat, "deployed": False, "blocked_generals": [], "blocked_units": []},
+        action="supply_general",
+    )
 
 
 # ------------------------------------------------------------ Supply/General
@@ -33,6 +36,7 @@ def test_deploy_once_per_action_and_recalled_unit_blocked():
         put(s, "u3", A, "HG_N", 1)
         in_hand(s, J, "ukita_hideie", "kuki_yoshitaka")
         manage(s)
+
     g.edit(setup)
     g.do(J, {"type": "recall", "unit": "u1"})
     assert not [c for c in g.legal(J) if c["type"] == "deploy" and c["unit"] == "u1"]
@@ -52,6 +56,7 @@ def test_replacement_into_death_is_illegal():
         put(s, "u3", A, "HG_N", 1)
         in_hand(s, J, "ukita_hideie", "shimazu_yoshihiro")
         manage(s)
+
     g.edit(setup)
     gens = {c["general"] for c in g.legal(J) if c["type"] == "replace"}
     assert "shimazu_yoshihiro" in gens and "ukita_hideie" not in gens  # 3 HP − 3 damage
@@ -67,14 +72,16 @@ def test_paid_actions_need_full_cost():
 
 
 def recruit(s, seat):
-    prompt(s, {"kind": "recruit", "seat": seat, "mode": "action", "max_areas": None, "count": 0,
-               "areas": {}}, action="recruit_reorganize")
+    prompt(
+        s,
+        {"kind": "recruit", "seat": seat, "mode": "action", "max_areas": None, "count": 0, "areas": {}},
+        action="recruit_reorganize",
+    )
 
 
 def test_special_seas_recruiting_and_tsushima_income():
     g = fresh()
-    g.edit(lambda s: (clear_board(s), put(s, "u1", A, "TS_E", 1), put(s, "u2", J, "WKB", 1),
-                      recruit(s, J)))
+    g.edit(lambda s: (clear_board(s), put(s, "u1", A, "TS_E", 1), put(s, "u2", J, "WKB", 1), recruit(s, J)))
     areas = {c["area"] for c in g.legal(J) if c["type"] == "recruit"}
     assert "TS_W" in areas and "TS_E" not in areas and "WKB" not in areas
     assert income(g.state, "allies") == 24 + 1 and income(g.state, "japan") == 20 - 1
@@ -85,25 +92,64 @@ def test_special_seas_recruiting_and_tsushima_income():
 
 def test_recruit_stacking_and_troop_caps():
     g = fresh()
-    g.edit(lambda s: (clear_board(s), put(s, "u1", A, "PA_W", 4), put(s, "u2", A, "PA_W", 3),
-                      put(s, "u3", J, "GS_L", 1), recruit(s, A)))
+    g.edit(
+        lambda s: (
+            clear_board(s),
+            put(s, "u1", A, "PA_W", 4),
+            put(s, "u2", A, "PA_W", 3),
+            put(s, "u3", J, "GS_L", 1),
+            recruit(s, A),
+        )
+    )
     here = [c for c in g.legal(A) if c["type"] == "recruit" and c["area"] == "PA_W"]
     assert here == [{"type": "recruit", "area": "PA_W", "unit": "u2", "count": 1}]
 
 
 def test_fifty_troop_limit():
     g = fresh()
-    g.edit(lambda s: (clear_board(s), [put(s, f"u{i}", A, a, 4) for i, a in enumerate(
-        ["PA_W", "PA_W", "PA_E", "HH_L", "HH_L", "HH_R", "HH_R", "GG_R", "GG_R", "GW_E", "GW_E", "HG_S"], 1)],
-        put(s, "u20", A, "HG_N", 1), put(s, "u30", J, "GS_L", 1), recruit(s, A)))
+    g.edit(
+        lambda s: (
+            clear_board(s),
+            [
+                put(s, f"u{i}", A, a, 4)
+                for i, a in enumerate(
+                    [
+                        "PA_W",
+                        "PA_W",
+                        "PA_E",
+                        "HH_L",
+                        "HH_L",
+                        "HH_R",
+                        "HH_R",
+                        "GG_R",
+                        "GG_R",
+                        "GW_E",
+                        "GW_E",
+                        "HG_S",
+                    ],
+                    1,
+                )
+            ],
+            put(s, "u20", A, "HG_N", 1),
+            put(s, "u30", J, "GS_L", 1),
+            recruit(s, A),
+        )
+    )
     counts = [c["count"] for c in g.legal(A) if c["type"] == "recruit"]
     assert max(counts) == 1  # 49 on the map
 
 
 def test_reorganize_keeps_one_each():
     g = fresh()
-    g.edit(lambda s: (clear_board(s), put(s, "u1", A, "PA_W", 1), put(s, "u2", A, "PA_W", 1),
-                      put(s, "u3", J, "GS_L", 1), recruit(s, A)))
+    g.edit(
+        lambda s: (
+            clear_board(s),
+            put(s, "u1", A, "PA_W", 1),
+            put(s, "u2", A, "PA_W", 1),
+            put(s, "u3", J, "GS_L", 1),
+            recruit(s, A),
+        )
+    )
     g.do(A, {"type": "recruit", "area": "PA_W", "unit": "u1", "count": 3})
     g.do(A, {"type": "done"})
     splits = [c["troops"] for c in g.legal(A) if c["type"] == "reorganize"]
@@ -114,22 +160,33 @@ def test_reorganize_keeps_one_each():
 
 
 def move_prompt(s, seat, sea_start=()):
-    prompt(s, {"kind": "move", "seat": seat, "mode": "action", "moved": []}, act={"sea_start": list(sea_start)})
+    prompt(
+        s, {"kind": "move", "seat": seat, "mode": "action", "moved": []}, act={"sea_start": list(sea_start)}
+    )
     s["queue"].append({"kind": "declare", "seat": seat, "draft": None})
 
 
 def test_movement_blocked_by_enemies_and_stacking():
     g = fresh()
-    g.edit(lambda s: (clear_board(s), put(s, "u1", A, "GW_E", 2), put(s, "u2", J, "GW_W", 1),
-                      put(s, "u3", A, "HG_S", 1), put(s, "u4", A, "HG_S", 1), move_prompt(s, A)))
+    g.edit(
+        lambda s: (
+            clear_board(s),
+            put(s, "u1", A, "GW_E", 2),
+            put(s, "u2", J, "GW_W", 1),
+            put(s, "u3", A, "HG_S", 1),
+            put(s, "u4", A, "HG_S", 1),
+            move_prompt(s, A),
+        )
+    )
     dests = {c["path"][0] for c in g.legal(A) if c["type"] == "move" and c["unit"] == "u1"}
     assert "GW_W" not in dests and "HG_S" not in dests and {"GS_L", "SOJ"} <= dests
 
 
 def test_entering_empty_enemy_land_takes_control():
     g = fresh()
-    g.edit(lambda s: (clear_board(s), put(s, "u1", A, "GW_E", 2), put(s, "u2", J, "TS_E", 1),
-                      move_prompt(s, A)))
+    g.edit(
+        lambda s: (clear_board(s), put(s, "u1", A, "GW_E", 2), put(s, "u2", J, "TS_E", 1), move_prompt(s, A))
+    )
     g.do(A, {"type": "move", "unit": "u1", "path": ["GS_L"]})
     assert g.state["control"]["GS_L"] == "allies"
     assert income(g.state, "allies") == 27 and income(g.state, "japan") == 17
@@ -137,8 +194,15 @@ def test_entering_empty_enemy_land_takes_control():
 
 def test_naval_bonus_only_from_sea_start_and_landing_on_empty_land():
     g = fresh()
-    g.edit(lambda s: (clear_board(s), put(s, "u1", A, "WKB", 2), put(s, "u2", A, "PA_W", 1),
-                      put(s, "u3", J, "JL_R", 1), move_prompt(s, A, sea_start=["u1"])))
+    g.edit(
+        lambda s: (
+            clear_board(s),
+            put(s, "u1", A, "WKB", 2),
+            put(s, "u2", A, "PA_W", 1),
+            put(s, "u3", J, "JL_R", 1),
+            move_prompt(s, A, sea_start=["u1"]),
+        )
+    )
     paths = [c["path"] for c in g.legal(A) if c["type"] == "move" and c["unit"] == "u1"]
     assert ["YS", "DMS"] in paths and ["YS", "CC_R"] in paths
     assert ["YS", "JL_R"] not in paths  # units there
@@ -149,8 +213,15 @@ def test_naval_bonus_only_from_sea_start_and_landing_on_empty_land():
 
 def test_swap_counts_both_as_moved():
     g = fresh()
-    g.edit(lambda s: (clear_board(s), put(s, "u1", A, "HH_R", 4), put(s, "u2", A, "HH_L", 2),
-                      put(s, "u3", J, "GG_R", 1), move_prompt(s, A)))
+    g.edit(
+        lambda s: (
+            clear_board(s),
+            put(s, "u1", A, "HH_R", 4),
+            put(s, "u2", A, "HH_L", 2),
+            put(s, "u3", J, "GG_R", 1),
+            move_prompt(s, A),
+        )
+    )
     g.do(A, {"type": "swap", "unit": "u1", "with": "u2"})
     g.do(A, {"type": "done"})
     assert g.legal(A) == [{"type": "fight"}]
@@ -226,8 +297,7 @@ def test_one_main_unit_per_target():
 def test_cancelled_battle_no_refund():
     """福島's second attack destroys the target of a battle still to be resolved: that
     battle is cancelled, its cost is not refunded (A-27)."""
-    g = duel("fukushima_masanori", att=J, def_troops=1,
-             extra=[("u3", J, "HG_S", 2), ("u4", A, "GW_W", 1)])
+    g = duel("fukushima_masanori", att=J, def_troops=1, extra=[("u3", J, "HG_S", 2), ("u4", A, "GW_W", 1)])
     g.do(J, {"type": "attack", "target": "u2", "main": "u1", "via": None, "mode": "normal"})
     g.do(J, {"type": "confirm"})
     g.do(J, {"type": "attack", "target": "u4", "main": "u3", "via": None, "mode": "normal"})
@@ -252,18 +322,28 @@ def test_instant_victories():
     assert instant(s) is None
     s2 = dict(s, control={**s["control"], "PA_W": "japan", "GG_R": "japan"})
     assert instant(s2)[0] == "japan"
-    s3 = dict(s, control={**s["control"], "GG_L": "allies", "CC_L": "allies", "CC_R": "allies",
-                          "JL_L": "allies"})
+    s3 = dict(
+        s, control={**s["control"], "GG_L": "allies", "CC_L": "allies", "CC_R": "allies", "JL_L": "allies"}
+    )
     assert instant(s3)[0] == "allies"
-    units = {"u1": {"owner": A, "area": "TS_E", "troops": 1, "general": None},
-             "u2": {"owner": A, "area": "TS_W", "troops": 1, "general": None}}
+    units = {
+        "u1": {"owner": A, "area": "TS_E", "troops": 1, "general": None},
+        "u2": {"owner": A, "area": "TS_W", "troops": 1, "general": None},
+    }
     assert instant(dict(s, units=units))[1].endswith("Tsushima channels")
 
 
 def test_instant_win_ends_game_immediately():
     g = fresh()
-    g.edit(lambda s: (clear_board(s), put(s, "u1", J, "HH_L", 2), put(s, "u9", A, "HG_N", 1),
-                      s["control"].__setitem__("PA_W", "japan"), move_prompt(s, J)))
+    g.edit(
+        lambda s: (
+            clear_board(s),
+            put(s, "u1", J, "HH_L", 2),
+            put(s, "u9", A, "HG_N", 1),
+            s["control"].__setitem__("PA_W", "japan"),
+            move_prompt(s, J),
+        )
+    )
     g.do(J, {"type": "move", "unit": "u1", "path": ["HH_R"]})
     out = RULES.outcome(g.state)
     assert out.winners == (J,) and RULES.pending(g.state) == []
@@ -283,6 +363,7 @@ def test_final_tie_breaks():
 
 def test_supply_track_stops_at_99_and_payload_says_so():
     from imjin_helpers import duel, fight
+
     g = duel(att=0, supply=(99, 30))
     fight(g, dice=("車車徽", "徽徽徽"))  # pays 3 (→ 96), steals 4
     assert g.state["supply"] == [99, 26]
@@ -292,11 +373,13 @@ def test_supply_track_stops_at_99_and_payload_says_so():
 
 def test_income_track_is_capped_at_50():
     from games.rules.imjin.state import income
+
     g = Game(2, options={"legendary_generals": []})
     s = g.state
     s["control"] = {a: "japan" for a in s["control"]}
     assert income(s, "japan") <= 50  # the map's total (44) never reaches the cap
     import games.rules.imjin.data as data
+
     assert sum(a["supply"] for a in data.areas().values()) <= 50
 
 
@@ -304,11 +387,18 @@ def test_dice_pools_never_exceed_the_eight_dice_in_the_box():
     from imjin_helpers import duel, pools
 
     from games.rules.imjin.data import generals
+
     for gid in generals():
         for land in (True, False):
             troops = 5 if gid == "mori_hidemoto" else 4
-            g = duel(gid, att=0, land=land, att_troops=troops, def_troops=4,
-                     extra=[("u3", 0, "HG_S", 1), ("u4", 0, "GW_E", 1)])
+            g = duel(
+                gid,
+                att=0,
+                land=land,
+                att_troops=troops,
+                def_troops=4,
+                extra=[("u3", 0, "HG_S", 1), ("u4", 0, "GW_E", 1)],
+            )
             a, d = pools(g, supports=("u3", "u4"))
             assert a <= 8 and d <= 8, gid
             g = duel(def_general=gid, att=0, land=land, att_troops=4, def_troops=troops)
@@ -320,6 +410,7 @@ def test_four_player_army_labels_limit_new_units():
 
     from games.rules.imjin.data import areas
     from games.rules.imjin.state import new_unit_room
+
     KATO = 0
     g = Game(4, options={"legendary_generals": []}).skip_setup()
     spots = [a for a in sorted(areas()) if a not in ("GS_L", "CC_L")][:12]
@@ -331,8 +422,12 @@ def test_four_player_army_labels_limit_new_units():
             for _ in range(2):
                 put(s, f"u{n}", KATO, a, 1)
                 n += 1
-        prompt(s, {"kind": "recruit", "seat": KATO, "mode": "action", "max_areas": None, "count": 0,
-                   "areas": {}}, action="recruit_reorganize")
+        prompt(
+            s,
+            {"kind": "recruit", "seat": KATO, "mode": "action", "max_areas": None, "count": 0, "areas": {}},
+            action="recruit_reorganize",
+        )
+
     g.edit(setup)
     assert new_unit_room(g.state, KATO) == 0  # 24 units = 25 Kato-backed tokens − his supply marker
     assert not [c for c in g.legal(KATO) if c["type"] == "recruit" and c["unit"] is None]

@@ -42,8 +42,10 @@ def test_deck_reset_is_among_last_three():
     assert set(positions) <= {6, 7, 8} and len(set(positions)) >= 2
 
 
-@pytest.mark.parametrize("card,side,delta", [
-    ("court_granary", A, 5), ("crop_blight", A, -5), ("military_farms", J, 5), ("fleet_wreck", J, -5)])
+@pytest.mark.parametrize(
+    "card,side,delta",
+    [("court_granary", A, 5), ("crop_blight", A, -5), ("military_farms", J, 5), ("fleet_wreck", J, -5)],
+)
 def test_supply_cards_two_players(card, side, delta):
     g = force_card(fresh(), card)
     g.edit(lambda s: s.__setitem__("supply", [30, 3]))
@@ -68,6 +70,7 @@ def test_rumours_returns_enemy_generals():
         clear_board(s)
         put(s, "u1", J, "GS_L", 5, "mori_hidemoto", damage=2)
         put(s, "u2", A, "HG_N", 2, "li_rusong")
+
     g.edit(setup)
     force_card(g, "rumours")
     reveal_now(g)
@@ -90,6 +93,7 @@ def test_peace_talks_forbids_attacks_until_card_after_next():
     g.edit(lambda s: s["deck"].update(pool=["plague"]))
     from games.rules.imjin.context import Ctx
     from games.rules.imjin.event_cards import reveal
+
     ctx = Ctx(g.state, lambda p: __import__("games.rules.base", fromlist=["Rng"]).Rng("x", 1, p))
     reveal(ctx)
     assert [t["card"] for t in ctx.state["timed"]] == ["peace_talks"]  # next card: still on
@@ -99,8 +103,11 @@ def test_peace_talks_forbids_attacks_until_card_after_next():
 
 
 def recruit_prompt(s, seat=A, mode="action"):
-    prompt(s, {"kind": "recruit", "seat": seat, "mode": mode, "max_areas": None, "count": 0,
-               "areas": {}}, action="recruit_reorganize")
+    prompt(
+        s,
+        {"kind": "recruit", "seat": seat, "mode": mode, "max_areas": None, "count": 0, "areas": {}},
+        action="recruit_reorganize",
+    )
 
 
 def test_draft_dodging_doubles_recruiting():
@@ -123,6 +130,7 @@ def test_torrential_rain_doubles_move_and_battle_costs():
         s["supply"] = [30, 30]
         prompt(s, {"kind": "move", "seat": A, "mode": "action", "moved": []}, act={"sea_start": []})
         s["queue"].append({"kind": "declare", "seat": A, "draft": None})
+
     g.edit(setup)
     g.do(A, {"type": "move", "unit": "u1", "path": ["HG_S"]})
     assert g.state["supply"][A] == 26
@@ -175,8 +183,13 @@ def test_great_reinforcements_full_recruitment_each():
 
 def test_assassination_cannot_kill():
     g = fresh()
-    g.edit(lambda s: (clear_board(s), put(s, "u1", J, "GS_L", 2, "kuroda_nagamasa", damage=2),
-                      put(s, "u2", A, "HG_N", 2, "seosan", damage=1)))
+    g.edit(
+        lambda s: (
+            clear_board(s),
+            put(s, "u1", J, "GS_L", 2, "kuroda_nagamasa", damage=2),
+            put(s, "u2", A, "HG_N", 2, "seosan", damage=1),
+        )
+    )
     force_card(g, "assassination")
     reveal_now(g)
     assert g.legal(A) == [] and g.legal(J) == [{"type": "choose_general", "general": "seosan"}]
@@ -188,8 +201,13 @@ def test_assassination_cannot_kill():
 
 def test_army_surgeon_heals_one():
     g = fresh()
-    g.edit(lambda s: (clear_board(s), put(s, "u1", J, "GS_L", 2, "kuroda_nagamasa", damage=2),
-                      put(s, "u2", A, "HG_N", 2, "seosan")))
+    g.edit(
+        lambda s: (
+            clear_board(s),
+            put(s, "u1", J, "GS_L", 2, "kuroda_nagamasa", damage=2),
+            put(s, "u2", A, "HG_N", 2, "seosan"),
+        )
+    )
     force_card(g, "army_surgeon")
     reveal_now(g)
     g.do(J, {"type": "choose_general", "general": "kuroda_nagamasa"})
@@ -207,6 +225,7 @@ def test_typhoon_blocks_sea_units_and_sea_entry():
         s["timed"] = [{"card": "typhoon", "left": 2}]
         prompt(s, {"kind": "move", "seat": A, "mode": "action", "moved": []}, act={"sea_start": ["u1"]})
         s["queue"].append({"kind": "declare", "seat": A, "draft": None})
+
     g.edit(setup)
     moves = [c for c in g.legal(A) if c["type"] == "move"]
     assert moves and all(c["unit"] == "u2" and c["path"] in (["HH_L"], ["HH_R"], ["PA_E"]) for c in moves)
@@ -216,9 +235,16 @@ def test_typhoon_blocks_sea_units_and_sea_entry():
 
 def test_redeployment_budget_no_battles_no_rain():
     g = fresh()
-    g.edit(lambda s: (clear_board(s), put(s, "u1", J, "GS_L", 4), put(s, "u2", J, "GS_R", 3),
-                      put(s, "u3", J, "CC_L", 2), put(s, "u4", A, "HG_N", 1),
-                      s.__setitem__("timed", [{"card": "torrential_rain", "left": 1}])))
+    g.edit(
+        lambda s: (
+            clear_board(s),
+            put(s, "u1", J, "GS_L", 4),
+            put(s, "u2", J, "GS_R", 3),
+            put(s, "u3", J, "CC_L", 2),
+            put(s, "u4", A, "HG_N", 1),
+            s.__setitem__("timed", [{"card": "torrential_rain", "left": 1}]),
+        )
+    )
     force_card(g, "redeployment")
     reveal_now(g)
     assert g.head["kind"] == "move" and g.head["mode"] == "redeploy"
@@ -232,8 +258,14 @@ def test_redeployment_budget_no_battles_no_rain():
 
 def test_plague_cuts_land_units_to_three():
     g = fresh()
-    g.edit(lambda s: (clear_board(s), put(s, "u1", J, "GS_L", 4), put(s, "u2", J, "TS_E", 4),
-                      put(s, "u3", A, "HG_N", 4)))
+    g.edit(
+        lambda s: (
+            clear_board(s),
+            put(s, "u1", J, "GS_L", 4),
+            put(s, "u2", J, "TS_E", 4),
+            put(s, "u3", A, "HG_N", 4),
+        )
+    )
     force_card(g, "plague")
     reveal_now(g)
     u = g.state["units"]
@@ -242,9 +274,16 @@ def test_plague_cuts_land_units_to_three():
 
 def test_infighting_blocks_general_management():
     g = fresh()
-    g.edit(lambda s: (s.__setitem__("timed", [{"card": "infighting", "left": 2}]),
-                      prompt(s, {"kind": "manage", "seat": J, "deployed": False, "blocked_generals": [],
-                                 "blocked_units": []}, action="supply_general")))
+    g.edit(
+        lambda s: (
+            s.__setitem__("timed", [{"card": "infighting", "left": 2}]),
+            prompt(
+                s,
+                {"kind": "manage", "seat": J, "deployed": False, "blocked_generals": [], "blocked_units": []},
+                action="supply_general",
+            ),
+        )
+    )
     assert g.legal(J) == [{"type": "done"}]
 
 
@@ -280,6 +319,7 @@ def test_scripted_helper_is_used():
 
 def test_typhoon_forbids_advancing_into_the_sea():
     from imjin_helpers import duel, fight
+
     g = duel(att=A, extra=[("u3", A, "HH_R", 3), ("u4", J, "GGB", 1)])
     g.edit(lambda s: s.__setitem__("timed", [{"card": "typhoon", "left": 2}]))
     fight(g, target="u4", main="u3", dice=("砲徽徽", "徽"))
@@ -289,6 +329,7 @@ def test_typhoon_forbids_advancing_into_the_sea():
 
 def test_peace_talks_blocks_gwak_attack_and_forced_taunt():
     from games.rules.imjin.flow import forced_taunt
+
     g = fresh()
 
     def setup(s):
@@ -297,6 +338,7 @@ def test_peace_talks_blocks_gwak_attack_and_forced_taunt():
         put(s, "u2", A, "GW_E", 2, "nongae")
         s["taunt"] = {"unit": "u1", "general": "kato_kiyomasa"}
         s["flow"]["turn"] = J
+
     g.edit(setup)
     assert forced_taunt(g.state) is not None
     g.edit(lambda s: s.__setitem__("timed", [{"card": "peace_talks", "left": 1}]))
@@ -305,8 +347,14 @@ def test_peace_talks_blocks_gwak_attack_and_forced_taunt():
 
 def test_mori_enters_with_two_on_reset_deploy():
     g = fresh()
-    g.edit(lambda s: (clear_board(s), put(s, "u1", J, "GS_L", 2), put(s, "u2", A, "HG_N", 1),
-                      in_hand(s, J, "mori_hidemoto")))
+    g.edit(
+        lambda s: (
+            clear_board(s),
+            put(s, "u1", J, "GS_L", 2),
+            put(s, "u2", A, "HG_N", 1),
+            in_hand(s, J, "mori_hidemoto"),
+        )
+    )
     force_card(g, "reset")
     reveal_now(g)
     g.do(J, {"type": "deploy", "general": "mori_hidemoto", "unit": "u1"})

@@ -18,21 +18,25 @@ def strip_generals(s):
 
 
 def uid_in(s, area, owner):
-    return sorted((u for u, d in s["units"].items() if d["area"] == area and d["owner"] == owner),
-                  key=lambda u: int(u[1:]))
+    return sorted(
+        (u for u, d in s["units"].items() if d["area"] == area and d["owner"] == owner),
+        key=lambda u: int(u[1:]),
+    )
 
 
 def test_bob_supply_general_example():
     """Stock 5 → +20 = 25; deploy 九鬼嘉隆 → 20; replace 加藤清正 (1 damage) by
     小早川隆景 who inherits it → 17; recall 立花宗茂 (2 damage) → 14."""
-    g = Game(2).skip_setup(hands={J: ["kuki_yoshitaka", "kobayakawa_takakage", "kato_kiyomasa",
-                                      "tachibana_muneshige"]})
+    g = Game(2).skip_setup(
+        hands={J: ["kuki_yoshitaka", "kobayakawa_takakage", "kato_kiyomasa", "tachibana_muneshige"]}
+    )
 
     def setup(s):
         strip_generals(s)
         s["supply"][J] = 5
         put(s, uid_in(s, "GW_W", J)[0], J, "GW_W", 2, "kato_kiyomasa", damage=1)
         put(s, uid_in(s, "GG_L", J)[0], J, "GG_L", 2, "tachibana_muneshige", damage=2)
+
     g.edit(setup)
     s = g.state
     assert income(s, "japan") == 20
@@ -63,16 +67,27 @@ def test_james_recruit_example():
     """京畿右道 A+2 B+1, 黃海右道 C+2 + new D 1, 江原東道 E+1, 黃海左道 F+1 = 8; then
     reorganize 黃海左道 G 2→1, F 3→4."""
     g = Game(2).skip_setup()
-    g.edit(lambda s: prompt(s, {"kind": "recruit", "seat": A, "mode": "action", "max_areas": None,
-                                "count": 0, "areas": {}}, action="recruit_reorganize"))
+    g.edit(
+        lambda s: prompt(
+            s,
+            {"kind": "recruit", "seat": A, "mode": "action", "max_areas": None, "count": 0, "areas": {}},
+            action="recruit_reorganize",
+        )
+    )
     s = g.state
     a, b = uid_in(s, "GG_R", A)
     (c,) = uid_in(s, "HH_R", A)
     (e,) = uid_in(s, "GW_E", A)
     f, gg = uid_in(s, "HH_L", A)
     start = s["supply"][A]
-    for area, unit, k in [("GG_R", a, 2), ("GG_R", b, 1), ("HH_R", c, 2), ("HH_R", None, 1),
-                          ("GW_E", e, 1), ("HH_L", f, 1)]:
+    for area, unit, k in [
+        ("GG_R", a, 2),
+        ("GG_R", b, 1),
+        ("HH_R", c, 2),
+        ("HH_R", None, 1),
+        ("GW_E", e, 1),
+        ("HH_L", f, 1),
+    ]:
         g.do(A, {"type": "recruit", "area": area, "unit": unit, "count": k})
     s = g.state
     assert start - s["supply"][A] == 8
@@ -88,8 +103,13 @@ def test_james_recruit_example():
 
 def test_recruit_caps_from_james_example():
     g = Game(2).skip_setup()
-    g.edit(lambda s: prompt(s, {"kind": "recruit", "seat": A, "mode": "action", "max_areas": None,
-                                "count": 0, "areas": {}}, action="recruit_reorganize"))
+    g.edit(
+        lambda s: prompt(
+            s,
+            {"kind": "recruit", "seat": A, "mode": "action", "max_areas": None, "count": 0, "areas": {}},
+            action="recruit_reorganize",
+        )
+    )
     legal = g.legal(A)
     per_area = {}
     for c in legal:
@@ -102,10 +122,10 @@ def test_recruit_caps_from_james_example():
 
 def lisa_board(s):
     clear_board(s)
-    put(s, "u1", A, "PA_E", 1)   # A
-    put(s, "u2", A, "HH_R", 4)   # B
-    put(s, "u3", A, "HH_L", 2)   # C
-    put(s, "u4", A, "WKB", 4)    # D
+    put(s, "u1", A, "PA_E", 1)  # A
+    put(s, "u2", A, "HH_R", 4)  # B
+    put(s, "u3", A, "HH_L", 2)  # C
+    put(s, "u4", A, "WKB", 4)  # D
     put(s, "u9", J, "GS_L", 2)
 
 
@@ -116,8 +136,8 @@ def test_lisa_movement_example():
     def setup(s):
         lisa_board(s)
         s["supply"][A] = 30
-        prompt(s, {"kind": "move", "seat": A, "mode": "action", "moved": []},
-               act={"sea_start": ["u4"]})
+        prompt(s, {"kind": "move", "seat": A, "mode": "action", "moved": []}, act={"sea_start": ["u4"]})
+
     g.edit(setup)
     g.do(A, {"type": "move", "unit": "u1", "path": ["HG_S"]})
     g.do(A, {"type": "swap", "unit": "u2", "with": "u3"})
@@ -131,14 +151,14 @@ def test_lisa_movement_example():
 
 def lisa_battle_board(s):
     clear_board(s)
-    put(s, "u1", J, "GW_W", 4)   # X
-    put(s, "u2", J, "GGB", 2)    # Y
-    put(s, "u3", A, "GG_R", 4)   # E
-    put(s, "u4", A, "HG_S", 1)   # F
-    put(s, "u5", A, "GW_E", 4)   # G
-    put(s, "u6", A, "WKB", 2)    # H
-    put(s, "u7", A, "DDB", 2)    # I
-    put(s, "u8", A, "GG_R", 2)   # J
+    put(s, "u1", J, "GW_W", 4)  # X
+    put(s, "u2", J, "GGB", 2)  # Y
+    put(s, "u3", A, "GG_R", 4)  # E
+    put(s, "u4", A, "HG_S", 1)  # F
+    put(s, "u5", A, "GW_E", 4)  # G
+    put(s, "u6", A, "WKB", 2)  # H
+    put(s, "u7", A, "DDB", 2)  # I
+    put(s, "u8", A, "GG_R", 2)  # J
     s["supply"] = [10, 30]
     prompt(s, {"kind": "declare", "seat": A, "draft": None}, act={"sea_start": ["u6", "u7"]})
 
@@ -166,10 +186,10 @@ def test_lisa_battle_example():
     land = [e for e in g.events if e.type == ev.BATTLE_RESOLVED][-1].payload
     assert len(land["attacker_dice"]) == 6 and len(land["defender_dice"]) == 4
     s = g.state
-    assert s["units"]["u1"]["troops"] == 2   # X −2 (馬 砲)
-    assert s["units"]["u3"]["troops"] == 3   # E −1 (砲; 船 is dead on land)
+    assert s["units"]["u1"]["troops"] == 2  # X −2 (馬 砲)
+    assert s["units"]["u3"]["troops"] == 3  # E −1 (砲; 船 is dead on land)
     assert s["supply"] == [10 - 4, 30 - 13 + 4]  # two 車 steal 4
-    assert s["control"]["GW_W"] == "japan"    # X survives: no advance, no change
+    assert s["control"]["GW_W"] == "japan"  # X survives: no advance, no change
     g.do(A, {"type": "resolve", "battle": 1}, rng=scripted("船船徽", "砲徽"))
     sea = [e for e in g.events if e.type == ev.BATTLE_RESOLVED][-1].payload
     assert len(sea["attacker_dice"]) == 3 and len(sea["defender_dice"]) == 2
@@ -195,6 +215,7 @@ def test_wheel_examples():
 
 def RULES_default(g, seat):
     from games.rules.imjin.rules import RULES
+
     return dict(RULES.default_command(g.state, seat))
 
 
@@ -202,6 +223,7 @@ def test_lisa_pays_third_step_redeployment_then_her_move_battle():
     """Seed: Lisa pays 8 and steps M→M, 大調度 is revealed; Lisa then Bob redeploy,
     and only then does Lisa take her Move/Battle action."""
     from imjin_helpers import force_card
+
     g = Game(2, options={"legendary_generals": []}).skip_setup()
     g.do(J, {"type": "advance", "steps": 1})
     while g.state["flow"]["turn"] == J:
@@ -225,8 +247,9 @@ def test_lisa_battle_example_side_remarks():
     def setup(s):
         lisa_battle_board(s)
         s["units"]["u8"]["troops"] = 4
-        put(s, "u9", A, "HG_S", 1)   # A, moved this action
+        put(s, "u9", A, "HG_S", 1)  # A, moved this action
         s["act"]["moved"] = ["u9"]
+
     g.edit(setup)
     assert not [c for c in g.legal(A) if c["type"] == "attack" and c["main"] == "u9"]
     g.do(A, {"type": "attack", "target": "u1", "main": "u3", "via": None, "mode": "normal"})

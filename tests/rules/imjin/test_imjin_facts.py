@@ -18,8 +18,15 @@ from games.rules.testing import pick
 
 J, A = 0, 1
 PATCHES = {ev.UNITS_CHANGED, ev.GENERALS_CHANGED, ev.FLOW_CHANGED}
-FACTS = {ev.UNIT_FORMED, ev.UNITS_MOVED, ev.TROOPS_CHANGED, ev.UNIT_DESTROYED,
-         ev.GENERAL_WOUNDED, ev.GENERAL_HEALED, ev.GENERAL_KILLED}
+FACTS = {
+    ev.UNIT_FORMED,
+    ev.UNITS_MOVED,
+    ev.TROOPS_CHANGED,
+    ev.UNIT_DESTROYED,
+    ev.GENERAL_WOUNDED,
+    ev.GENERAL_HEALED,
+    ev.GENERAL_KILLED,
+}
 
 
 def _without_version(s):
@@ -51,8 +58,16 @@ def test_older_versions_reach_the_same_states(old_version, n, seed):
         old += batch_old
         assert _without_version(s_new) == _without_version(s_old), cmd
     assert not types & PATCHES
-    assert {ev.UNITS_MOVED, ev.TROOPS_CHANGED, ev.DECISION_QUEUED, ev.DECISION_TAKEN, ev.TURN_BEGAN,
-            ev.ACTION_CHOSEN, ev.ACTION_STARTED, ev.ACTION_ENDED} <= types
+    assert {
+        ev.UNITS_MOVED,
+        ev.TROOPS_CHANGED,
+        ev.DECISION_QUEUED,
+        ev.DECISION_TAKEN,
+        ev.TURN_BEGAN,
+        ev.ACTION_CHOSEN,
+        ev.ACTION_STARTED,
+        ev.ACTION_ENDED,
+    } <= types
     assert fold(RULES, new) == s_new
     assert any(e.type in PATCHES for e in old) and fold(v3, old) == s_old  # the patches still fold
 
@@ -95,5 +110,7 @@ def test_a_move_marks_the_unit_through_a_fact():
     g = duel(att=J)
     g.edit(lambda s: s["queue"].insert(0, {"kind": "move", "seat": J, "mode": "action", "moved": []}))
     g.do(J, {"type": "move", "unit": "u1", "path": ["GG_L"]})
-    assert [e.payload for e in g.events if e.type == ev.UNIT_MARKED_MOVED] == [{"unit": "u1", "may_fight": False}]
+    assert [e.payload for e in g.events if e.type == ev.UNIT_MARKED_MOVED] == [
+        {"unit": "u1", "may_fight": False}
+    ]
     assert g.state["act"]["moved"] == ["u1"] and g.state["act"]["li_fight"] == []

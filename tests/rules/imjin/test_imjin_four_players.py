@@ -45,6 +45,7 @@ def test_main_only_own_supports_from_team_mate():
         put(s, "u2", MING, "HG_S", 2)
         put(s, "u3", KATO, "GW_W", 2)
         prompt(s, {"kind": "declare", "seat": JOSEON, "draft": None}, act={})
+
     g.edit(setup)
     mains = {c["main"] for c in g.legal(JOSEON) if c["type"] == "attack"}
     assert mains == {"u1"}
@@ -66,8 +67,12 @@ def test_recruit_only_onto_own_units_and_team_stacking():
         clear_board(s)
         put(s, "u1", MING, "PA_W", 2)
         put(s, "u9", KATO, "GS_L", 1)
-        prompt(s, {"kind": "recruit", "seat": JOSEON, "mode": "action", "max_areas": None, "count": 0,
-                   "areas": {}}, action="recruit_reorganize")
+        prompt(
+            s,
+            {"kind": "recruit", "seat": JOSEON, "mode": "action", "max_areas": None, "count": 0, "areas": {}},
+            action="recruit_reorganize",
+        )
+
     g.edit(setup)
     here = [c for c in g.legal(JOSEON) if c["type"] == "recruit" and c["area"] == "PA_W"]
     assert here and all(c["unit"] is None for c in here)
@@ -77,10 +82,15 @@ def test_recruit_only_onto_own_units_and_team_stacking():
 
 def test_moves_only_own_units():
     g = fresh()
-    g.edit(lambda s: (clear_board(s), put(s, "u1", MING, "PA_W", 2), put(s, "u2", JOSEON, "PA_E", 1),
-                      put(s, "u9", KATO, "GS_L", 1),
-                      prompt(s, {"kind": "move", "seat": JOSEON, "mode": "action", "moved": []},
-                             act={"sea_start": []})))
+    g.edit(
+        lambda s: (
+            clear_board(s),
+            put(s, "u1", MING, "PA_W", 2),
+            put(s, "u2", JOSEON, "PA_E", 1),
+            put(s, "u9", KATO, "GS_L", 1),
+            prompt(s, {"kind": "move", "seat": JOSEON, "mode": "action", "moved": []}, act={"sea_start": []}),
+        )
+    )
     assert {c["unit"] for c in g.legal(JOSEON) if c["type"] == "move"} == {"u2"}
 
 
@@ -102,6 +112,7 @@ def test_four_player_reset_deploy_each_mate_decides_own_hand():
     """Hands are private (team-mates do not see each other's cards): the team's first
     seat may deploy from his own hand or pass; then his team-mate may. One per side."""
     from imjin_helpers import force_card, reveal_now
+
     g = fresh()
     in_hand(g.state, KONISHI, "kuroda_nagamasa")
     force_card(g, "reset")

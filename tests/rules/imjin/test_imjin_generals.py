@@ -53,7 +53,8 @@ def test_kobayakawa_sow_discord():
     g.do(J, {"type": "discord", "unit": "u1", "attacker": "u3", "defender": "u2"})
     assert g.state["supply"][J] == 30 - 3
     assert [e.payload for e in g.events if e.type == "imjin.DiscordDeclared"] == [
-        {"unit": "u1", "attacker": "u3", "defender": "u2"}]
+        {"unit": "u1", "attacker": "u3", "defender": "u2"}
+    ]
     assert g.state["act"]["immune"] == ["u2"] and g.state["act"]["used"] == ["u1", "u3"]
     # the defending unit cannot be attacked again this action
     assert not [c for c in g.legal(J) if c["type"] == "attack" and c["target"] == "u2"]
@@ -75,7 +76,8 @@ def test_fukushima_second_attack():
     assert "u2" not in units(g)  # 4 −2 −2
     assert g.state["act"]["fukushima_used"]
     assert [e.payload for e in g.events if e.type == "imjin.SecondAttackDeclared"] == [
-        {"unit": "u1", "target": "u2", "dice": 2}]
+        {"unit": "u1", "target": "u2", "dice": 2}
+    ]
 
 
 def test_mori_cap_five_enters_with_two_and_drops_to_four():
@@ -86,8 +88,12 @@ def test_mori_cap_five_enters_with_two_and_drops_to_four():
         put(s, "u1", J, "GS_L", 3)
         put(s, "u2", A, "HG_N", 1)
         in_hand(s, J, "mori_hidemoto")
-        prompt(s, {"kind": "manage", "seat": J, "deployed": False, "blocked_generals": [],
-                   "blocked_units": []}, action="supply_general")
+        prompt(
+            s,
+            {"kind": "manage", "seat": J, "deployed": False, "blocked_generals": [], "blocked_units": []},
+            action="supply_general",
+        )
+
     g.edit(setup)
     g.do(J, {"type": "deploy", "general": "mori_hidemoto", "unit": "u1"})
     assert units(g)["u1"]["troops"] == 5
@@ -138,12 +144,15 @@ def test_kuki_gives_five_at_start_of_own_move_battle_at_sea():
         put(s, "u2", A, "HG_N", 1)
         s["wheel"]["japan"] = 1
         s["supply"] = [10, 10]
+
     g.edit(setup)
     g.do(J, {"type": "advance", "steps": 2})  # S → M: event, then +5
     while g.head["kind"] not in ("move", "declare"):
         seat = g.head["seat"]
         g.do(seat, dict(RULES.default_command(g.state, seat)))
-    gained = [e.payload for e in g.events if e.type == "imjin.SupplyChanged" and e.payload["reason"] == "kuki"]
+    gained = [
+        e.payload for e in g.events if e.type == "imjin.SupplyChanged" and e.payload["reason"] == "kuki"
+    ]
     assert gained == [{"seat": J, "delta": 5, "reason": "kuki"}]
 
 
@@ -156,6 +165,7 @@ def test_li_rusong_double_land_move_and_move_then_attack():
         put(s, "u2", J, "GW_W", 2)
         prompt(s, {"kind": "move", "seat": A, "mode": "action", "moved": []}, act={"sea_start": []})
         s["queue"].append({"kind": "declare", "seat": A, "draft": None})
+
     g.edit(setup)
     paths = [c["path"] for c in g.legal(A) if c["type"] == "move"]
     assert ["HG_S", "GW_E"] in paths and ["HG_S", "PA_E"] in paths
@@ -185,7 +195,10 @@ def test_xing_jie_reroll():
     g.do(A, {"type": "resolve", "battle": 0}, rng=scripted("徽徽徽砲", "徽徽徽"))
     assert g.head["kind"] == "reroll"
     legal = g.legal(A)
-    assert {"type": "reroll", "dice": [0, 1, 2]} in legal and {"type": "reroll", "dice": [0, 1, 2, 3]} not in legal
+    assert {"type": "reroll", "dice": [0, 1, 2]} in legal and {
+        "type": "reroll",
+        "dice": [0, 1, 2, 3],
+    } not in legal
     g.do(A, {"type": "reroll", "dice": [0, 1]}, rng=scripted("砲砲"))
     assert "u2" not in units(g)
 
@@ -199,8 +212,7 @@ def test_chen_lin_sea_die_and_crest_hits():
 
 
 def test_zu_chengxun_reduces_splashes_and_resolves_second():
-    g = duel("zu_chengxun", att=A, def_troops=3,
-             extra=[("u3", J, "GW_W", 2), ("u4", A, "HG_S", 3)])
+    g = duel("zu_chengxun", att=A, def_troops=3, extra=[("u3", J, "GW_W", 2), ("u4", A, "HG_S", 3)])
     assert pools(g) == (3, 2)
     g.do(A, {"type": "attack", "target": "u2", "main": "u1", "via": None, "mode": "normal"})
     g.do(A, {"type": "confirm"})
@@ -254,8 +266,12 @@ def test_gwak_jaeu_guerrilla_entry():
         put(s, "u1", J, "GW_W", 1)
         put(s, "u2", A, "HG_N", 1)
         in_hand(s, A, "gwak_jaeu")
-        prompt(s, {"kind": "manage", "seat": A, "deployed": False, "blocked_generals": [],
-                   "blocked_units": []}, action="supply_general")
+        prompt(
+            s,
+            {"kind": "manage", "seat": A, "deployed": False, "blocked_generals": [], "blocked_units": []},
+            action="supply_general",
+        )
+
     g.edit(setup)
     assert {"type": "deploy_gwak", "area": "GW_E"} in g.legal(A)
     assert {"type": "deploy_gwak", "area": "GW_W"} not in g.legal(A)  # Japanese land
@@ -263,8 +279,11 @@ def test_gwak_jaeu_guerrilla_entry():
     new = g.state["generals"]["gwak_jaeu"]["unit"]
     assert units(g)[new]["troops"] == 2 and g.state["supply"][A] == 30 - 5
     assert g.head["kind"] == "gwak_action"
-    g.do(A, {"type": "attack", "target": "u1", "main": new, "via": None, "mode": "normal"},
-         rng=scripted("砲徽徽", "徽"))
+    g.do(
+        A,
+        {"type": "attack", "target": "u1", "main": new, "via": None, "mode": "normal"},
+        rng=scripted("砲徽徽", "徽"),
+    )
     assert "u1" not in units(g) and g.state["supply"][A] == 25
     g.do(A, {"type": "advance_into", "go": True})
     assert g.state["control"]["GW_W"] == "allies"
@@ -278,8 +297,12 @@ def test_yu_seongryong_halves_recruiting_and_gives_five():
         put(s, "u1", A, "HH_R", 1, "yu_seongryong")
         put(s, "u2", J, "GS_L", 1)
         s["supply"] = [30, 30]
-        prompt(s, {"kind": "recruit", "seat": A, "mode": "action", "max_areas": None, "count": 0,
-                   "areas": {}}, action="recruit_reorganize")
+        prompt(
+            s,
+            {"kind": "recruit", "seat": A, "mode": "action", "max_areas": None, "count": 0, "areas": {}},
+            action="recruit_reorganize",
+        )
+
     g.edit(setup)
     g.do(A, {"type": "recruit", "area": "HH_R", "unit": "u1", "count": 3})
     assert g.state["supply"][A] == 28  # ceil(3/2)
@@ -318,6 +341,7 @@ def test_nongae_taunt_forced_attack_and_death_penalty():
 
     def to_mb(s):
         s["wheel"]["japan"] = 2
+
     g.edit(to_mb)
     g.do(J, {"type": "advance", "steps": 1})
     while g.head["kind"] not in ("declare",):
@@ -395,6 +419,7 @@ def test_li_rusong_cannot_pass_through_enemies_or_double_move_at_sea():
         put(s, "u1", A, "GW_E", 2, "li_rusong")
         put(s, "u2", J, "GW_W", 1)
         prompt(s, {"kind": "move", "seat": A, "mode": "action", "moved": []}, act={"sea_start": []})
+
     g.edit(setup)
     paths = [c["path"] for c in g.legal(A) if c["type"] == "move"]
     assert not [p for p in paths if p[0] == "GW_W"]
@@ -403,6 +428,7 @@ def test_li_rusong_cannot_pass_through_enemies_or_double_move_at_sea():
 
 def test_kobayakawa_option_two_turns_off_crest_heal():
     from games.rules.imjin.combat import read
+
     g = duel("kobayakawa_takakage", att=J, att_damage=1)
     s = g.state
     assert read(s, "u1", "u2", ["crest"], "land", True)["heal_hp"] == 1
@@ -415,6 +441,7 @@ def test_kobayakawa_option_two_turns_off_crest_heal():
 def _koba_turn(timed=()):
     """J's Move/Battle action is about to start with 小早川 on the map."""
     from imjin_helpers import force_card, reveal_now
+
     g = Game(2, options={"legendary_generals": []}).skip_setup()
 
     def setup(s):
@@ -427,6 +454,7 @@ def _koba_turn(timed=()):
         s["flow"] = {"stage": "turn", "turn": J, "step": "wheel"}
         s["queue"] = [{"kind": "advance_wheel", "seat": J}]
         s["act"] = {}
+
     g.edit(setup)
     force_card(g, "military_farms")
     return reveal_now(g)
@@ -442,7 +470,8 @@ def test_kobayakawa_choice_is_a_command_at_the_start_of_move_battle():
     g.do(J, {"type": "kobayakawa", "option": 1})
     assert g.state["act"]["kobayakawa"] == 1 and g.head["kind"] == "move"
     assert [e.payload for e in g.events if e.type == "imjin.KobayakawaOptionChosen"] == [
-        {"seat": J, "option": 1}]
+        {"seat": J, "option": 1}
+    ]
     g.do(J, {"type": "done"})
     legal = g.legal(J)
     assert not [c for c in legal if c["type"] == "discord"]
@@ -473,16 +502,26 @@ def test_nongae_cannot_taunt_a_female_general():
 
 
 def test_taunt_marker_moves_and_is_removed_when_general_leaves():
-    g = duel("nongae", "kato_kiyomasa", att=A, att_troops=4, def_troops=4,
-             extra=[("u3", J, "HG_S", 2, "kuroda_nagamasa")])
+    g = duel(
+        "nongae",
+        "kato_kiyomasa",
+        att=A,
+        att_troops=4,
+        def_troops=4,
+        extra=[("u3", J, "HG_S", 2, "kuroda_nagamasa")],
+    )
     g.edit(lambda s: s.__setitem__("taunt", {"unit": "u3", "general": "kuroda_nagamasa"}))
     fight(g, dice=("徽徽徽徽", "徽徽徽徽徽徽"))
     g.do(A, {"type": "taunt", "go": True})
     assert g.state["taunt"] == {"unit": "u2", "general": "kato_kiyomasa"}  # single marker moved
 
     def recall_kato(s):
-        prompt(s, {"kind": "manage", "seat": J, "deployed": False, "blocked_generals": [],
-                   "blocked_units": []}, action="supply_general")
+        prompt(
+            s,
+            {"kind": "manage", "seat": J, "deployed": False, "blocked_generals": [], "blocked_units": []},
+            action="supply_general",
+        )
+
     g.edit(recall_kato)
     g.do(J, {"type": "recall", "unit": "u2"})
     assert g.state["taunt"] is None
@@ -522,6 +561,7 @@ def test_fukushima_second_attack_never_hits_nongae_after_the_forced_attack():
     """論介同一回合不能再遭受攻擊: 福島's second attack (a 第二次主動攻擊) may not
     hit her unit after the forced taunt attack."""
     from imjin_helpers import force_card, reveal_now
+
     g = Game(2, options={"legendary_generals": []}).skip_setup()
 
     def setup(s):
@@ -533,6 +573,7 @@ def test_fukushima_second_attack_never_hits_nongae_after_the_forced_attack():
         s["flow"] = {"stage": "turn", "turn": J, "step": "wheel"}
         s["queue"] = [{"kind": "advance_wheel", "seat": J}]
         s["act"] = {}
+
     g.edit(setup)
     force_card(g, "military_farms")
     reveal_now(g)

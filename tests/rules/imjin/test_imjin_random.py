@@ -61,10 +61,12 @@ def test_bot_bounds_and_defaults(n, seed):
 
 def test_every_commitment_is_revealed_by_the_end():
     from games.rules.base import commitment_of
+
     out = play_random_game(RULES, [None, None], {}, 21, check_every=500)
-    commits = {e.payload["key"]: e.payload["commitment"] for e in out.events if e.type == "core.ChoiceCommitted"}
-    reveals = {r["key"]: r for e in out.events if e.visible_to is None
-               for r in e.payload.get("reveals", ())}
+    commits = {
+        e.payload["key"]: e.payload["commitment"] for e in out.events if e.type == "core.ChoiceCommitted"
+    }
+    reveals = {r["key"]: r for e in out.events if e.visible_to is None for r in e.payload.get("reveals", ())}
     assert commits and set(commits) == set(reveals)
     for key, r in reveals.items():
         assert commitment_of(r["salt"], r["choice"]) == commits[key]

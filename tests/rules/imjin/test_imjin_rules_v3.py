@@ -25,6 +25,7 @@ def legacy(g):
 
 def test_new_games_carry_the_rules_version_and_old_ones_do_not():
     from games.rules.base import fold, rng_factory
+
     assert RULES.rules_version >= 3 and RULES.for_rules_version(RULES.rules_version) is RULES
     assert Game(2).state["rules_version"] == RULES.rules_version
     v3 = RULES.for_rules_version(3)
@@ -39,7 +40,9 @@ def test_new_games_carry_the_rules_version_and_old_ones_do_not():
 # Item 4: 毛利秀元's 5 only while he leads the unit (also through 努爾哈赤 and 論介).
 
 
-@pytest.mark.parametrize("attacker,dice", [(None, ("將徽徽", "徽徽徽徽徽")), ("nurhaci", ("徽徽徽徽徽", "徽徽徽徽徽"))])
+@pytest.mark.parametrize(
+    "attacker,dice", [(None, ("將徽徽", "徽徽徽徽徽")), ("nurhaci", ("徽徽徽徽徽", "徽徽徽徽徽"))]
+)
 def test_mori_killed_in_battle_leaves_a_unit_of_four(attacker, dice):
     g = duel(attacker, "mori_hidemoto", att=A, def_troops=5, def_damage=2)
     fight(g, dice=dice)
@@ -78,6 +81,7 @@ def _discord_table(g):
         put(s, "u3", A, "GW_W", 3)
         s["supply"] = [30, 30]
         prompt(s, {"kind": "declare", "seat": J, "draft": None}, act={"kobayakawa": 2})
+
     return g.edit(setup)
 
 
@@ -206,4 +210,5 @@ def test_legacy_zu_chengxun_splash_is_automatic():
 
 def test_no_area_carries_an_alias_the_seed_leaves_open():
     from games.rules.imjin import data
+
     assert all("alias" not in a for a in data.areas().values())  # Appendix R #12

@@ -21,6 +21,7 @@ def test_factions_and_player_counts():
 
 def test_options_schema_and_bad_options():
     import jsonschema
+
     jsonschema.Draft202012Validator.check_schema(RULES.options_schema)
     with pytest.raises(BadCommand):
         Game(2, options={"legendary_generals": ["nobody"]})
@@ -32,8 +33,10 @@ def test_two_player_table():
     s = Game(2).state
     assert s["supply"] == [30, 30]
     assert income(s, "japan") == 20 and income(s, "allies") == 24
-    troops = {side: [d["troops"] for d in s["units"].values() if s["side"][d["owner"]] == side]
-              for side in ("japan", "allies")}
+    troops = {
+        side: [d["troops"] for d in s["units"].values() if s["side"][d["owner"]] == side]
+        for side in ("japan", "allies")
+    }
     assert (sum(troops["japan"]), len(troops["japan"])) == (27, 14)
     assert (sum(troops["allies"]), len(troops["allies"])) == (22, 13)
     assert s["deck"]["size"] == 8 and len(s["deck"]["pool"]) == 17
@@ -66,8 +69,9 @@ def test_legendary_japan_first_costs_ten_and_is_extra():
     g.do(A, {"type": "choose_legendary", "general": "qi_jiguang"})
     assert g.state["supply"] == [20, 20]
     g.skip_setup()
-    assert len(g.state["hands"][J]) + sum(
-        1 for r in g.state["generals"].values() if r["owner"] == J) == 9  # 8 + legendary
+    assert (
+        len(g.state["hands"][J]) + sum(1 for r in g.state["generals"].values() if r["owner"] == J) == 9
+    )  # 8 + legendary
 
 
 def test_hand_picks_are_secret_and_limit_four_hp():
@@ -86,7 +90,9 @@ def test_hand_picks_are_secret_and_limit_four_hp():
 
 def test_sealed_hand_is_revealed_on_deploy():
     g = Game(2, options={"legendary_generals": []}).skip_setup()
-    commits = {e.payload["key"]: e.payload["commitment"] for e in g.events if e.type == "core.ChoiceCommitted"}
+    commits = {
+        e.payload["key"]: e.payload["commitment"] for e in g.events if e.type == "core.ChoiceCommitted"
+    }
     assert len(commits) == 16
     deployed = [e for e in g.events if e.type == ev.GENERAL_DEPLOYED]
     assert len(deployed) == 4 and [e.payload["seat"] for e in deployed] == [J, A, J, A]
@@ -111,8 +117,10 @@ def test_setup_placement_gives_mori_no_troops():
     for seat in (J, A):
         while seat in g2.head.get("seats", []):
             opts = [c["general"] for c in g2.legal(seat)]
-            g2.do(seat, {"type": "pick_general",
-                         "general": "mori_hidemoto" if "mori_hidemoto" in opts else opts[0]})
+            g2.do(
+                seat,
+                {"type": "pick_general", "general": "mori_hidemoto" if "mori_hidemoto" in opts else opts[0]},
+            )
     uid = next(c["unit"] for c in g2.legal(J) if c["general"] == "mori_hidemoto")
     before = g2.state["units"][uid]["troops"]
     g2.do(J, {"type": "place_general", "general": "mori_hidemoto", "unit": uid})
@@ -128,6 +136,7 @@ def test_four_player_leaders_placed_in_order():
 
 def test_wheel_steps_and_dividers():
     from games.rules.imjin.wheel import crosses_divider
+
     assert not crosses_divider(0, 1) and not crosses_divider(0, 2)
     assert crosses_divider(0, 3) and crosses_divider(1, 2) and crosses_divider(2, 1)
     assert crosses_divider(5, 1) and not crosses_divider(3, 2)
@@ -161,11 +170,16 @@ def test_wrong_seat_and_malformed_commands():
 
 def test_evolve_does_not_mutate_and_state_is_picklable():
     import pickle
+
     g = Game(2).skip_setup()
     before = pickle.dumps(g.state)
     snapshot = pickle.loads(before)
-    RULES.decide(g.state, J, {"type": "advance", "steps": 1}, lambda p: None or __import__(
-        "games.rules.base", fromlist=["Rng"]).Rng("x", 1, p))
+    RULES.decide(
+        g.state,
+        J,
+        {"type": "advance", "steps": 1},
+        lambda p: None or __import__("games.rules.base", fromlist=["Rng"]).Rng("x", 1, p),
+    )
     assert g.state == snapshot
     new = g.do(J, {"type": "advance", "steps": 1})
     assert new and pickle.loads(pickle.dumps(g.state)) == g.state
@@ -173,16 +187,30 @@ def test_evolve_does_not_mutate_and_state_is_picklable():
 
 def test_map_data_is_consistent():
     from games.rules.imjin import data
+
     areas, adj = data.areas(), data.adjacency()
     assert len(areas) == 24 and len(data.lands()) == 16
     assert sum(len(v) for v in adj.values()) == 2 * 59
     assert all(a in adj[b] for a in adj for b in adj[a]) and all(a not in adj[a] for a in adj)
     assert "GGB" not in adj["WKB"] and "DMS" not in adj["WKB"]  # seed-forced non-edges
-    for a, b in [("PA_E", "HG_S"), ("HH_R", "HH_L"), ("GG_R", "GW_W"), ("HG_S", "GW_W"),
-                 ("GW_E", "GW_W"), ("GG_R", "GGB"), ("WKB", "YS"), ("YS", "DMS"), ("DDB", "GGB")]:
+    for a, b in [
+        ("PA_E", "HG_S"),
+        ("HH_R", "HH_L"),
+        ("GG_R", "GW_W"),
+        ("HG_S", "GW_W"),
+        ("GW_E", "GW_W"),
+        ("GG_R", "GGB"),
+        ("WKB", "YS"),
+        ("YS", "DMS"),
+        ("DDB", "GGB"),
+    ]:
         assert b in adj[a]
-    assert (data.areas()["GG_R"]["recruit_cap"], data.areas()["HH_R"]["recruit_cap"],
-            data.areas()["HH_L"]["recruit_cap"], data.areas()["GW_E"]["recruit_cap"]) == (3, 3, 2, 1)
+    assert (
+        data.areas()["GG_R"]["recruit_cap"],
+        data.areas()["HH_R"]["recruit_cap"],
+        data.areas()["HH_L"]["recruit_cap"],
+        data.areas()["GW_E"]["recruit_cap"],
+    ) == (3, 3, 2, 1)
     assert len(data.generals()) == 31 and len(data.events()) == 18
     banned = {g for g, d in data.generals().items() if d["setup_banned"]}
     assert banned == {"tachibana_ginchiyo", "gwak_jaeu", "nurhaci", "qi_jiguang", "sanada_yukimura"}

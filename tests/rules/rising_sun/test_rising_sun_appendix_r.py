@@ -47,11 +47,20 @@ def test_r13_harvest_needs_force_to_win_a_province():
 
 
 def test_r15_turtle_stronghold_survives_seppuku_and_is_not_counted_by_poets():
-    g = g4().strongholds("Turtle", ["Kansai"]).put("Turtle", "bushi", "Kansai").put("Koi", "bushi", "Kansai", 3)
+    g = (
+        g4()
+        .strongholds("Turtle", ["Kansai"])
+        .put("Turtle", "bushi", "Kansai")
+        .put("Koi", "bushi", "Kansai", 3)
+    )
     g.set("Turtle", coins=2).set("Koi", coins=0)
     _battle(g, "Kansai", Turtle={"seppuku": 1, "poets": 1})
     g.choose("Turtle", "commit")  # 1 Bushi killed: 1 VP, the Stronghold stays with Force 1
-    assert g.vp("Turtle") == 1 and g.p("Turtle")["strongholds"] == ["Kansai"] and g.force("Turtle", "Kansai") == 1
+    assert (
+        g.vp("Turtle") == 1
+        and g.p("Turtle")["strongholds"] == ["Kansai"]
+        and g.force("Turtle", "Kansai") == 1
+    )
     g.choose("Turtle", "compose")  # Koi won; killed = the Bushi only (Strongholds never die)
     assert g.vp("Turtle") == 1 + 1 and g.p("Turtle")["strongholds"] == ["Kansai"]
 

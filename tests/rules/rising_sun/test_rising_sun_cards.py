@@ -29,6 +29,7 @@ def test_deck_sizes_and_copies():
 
 # ------------------------------------------------------------------ monsters
 
+
 def test_komainu_may_be_summoned_to_a_shrine_and_betrayed_as_shinto():
     g = g4().strongholds("Koi", ["Edo"]).set("Koi", coins=5).display("Komainu")
     g.frame("train", seat=0, discount=0, ryujin=False)
@@ -39,7 +40,9 @@ def test_komainu_may_be_summoned_to_a_shrine_and_betrayed_as_shinto():
     g.s["figures"]["m:Komainu"]["at"] = "reserve"
     g.put("Lotus", "shinto", "Kansai")
     g.frame("betray", seat=0, base=2, extra=0, targeted=[])
-    assert {"type": "betray", "owner": 1, "at": "Kansai", "kind": "shinto", "with": "Komainu"} in g.legal("Koi")
+    assert {"type": "betray", "owner": 1, "at": "Kansai", "kind": "shinto", "with": "Komainu"} in g.legal(
+        "Koi"
+    )
 
 
 @pytest.mark.parametrize("name,low,high", [("Oni of Skulls", 3, 1), ("Oni of Blood", 4, 2)])
@@ -123,6 +126,7 @@ def test_oni_of_spite_steals_two_vp_from_higher_honor_clans_present():
 
 # ------------------------------------------------------------------ upgrades
 
+
 @pytest.mark.parametrize("card,force", [(None, 1), ("Path of the Lion", 2), ("Path of the Dragon", 4)])
 def test_daimyo_paths(card, force):
     g = g4().put("Koi", "daimyo", "Edo")
@@ -151,6 +155,7 @@ def test_path_of_the_serpent_is_optional_and_waiving_is_the_default():
     g.frame("marshal", seat=1, moved=[], strongholds_moved=[], bonus=False, toll=False)
     g.do("Lotus", type="move", **{"from": "Kansai", "kind": "bushi", "to": "Shikoku"})
     from games.rules.rising_sun.rules import RULES
+
     assert RULES.default_command(g.s, 0) == {"type": "choose", "choice": "waive"}
     g.choose("Koi", "waive")
     assert g.coins("Lotus") == 2 and g.coins("Koi") == 5
@@ -212,9 +217,13 @@ def test_path_of_the_kenin_places_an_extra_bushi():
     assert g.count("Koi", "Edo", "bushi") == 2
 
 
-@pytest.mark.parametrize("card,what,choice,loc", [
-    ("Path of the Light", "path_of_the_light", "Fujin", "shrine:Fujin"),
-    ("Path of the Samurai", "path_of_the_samurai", "Hokkaido", "Hokkaido")])
+@pytest.mark.parametrize(
+    "card,what,choice,loc",
+    [
+        ("Path of the Light", "path_of_the_light", "Fujin", "shrine:Fujin"),
+        ("Path of the Samurai", "path_of_the_samurai", "Hokkaido", "Hokkaido"),
+    ],
+)
 def test_end_of_recruit_placements(card, what, choice, loc):
     g = g4().card("Lotus", card)
     g.frame("mandate", mandate="recruit", chooser=0, order=[], step=0)
@@ -243,7 +252,9 @@ def test_path_of_the_warlord_once_per_summon_instance_per_copy():
 
 def test_way_of_the_merchant_when_a_richer_player_gains_coins():
     g = g4().card("Lotus", "Way of the Merchant").shrines("Tsukuyomi", "Fujin", "Hachiman", "Raijin")
-    g.set("Koi", coins=5).set("Lotus", coins=1).set("Turtle", coins=1).put("Koi", "shinto", "shrine:Tsukuyomi")
+    g.set("Koi", coins=5).set("Lotus", coins=1).set("Turtle", coins=1).put(
+        "Koi", "shinto", "shrine:Tsukuyomi"
+    )
     g.kami_turn()
     assert (g.coins("Koi"), g.coins("Lotus"), g.coins("Turtle")) == (7, 2, 1)
     g2 = g4().card("Lotus", "Way of the Merchant").shrines("Tsukuyomi", "Fujin", "Hachiman", "Raijin")
@@ -261,12 +272,19 @@ def test_path_of_the_unrighteous_extra_target_even_same_player_or_shrine():
     g2.put("Lotus", "shinto", "shrine:Fujin")
     g2.frame("betray", seat=0, base=2, extra=1, targeted=[])
     g2.do("Koi", type="betray", owner=1, at="Kansai", kind="bushi", **{"with": "bushi"})
-    assert {"type": "betray", "owner": 1, "at": "shrine:Fujin", "kind": "shinto", "with": "shinto"} in g2.legal("Koi")
+    assert {
+        "type": "betray",
+        "owner": 1,
+        "at": "shrine:Fujin",
+        "kind": "shinto",
+        "with": "shinto",
+    } in g2.legal("Koi")
     g2.do("Koi", type="betray", owner=1, at="Kansai", kind="bushi", **{"with": "bushi"})
     assert g2.count("Koi", "Kansai") == 2 and g2.count("Lotus", "Kansai") == 0
 
 
 # ------------------------------------------------------------------- virtues
+
 
 def _hate_into_kansai(g):
     g.put("Turtle", "Oni of Hate", "Kyoto")
@@ -313,7 +331,13 @@ def test_mercy_spares_the_losers_for_two_vp():
 
 
 def test_benevolence_gives_a_paid_coin_for_honor_and_vp():
-    g = g4().card("Turtle", "Benevolence").set("Turtle", coins=5).set("Lotus", coins=0).display("Path of the Dragon")
+    g = (
+        g4()
+        .card("Turtle", "Benevolence")
+        .set("Turtle", coins=5)
+        .set("Lotus", coins=0)
+        .display("Path of the Dragon")
+    )
     g.frame("train", seat=2, discount=0, ryujin=False)
     g.do("Turtle", type="buy", card="Path of the Dragon")
     assert g.top()["what"] == "benevolence"
@@ -347,8 +371,11 @@ def test_loyalty_one_extra_vp_per_gain_while_allied(allied, vp):
 
 # -------------------------------------------------------------- war upgrades
 
-@pytest.mark.parametrize("card,coins,ronin", [
-    ("Way of the Shogun", 3, 0), ("Way of the Moneylender", 5, 0), ("Way of the Ronin", 0, 2)])
+
+@pytest.mark.parametrize(
+    "card,coins,ronin",
+    [("Way of the Shogun", 3, 0), ("Way of the Moneylender", 5, 0), ("Way of the Ronin", 0, 2)],
+)
 def test_simple_war_upgrades(card, coins, ronin):
     g = g4().card("Lotus", card).set("Lotus", coins=0, ronin=0)
     g.until("war_start")
@@ -362,7 +389,13 @@ def test_way_of_the_ronin_on_koi_becomes_coins():
 
 
 def test_way_of_bushido_per_different_virtue():
-    g = g4().card("Lotus", "Way of Bushido").card("Lotus", "Justice", 2).card("Lotus", "Courage").set("Lotus", coins=0)
+    g = (
+        g4()
+        .card("Lotus", "Way of Bushido")
+        .card("Lotus", "Justice", 2)
+        .card("Lotus", "Courage")
+        .set("Lotus", coins=0)
+    )
     g.until("war_start")
     assert (g.coins("Lotus"), g.vp("Lotus")) == (4, 4)
 
@@ -382,6 +415,7 @@ def test_way_of_the_katana_bushi_force_two_in_war():
 
 
 # ------------------------------------------------------------ winter upgrades
+
 
 def _winter(g, clan):
     g.auto("winter")
@@ -412,6 +446,7 @@ def test_form_of_the_kindred_per_season_allied():
 
 def test_every_card_has_a_test_above():
     import pathlib
+
     text = pathlib.Path(__file__).read_text()
     missing = [n for n in CARDS if f'"{n}"' not in text]
     assert not missing

@@ -15,6 +15,7 @@ def g4():
 
 # --------------------------------------------------------------------- clans
 
+
 def test_koi_converts_ronin_and_hires_its_spare_coins():
     g = g4().put("Koi", "bushi", "Kansai").put("Lotus", "bushi", "Kansai", 3)
     g.put("Koi", "bushi", "Edo").put("Lotus", "bushi", "Edo")  # a 2nd battle keeps the war open
@@ -35,7 +36,12 @@ def test_lotus_plays_face_down_and_declares_any_mandate():
     assert {"type": "choose_mandate", "tile": "betray", "declare": "harvest"} in legal
     g.do("Lotus", type="choose_mandate", tile="betray", declare="harvest")
     assert g.coins("Koi") == 1  # the declared Harvest was executed
-    assert RULES.view(g.s, 0)["track"][-1] == {"seat": 1, "mandate": "harvest", "face_down": True, "tile": None}
+    assert RULES.view(g.s, 0)["track"][-1] == {
+        "seat": 1,
+        "mandate": "harvest",
+        "face_down": True,
+        "tile": None,
+    }
     assert RULES.view(g.s, 1)["track"][-1]["tile"] == "betray"
     assert "reveals" not in g.shown()[-2].payload and "reveals" not in g.shown()[-1].payload
 
@@ -53,7 +59,9 @@ def test_turtle_strongholds_force_move_and_immunity():
     g.frame("marshal", seat=2, moved=[], strongholds_moved=[], bonus=False, toll=False)
     g.do("Turtle", type="move", **{"from": "Kyoto", "kind": "stronghold", "to": "Kansai"})
     assert g.p("Turtle")["strongholds"].count("Kansai") == 1 and g.force("Turtle", "Kansai") == 1
-    assert not any(c.get("to") == "Kyoto" and c.get("from") == "Kansai" for c in g.legal("Turtle"))  # moved once
+    assert not any(
+        c.get("to") == "Kyoto" and c.get("from") == "Kansai" for c in g.legal("Turtle")
+    )  # moved once
     g.frame("betray", seat=0, base=2, extra=0, targeted=[])
     assert g.legal("Koi") == [{"type": "done"}] or g.top() is None  # nothing to replace
     g.war_phase(["Kansai"])
@@ -91,9 +99,14 @@ def test_bonsai_pays_at_most_one_and_discount_after():
 
 # ---------------------------------------------------------------------- kami
 
+
 def kami(shrine, clan="Lotus"):
-    g = g4().shrines(shrine, "Fujin" if shrine != "Fujin" else "Raijin", "Hachiman" if shrine != "Hachiman" else "Raijin",
-                     "Tsukuyomi" if shrine != "Tsukuyomi" else "Raijin")
+    g = g4().shrines(
+        shrine,
+        "Fujin" if shrine != "Fujin" else "Raijin",
+        "Hachiman" if shrine != "Hachiman" else "Raijin",
+        "Tsukuyomi" if shrine != "Tsukuyomi" else "Raijin",
+    )
     return g.put(clan, "shinto", "shrine:" + shrine)
 
 

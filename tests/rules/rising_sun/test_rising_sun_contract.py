@@ -25,8 +25,9 @@ def test_random_full_game(players, season_set):
 @pytest.mark.parametrize("seed", range(6))
 def test_more_random_games_with_random_options(seed):
     clans = ["Bonsai", None, "Koi", None, None][: 3 + seed % 3]
-    out = play_random_game(RULES, clans, {"season_set": "random", "shrines": "random"}, seed=1000 + seed,
-                           check_every=40)
+    out = play_random_game(
+        RULES, clans, {"season_set": "random", "shrines": "random"}, seed=1000 + seed, check_every=40
+    )
     assert RULES.outcome(out.state) is not None
 
 
@@ -44,7 +45,9 @@ def _apply(state, seat, cmd, events, seed):
 def test_every_listed_command_and_default_is_accepted(players):
     rnd = random.Random(players)
     seed = f"contract-{players}"
-    events = [roundtrip(e) for e in RULES.start([None] * players, {"season_set": "teapot"}, rng_factory(seed, 1))]
+    events = [
+        roundtrip(e) for e in RULES.start([None] * players, {"season_set": "teapot"}, rng_factory(seed, 1))
+    ]
     state = fold(RULES, events)
     steps = 0
     while RULES.outcome(state) is None:
@@ -63,7 +66,11 @@ def test_every_listed_command_and_default_is_accepted(players):
                     raise AssertionError(f"{cmd} refused: {exc.reason}") from exc
         p = rnd.choice(RULES.pending(state))
         legal = RULES.legal_commands(state, p.seat)
-        cmd = rnd.choice(legal.commands) if legal.commands and rnd.random() < 0.7 else RULES.default_command(state, p.seat)
+        cmd = (
+            rnd.choice(legal.commands)
+            if legal.commands and rnd.random() < 0.7
+            else RULES.default_command(state, p.seat)
+        )
         state = _apply(state, p.seat, json.loads(canonical_json(dict(cmd))), events, seed)
         assert steps < 3000
     assert fold(RULES, events) == state
@@ -79,9 +86,26 @@ def test_fuzzed_commands_are_refused_cleanly():
     """Any well-typed command is either accepted or refused with a RulesError."""
     from games.rules.base import RulesError
     from games.rules.rising_sun.commands import SHAPES
+
     rnd = random.Random(3)
-    strs = ["Edo", "Kansai", "bushi", "shinto", "Komainu", "Yurei", "recruit", "betray", "Fujin", "0:bushi",
-            "stronghold", "Path of the Lion", "nowhere", "shrine:Fujin", "decline", "1"]
+    strs = [
+        "Edo",
+        "Kansai",
+        "bushi",
+        "shinto",
+        "Komainu",
+        "Yurei",
+        "recruit",
+        "betray",
+        "Fujin",
+        "0:bushi",
+        "stronghold",
+        "Path of the Lion",
+        "nowhere",
+        "shrine:Fujin",
+        "decline",
+        "1",
+    ]
     out = play_random_game(RULES, [None] * 4, {}, seed=11, check_every=1000, check_views=False)
     events = out.events
     for cut in range(40, len(events), max(1, len(events) // 60)):
@@ -103,8 +127,14 @@ def test_fuzzed_commands_are_refused_cleanly():
 
 @pytest.mark.parametrize("seed", [21, 22, 23])
 def test_invariants_hold_at_every_step(seed):
-    out = play_random_game(RULES, [None] * (3 + seed % 3), {"season_set": "random"}, seed=seed,
-                           check_every=1000, check_views=False)
+    out = play_random_game(
+        RULES,
+        [None] * (3 + seed % 3),
+        {"season_set": "random"},
+        seed=seed,
+        check_every=1000,
+        check_views=False,
+    )
     state = RULES.initial_state()
     for e in out.events:
         if e.type.startswith("core."):
@@ -116,17 +146,26 @@ def test_invariants_hold_at_every_step(seed):
         for seat, p in enumerate(state["players"]):
             assert p["coins"] >= 0 and p["ronin"] >= 0 and p["vp"] >= 0, (seat, p)
             assert len(p["strongholds"]) <= 4
-            assert sum(1 for f in state["figures"].values() if f["owner"] == seat and f["type"] != "monster") == 10
+            assert (
+                sum(1 for f in state["figures"].values() if f["owner"] == seat and f["type"] != "monster")
+                == 10
+            )
         assert sum(1 for x in state["alliances"] if x is not None) % 2 == 0
 
 
 def test_every_commitment_is_revealed_by_the_end():
     from games.rules.base import commitment_of
+
     for seed in (31, 32):
-        out = play_random_game(RULES, ["Lotus", None, None, None], {}, seed=seed, check_every=1000,
-                               check_views=False)
-        commits = {e.payload["key"]: e.payload["commitment"] for e in out.events if e.type == "core.ChoiceCommitted"}
-        reveals = {r["key"]: r for e in out.events if e.visible_to is None for r in e.payload.get("reveals", ())}
+        out = play_random_game(
+            RULES, ["Lotus", None, None, None], {}, seed=seed, check_every=1000, check_views=False
+        )
+        commits = {
+            e.payload["key"]: e.payload["commitment"] for e in out.events if e.type == "core.ChoiceCommitted"
+        }
+        reveals = {
+            r["key"]: r for e in out.events if e.visible_to is None for r in e.payload.get("reveals", ())
+        }
         assert set(commits) == set(reveals)
         for key, r in reveals.items():
             assert commitment_of(r["salt"], r["choice"]) == commits[key]

@@ -15,6 +15,7 @@ FOUR = ["Koi", "Lotus", "Turtle", "Dragonfly"]
 
 # -------------------------------------------------------------------- setup
 
+
 def test_options_schema_defaults_and_strictness():
     schema = RULES.options_schema
     assert schema["additionalProperties"] is False
@@ -33,9 +34,15 @@ def test_setup_seating_honor_home_and_decks():
     assert s["seating"] == [1, 2, 3, 4, 0] and s["honor"] == [1, 2, 3, 4, 0]
     homes = {"Koi": "Edo", "Lotus": "Nagato", "Turtle": "Kyoto", "Dragonfly": "Hokkaido", "Bonsai": "Kyushu"}
     for seat, clan in enumerate(s["clans"]):
-        on_map = sorted(f["type"] for f in s["figures"].values() if f["owner"] == seat and f["at"] != "reserve")
+        on_map = sorted(
+            f["type"] for f in s["figures"].values() if f["owner"] == seat and f["at"] != "reserve"
+        )
         assert on_map == ["bushi", "daimyo"]
-        assert all(f["at"] == homes[clan] for f in s["figures"].values() if f["owner"] == seat and f["at"] != "reserve")
+        assert all(
+            f["at"] == homes[clan]
+            for f in s["figures"].values()
+            if f["owner"] == seat and f["at"] != "reserve"
+        )
         assert s["players"][seat]["strongholds"] == [homes[clan]]
     assert len(s["war_provinces"]) == 7 and len(set(s["war_provinces"])) == 7
     assert len(s["display"]) == 12 and len(s["shrines"]) == 4 and len(s["mandate_deck"]) == 10
@@ -50,12 +57,15 @@ def test_setup_seating_honor_home_and_decks():
 
 
 def test_first_game_shrines_and_random_set():
-    s = fold(RULES, RULES.start([None] * 3, {"shrines": "first_game", "season_set": "random"}, rng_factory("y", 1)))
+    s = fold(
+        RULES, RULES.start([None] * 3, {"shrines": "first_game", "season_set": "random"}, rng_factory("y", 1))
+    )
     assert s["shrines"] == ["Amaterasu", "Fujin", "Hachiman", "Tsukuyomi"]
     assert s["season_set"] in ("archway", "horseman", "teapot") and len(s["war_provinces"]) == 5
 
 
 # -------------------------------------------------------------------- honor
+
 
 def test_honor_swaps_and_bounds():
     g = Game(FOUR)
@@ -69,6 +79,7 @@ def test_honor_swaps_and_bounds():
 
 
 # ----------------------------------------------------------- tea and gifts
+
 
 def test_tea_ceremony_private_proposal_commit_and_reveal():
     g = Game(FOUR)
@@ -126,6 +137,7 @@ def test_a_season_has_seven_mandates_and_three_kami_turns():
 
 # ------------------------------------------------------------ season flow
 
+
 def test_income_resets_and_hostages_come_back_with_a_coin():
     g = Game(FOUR).clear().put("Lotus", "bushi", "hostage:0")
     g.s["stack"] = [{"kind": "season_start"}]
@@ -136,6 +148,7 @@ def test_income_resets_and_hostages_come_back_with_a_coin():
 
 
 # ------------------------------------------------------------------ battles
+
 
 def _duel(g):
     g.put("Koi", "bushi", "Kansai").put("Lotus", "bushi", "Kansai")
@@ -185,6 +198,7 @@ def test_declining_an_advantage_and_reparation_remainder():
 
 
 # ------------------------------------------------------------------- winter
+
 
 def test_winter_tokens_set_bonus_and_tie_break():
     g = Game(FOUR).clear()

@@ -12,15 +12,23 @@ from games.rules.rising_sun.rules import RULES
 from games.rules.testing import play_random_game
 
 SCHEMAS = RULES.event_schemas
-GAMES = [(3, {}, 31), (4, {"season_set": "horseman"}, 32), (5, {"season_set": "teapot", "shrines": "first_game"}, 33),
-         (5, {"season_set": "random"}, 34)]
+GAMES = [
+    (3, {}, 31),
+    (4, {"season_set": "horseman"}, 32),
+    (5, {"season_set": "teapot", "shrines": "first_game"}, 33),
+    (5, {"season_set": "random"}, 34),
+]
 
 
 @pytest.fixture(scope="module")
 def random_events():
-    return [e for n, opts, seed in GAMES
-            for e in play_random_game(RULES, [None] * n, opts, seed=seed, check_every=10000,
-                                      check_views=False).events]
+    return [
+        e
+        for n, opts, seed in GAMES
+        for e in play_random_game(
+            RULES, [None] * n, opts, seed=seed, check_every=10000, check_views=False
+        ).events
+    ]
 
 
 def test_every_schema_is_a_valid_draft_2020_12_object_schema():

@@ -39,7 +39,9 @@ def _states(rows: list[dict]) -> list:
         if r["type"].startswith("core."):
             continue
         vis = r.get("visible_to")
-        s = engine.evolve(s, Event(r["type"], r["payload"], r["version"], None if vis is None else tuple(vis)))
+        s = engine.evolve(
+            s, Event(r["type"], r["payload"], r["version"], None if vis is None else tuple(vis))
+        )
         out.append(s)
     return out
 
@@ -119,8 +121,9 @@ def test_unchanged_rules_verify_the_v4_fixtures():
 
 
 def test_public_events_state_outcomes_and_hide_nothing_secret():
-    out = play_random_game(RULES, [None] * 4, {"season_set": "random"}, seed=11, check_every=10000,
-                           check_views=False)
+    out = play_random_game(
+        RULES, [None] * 4, {"season_set": "random"}, seed=11, check_every=10000, check_views=False
+    )
     kinds = set()
     for e in out.events:
         if e.type in ev.FACT_EVENTS:
@@ -133,8 +136,17 @@ def test_public_events_state_outcomes_and_hide_nothing_secret():
                 kinds |= {f"players.{k}" for k in change}
         assert e.type != ev.MANDATES_SHUFFLED  # the deck order is in the hidden outcome
     # figures moved, coins / VP / Ronin gained or spent, cards taken, the flow, the rest
-    assert {"figures", "set", "players", "stack", "players.coins", "players.vp", "players.cards",
-            "players.ronin", "players.war_tokens"} <= kinds
+    assert {
+        "figures",
+        "set",
+        "players",
+        "stack",
+        "players.coins",
+        "players.vp",
+        "players.cards",
+        "players.ronin",
+        "players.war_tokens",
+    } <= kinds
 
 
 def _batches(rows: list[dict]) -> list[list[dict]]:

@@ -138,13 +138,19 @@ def test_war_phase_example_p21():
     tokens = {c: [t[0] for t in g.p(c)["war_tokens"]] for c in FOUR}
     assert tokens == {"Koi": [], "Lotus": ["Kansai"], "Turtle": ["Oshu"], "Dragonfly": ["Hokkaido"]}
     b = g.s["battle"]
-    assert b["province"] == "Nagato" and sorted(b["participants"]) == [0, 1, 2]  # allies fight too, with Koi there
+    assert b["province"] == "Nagato" and sorted(b["participants"]) == [
+        0,
+        1,
+        2,
+    ]  # allies fight too, with Koi there
     assert sorted(s for s, _ in g.pending()) == [0, 1, 2]
 
 
 def test_nagato_battle_example_p22_24():
     g = _spring_war()
-    assert g.force("Turtle", "Nagato") == 4 and g.force("Koi", "Nagato") == 2 and g.force("Lotus", "Nagato") == 1
+    assert (
+        g.force("Turtle", "Nagato") == 4 and g.force("Koi", "Nagato") == 2 and g.force("Lotus", "Nagato") == 1
+    )
     g.bid("Lotus", seppuku=1, hostage=3, ronin=2)
     g.bid("Turtle", hostage=3, poets=1)
     assert g.s["battle"]["revealed"] is False
@@ -170,6 +176,7 @@ def test_nagato_battle_example_p22_24():
 
 def test_honor_examples_p8():
     from games.rules.rising_sun.state import gain_honor, lose_honor
+
     g = Game(["Koi", "Lotus", "Turtle", "Dragonfly", "Bonsai"])
     assert g.s["honor"] == [0, 1, 2, 3, 4]  # KOI, LOTO, TORTUGA, LIBÉLULA, BONSÁI
     gain_honor(g.s, 2)  # Turtle up, Lotus down

@@ -32,8 +32,9 @@ def _seen(game, who) -> tuple:
     return state, _page(game)
 
 
-@pytest.mark.parametrize("answer", [(1, {"type": "decline_alliance", "from": 0}),
-                                    (0, {"type": "withdraw_alliance", "to": 1})])
+@pytest.mark.parametrize(
+    "answer", [(1, {"type": "decline_alliance", "from": 0}), (0, {"type": "withdraw_alliance", "to": 1})]
+)
 def test_others_see_nothing_of_a_proposal_but_its_anonymous_commitment(answer):
     game = _game()
     others = [driver.user("mitsu"), driver.user("rin"), driver.user("outsider")]

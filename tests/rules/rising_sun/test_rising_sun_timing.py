@@ -90,7 +90,12 @@ def test_a_player_orders_his_own_war_upgrades():
 def test_a_player_orders_his_own_after_summon_cards():
     # Path of the Ninja costs Honor; Path of the Spirit needs the highest Honor
     def setup():
-        g = g4().card("Koi", "Path of the Spirit").card("Koi", "Path of the Ninja").put("Lotus", "bushi", "Oshu")
+        g = (
+            g4()
+            .card("Koi", "Path of the Spirit")
+            .card("Koi", "Path of the Ninja")
+            .put("Lotus", "bushi", "Oshu")
+        )
         g.set("Koi", coins=0).strongholds("Koi", ["Edo"])
         g.frame("recruit", seat=0, slots={"Edo": 1}, extra=0, any=0, count=0)
         g.do("Koi", type="summon", kind="bushi", province="Edo")
@@ -120,9 +125,11 @@ def test_path_of_the_light_may_place_the_komainu():
 
 # ----------------------------------------------------------- gifts contract
 
+
 def test_pending_seats_can_always_act_and_idle_gift_templates_are_accepted():
-    out = play_random_game(RULES, [None] * 4, {"season_set": "teapot"}, seed=5, check_every=1000,
-                           check_views=False)
+    out = play_random_game(
+        RULES, [None] * 4, {"season_set": "teapot"}, seed=5, check_every=1000, check_views=False
+    )
     state = RULES.initial_state()
     checked = 0
     for i, e in enumerate(out.events):
@@ -139,7 +146,12 @@ def test_pending_seats_can_always_act_and_idle_gift_templates_are_accepted():
                 assert not legal.commands or state["stack"][-1]["kind"] == "tea"
                 p = state["players"][seat]
                 to = (seat + 1) % state["player_count"]
-                gift = {"type": "gift", "to": to, "coins": min(1, p["coins"]), "ronin": 0 if p["coins"] else 1}
+                gift = {
+                    "type": "gift",
+                    "to": to,
+                    "coins": min(1, p["coins"]),
+                    "ronin": 0 if p["coins"] else 1,
+                }
                 RULES.decide(state, seat, gift, rng_factory("g", i))  # accepted
                 checked += 1
     assert checked > 20
@@ -156,6 +168,7 @@ def test_gifts_are_refused_once_the_war_phase_starts():
 
 
 # ------------------------------------------- gain instances / effect order
+
 
 def test_path_of_the_ninja_kills_before_losing_honor_so_justice_reads_the_old_honor():
     g = g4().card("Lotus", "Path of the Ninja").card("Lotus", "Justice").put("Turtle", "bushi", "Oshu")
@@ -220,6 +233,7 @@ def test_hostage_return_is_one_simultaneous_step_for_way_of_the_merchant():
     g.put("Koi", "bushi", "hostage:2").put("Lotus", "bushi", "hostage:3")
     g.set("Lotus", coins=6).set("Turtle", coins=7).set("Dragonfly", coins=7).set("Koi", coins=0)
     from games.rules.rising_sun.war import return_hostages
+
     return_hostages(g.s)
     assert (g.coins("Turtle"), g.coins("Dragonfly"), g.coins("Lotus")) == (8, 8, 6 + 2)
     assert g.count("Koi", "reserve", "bushi") == 6 and g.count("Lotus", "reserve", "bushi") == 6

@@ -24,11 +24,21 @@ from games.rules.testing import roundtrip
 
 
 class Game:
-    def __init__(self, clans: list[str], season_set: str = "archway", shrines: str = "first_game", seed: str = "t",
-                 version: int | None = None):
+    def __init__(
+        self,
+        clans: list[str],
+        season_set: str = "archway",
+        shrines: str = "first_game",
+        seed: str = "t",
+        version: int | None = None,
+    ):
         self.rules = RULES if version is None else RULES.for_rules_version(version)
-        events = [roundtrip(e) for e in self.rules.start(clans, {"season_set": season_set, "shrines": shrines},
-                                                       rng_factory(seed, 1))]
+        events = [
+            roundtrip(e)
+            for e in self.rules.start(
+                clans, {"season_set": season_set, "shrines": shrines}, rng_factory(seed, 1)
+            )
+        ]
         self.s = fold(self.rules, events)
         self.events = list(events)
         self.seed = seed
@@ -50,8 +60,11 @@ class Game:
         "shrine:<Kami>"); a monster figure (and its card) is created if needed."""
         seat = self.seat(clan)
         for _ in range(n):
-            cands = sorted(fid for fid, f in self.s["figures"].items()
-                           if f["owner"] == seat and f["at"] == "reserve" and (f["name"] == kind))
+            cands = sorted(
+                fid
+                for fid, f in self.s["figures"].items()
+                if f["owner"] == seat and f["at"] == "reserve" and (f["name"] == kind)
+            )
             if not cands and kind not in ("bushi", "shinto", "daimyo"):
                 fid = "m:" + kind
                 self.s["figures"][fid] = {"owner": seat, "type": "monster", "name": kind, "at": "reserve"}
@@ -182,8 +195,11 @@ class Game:
 
     def count(self, clan, loc: str, kind: str | None = None) -> int:
         seat = self.seat(clan)
-        return sum(1 for f in self.s["figures"].values()
-                   if f["owner"] == seat and f["at"] == loc and (kind is None or f["name"] == kind))
+        return sum(
+            1
+            for f in self.s["figures"].values()
+            if f["owner"] == seat and f["at"] == loc and (kind is None or f["name"] == kind)
+        )
 
     def rank(self, clan) -> int:
         return self.s["honor"].index(self.seat(clan))
