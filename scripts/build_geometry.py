@@ -68,6 +68,7 @@ RISING_SUN = {
 # a province's chips go in rows under its name, so they need room below it.
 LABEL_AT = {
     "rising_sun": {"Kansai": (135.95, 34.95), "Shikoku": (133.55, 33.80)},
+    "imjin": {"JL_R": (126.80, 35.75), "JL_L": (127.40, 35.15), "GG_R": (126.75, 37.95), "GS_R": (128.35, 35.55)},
 }
 
 # Shogun: prefecture -> {province: representative points (lon, lat) of its part there}.
@@ -116,7 +117,7 @@ IMJIN_LAND = {
 }  # fmt: skip
 IMJIN_SEA = {
     "TS_E": [(130.05, 33.95)], "TS_W": [(128.95, 34.55)],
-    "WKB": [(124.10, 39.45)], "DDB": [(124.85, 38.55)],
+    "WKB": [(124.20, 39.45)], "DDB": [(124.60, 38.75)],
     "GGB": [(125.95, 37.25)], "YS": [(124.60, 36.20)],
     "DMS": [(125.60, 34.10)], "SOJ": [(130.40, 37.60)],
 }  # fmt: skip
@@ -366,7 +367,7 @@ def shogun(prefs, countries) -> None:
 
 def imjin(countries) -> None:
     data = yaml.safe_load((RULES / "imjin" / "data" / "map.yaml").read_text())
-    proj = Projection(123.4, 33.0, 131.4, 43.1)
+    proj = Projection(123.8, 33.0, 131.0, 43.05)
     frame = box(0, 0, MAP_W, proj.h)
     korea = proj.geom(unary_union([countries["North Korea"], countries["South Korea"]]))
     land_all = proj.geom(
@@ -387,6 +388,7 @@ def imjin(countries) -> None:
             pt = Point(*(sea_seeds[k][0]))
             entry["label_at"] = [round(pt.x, 1), round(pt.y, 1)] if g.contains(pt) else entry["label_at"]
         provinces[k] = entry
+    place_labels(provinces, "imjin", proj)
     write(
         "imjin",
         {

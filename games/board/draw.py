@@ -47,8 +47,14 @@ class Box:
         return self.x < o.x + o.w and o.x < self.x + self.w and self.y < o.y + o.h and o.y < self.y + self.h
 
 
+def label_lines(text: str) -> list[str]:
+    """A long name with a parenthesis goes on two lines: "Gyeonggi Right" / "(west)"."""
+    head, sep, tail = text.partition(" (")
+    return [head, "(" + tail] if sep and len(text) > 14 else [text]
+
+
 def label_width(text: str) -> float:
-    return 0.62 * LABEL_PX * len(text) + 4
+    return 0.62 * LABEL_PX * max(len(line) for line in label_lines(text)) + 4
 
 
 def chip_width(text: str) -> float:
@@ -61,8 +67,9 @@ def layout(board: Board, scene: Scene, names: Mapping[str, str]) -> list[tuple[B
     for pid, prov in board.provinces.items():
         x, y = prov["label_at"]
         name = names.get(pid, pid)
-        lw = label_width(name)
-        out.append((Box("label", pid, x - lw / 2, y - LABEL_PX + 2, lw, LABEL_PX + 2), None))
+        lw, extra = label_width(name), (len(label_lines(name)) - 1) * LABEL_PX
+        x = min(max(x, lw / 2 + 2), board.width - lw / 2 - 2)  # names at the map's edge stay whole
+        out.append((Box("label", pid, x - lw / 2, y - LABEL_PX + 2, lw, LABEL_PX + 2 + extra), None))
         rows: list[list[tuple[float, Piece]]] = [[]]
         width = 0.0
         for piece in scene.pieces.get(pid, []):
@@ -72,7 +79,7 @@ def layout(board: Board, scene: Scene, names: Mapping[str, str]) -> list[tuple[B
                 width = 0.0
             rows[-1].append((w, piece))
             width += w + CHIP_GAP
-        top = y + 6
+        top = y + 6 + extra
         for row in rows:
             total = sum(w for w, _ in row) + CHIP_GAP * (len(row) - 1)
             left = x - total / 2
@@ -89,7 +96,7 @@ def _attrs(pairs: Mapping[str, object] | list[tuple[str, object]]) -> str:
 
 
 def _chip(scene: Scene, piece: Piece, x: float, y: float, w: float, where: str | None) -> str:
-    fill = scene.seats[piece.seat][2] if piece.seat is not None else NEUTRAL
+    fill = piece.colour or (scene.seats[piece.seat][2] if piece.seat is not None else NEUTRAL)
     rx = 1 if piece.kind in BUILDINGS else CHIP_H / 2
     data = {"class": "piece", "data-piece": piece.kind, "data-seat": piece.seat, "data-count": piece.count}
     if where is not None:
@@ -190,11 +197,16 @@ def draw(board: Board, scene: Scene, names: Mapping[str, str], caption: str = ""
         )
     for box, piece in layout(board, scene, names):
         if piece is None:
-            x, y = board.provinces[box.province]["label_at"]
+            x, y = box.x + box.w / 2, board.provinces[box.province]["label_at"][1]
+            name = names.get(box.province, box.province)
+            lines = label_lines(name)
+            text = escape(lines[0]) + "".join(
+                f'<tspan x="{x:.1f}" dy="{LABEL_PX}">{escape(line)}</tspan>' for line in lines[1:]
+            )
             parts.append(
-                f'<text class="label" data-at={quoteattr(box.province)} x="{x}" y="{y}" font-size="{LABEL_PX}" '
-                f'font-weight="700" text-anchor="middle" fill="#111" stroke="#fff" stroke-width="3" '
-                f'stroke-linejoin="round" paint-order="stroke">{escape(names.get(box.province, box.province))}</text>'
+                f'<text class="label" data-at={quoteattr(box.province)} aria-label={quoteattr(name)} x="{x:.1f}" '
+                f'y="{y}" font-size="{LABEL_PX}" font-weight="700" text-anchor="middle" fill="#111" '
+                f'stroke="#fff" stroke-width="3" stroke-linejoin="round" paint-order="stroke">{text}</text>'
             )
         else:
             parts.append(_chip(scene, piece, box.x, box.y, box.w, box.province))

@@ -18,6 +18,7 @@ class Piece:
     title: str
     count: int = 1
     attrs: tuple[tuple[str, str], ...] = ()
+    colour: str | None = None  # instead of the seat's (a side's control flag)
 
 
 @dataclass(frozen=True)
