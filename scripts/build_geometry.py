@@ -68,7 +68,12 @@ RISING_SUN = {
 # a province's chips go in rows under its name, so they need room below it.
 LABEL_AT = {
     "rising_sun": {"Kansai": (135.95, 34.95), "Shikoku": (133.55, 33.80)},
-    "imjin": {"JL_R": (126.80, 35.75), "JL_L": (127.40, 35.15), "GG_R": (126.75, 37.95), "GS_R": (128.35, 35.55)},
+    "imjin": {
+        "JL_R": (126.80, 35.75),
+        "JL_L": (127.40, 35.15),
+        "GG_R": (126.75, 37.95),
+        "GS_R": (128.35, 35.55),
+    },
 }
 
 # Shogun: prefecture -> {province: representative points (lon, lat) of its part there}.

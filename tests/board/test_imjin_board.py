@@ -21,7 +21,9 @@ def test_hidden_hands_are_not_named():
             for seat in [None, 0, 1, 2, 3]:
                 view = RULES.view(state, seat)
                 svg = board.render("imjin", view)
-                words = " ".join(t.text or "" for t in parse(svg).iter(f"{SVG_NS}text"))  # wrapped lines joined
+                words = " ".join(
+                    t.text or "" for t in parse(svg).iter(f"{SVG_NS}text")
+                )  # wrapped lines joined
                 for q in range(4):
                     known = set(view["hands"][q]["cards"])
                     for card in state["hands"][q]:
@@ -30,7 +32,9 @@ def test_hidden_hands_are_not_named():
                             continue
                         checked += 1
                         assert q != seat
-                        assert _title(card) not in svg and card not in svg, f"seat {seat} sees {card} of seat {q}"
+                        assert _title(card) not in svg and card not in svg, (
+                            f"seat {seat} sees {card} of seat {q}"
+                        )
                 if seat is not None:
                     for card in state["hands"][seat]:
                         assert _title(card) in words
