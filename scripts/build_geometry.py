@@ -68,6 +68,36 @@ RISING_SUN = {
 # a province's chips go in rows under its name, so they need room below it.
 LABEL_AT = {
     "rising_sun": {"Kansai": (135.95, 34.95), "Shikoku": (133.55, 33.80)},
+    "shogun": {
+        "Bitchu": (133.55, 34.65),
+        "Bizen": (134.1, 34.5),
+        "Bingo": (133.0, 34.9),
+        "Iwami": (132.0, 34.85),
+        "Aki": (132.6, 34.38),
+        "Sanuki": (133.9, 34.13),
+        "Awa-Shikoku": (134.35, 33.8),
+        "Mimasaka": (134.0, 35.12),
+        "Hoki": (133.45, 35.45),
+        "Hitachi": (140.45, 36.45),
+        "Shimotsuke": (139.8, 36.75),
+        "Totomi": (137.95, 34.8),
+        "Suruga": (138.45, 35.2),
+        "Awa-Boso": (139.95, 34.98),
+        "Kazusa": (140.25, 35.45),
+        "Kai": (138.6, 35.7),
+        "Sagami": (139.3, 35.4),
+        "Owari": (136.95, 35.25),
+        "Mikawa": (137.4, 34.8),
+        "Tosa": (133.55, 33.55),
+        "Iyo": (132.85, 33.85),
+        "Wakasa": (135.75, 35.55),
+        "Omi": (136.1, 35.15),
+        "Tamba": (135.3, 35.2),
+        "Ise": (136.5, 34.75),
+        "Yamato": (135.85, 34.35),
+        "Shima": (136.8, 34.35),
+        "Harima": (134.7, 34.85),
+    },  # fmt: skip
     "imjin": {
         "JL_R": (126.80, 35.75),
         "JL_L": (127.40, 35.15),
@@ -331,7 +361,7 @@ def rising_sun(prefs, countries) -> None:
 
 def shogun(prefs, countries) -> None:
     data = yaml.safe_load((RULES / "shogun" / "data" / "map.yaml").read_text())
-    proj = Projection(131.6, 32.9, 142.3, 41.7)
+    proj = Projection(131.85, 33.25, 141.3, 39.3)  # Mutsu runs on north, off the board
     frame = box(0, 0, MAP_W, proj.h)
     parts: dict[str, list] = {}
     for pref, provs in SHOGUN.items():
@@ -342,10 +372,11 @@ def shogun(prefs, countries) -> None:
         seeds = {p: [proj.xy(*ll) for ll in pts] for p, pts in provs.items()}
         for p, g in voronoi_split(area, seeds).items():
             parts.setdefault(p, []).append(g)
-    shapes = {p: clean(unary_union(gs)) for p, gs in parts.items()}
+    shapes = {p: clean(unary_union(gs).intersection(frame)) for p, gs in parts.items()}
     assert set(shapes) == set(data["provinces"]), set(shapes) ^ set(data["provinces"])
     land = unary_union(list(shapes.values()))
     provinces = {p: province_entry(g, "land") for p, g in sorted(shapes.items())}
+    place_labels(provinces, "shogun", proj)
     routes = [
         {
             "a": e[0],

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from . import imjin, rising_sun
+from . import imjin, rising_sun, shogun
 from .draw import draw
 from .geometry import Board, load
 from .scene import Scene
@@ -22,6 +22,7 @@ from .scene import Scene
 LAYERS: dict[str, tuple[str, Callable[[Mapping[str, Any]], Scene], Callable[[], dict[str, str]]]] = {
     "rising-sun": ("rising_sun", rising_sun.scene, rising_sun.names),
     "imjin": ("imjin", imjin.scene, imjin.names),
+    "shogun": ("shogun", shogun.scene, shogun.names),
 }
 
 

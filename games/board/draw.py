@@ -146,10 +146,10 @@ def _panel(scene: Scene, caption: str) -> tuple[list[str], float]:
         for row in rows:
             y += 4
             indent = 0.0
-            if row.chip is not None:
-                w = chip_width(row.chip.text)
-                out.append(_chip(scene, row.chip, PANEL_X, y, w, None))
-                indent = w + 6
+            for chip in ([row.chip] if row.chip is not None else []) + list(row.chips):
+                w = chip_width(chip.text)
+                out.append(_chip(scene, chip, PANEL_X + indent, y, w, None))
+                indent += w + 4
             for i, line in enumerate(_wrap(row.text, PANEL_W - indent, 12) or [""]):
                 y += LINE_H if i == 0 else 15
                 out.append(

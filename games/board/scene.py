@@ -23,10 +23,11 @@ class Piece:
 
 @dataclass(frozen=True)
 class Row:
-    """One side-panel line: an optional chip, then text."""
+    """One side-panel line: an optional chip (or several), then text."""
 
     text: str
     chip: Piece | None = None
+    chips: tuple[Piece, ...] = ()
 
 
 @dataclass

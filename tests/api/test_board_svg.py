@@ -67,7 +67,7 @@ def svg_of(api, who, g, query=""):
     return parse(r.content.decode())
 
 
-@pytest.mark.parametrize("ruleset", ["rising-sun", "imjin"])
+@pytest.mark.parametrize("ruleset", ["rising-sun", "imjin", "shogun"])
 @pytest.mark.parametrize("finished", [False, True])
 def test_each_persona_gets_the_pieces_of_their_own_view(api, personas, outsider, ruleset, finished):
     who = personas[: PLAYERS[ruleset]]

@@ -37,6 +37,22 @@ def imjin(view: dict[str, Any]) -> Counter:
     return out
 
 
+def shogun(view: dict[str, Any]) -> Counter:
+    out: Counter = Counter()
+    for pid, p in view["provinces"].items():
+        if p["owner"] is not None:
+            out[("army", p["owner"], pid)] += p["armies"]
+        for key in ("castle", "temple", "theatre"):
+            if p[key]:
+                out[(key, p["owner"], pid)] += 1
+        if p["markers"]:
+            out[("marker", None, pid)] += p["markers"]
+    battle = view.get("last_battle")
+    if battle and battle.get("province") in shogun_data.PROVINCES:
+        out[("battle", None, battle["province"])] += 1
+    return out
+
+
 def province_ids(ruleset: str) -> set[str]:
     """The engine's own province ids (the catalogue's)."""
     if ruleset == "rising-sun":
@@ -46,4 +62,4 @@ def province_ids(ruleset: str) -> set[str]:
     return set(shogun_data.PROVINCES)
 
 
-EXPECT = {"rising-sun": rising_sun, "imjin": imjin}
+EXPECT = {"rising-sun": rising_sun, "imjin": imjin, "shogun": shogun}

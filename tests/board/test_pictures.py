@@ -13,7 +13,7 @@ from games.rules import registry
 from .expect import EXPECT, province_ids
 from .support import SVG_NS, parse, pieces, provinces, states
 
-GAMES = {"rising-sun": 5, "imjin": 4}
+GAMES = {"rising-sun": 5, "imjin": 4, "shogun": 5}
 SEEDS = (7, 8)
 
 
