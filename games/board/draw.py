@@ -125,10 +125,12 @@ def _wrap(text: str, width: float, px: float) -> list[str]:
 
 def _panel(scene: Scene, caption: str) -> tuple[list[str], float]:
     out = []
-    y = 26.0
-    out.append(
-        f'<text x="{PANEL_X}" y="{y}" font-size="17" font-weight="700" class="title">{escape(scene.title)}</text>'
-    )
+    y = 6.0
+    for line in _wrap(scene.title, PANEL_W, 19):  # bold: wider than the 0.56 em the wrap assumes
+        y += 20
+        out.append(
+            f'<text x="{PANEL_X}" y="{y}" font-size="17" font-weight="700" class="title">{escape(line)}</text>'
+        )
     for line in _wrap(caption, PANEL_W, 12) if caption else []:
         y += 17
         out.append(f'<text x="{PANEL_X}" y="{y}" font-size="12" fill="#333">{escape(line)}</text>')

@@ -138,6 +138,10 @@ def _panel(view: Mapping[str, Any], seats) -> list[tuple[str, list[Row]]]:
     for t in view.get("timed", []):
         events.append(f"{_title(t['card'])} ({t['left']} turns left)")
     out.append(("Events", [Row(", ".join(events))]))
+    legend = (
+        "chip = seat letter + troops of one unit, ★ with a general; ⚑J / ⚑A control (Japan / Joseon and Ming)"
+    )
+    out.append(("Legend", [Row(legend)]))
     killed = [f"{_title(g)}" for side in ("japan", "allies") for g in view.get("killed", {}).get(side, [])]
     if killed:
         out.append(("Generals killed", [Row(", ".join(killed))]))

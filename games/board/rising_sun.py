@@ -151,6 +151,8 @@ def _panel(view: Mapping[str, Any], seats) -> list[tuple[str, list[Row]]]:
         if waiting:
             rows.append(Row("sealed bids: " + ", ".join(waiting)))
         out.append(("Battle", rows))
+    legend = "chip = clan letter + D daimyo, S shinto, B bushi, M monster (+ how many); ⌂ stronghold; Wn the n-th war this season; ⚔ battle"
+    out.append(("Legend", [Row(legend)]))
     proposals = view.get("proposals", [])
     if proposals:
         out.append(

@@ -157,6 +157,8 @@ def _panel(view: Mapping[str, Any], seats) -> list[tuple[str, list[Row]]]:
             )
             text = ", ".join(f"{k}: {v}" for k, v in plan.items())
             out.append((f"Plan of {seats[int(q)][0]}", [Row(text, chip)]))
+    legend = "chip = daimyo letter + armies; C castle, T temple, Th theatre; !n revolt markers; ⚔ last battle; G green (peasant) cubes; hatched: not in play"
+    out.append(("Legend", [Row(legend)]))
     if view.get("event"):
         out.append(
             ("Event", [Row(str(view["event"]) + (" (cancelled)" if view.get("event_cancelled") else ""))])
