@@ -183,7 +183,7 @@ def draw(board: Board, scene: Scene, names: Mapping[str, str], caption: str = ""
         for c in board.context
     ]
     parts += [
-        f'<path class="route" data-route="{escape(r["a"])}|{escape(r["b"])}" d="{r["d"]}" fill="none" '
+        f'<path class="route" data-route={quoteattr(r["a"] + "|" + r["b"])} d="{r["d"]}" fill="none" '
         f'stroke="#1f5f99" stroke-width="2" stroke-dasharray="7 5"/>'
         for r in board.routes
     ]

@@ -12,7 +12,7 @@ import yaml  # type: ignore[import-untyped]
 
 from .geometry import RULES_DIR
 from .palette import BLUE, ORANGE, SKY, VERMILLION, letters
-from .scene import Piece, Row, Scene
+from .scene import Piece, Row, Scene, turn
 
 # side -> colours of its seats (the first seat of a side takes the first), control tint
 SIDE_COLOURS = {"japan": (VERMILLION, ORANGE), "allies": (BLUE, SKY)}
@@ -103,7 +103,11 @@ def _panel(view: Mapping[str, Any], seats) -> list[tuple[str, list[Row]]]:
             out.append(
                 (
                     "To play",
-                    [Row(f"{seats[q][0]}: {head['kind']}", _chip(seats, q)) for q in who if q is not None],
+                    [
+                        Row(f"{seats[q][0]}: {head['kind']}", turn(seats, q, head["kind"]))
+                        for q in who
+                        if q is not None
+                    ],
                 )
             )
     rows = []

@@ -9,7 +9,7 @@ from typing import Any
 
 from .geometry import load
 from .palette import GREEN, PURPLE, SKY, VERMILLION, YELLOW
-from .scene import Piece, Row, Scene
+from .scene import Piece, Row, Scene, turn
 
 CLAN_COLOURS = {"Koi": VERMILLION, "Lotus": PURPLE, "Turtle": GREEN, "Dragonfly": SKY, "Bonsai": YELLOW}
 TYPE_LETTER = {"daimyo": "D", "shinto": "S", "bushi": "B", "monster": "M"}
@@ -64,7 +64,7 @@ def scene(view: Mapping[str, Any]) -> Scene:
 def _figures(sc: Scene, view: Mapping[str, Any]) -> None:
     groups: dict[tuple[str, int, str, str], list[str]] = {}
     for fid, f in view["figures"].items():
-        if f["at"] in sc_provinces():
+        if f["at"] in load("rising_sun").provinces:  # not in reserve
             groups.setdefault((f["at"], f["owner"], f["type"], f["name"]), []).append(fid)
     for (prov, owner, kind, name), ids in sorted(
         groups.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2])
@@ -85,14 +85,6 @@ def _figures(sc: Scene, view: Mapping[str, Any]) -> None:
         )
 
 
-def sc_provinces() -> dict[str, Any]:
-    return load("rising_sun").provinces
-
-
-def _clan(seats, q: int, text: str = "") -> Piece:
-    return Piece("clan", q, seats[q][1], seats[q][0] + (f": {text}" if text else ""))
-
-
 def _panel(view: Mapping[str, Any], seats) -> list[tuple[str, list[Row]]]:
     out: list[tuple[str, list[Row]]] = []
     pend = view.get("pending", [])
@@ -102,7 +94,10 @@ def _panel(view: Mapping[str, Any], seats) -> list[tuple[str, list[Row]]]:
         out.append(("Game over", [Row(f"winner: {winners}")]))
     else:
         out.append(
-            ("To play", [Row(f"{seats[p['seat']][0]}: {p['kind']}", _clan(seats, p["seat"])) for p in pend])
+            (
+                "To play",
+                [Row(f"{seats[p['seat']][0]}: {p['kind']}", turn(seats, p["seat"], p["kind"])) for p in pend],
+            )
         )
     honor = view.get("honor", [])
     rows = []

@@ -42,3 +42,8 @@ class Scene:
 
     def add(self, province: str, piece: Piece) -> None:
         self.pieces.setdefault(province, []).append(piece)
+
+
+def turn(seats: list[tuple[str, str, str]], seat: int, kind: str) -> Piece:
+    """The chip of a seat that must act now (`kind`: the ruleset's name of the decision)."""
+    return Piece("turn", seat, seats[seat][1], f"{seats[seat][0]} to play: {kind}", attrs=(("kind", kind),))

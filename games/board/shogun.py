@@ -15,7 +15,7 @@ import yaml  # type: ignore[import-untyped]
 
 from .geometry import RULES_DIR
 from .palette import BLACK, BLUE, GREEN, NAMED, PURPLE, VERMILLION, YELLOW
-from .scene import Piece, Row, Scene
+from .scene import Piece, Row, Scene, turn
 
 COLOURS = {"blue": BLUE, "red": VERMILLION, "yellow": YELLOW, "purple": PURPLE, "black": BLACK}
 LETTER = {"blue": "B", "red": "R", "yellow": "Y", "purple": "P", "black": "K"}
@@ -89,10 +89,6 @@ def scene(view: Mapping[str, Any]) -> Scene:
     return sc
 
 
-def _chip(seats, q: int) -> Piece:
-    return Piece("seat", q, seats[q][1], seats[q][0])
-
-
 def _panel(view: Mapping[str, Any], seats) -> list[tuple[str, list[Row]]]:
     out: list[tuple[str, list[Row]]] = []
     result = view.get("result")
@@ -105,7 +101,7 @@ def _panel(view: Mapping[str, Any], seats) -> list[tuple[str, list[Row]]]:
             (
                 "To play",
                 [
-                    Row(f"{seats[p['seat']][0]}: {p['kind']}", _chip(seats, p["seat"]))
+                    Row(f"{seats[p['seat']][0]}: {p['kind']}", turn(seats, p["seat"], p["kind"]))
                     for p in view.get("pending", [])
                 ],
             )

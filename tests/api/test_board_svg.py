@@ -83,14 +83,15 @@ def test_each_persona_gets_the_pieces_of_their_own_view(api, personas, outsider,
         assert provinces(root) == provinces(want)
 
 
-def test_version_matches_the_replay_at_that_version(api, personas):
-    g = started(api, "rising-sun", personas)
+@pytest.mark.parametrize("ruleset", ["rising-sun", "imjin", "shogun"])
+def test_version_matches_the_replay_at_that_version(api, personas, ruleset):
+    g = started(api, ruleset, personas[: PLAYERS[ruleset]])
     advance(g, users_of(g), 30)
     for version in (2, 15, 31):
-        for persona in (personas[0], personas[2]):
+        for persona in (personas[0], personas[2]):  # a seat, and a spectator in the 2-player game
             then = api.as_(persona).get(u(g, "replay") + f"?version={version}").json()
             root = svg_of(api, persona, g, f"?version={version}")
-            want = parse(board.render("rising-sun", then["state"]))
+            want = parse(board.render(ruleset, then["state"]))
             assert pieces(root) == pieces(want) and pieces(root, where="panel") == pieces(want, where="panel")
     early, now = svg_of(api, personas[0], g, "?version=2"), svg_of(api, personas[0], g)
     assert pieces(early) != pieces(now)
@@ -125,3 +126,12 @@ def test_etag_and_accept(api, personas):
     again = api.as_(personas[0]).get(u(g, "board.svg"), HTTP_IF_NONE_MATCH=r["ETag"])
     assert again.status_code == 304
     assert api.as_(personas[0]).get(u(g, "board.svg"), HTTP_ACCEPT="application/json").status_code == 200
+
+
+def test_the_game_name_is_text_not_markup(api, personas):
+    g = create(api, personas[0], ruleset="imjin", players=2, name='<script>alert(1)</script> & "x"')
+    assert api.as_(personas[1]).post(u(g, "seats"), {}).status_code == 201
+    assert api.as_(personas[0]).post(u(g, "start")).status_code == 200
+    root = svg_of(api, personas[0], g)
+    assert not [el for el in root.iter() if el.tag.endswith("script")]
+    assert any("<script>" in (el.text or "") for el in root.iter())

@@ -11,7 +11,7 @@ from games.board.draw import layout
 from games.rules import registry
 
 from .expect import EXPECT, province_ids
-from .support import SVG_NS, parse, pieces, provinces, states
+from .support import SVG_NS, attrs, parse, pieces, provinces, states
 
 GAMES = {"rising-sun": 5, "imjin": 4, "shogun": 5}
 SEEDS = (7, 8)
@@ -41,6 +41,8 @@ def test_every_viewer_sees_exactly_their_view(played, ruleset, moment):
         }
         assert titles == {p: names[p] for p in province_ids(ruleset)}
         assert pieces(root) == EXPECT[ruleset](view), f"seat {seat}"
+        turns = sorted((int(a["data-seat"]), a["data-kind"]) for a in attrs(root, "turn"))
+        assert turns == sorted((p.seat, p.kind) for p in rules.pending(state))
 
 
 @pytest.mark.parametrize("ruleset", list(GAMES))
