@@ -52,8 +52,8 @@ def play_game(seed: int) -> tuple[str, dict[str, str]]:
     from games.services.state import load_state
     from games.tasks import choose
 
-    User = get_user_model()
-    users = [User.objects.create_user(f"bench{i}", password="x") for i in range(6)]
+    user_model = get_user_model()
+    users = [user_model.objects.create_user(f"bench{i}", password="x") for i in range(6)]
     game = lobby.create_game(users[0], "shogun", 5)
     for u in users[1:5]:
         lobby.join(game.id, u)

@@ -73,13 +73,13 @@ class Channel(sqla.Channel):
 
     def _get(self, queue):
         obj = self._get_or_create(queue)
-        M, s = self.message_cls, self.session
+        message, s = self.message_cls, self.session
         cutoff = _utcnow() - dt.timedelta(seconds=VISIBILITY_SECONDS)
         # A read without a write lock first: most polls find nothing.
         waiting = (
-            s.query(M.id)
-            .filter(M.queue_id == obj.id)
-            .filter((M.visible == True) | (M.sent_at < cutoff))  # noqa: E712 (SQL, not Python truth)
+            s.query(message.id)
+            .filter(message.queue_id == obj.id)
+            .filter((message.visible == True) | (message.sent_at < cutoff))  # noqa: E712 (SQL, not Python truth)
             .first()
         )
         s.commit()
@@ -89,16 +89,17 @@ class Channel(sqla.Channel):
             s.execute(text("BEGIN IMMEDIATE TRANSACTION"))
         try:
             # hidden too long: its worker died before acking -- deliver it again
-            s.query(M).filter(M.queue_id == obj.id, M.visible == False, M.sent_at < cutoff).update(  # noqa: E712
+            lost = message.visible == False  # noqa: E712 (SQL, not Python truth)
+            s.query(message).filter(message.queue_id == obj.id, lost, message.sent_at < cutoff).update(
                 {"visible": True}, synchronize_session=False
             )
             msg = (
-                s.query(M)
+                s.query(message)
                 .with_for_update()
-                .filter(M.queue_id == obj.id)
-                .filter(M.visible == True)  # noqa: E712
-                .order_by(M.sent_at)
-                .order_by(M.id)
+                .filter(message.queue_id == obj.id)
+                .filter(message.visible == True)  # noqa: E712
+                .order_by(message.sent_at)
+                .order_by(message.id)
                 .limit(1)
                 .first()
             )

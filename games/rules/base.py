@@ -272,6 +272,10 @@ class Ruleset(Protocol):
     # (older recorded games are verified with missing salts noted, not failed). Default 1.
     # salted_since: int
     options_schema: Mapping[str, JSON]  # JSON Schema (draft 2020-12) with defaults
+    # Old event payloads to new ones: {(event type, stored version): payload -> payload of
+    # version + 1}, each function named upcast_vN_vN+1 beside its event class
+    # (events.codec.upcast applies them on load). {} while no event has changed shape.
+    upcasters: Mapping[tuple[str, int], Callable[[dict[str, JSON]], dict[str, JSON]]]
 
     def factions(self, players: int, options: Mapping[str, JSON]) -> Sequence[str]: ...
 

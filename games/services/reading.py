@@ -20,6 +20,7 @@ SAMPLES = 20
 
 
 def seats_json(game: Game) -> list[dict]:
+    """The game's seats as the API lists them."""
     return [
         {
             "index": s.index,
@@ -91,6 +92,7 @@ def _iso(dt) -> str | None:
 
 
 def view(game: Game, user) -> dict:
+    """What `user` sees of the game now: the engine's view for their seat (or a spectator's)."""
     viewer = viewer_for(game, user)
     if game.status == Game.Status.OPEN:
         return {"ruleset": game.ruleset, "version": 0, "seat": viewer.seat, "state": None, "seats": None}
@@ -115,6 +117,7 @@ def _view_body(game: Game, state: Any, viewer: Viewer, version: int) -> dict:
 
 
 def legal(game: Game, user) -> dict:
+    """The commands `user` may send now: listed, or templates with samples when there are too many."""
     viewer = viewer_for(game, user)
     out = {
         "ruleset": game.ruleset,
@@ -161,6 +164,7 @@ def legal(game: Game, user) -> dict:
 
 
 def events_page(game: Game, user, after: int, limit: int) -> tuple[list[dict], bool]:
+    """Up to `limit` events after `after` as the user may see them, and whether more follow."""
     viewer = viewer_for(game, user)
     rows = store.load(game.id, after=after, limit=limit + 1)
     more = len(rows) > limit
@@ -168,6 +172,7 @@ def events_page(game: Game, user, after: int, limit: int) -> tuple[list[dict], b
 
 
 def replay(game: Game, user, version: Any) -> dict:
+    """The view at `version` of the game's history; Invalid outside 1..current version."""
     try:
         v = int(version)
     except (TypeError, ValueError):
