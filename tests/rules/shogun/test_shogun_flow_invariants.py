@@ -10,7 +10,7 @@ import pytest
 
 from games.rules.base import canonical_json, fold, rng_factory
 from games.rules.shogun import data
-from games.rules.shogun import state as S
+from games.rules.shogun import state as shogun_state
 from games.rules.shogun.rules import RULES
 from games.rules.testing import pick
 
@@ -33,16 +33,16 @@ def _invariants(s):
         pl = s["players"][x]
         assert pl["officials"] + pl["vestibule"] + pl["hall"] == data.OFFICIALS
         assert min(pl["officials"], pl["vestibule"], pl["hall"]) >= 0
-        assert 0 <= S.supply(s, x) <= data.ARMIES
+        assert 0 <= shogun_state.supply(s, x) <= data.ARMIES
         assert pl["money"] >= 0 and pl["rice"] >= 0
         if s["phase"] != "favour":
             assert pl["hall"] == 0
     for name, p in s["provinces"].items():
         if p["owner"] is None:  # neutral provinces never hold armies, buildings or markers
-            assert p["armies"] == 0 and not S.buildings(p) and p["markers"] == 0
+            assert p["armies"] == 0 and not shogun_state.buildings(p) and p["markers"] == 0
         else:
             assert p["armies"] >= 1
-        assert len(S.buildings(p)) <= data.PROVINCES[name]["sites"]
+        assert len(shogun_state.buildings(p)) <= data.PROVINCES[name]["sites"]
     for kind, total in data.SETUP["building_tiles"].items():
         assert s["tiles"][kind] + sum(p[kind] for p in s["provinces"].values()) == total
 
@@ -96,7 +96,7 @@ def test_random_game_flow_secrecy_and_invariants(n, opts, seed):
             for x in range(n):
                 for space, card in r["revealed"][x].items():
                     assert (x, space) in public, (viewer, x, space)
-                    assert card == S.plan_card(state, x, space)
+                    assert card == shogun_state.plan_card(state, x, space)
     types = [e.type.split(".", 1)[1] for e in events]
     segs = _season_segments(types)
     assert len(segs) == 6  # spring, summer, autumn of two years; winter adds no season
