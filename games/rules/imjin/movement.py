@@ -10,8 +10,7 @@ from typing import Any
 
 from games.rules.base import IllegalCommand
 
-from . import commands as C
-from . import data
+from . import commands, data
 from . import events as ev
 from .context import Ctx
 from .state import State, adjacent, side_in, timed_active, units_in
@@ -125,9 +124,9 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         return
     norm: dict[str, Any]
     if t == "move":
-        norm = {"type": "move", "unit": C.unit(cmd), "path": C.area_list(cmd, "path")}
+        norm = {"type": "move", "unit": commands.unit(cmd), "path": commands.area_list(cmd, "path")}
     else:
-        norm = {"type": "swap", "unit": C.unit(cmd), "with": C.unit(cmd, "with")}
+        norm = {"type": "swap", "unit": commands.unit(cmd), "with": commands.unit(cmd, "with")}
     if norm not in legal(s, prompt):
         raise IllegalCommand(
             "that move is not legal (adjacency, enemies, stacking, typhoon, already moved, or cost)"

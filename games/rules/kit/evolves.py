@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Generic, TypeVar, cast
 
 from ..base import Event
-from .cow import copy_on_write
+from .cow import copy_on_write, deep_copy
 
 S = TypeVar("S")
 Handler = Callable[[Any, dict[str, Any]], None]
@@ -34,9 +34,13 @@ def _nothing(state: Any, payload: dict[str, Any]) -> None:
 class Evolver(Generic[S]):
     """Event type -> (handler, keys it mutates); see the module docstring."""
 
-    def __init__(self, ruleset: str) -> None:
-        """An empty registry for the ruleset named `ruleset` (used in errors)."""
+    def __init__(self, ruleset: str, copy_payload: bool = False) -> None:
+        """An empty registry for the ruleset named `ruleset` (used in errors).
+
+        `copy_payload`: hand handlers a deep copy of the payload (for handlers
+        that store parts of it in the state, which is later mutated)."""
         self.ruleset = ruleset
+        self._copy_payload = copy_payload
         self._handlers: dict[str, tuple[Handler, tuple[str, ...]]] = {}
 
     def __call__(self, *types: str, mutates: Iterable[str] = ()) -> Callable[[Handler], Handler]:
@@ -75,10 +79,14 @@ class Evolver(Generic[S]):
         """A new state: `event` applied to a copy-on-write copy of `state`."""
         fn, keys = self._entry(event.type)
         new = copy_on_write(cast(Any, state), keys)
-        fn(new, dict(event.payload))
+        fn(new, self._payload(event))
         return cast(S, new)
 
     def apply_in_place(self, state: S, event: Event) -> None:
         """Apply `event` to a state the caller owns (decide's private scratch)."""
         fn, _ = self._entry(event.type)
-        fn(state, dict(event.payload))
+        fn(state, self._payload(event))
+
+    def _payload(self, event: Event) -> dict[str, Any]:
+        payload = dict(event.payload)
+        return deep_copy(payload) if self._copy_payload else payload

@@ -121,7 +121,7 @@ def test_t3_favour_ranking_and_payment():
         s["players"][seat]["officials"] = 7 - v
     s, events = run(s)
     assert of_type(events, "CourtRanked")[0]["queue"] == [BARBARA, DIRK, JENS, ANIKA]
-    assert RULES_pending(s) == [(BARBARA, "favour")]
+    assert rules_pending(s) == [(BARBARA, "favour")]
     money = s["players"][BARBARA]["money"]
     s, _ = act(s, BARBARA, {"type": "favour", "card": 8, "use": True, "province": None})
     assert s["tower"]["tray"].count(BARBARA) == 2 and s["players"][BARBARA]["money"] == money
@@ -143,7 +143,7 @@ def test_t3_favour_ranking_and_payment():
     assert s["phase"] == "actions"
 
 
-def RULES_pending(s):
+def rules_pending(s):
     from games.rules.shogun.rules import RULES
 
     return [(p.seat, p.kind) for p in RULES.pending(s)]

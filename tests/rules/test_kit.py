@@ -1,0 +1,124 @@
+"""The engine kit (games/rules/kit) and what every ruleset built on it must keep:
+evolve refuses unknown events and never mutates its input, the decision table
+covers every pending kind, commands are parsed from their declared shapes."""
+
+from __future__ import annotations
+
+import importlib
+import pickle
+
+import pytest
+
+from games.rules import registry
+from games.rules.base import BadCommand, Event, IllegalCommand
+from games.rules.kit import (
+    ALL,
+    Decision,
+    Evolver,
+    Shape,
+    UnknownEvent,
+    copy_on_write,
+    decision_of,
+    parse_command,
+)
+from games.rules.testing import play_random_game
+
+RULESETS = ["rising-sun", "shogun", "imjin"]
+PLAYERS = {"rising-sun": 4, "shogun": 4, "imjin": 2}
+
+
+@pytest.fixture(scope="module", params=RULESETS)
+def played(request):
+    rules = registry.load_strict(request.param)
+    out = play_random_game(
+        rules, [None] * PLAYERS[request.param], {}, seed=3, check_every=10**6, check_views=False
+    )
+    return rules, out.events
+
+
+def test_evolve_refuses_an_unknown_event(played):
+    rules, events = played
+    state = rules.initial_state()
+    for e in events[:3]:
+        state = rules.evolve(state, e) if not e.type.startswith("core.") else state
+    with pytest.raises(UnknownEvent):
+        rules.evolve(state, Event(f"{rules.id}.NoSuchEvent", {}))
+
+
+def test_evolve_never_mutates_its_input(played):
+    rules, events = played
+    state = rules.initial_state()
+    for e in events:
+        if e.type.startswith("core."):
+            continue
+        before = pickle.dumps(state)
+        new = rules.evolve(state, e)
+        assert pickle.dumps(state) == before, f"evolve mutated its input on {e.type}"
+        state = new
+
+
+def test_every_pending_kind_has_a_decision(played):
+    rules, events = played
+    flow = importlib.import_module(type(rules).__module__.rsplit(".", 1)[0] + ".flow")
+    assert flow.DECISIONS and all(isinstance(d, Decision) for d in flow.DECISIONS.values())
+
+
+SHAPES = {
+    "move": Shape({"to": str, "armies": int}),
+    "gift": Shape({"to": int}, {"coins": int}, defaults={"coins": 0}),
+    "free": Shape({"a": int}, open=True),
+}
+
+
+def test_parse_command_checks_the_declared_shape():
+    assert parse_command({"type": "move", "to": "Edo", "armies": 2}, SHAPES) == {
+        "type": "move",
+        "to": "Edo",
+        "armies": 2,
+    }
+    assert parse_command({"type": "gift", "to": 1}, SHAPES) == {"type": "gift", "to": 1, "coins": 0}
+    assert parse_command({"type": "free", "a": 1, "b": [2]}, SHAPES) == {"type": "free", "a": 1, "b": [2]}
+    for bad in (
+        [],
+        {"type": 3},
+        {"type": "fly"},
+        {"type": "move", "to": "Edo"},
+        {"type": "move", "to": "Edo", "armies": True},
+        {"type": "move", "to": "Edo", "armies": 1, "extra": 0},
+        {"type": "gift", "to": 1, "coins": "1"},
+    ):
+        with pytest.raises(BadCommand):
+            parse_command(bad, SHAPES)
+
+
+def test_decision_of_refuses_commands_the_decision_does_not_understand():
+    table = {"bid": Decision(pending=lambda s: [0], legal=lambda s: [], commands=frozenset({"bid"}))}
+    assert decision_of(table, "bid", "bid") is table["bid"]
+    with pytest.raises(IllegalCommand):
+        decision_of(table, "bid", "pass")
+    with pytest.raises(IllegalCommand):
+        decision_of(table, "war")
+
+
+def test_evolver_copies_only_what_a_handler_declares():
+    evolves: Evolver[dict] = Evolver("test")
+
+    @evolves("test.Added", mutates=("items",))
+    def _added(s, p):
+        s["items"].append(p["item"])
+
+    @evolves("test.Renamed")
+    def _renamed(s, p):
+        s["name"] = p["name"]
+
+    with pytest.raises(ValueError):
+        evolves("test.Added")(_renamed)
+    state = {"items": [1], "other": [9], "name": "a"}
+    new = evolves.evolve(state, Event("test.Added", {"item": 2}))
+    assert new["items"] == [1, 2] and state["items"] == [1]
+    assert new["other"] is state["other"]  # shared: not declared
+    assert evolves.evolve(new, Event("test.Renamed", {"name": "b"}))["name"] == "b" and new["name"] == "a"
+    with pytest.raises(UnknownEvent):
+        evolves.evolve(state, Event("test.Unknown", {}))
+    whole = copy_on_write(state, [ALL])
+    assert whole == state and whole["other"] is not state["other"]
