@@ -25,14 +25,16 @@ class Decision:
 
     `commands` names the command types it understands (empty: whatever
     `decide` checks itself); `decide` is None when the ruleset's `rules.py`
-    handles the command itself (a secret commitment, say), and `default` is
-    None when the ruleset computes defaults one way for every kind."""
+    handles the command itself (a secret commitment, say); `default` is None
+    when the ruleset computes defaults one way for every kind; `name` is the
+    kind `pending` reports, when it differs from the table's key."""
 
     pending: Callable[..., list[int]]
     legal: Callable[..., list[Command]]
     decide: Callable[..., None] | None = None
     default: Callable[..., Command | None] | None = None
     commands: frozenset[str] = field(default_factory=frozenset)
+    name: str = ""
 
 
 def decision_of(table: Mapping[str, Decision], kind: str, command_type: str | None = None) -> Decision:

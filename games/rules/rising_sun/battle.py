@@ -8,7 +8,7 @@ from typing import Any
 
 from ..base import IllegalCommand
 from .figures import do_kill, request_kill
-from .flow import AUTO, INPUT, PROMPT, Command, Ctx, Step, pop, prompt
+from .frames import Command, Ctx, pop, prompt
 from .state import (
     ADVANTAGES,
     Advantage,
@@ -72,17 +72,14 @@ def reveal(s: State) -> None:
     pop(s)  # the bidding frame
 
 
-def _bidding_pending(s: State, f: Frame) -> list[int]:
+def bidding_pending(s: State, f: Frame) -> list[int]:
     b = current_battle(s)
     return [q for q in b["participants"] if str(q) not in b["bids"]]
 
 
-INPUT["bidding"] = Step(
-    _bidding_pending,
-    lambda s, f, seat: [{"type": "bid", "seppuku": 0, "hostage": 0, "ronin": 0, "poets": 0}],
-    None,
-    "war_bid",
-)
+def bidding_legal(s: State, f: Frame, seat: int) -> list[Command]:
+    """Bids are secret and too many to list: the zero bid (rules.py adds a template)."""
+    return [{"type": "bid", "seppuku": 0, "hostage": 0, "ronin": 0, "poets": 0}]
 
 
 def adv_winner(s: State, adv: Advantage) -> int | None:
@@ -107,7 +104,7 @@ def ronin_amount(s: State, seat: int) -> int:
     return n
 
 
-def _battle(s: State, f: Frame, ctx: Ctx) -> None:
+def battle_step(s: State, f: Frame, ctx: Ctx) -> None:
     b = current_battle(s)
     step = f["step"]
     f["step"] += 1
@@ -143,10 +140,7 @@ def _battle(s: State, f: Frame, ctx: Ctx) -> None:
         s["battle"] = None
 
 
-AUTO["battle"] = _battle
-
-
-def _seppuku(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_seppuku(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice != "commit":
         return
     seat = p["seat"]
@@ -157,7 +151,7 @@ def _seppuku(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
         gain_honor(s, seat)
 
 
-def _hostage(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_take_hostage(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     """One hostage per prompt (Respect: 1 more per copy); the VP stolen by the
     whole Take Hostage advantage are one gain instance (Loyalty, §6). From rules
     version 3 each stolen VP moves to the captor with its hostage (so the VP on
@@ -187,20 +181,14 @@ def _hostage(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
         loyalty(s, seat)
 
 
-def _ronin(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_hire_ronin(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice == "hire":
         current_battle(s)["hired_ronin"][str(p["seat"])] = ronin_amount(s, p["seat"])
 
 
-def _poets(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_imperial_poets(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice == "compose":
         gain_vp(s, p["seat"], current_battle(s)["killed"])
-
-
-PROMPT["seppuku"] = _seppuku
-PROMPT["take_hostage"] = _hostage
-PROMPT["hire_ronin"] = _ronin
-PROMPT["imperial_poets"] = _poets
 
 
 def _outcome(s: State) -> None:
@@ -238,13 +226,11 @@ def _reparations(s: State) -> None:
         prompt(s, winner, "reparations", [str(q) for q in losers], left=rem)
 
 
-def _reparation_pick(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_reparations(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     s["players"][int(choice)]["coins"] += 1
     rest = [o for o in p["options"] if o != choice]
     if p["left"] > 1 and rest:
         prompt(s, p["seat"], "reparations", rest, left=p["left"] - 1)
 
-
-PROMPT["reparations"] = _reparation_pick
 
 __all__ = ["check_bid", "store_bid", "reveal", "IllegalCommand"]
