@@ -56,13 +56,13 @@ class RulesError(ValueError):
         self.reason = reason
 
 
-class IllegalCommand(RulesError):
+class IllegalCommand(RulesError):  # noqa: N818 - a public name of the engine contract
     """A well-formed command the rules forbid now (HTTP 422 `illegal_command`)."""
 
     code = "illegal_command"
 
 
-class BadCommand(RulesError):
+class BadCommand(RulesError):  # noqa: N818 - a public name of the engine contract
     """A malformed command: unknown type, missing or ill-typed field (HTTP 400)."""
 
     code = "invalid_command"

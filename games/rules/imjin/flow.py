@@ -35,40 +35,52 @@ KOBAYAKAWA = "kobayakawa_takakage"
 
 def settle(ctx: Ctx) -> None:
     for _ in range(500):
-        s = ctx.state
         if victory.check_instant(ctx):
             return
-        q = s["queue"]
-        if q:
-            if q[0]["kind"] == "choose_general" and not event_cards.choose_options(s, q[0]):
-                ctx.pop()  # nobody qualifies: that side's part has no effect (R #19)
-                continue
-            if q[0]["kind"] != "auto":
-                return
-            item = ctx.pop()
-            AUTO[item["what"]](ctx, item)
-            continue
-        f = s["flow"]
-        if f["stage"] != "turn":
+        more = _queued_step(ctx) if ctx.state["queue"] else _turn_step(ctx)
+        if not more:
             return
-        step = f["step"]
-        if step == "wheel":
-            ctx.push({"kind": "advance_wheel", "seat": f["turn"]})
-            return
-        if step == "begin":
-            if ctx.facts():
-                ctx.emit(ev.ACTION_STARTED, {"seat": f["turn"], "action": f["action"]})
-            else:
-                ctx.set_flow(step="act")
-                ctx.flow(act={})
-            BEGIN[f["action"]](ctx, f["turn"])
-        elif step == "act":
-            ctx.step(ev.ACTION_ENDED, "closing")
-            if f["action"] == "move_battle":
-                end_move_battle(ctx, f["turn"])
-        else:
-            end_turn(ctx)
     raise AssertionError("settle did not converge")
+
+
+def _queued_step(ctx: Ctx) -> bool:
+    """Run the automatic item at the head of the queue (False: a seat must decide)."""
+    s = ctx.state
+    head = s["queue"][0]
+    if head["kind"] == "choose_general" and not event_cards.choose_options(s, head):
+        ctx.pop()  # nobody qualifies: that side's part has no effect (R #19)
+        return True
+    if head["kind"] != "auto":
+        return False
+    item = ctx.pop()
+    AUTO[item["what"]](ctx, item)
+    return True
+
+
+def _turn_step(ctx: Ctx) -> bool:
+    """Move the turn on by one step (False: the game is not in a turn, or the
+    player must advance the wheel)."""
+    f = ctx.state["flow"]
+    if f["stage"] != "turn":
+        return False
+    step = f["step"]
+    if step == "wheel":
+        ctx.push({"kind": "advance_wheel", "seat": f["turn"]})
+        return False
+    if step == "begin":
+        if ctx.facts():
+            ctx.emit(ev.ACTION_STARTED, {"seat": f["turn"], "action": f["action"]})
+        else:
+            ctx.set_flow(step="act")
+            ctx.flow(act={})
+        BEGIN[f["action"]](ctx, f["turn"])
+    elif step == "act":
+        ctx.step(ev.ACTION_ENDED, "closing")
+        if f["action"] == "move_battle":
+            end_move_battle(ctx, f["turn"])
+    else:
+        end_turn(ctx)
+    return True
 
 
 def end_turn(ctx: Ctx) -> None:

@@ -67,17 +67,25 @@ def paths(s: State, prompt: dict[str, Any], uid: str) -> list[list[str]]:
     for b in sorted(data.adjacency()[here]):
         if side_in(s, b) not in (None, side):
             continue  # never pass through enemies
-        if naval and not data.is_land(b):
-            for c in sorted(data.adjacency()[b]):
-                if c == here or not can_enter(s, side, c):
-                    continue
-                if data.is_land(c) and units_in(s, c):
-                    continue  # landing only on a land holding no units at all
+        out += _second_steps(s, side, here, b, naval, li)
+    return out
+
+
+def _second_steps(s: State, side: str, here: str, b: str, naval: bool, li: bool) -> list[list[str]]:
+    """Two-area paths through `b`: by sea (landing only on a land holding no units
+    at all), or 李舜臣's land march."""
+    out: list[list[str]] = []
+    if naval and not data.is_land(b):
+        for c in sorted(data.adjacency()[b]):
+            if c == here or not can_enter(s, side, c):
+                continue
+            if data.is_land(c) and units_in(s, c):
+                continue
+            out.append([b, c])
+    if li and data.is_land(b):
+        for c in sorted(data.adjacency()[b]):
+            if c != here and data.is_land(c) and can_enter(s, side, c):
                 out.append([b, c])
-        if li and data.is_land(b):
-            for c in sorted(data.adjacency()[b]):
-                if c != here and data.is_land(c) and can_enter(s, side, c):
-                    out.append([b, c])
     return out
 
 

@@ -211,21 +211,8 @@ def _apply(
         and t_new >= pre["target"]
     ):
         m_new -= 1  # 權慄: no loss caused → the attacking main unit loses 1
-    hits_t, hits_m = rt["general"], rd["general"]
-    if (
-        not plain
-        and combat.where(s, main) == "land"
-        and combat.gen(s, main) == "nurhaci"
-        and not defender_only
-    ):
-        hits_t += 1
-    if (
-        not plain
-        and combat.where(s, target) == "land"
-        and combat.gen(s, target) == "nurhaci"
-        and not attacker_only
-    ):
-        hits_m += 1
+    hits_t = rt["general"] + _nurhaci(s, main, plain or defender_only)
+    hits_m = rd["general"] + _nurhaci(s, target, plain or attacker_only)
     turn_seat = ctx.state["flow"]["turn"]
     a_side = "japan" if plain else s["side"][s["units"][main]["owner"]]
     d_side = "japan" if plain else other(a_side)  # 內訌: every kill counts for Japan
@@ -239,18 +226,38 @@ def _apply(
             [(target, t_new), (main, m_new)],
         )
         return
+    _settle_in_order(
+        ctx,
+        [(g_t, hits_t, rd["heal_hp"], a_side), (g_m, hits_m, rt["heal_hp"], d_side)],
+        [(target, t_new), (main, m_new)],
+    )
+
+
+def _nurhaci(s: State, unit: str, off: bool) -> int:
+    """努爾哈赤 on land: 1 more hit on the opposing general (not in 內訌, nor in the
+    half of a first strike his side does not roll)."""
+    return int(not off and combat.where(s, unit) == "land" and combat.gen(s, unit) == "nurhaci")
+
+
+def _settle_in_order(
+    ctx: Ctx, generals: list[tuple[str | None, int, int, str]], troops: list[tuple[str, int]]
+) -> None:
+    """Rules versions 1-2: hits on the target's then the main unit's general, heals
+    (main's general first), then troops. `generals`: (general, hits, heal, killer
+    side) of the target's side, then of the main unit's; `troops`: (unit, count)."""
+    s = ctx.state
+    (g_t, hits_t, heal_t, side_t), (g_m, hits_m, heal_m, side_m) = generals
     if g_t:
-        damage(ctx, g_t, hits_t, a_side)
+        damage(ctx, g_t, hits_t, side_t)
     if g_m:
-        damage(ctx, g_m, hits_m, d_side)
-    if g_m and on_map(s, g_m) and rt["heal_hp"]:
-        heal(ctx, g_m, rt["heal_hp"])
-    if g_t and on_map(s, g_t) and rd["heal_hp"]:
-        heal(ctx, g_t, rd["heal_hp"])
-    if target in s["units"]:
-        set_troops(ctx, target, t_new, "battle")
-    if main in s["units"]:
-        set_troops(ctx, main, m_new, "battle")
+        damage(ctx, g_m, hits_m, side_m)
+    if g_m and on_map(s, g_m) and heal_m:
+        heal(ctx, g_m, heal_m)
+    if g_t and on_map(s, g_t) and heal_t:
+        heal(ctx, g_t, heal_t)
+    for uid, count in troops:
+        if uid in s["units"]:
+            set_troops(ctx, uid, count, "battle")
 
 
 def _settle_exchange(

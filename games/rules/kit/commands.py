@@ -69,7 +69,16 @@ def parse_command(command: object, shapes: Mapping[str, Shape]) -> dict[str, Any
     extra = set(command) - declared
     if extra and not shape.open:
         raise BadCommand(f"unknown field(s) {sorted(extra)} for {name}")
-    out: dict[str, Any] = {"type": name}
+    out: dict[str, Any] = {"type": name, **_fields(name, command, shape)}
+    if shape.open:
+        out.update({key: command[key] for key in extra})
+    if shape.check is not None:
+        shape.check(out)
+    return out
+
+
+def _fields(name: str, command: Mapping[str, Any], shape: Shape) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     for key, kind in shape.required.items():
         if key not in command:
             raise BadCommand(f"{name} needs field {key!r}")
@@ -79,10 +88,6 @@ def parse_command(command: object, shapes: Mapping[str, Shape]) -> dict[str, Any
             out[key] = _checked(key, command[key], kind)
         elif key in shape.defaults:
             out[key] = shape.defaults[key]
-    if shape.open:
-        out.update({key: command[key] for key in extra})
-    if shape.check is not None:
-        shape.check(out)
     return out
 
 

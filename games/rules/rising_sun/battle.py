@@ -4,6 +4,7 @@ War Reparations. The bid itself is committed in rules.decide (commit-reveal)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..base import IllegalCommand
@@ -104,37 +105,44 @@ def ronin_amount(s: State, seat: int) -> int:
     return n
 
 
+def _ask_seppuku(s: State) -> None:
+    w = adv_winner(s, "seppuku")
+    if w is not None:
+        prompt(s, w, "seppuku", ["decline", "commit"])
+
+
+def _ask_hostage(s: State) -> None:
+    w = adv_winner(s, "hostage")
+    if w is not None:
+        prompt(
+            s,
+            w,
+            "take_hostage",
+            ["decline"] + hostage_targets(s, w),
+            left=1 + copies(s, w, "Respect"),
+            got=0,
+        )
+
+
+def _ask_ronin(s: State) -> None:
+    w = adv_winner(s, "ronin")
+    if w is not None and ronin_amount(s, w) > 0:
+        prompt(s, w, "hire_ronin", ["decline", "hire"])
+
+
+def _ask_poets(s: State) -> None:
+    w = adv_winner(s, "poets")
+    if w is not None and current_battle(s)["killed"] > 0:
+        prompt(s, w, "imperial_poets", ["decline", "compose"])
+
+
 def battle_step(s: State, f: Frame, ctx: Ctx) -> None:
-    b = current_battle(s)
+    """One step of a battle (frame `step`): the War Advantages in rulebook order,
+    the outcome, then reparations; the battle ends after the last one."""
     step = f["step"]
     f["step"] += 1
-    if step == 0:
-        w = adv_winner(s, "seppuku")
-        if w is not None:
-            prompt(s, w, "seppuku", ["decline", "commit"])
-    elif step == 1:
-        w = adv_winner(s, "hostage")
-        if w is not None:
-            prompt(
-                s,
-                w,
-                "take_hostage",
-                ["decline"] + hostage_targets(s, w),
-                left=1 + copies(s, w, "Respect"),
-                got=0,
-            )
-    elif step == 2:
-        w = adv_winner(s, "ronin")
-        if w is not None and ronin_amount(s, w) > 0:
-            prompt(s, w, "hire_ronin", ["decline", "hire"])
-    elif step == 3:
-        _outcome(s)
-    elif step == 4:
-        w = adv_winner(s, "poets")
-        if w is not None and b["killed"] > 0:
-            prompt(s, w, "imperial_poets", ["decline", "compose"])
-    elif step == 5:
-        _reparations(s)
+    if step < len(_BATTLE_STEPS):
+        _BATTLE_STEPS[step](s)
     else:
         pop(s)
         s["battle"] = None
@@ -234,3 +242,13 @@ def on_reparations(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
 
 
 __all__ = ["check_bid", "store_bid", "reveal", "IllegalCommand"]
+
+
+_BATTLE_STEPS: tuple[Callable[[State], None], ...] = (
+    _ask_seppuku,
+    _ask_hostage,
+    _ask_ronin,
+    _outcome,
+    _ask_poets,
+    _reparations,
+)

@@ -5,6 +5,7 @@ Spirit, Patron, Warlord) and end-of-Recruit upgrades (Light, Samurai)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .data import PROVINCES
@@ -170,27 +171,51 @@ def after_summon_step(s: State, f: Frame, ctx: Ctx) -> None:
 
 
 def after_summon_card(s: State, seat: int, card: str) -> None:
-    others = [q for q in range(s["player_count"]) if q != seat]
-    if card == "Path of the Warlord":
-        gain_coins(s, seat, 1)
-    elif card == "Path of the Patron":
-        if sum(1 for q in others if higher(s, seat, q)) >= 2:
-            gain_coins(s, seat, 2)
-    elif card == "Path of the Spirit":
-        if s["honor"][0] == seat:
-            gain_coins(s, seat, 2)
-            gain_vp(s, seat, 2)
-    elif card == "Path of the Monkey":
-        if any(s["players"][q]["coins"] for q in others):
-            prompt(s, seat, "path_of_the_monkey", ["pass", "take"])
-    elif card == "Path of the Ninja":
-        targets = ninja_targets(s, seat)
-        if targets:
-            prompt(s, seat, "path_of_the_ninja", ["pass"] + targets)
-    elif card == "Path of the Kenin":
-        targets = kenin_targets(s, seat)
-        if targets:
-            prompt(s, seat, "path_of_the_kenin", ["pass"] + targets)
+    effect = _AFTER_SUMMON_EFFECTS.get(card)
+    if effect is not None:
+        effect(s, seat, [q for q in range(s["player_count"]) if q != seat])
+
+
+def _warlord(s: State, seat: int, others: list[int]) -> None:
+    gain_coins(s, seat, 1)
+
+
+def _patron(s: State, seat: int, others: list[int]) -> None:
+    if sum(1 for q in others if higher(s, seat, q)) >= 2:
+        gain_coins(s, seat, 2)
+
+
+def _spirit(s: State, seat: int, others: list[int]) -> None:
+    if s["honor"][0] == seat:
+        gain_coins(s, seat, 2)
+        gain_vp(s, seat, 2)
+
+
+def _monkey_card(s: State, seat: int, others: list[int]) -> None:
+    if any(s["players"][q]["coins"] for q in others):
+        prompt(s, seat, "path_of_the_monkey", ["pass", "take"])
+
+
+def _ninja_card(s: State, seat: int, others: list[int]) -> None:
+    targets = ninja_targets(s, seat)
+    if targets:
+        prompt(s, seat, "path_of_the_ninja", ["pass"] + targets)
+
+
+def _kenin_card(s: State, seat: int, others: list[int]) -> None:
+    targets = kenin_targets(s, seat)
+    if targets:
+        prompt(s, seat, "path_of_the_kenin", ["pass"] + targets)
+
+
+_AFTER_SUMMON_EFFECTS: dict[str, Callable[[State, int, list[int]], None]] = {
+    "Path of the Warlord": _warlord,
+    "Path of the Patron": _patron,
+    "Path of the Spirit": _spirit,
+    "Path of the Monkey": _monkey_card,
+    "Path of the Ninja": _ninja_card,
+    "Path of the Kenin": _kenin_card,
+}
 
 
 def ninja_targets(s: State, seat: int) -> list[str]:

@@ -414,16 +414,15 @@ def _favour(s: State, p: Payload) -> None:
         _apply_favour(s, seat, data.FAVOURS[card], p)
 
 
+_COUNTERS = {"chests": "money", "rice": "rice", "vp": "vp"}  # favour type -> player counter
+
+
 def _apply_favour(s: State, seat: int, fav: dict[str, Any], p: Payload) -> None:
     pl, t, prov = s["players"][seat], fav["type"], p.get("province")
     if t == "cancel_event":
         s["event_cancelled"] = True
-    elif t == "chests":
-        pl["money"] += fav["amount"]
-    elif t == "rice":
-        pl["rice"] += fav["amount"]
-    elif t == "vp":
-        pl["vp"] += fav["amount"]
+    elif t in _COUNTERS:
+        cast(dict[str, Any], pl)[_COUNTERS[t]] += fav["amount"]
     elif t == "tray":
         s["tower"]["tray"].extend([seat] * p["n"])
     elif t == "immunity":
