@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import pickle
+from pathlib import Path
 
 import pytest
 
@@ -23,6 +24,7 @@ from games.rules.kit import (
 )
 from games.rules.testing import play_random_game
 
+ROOT = Path(__file__).resolve().parents[2]
 RULESETS = ["rising-sun", "shogun", "imjin"]
 PLAYERS = {"rising-sun": 4, "shogun": 4, "imjin": 2}
 
@@ -122,3 +124,28 @@ def test_evolver_copies_only_what_a_handler_declares():
         evolves.evolve(state, Event("test.Unknown", {}))
     whole = copy_on_write(state, [ALL])
     assert whole == state and whole["other"] is not state["other"]
+
+
+CORE_FILES = (
+    "README.md",
+    "data",
+    "commands.py",
+    "events.py",
+    "state.py",
+    "setup.py",
+    "evolve.py",
+    "view.py",
+    "rules.py",
+    "flow.py",
+)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_ruleset_folder_has_the_same_core_files(ruleset):
+    """House style: one folder shape (test builders live under tests/, not here)."""
+    folder = Path(registry.load_strict(ruleset).__class__.__module__.replace(".", "/")).parent
+    folder = ROOT / folder
+    missing = [name for name in CORE_FILES if not (folder / name).exists()]
+    assert not missing, f"{ruleset} lacks {missing}"
+    assert not list(folder.glob("testkit*.py")) and not list(folder.glob("catalog*.py"))
+    assert (folder / "data" / "schemas").is_dir()

@@ -97,6 +97,7 @@ DECISIONS: dict[str, Decision] = {
         decide=lambda ctx, seat, cmd: bidding.decide(ctx, seat, cmd["slot"]),
         default=_listed_default,
         commands=frozenset({"special"}),
+        name="choose_special",
     ),
     "favour": Decision(
         pending=lambda s: _one(court.current(s)),
@@ -118,10 +119,9 @@ DECISIONS: dict[str, Decision] = {
         decide=lambda ctx, seat, cmd: winter.decide(ctx, seat, cmd["province"]),
         default=_listed_default,
         commands=frozenset({"revolt"}),
+        name="famine_order",
     ),
 }
-
-_KIND_NAMES = {"special": "choose_special", "winter": "famine_order"}
 
 
 def _favour(ctx: Ctx, seat: int, cmd: Command) -> None:
@@ -147,7 +147,7 @@ def kind_of(state: State) -> str:
     a = actions.actor(state) if phase == "actions" else None
     if a is not None:
         return f"{a[1]}:{a[2]}"
-    return _KIND_NAMES.get(phase, phase)
+    return DECISIONS[phase].name or phase
 
 
 def pending(state: State) -> list[Pending]:
