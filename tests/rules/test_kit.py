@@ -59,10 +59,42 @@ def test_evolve_never_mutates_its_input(played):
         state = new
 
 
-def test_every_pending_kind_has_a_decision(played):
-    rules, events = played
+class _Recorder:
+    """The ruleset, recording every decision kind `pending` reports."""
+
+    def __init__(self, rules):
+        self._rules = rules
+        self.kinds: set[str] = set()
+
+    def __getattr__(self, name):
+        return getattr(self._rules, name)
+
+    def pending(self, state):
+        out = self._rules.pending(state)
+        self.kinds |= {p.kind for p in out}
+        return out
+
+
+def _declared(flow) -> set[str]:
+    """The decision kinds a ruleset's flow.py declares (Rising Sun's prompts report
+    what they ask; a Shogun action reports `<action>:<sub-step>`)."""
+    names = {d.name or kind for kind, d in flow.DECISIONS.items()}
+    return names | set(getattr(flow, "PROMPTS", ()))
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_pending_kind_is_declared_in_flow(ruleset):
+    rules = registry.load_strict(ruleset)
     flow = importlib.import_module(type(rules).__module__.rsplit(".", 1)[0] + ".flow")
     assert flow.DECISIONS and all(isinstance(d, Decision) for d in flow.DECISIONS.values())
+    recorder = _Recorder(rules)
+    play_random_game(recorder, [None] * PLAYERS[ruleset], {}, seed=4, check_every=10**6, check_views=False)
+    kinds = recorder.kinds
+    assert len(kinds) >= 3
+    if ruleset == "shogun":  # an action reports `<action card>:<sub-step>`, decided by "actions"
+        assert any(":" in k for k in kinds)
+        kinds = {"actions" if ":" in k else k for k in kinds}
+    assert kinds <= _declared(flow), kinds - _declared(flow)
 
 
 SHAPES = {
