@@ -29,12 +29,30 @@ RULESETS = ["rising-sun", "shogun", "imjin"]
 PLAYERS = {"rising-sun": 4, "shogun": 4, "imjin": 2}
 
 
-@pytest.fixture(scope="module", params=RULESETS)
+# (ruleset, players, rules version of the game: None = current); older versions
+# keep their own events (Imjin's record patches, Rising Sun's command events)
+GAMES = [
+    ("rising-sun", 3, None),
+    ("rising-sun", 5, None),
+    ("rising-sun", 4, 3),
+    ("shogun", 3, None),
+    ("shogun", 5, None),
+    ("shogun", 4, 1),
+    ("imjin", 2, None),
+    ("imjin", 4, None),
+    ("imjin", 2, 3),
+    ("imjin", 4, 2),
+]
+
+
+@pytest.fixture(scope="module", params=GAMES, ids=[f"{r}-{n}p-v{v or 'now'}" for r, n, v in GAMES])
 def played(request):
-    rules = registry.load_strict(request.param)
-    out = play_random_game(
-        rules, [None] * PLAYERS[request.param], {}, seed=3, check_every=10**6, check_views=False
-    )
+    ruleset, players, version = request.param
+    rules = registry.load_strict(ruleset)
+    if version is not None:
+        rules = rules.for_rules_version(version)
+        assert rules.rules_version == version
+    out = play_random_game(rules, [None] * players, {}, seed=3, check_every=10**6, check_views=False)
     return rules, out.events
 
 
