@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from games.rules import registry
-from games.rules.base import BadCommand, Event, IllegalCommand
+from games.rules.base import BadCommand, Event, IllegalCommand, Rng
 from games.rules.kit import (
     ALL,
+    Context,
     Decision,
     Evolver,
     Shape,
@@ -172,6 +173,11 @@ def test_evolver_copies_only_what_a_handler_declares():
     assert evolves.evolve(new, Event("test.Renamed", {"name": "b"}))["name"] == "b" and new["name"] == "a"
     with pytest.raises(UnknownEvent):
         evolves.evolve(state, Event("test.Unknown", {}))
+    evolves.ignores("test.Noted")
+    assert evolves.evolve(state, Event("test.Noted", {"x": 1})) == state
+    scratch = {"items": [], "name": "a"}
+    evolves.apply_in_place(scratch, Event("test.Added", {"item": 5}))
+    assert scratch["items"] == [5]
     whole = copy_on_write(state, [ALL])
     assert whole == state and whole["other"] is not state["other"]
 
@@ -199,3 +205,28 @@ def test_every_ruleset_folder_has_the_same_core_files(ruleset):
     assert not missing, f"{ruleset} lacks {missing}"
     assert not list(folder.glob("testkit*.py")) and not list(folder.glob("catalog*.py"))
     assert (folder / "data" / "schemas").is_dir()
+
+
+def test_context_folds_what_it_emits_and_names_its_streams():
+    seen = []
+
+    def fold(state, event):
+        seen.append(event.type)
+        return {**state, "n": state["n"] + event.payload["by"]}
+
+    purposes = []
+
+    def rng(purpose):
+        purposes.append(purpose)
+        return Rng("seed", 1, purpose)
+
+    ctx = Context({"n": 0}, rng, fold, normalise=True)
+    ctx.emit("test.Added", {"by": 2, "pair": (1, 2)})
+    ctx.add(Event("core.ChoiceCommitted", {"by": 100}))
+    assert ctx.state == {"n": 2} and seen == ["test.Added"]
+    assert ctx.events[0].payload["pair"] == [1, 2]  # through JSON, as the store gives it back
+    assert [e.type for e in ctx.events] == ["test.Added", "core.ChoiceCommitted"]
+    ctx.stream("dice")
+    ctx.stream("dice")
+    assert purposes == ["dice:1", "dice:2"]
+    assert len(ctx.salt("bid:1")) == 32 and purposes[-1] == "salt:bid:1"

@@ -60,15 +60,6 @@ class Evolver(Generic[S]):
         """Register event types that change no state (their effect is carried elsewhere)."""
         self(*types)(_nothing)
 
-    def handles(self, event_type: str) -> bool:
-        """Whether `event_type` has a handler."""
-        return event_type in self._handlers
-
-    @property
-    def types(self) -> frozenset[str]:
-        """Every registered event type."""
-        return frozenset(self._handlers)
-
     def _entry(self, event_type: str) -> tuple[Handler, tuple[str, ...]]:
         entry = self._handlers.get(event_type)
         if entry is None:
