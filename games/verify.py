@@ -437,10 +437,8 @@ def _norm_new(e: Event) -> dict:
 
 
 def rules_upcasters(rules: Ruleset) -> Upcasters:
-    """The ruleset's `upcasters` (games.rules.base.Ruleset). A ruleset object
-    that predates the protocol member, or a test double, declares none; the
-    getattr goes when every RULES declares it (the engine kit's branch)."""
-    return getattr(rules, "upcasters", None) or {}
+    """The ruleset's `upcasters` (a member of games.rules.base.Ruleset)."""
+    return rules.upcasters
 
 
 def _engine_event(row: Mapping[str, Any], rules: Ruleset) -> Event:

@@ -39,6 +39,7 @@ import hmac
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
@@ -56,13 +57,13 @@ class RulesError(ValueError):
         self.reason = reason
 
 
-class IllegalCommand(RulesError):
+class IllegalCommand(RulesError):  # noqa: N818 - a public name of the engine contract
     """A well-formed command the rules forbid now (HTTP 422 `illegal_command`)."""
 
     code = "illegal_command"
 
 
-class BadCommand(RulesError):
+class BadCommand(RulesError):  # noqa: N818 - a public name of the engine contract
     """A malformed command: unknown type, missing or ill-typed field (HTTP 400)."""
 
     code = "invalid_command"
@@ -260,6 +261,12 @@ class Outcome:
     winners: tuple[int, ...]
     scores: Mapping[int, float]
     reason: str
+
+
+Upcaster = Callable[[dict[str, JSON]], dict[str, JSON]]
+NO_UPCASTERS: Mapping[tuple[str, int], Upcaster] = MappingProxyType(
+    {}
+)  # for a ruleset whose events never changed shape
 
 
 class Ruleset(Protocol):

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.rules.base import (
+    NO_UPCASTERS,
     BadCommand,
     Event,
     IllegalCommand,
@@ -50,6 +51,7 @@ class ToyRules:
     min_players = 2
     max_players = 4
     rules_version = 1
+    upcasters = NO_UPCASTERS
     options_schema = {
         "type": "object",
         "properties": {"coins": {"type": "integer", "minimum": 1, "maximum": 30, "default": 10}},

@@ -1,7 +1,7 @@
 """The game state: one plain dict of JSON-like values (dicts, lists, ints, strs, bools, None).
 
 Why a dict and not nested frozen dataclasses: `evolve` makes a shallow copy, deep-copies
-(with `marshal`, microseconds) only the top-level entries the event's handler declares it
+(the kit's `copy_on_write`) only the top-level entries the event's handler declares it
 changes, mutates those and returns the copy - copy-on-write, so the input is never
 touched (a test checks every event of whole games); states compare with ``==`` and
 pickle as they are. Secret planned cards
@@ -23,8 +23,9 @@ Shape (filled by `GameStarted`)::
 
 from __future__ import annotations
 
-import marshal
 from typing import Any, TypedDict, cast
+
+from games.rules.kit import deep_copy
 
 from . import data
 
@@ -183,8 +184,8 @@ def raw(s: State) -> dict[str, Any]:
 
 
 def clone(s: Any) -> Any:
-    """A deep copy (the state holds only marshal-able builtins)."""
-    return marshal.loads(marshal.dumps(s))
+    """A deep copy (the kit's `deep_copy`)."""
+    return deep_copy(s)
 
 
 def on_map(s: State, seat: int) -> int:

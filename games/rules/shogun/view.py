@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import state as S
+from . import state
 from .flow import pending
 from .state import State
 
@@ -47,19 +47,19 @@ _PUBLIC = (
 def view(s: State, seat: int | None) -> dict[str, Any]:
     if s.get("phase") == "init":
         return {"phase": "init"}
-    out: dict[str, Any] = {k: S.clone(s.get(k)) for k in _PUBLIC}
-    out["season_name"] = S.SEASONS[s["season"]]
-    out["supply"] = [S.supply(s, x) for x in range(s["n"])]
+    out: dict[str, Any] = {k: state.clone(s.get(k)) for k in _PUBLIC}
+    out["season_name"] = state.SEASONS[s["season"]]
+    out["supply"] = [state.supply(s, x) for x in range(s["n"])]
     out["favours_left"] = len(s["favour_pool"])
     out["pending"] = [{"seat": p.seat, "kind": p.kind} for p in pending(s)]
     if s.get("draft"):
-        d = S.draft_of(s)
+        d = state.draft_of(s)
         out["draft"] = {
             "first": d["first"],
             "turn": d["turn"],
             "display": list(d["display"]),
             "deck": len(d["pool"]) + len(d["bottom"]),
-            "villages": S.clone(d["villages"]),
+            "villages": state.clone(d["villages"]),
         }
     if s.get("round"):
         out["round"] = _round(s, seat)
@@ -67,10 +67,10 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
 
 
 def _round(s: State, seat: int | None) -> dict[str, Any]:
-    r = S.round_of(s)
+    r = state.round_of(s)
     over = s["phase"] == "over"
     shown = {
-        k: S.clone(r[k])
+        k: state.clone(r[k])
         for k in (
             "actions",
             "cur",
@@ -88,5 +88,5 @@ def _round(s: State, seat: int | None) -> dict[str, Any]:
     }
     shown["face_down"] = len(r["pool"])
     visible = range(s["n"]) if over else ([seat] if seat is not None else [])
-    shown["plans"] = {str(x): {k: e["card"] for k, e in S.plans_of(s)[x].items()} for x in visible}
+    shown["plans"] = {str(x): {k: e["card"] for k, e in state.plans_of(s)[x].items()} for x in visible}
     return shown

@@ -60,30 +60,8 @@ def _season_segments(types):
     return segs
 
 
-@pytest.mark.parametrize("n,opts,seed", [(3, {}, 11), (5, {"samurai": True}, 12)])
-def test_random_game_flow_secrecy_and_invariants(n, opts, seed):
-    rnd = random.Random(seed)
-    gseed = f"flow-{seed}"
-    events = list(RULES.start([None] * n, opts, rng_factory(gseed, 1)))
-    state = fold(RULES, events)
-    public = set()  # (seat, space) revealed by a public event this season
-    while RULES.outcome(state) is None:
-        p = rnd.choice(RULES.pending(state))
-        cmd = json.loads(canonical_json(dict(pick(RULES.legal_commands(state, p.seat), rnd))))
-        new = RULES.decide(state, p.seat, cmd, rng_factory(gseed, len(events) + 1))
-        for e in new:
-            state = _apply(state, e, public)
-        events += new
-        _invariants(state)
-        if state["phase"] == "over" or not state.get("round"):
-            continue
-        _check_views_reveal_only_public(state, n, public)
-    _check_seasons(events, n)
-    assert fold(RULES, events) == state
-
-
-def _apply(state, e, public: set):
-    """Fold one event, checking a season's start and noting what it made public."""
+def _fold_checked(state, e, public: set) -> dict:
+    """Fold one event, checking the favour display and noting what it reveals."""
     name = e.type.split(".", 1)[1]
     if name == "SeasonBegan":
         public.clear()
@@ -101,7 +79,8 @@ def _apply(state, e, public: set):
     return state
 
 
-def _check_views_reveal_only_public(state, n: int, public: set) -> None:
+def _check_views(state, n: int, public: set) -> None:
+    """No view shows a plan before it is public, nor another seat's plans."""
     for viewer in [None, *range(n)]:
         r = RULES.view(state, viewer)["round"]
         assert set(r["plans"]) <= ({str(viewer)} if viewer is not None else set())
@@ -111,8 +90,7 @@ def _check_views_reveal_only_public(state, n: int, public: set) -> None:
                 assert card == shogun_state.plan_card(state, x, space)
 
 
-def _check_seasons(events, n: int) -> None:
-    types = [e.type.split(".", 1)[1] for e in events]
+def _check_seasons(types: list[str], n: int) -> None:
     segs = _season_segments(types)
     assert len(segs) == 6  # spring, summer, autumn of two years; winter adds no season
     for seg in segs:
@@ -130,3 +108,24 @@ def _check_seasons(events, n: int) -> None:
         if t == "WinterRiceLost":
             nxt = next((j for j in range(i, len(types)) if types[j] == "SeasonBegan"), len(types))
             assert not {"CourtConverted", "FavourTaken", "CourtRanked"} & set(types[i:nxt])
+
+
+@pytest.mark.parametrize("n,opts,seed", [(3, {}, 11), (5, {"samurai": True}, 12)])
+def test_random_game_flow_secrecy_and_invariants(n, opts, seed):
+    rnd = random.Random(seed)
+    gseed = f"flow-{seed}"
+    events = list(RULES.start([None] * n, opts, rng_factory(gseed, 1)))
+    state = fold(RULES, events)
+    public = set()  # (seat, space) revealed by a public event this season
+    while RULES.outcome(state) is None:
+        p = rnd.choice(RULES.pending(state))
+        cmd = json.loads(canonical_json(dict(pick(RULES.legal_commands(state, p.seat), rnd))))
+        new = RULES.decide(state, p.seat, cmd, rng_factory(gseed, len(events) + 1))
+        for e in new:
+            state = _fold_checked(state, e, public)
+        events += new
+        _invariants(state)
+        if state["phase"] != "over" and state.get("round"):
+            _check_views(state, n, public)
+    _check_seasons([e.type.split(".", 1)[1] for e in events], n)
+    assert fold(RULES, events) == state
