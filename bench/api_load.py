@@ -41,7 +41,7 @@ from urllib.parse import urlparse
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.common import percentile, save, table  # noqa: E402
+from bench.common import cpu_seconds, percentile, process_tree, save, table  # noqa: E402
 
 API = "/api/v1"
 
@@ -317,28 +317,6 @@ def main() -> int:
 # ---- who used the CPU: clients (this process), server (gunicorn tree), PostgreSQL ----------------
 
 
-def _cpu_seconds(pid: int) -> float:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
-
-
-def _tree(pid: int) -> list[int]:
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        out.append(p)
-        try:
-            with open(f"/proc/{p}/task/{p}/children") as f:
-                todo += [int(x) for x in f.read().split()]
-        except OSError:
-            pass
-    return out
-
-
 def _pg_backends() -> list[int]:
     """PIDs of the PostgreSQL backends serving our database (same machine only)."""
     url = os.environ.get("DATABASE_URL", "")
@@ -373,17 +351,17 @@ class CpuShares:
         self.pg0: dict[int, float] = {}
 
     def _snap(self) -> dict[str, float]:
-        server = sum(_cpu_seconds(p) for p in _tree(self.server_pid)) if self.server_pid else 0.0
+        server = sum(cpu_seconds(p) for p in process_tree(self.server_pid)) if self.server_pid else 0.0
         t = os.times()
         return {"server": server, "clients": t.user + t.system, "machine": _machine_cpu()}
 
     def start(self) -> None:
         self.t0, self.s0 = time.perf_counter(), self._snap()
-        self.pg0 = {p: _cpu_seconds(p) for p in _pg_backends()}
+        self.pg0 = {p: cpu_seconds(p) for p in _pg_backends()}
 
     def stop(self) -> dict[str, float]:
         s1, elapsed = self._snap(), time.perf_counter() - self.t0
-        pg = sum(_cpu_seconds(p) - self.pg0.get(p, 0.0) for p in _pg_backends())
+        pg = sum(cpu_seconds(p) - self.pg0.get(p, 0.0) for p in _pg_backends())
         cores = os.cpu_count() or 1
         used = {k: s1[k] - self.s0[k] for k in s1}
         used["postgres"] = pg

@@ -8,6 +8,7 @@ from typing import Any
 
 from events import store
 from games.rules.base import canonical_json
+from games.rules.base import views as rules_views
 
 from ..models import Game
 from . import deadlines
@@ -102,15 +103,14 @@ def _view_body(game: Game, state: Any, viewer: Viewer, version: int) -> dict:
     or the public one for a spectator); `seats` adds every seat's view once the
     game is over and nothing is secret any more (null before)."""
     rules = rules_for(game)
-    seats = None
-    if viewer.omniscient:
-        seats = {str(i): rules.view(state, i) for i in range(game.players)}
+    wanted = [viewer.seat, *(i for i in range(game.players) if viewer.omniscient and i != viewer.seat)]
+    views = rules_views(rules, state, wanted)  # may share parts: read-only
     return {
         "ruleset": game.ruleset,
         "version": version,
         "seat": viewer.seat,
-        "state": rules.view(state, viewer.seat),
-        "seats": seats,
+        "state": views[viewer.seat],
+        "seats": {str(i): views[i] for i in range(game.players)} if viewer.omniscient else None,
     }
 
 
