@@ -17,11 +17,21 @@ What this adds to kombu's stock SQLAlchemy channel:
   VISIBILITY_SECONDS (kombu's stock channel hides it forever, and also keeps
   every delivered message in the table forever).
 * Queue-table creation tolerates the three processes racing on a fresh file.
+* One SQLAlchemy session per thread. On this transport the Celery worker runs
+  its synchronous loop (a virtual transport has no event loop): the main thread
+  polls (`_get`) while the prefork pool's result-handler thread acks -- Celery's
+  `call_soon_ack` runs the ack at once in that thread. kombu's stock channel
+  keeps one session per channel, so an ack's DELETE + commit landed inside a
+  poll's transaction and the worker died with IllegalStateChangeError / "this
+  session is in 'prepared' state". A session is not thread-safe; a session per
+  thread (each with its own pooled connection, SQLite's WAL + busy timeout
+  arbitrating between them) is what SQLAlchemy prescribes.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import threading
 from json import loads
 from queue import Empty
 
@@ -47,6 +57,15 @@ class Channel(sqla.Channel):
     def __init__(self, connection, **kwargs):
         super().__init__(connection, **kwargs)
         self._taken: dict[str, int] = {}  # delivery tag -> hidden row id
+        self._local = threading.local()  # this thread's session (see the module doc)
+
+    @property
+    def session(self):
+        session = getattr(self._local, "session", None)
+        if session is None:
+            _engine, session_factory = self._open()
+            session = self._local.session = session_factory()
+        return session
 
     def _engine_from_config(self):
         engine = create_engine(self.connection.client.hostname, connect_args={"timeout": 30})

@@ -306,7 +306,21 @@ class Ruleset(Protocol):
 
     def view(self, state: Any, seat: int | None) -> JSON: ...
 
+    # Optional: views(state, seats) -> {seat: view(state, seat) for seat in seats},
+    # built together where the seats share most of their view (see `views` below).
+
     def outcome(self, state: Any) -> Outcome | None: ...
+
+
+def views(rules: Ruleset, state: Any, seats: Sequence[int | None]) -> dict[int | None, JSON]:
+    """`rules.view(state, seat)` for each of `seats`. An engine may define
+    `views` to build them together (a range replay needs every seat's view of
+    every version, and the public part is most of each): the views it returns
+    may then share their public parts, so they are read-only."""
+    together = getattr(rules, "views", None)
+    if together is not None:
+        return dict(together(state, seats))
+    return {seat: rules.view(state, seat) for seat in seats}
 
 
 def fold(rules: Ruleset, events: Iterable[Event], state: Any = None) -> Any:

@@ -25,6 +25,7 @@ from .options import schema
 from .setup import start as _start
 from .state import State, initial, round_of
 from .view import view as _view
+from .view import views as _views
 
 
 class ShogunRules:
@@ -99,6 +100,9 @@ class ShogunRules:
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return _view(state, seat)
+
+    def views(self, state: State, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+        return _views(state, seats)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.get("phase") != "over":

@@ -202,6 +202,21 @@ def supply(s: State, seat: int) -> int:
     return data.ARMIES - on_map(s, seat) - in_tower(s, seat)
 
 
+def supplies(s: State) -> list[int]:
+    """`supply` of every seat, in one pass over the map and the tower."""
+    n = s["n"]
+    used = [0] * n
+    for p in s["provinces"].values():
+        owner = p["owner"]
+        if isinstance(owner, int) and 0 <= owner < n:
+            used[owner] += p["armies"]
+    t = s["tower"]
+    for cube in (*t["l1"], *t["l2"], *t["tray"]):
+        if isinstance(cube, int) and 0 <= cube < n:
+            used[cube] += 1
+    return [data.ARMIES - u for u in used]
+
+
 def owned(s: State, seat: int) -> list[str]:
     return [n for n, p in s["provinces"].items() if p["owner"] == seat]
 
