@@ -363,6 +363,11 @@ class EventSerializer(serializers.Serializer):
     redacted = serializers.BooleanField(
         help_text="true: another seat's private event; only seq, type and the chain links are shown"
     )
+    summary = serializers.CharField(
+        required=False,
+        help_text="on the first event of each batch (the one with `cause`): a one-line summary of the "
+        "batch in your language, of the events you may see (feed and export)",
+    )
     prev_hash = serializers.CharField()
     hash = serializers.CharField()
 

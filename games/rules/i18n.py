@@ -63,5 +63,5 @@ class Texts:
 
 def join(lang: str, parts: list[str]) -> str:
     """Clauses of one log line: '; ' in Latin scripts, the full-width semicolon in CJK."""
-    sep = "；" if lang in ("ja", "zh-Hant", "zh-Hans") else "; "
+    sep = {"ja": "。", "zh-Hant": "；", "zh-Hans": "；"}.get(lang, "; ")
     return sep.join(p for p in parts if p)

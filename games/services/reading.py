@@ -10,7 +10,7 @@ from events import store
 from games.rules.base import canonical_json
 
 from ..models import Game
-from . import deadlines
+from . import deadlines, summaries
 from .errors import ErrorCode, Invalid
 from .present import Viewer, present_event, viewer_for
 from .state import load_state, rules_for
@@ -160,11 +160,16 @@ def legal(game: Game, user) -> dict:
     return out
 
 
-def events_page(game: Game, user, after: int, limit: int) -> tuple[list[dict], bool]:
+def events_page(game: Game, user, after: int, limit: int, lang: str = "en") -> tuple[list[dict], bool]:
+    """A page of the viewer's redacted feed; the first event of every batch
+    carries the batch's one-line `summary` in `lang` (services/summaries.py)."""
     viewer = viewer_for(game, user)
     rows = store.load(game.id, after=after, limit=limit + 1)
     more = len(rows) > limit
-    return [present_event(r, viewer) for r in rows[:limit]], more
+    page = rows[:limit]
+    out = [present_event(r, viewer) for r in page]
+    summaries.annotate(game, viewer, page, out, lang)
+    return out, more
 
 
 def replay(game: Game, user, version: Any) -> dict:
