@@ -69,12 +69,18 @@ def _areas(t: Texts) -> list[dict[str, Any]]:
     return out
 
 
+def native_language(general: str, nation: str) -> str:
+    return str(extra()["native_language_legend"].get(general) or extra()["native_language"][nation])
+
+
 def _generals(t: Texts) -> list[dict[str, Any]]:
     return [
         {
             "id": g,
             "kind": "general",
             "name": t(f"general.{g}"),
+            "name_native": texts(native_language(g, d["nation"]))(f"general.{g}"),
+            "native_language": native_language(g, d["nation"]),
             "title": t(f"general.{g}.title"),
             "text": t(f"general.{g}.text"),
             "side": d["side"],

@@ -11,6 +11,7 @@ import pytest
 
 from games.rules import registry
 from games.rules.base import canonical_json, fold, rng_factory
+from games.rules.i18n import LANGUAGES
 from games.rules.testing import pick, roundtrip
 
 RULESETS = {"rising-sun": "rising_sun", "shogun": "shogun", "imjin": "imjin"}
@@ -99,7 +100,7 @@ def test_factions_have_distinct_colours_and_letters(rid):
 
 
 @pytest.mark.parametrize("rid", RULESETS)
-@pytest.mark.parametrize("lang", ["en"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_no_text_is_a_raw_key(rid, lang):
     """A key missing from every language would come out as the key itself."""
     text = json.dumps(build(rid, lang), ensure_ascii=False)
