@@ -32,11 +32,8 @@ def requested(request) -> str | None:
 def of_account(user) -> str | None:
     if not getattr(user, "is_authenticated", False):
         return None
-    cached = getattr(user, "_sengoku_language", None)
-    if cached is None:
-        cached = Profile.objects.filter(user_id=user.id).values_list("language", flat=True).first() or ""
-        user._sengoku_language = cached
-    return cached or None
+    # Not memoized on the user: the authentication cache shares user objects between requests.
+    return Profile.objects.filter(user_id=user.id).values_list("language", flat=True).first() or None
 
 
 def of_header(request) -> str | None:
@@ -52,9 +49,15 @@ def language_for(request) -> str:
 
 
 def language_quiet(request) -> str:
-    """As `language_for`, but a bad ``?lang=`` falls through (used while
-    answering another error: that error is what the client must see)."""
+    """As `language_for`, but nothing here may fail: used while answering another
+    error (a bad ``?lang=``, an unreadable account), which is what the client must see."""
     try:
-        return language_for(request)
+        lang = requested(request)
     except Invalid:
-        return of_account(getattr(request, "user", None)) or of_header(request) or DEFAULT
+        lang = None
+    if lang is None:
+        try:
+            lang = of_account(getattr(request, "user", None))
+        except Exception:  # noqa: BLE001 - e.g. the token itself was the error
+            lang = None
+    return lang or of_header(request) or DEFAULT
