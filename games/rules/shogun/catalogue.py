@@ -82,8 +82,10 @@ def _events(t: Texts) -> list[dict[str, Any]]:
     for e in data.EVENT_IDS:
         spec = data.EVENTS[e]
         params = {k: spec[k] for k in _EVENT_PARAMS if k in spec}
-        text = (
-            t(f"event.{spec['effect']}", **params) + " " + t("event.rice_loss", rice_loss=spec["rice_loss"])
+        text = t(
+            "event.text",
+            effect=t(f"event.{spec['effect']}", **params),
+            rice_loss=t("event.rice_loss", rice_loss=spec["rice_loss"]),
         )
         out.append(
             {
