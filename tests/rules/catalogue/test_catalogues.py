@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from games.rules import registry
+from games.rules import cataloguing, registry
 from games.rules.base import canonical_json, fold, rng_factory
 from games.rules.i18n import LANGUAGES
 from games.rules.testing import pick, roundtrip
@@ -116,3 +116,16 @@ def test_no_text_is_a_raw_key(rid, lang):
         "favour.",
     ):
         assert f'"{prefix}' not in text
+
+
+def test_geometry_is_read_when_the_board_data_is_present(tmp_path):
+    """shape/label_at come from data/geometry/*.json (the board renderer's data) when it exists."""
+    assert cataloguing.geometry(tmp_path) == {}
+    (tmp_path / "geometry").mkdir()
+    (tmp_path / "geometry" / "sun.json").write_text(
+        json.dumps({"provinces": {"Kyoto": {"shape": "M0 0L1 1Z", "label_at": [3, 4], "other": 1}}})
+    )
+    geo = cataloguing.geometry(tmp_path)
+    assert geo == {"Kyoto": {"shape": "M0 0L1 1Z", "label_at": [3, 4]}}
+    entry = cataloguing.with_geometry({"id": "Kyoto", "name": "Kyoto"}, geo)
+    assert entry["shape"] == "M0 0L1 1Z" and entry["label_at"] == [3, 4]
