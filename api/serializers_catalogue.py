@@ -18,10 +18,12 @@ class AreaSerializer(serializers.Serializer):
     values = serializers.DictField(
         required=False, help_text="printed on the board: reward, tax, rice, supply..."
     )
-    shape = serializers.JSONField(
-        required=False, help_text="drawing shape, when the board geometry is present"
+    shape = serializers.CharField(
+        required=False, help_text="SVG path data in map.view_box, when the board geometry is present"
     )
-    label_at = serializers.JSONField(required=False, help_text="where the name is drawn")
+    label_at = serializers.ListField(
+        child=serializers.FloatField(), required=False, help_text="[x, y] where the name is drawn"
+    )
 
 
 class RouteSerializer(serializers.Serializer):
@@ -31,6 +33,11 @@ class RouteSerializer(serializers.Serializer):
 
 
 class MapSerializer(serializers.Serializer):
+    view_box = serializers.ListField(
+        child=serializers.FloatField(),
+        allow_null=True,
+        help_text="[x, y, width, height] of the shapes' coordinates; null without board geometry",
+    )
     provinces = AreaSerializer(many=True, help_text="every province, land or sea area")
     sea_routes = RouteSerializer(many=True, help_text="adjacencies over water, with their kind")
 

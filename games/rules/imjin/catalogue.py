@@ -138,6 +138,7 @@ def build(lang: str) -> dict[str, Any]:
         "ruleset": "imjin",
         "language": t.lang,
         "map": {
+            "view_box": cataloguing.view_box(DATA),
             "provinces": _areas(t),
             "regions": [
                 {"id": r, "name": t(f"region.{r}")}

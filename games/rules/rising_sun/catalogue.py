@@ -131,6 +131,7 @@ def build(lang: str) -> dict[str, Any]:
         "ruleset": "rising-sun",
         "language": t.lang,
         "map": {
+            "view_box": cataloguing.view_box(DATA),
             "provinces": provinces,
             "shrines": shrines,
             "land_borders": borders,

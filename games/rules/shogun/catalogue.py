@@ -199,6 +199,7 @@ def build(lang: str) -> dict[str, Any]:
         "ruleset": "shogun",
         "language": t.lang,
         "map": {
+            "view_box": cataloguing.view_box(DATA),
             "provinces": _provinces(t),
             "regions": [{"id": r, "name": t(f"region.{r}")} for r in data.REGION_COLOURS],
             "sea_routes": [

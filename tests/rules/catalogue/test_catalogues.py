@@ -129,3 +129,14 @@ def test_geometry_is_read_when_the_board_data_is_present(tmp_path):
     assert geo == {"Kyoto": {"shape": "M0 0L1 1Z", "label_at": [3, 4]}}
     entry = cataloguing.with_geometry({"id": "Kyoto", "name": "Kyoto"}, geo)
     assert entry["shape"] == "M0 0L1 1Z" and entry["label_at"] == [3, 4]
+    # the board renderer's own format: SVG path data under "d", a viewBox
+    (tmp_path / "geometry" / "sun.json").write_text(
+        json.dumps(
+            {
+                "viewBox": [0, 0, 10, 10],
+                "provinces": {"Edo": {"d": "M1 1Z", "kind": "land", "label_at": [1, 2]}},
+            }
+        )
+    )
+    assert cataloguing.geometry(tmp_path) == {"Edo": {"shape": "M1 1Z", "label_at": [1, 2]}}
+    assert cataloguing.view_box(tmp_path) == [0, 0, 10, 10]
