@@ -110,6 +110,7 @@ def me_json(user, current_token=None) -> dict:
         "has_webhook_secret": bool(p.webhook_secret),
         "vacation_until": p.vacation_until,
         "vacation_days_left": days_left(p),
+        "language": p.language,
         "tokens": sessions.listing(user, current_token),
     }
 
@@ -149,7 +150,7 @@ class MeView(APIView):
             if "email" in d:
                 user.email = d["email"]
                 user.save(update_fields=["email"])
-            for f in ("email_notifications", "webhook_url", "webhook_secret"):
+            for f in ("email_notifications", "webhook_url", "webhook_secret", "language"):
                 if f in d:
                     setattr(p, f, d[f])
             p.save()
