@@ -64,7 +64,7 @@ def import_runs_in_functions(node: ast.AST, inside: bool = False) -> list[list[a
             run = []
             runs += import_runs_in_functions(stmt, inside)
         runs += [run] if run else []
-    for child in ast.iter_child_nodes(node):  # expressions holding functions (lambdas, decorators)
+    for child in ast.iter_child_nodes(node):  # except handlers and match cases hold bodies too
         if not isinstance(child, ast.stmt):
             runs += import_runs_in_functions(child, inside)
     return runs
