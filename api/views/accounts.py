@@ -14,7 +14,8 @@ from rest_framework.views import APIView
 
 from accounts import sessions
 from accounts.models import profile_of
-from games.services.errors import Conflict, ErrorCode, Invalid, ServiceError
+from games.pbem.webhooks import RefusedTarget, check_url
+from games.services.errors import Conflict, ErrorCode, Invalid, NotFound, ServiceError
 from games.services.vacation import days_left, set_vacation
 
 from ..serializers import (
@@ -138,8 +139,6 @@ class MeView(APIView):
         d = s.validated_data
         user, p = request.user, profile_of(request.user)
         if d.get("webhook_url"):
-            from games.pbem.webhooks import RefusedTarget, check_url
-
             try:
                 check_url(d["webhook_url"])
             except RefusedTarget as exc:
@@ -192,8 +191,6 @@ class TokenRevokeView(APIView):
         tags=["accounts"],
     )
     def delete(self, request, token_id: int):
-        from games.services.errors import NotFound
-
         if token_id > 2**62 or not sessions.revoke_by_id(request.user, token_id):
             raise NotFound("no such token", code=ErrorCode.TOKEN_NOT_FOUND)
         return Response(status=204)

@@ -18,6 +18,7 @@ from games.services import summaries
 from games.services.present import present_event, viewer_for
 
 from .. import live, stream_slots
+from .common import int_param
 
 
 def wants_stream(request) -> bool:
@@ -30,8 +31,6 @@ def sse_response(request, stream, fetch) -> StreamingHttpResponse:
     """An SSE response for `fetch` on `stream` (see events.feed.sse): resumes
     after `?after=` or, when sent, the `Last-Event-ID` header (which wins);
     bad values are 400s; beyond the account's cap, 429 + Retry-After."""
-    from .common import int_param
-
     after = int_param(request.query_params.get("after"), 0, "after", 0)
     last = request.headers.get("Last-Event-ID")
     if last:
