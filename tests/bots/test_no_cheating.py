@@ -1,0 +1,59 @@
+"""A bot cannot cheat: two states that differ only in what a seat may not see
+(other seats' secrets, deck orders) give that seat the same view, and every bot
+then makes the same choice with the same random source."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.bots import _sampler, play
+from games.rules.base import canonical_json, fold, rng_factory
+from games.rules.registry import get
+
+GAMES = [("rising-sun", 3), ("rising-sun", 5), ("shogun", 3), ("shogun", 5), ("imjin", 2), ("imjin", 4)]
+
+
+def _position(ruleset: str, players: int, seed: int, steps: int):
+    """A random game stopped after `steps` commands (or at its end)."""
+    rules = get(ruleset)
+    state = fold(rules, rules.start([None] * players, {}, rng_factory(f"p{seed}", 1)))
+    rnd = random.Random(seed)
+    seq = 2
+    for _ in range(steps):
+        if rules.outcome(state) is not None:
+            break
+        seat = rnd.choice(rules.pending(state)).seat
+        cmd = play(rules, state, seat, "random", rnd, players)
+        cmd = json.loads(canonical_json(cmd))
+        for e in rules.decide(state, seat, cmd, rng_factory(f"p{seed}", seq)):
+            seq += 1
+            if not e.type.startswith("core."):
+                state = rules.evolve(state, e)
+    return rules, state
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    game=st.sampled_from(GAMES),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 180),
+    other=st.integers(0, 10_000),
+    bot=st.sampled_from(["random", "heuristic", "mcts"]),
+)
+def test_hidden_information_does_not_move_a_choice(game, seed, steps, other, bot):
+    ruleset, players = game
+    rules, state = _position(ruleset, players, seed, steps)
+    pending = rules.pending(state)
+    if not pending:
+        return
+    seat = pending[0].seat
+    # another table with every secret of the seat redrawn (what it sees is kept)
+    twin = _sampler(ruleset)(state, seat, random.Random(other))
+    assert rules.view(twin, seat) == rules.view(state, seat)
+    a = play(rules, state, seat, bot, random.Random(7), players, iterations=3)
+    b = play(rules, twin, seat, bot, random.Random(7), players, iterations=3)
+    assert a == b
