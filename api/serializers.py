@@ -156,6 +156,10 @@ class RulesetSerializer(serializers.Serializer):
         child=serializers.IntegerField(), help_text="the player counts a game may be created with"
     )
     per_players = PlayerCountSerializer(many=True)
+    bots = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="bots a seat may be given (POST /games/{id}/seats {\"bot\": name}): random, heuristic, mcts",
+    )
 
 
 class TimeControlSerializer(StrictSerializer):
@@ -250,7 +254,7 @@ class JoinSerializer(StrictSerializer):
         required=False,
         allow_null=True,
         max_length=20,
-        help_text="add a bot seat instead of joining (creator only): 'random'",
+        help_text="add a bot seat instead of joining (creator only): 'random', 'heuristic' or 'mcts'",
     )
 
 

@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from events import store
+from games import bots
 from games.rules import registry
 from games.rules.base import RulesError, rng_factory, sha256_hex
 
@@ -23,7 +24,7 @@ from .state import fold_rows
 
 log = logging.getLogger(__name__)
 
-BOT_KINDS = ("random",)
+BOT_KINDS = bots.NAMES
 MIN_SECONDS, MAX_SECONDS = 5, 30 * 24 * 3600
 
 
