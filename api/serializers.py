@@ -158,7 +158,7 @@ class RulesetSerializer(serializers.Serializer):
     per_players = PlayerCountSerializer(many=True)
     bots = serializers.ListField(
         child=serializers.CharField(),
-        help_text="bots a seat may be given (POST /games/{id}/seats {\"bot\": name}): random, heuristic, mcts",
+        help_text='bots a seat may be given (POST /games/{id}/seats {"bot": name}): random, heuristic, mcts',
     )
 
 
