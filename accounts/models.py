@@ -22,6 +22,8 @@ class Profile(models.Model):
     unsubscribe_token = models.CharField(max_length=64, unique=True, default=_unsubscribe_token)
     vacation_until = models.DateTimeField(null=True, blank=True)
     vacation_days_used = models.JSONField(default=dict)  # {"2026": 12.5}
+    # A program plays for this account through the ordinary API (shown in seat lists).
+    is_bot = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return f"Profile({self.user_id})"

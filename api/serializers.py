@@ -127,6 +127,9 @@ class MeSerializer(StrictSerializer):
     has_webhook_secret = serializers.BooleanField(read_only=True)
     vacation_until = serializers.DateTimeField(required=False, allow_null=True)
     vacation_days_left = serializers.FloatField(read_only=True)
+    is_bot = serializers.BooleanField(
+        required=False, help_text="a program plays for this account (seat lists show it as user.is_bot)"
+    )
     tokens = TokenInfoSerializer(
         many=True, read_only=True, help_text="your live tokens (sessions), newest first; never the secret"
     )
@@ -189,6 +192,7 @@ class CreateGameSerializer(StrictSerializer):
 class UserRefSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
+    is_bot = serializers.BooleanField(help_text="a bot account: a program plays it through the API")
 
 
 class SeatSerializer(serializers.Serializer):
