@@ -4,10 +4,11 @@ then makes the same choice with the same random source."""
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from games.bots import _sampler, play
@@ -54,6 +55,61 @@ def test_hidden_information_does_not_move_a_choice(game, seed, steps, other, bot
     # another table with every secret of the seat redrawn (what it sees is kept)
     twin = _sampler(ruleset)(state, seat, random.Random(other))
     assert rules.view(twin, seat) == rules.view(state, seat)
+    a = play(rules, state, seat, bot, random.Random(7), players, iterations=3)
+    b = play(rules, twin, seat, bot, random.Random(7), players, iterations=3)
+    assert a == b
+
+
+def _perturb(ruleset: str, state, seat: int, rnd: random.Random):
+    """Change secrets of other seats directly (not through the sampler, so a
+    secret the sampler forgot would show here)."""
+    s = copy.deepcopy(state)
+    if ruleset == "rising-sun" and "mandate_deck" in s:
+        f = s["stack"][-1] if s["stack"] else None
+        keep = 4 if f and f["kind"] == "choose_mandate" and f.get("seat") == seat else 0
+        rest = s["mandate_deck"][keep:]
+        rnd.shuffle(rest)
+        s["mandate_deck"] = s["mandate_deck"][:keep] + rest
+        b = s.get("battle")
+        if b and not b["revealed"]:
+            for q, bid in b["bids"].items():
+                if q != str(seat):
+                    bid["ronin"], bid["poets"] = bid["poets"], bid["ronin"]
+    if ruleset == "shogun" and s.get("plans"):
+        for x, plan in enumerate(s["plans"]):
+            shown = s["round"]["revealed"][x] if s.get("round") else {}
+            hidden = [k for k in plan if k not in shown]
+            if x != seat and len(hidden) > 1:
+                cards = [plan[k]["card"] for k in hidden]
+                rnd.shuffle(cards)
+                for k, c in zip(hidden, cards, strict=True):
+                    plan[k]["card"] = c
+    if ruleset == "imjin" and s.get("stage") == "play":
+        for x in range(s["n"]):
+            if x != seat:
+                s["picks"][x] = list(reversed(s["picks"][x]))
+                for g in s["secrets"][x]:
+                    s["secrets"][x][g] = {**s["secrets"][x][g], "salt": "f" * 32}
+    return s
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    game=st.sampled_from(GAMES),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 180),
+    other=st.integers(0, 10_000),
+    bot=st.sampled_from(["heuristic", "mcts"]),
+)
+def test_secrets_changed_by_hand_do_not_move_a_choice(game, seed, steps, other, bot):
+    ruleset, players = game
+    rules, state = _position(ruleset, players, seed, steps)
+    pending = rules.pending(state)
+    if not pending:
+        return
+    seat = pending[0].seat
+    twin = _perturb(ruleset, state, seat, random.Random(other))
+    assume(rules.view(twin, seat) == rules.view(state, seat))
     a = play(rules, state, seat, bot, random.Random(7), players, iterations=3)
     b = play(rules, twin, seat, bot, random.Random(7), players, iterations=3)
     assert a == b

@@ -33,6 +33,7 @@ def sample(state: Any, seat: int, rng: random.Random) -> Any:
             continue
         public |= {g for g in s["hands"][x] if g not in s["secrets"][x]}
     public |= set(s["hands"][seat]) | set(s["picks"][seat])
+    seen = set(public)  # what the seat knows before anything is redrawn
     for x in range(s["n"]):
         if x == seat:
             continue
@@ -43,7 +44,8 @@ def sample(state: Any, seat: int, rng: random.Random) -> Any:
         public |= set(fresh)
         s["hands"][x] = known + fresh
         s["secrets"][x] = {g: {"key": f"hand:{x}:{i}", "salt": BLANK_SALT} for i, g in enumerate(fresh)}
-        picks = len(s["picks"][x])
-        rest = [g for g in pool[len(sealed) :] if g not in public]
-        s["picks"][x] = sorted((fresh + rest)[:picks])
+        # picks: the ones seen since (deployed, dead, shown) stay; the others are redrawn
+        kept = sorted(g for g in s["picks"][x] if g in seen)
+        rest = [g for g in fresh + pool[len(sealed) :] if g not in kept]
+        s["picks"][x] = kept + rest[: len(s["picks"][x]) - len(kept)]
     return s
