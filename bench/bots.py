@@ -68,6 +68,7 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=1.0, help="mcts thinking time per decision")
     ap.add_argument("--jobs", type=int, default=1, help="games played in parallel (processes)")
     ap.add_argument("--first-seed", type=int, default=0)
+    ap.add_argument("--save-as", default=None, help="results file name (default bots_<mode>)")
     a = ap.parse_args()
     tested, opponent = MODES[a.mode]
     results = {}
@@ -104,7 +105,7 @@ def main() -> int:
             flush=True,
         )
     save(
-        f"bots_{a.mode}",
+        a.save_as or f"bots_{a.mode}",
         {"mode": a.mode, "tested": tested, "opponent": opponent, "seconds": a.seconds, "results": results},
     )
     return 0

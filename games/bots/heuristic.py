@@ -4,6 +4,8 @@ ruleset's evaluation (its scoring plus what wins points later: see README.md).
 Per ruleset a module `games.bots.<ruleset>.evaluate` gives:
 - ``evaluate(state, seat) -> float``: how good the position is for the seat
   (relative to the best opponent; a finished game is worth +-1000);
+- ``AVOID`` (optional): command types never chosen while anything else is legal
+  (e.g. a `cancel` that undoes a declaration: a bot that picks it can loop forever);
 - ``extra(view, seat, legal, rng) -> list[command]`` (optional): commands worth trying
   that a template's random sample would rarely produce (e.g. a war bid sized to
   win the battle).
@@ -56,6 +58,9 @@ def options(
 ) -> list[Command]:
     cands = simulate.candidates(legal, rng, CANDIDATES)
     mod = module_for(rules.id)
+    avoid = getattr(mod, "AVOID", ())
+    if avoid and any(c.get("type") not in avoid for c in cands):
+        cands = [c for c in cands if c.get("type") not in avoid]
     if mod is not None and hasattr(mod, "extra"):
         seen = {canonical_json(c) for c in cands}
         for c in mod.extra(view, seat, legal, rng):

@@ -34,3 +34,10 @@ def test_a_ruleset_without_a_sampler_gets_random_play_not_a_cheat():
 
     rules = get("toy-auction")
     assert info_set(rules, rules.initial_state(), 0, 2) is None
+
+
+def test_bots_do_not_loop_on_a_cancel():
+    """Imjin's declaration can be cancelled; heuristic seats that picked `cancel`
+    declared and cancelled forever in this seeded game (found by bench/bots.py)."""
+    m = arena.run(get("imjin"), ["heuristic", "heuristic"], 1)
+    assert m.commands < 1000, m.commands

@@ -9,6 +9,7 @@ from typing import Any
 
 from games.rules.imjin import state as S
 
+AVOID = ("cancel",)  # undoing a declaration changes nothing: picking it can loop forever
 INCOME = 2.0
 LAND = 1.0
 TROOP = 0.25
