@@ -25,6 +25,8 @@ class Profile(models.Model):
     # The language the server speaks to this account (issue 14.4): one of
     # games.rules.i18n.LANGUAGES, or "" to follow the request's Accept-Language.
     language = models.CharField(max_length=8, blank=True, default="")
+    # A program plays for this account through the ordinary API (shown in seat lists).
+    is_bot = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return f"Profile({self.user_id})"

@@ -135,6 +135,9 @@ class MeSerializer(StrictSerializer):
         help_text="the language the server speaks to you (catalogue, summaries, error details, emails); "
         "empty: your request's Accept-Language",
     )
+    is_bot = serializers.BooleanField(
+        required=False, help_text="a program plays for this account (seat lists show it as user.is_bot)"
+    )
     tokens = TokenInfoSerializer(
         many=True, read_only=True, help_text="your live tokens (sessions), newest first; never the secret"
     )
@@ -164,6 +167,10 @@ class RulesetSerializer(serializers.Serializer):
         child=serializers.IntegerField(), help_text="the player counts a game may be created with"
     )
     per_players = PlayerCountSerializer(many=True)
+    bots = serializers.ListField(
+        child=serializers.CharField(),
+        help_text='bots a seat may be given (POST /games/{id}/seats {"bot": name}): random, heuristic, mcts',
+    )
 
 
 class TimeControlSerializer(StrictSerializer):
@@ -193,6 +200,7 @@ class CreateGameSerializer(StrictSerializer):
 class UserRefSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
+    is_bot = serializers.BooleanField(help_text="a bot account: a program plays it through the API")
 
 
 class SeatSerializer(serializers.Serializer):
@@ -258,7 +266,7 @@ class JoinSerializer(StrictSerializer):
         required=False,
         allow_null=True,
         max_length=20,
-        help_text="add a bot seat instead of joining (creator only): 'random'",
+        help_text="add a bot seat instead of joining (creator only): 'random', 'heuristic' or 'mcts'",
     )
 
 

@@ -1,7 +1,7 @@
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from .views import accounts, board, catalogue, games, inbox, meta, play
+from .views import accounts, board, catalogue, games, inbox, invitations, meta, play
 
 
 def p(route: str, view, name: str):
@@ -14,6 +14,8 @@ urlpatterns = [
     *p("accounts/token", accounts.TokenView.as_view(), "token"),
     *p("accounts/me", accounts.MeView.as_view(), "me"),
     *p("accounts/me/games", inbox.InboxView.as_view(), "my-games"),
+    *p("accounts/me/invitations", invitations.MyInvitationsView.as_view(), "my-invitations"),
+    *p("accounts/me/invitations/<str:game_id>", invitations.MyInvitationView.as_view(), "my-invitation"),
     *p("accounts/logout", accounts.LogoutView.as_view(), "logout"),
     *p("accounts/logout-all", accounts.LogoutAllView.as_view(), "logout-all"),
     *p("accounts/me/password", accounts.PasswordView.as_view(), "password"),
@@ -25,6 +27,7 @@ urlpatterns = [
     *p("games/<str:game_id>/seats", games.SeatsView.as_view(), "seats"),
     *p("games/<str:game_id>/start", games.StartView.as_view(), "start"),
     *p("games/<str:game_id>/invite-code", games.InviteView.as_view(), "invite-code"),
+    *p("games/<str:game_id>/invitations", invitations.GameInvitationsView.as_view(), "invitations"),
     *p("games/<str:game_id>/view", play.StateView.as_view(), "view"),
     *p("games/<str:game_id>/board.svg", board.BoardView.as_view(), "board-svg"),
     *p("games/<str:game_id>/legal-commands", play.LegalView.as_view(), "legal"),

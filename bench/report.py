@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.common import RESULTS, table  # noqa: E402
+from bench.report_bots import bots_section  # noqa: E402
 from bench.report_replay import replay_section  # noqa: E402
 from bench.report_streams import streams_section  # noqa: E402
 
@@ -282,6 +283,7 @@ def render() -> str:
     streams_lines, streams_goals = streams_section(load("streams"))
     fair_lines, fair_goals = fairness_section(load("fairness"))
     replay_lines, replay_goals = replay_section(load("replay_range"))
+    bots_lines, bots_goals = bots_section(load("bots_heuristic"), load("bots_mcts"))
     pairs = ROOT / "bench" / "pairs.md"
     out = [
         "# Benchmarks",
@@ -301,7 +303,8 @@ def render() -> str:
             + post_only_goals(load("api_post_only"))
             + streams_goals
             + fair_goals
-            + replay_goals,
+            + replay_goals
+            + bots_goals,
         ),
         "",
         *([pairs.read_text().rstrip(), ""] if pairs.exists() else []),
@@ -329,6 +332,9 @@ def render() -> str:
         "",
         *engines_section(load("engines")),
         "",
+        "## Bots: strength and speed",
+        "",
+        *bots_lines,
         "## Reproduce",
         "",
         "```sh",

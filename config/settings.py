@@ -351,6 +351,8 @@ SENGOKU = {
     # A bot's (or zombie seat's) next move in the same game waits this long: bots
     # play at a bounded rate per game and hand the worker back between moves.
     "BOT_MOVE_SECONDS": float(env.str("BOT_MOVE_SECONDS", default="0.25")),
+    # Thinking time of an `mcts` bot per decision (in the worker, never a request).
+    "BOT_MCTS_SECONDS": float(env.str("BOT_MCTS_SECONDS", default="1.0")),
 }
 
 # Structured logs (config/logs.py): LOG_FORMAT=json (compose) or console (make run).

@@ -8,6 +8,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class Game(models.Model):
@@ -92,3 +93,17 @@ class CommandReceipt(models.Model):
 
 # Play-by-email tables (deadlines, notifications, webhooks) live in their own module.
 from .models_pbem import *  # noqa: E402,F401,F403
+
+
+class Invitation(models.Model):
+    """A host asks an account (typically a bot account) to take a seat in an open
+    game; the account sees it in GET /accounts/me/invitations and on its stream,
+    may read the game even if private, and accepts by joining (POST seats)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="invitation_game_user_unique")]

@@ -106,6 +106,7 @@ class Notification(models.Model):
         GAME_FINISHED = "game_finished"
         MESSAGE = "message"
         INBOX = "inbox"  # stream only: an entry of GET /accounts/me/games changed
+        INVITATION = "invitation"  # stream only: a host invited you to a seat
 
     class Channel(models.TextChoices):
         STREAM = "stream"  # GET /accounts/me/stream and /accounts/me/notifications

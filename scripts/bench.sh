@@ -4,7 +4,10 @@
 #
 # Knobs: BENCH_SECONDS (per event-store cell and round, default 5), BENCH_API_SECONDS (30),
 #        BENCH_GAMES (engine games per ruleset, 5), BENCH_RULESETS (rising-sun:5,shogun:5,imjin:2),
-#        BENCH_ONLY ("store api streams fairness replay engines"), BENCH_STREAMS_SECONDS (20).
+#        BENCH_ONLY ("store api streams fairness replay engines bots"), BENCH_STREAMS_SECONDS (20),
+#        BENCH_BOT_GAMES (heuristic vs random, games per ruleset and player count, 200),
+#        BENCH_MCTS_GAMES (mcts at BENCH_MCTS_SECONDS=1 vs heuristic; 0 = skip: hours at 200),
+#        BENCH_JOBS (bot games in parallel, 2).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PY=.venv/bin/python
@@ -13,7 +16,7 @@ export SERVICES_DIR=var/bench-services SERVICES_DURABLE=1
 SECONDS_PER_CELL=${BENCH_SECONDS:-5}
 API_SECONDS=${BENCH_API_SECONDS:-30}
 GAMES=${BENCH_GAMES:-5}
-ONLY=${BENCH_ONLY:-store api streams fairness replay engines}
+ONLY=${BENCH_ONLY:-store api streams fairness replay engines bots}
 failed=()
 
 trap 'scripts/services.sh down' EXIT
@@ -53,6 +56,15 @@ esac
 case " $ONLY " in *" engines "*)
   echo "=== engines ($GAMES games) ==="
   $PY bench/engines.py --games "$GAMES" --rulesets "${BENCH_RULESETS:-rising-sun:5,shogun:5,imjin:2}" || failed+=(engines) ;;
+esac
+case " $ONLY " in *" bots "*)
+  echo "=== bots: heuristic vs random (${BENCH_BOT_GAMES:-200} games per table) ==="
+  $PY bench/bots.py --mode heuristic --games "${BENCH_BOT_GAMES:-200}" --jobs "${BENCH_JOBS:-2}" || failed+=(bots)
+  if [ "${BENCH_MCTS_GAMES:-0}" -gt 0 ]; then
+    echo "=== bots: mcts (${BENCH_MCTS_SECONDS:-1} s) vs heuristic (${BENCH_MCTS_GAMES} games per table) ==="
+    $PY bench/bots.py --mode mcts --games "$BENCH_MCTS_GAMES" --seconds "${BENCH_MCTS_SECONDS:-1}" \
+      --jobs "${BENCH_JOBS:-2}" || failed+=(bots_mcts)
+  fi ;;
 esac
 
 $PY bench/report.py

@@ -48,6 +48,7 @@ def _fresh_caches(request):
         request.getfixturevalue("settings").SENGOKU = {
             **sys.modules["django.conf"].settings.SENGOKU,
             "HOOKS_INLINE": True,
+            "BOT_MCTS_SECONDS": 0.02,  # mcts seats think briefly in tests
         }
     yield
 

@@ -112,6 +112,7 @@ def me_json(user, current_token=None) -> dict:
         "vacation_until": p.vacation_until,
         "vacation_days_left": days_left(p),
         "language": p.language,
+        "is_bot": p.is_bot,
         "tokens": sessions.listing(user, current_token),
     }
 
@@ -129,7 +130,7 @@ class MeView(APIView):
     @extend_schema(
         request=MeSerializer,
         responses={200: MeSerializer, **errors(400, 401)},
-        summary="Change your email, notification settings, webhook or vacation",
+        summary="Change your email, notification settings, webhook, vacation or bot flag",
         operation_id="me_update",
         tags=["accounts"],
     )
@@ -149,7 +150,7 @@ class MeView(APIView):
             if "email" in d:
                 user.email = d["email"]
                 user.save(update_fields=["email"])
-            for f in ("email_notifications", "webhook_url", "webhook_secret", "language"):
+            for f in ("email_notifications", "webhook_url", "webhook_secret", "language", "is_bot"):
                 if f in d:
                     setattr(p, f, d[f])
             p.save()

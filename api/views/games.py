@@ -52,6 +52,7 @@ class RulesetsView(APIView):
                     "factions": sorted({f for c in counts for f in c["factions"]}, key=_first_seen(counts)),
                     "player_counts": [c["players"] for c in counts],
                     "per_players": counts,
+                    "bots": list(lobby.BOT_KINDS),
                 }
             )
         return Response(out)

@@ -19,9 +19,10 @@ import logging
 import random
 import threading
 
+from django.conf import settings
 from django.db import transaction
 
-from games.bots import choose
+from games import bots
 
 from ..models import Game
 from . import deadlines, hooks, notify
@@ -87,13 +88,21 @@ def play_one_bot_move(game_id: str) -> bool:
             if seat is None or not seat.is_bot:
                 continue
             rnd = random.Random(f"{game.seed}:{game.version}:{seat.index}")
-            cmd = choose(rules, state, seat.index, rnd)
+            name = policy_of(seat)
+            cmd = bots.play(
+                rules, state, seat.index, name, rnd, game.players, settings.SENGOKU["BOT_MCTS_SECONDS"]
+            )
             if cmd is None:
                 continue
             kind = "zombie" if seat.zombie else "bot"
-            apply(game, seat, cmd, game.version, actor={"seat": seat.index, kind: seat.bot or "random"})
+            apply(game, seat, cmd, game.version, actor={"seat": seat.index, kind: name})
             return True
     return False
+
+
+def policy_of(seat) -> str:
+    """A bot seat plays its own bot; a zombie seat (missed deadlines) the heuristic."""
+    return seat.bot if seat.bot in bots.POLICIES else bots.ZOMBIE
 
 
 def play_bots(game_id: str) -> int:

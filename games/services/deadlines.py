@@ -34,7 +34,7 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from events.models import StoredEvent
-from games.bots import choose
+from games import bots
 
 from .. import observe
 from ..core_events import DeadlineMissed, SeatZombified
@@ -403,10 +403,8 @@ def apply_default(game: Game, d: Deadline) -> None:
             )
             game.refresh_from_db()
     if rows is None:
-        cmd, source = (
-            choose(rules, state, d.seat, random.Random(f"{game.seed}:{game.version}:{d.seat}")),
-            "bot",
-        )
+        rnd = random.Random(f"{game.seed}:{game.version}:{d.seat}")
+        cmd, source = bots.play(rules, state, d.seat, bots.ZOMBIE, rnd, game.players), "bot"
         if cmd is None:
             log.error("game %s: seat %s has no legal command to play for it", game.id, d.seat)
             return

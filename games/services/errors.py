@@ -42,6 +42,8 @@ class ErrorCode(StrEnum):
     GAME_NOT_FOUND = "game_not_found"
     SEAT_NOT_FOUND = "seat_not_found"
     TAKEBACK_NOT_FOUND = "takeback_not_found"
+    USER_NOT_FOUND = "user_not_found"
+    INVITATION_NOT_FOUND = "invitation_not_found"
     # -- lobby (400, 403, 409)
     UNKNOWN_RULESET = "unknown_ruleset"
     UNSUPPORTED_LANGUAGE = "unsupported_language"

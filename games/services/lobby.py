@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from events import store
+from games import bots
 from games.rules import registry
 from games.rules.base import RulesError, rng_factory, sha256_hex
 
@@ -24,7 +25,7 @@ from .state import fold_rows
 
 log = logging.getLogger(__name__)
 
-BOT_KINDS = ("random",)
+BOT_KINDS = bots.NAMES
 MIN_SECONDS, MAX_SECONDS = 5, 30 * 24 * 3600
 
 
@@ -192,7 +193,7 @@ def get_game(game_id, user=_UNSAID) -> Game:
         game = Game.objects.get(id=uuid.UUID(str(game_id)))
     except (ValueError, Game.DoesNotExist) as exc:
         raise NotFound("no such game", code=ErrorCode.GAME_NOT_FOUND) from exc
-    if game.private and not (user is SYSTEM or is_seated(game, user)):
+    if game.private and not (user is SYSTEM or is_seated(game, user) or is_invited(game, user)):
         raise NotFound("no such game", code=ErrorCode.GAME_NOT_FOUND)
     return game
 
@@ -213,6 +214,15 @@ def is_seated(game: Game, user) -> bool:
     """Whether `user` created the game or holds a seat in it."""
     uid = getattr(user, "id", None)
     return uid is not None and (game.creator_id == uid or game.seats.filter(user_id=uid).exists())
+
+
+def is_invited(game: Game, user) -> bool:
+    """An account the host invited to a seat (games/services/invitations.py) may
+    read the game and join it without the invite code while it is open."""
+    uid = getattr(user, "id", None)
+    return (
+        uid is not None and game.status == Game.Status.OPEN and game.invitations.filter(user_id=uid).exists()
+    )
 
 
 def new_invite_code() -> str:
@@ -237,7 +247,7 @@ def _found_with_invite(game_id, user, invite_code) -> Game:
     """Joining: a private game is found by its seated players, or by anyone
     holding its current invite code; a wrong code is the same 404 as no game."""
     game = get_game(game_id, SYSTEM)
-    if game.private and not is_seated(game, user):
+    if game.private and not (is_seated(game, user) or is_invited(game, user)):
         if not (
             isinstance(invite_code, str)
             and game.invite_code
@@ -271,9 +281,12 @@ def join(
         chosen = _check_faction(faction, allowed, [s.faction for s in seats if s.faction])
         index = len(seats)
         try:
-            return Seat.objects.create(
+            seat = Seat.objects.create(
                 game=game, index=index, user=None if bot else user, faction=chosen, bot=bot or ""
             )
+            if not bot:
+                game.invitations.filter(user=user).delete()  # accepted
+            return seat
         except IntegrityError as exc:
             raise Conflict("that seat was just taken; try again", code=ErrorCode.SEAT_TAKEN) from exc
 

@@ -21,7 +21,12 @@ SAMPLES = 20
 
 
 def _seats(game: Game) -> list:
-    return list(game.seats.select_related("user").all())
+    return list(game.seats.select_related("user__profile").all())
+
+
+def _bot_account(user) -> bool:
+    profile = getattr(user, "profile", None)  # None: an account that never saved settings
+    return bool(profile and profile.is_bot)
 
 
 def seats_json(game: Game, seats: list | None = None) -> list[dict]:
@@ -30,7 +35,11 @@ def seats_json(game: Game, seats: list | None = None) -> list[dict]:
         {
             "index": s.index,
             "faction": s.faction or None,
-            "user": {"id": s.user.id, "username": s.user.username} if s.user else None,
+            "user": (
+                {"id": s.user.id, "username": s.user.username, "is_bot": _bot_account(s.user)}
+                if s.user
+                else None
+            ),
             "is_bot": s.is_bot,
             "bot": s.bot or None,
             "zombie": s.zombie,

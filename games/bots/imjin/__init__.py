@@ -1,0 +1,1 @@
+"""Imjin War bots: the world sampler and the evaluation the heuristic and the search share."""

@@ -1,0 +1,144 @@
+"""The `mcts` bot: single-observer information-set Monte-Carlo tree search
+(Cowling, Powley & Whitehouse 2012) with determinization.
+
+Each iteration samples a world from the seat's information set
+(`budget.worlds`), walks the one tree shared by all worlds (a node's children
+are keyed by the command's canonical JSON; a child counts as *available* only in
+worlds where the engine lists it, which is what makes selection fair across
+worlds), expands one untried command, then rolls out with the engine's own
+decide/evolve for at most ROLLOUT_DEPTH commands and scores the position with
+the ruleset's heuristic evaluation (squashed into [-1, 1], per seat: each node
+maximizes the reward of the seat that acts there).
+
+The seat's own first move is chosen among the heuristic bot's candidates (so
+every answer is a command the real engine accepts); the most visited one wins.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.rules.base import LegalSet, Ruleset, canonical_json
+
+from . import heuristic, simulate
+from .base import Budget, Command
+
+ROLLOUT_DEPTH = 8  # commands played past the tree before the evaluation decides
+EXPLORE = 0.7  # UCB1 exploration constant for rewards in [-1, 1]
+SCALE = 10.0  # evaluation points that make a reward of tanh(1) ~ 0.76
+BRANCH = 10  # commands considered at a node below the root
+
+
+@dataclass
+class Node:
+    seat: int | None = None  # who chose the command leading here (its reward is that seat's)
+    visits: int = 0
+    available: int = 0
+    reward: float = 0.0
+    children: dict[str, Node] = field(default_factory=dict)
+    commands: dict[str, Command] = field(default_factory=dict)
+
+
+def _reward(rules: Ruleset, state: Any, seats: int) -> list[float]:
+    value = heuristic.evaluator(rules)
+    return [math.tanh(value(state, q) / SCALE) for q in range(seats)]
+
+
+def _actor(rules: Ruleset, state: Any, rng: random.Random) -> int | None:
+    pend = rules.pending(state)
+    return rng.choice(pend).seat if pend else None
+
+
+def _legal(rules: Ruleset, state: Any, seat: int, rng: random.Random) -> dict[str, Command]:
+    """Children are keyed by seat and command: where several seats are pending
+    (simultaneous choices) worlds may pick a different one to act first."""
+    cmds = simulate.candidates(rules.legal_commands(state, seat), rng, BRANCH, samples=2)
+    return {f"{seat}:{canonical_json(c)}": c for c in cmds}
+
+
+def _ucb(parent_avail: int, child: Node) -> float:
+    if child.visits == 0:
+        return math.inf
+    return child.reward / child.visits + EXPLORE * math.sqrt(math.log(max(parent_avail, 1)) / child.visits)
+
+
+def _rollout(rules: Ruleset, state: Any, rng: random.Random) -> Any:
+    for _ in range(ROLLOUT_DEPTH):
+        if rules.outcome(state) is not None:
+            break
+        seat = _actor(rules, state, rng)
+        if seat is None:
+            break
+        legal = rules.legal_commands(state, seat)
+        cmds = list(legal.commands)
+        if legal.sample is not None and (not cmds or rng.random() < 0.2):
+            cmd = legal.sample(rng)
+        elif cmds:
+            cmd = rng.choice(cmds)
+        else:
+            break
+        after = simulate.apply(rules, state, seat, cmd, rng)
+        if after is None:
+            break
+        state = after
+    return state
+
+
+def choose(view: Mapping[str, Any], legal: LegalSet, rng: random.Random, budget: Budget) -> Command | None:
+    if budget.worlds is None:
+        raise ValueError("the mcts bot needs the seat's information set (budget.worlds)")
+    rules, me = budget.worlds.rules, budget.worlds.seat
+    root_cmds = heuristic.options(rules, view, me, legal, rng)
+    if len(root_cmds) <= 1:
+        return root_cmds[0] if root_cmds else None
+    root = Node(seat=me, commands={f"{me}:{canonical_json(c)}": c for c in root_cmds})
+    done = 0
+    while done == 0 or not budget.spent(done):
+        _iterate(rules, root, budget.worlds.sample(rng), me, rng, budget.worlds.players)
+        done += 1
+    visited = [(child.visits, child.reward, key) for key, child in root.children.items() if child.visits]
+    if not visited:
+        return root_cmds[0]
+    return root.commands[max(visited)[2]]
+
+
+def _iterate(rules: Ruleset, root: Node, world: Any, me: int, rng: random.Random, seats: int) -> None:
+    path: list[Node] = [root]
+    node, state, seat = root, world, me
+    while True:
+        if node is root:
+            options = dict(root.commands)
+        else:
+            options = _legal(rules, state, seat, rng)
+            node.commands.update(options)
+        for key in options:
+            node.children.setdefault(key, Node())
+            node.children[key].available += 1
+        untried = [k for k in options if node.children[k].visits == 0]
+        if untried:
+            key = rng.choice(untried)
+        else:
+            key = max(options, key=lambda k: _ucb(node.children[k].available, node.children[k]))
+        after = simulate.apply(rules, state, seat, options[key], rng)
+        if after is None:  # this world refuses it (a sampled secret): try another world next time
+            break
+        child = node.children[key]
+        child.seat = seat
+        path.append(child)
+        state = after
+        if untried or rules.outcome(state) is not None:
+            break
+        nxt = _actor(rules, state, rng)
+        if nxt is None:
+            break
+        node, seat = child, nxt
+    state = _rollout(rules, state, rng)
+    rewards = _reward(rules, state, seats)
+    for n in path[1:]:
+        n.visits += 1
+        n.reward += rewards[n.seat] if n.seat is not None and n.seat < len(rewards) else 0.0
+    root.visits += 1

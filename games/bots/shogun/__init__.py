@@ -1,0 +1,1 @@
+"""Shogun bots: the world sampler and the evaluation the heuristic and the search share."""
