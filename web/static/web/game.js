@@ -60,16 +60,28 @@
   async function refresh() {
     meta = await Api.call("GET", G);
     if (catalogue === null && meta) await loadCatalogue(meta.ruleset);
-    if (meta.status === "open") { renderOpen(); return; }
+    if (meta.status === "open") { renderOpen(); document.body.dataset.status = "open"; return; }
     [view, legal] = await Promise.all([Api.call("GET", G + "/view"), Api.call("GET", G + "/legal-commands")]);
     $("waiting").hidden = true;
     $("play").hidden = false;
     renderStatus(); renderPlayers(); renderPrivate(); renderCommands(); renderControls();
-    loadBoard();
+    await loadBoard();
+    // what the page shows, for scripts and tests: the version, whose turn, the status
+    const b = document.body.dataset;
+    b.version = meta.version; b.status = meta.status; b.turn = legal.pending ? "me" : "other";
+  }
+  let refreshing = 0;  // data-busy while a move or a refresh is under way (scripts and tests wait for it)
+  function busy(delta) {
+    refreshing += delta;
+    if (refreshing > 0) document.body.dataset.busy = "1"; else delete document.body.dataset.busy;
   }
   function soon() {
+    if (!refreshTimer) busy(+1);
     clearTimeout(refreshTimer);
-    refreshTimer = setTimeout(() => refresh().catch(showError), 150);
+    refreshTimer = setTimeout(() => {
+      refreshTimer = null;
+      refresh().catch(showError).finally(() => busy(-1));
+    }, 150);
   }
 
   /* -- open game -- */
@@ -83,6 +95,8 @@
       $("invite-link").value = location.origin + "/games/" + meta.id + "?invite=" + meta.invite_code;
     }
     $("start").hidden = !(boot.creator && meta.seats.length === meta.players);
+    // taking a seat appends no event, so the stream is silent until the start: look again now and then
+    setTimeout(() => { if (meta.status === "open") soon(); }, 3000);
   }
 
   /* -- status, deadline -- */
@@ -160,10 +174,12 @@
   async function submit(command, button) {
     $("cmd-error").hidden = true;
     if (button) button.disabled = true;
+    busy(+1);
     try {
       await Api.call("POST", G + "/commands", { command, expected_version: legal.version });
       await refresh();
     } catch (e) { showError(e); if (button) button.disabled = false; }
+    busy(-1);
   }
   function showError(e) {
     const p = $("cmd-error");
