@@ -7,8 +7,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from accounts.models import profile_of
 from games.models import Game
+from games.pbem import emails
 from games.services import background, lobby, play, reading
+from games.services.notify import game_payload
 
 pytestmark = pytest.mark.django_db
 PAGE_BUDGET = 200 * 1024
@@ -180,3 +183,15 @@ def test_unknown_and_malformed_game_ids_are_404_pages(hana):
     for gid in ("not-a-uuid", "00000000-0000-0000-0000-000000000000"):
         assert c.get(f"/games/{gid}").status_code == 404
         assert c.get(f"/games/{gid}/replay").status_code == 404
+
+
+def test_the_email_link_leads_to_the_game_page(hana, settings):
+    game = running_game(hana)
+    body = emails.build(
+        hana, profile_of(hana), {"kind": "game_started", "game": game_payload(game), "seat": 0}
+    ).body
+    link = next(line.split(" ", 1)[1] for line in body.splitlines() if line.startswith("Game: "))
+    assert link == f"{settings.PUBLIC_BASE_URL}/games/{game.id}"
+    path = link.removeprefix(settings.PUBLIC_BASE_URL)
+    assert Client().get(path)["Location"] == f"/accounts/signin?next={path}"
+    assert client_for(hana).get(path).status_code == 200
