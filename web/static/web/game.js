@@ -23,6 +23,15 @@
     const e = entry("commands", type);
     return (e && (e.name || e.label)) || type.replace(/_/g, " ");
   }
+  function promptLabel(kind) {
+    const e = entry("prompts", kind);
+    return (e && e.label) || (kind ? kind.replace(/_/g, " ") : "");
+  }
+  function placeName(id) {
+    const m = catalogue && catalogue.map && catalogue.map.provinces;
+    const p = Array.isArray(m) ? m.find((x) => x.id === id) : null;
+    return p ? p.name : id;
+  }
   function fieldLabels(type) {
     const e = entry("commands", type);
     const out = {};
@@ -38,7 +47,7 @@
   function describe(cmd) {
     const labels = fieldLabels(cmd.type);
     const parts = Object.entries(cmd).filter(([k]) => k !== "type").map(([k, v]) => {
-      const shown = (k === "to" || k === "seat") && Number.isInteger(v) ? seatName(v) : typeof v === "object" ? JSON.stringify(v) : String(v);
+      const shown = (k === "to" || k === "seat" || k === "from") && Number.isInteger(v) ? seatName(v) : typeof v === "object" ? JSON.stringify(v) : placeName(String(v));
       return (labels[k] || k.replace(/_/g, " ")) + ": " + shown;
     });
     return commandName(cmd.type) + (parts.length ? " — " + parts.join(", ") : "");
@@ -53,8 +62,8 @@
   /* -- reading -- */
   async function loadCatalogue(ruleset) {
     try {
-      const lang = document.documentElement.lang || "en";
-      catalogue = await Api.call("GET", "/rulesets/" + ruleset + "/catalogue?lang=" + encodeURIComponent(lang));
+      // no ?lang=: the server answers in the account's language (or the browser's)
+      catalogue = await Api.call("GET", "/rulesets/" + ruleset + "/catalogue");
     } catch (e) { catalogue = null; }  // not on this server yet: raw names
   }
   async function refresh() {
@@ -107,8 +116,10 @@
       const winners = (o.winners || []).map(seatName).join(", ");
       text = "Game over" + (o.reason ? ": " + o.reason : "") + (winners ? " — winners: " + winners : "");
     } else if (meta.paused) text = "Paused";
-    else if (legal.pending) text = "Your turn (version " + meta.version + ")";
-    else text = "Waiting for " + (meta.pending.map((p) => seatName(p.seat)).join(", ") || "the game") + " (version " + meta.version + ")";
+    else if (legal.pending) {
+      const mine = meta.pending.find((p) => p.seat === boot.seat);
+      text = "Your turn" + (mine ? ": " + promptLabel(mine.kind) : "") + " (version " + meta.version + ")";
+    } else text = "Waiting for " + (meta.pending.map((p) => seatName(p.seat) + " (" + promptLabel(p.kind) + ")").join(", ") || "the game") + " (version " + meta.version + ")";
     $("status").textContent = text;
     clearInterval(deadlineTimer);
     const d = $("deadline");
