@@ -7,6 +7,7 @@ from django.http import Http404
 from django.shortcuts import redirect
 
 from games.models import Game
+from games.rules import registry
 from games.services import lobby
 from games.services.errors import NotFound
 
@@ -33,3 +34,9 @@ def readable(request, game: Game) -> bool:
 
 def to_signin(request):
     return redirect(f"{settings.LOGIN_URL}?next={request.get_full_path()}")
+
+
+def title_of(game: Game) -> str:
+    """The game's name, or its ruleset's printed name."""
+    rules = registry.get(game.ruleset)
+    return game.name or (rules.name if rules is not None else game.ruleset)

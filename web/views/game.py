@@ -14,7 +14,7 @@ from games.services import audit, reading
 from games.services.errors import ServiceError
 from games.services.present import viewer_for
 
-from .common import ENDED, find_game, readable, to_signin
+from .common import ENDED, find_game, readable, title_of, to_signin
 
 MAX_LOG = 20000  # a long Rising Sun game has a few thousand events
 
@@ -42,7 +42,9 @@ def game_page(request, game_id):
         "user": request.user.username,
         "creator": game.creator_id == request.user.id,
     }
-    return render(request, "web/game.html", {"game": game, "boot": boot, "seat": seat})
+    return render(
+        request, "web/game.html", {"game": game, "title": title_of(game), "boot": boot, "seat": seat}
+    )
 
 
 def _readable_game(request, game_id) -> Game | None:
@@ -66,7 +68,11 @@ def replay_page(request, game_id):
         "last": game.version,
         "signed_in": request.user.is_authenticated,
     }
-    return render(request, "web/replay.html", {"game": game, "log": log, "boot": boot, "version": version})
+    return render(
+        request,
+        "web/replay.html",
+        {"game": game, "title": title_of(game), "log": log, "boot": boot, "version": version},
+    )
 
 
 @require_GET
@@ -87,7 +93,11 @@ def audit_page(request, game_id):
     if game is None:
         return to_signin(request) if not request.user.is_authenticated else _forbidden(request)
     report = audit.audit(game)
-    return render(request, "web/audit.html", {"game": game, "a": report, "ended": game.status in ENDED})
+    return render(
+        request,
+        "web/audit.html",
+        {"game": game, "title": title_of(game), "a": report, "ended": game.status in ENDED},
+    )
 
 
 @require_GET

@@ -19,17 +19,22 @@ window.SchemaForm = (function () {
     if (Array.isArray(p.oneOf) && p.oneOf.every((o) => "const" in o)) return p.oneOf.map((o) => o.const);
     return null;
   }
-  function field(name, p, required, value, labels) {
+  function field(name, p, required, value, labels, seats) {
     const id = "sf-" + ++uid + "-" + name;
     const wrap = el("div", { class: "field" });
     const label = el("label", { for: id }, (labels && labels[name]) || p.title || name.replace(/_/g, " "));
     let input;
-    const choices = enumOf(p);
+    let choices = enumOf(p);
+    let names = null;
+    if (!choices && seats && p.type === "integer" && /^(to|seat|from|target_seat|player)$/.test(name)) {
+      choices = seats.map((s) => s.index);  // a seat: chosen by its player's name, not its number
+      names = Object.fromEntries(seats.map((s) => [s.index, s.name]));
+    }
     const itemChoices = p.type === "array" ? enumOf(p.items) : null;
     if (choices) {
       input = el("select", { id, name, "data-kind": "enum" });
       if (!required) input.append(el("option", { value: "" }, "—"));
-      for (const c of choices) input.append(el("option", { value: JSON.stringify(c) }, String(c)));
+      for (const c of choices) input.append(el("option", { value: JSON.stringify(c) }, names ? names[c] : String(c)));
       const v = value !== undefined ? value : p.default;
       if (v !== undefined) input.value = JSON.stringify(v);
     } else if (p.type === "boolean") {
@@ -76,7 +81,7 @@ window.SchemaForm = (function () {
     const req = new Set(schema.required || []);
     for (const [name, p] of Object.entries(schema.properties || {})) {
       if ("const" in p || (opts.skip || []).includes(name)) continue;
-      container.append(field(name, p, req.has(name), (opts.values || {})[name], opts.labels));
+      container.append(field(name, p, req.has(name), (opts.values || {})[name], opts.labels, opts.seats));
     }
   }
   /* The object the inputs describe; fixed properties (const) filled in. */

@@ -218,7 +218,8 @@
       f.append(el("h3", {}, commandName(t.type)));
       const help = entry("commands", t.type);
       f.append(el("p", { class: "muted" }, (help && (help.help || help.description)) || t.description || ""));
-      SchemaForm.build(f, t.schema, { labels: fieldLabels(t.type) });
+      const others = meta.seats.filter((s) => s.index !== boot.seat).map((s) => ({ index: s.index, name: seatName(s.index) }));
+      SchemaForm.build(f, t.schema, { labels: fieldLabels(t.type), seats: others });
       const b = el("button", { type: "submit" }, "Play " + commandName(t.type));
       f.append(b);
       f.addEventListener("submit", (ev) => {
