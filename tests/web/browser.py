@@ -50,6 +50,7 @@ class Page:
 
     def __init__(self, driver: webdriver.Chrome, base: str):
         self.d, self.base = driver, base
+        self.forms_played = 0  # moves made through a command template's form
 
     def go(self, path: str) -> None:
         self.d.get(self.base + path)
@@ -148,7 +149,11 @@ class Page:
         else:
             forms = self.all("#commands form[data-template]")
             assert forms, f"my turn but nothing to click; console: {self.console()}"
+            example = forms[0].find_elements(By.CSS_SELECTOR, "button.example")
+            if example:  # a legal example, as a person would start from one
+                example[0].click()
             forms[0].find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+            self.forms_played += 1
         self.wait(
             lambda: self.settled() and (self.body("version") != before or self._error()),
             what="the move to be applied",

@@ -77,12 +77,15 @@ def test_sign_up_create_with_bots_and_play_rising_sun_to_the_end(page):
     assert page.css(f'a[href="/games/{gid}/replay"]')
 
 
-@pytest.mark.parametrize("ruleset,players", [("shogun", 3), ("imjin", 2)])
-def test_a_few_turns_of_each_ruleset(page, ruleset, players):
+@pytest.mark.parametrize("ruleset,players,moves", [("shogun", 3, 10), ("imjin", 2, 6)])
+def test_a_few_turns_of_each_ruleset(page, ruleset, players, moves):
+    """Shogun's first ten moves reach its first plan: a form of fourteen choices."""
     page.sign_up(f"p-{ruleset}")
     page.create_game(ruleset, players=players, bots=players - 1)
-    made = play(page, random.Random(3), 4)
-    assert made == 4 or page.body("status") == "finished"
+    made = play(page, random.Random(3), moves)
+    assert made == moves or page.body("status") == "finished"
+    if ruleset == "shogun":
+        assert page.forms_played >= 1, "no plan was made through its form"
     page.shot(f"game-{ruleset}")
 
 

@@ -22,8 +22,16 @@ window.SchemaForm = (function () {
   function field(name, p, required, value, labels, seats) {
     const id = "sf-" + ++uid + "-" + name;
     const wrap = el("div", { class: "field" });
-    const label = el("label", { for: id }, (labels && labels[name]) || p.title || name.replace(/_/g, " "));
+    const short = name.slice(name.lastIndexOf(".") + 1);
+    const label = el("label", { for: id }, (labels && labels[short]) || p.title || short.replace(/_/g, " "));
     let input;
+    if (p.type === "object" && p.properties) {
+      // a nested object (Shogun's plan: one choice per action space): a fieldset of its own
+      const set = el("fieldset", { class: "nested" });
+      set.append(el("legend", {}, (labels && labels[name]) || p.title || name.replace(/_/g, " ")));
+      build(set, p, { values: value || {}, labels, seats, prefix: name + "." });
+      return set;
+    }
     let choices = enumOf(p);
     let names = null;
     if (!choices && seats && p.type === "integer" && /^(to|seat|from|target_seat|player)$/.test(name)) {
@@ -33,8 +41,11 @@ window.SchemaForm = (function () {
     const itemChoices = p.type === "array" ? enumOf(p.items) : null;
     if (choices) {
       input = el("select", { id, name, "data-kind": "enum" });
+      const given = value !== undefined || p.default !== undefined;
       if (!required) input.append(el("option", { value: "" }, "—"));
-      for (const c of choices) input.append(el("option", { value: JSON.stringify(c) }, names ? names[c] : String(c)));
+      else if (!given) input.append(el("option", { value: "", disabled: true, selected: true }, "choose…"));
+      input.required = required;
+      for (const c of choices) input.append(el("option", { value: JSON.stringify(c) }, names ? names[c] : c === null ? "— (none)" : String(c)));
       const v = value !== undefined ? value : p.default;
       if (v !== undefined) input.value = JSON.stringify(v);
     } else if (p.type === "boolean") {
@@ -81,25 +92,42 @@ window.SchemaForm = (function () {
     const req = new Set(schema.required || []);
     for (const [name, p] of Object.entries(schema.properties || {})) {
       if ("const" in p || (opts.skip || []).includes(name)) continue;
-      container.append(field(name, p, req.has(name), (opts.values || {})[name], opts.labels, opts.seats));
+      const f = field((opts.prefix || "") + name, p, req.has(name), (opts.values || {})[name], opts.labels, opts.seats);
+      container.append(f);
     }
   }
-  /* The object the inputs describe; fixed properties (const) filled in. */
+  /* The object the inputs describe; fixed properties (const) filled in; "a.b" names nest. */
   function read(container, schema) {
     const out = {};
     for (const [name, p] of Object.entries(schema.properties || {})) if ("const" in p) out[name] = p.const;
     for (const input of container.querySelectorAll("[data-kind]")) {
-      const name = input.getAttribute("name") || input.dataset.name;
+      const path = (input.getAttribute("name") || input.dataset.name).split(".");
       const kind = input.dataset.kind;
-      if (kind === "boolean") out[name] = input.checked;
-      else if (kind === "multi") out[name] = [...input.querySelectorAll("input:checked")].map((b) => JSON.parse(b.value));
+      let value;
+      if (kind === "boolean") value = input.checked;
+      else if (kind === "multi") value = [...input.querySelectorAll("input:checked")].map((b) => JSON.parse(b.value));
       else if (input.value === "") continue;
-      else if (kind === "enum" || kind === "json") out[name] = JSON.parse(input.value);
-      else if (kind === "integer") out[name] = parseInt(input.value, 10);
-      else if (kind === "number") out[name] = Number(input.value);
-      else out[name] = input.value;
+      else if (kind === "enum" || kind === "json") value = JSON.parse(input.value);
+      else if (kind === "integer") value = parseInt(input.value, 10);
+      else if (kind === "number") value = Number(input.value);
+      else value = input.value;
+      let at = out;
+      for (const key of path.slice(0, -1)) at = at[key] = at[key] || {};
+      at[path[path.length - 1]] = value;
     }
     return out;
   }
-  return { build, read, el, enumOf };
+  /* Put a command's values into the inputs (an example to start from). */
+  function fill(container, command, prefix) {
+    for (const [k, v] of Object.entries(command)) {
+      const name = (prefix || "") + k;
+      if (v && typeof v === "object" && !Array.isArray(v)) { fill(container, v, name + "."); continue; }
+      const input = container.querySelector('[name="' + name + '"]');
+      if (!input) continue;
+      if (input.dataset.kind === "boolean") input.checked = !!v;
+      else if (input.dataset.kind === "enum" || input.dataset.kind === "json") input.value = JSON.stringify(v);
+      else input.value = v;
+    }
+  }
+  return { build, read, fill, el, enumOf };
 })();

@@ -220,6 +220,13 @@
       f.append(el("p", { class: "muted" }, (help && (help.help || help.description)) || t.description || ""));
       const others = meta.seats.filter((s) => s.index !== boot.seat).map((s) => ({ index: s.index, name: seatName(s.index) }));
       SchemaForm.build(f, t.schema, { labels: fieldLabels(t.type), seats: others });
+      const examples = legal.samples.filter((c) => c.type === t.type);
+      if (examples.length) {
+        const ex = el("button", { type: "button", class: "secondary example" }, "Fill in an example");
+        let n = 0;
+        ex.addEventListener("click", () => SchemaForm.fill(f, examples[n++ % examples.length]));
+        f.append(ex);
+      }
       const b = el("button", { type: "submit" }, "Play " + commandName(t.type));
       f.append(b);
       f.addEventListener("submit", (ev) => {
@@ -264,8 +271,11 @@
   function pick(province) {
     picked = province;
     document.querySelectorAll("#board-svg [data-province]").forEach((p) => p.classList.toggle("picked", p.dataset.province === province));
-    // 1. a template form's field that can hold it
-    for (const input of document.querySelectorAll("#commands form [data-kind]")) {
+    // 1. a template form's field that can hold it: the one last focused, else the first empty one
+    const inputs = [...document.querySelectorAll("#commands form [data-kind]")];
+    if (lastField && inputs.includes(lastField)) inputs.unshift(lastField);
+    else inputs.sort((a, b) => (a.value === "" ? 0 : 1) - (b.value === "" ? 0 : 1));
+    for (const input of inputs) {
       if (input.dataset.kind === "enum" && [...input.options].some((o) => o.value === JSON.stringify(province))) { input.value = JSON.stringify(province); input.focus(); return; }
       if (input.dataset.kind === "string" && /province|area|where|from|to|at|target|region/i.test(input.name)) { input.value = province; input.focus(); return; }
     }
@@ -284,6 +294,8 @@
     document.querySelectorAll("#commands button[data-command]").forEach((b) => { b.hidden = false; });
   }
   $("show-all").addEventListener("click", clearFilter);
+  let lastField = null;
+  $("commands").addEventListener("focusin", (ev) => { if (ev.target.dataset && ev.target.dataset.kind) lastField = ev.target; });
   $("board-svg").addEventListener("click", (ev) => {
     const p = ev.target.closest("[data-province]");
     if (p) pick(p.dataset.province);
