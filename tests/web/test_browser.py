@@ -42,12 +42,9 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture
-def page(server, request):
+def page(server):
     d = browser.chrome()
-    p = browser.Page(d, f"http://127.0.0.1:{server.port}")
-    yield p
-    if request.node.rep_call_failed if hasattr(request.node, "rep_call_failed") else False:
-        p.shot(f"failed-{request.node.name}")
+    yield browser.Page(d, f"http://127.0.0.1:{server.port}")
     d.quit()
 
 

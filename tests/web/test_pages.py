@@ -3,6 +3,8 @@ see what, the session on the API with CSRF, and page weight."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -195,3 +197,48 @@ def test_the_email_link_leads_to_the_game_page(hana, settings):
     path = link.removeprefix(settings.PUBLIC_BASE_URL)
     assert Client().get(path)["Location"] == f"/accounts/signin?next={path}"
     assert client_for(hana).get(path).status_code == 200
+
+
+def _weight(client: Client, path: str) -> int:
+    """The page and every script and stylesheet it loads, in bytes."""
+    r = client.get(path)
+    assert r.status_code == 200, path
+    total = len(r.content)
+    for asset in set(re.findall(rb'(?:src|href)="(/static/[^"]+)"', r.content)):
+        a = client.get(asset.decode())
+        assert a.status_code == 200, asset
+        total += len(b"".join(a.streaming_content) if a.streaming else a.content)
+    return total
+
+
+def test_every_page_with_its_assets_is_under_200_kb(hana):
+    game = finish(running_game(hana), hana)
+    c = client_for(hana)
+    for path in (
+        "/",
+        f"/games/{game.id}",
+        f"/games/{game.id}/replay",
+        f"/games/{game.id}/audit",
+        "/accounts/settings",
+    ):
+        assert _weight(c, path) < PAGE_BUDGET, path
+    assert _weight(Client(), "/accounts/signup") < PAGE_BUDGET
+
+
+def test_open_games_filter_by_ruleset_players_and_time(hana, outsider):
+    c = client_for(hana)
+    c.post("/games/new", {"ruleset": "rising-sun", "players": 4, "bots": 1, "time": "1d", "options": "{}"})
+    c.post("/games/new", {"ruleset": "imjin", "players": 2, "bots": 0, "options": "{}"})
+    rs, imjin = Game.objects.get(ruleset="rising-sun"), Game.objects.get(ruleset="imjin")
+    o = client_for(outsider)
+
+    def listed(query: str) -> set[str]:
+        body = o.get("/?" + query).content.decode()
+        return {str(g.id) for g in (rs, imjin) if f"/games/{g.id}/join" in body}
+
+    assert listed("") == {str(rs.id), str(imjin.id)}
+    assert listed("ruleset=imjin") == {str(imjin.id)}
+    assert listed("players=4") == {str(rs.id)}
+    assert listed("time=timed") == {str(rs.id)}
+    assert listed("time=untimed") == {str(imjin.id)}
+    assert "/join" not in c.get("/").content.decode()  # not offered to join your own game
