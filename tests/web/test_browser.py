@@ -122,6 +122,13 @@ def test_a_move_at_another_seat_shows_up_without_reloading(page, server):
     )
     assert page.js("return window.__sameDocument === true"), "the page reloaded"
     page.shot("live-update")
+    # on a phone: one column, nothing wider than the screen
+    page.d.set_window_size(390, 844)
+    page.wait(
+        lambda: page.js("return document.documentElement.scrollWidth <= window.innerWidth"),
+        what="no sideways scrolling",
+    )
+    page.shot("game-phone")
 
 
 @pytest.fixture(scope="module")

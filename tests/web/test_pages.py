@@ -12,7 +12,7 @@ from django.test import Client
 from accounts.models import profile_of
 from games.models import Game
 from games.pbem import emails
-from games.services import background, lobby, play, reading
+from games.services import background, deadlines, lobby, play, reading
 from games.services.notify import game_payload
 
 pytestmark = pytest.mark.django_db
@@ -242,3 +242,14 @@ def test_open_games_filter_by_ruleset_players_and_time(hana, outsider):
     assert listed("time=timed") == {str(rs.id)}
     assert listed("time=untimed") == {str(imjin.id)}
     assert "/join" not in c.get("/").content.decode()  # not offered to join your own game
+
+
+def test_my_games_show_the_deadline(hana):
+    client_for(hana).post(
+        "/games/new", {"ruleset": "rising-sun", "players": 3, "bots": 2, "time": "1d", "options": "{}"}
+    )
+    deadlines.sync(Game.objects.get().id)  # the background work that opens deadlines
+    body = client_for(hana).get("/").content.decode()
+    assert "Your turn" in body and "due in 23\xa0hours" in body, re.findall(
+        r"<time[^>]*>[^<]*</time>|badge[^<]*", body
+    )

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.shortcuts import redirect, render
+from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_POST
 
 from games.models import Game
@@ -53,6 +54,8 @@ def open_games(request) -> list[Game]:
 def lobby_page(request, form: CreateGameForm | None = None, status: int = 200):
     sets = rulesets()
     mine = inbox.entries(request.user) if request.user.is_authenticated else []
+    for g in mine:
+        g["due"] = parse_datetime(g["deadline"]) if g.get("deadline") else None
     ctx = {
         "open_games": open_games(request),
         "mine": [g for g in mine if g["status"] in ("open", "running")],
