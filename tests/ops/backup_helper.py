@@ -1,7 +1,9 @@
 """Run in subprocesses by test_backup.py against a throwaway database:
 
 python -m tests.ops.backup_helper setup N      -> N toy games, each played a little
-python -m tests.ops.backup_helper play SECONDS -> keeps playing new toy games (a live writer)
+python -m tests.ops.backup_helper play SECONDS [STOPFILE]
+                                                -> keeps playing new toy games (a live writer) until
+                                                   SECONDS pass or STOPFILE exists, then plays one more
 python -m tests.ops.backup_helper tamper       -> rewrites one event's payload behind the store's back
 python -m tests.ops.backup_helper count        -> prints the number of stored events
 """
@@ -11,6 +13,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from pathlib import Path
 
 
 def _django():
@@ -60,9 +63,13 @@ def main(argv: list[str]) -> None:
         for i in range(int(argv[1])):
             new_game(3 + i % 5)
     elif argv[0] == "play":
+        # A stop file, not only a clock: on a loaded machine the backup may start
+        # later than any fixed time, and the test needs writes on both sides of it.
         end = time.monotonic() + float(argv[1])
-        while time.monotonic() < end:
+        stop = Path(argv[2]) if len(argv) > 2 else None
+        while time.monotonic() < end and not (stop and stop.exists()):
             new_game(6)
+        new_game(6)
     elif argv[0] == "tamper":
         from django.db import connection
 

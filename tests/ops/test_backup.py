@@ -66,7 +66,7 @@ def sqlite_backup(tmp_path_factory):
     assert _manage(live, "migrate", "--noinput").returncode == 0
     _helper(live, "setup", "4")
     writer = subprocess.Popen(
-        [sys.executable, "-m", "tests.ops.backup_helper", "play", "5"],
+        [sys.executable, "-m", "tests.ops.backup_helper", "play", "300", str(base / "stop")],
         cwd=ROOT,
         env=live,
         stdout=subprocess.PIPE,
@@ -79,6 +79,7 @@ def sqlite_backup(tmp_path_factory):
         r = _manage(live, "backup", str(path))
         assert r.returncode == 0, r.stderr[-2000:]
     finally:
+        (base / "stop").touch()  # the writer plays one more game, so the live database outgrows the copy
         _, err = writer.communicate(timeout=120)
     assert writer.returncode == 0, err[-2000:]
     return base, live, path, r.stdout
