@@ -74,10 +74,22 @@ class Page:
             return []
 
     def shot(self, name: str) -> Path:
+        """Save a screenshot, after checking every visible control has a name."""
+        assert not self.unlabelled(), f"controls without a label on {name}: {self.unlabelled()}"
         SHOTS.mkdir(parents=True, exist_ok=True)
         path = SHOTS / f"{name}.png"
         self.d.save_screenshot(str(path))
         return path
+
+    def unlabelled(self) -> list[str]:
+        """Visible form controls and buttons a screen reader could not name."""
+        return self.js(
+            """return [...document.querySelectorAll('input:not([type=hidden]), select, textarea, button')]
+              .filter(e => e.offsetParent !== null)
+              .filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label')
+                           && !(e.tagName === 'BUTTON' && e.textContent.trim()))
+              .map(e => e.outerHTML.slice(0, 80));"""
+        )
 
     def body(self, key: str) -> str | None:
         return self.css("body").get_attribute(f"data-{key}")
