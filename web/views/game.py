@@ -120,6 +120,7 @@ def log_lines(game: Game, user) -> list[dict]:
             "seq": e["seq"],
             "text": e.get("summary") or ("(hidden)" if e.get("redacted") else e["type"]),
             "type": e["type"],
+            "hidden": bool(e.get("redacted")),
         }
         for e in events
     ]

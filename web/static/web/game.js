@@ -335,6 +335,7 @@
   function addLog(e) {
     if (e.seq <= lastSeq) return;
     lastSeq = e.seq;
+    if (e.redacted) return;  // another seat's secret: nothing readable to show
     const li = el("li", { value: e.seq, "data-seq": e.seq }, logText(e));
     const log = $("log");
     log.append(li);
