@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from accounts.models import profile_of
+from games import verify
 from games.models import Game
 from games.pbem import emails
 from games.services import background, deadlines, lobby, play, reading
@@ -147,7 +148,7 @@ def test_replay_and_audit_of_a_running_game_are_for_its_players(hana, outsider):
     assert Client().get(f"/games/{game.id}/replay").status_code == 302
 
 
-def test_finished_public_games_replay_and_audit_without_an_account(hana):
+def test_finished_public_games_replay_and_audit_without_an_account(hana, tmp_path):
     game = finish(running_game(hana), hana)
     anon = Client()
     r = anon.get(f"/games/{game.id}/replay")
@@ -159,6 +160,11 @@ def test_finished_public_games_replay_and_audit_without_an_account(hana):
     assert r.status_code == 200 and b"passed" in r.content and game.seed.encode() in r.content
     r = anon.get(f"/games/{game.id}/export.jsonl")
     assert r.status_code == 200 and len(r.content.splitlines()) == game.version
+    # the command the audit page shows, on the file it offers
+    export = tmp_path / f"{game.ruleset}-{game.id}.jsonl"
+    export.write_bytes(r.content)
+    assert f"python -m games.verify {export.name}" in anon.get(f"/games/{game.id}/audit").content.decode()
+    assert verify.main([str(export)]) == 0
 
 
 def test_the_api_takes_the_session_but_writes_need_the_csrf_token(hana):
