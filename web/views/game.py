@@ -115,12 +115,14 @@ def log_lines(game: Game, user) -> list[dict]:
     """One readable line per version: the event's `summary` (the catalogue's
     localized text, when the feed carries it) or its type."""
     events, _ = reading.events_page(game, user, 0, MAX_LOG)
+    summarized = any(e.get("summary") for e in events)
     return [
         {
             "seq": e["seq"],
             "text": e.get("summary") or ("(hidden)" if e.get("redacted") else e["type"]),
             "type": e["type"],
-            "hidden": bool(e.get("redacted")),
+            # muted: secrets, and the rest of a batch whose first event's summary says it all
+            "hidden": bool(e.get("redacted")) or (summarized and not e.get("summary")),
         }
         for e in events
     ]

@@ -10,7 +10,7 @@
   const $ = (id) => document.getElementById(id);
   const el = SchemaForm.el;
   let meta = null, view = null, legal = null, catalogue = null, boardVersion = -1, lastSeq = 0;
-  let streaming = null, refreshTimer = null, deadlineTimer = null, picked = null;
+  let streaming = null, refreshTimer = null, deadlineTimer = null, picked = null, summaries = false;
 
   /* -- labels: the catalogue's when it answers, raw names otherwise -- */
   function entry(kind, type) {
@@ -336,6 +336,10 @@
     if (e.seq <= lastSeq) return;
     lastSeq = e.seq;
     if (e.redacted) return;  // another seat's secret: nothing readable to show
+    // a server that writes summaries puts one on the first visible event of each
+    // batch: the rest of the batch is said by it already
+    if (e.summary) summaries = true;
+    else if (summaries) return;
     const li = el("li", { value: e.seq, "data-seq": e.seq }, logText(e));
     const log = $("log");
     log.append(li);
