@@ -11,6 +11,7 @@ import json
 import random
 
 import pytest
+from selenium.webdriver.support.ui import Select
 
 from tests.support import servers
 
@@ -179,6 +180,8 @@ def test_replay_a_finished_game_to_a_version_without_signing_in(page, finished_g
     assert st == 200 and json.loads(page.css("#view-json").get_attribute("textContent")) == json.loads(text)
     page.css("#next").click()
     page.wait(lambda: page.body("loaded") == str(target + 1), what="the next version")
+    if page.fetch_text(f"/games/{gid}/board/{target + 1}.svg")[0] == 200:
+        assert page.css("#board").is_displayed(), "no board for a visitor without an account"
     page.shot("replay")
 
 
@@ -229,6 +232,17 @@ def test_settings_and_email_link_sign_in_first(page, finished_game):
     page.css("form.card button[type=submit]").click()
     page.wait(lambda: "/accounts/settings" in page.d.current_url, what="the settings page")
     page.css("#email").send_keys("sora@example.org")
-    page.css("#settings-form button[type=submit]").click()
-    page.wait(lambda: page.css("#settings-status").text == "Saved.", what="saved")
+    languages = page.all("#language")
+    if languages:  # the catalogue's six languages
+        Select(languages[0]).select_by_value("ja")
+        page.css("#settings-form button[type=submit]").click()
+        page.wait(lambda: "saved=1" in page.d.current_url, what="the page redrawn in its new language")
+        assert page.css("#language").get_attribute("value") == "ja"
+    else:
+        page.css("#settings-form button[type=submit]").click()
+        page.wait(lambda: page.css("#settings-status").text == "Saved.", what="saved")
+    st, me = page.fetch_text("/api/v1/accounts/me")
+    assert json.loads(me)["email"] == "sora@example.org"
+    if languages:
+        assert json.loads(me)["language"] == "ja"
     page.shot("settings")

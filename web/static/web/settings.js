@@ -18,7 +18,7 @@
       await Api.call("PATCH", "/accounts/me", body);
       status.textContent = "Saved.";
       status.className = "ok";
-      if (v("language")) location.reload();
+      if (v("language")) location.replace(location.pathname + "?saved=1");  // redrawn in the new language
     } catch (e) {
       status.textContent = e.message;
       status.className = "error";
