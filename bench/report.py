@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 from bench.common import RESULTS, table  # noqa: E402
 from bench.report_replay import replay_section  # noqa: E402
 from bench.report_streams import streams_section  # noqa: E402
+from bench.report_web import web_section  # noqa: E402
 
 OUT = ROOT / "docs" / "benchmarks.md"
 
@@ -269,6 +270,7 @@ def render() -> str:
     streams_lines, streams_goals = streams_section(load("streams"))
     fair_lines, fair_goals = fairness_section(load("fairness"))
     replay_lines, replay_goals = replay_section(load("replay_range"))
+    web_lines, web_goals = web_section(load("web_pages"))
     pairs = ROOT / "bench" / "pairs.md"
     out = [
         "# Benchmarks",
@@ -294,7 +296,8 @@ def render() -> str:
             ]
             + streams_goals
             + fair_goals
-            + replay_goals,
+            + replay_goals
+            + web_goals,
         ),
         "",
         *([pairs.read_text().rstrip(), ""] if pairs.exists() else []),
@@ -317,6 +320,10 @@ def render() -> str:
         "## Range replay",
         "",
         *replay_lines,
+        "",
+        "## Web pages",
+        "",
+        *web_lines,
         "",
         "## Engines",
         "",
