@@ -124,6 +124,15 @@ def test_a_move_at_another_seat_shows_up_without_reloading(page, server):
     assert len(page.all("#log li")) >= lines
     assert page.js("return window.__sameDocument === true"), "the page reloaded"
     page.shot("live-update")
+    # press: a message from the other seat arrives live too
+    st, _, _ = servers.request(
+        server.port, "POST", f"/games/{gid}/messages", other["token"], {"text": "Greetings, Koi."}
+    )
+    assert st == 201
+    page.wait(lambda: "Greetings, Koi." in page.css("#press").text, what="the message")
+    page.css("#press-text").send_keys("And to you.")
+    page.css("#press-form button[type=submit]").click()
+    page.wait(lambda: "And to you." in page.css("#press").text, what="my own message")
     # on a phone: one column, nothing wider than the screen
     page.d.set_window_size(390, 844)
     page.wait(

@@ -309,6 +309,7 @@
   function renderControls() {
     const running = meta.status === "running" && boot.seat !== null;
     $("controls").hidden = !running;
+    $("press-form").hidden = !running;  // players write while the game runs; watchers read
     $("pause").hidden = meta.paused;
     $("resume").hidden = !meta.paused;
   }
@@ -347,7 +348,7 @@
     log.scrollTop = log.scrollHeight;
     if (e.type === "core.MessageSent" && e.payload) {
       const p = e.payload;
-      const from = Number.isInteger(p.seat) ? seatName(p.seat) : p.from_name || p.from || "someone";
+      const from = Number.isInteger(p.from) ? seatName(p.from) : "someone";
       $("press").append(el("li", {}, from + (p.to ? " (private)" : "") + ": " + p.text));
     }
   }
