@@ -53,3 +53,15 @@ class EventStreamRenderer(_JsonTextRenderer):
 class JsonLinesRenderer(_JsonTextRenderer):
     media_type = "application/x-ndjson"
     format = "jsonl"
+
+
+class SvgRenderer(BaseRenderer):
+    """Lets `Accept: image/svg+xml` through negotiation; the board view builds
+    the body itself (errors are JSON, see JsonErrors)."""
+
+    media_type = "image/svg+xml"
+    format = "svg"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return b"" if data is None else json.dumps(data).encode()

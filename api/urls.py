@@ -1,7 +1,7 @@
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from .views import accounts, games, inbox, meta, play
+from .views import accounts, board, games, inbox, meta, play
 
 
 def p(route: str, view, name: str):
@@ -25,6 +25,7 @@ urlpatterns = [
     *p("games/<str:game_id>/start", games.StartView.as_view(), "start"),
     *p("games/<str:game_id>/invite-code", games.InviteView.as_view(), "invite-code"),
     *p("games/<str:game_id>/view", play.StateView.as_view(), "view"),
+    *p("games/<str:game_id>/board.svg", board.BoardView.as_view(), "board-svg"),
     *p("games/<str:game_id>/legal-commands", play.LegalView.as_view(), "legal"),
     *p("games/<str:game_id>/commands", play.CommandsView.as_view(), "commands"),
     *p("games/<str:game_id>/events", play.EventsView.as_view(), "events"),

@@ -1,0 +1,60 @@
+"""The board picture: GET /games/{id}/board.svg (SVG of the caller's view)."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.renderers import JSONRenderer
+from rest_framework.views import APIView
+
+from games.services import board, lobby
+
+from ..renderers import SvgRenderer
+from .common import JsonErrors, errors
+
+
+class BoardView(JsonErrors, APIView):
+    """The board drawn from your view at a version (SVG; errors are JSON `{code, detail}`)."""
+
+    renderer_classes = [SvgRenderer, JSONRenderer]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "version", OpenApiTypes.INT, description="draw the board as it was then (default: now)"
+            ),
+            OpenApiParameter(
+                "lang", OpenApiTypes.STR, description="language of the province names (default: English)"
+            ),
+        ],
+        responses={
+            (200, "image/svg+xml"): OpenApiResponse(
+                OpenApiTypes.BINARY,
+                description="the board as you may see it: provinces carry data-province and a title with "
+                "their name; pieces carry data-piece, data-seat, data-count and data-at",
+            ),
+            304: OpenApiResponse(description="not modified"),
+            **errors(400, 401, 404, 409),
+        },
+        summary="A picture of the board from your view (same redaction as /view and /replay)",
+        operation_id="board_svg",
+        tags=["play"],
+    )
+    def get(self, request, game_id):
+        game = lobby.get_game(game_id, request.user)
+        q = request.query_params
+        version, lang = q.get("version"), q.get("lang")
+        # an ETag is only ever issued for a valid request, so a match needs no checks
+        etag = f'"{game.id}-{version or game.version}-{game.status}-{lang or ""}"'
+        if request.headers.get("If-None-Match") == etag:
+            return HttpResponse(status=304, headers={"ETag": etag})
+        svg = board.board_svg(game, request.user, version, lang)
+        resp = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+        resp["ETag"] = etag
+        resp["Vary"] = "Authorization, Accept-Language"
+        return resp
+
+    def perform_content_negotiation(self, request, force=False):
+        # SVG whatever the Accept header says (errors: JSON, see JsonErrors)
+        return super().perform_content_negotiation(request, force=True)

@@ -1,0 +1,39 @@
+"""Board pictures: the SVG of a game as the caller may see it, at a version.
+
+Drawn by the pure renderer (`games.board`) from exactly the view `/view` or
+`/replay?version=N` returns to this caller, never from the engine state, so the
+picture can show nothing the caller's view does not."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from games import board
+
+from ..models import Game
+from . import reading
+from .errors import Conflict, ErrorCode, Invalid, NotFound
+
+LANG = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,2}$")
+
+
+def names_for(ruleset: str, lang: str | None) -> Mapping[str, str] | None:
+    """Localized province names for `lang`; None draws the engine data's English
+    names. The per-ruleset translation data (issue 14 item 4, the catalogue) plugs
+    in here; until it is merged every language draws the English names."""
+    return None
+
+
+def board_svg(game: Game, user, version: Any = None, lang: str | None = None) -> str:
+    if not board.supported(game.ruleset):
+        raise NotFound(f"the {game.ruleset} ruleset has no board picture", code=ErrorCode.NOT_FOUND)
+    if lang is not None and not LANG.match(lang):
+        raise Invalid("lang must be a language tag such as en, ja or zh-Hant", code=ErrorCode.INVALID)
+    if game.status == Game.Status.OPEN:
+        raise Conflict("the game has not started: there is no board yet", code=ErrorCode.GAME_NOT_RUNNING)
+    body = reading.view(game, user) if version is None else reading.replay(game, user, version)
+    who = "spectator" if body["seat"] is None else f"seat {body['seat']}"
+    caption = f"{game.name or game.ruleset} · version {body['version']} · seen by {who} · {game.status}"
+    return board.render(game.ruleset, body["state"], names_for(game.ruleset, lang), caption)
