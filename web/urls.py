@@ -14,6 +14,7 @@ urlpatterns = [
     path("games/<str:game_id>/join", lobby.join_game, name="join"),
     path("games/<str:game_id>/replay", game.replay_page, name="replay"),
     path("games/<str:game_id>/replay/<int:version>.json", game.replay_json, name="replay-json"),
+    path("games/<str:game_id>/board/<int:version>.svg", game.board_svg, name="board"),
     path("games/<str:game_id>/audit", game.audit_page, name="audit"),
     path("games/<str:game_id>/export.jsonl", game.export, name="export"),
     path("accounts/signup", accounts.signup, name="signup"),

@@ -10,7 +10,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from games.models import Game
-from games.services import audit, reading
+from games.services import audit, board, reading
 from games.services.errors import ServiceError
 from games.services.present import viewer_for
 
@@ -85,6 +85,20 @@ def replay_json(request, game_id, version: int):
     except ServiceError as exc:
         return JsonResponse({"code": exc.code, "detail": exc.detail}, status=exc.status)
     return JsonResponse(body)
+
+
+@require_GET
+def board_svg(request, game_id, version: int):
+    """The board at a version for whoever may replay the game (the API's
+    board.svg wants an account; a finished public game's replay does not)."""
+    game = _readable_game(request, game_id)
+    if game is None:
+        return JsonResponse({"code": "forbidden", "detail": "players only while the game runs"}, status=403)
+    try:
+        svg = board.board_svg(game, _viewer_user(request), version)
+    except ServiceError as exc:
+        return JsonResponse({"code": exc.code, "detail": exc.detail}, status=exc.status)
+    return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
 
 
 @require_GET

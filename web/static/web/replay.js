@@ -26,7 +26,7 @@
     if (ticket === loading) document.body.dataset.loaded = String(v);
   }
   async function board(v, ticket) {
-    const r = await fetch("/api/v1/games/" + boot.id + "/board.svg?version=" + v, { credentials: "same-origin" });
+    const r = await fetch("/games/" + boot.id + "/board/" + v + ".svg", { credentials: "same-origin" });
     if (ticket !== loading) return;
     if (!r.ok) { $("board").hidden = true; return; }
     const doc = new DOMParser().parseFromString(await r.text(), "image/svg+xml");
