@@ -76,6 +76,7 @@ class Page:
     def shot(self, name: str) -> Path:
         """Save a screenshot, after checking every visible control has a name."""
         assert not self.unlabelled(), f"controls without a label on {name}: {self.unlabelled()}"
+        self.js("window.scrollTo(0, 0)")  # the page as it opens, not where the last click left it
         SHOTS.mkdir(parents=True, exist_ok=True)
         path = SHOTS / f"{name}.png"
         self.d.save_screenshot(str(path))

@@ -147,7 +147,7 @@
     $("players").replaceChildren(...meta.seats.map((s) => {
       const tr = el("tr", s.index === boot.seat ? { class: "me" } : {});
       tr.append(el("td", {}, String(s.index) + (s.faction ? " " + s.faction : "")), el("td", {}, s.user ? s.user.username : "bot (" + s.bot + ")"),
-        el("td", {}, String(scoreOf(view.state, s.index))), el("td", {}, pending.has(s.index) ? "●" : ""));
+        el("td", {}, String(scoreOf(view.state, s.index))), pending.has(s.index) ? el("td", { "aria-label": "yes", title: "must act now" }, "●") : el("td"));
       return tr;
     }));
     const st = view.state || {};
