@@ -9,7 +9,13 @@ import shutil
 from pathlib import Path
 
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
+from selenium.common.exceptions import (
+    ElementClickInterceptedException,
+    ElementNotInteractableException,
+    StaleElementReferenceException,
+    TimeoutException,
+    WebDriverException,
+)
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -51,6 +57,7 @@ class Page:
     def __init__(self, driver: webdriver.Chrome, base: str):
         self.d, self.base = driver, base
         self.forms_played = 0  # moves made through a command template's form
+        self.provinces_clicked = 0  # moves chosen by clicking a province on the board
 
     def go(self, path: str) -> None:
         self.d.get(self.base + path)
@@ -183,7 +190,14 @@ class Page:
         if named:
             button, province = rnd.choice(named)
             target = self.css(f'#board-svg [data-province="{province}"]')
-            self.js("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", target)
+            try:
+                target.click()  # a real click at the province's centre
+                hit = "picked" in (target.get_attribute("class") or "")
+            except (ElementClickInterceptedException, ElementNotInteractableException):
+                hit = False
+            if not hit:  # the centre of a curved province lies outside it: click its own shape
+                self.js("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", target)
+            self.provinces_clicked += 1
             shown = [b for b in self.all("#commands button[data-command]") if b.is_displayed()]
             assert shown and all(
                 province in _values(json.loads(b.get_attribute("data-command"))) for b in shown

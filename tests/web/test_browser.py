@@ -68,6 +68,8 @@ def test_sign_up_create_with_bots_and_play_rising_sun_to_the_end(page):
     page.shot("game-rising-sun")
     made = play(page, random.Random(7), None)
     assert page.body("status") == "finished" and made > 10
+    if page.all("#board-svg [data-province]"):
+        assert page.provinces_clicked > 0, "no move was chosen on the board"
     assert "Game over" in page.css("#status").text
     page.shot("game-over")
     # the lobby lists it under finished games, with its replay
