@@ -259,3 +259,29 @@ def test_my_games_show_the_deadline(hana):
     assert "Your turn" in body and "due in 23\xa0hours" in body, re.findall(
         r"<time[^>]*>[^<]*</time>|badge[^<]*", body
     )
+
+
+def test_pages_load_nothing_from_elsewhere(hana):
+    """No CDN: every script, stylesheet and link target is served by this server."""
+    game = running_game(hana)
+    c = client_for(hana)
+    for path in (
+        "/",
+        f"/games/{game.id}",
+        f"/games/{game.id}/replay",
+        f"/games/{game.id}/audit",
+        "/accounts/settings",
+    ):
+        html = c.get(path).content.decode()
+        outside = [u for u in re.findall(r'(?:src|href|action)="([^"]*)"', html) if "//" in u]
+        assert outside == [], (path, outside)
+    for script in (
+        "web/game.js",
+        "web/replay.js",
+        "web/api.js",
+        "web/forms.js",
+        "web/lobby.js",
+        "web/settings.js",
+    ):
+        body = b"".join(c.get(f"/static/{script}").streaming_content).decode()
+        assert "http://" not in body and "https://" not in body, script
