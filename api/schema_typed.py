@@ -33,6 +33,9 @@ def ref(name: str) -> dict:
     return {"$ref": REF + name}
 
 
+_NESTED = ("items", "additionalProperties", "anyOf", "oneOf", "allOf", "not")
+
+
 def _oas30(s: Any) -> Any:
     """JSON Schema 2020-12 -> OpenAPI 3.0 Schema Object."""
     if isinstance(s, list):
@@ -41,44 +44,59 @@ def _oas30(s: Any) -> Any:
         return s
     out: dict[str, Any] = {}
     for k, v in s.items():
-        if k in ("$schema", "propertyNames"):
-            continue
-        if k == "const":
-            out["enum"] = [v]
-        elif k == "properties":
-            out[k] = {name: _oas30(p) for name, p in v.items()}
-        elif k == "required":
-            if v:
-                out[k] = list(v)
-        elif k in ("items", "additionalProperties", "anyOf", "oneOf", "allOf", "not"):
-            out[k] = _oas30(v)
-        else:
-            out[k] = v
+        _translate_key(out, k, v)
     t = out.get("type")
     if (t == "array" or isinstance(t, list) and "array" in t) and "items" not in out:
         out["items"] = {}  # OpenAPI 3.0 wants items; JSON Schema's default is "anything"
-    if isinstance(t, list):
-        kinds = [x for x in t if x != "null"]
-        if len(kinds) < len(t):
-            out["nullable"] = True
-        if len(kinds) == 1:
-            out["type"] = kinds[0]
-        else:
-            del out["type"]
-            if kinds:
-                out["anyOf"] = [{"type": x} for x in kinds]
-    elif t == "null":
+    _translate_type(out)
+    if "anyOf" in out:
+        _fold_null_alternative(out)
+    return out
+
+
+def _translate_key(out: dict[str, Any], k: str, v: Any) -> None:
+    if k in ("$schema", "propertyNames"):
+        return
+    if k == "const":
+        out["enum"] = [v]
+    elif k == "properties":
+        out[k] = {name: _oas30(p) for name, p in v.items()}
+    elif k == "required":
+        if v:
+            out[k] = list(v)
+    elif k in _NESTED:
+        out[k] = _oas30(v)
+    else:
+        out[k] = v
+
+
+def _translate_type(out: dict[str, Any]) -> None:
+    """A type list (["string", "null"]) becomes nullable + one type, or anyOf."""
+    t = out.get("type")
+    if t == "null":
         del out["type"]
         out["nullable"] = True
-    if "anyOf" in out:
-        # genson writes [{type: null}, {...}]: a nullable alternative instead
-        alts = [a for a in out["anyOf"] if a != {"nullable": True}]
-        if len(alts) < len(out["anyOf"]):
-            out["nullable"] = True
-            out["anyOf"] = alts
-        if len(out["anyOf"]) == 1:
-            out.update(out.pop("anyOf")[0])
-    return out
+    if not isinstance(t, list):
+        return
+    kinds = [x for x in t if x != "null"]
+    if len(kinds) < len(t):
+        out["nullable"] = True
+    if len(kinds) == 1:
+        out["type"] = kinds[0]
+        return
+    del out["type"]
+    if kinds:
+        out["anyOf"] = [{"type": x} for x in kinds]
+
+
+def _fold_null_alternative(out: dict[str, Any]) -> None:
+    """genson writes [{type: null}, {...}]: a nullable alternative instead."""
+    alts = [a for a in out["anyOf"] if a != {"nullable": True}]
+    if len(alts) < len(out["anyOf"]):
+        out["nullable"] = True
+        out["anyOf"] = alts
+    if len(out["anyOf"]) == 1:
+        out.update(out.pop("anyOf")[0])
 
 
 def _union(members: dict[str, str], prop: str) -> dict:
@@ -93,41 +111,41 @@ def typed_components(result: dict, generator, request, public) -> dict:
     base_event = comps["Event"]
     views, legals, commands_any, events = {}, {}, [], {}
     for rid in registry.PRODUCTION:
-        R = pascal(rid)
+        prefix = pascal(rid)
         declared = schemas.load(rid, "commands") or {}
         members = {}
         for t, s in sorted(declared.items()):
-            name = f"{R}{pascal(t)}Command"
+            name = f"{prefix}{pascal(t)}Command"
             comps[name] = _oas30(s)
             members[t] = name
-        comps[f"{R}Command"] = {
+        comps[f"{prefix}Command"] = {
             "description": f"A {rid} command (games/rules/.../data/schemas/commands.json).",
             **_union(members, "type"),
         }
-        commands_any.append(ref(f"{R}Command"))
-        comps[f"{R}SeatView"] = {
+        commands_any.append(ref(f"{prefix}Command"))
+        comps[f"{prefix}SeatView"] = {
             "description": f"The {rid} view a seat (or a spectator) gets.",
             **_oas30(schemas.load(rid, "view")),
         }
         view = copy.deepcopy(comps["View"])
         view["properties"] = {"ruleset": {"type": "string", "enum": [rid]}, **view["properties"]}
         view["required"] = sorted({"ruleset", *view.get("required", [])})
-        view["properties"]["state"] = {**ref(f"{R}SeatView"), "nullable": True}
+        view["properties"]["state"] = {**ref(f"{prefix}SeatView"), "nullable": True}
         view["properties"]["seats"] = {
             "type": "object",
-            "additionalProperties": ref(f"{R}SeatView"),
+            "additionalProperties": ref(f"{prefix}SeatView"),
             "nullable": True,
             "description": view["properties"]["seats"].get("description", ""),
         }
-        comps[f"{R}View"] = view
-        views[rid] = f"{R}View"
+        comps[f"{prefix}View"] = view
+        views[rid] = f"{prefix}View"
         legal = copy.deepcopy(comps["LegalCommands"])
         legal["properties"] = {"ruleset": {"type": "string", "enum": [rid]}, **legal["properties"]}
         legal["required"] = sorted({"ruleset", *legal.get("required", [])})
-        legal["properties"]["commands"] = {"type": "array", "items": ref(f"{R}Command")}
-        legal["properties"]["samples"] = {"type": "array", "items": ref(f"{R}Command")}
-        comps[f"{R}LegalCommands"] = legal
-        legals[rid] = f"{R}LegalCommands"
+        legal["properties"]["commands"] = {"type": "array", "items": ref(f"{prefix}Command")}
+        legal["properties"]["samples"] = {"type": "array", "items": ref(f"{prefix}Command")}
+        comps[f"{prefix}LegalCommands"] = legal
+        legals[rid] = f"{prefix}LegalCommands"
         declared_events = schemas.load(rid, "events")
         if declared_events is None:
             untyped = copy.deepcopy(base_event)
@@ -135,8 +153,8 @@ def typed_components(result: dict, generator, request, public) -> dict:
                 f"A {rid} event; its payload is not declared yet "
                 "(games/rules/.../data/schemas/events.json is missing)."
             )
-            comps[f"{R}Event"] = untyped
-            events[None, rid] = f"{R}Event"
+            comps[f"{prefix}Event"] = untyped
+            events[None, rid] = f"{prefix}Event"
         else:
             _typed_events(comps, base_event, declared_events, events)
     _typed_events(comps, base_event, schemas.core_events(), events)

@@ -16,6 +16,14 @@ each owning --games/--clients games, loop over their games for --seconds:
     GET  /games/{id}/view            as that user
 
 A finished game is replaced by a new one (its setup requests are not counted).
+
+--mode post-only measures commands alone (issue 11 item 4: clients that already
+know the legal commands): rounds of two phases, every client in step (barriers).
+Refill (not timed, nothing else runs): each client asks, for each of its games,
+who is pending and that seat's legal commands. Post (timed): each client POSTs
+one chosen legal command to each of its games, nothing else. Commands/s =
+commands accepted / the time spent in post phases; the server sees only POSTs
+while the clock runs.
 Reports commands/s sustained, latency percentiles per request kind, errors.
 Stdlib only (http.client keep-alive connections, one per client thread).
 """
@@ -41,7 +49,7 @@ from urllib.parse import urlparse
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.common import percentile, save, table  # noqa: E402
+from bench.common import cpu_seconds, percentile, process_tree, save, table  # noqa: E402
 
 API = "/api/v1"
 
@@ -194,6 +202,79 @@ def play(
             counters[k] += v
 
 
+def refill(c: Client, games: list[dict], rnd: random.Random, users: list[dict], ruleset: str) -> list[tuple]:
+    """For each game: (game, token, command, version) for a pending seat, from
+    its legal commands now; a finished game is replaced (not timed)."""
+    out = []
+    for i, g in enumerate(games):
+        st, meta = c.request("GET", f"/games/{g['id']}", g["tokens"][0])
+        if st == 200 and meta.get("status") == "finished":
+            games[i] = g = new_game(c, users, ruleset)
+            st, meta = c.request("GET", f"/games/{g['id']}", g["tokens"][0])
+        pending = (meta or {}).get("pending") or [] if st == 200 else []
+        if not pending:
+            continue
+        token = g["tokens"].get(int(rnd.choice(pending)["seat"]), g["tokens"][0])
+        st, legal = c.request("GET", f"/games/{g['id']}/legal-commands", token)
+        cmd = pick_command(legal, rnd) if st == 200 else None
+        if cmd is not None:
+            out.append((g, token, cmd, legal["version"]))
+    return out
+
+
+def run_post_only(
+    base: str, args: argparse.Namespace, users: list[dict], ruleset: str, all_games: list[dict], cpu
+):
+    """Rounds of refill (untimed) and post (timed) phases; returns (stats, counters, timed seconds, cpu shares)."""
+    stats: dict[str, list[float]] = defaultdict(list)
+    counters: dict[str, int] = defaultdict(int)
+    lock = threading.Lock()
+    shares = [all_games[i :: args.clients] for i in range(args.clients)]
+    go, done = threading.Barrier(args.clients + 1), threading.Barrier(args.clients + 1)
+    stop = threading.Event()
+
+    def client(i: int) -> None:
+        setup, timed, rnd = Client(base), Client(base, stats), random.Random(i)
+        local: dict[str, int] = defaultdict(int)
+        while True:
+            todo = refill(setup, shares[i], rnd, users, ruleset)
+            go.wait()
+            if stop.is_set():
+                break
+            for g, token, cmd, version in todo:
+                st, _ = timed.request(
+                    "POST",
+                    f"/games/{g['id']}/commands",
+                    token,
+                    {"command": cmd, "expected_version": version},
+                    kind="POST commands",
+                )
+                local["commands ok" if st == 201 else f"commands HTTP {st}"] += 1
+            done.wait()
+        with lock:
+            for k, v in local.items():
+                counters[k] += v
+
+    threads = [threading.Thread(target=client, args=(i,), daemon=True) for i in range(args.clients)]
+    for t in threads:
+        t.start()
+    timed = 0.0
+    server_cpu = 0.0
+    while timed < args.seconds:
+        go.wait()  # every client has refilled
+        cpu.start()
+        t0 = time.perf_counter()
+        done.wait()  # every client has posted its round
+        timed += time.perf_counter() - t0
+        shares_now = cpu.stop()
+        server_cpu += shares_now["server"] * (time.perf_counter() - t0) * (os.cpu_count() or 1)
+    stop.set()
+    go.wait()
+    for t in threads:
+        t.join(timeout=60)
+    return stats, counters, timed, server_cpu
+
+
 def choose_ruleset(c: Client, token: str, wanted: str) -> tuple[str, int]:
     st, body = c.request("GET", "/rulesets", token)
     items = body if isinstance(body, list) else (body or {}).get("results", [])
@@ -296,6 +377,12 @@ def main() -> int:
     ap.add_argument("--save-as", default="api_load", help="results name under var/bench/ (default api_load)")
     ap.add_argument("--workers", type=int, default=2, help="gunicorn workers when serving (default 2)")
     ap.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker (default 8)")
+    ap.add_argument(
+        "--mode",
+        choices=["mixed", "post-only"],
+        default="mixed",
+        help="mixed: the four-request cycle; post-only: timed phases of POSTs only (see above)",
+    )
     args = ap.parse_args()
 
     proc = None
@@ -315,28 +402,6 @@ def main() -> int:
 
 
 # ---- who used the CPU: clients (this process), server (gunicorn tree), PostgreSQL ----------------
-
-
-def _cpu_seconds(pid: int) -> float:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
-
-
-def _tree(pid: int) -> list[int]:
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        out.append(p)
-        try:
-            with open(f"/proc/{p}/task/{p}/children") as f:
-                todo += [int(x) for x in f.read().split()]
-        except OSError:
-            pass
-    return out
 
 
 def _pg_backends() -> list[int]:
@@ -373,17 +438,17 @@ class CpuShares:
         self.pg0: dict[int, float] = {}
 
     def _snap(self) -> dict[str, float]:
-        server = sum(_cpu_seconds(p) for p in _tree(self.server_pid)) if self.server_pid else 0.0
+        server = sum(cpu_seconds(p) for p in process_tree(self.server_pid)) if self.server_pid else 0.0
         t = os.times()
         return {"server": server, "clients": t.user + t.system, "machine": _machine_cpu()}
 
     def start(self) -> None:
         self.t0, self.s0 = time.perf_counter(), self._snap()
-        self.pg0 = {p: _cpu_seconds(p) for p in _pg_backends()}
+        self.pg0 = {p: cpu_seconds(p) for p in _pg_backends()}
 
     def stop(self) -> dict[str, float]:
         s1, elapsed = self._snap(), time.perf_counter() - self.t0
-        pg = sum(_cpu_seconds(p) - self.pg0.get(p, 0.0) for p in _pg_backends())
+        pg = sum(cpu_seconds(p) - self.pg0.get(p, 0.0) for p in _pg_backends())
         cores = os.cpu_count() or 1
         used = {k: s1[k] - self.s0[k] for k in s1}
         used["postgres"] = pg
@@ -418,14 +483,8 @@ def verdicts(summary: dict, ok_per_s: float, clients: int) -> list[str]:
     return out
 
 
-def run(base: str, args: argparse.Namespace, server_pid: int | None = None) -> int:
-    c = Client(base)
-    prefix = f"b{uuid.uuid4().hex[:8]}u"
-    probe = register(c, prefix + "p", 1)[0]
-    ruleset, players = choose_ruleset(c, probe["token"], args.ruleset)
-    users = register(c, prefix, players)
-    print(f"setting up {args.games} {ruleset} games with {players} players ...", flush=True)
-    t0 = time.perf_counter()
+def setup_games(base: str, users: list, ruleset: str, n: int) -> list[dict]:
+    """n new games, created by 10 client threads (setup is not timed)."""
     all_games: list[dict] = []
     glock = threading.Lock()
 
@@ -436,12 +495,24 @@ def run(base: str, args: argparse.Namespace, server_pid: int | None = None) -> i
             with glock:
                 all_games.append(g)
 
-    per = [args.games // 10 + (1 if i < args.games % 10 else 0) for i in range(10)]
+    per = [n // 10 + (1 if i < n % 10 else 0) for i in range(10)]
     ts = [threading.Thread(target=setup_some, args=(k,)) for k in per]
     for t in ts:
         t.start()
     for t in ts:
         t.join()
+    return all_games
+
+
+def run(base: str, args: argparse.Namespace, server_pid: int | None = None) -> int:
+    c = Client(base)
+    prefix = f"b{uuid.uuid4().hex[:8]}u"
+    probe = register(c, prefix + "p", 1)[0]
+    ruleset, players = choose_ruleset(c, probe["token"], args.ruleset)
+    users = register(c, prefix, players)
+    print(f"setting up {args.games} {ruleset} games with {players} players ...", flush=True)
+    t0 = time.perf_counter()
+    all_games = setup_games(base, users, ruleset, args.games)
     if len(all_games) != args.games:
         raise SystemExit("game setup failed")
     print(
@@ -449,6 +520,13 @@ def run(base: str, args: argparse.Namespace, server_pid: int | None = None) -> i
         flush=True,
     )
 
+    if args.mode == "post-only":
+        return report_post_only(
+            args,
+            ruleset,
+            players,
+            *run_post_only(base, args, users, ruleset, all_games, CpuShares(server_pid)),
+        )
     stats: dict[str, list[float]] = defaultdict(list)
     counters: dict[str, int] = defaultdict(int)
     lock = threading.Lock()
@@ -534,6 +612,50 @@ def run(base: str, args: argparse.Namespace, server_pid: int | None = None) -> i
             "cpu_shares": cpu_shares,
             "cpu_ms_per_request": per_request,
             "goals": goals,
+        },
+    )
+    print(f"wrote {path}")
+    return 0
+
+
+def report_post_only(
+    args, ruleset: str, players: int, stats, counters, timed: float, server_cpu: float
+) -> int:
+    ok = counters.get("commands ok", 0)
+    lat = [x * 1000 for x in stats.get("POST commands", [])]
+    per_s = ok / max(timed, 1e-9)
+    summary = {
+        "count": len(lat),
+        "p50_ms": percentile(lat, 50),
+        "p90_ms": percentile(lat, 90),
+        "p99_ms": percentile(lat, 99),
+    }
+    cpu_ms = round(server_cpu * 1000 / max(len(lat), 1), 2)
+    print(
+        f"\nPOST-only: {ok} commands accepted in {timed:.1f}s of post phases = {per_s:,.1f} commands/s; "
+        f"p50 {summary['p50_ms']:.1f} ms, p99 {summary['p99_ms']:.1f} ms; server CPU {cpu_ms} ms per POST"
+    )
+    print("counters: " + ", ".join(f"{k}={v}" for k, v in sorted(counters.items())))
+    goal = f"POST-only {per_s:.1f} commands/s (goal >= 250): " + (
+        "met" if per_s >= 250 else f"NOT met, {250 / max(per_s, 1e-9):.1f}x short"
+    )
+    print("goal: " + goal)
+    path = save(
+        args.save_as,
+        {
+            "mode": "post-only",
+            "ruleset": ruleset,
+            "players": players,
+            "clients": args.clients,
+            "games": args.games,
+            "seconds": timed,
+            "workers": args.workers,
+            "threads": args.threads,
+            "commands_per_s": per_s,
+            "post": summary,
+            "counters": dict(counters),
+            "server_cpu_ms_per_post": cpu_ms,
+            "goals": [goal],
         },
     )
     print(f"wrote {path}")

@@ -115,46 +115,65 @@ def stop_server(proc: subprocess.Popen) -> None:
 def resources(proc: subprocess.Popen) -> dict[str, int]:
     """Threads and sockets of the server's worker processes; PostgreSQL
     connections to our database; Redis clients."""
-    workers = []
+    threads, sockets = _threads_and_sockets(_children(proc.pid))
+    out = {"server threads": threads, "server sockets": sockets}
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith("postgres"):
+        out.update(_postgres_connections(url))
+    if os.environ.get("REDIS_URL"):
+        out.update(_redis_clients(os.environ["REDIS_URL"]))
+    return out
+
+
+def _children(parent: int) -> list[int]:
+    pids = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 stat = Path(f"/proc/{entry}/stat").read_text()
             except OSError:
                 continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == proc.pid:
-                workers.append(int(entry))
+            if int(stat.rsplit(")", 1)[1].split()[1]) == parent:
+                pids.append(int(entry))
+    return pids
+
+
+def _threads_and_sockets(pids: list[int]) -> tuple[int, int]:
     threads = sockets = 0
-    for pid in workers:
+    for pid in pids:
         try:
             threads += len(os.listdir(f"/proc/{pid}/task"))
-            for fd in os.listdir(f"/proc/{pid}/fd"):
-                try:
-                    sockets += os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
-                except OSError:
-                    pass
+            fds = os.listdir(f"/proc/{pid}/fd")
         except OSError:
-            pass
-    out = {"server threads": threads, "server sockets": sockets}
-    url = os.environ.get("DATABASE_URL", "")
-    if url.startswith("postgres"):
-        try:
-            import psycopg
+            continue  # the process ended meanwhile
+        for fd in fds:
+            try:
+                sockets += os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
+            except OSError:
+                pass
+    return threads, sockets
 
-            with psycopg.connect(url.replace("postgres://", "postgresql://", 1)) as conn:
-                out["postgres connections"] = conn.execute(
-                    "SELECT count(*) - 1 FROM pg_stat_activity WHERE datname = current_database()"
-                ).fetchone()[0]
-        except Exception:
-            pass
-    if os.environ.get("REDIS_URL"):
-        try:
-            import redis
 
-            out["redis clients"] = len(redis.Redis.from_url(os.environ["REDIS_URL"]).client_list()) - 1
-        except Exception:
-            pass
-    return out
+def _postgres_connections(url: str) -> dict[str, int]:
+    try:
+        import psycopg  # only when the bench runs against PostgreSQL
+
+        with psycopg.connect(url.replace("postgres://", "postgresql://", 1)) as conn:
+            count = conn.execute(
+                "SELECT count(*) - 1 FROM pg_stat_activity WHERE datname = current_database()"
+            ).fetchone()[0]
+    except Exception:
+        return {}  # a count we cannot take is left out of the report, not a failed bench
+    return {"postgres connections": count}
+
+
+def _redis_clients(url: str) -> dict[str, int]:
+    try:
+        import redis  # only when the bench runs against Redis
+
+        return {"redis clients": len(redis.Redis.from_url(url).client_list()) - 1}
+    except Exception:
+        return {}  # as above
 
 
 # ---- the command load ---------------------------------------------------------------

@@ -17,11 +17,21 @@ What this adds to kombu's stock SQLAlchemy channel:
   VISIBILITY_SECONDS (kombu's stock channel hides it forever, and also keeps
   every delivered message in the table forever).
 * Queue-table creation tolerates the three processes racing on a fresh file.
+* One SQLAlchemy session per thread. On this transport the Celery worker runs
+  its synchronous loop (a virtual transport has no event loop): the main thread
+  polls (`_get`) while the prefork pool's result-handler thread acks -- Celery's
+  `call_soon_ack` runs the ack at once in that thread. kombu's stock channel
+  keeps one session per channel, so an ack's DELETE + commit landed inside a
+  poll's transaction and the worker died with IllegalStateChangeError / "this
+  session is in 'prepared' state". A session is not thread-safe; a session per
+  thread (each with its own pooled connection, SQLite's WAL + busy timeout
+  arbitrating between them) is what SQLAlchemy prescribes.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import threading
 from json import loads
 from queue import Empty
 
@@ -47,6 +57,15 @@ class Channel(sqla.Channel):
     def __init__(self, connection, **kwargs):
         super().__init__(connection, **kwargs)
         self._taken: dict[str, int] = {}  # delivery tag -> hidden row id
+        self._local = threading.local()  # this thread's session (see the module doc)
+
+    @property
+    def session(self):
+        session = getattr(self._local, "session", None)
+        if session is None:
+            _engine, session_factory = self._open()
+            session = self._local.session = session_factory()
+        return session
 
     def _engine_from_config(self):
         engine = create_engine(self.connection.client.hostname, connect_args={"timeout": 30})
@@ -73,13 +92,13 @@ class Channel(sqla.Channel):
 
     def _get(self, queue):
         obj = self._get_or_create(queue)
-        M, s = self.message_cls, self.session
+        message, s = self.message_cls, self.session
         cutoff = _utcnow() - dt.timedelta(seconds=VISIBILITY_SECONDS)
         # A read without a write lock first: most polls find nothing.
         waiting = (
-            s.query(M.id)
-            .filter(M.queue_id == obj.id)
-            .filter((M.visible == True) | (M.sent_at < cutoff))  # noqa: E712 (SQL, not Python truth)
+            s.query(message.id)
+            .filter(message.queue_id == obj.id)
+            .filter((message.visible == True) | (message.sent_at < cutoff))  # noqa: E712 (SQL, not Python truth)
             .first()
         )
         s.commit()
@@ -89,16 +108,17 @@ class Channel(sqla.Channel):
             s.execute(text("BEGIN IMMEDIATE TRANSACTION"))
         try:
             # hidden too long: its worker died before acking -- deliver it again
-            s.query(M).filter(M.queue_id == obj.id, M.visible == False, M.sent_at < cutoff).update(  # noqa: E712
+            lost = message.visible == False  # noqa: E712 (SQL, not Python truth)
+            s.query(message).filter(message.queue_id == obj.id, lost, message.sent_at < cutoff).update(
                 {"visible": True}, synchronize_session=False
             )
             msg = (
-                s.query(M)
+                s.query(message)
                 .with_for_update()
-                .filter(M.queue_id == obj.id)
-                .filter(M.visible == True)  # noqa: E712
-                .order_by(M.sent_at)
-                .order_by(M.id)
+                .filter(message.queue_id == obj.id)
+                .filter(message.visible == True)  # noqa: E712
+                .order_by(message.sent_at)
+                .order_by(message.id)
                 .limit(1)
                 .first()
             )

@@ -3,7 +3,11 @@
 Django keeps a cache object per request context; under ASGI every request is a
 new context, and the stock client creates its connection pool per object --
 so every request opened (and later leaked until garbage collection) a fresh
-Redis connection. Here the pools are shared by URL within the process."""
+Redis connection. Here the pools are shared by URL within the process, and so
+is the client on each pool: the stock backend builds a `redis.Redis` per cache
+call (its constructor fills a dict of some 200 response callbacks: about a
+third of a millisecond, twice per API request for the rate limit alone); a
+client is thread-safe, taking a connection from the pool per command."""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ import threading
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
 _pools: dict[tuple[int, str], object] = {}
+_clients: dict[int, object] = {}  # id(pool) -> its client (pools live as long as the process)
 _lock = threading.Lock()
 
 
@@ -27,6 +32,13 @@ class SharedPoolClient(RedisCacheClient):
                 if pool is None:
                     pool = _pools[key] = self._pool_class.from_url(url, **self._pool_options)
         return pool
+
+    def get_client(self, key=None, *, write=False):
+        pool = self._get_connection_pool(write)
+        client = _clients.get(id(pool))
+        if client is None:
+            client = _clients.setdefault(id(pool), self._client(connection_pool=pool))
+        return client
 
 
 class SharedPoolRedisCache(RedisCache):

@@ -3,10 +3,12 @@ old event versions. (Checking a
 whole chain is `games.verify.check_chain`, shared by the audit endpoint, import
 and the standalone verifier.)
 
-Type names are stable strings ("rising_sun.BidsRevealed", "core.GameStarted"),
+Type names are stable strings ("rising-sun.WarBidsRevealed", "core.GameStarted"),
 never import paths. A payload stored at version N is upcast on load through
 ``upcasters[(type, N)]``, ``upcasters[(type, N+1)]``… until no upcaster applies;
-the hash chain always covers the payload *as stored*.
+the hash chain always covers the payload *as stored*. Engine events use their
+ruleset's ``upcasters`` (games.rules.base.Ruleset), platform events
+``games.core_events.UPCASTERS``.
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ def platform_salt(seed: str, seq: int) -> str:
 
 
 def upcast(type_: str, version: int, payload: dict[str, Any], upcasters: Upcasters) -> tuple[int, dict]:
+    """(version, payload) after every upcaster that applies, from `version` on."""
     while (type_, version) in upcasters:
         payload = upcasters[(type_, version)](dict(payload))
         version += 1

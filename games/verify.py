@@ -45,10 +45,20 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from events.codec import GENESIS_HASH, chain_hash, platform_salt, salt_problem, upcast
+from events.codec import GENESIS_HASH, Upcasters, chain_hash, platform_salt, salt_problem, upcast
+from games import core_events
+from games.core_events import (
+    BadCoreEvent,
+    ChoiceCommitted,
+    GameAborted,
+    GameFinished,
+    GameStarted,
+    SeedRevealed,
+    TakebackAccepted,
+    is_core,
+)
 from games.rules import registry
 from games.rules.base import (
-    COMMITTED,
     Event,
     Rng,
     RulesError,
@@ -59,13 +69,7 @@ from games.rules.base import (
     sha256_hex,
 )
 
-STARTED, FINISHED, ABORTED, SEED = (
-    "core.GameStarted",
-    "core.GameFinished",
-    "core.GameAborted",
-    "core.SeedRevealed",
-)
-TAKEBACK_ACCEPTED = "core.TakebackAccepted"
+STARTED, FINISHED, ABORTED, SEED = GameStarted.TYPE, GameFinished.TYPE, GameAborted.TYPE, SeedRevealed.TYPE
 FACTIONS_PURPOSE = "core:factions"
 
 
@@ -163,6 +167,12 @@ def parse_lines(lines: Iterable[str]) -> list[dict]:
     return rows
 
 
+def read_core(row: Mapping[str, Any]) -> Any:
+    """The typed platform event (games.core_events) of an exported row;
+    BadCoreEvent when it does not fit its type."""
+    return core_events.read(row.get("type"), row.get("version"), row.get("payload"))
+
+
 def _payload(row: Mapping[str, Any]) -> dict:
     p = row.get("payload")
     return p if isinstance(p, dict) else {}
@@ -231,18 +241,16 @@ def check_seed(rows: list[Mapping[str, Any]], report: Report, seed: str | None =
     if first.get("type") != STARTED:
         report.add(first.get("seq"), "format", f"the first event must be {STARTED}")
         return
-    p = _payload(first)
-    report.seed_commitment = p.get("seed_commitment")
-    report.ruleset, report.rules_version = p.get("ruleset"), p.get("rules_version")
+    try:
+        started = read_core(first)
+    except BadCoreEvent as exc:
+        report.add(first.get("seq"), "format", str(exc))
+        return
+    report.seed_commitment = started.seed_commitment
+    report.ruleset, report.rules_version = started.ruleset, started.rules_version
     revealed = [r for r in rows if r.get("type") == SEED]
     if revealed:
-        r = revealed[0]
-        report.seed = _payload(r).get("seed")
-        if r is not rows[-1]:
-            report.add(r.get("seq"), "seed", "events were recorded after the seed was revealed")
-        ends = [x for x in rows[:-1] if x.get("type") in (FINISHED, ABORTED)]
-        if not ends:
-            report.add(r.get("seq"), "seed", "the seed was revealed before the game ended or was aborted")
+        _check_revealed(rows, revealed[0], report)
     if seed is not None and report.seed is None:
         report.seed = seed  # given by the server (replay_all) for a running game
     if report.seed is None:
@@ -255,6 +263,18 @@ def check_seed(rows: list[Mapping[str, Any]], report: Report, seed: str | None =
             "seed",
             "sha256(seed) differs from the seed commitment published at start",
         )
+
+
+def _check_revealed(rows: list[Mapping[str, Any]], r: Mapping[str, Any], report: Report) -> None:
+    """The seed is revealed last, and only once the game ended or was aborted."""
+    try:
+        report.seed = read_core(r).seed
+    except BadCoreEvent as exc:
+        report.add(r.get("seq"), "format", str(exc))
+    if r is not rows[-1]:
+        report.add(r.get("seq"), "seed", "events were recorded after the seed was revealed")
+    if not any(x.get("type") in (FINISHED, ABORTED) for x in rows[:-1]):
+        report.add(r.get("seq"), "seed", "the seed was revealed before the game ended or was aborted")
 
 
 # ---------------------------------------------------------------------------
@@ -270,8 +290,8 @@ def check_commitments(rows: list[Mapping[str, Any]], report: Report) -> None:
             continue
         if r.get("visible_to") is not None and "salt" in p and "key" in p and "choice" in p:
             private[str(p["key"])] = (seq, p["choice"], p["salt"])
-        if r.get("type") == COMMITTED:
-            _commitment(report, current, private, seq, p)
+        if r.get("type") == ChoiceCommitted.TYPE:
+            _commitment(report, current, private, seq, r)
         reveals = p.get("reveals")
         if reveals is None:
             continue
@@ -285,17 +305,26 @@ def check_commitments(rows: list[Mapping[str, Any]], report: Report) -> None:
     report.reveals_ok = not any(pr.check == "commitment" for pr in report.problems)
 
 
-def _commitment(report: Report, current: dict, private: dict, seq: int, p: dict) -> None:
-    key, commitment = p.get("key"), p.get("commitment")
-    if not isinstance(key, str) or not isinstance(commitment, str) or not isinstance(p.get("seat"), int):
+def _commitment(report: Report, current: dict, private: dict, seq: int, row: Mapping[str, Any]) -> None:
+    try:
+        c = read_core(row)
+    except BadCoreEvent:
+        c = None
+    if (
+        c is None
+        or not isinstance(c.key, str)
+        or not isinstance(c.commitment, str)
+        or not isinstance(c.seat, int)
+    ):
         report.add(seq, "commitment", "malformed commitment (needs seat, key, commitment)")
         return
+    key, commitment = c.key, c.commitment
     old = current.get(key)
     if old is not None and not old["revealed"]:
         old["replaced_by"] = seq
     entry = {
         "seq": seq,
-        "seat": p["seat"],
+        "seat": c.seat,
         "key": key,
         "commitment": commitment,
         "revealed": False,
@@ -360,12 +389,7 @@ def check_salts(rows: list[Mapping[str, Any]], report: Report, salted_since: int
             continue
         p = r.get("payload")
         problem = salt_problem(p)
-        if (
-            legacy
-            and isinstance(p, dict)
-            and "salt" not in p
-            and not str(r.get("type", "")).startswith("core.")
-        ):
+        if legacy and isinstance(p, dict) and "salt" not in p and not is_core(r.get("type")):
             unsalted_legacy += 1
             continue
         if problem is None and p["salt"] in first:
@@ -373,7 +397,7 @@ def check_salts(rows: list[Mapping[str, Any]], report: Report, salted_since: int
         if (
             problem is None
             and isinstance(report.seed, str)
-            and str(r.get("type", "")).startswith("core.")
+            and is_core(r.get("type"))
             and isinstance(seq, int)
             and p["salt"] != platform_salt(report.seed, seq)
         ):
@@ -412,10 +436,13 @@ def _norm_new(e: Event) -> dict:
     }
 
 
+def rules_upcasters(rules: Ruleset) -> Upcasters:
+    """The ruleset's `upcasters` (a member of games.rules.base.Ruleset)."""
+    return rules.upcasters
+
+
 def _engine_event(row: Mapping[str, Any], rules: Ruleset) -> Event:
-    version, payload = upcast(
-        row["type"], row["version"], dict(row["payload"]), getattr(rules, "upcasters", {})
-    )
+    version, payload = upcast(row["type"], row["version"], dict(row["payload"]), rules_upcasters(rules))
     vis = row.get("visible_to")
     return Event(row["type"], payload, version, None if vis is None else tuple(vis))
 
@@ -513,7 +540,7 @@ def _compare_batch(rows: list, at: int, produced: list[Event], rules: Ruleset, w
                 row["seq"], f"{what}: event {j + 1} of the batch differs — {_difference(want, got)}"
             )
     nxt = rows[at + len(produced)] if at + len(produced) < len(rows) else None
-    if nxt is not None and not nxt["type"].startswith("core.") and _command_of(nxt) is None:
+    if nxt is not None and not is_core(nxt["type"]) and _command_of(nxt) is None:
         raise _Diverged(
             nxt["seq"], f"{what}: the log has more engine events than the engine produces ({len(produced)})"
         )
@@ -524,22 +551,7 @@ def _nothing(seq: int, state: Any) -> None:
 
 
 def _replay(rows: list, rules: Ruleset, seed: str, report: Report, on_state: Callable) -> Any:
-    p = _payload(rows[0])
-    factions, options = p.get("factions"), p.get("options") or {}
-    if not isinstance(factions, list):
-        raise _Diverged(1, "core.GameStarted has no factions list")
-    chosen = p.get("chosen_factions")
-    if isinstance(chosen, list) and len(chosen) == len(factions):
-        want = expected_factions(rules, len(factions), options, chosen, seed)
-        if want != factions:
-            raise _Diverged(1, f"faction draw: the seed gives {want}, recorded {factions}")
-    else:
-        report.notes.append("no chosen_factions in core.GameStarted: faction draw not re-derived")
-    try:
-        setup = rules.start(factions, options, rng_factory(seed, 1))
-    except RulesError as exc:
-        raise _Diverged(1, f"setup refused by the engine: {exc.reason}") from exc
-    _compare_batch(rows, 1, setup, rules, "setup")
+    setup = _setup(rows, rules, seed, report)
     state = rules.initial_state()
     before: tuple[int, Any] | None = None  # (first seq, state before) of the latest batch
     finished: dict | None = None
@@ -549,33 +561,59 @@ def _replay(rows: list, rules: Ruleset, seed: str, report: Report, on_state: Cal
         cmd = _command_of(row)
         if i > len(setup) and cmd is not None:
             before = (row["seq"], state)
-            produced = _decide(rules, state, cmd, seed, row["seq"])
-            _compare_batch(
-                rows, i, produced, rules, f"command {canonical_json(cmd[1])[:60]} of seat {cmd[0]}"
-            )
+            state, i = _replay_batch(rows, i, rules, state, cmd, seed, on_state)
             report.batches += 1
-            for e in produced:
-                state = (
-                    state
-                    if e.type.startswith("core.")
-                    else rules.evolve(state, _engine_event(rows[i], rules))
-                )
-                on_state(rows[i]["seq"], state)
-                i += 1
             continue
-        if row["type"] == TAKEBACK_ACCEPTED:
+        if row["type"] == TakebackAccepted.TYPE:
             state = _undo(row, before, state, rows)
             before = None
         elif row["type"] == FINISHED:
-            finished = _payload(row).get("outcome")
-        elif i > len(setup) and (not row["type"].startswith("core.") or row["type"] == COMMITTED):
+            finished = _outcome_of(row)
+        elif i > len(setup) and (not is_core(row["type"]) or row["type"] == ChoiceCommitted.TYPE):
             raise _Diverged(row["seq"], f"{row['type']} has no recorded command that produced it")
-        elif not row["type"].startswith("core."):
+        elif not is_core(row["type"]):
             state = rules.evolve(state, _engine_event(row, rules))
         on_state(row["seq"], state)
         i += 1
     _check_outcome(rules, state, finished, rows)
     return state
+
+
+def _setup(rows: list, rules: Ruleset, seed: str, report: Report) -> list[Event]:
+    """Re-derive the faction draw and the engine's setup from core.GameStarted and
+    the seed; the setup events must be the ones recorded after it."""
+    try:
+        started = read_core(rows[0])
+    except BadCoreEvent as exc:
+        raise _Diverged(1, str(exc)) from exc
+    factions, options = list(started.factions), started.options
+    chosen = list(started.chosen_factions)
+    if len(chosen) == len(factions):
+        want = expected_factions(rules, len(factions), options, chosen, seed)
+        if want != factions:
+            raise _Diverged(1, f"faction draw: the seed gives {want}, recorded {factions}")
+    else:
+        report.notes.append("chosen_factions and factions differ in length: faction draw not re-derived")
+    try:
+        setup = rules.start(factions, options, rng_factory(seed, 1))
+    except RulesError as exc:
+        raise _Diverged(1, f"setup refused by the engine: {exc.reason}") from exc
+    _compare_batch(rows, 1, setup, rules, "setup")
+    return setup
+
+
+def _replay_batch(
+    rows: list, i: int, rules: Ruleset, state: Any, cmd: tuple[int, dict], seed: str, on_state: Callable
+) -> tuple[Any, int]:
+    """Re-decide the command that starts the batch at rows[i] and compare it with
+    the recorded events; returns the state after the batch and the next index."""
+    produced = _decide(rules, state, cmd, seed, rows[i]["seq"])
+    _compare_batch(rows, i, produced, rules, f"command {canonical_json(cmd[1])[:60]} of seat {cmd[0]}")
+    for e in produced:
+        state = state if is_core(e.type) else rules.evolve(state, _engine_event(rows[i], rules))
+        on_state(rows[i]["seq"], state)
+        i += 1
+    return state, i
 
 
 def _decide(rules: Ruleset, state: Any, cmd: tuple[int, dict], seed: str, seq: int) -> list[Event]:
@@ -594,8 +632,11 @@ def _decide(rules: Ruleset, state: Any, cmd: tuple[int, dict], seed: str, seq: i
 def _undo(row: Mapping[str, Any], before: tuple[int, Any] | None, state: Any, rows: list) -> Any:
     """A takeback restores the state before the latest batch, which must hold no reveal
     and no event private to another seat than its author (docs/audit.md)."""
-    p = _payload(row)
-    frm, to, seat = p.get("undo_from_seq"), p.get("undo_to_seq"), p.get("seat")
+    try:
+        accepted = read_core(row)
+    except BadCoreEvent as exc:
+        raise _Diverged(row["seq"], str(exc)) from exc
+    frm, to, seat = accepted.undo_from_seq, accepted.undo_to_seq, accepted.seat
     if before is None or before[0] != frm or not isinstance(to, int):
         raise _Diverged(row["seq"], f"takeback of seq {frm}, which is not the latest command's batch")
     for r in rows[frm - 1 : to]:
@@ -603,6 +644,13 @@ def _undo(row: Mapping[str, Any], before: tuple[int, Any] | None, state: Any, ro
         if _payload(r).get("reveals") or (vis is not None and seat not in vis):
             raise _Diverged(row["seq"], f"takeback undoes seq {r['seq']}, which revealed something to others")
     return before[1]
+
+
+def _outcome_of(row: Mapping[str, Any]) -> dict:
+    try:
+        return read_core(row).outcome.as_json()
+    except BadCoreEvent as exc:
+        raise _Diverged(row["seq"], str(exc)) from exc
 
 
 def _check_outcome(rules: Ruleset, state: Any, finished: dict | None, rows: list) -> None:

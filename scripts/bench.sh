@@ -34,7 +34,9 @@ case " $ONLY " in *" api "*)
   echo "=== API under load (${API_SECONDS}s) ==="
   $PY bench/api_load.py --seconds "$API_SECONDS" || failed+=(api_load)
   echo "=== API, one client alone (service time without queueing, 10s) ==="
-  $PY bench/api_load.py --seconds 10 --clients 1 --games 2 --save-as api_single || failed+=(api_single) ;;
+  $PY bench/api_load.py --seconds 10 --clients 1 --games 2 --save-as api_single || failed+=(api_single)
+  echo "=== API, POST-only (clients that know the legal commands; ${API_SECONDS}s of posting) ==="
+  $PY bench/api_load.py --mode post-only --clients 50 --games 200 --seconds "$API_SECONDS" --save-as api_post_only || failed+=(api_post_only) ;;
 esac
 case " $ONLY " in *" streams "*)
   echo "=== live streams: 1,000 SSE streams over 100 users and 100 games while commands are posted ==="

@@ -29,51 +29,70 @@ from games.rules.schemas import schema_dir  # noqa: E402
 from games.rules.testing import pick, roundtrip  # noqa: E402
 
 
-def collect(ruleset: str, games: int, view_every: int):
-    rules = registry.load_strict(ruleset)
-    commands: dict[str, SchemaBuilder] = {}
-    events: dict[str, SchemaBuilder] = {}
-    view = SchemaBuilder()
+class _Draft:
+    """genson builders fed from random games: one per command type, one per event
+    type, one for every view."""
 
-    def add(table, key, obj):
+    def __init__(self, rules):
+        self.rules = rules
+        self.commands: dict[str, SchemaBuilder] = {}
+        self.events: dict[str, SchemaBuilder] = {}
+        self.view = SchemaBuilder()
+
+    @staticmethod
+    def _add(table: dict, key: str, obj) -> None:
         table.setdefault(key, SchemaBuilder()).add_object(obj)
 
-    for n in range(games):
+    def add_views(self, state, players: int) -> None:
+        for seat in [None, *range(players)]:
+            self.view.add_object(json.loads(canonical_json(self.rules.view(state, seat))))
+
+    def add_events(self, events) -> None:
+        for e in events:
+            self._add(self.events, e.type, dict(e.payload))
+
+    def add_legal(self, legal, rnd: random.Random) -> None:
+        for c in legal.commands[:200]:
+            self._add(self.commands, c["type"], json.loads(canonical_json(dict(c))))
+        if legal.sample is not None:
+            for _ in range(3):
+                c = json.loads(canonical_json(dict(legal.sample(rnd))))
+                self._add(self.commands, c["type"], c)
+
+    def play(self, n: int, view_every: int) -> None:
+        """Game `n`: a random playout, recording what it sees."""
+        rules = self.rules
         players = rules.min_players + n % (rules.max_players - rules.min_players + 1)
-        rnd = random.Random(9000 + n)
-        seed = f"draft-{n}"
+        rnd, seed = random.Random(9000 + n), f"draft-{n}"
         try:
             evs = [roundtrip(e) for e in rules.start([None] * players, {}, rng_factory(seed, 1))]
         except BadCommand:
-            continue
+            return
         state = fold(rules, evs)
-        for e in evs:
-            add(events, e.type, dict(e.payload))
-        for seat in [None, *range(players)]:
-            view.add_object(json.loads(canonical_json(rules.view(state, seat))))
+        self.add_events(evs)
+        self.add_views(state, players)
         steps = 0
         while rules.outcome(state) is None and steps < 20000:
             p = rnd.choice(rules.pending(state))
             legal = rules.legal_commands(state, p.seat)
-            for c in legal.commands[:200]:
-                add(commands, c["type"], json.loads(canonical_json(dict(c))))
-            if legal.sample is not None:
-                for _ in range(3):
-                    c = json.loads(canonical_json(dict(legal.sample(rnd))))
-                    add(commands, c["type"], c)
+            self.add_legal(legal, rnd)
             cmd = json.loads(canonical_json(dict(pick(legal, rnd))))
-            for e in rules.decide(state, p.seat, cmd, rng_factory(seed, len(evs) + 1)):
-                e = roundtrip(e)
-                add(events, e.type, dict(e.payload))
-                state = rules.evolve(state, e) if not e.type.startswith("core.") else state
-                evs.append(e)
+            new = [roundtrip(e) for e in rules.decide(state, p.seat, cmd, rng_factory(seed, len(evs) + 1))]
+            self.add_events(new)
+            state = fold(rules, new, state)
+            evs += new
             steps += 1
             if steps % view_every == 0:
-                for seat in [None, *range(players)]:
-                    view.add_object(json.loads(canonical_json(rules.view(state, seat))))
-        for seat in [None, *range(players)]:
-            view.add_object(json.loads(canonical_json(rules.view(state, seat))))
-    return commands, view, events
+                self.add_views(state, players)
+        self.add_views(state, players)
+
+
+def collect(ruleset: str, games: int, view_every: int):
+    """(command builders, view builder, event builders) from `games` random games."""
+    draft = _Draft(registry.load_strict(ruleset))
+    for n in range(games):
+        draft.play(n, view_every)
+    return draft.commands, draft.view, draft.events
 
 
 ID = re.compile(r"^[A-Za-z_]*[0-9]+$")

@@ -139,9 +139,19 @@ class Supervisor:
                     p.send_signal(signal.SIGTERM)
                 except ProcessLookupError:
                     pass
+        self._wait_for_children()
+        self._kill_stragglers(tracked | descendants(os.getpid()))
+        self.reap_orphans()
+
+    def _running(self) -> bool:
+        return any(p.poll() is None for p in self.procs.values())
+
+    def _wait_for_children(self) -> None:
+        """Up to STOP_GRACE_SECONDS for the children to stop (Celery gets a cold
+        shutdown after COLD_SHUTDOWN_AFTER), then kill what is left."""
         deadline = time.monotonic() + STOP_GRACE_SECONDS
         cold = time.monotonic() + COLD_SHUTDOWN_AFTER
-        while time.monotonic() < deadline and any(p.poll() is None for p in self.procs.values()):
+        while time.monotonic() < deadline and self._running():
             if time.monotonic() > cold:
                 # Celery's warm shutdown can wait on its consumer; a cold one is
                 # safe (tasks are acks_late: unacknowledged ones are redelivered).
@@ -155,16 +165,18 @@ class Supervisor:
                 log(f"{name} did not stop in {STOP_GRACE_SECONDS}s: killing it")
                 p.kill()
             p.wait()
-        # grandchildren (gunicorn workers, celery pool processes) that outlived
-        # their parent: end them -- only if still in our process group, so a
-        # recycled pid of some unrelated process is never touched.
-        for pid in tracked | descendants(os.getpid()):
+
+    @staticmethod
+    def _kill_stragglers(pids: set[int]) -> None:
+        """Grandchildren (gunicorn workers, celery pool processes) that outlived
+        their parent: end them -- only if still in our process group, so a
+        recycled pid of some unrelated process is never touched."""
+        for pid in pids:
             try:
                 if os.getpgid(pid) == os.getpgrp():
                     os.kill(pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
-        self.reap_orphans()
 
     def reap_orphans(self) -> None:
         """End and reap processes reparented to us (we are a subreaper) that are

@@ -27,7 +27,7 @@ from games.services.reading import game_json
 
 from ..renderers import EventStreamRenderer
 from ..serializers import EventSerializer, GameSerializer
-from .common import errors, json_body
+from .common import JsonErrors, errors, json_body
 from .common import int_param as _int
 from .stream import sse_response
 
@@ -158,7 +158,9 @@ class NotificationsView(APIView):
         return Response({"results": [notice_json(n) for n in notices_after(request.user.id, after, limit)]})
 
 
-class UserStreamView(APIView):
+class UserStreamView(JsonErrors, APIView):
+    """Your notices as Server-Sent Events; errors (the stream cap's 429 included) are JSON."""
+
     renderer_classes = [JSONRenderer, EventStreamRenderer]
 
     @extend_schema(

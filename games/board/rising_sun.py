@@ -86,37 +86,59 @@ def _figures(sc: Scene, view: Mapping[str, Any]) -> None:
 
 
 def _panel(view: Mapping[str, Any], seats) -> list[tuple[str, list[Row]]]:
-    out: list[tuple[str, list[Row]]] = []
-    pend = view.get("pending", [])
+    out: list[tuple[str, list[Row]]] = [_turn_section(view, seats), ("Clans", _clan_rows(view, seats))]
+    track = _track_rows(view, seats)
+    if track:
+        out.append(("Political track", track))
+    if view.get("drawn_tiles"):
+        out.append(("Your mandate tiles", [Row(", ".join(view["drawn_tiles"]))]))
+    if view.get("shrines"):
+        out.append(("Shrines", [Row(", ".join(view["shrines"]))]))
+    if view.get("battle"):
+        out.append(("Battle", _battle_rows(view["battle"], seats)))
+    legend = "chip = clan letter + D daimyo, S shinto, B bushi, M monster (+ how many); ⌂ stronghold; Wn the n-th war this season; ⚔ battle"
+    out.append(("Legend", [Row(legend)]))
+    proposals = view.get("proposals", [])
+    if proposals:
+        out.append(
+            ("Alliance offers", [Row(f"{seats[p['from']][0]} → {seats[p['to']][0]}") for p in proposals])
+        )
+    return out
+
+
+def _turn_section(view: Mapping[str, Any], seats) -> tuple[str, list[Row]]:
     result = view.get("result")
     if result:
         winners = ", ".join(seats[w][0] for w in result.get("winners", []))
-        out.append(("Game over", [Row(f"winner: {winners}")]))
-    else:
-        out.append(
-            (
-                "To play",
-                [Row(f"{seats[p['seat']][0]}: {p['kind']}", turn(seats, p["seat"], p["kind"])) for p in pend],
-            )
-        )
+        return ("Game over", [Row(f"winner: {winners}")])
+    pend = view.get("pending", [])
+    return (
+        "To play",
+        [Row(f"{seats[p['seat']][0]}: {p['kind']}", turn(seats, p["seat"], p["kind"])) for p in pend],
+    )
+
+
+def _clan_rows(view: Mapping[str, Any], seats) -> list[Row]:
     honor = view.get("honor", [])
+    alliances = view.get("alliances") or [None] * len(seats)
     rows = []
     for q, p in enumerate(view["players"]):
         bits = [f"{p['vp']} VP", f"{p['coins']} coins", f"{p['ronin']} ronin"]
         if q in honor:
             bits.append(f"honour #{honor.index(q) + 1}")
-        bits.append(f"{len(p['cards'])} cards")
-        bits.append(f"{len(p['war_tokens'])} war tokens")
-        ally = (view.get("alliances") or [None] * len(seats))[q]
-        if ally is not None:
-            bits.append(f"allied with {seats[ally][0]}")
+        bits += [f"{len(p['cards'])} cards", f"{len(p['war_tokens'])} war tokens"]
+        if alliances[q] is not None:
+            bits.append(f"allied with {seats[alliances[q]][0]}")
         rows.append(
             Row(
                 f"{seats[q][0]}: " + ", ".join(bits),
                 Piece("score", q, seats[q][1], f"{seats[q][0]} score", attrs=(("vp", str(p["vp"])),)),
             )
         )
-    out.append(("Clans", rows))
+    return rows
+
+
+def _track_rows(view: Mapping[str, Any], seats) -> list[Row]:
     track = []
     for i, t in enumerate(view.get("track", [])):
         tile = t.get("tile") or "face down"
@@ -128,29 +150,17 @@ def _panel(view: Mapping[str, Any], seats) -> list[tuple[str, list[Row]]]:
             attrs=(("slot", str(i)), ("tile", t.get("tile") or "")),
         )
         track.append(Row(f"{seats[t['seat']][0]}: {tile}", chip))
-    if track:
-        out.append(("Political track", track))
-    if view.get("drawn_tiles"):
-        out.append(("Your mandate tiles", [Row(", ".join(view["drawn_tiles"]))]))
-    if view.get("shrines"):
-        out.append(("Shrines", [Row(", ".join(view["shrines"]))]))
-    battle = view.get("battle")
-    if battle:
-        rows = [Row(f"in {battle['province']}: " + ", ".join(seats[q][0] for q in battle["participants"]))]
-        for q, bid in sorted(battle.get("bids", {}).items()):
-            coins = ", ".join(f"{k} {v}" for k, v in sorted(bid.items()))
-            rows.append(
-                Row(f"{seats[int(q)][0]} bid: {coins}", Piece("bid", int(q), seats[int(q)][1], "war bid"))
-            )
-        waiting = [seats[q][0] for q in battle.get("bids_in", []) if str(q) not in battle.get("bids", {})]
-        if waiting:
-            rows.append(Row("sealed bids: " + ", ".join(waiting)))
-        out.append(("Battle", rows))
-    legend = "chip = clan letter + D daimyo, S shinto, B bushi, M monster (+ how many); ⌂ stronghold; Wn the n-th war this season; ⚔ battle"
-    out.append(("Legend", [Row(legend)]))
-    proposals = view.get("proposals", [])
-    if proposals:
-        out.append(
-            ("Alliance offers", [Row(f"{seats[p['from']][0]} → {seats[p['to']][0]}") for p in proposals])
+    return track
+
+
+def _battle_rows(battle: Mapping[str, Any], seats) -> list[Row]:
+    rows = [Row(f"in {battle['province']}: " + ", ".join(seats[q][0] for q in battle["participants"]))]
+    for q, bid in sorted(battle.get("bids", {}).items()):
+        coins = ", ".join(f"{k} {v}" for k, v in sorted(bid.items()))
+        rows.append(
+            Row(f"{seats[int(q)][0]} bid: {coins}", Piece("bid", int(q), seats[int(q)][1], "war bid"))
         )
-    return out
+    waiting = [seats[q][0] for q in battle.get("bids_in", []) if str(q) not in battle.get("bids", {})]
+    if waiting:
+        rows.append(Row("sealed bids: " + ", ".join(waiting)))
+    return rows

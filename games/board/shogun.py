@@ -63,30 +63,31 @@ def scene(view: Mapping[str, Any]) -> Scene:
         if pid not in in_play:
             sc.dimmed.add(pid)
     for pid, p in sorted(view["provinces"].items()):
-        owner = p.get("owner")
-        if owner is not None:
-            title = f"{seats[owner][0]}: {p['armies']} armies"
-            sc.add(pid, Piece("army", owner, f"{seats[owner][1]}{p['armies']}", title, p["armies"]))
-        for key, text, what in BUILDINGS:
-            if p.get(key):
-                sc.add(pid, Piece(key, owner, text, what, colour="#FFFFFF"))
-        if p.get("markers"):
-            sc.add(
-                pid,
-                Piece(
-                    "marker",
-                    None,
-                    f"!{p['markers']}",
-                    f"{p['markers']} revolt marker(s)",
-                    p["markers"],
-                    colour=GREEN,
-                ),
-            )
+        for piece in _province_pieces(p, seats):
+            sc.add(pid, piece)
     battle = view.get("last_battle")
     if battle and battle.get("province") in _provinces():
         sc.add(battle["province"], Piece("battle", None, "⚔", f"last battle: {battle.get('result', '')}"))
     sc.panel = _panel(view, seats)
     return sc
+
+
+def _province_pieces(p: Mapping[str, Any], seats) -> list[Piece]:
+    """The army, buildings and revolt markers one province shows."""
+    owner = p.get("owner")
+    pieces = []
+    if owner is not None:
+        title = f"{seats[owner][0]}: {p['armies']} armies"
+        pieces.append(Piece("army", owner, f"{seats[owner][1]}{p['armies']}", title, p["armies"]))
+    for key, text, what in BUILDINGS:
+        if p.get(key):
+            pieces.append(Piece(key, owner, text, what, colour="#FFFFFF"))
+    if p.get("markers"):
+        markers = p["markers"]
+        pieces.append(
+            Piece("marker", None, f"!{markers}", f"{markers} revolt marker(s)", markers, colour=GREEN)
+        )
+    return pieces
 
 
 def _panel(view: Mapping[str, Any], seats) -> list[tuple[str, list[Row]]]:

@@ -39,6 +39,7 @@ import hmac
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
@@ -56,13 +57,13 @@ class RulesError(ValueError):
         self.reason = reason
 
 
-class IllegalCommand(RulesError):
+class IllegalCommand(RulesError):  # noqa: N818 - a public name of the engine contract
     """A well-formed command the rules forbid now (HTTP 422 `illegal_command`)."""
 
     code = "illegal_command"
 
 
-class BadCommand(RulesError):
+class BadCommand(RulesError):  # noqa: N818 - a public name of the engine contract
     """A malformed command: unknown type, missing or ill-typed field (HTTP 400)."""
 
     code = "invalid_command"
@@ -262,6 +263,12 @@ class Outcome:
     reason: str
 
 
+Upcaster = Callable[[dict[str, JSON]], dict[str, JSON]]
+NO_UPCASTERS: Mapping[tuple[str, int], Upcaster] = MappingProxyType(
+    {}
+)  # for a ruleset whose events never changed shape
+
+
 class Ruleset(Protocol):
     id: str  # "rising-sun"
     name: str
@@ -272,6 +279,10 @@ class Ruleset(Protocol):
     # (older recorded games are verified with missing salts noted, not failed). Default 1.
     # salted_since: int
     options_schema: Mapping[str, JSON]  # JSON Schema (draft 2020-12) with defaults
+    # Old event payloads to new ones: {(event type, stored version): payload -> payload of
+    # version + 1}, each function named upcast_vN_vN+1 beside its event class
+    # (events.codec.upcast applies them on load). {} while no event has changed shape.
+    upcasters: Mapping[tuple[str, int], Callable[[dict[str, JSON]], dict[str, JSON]]]
 
     def factions(self, players: int, options: Mapping[str, JSON]) -> Sequence[str]: ...
 
@@ -295,7 +306,21 @@ class Ruleset(Protocol):
 
     def view(self, state: Any, seat: int | None) -> JSON: ...
 
+    # Optional: views(state, seats) -> {seat: view(state, seat) for seat in seats},
+    # built together where the seats share most of their view (see `views` below).
+
     def outcome(self, state: Any) -> Outcome | None: ...
+
+
+def views(rules: Ruleset, state: Any, seats: Sequence[int | None]) -> dict[int | None, JSON]:
+    """`rules.view(state, seat)` for each of `seats`. An engine may define
+    `views` to build them together (a range replay needs every seat's view of
+    every version, and the public part is most of each): the views it returns
+    may then share their public parts, so they are read-only."""
+    together = getattr(rules, "views", None)
+    if together is not None:
+        return dict(together(state, seats))
+    return {seat: rules.view(state, seat) for seat in seats}
 
 
 def fold(rules: Ruleset, events: Iterable[Event], state: Any = None) -> Any:

@@ -39,7 +39,8 @@ def _targets() -> dict[str, str]:
 @cache
 def _load(target: str) -> Ruleset:
     module, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module), attr)
+    rules: Ruleset = getattr(importlib.import_module(module), attr)
+    return rules
 
 
 def available() -> list[str]:

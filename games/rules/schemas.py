@@ -40,4 +40,7 @@ def load(ruleset: str, kind: str) -> Any:
 @cache
 def core_events() -> dict[str, Any]:
     """The platform's own `core.*` event payloads (games/services writes them)."""
-    return json.loads((ROOT.parent / "data" / "core_events.json").read_text(encoding="utf-8"))
+    events: dict[str, Any] = json.loads(
+        (ROOT.parent / "data" / "core_events.json").read_text(encoding="utf-8")
+    )
+    return events

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import Event, IllegalCommand, LegalSet, Ruleset, canonical_json, fold, rng_factory
+from .base import Event, IllegalCommand, LegalSet, Ruleset, canonical_json, fold, rng_factory, views
 
 
 def roundtrip(e: Event) -> Event:
@@ -80,9 +80,17 @@ def play_random_game(
             assert fold(rules, out.events) == state, "replay differs from incremental state"
             if check_views:
                 assert_no_leak(rules, state, out.events, len(factions))
+                assert_views_agree(rules, state, len(factions))
     assert fold(rules, out.events) == state, "replay differs from incremental state"
     out.state = state
     return out
+
+
+def assert_views_agree(rules: Ruleset, state: Any, players: int) -> None:
+    """An engine's `views` (built together) equals its `view`, seat by seat."""
+    seats: list[int | None] = [None, *range(players)]
+    for order in (seats, seats[::-1]):
+        assert views(rules, state, order) == {seat: rules.view(state, seat) for seat in seats}
 
 
 def assert_no_leak(rules: Ruleset, state: Any, events: list[Event], players: int) -> None:

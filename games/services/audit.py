@@ -16,8 +16,9 @@ from events.models import StoredEvent
 from games import verify
 from games.rules.base import canonical_json, sha256_hex
 
+from ..core_events import GameAborted, SeedRevealed
 from ..models import Game
-from .commit import append_core
+from .commit import append_core, new_event
 from .errors import Conflict, ErrorCode, Forbidden
 from .lobby import SYSTEM, get_game
 from .present import present_event, viewer_for
@@ -100,6 +101,7 @@ def audit(game: Game) -> dict:
 
 
 def problems_of(report: verify.Report, check: str) -> list:
+    """The report's problems found by one check (chain, seed, commitment, salt, replay)."""
     return [p for p in report.problems if p.check == check]
 
 
@@ -135,16 +137,11 @@ def abort(game_id, user, reason: str = "", operator: bool = False) -> Game:
             append_core(
                 game,
                 [
-                    store.NewEvent(
-                        "core.GameAborted",
-                        {
-                            "by": user.username,
-                            "reason": str(reason)[:500],
-                            **({"operator": True} if operator else {}),
-                        },
+                    new_event(
+                        GameAborted(by=user.username, reason=str(reason)[:500], operator=operator or None),
                         actor={"user": user.username},
                     ),
-                    store.NewEvent("core.SeedRevealed", {"seed": game.seed}),
+                    new_event(SeedRevealed(seed=game.seed)),
                 ],
             )
         game.save(update_fields=["status", "finished_at"])

@@ -63,6 +63,7 @@ def after_events(
 
 
 def bot_pending(game_id: str) -> bool:
+    """Whether a bot seat of this running, unpaused game must act now."""
     game = Game.objects.filter(id=game_id, status=Game.Status.RUNNING, paused=False).first()
     if game is None:
         return False

@@ -27,6 +27,8 @@ def names_for(ruleset: str, lang: str | None) -> Mapping[str, str] | None:
 
 
 def board_svg(game: Game, user, version: Any = None, lang: str | None = None) -> str:
+    """The board as `user` may see it at `version` (default: now), drawn from the
+    same redacted view `/view` and `/replay` answer, as an SVG document."""
     if not board.supported(game.ruleset):
         raise NotFound(f"the {game.ruleset} ruleset has no board picture", code=ErrorCode.NOT_FOUND)
     if lang is not None and not LANG.match(lang):

@@ -16,6 +16,7 @@ from typing import Any
 from events import store
 from events.codec import platform_salt
 
+from ..core_events import CoreEvent
 from ..models import Game
 from . import hooks
 from .errors import Conflict, EngineError, ErrorCode
@@ -55,6 +56,20 @@ def commit(game: Game, events: list[store.NewEvent], fold: Callable[[list], Any]
     maybe_snapshot(game, old, game.version, state)
     hooks.after_commit(game, state, rows, queue)
     return rows
+
+
+def new_event(
+    event: CoreEvent,
+    *,
+    visible_to: tuple[int, ...] | None = None,
+    actor: dict[str, Any] | None = None,
+    cause: dict[str, Any] | None = None,
+) -> store.NewEvent:
+    """The store's record of a platform event (games/core_events.py): its TYPE,
+    VERSION and payload, with who it is visible to and who caused it."""
+    return store.NewEvent(
+        event.TYPE, event.payload(), event.VERSION, visible_to=visible_to, actor=actor, cause=cause
+    )
 
 
 def append_core(game: Game, events: list[store.NewEvent]) -> list:

@@ -34,12 +34,13 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from events.models import StoredEvent
-from events.store import NewEvent
 from games.bots import choose
 
 from .. import observe
+from ..core_events import DeadlineMissed, SeatZombified
 from ..models import Deadline, Game, PbemCursor, Seat, SweeperState
 from . import hooks, notify, play
+from .commit import new_event
 from .errors import ServiceError
 from .present import iso
 from .state import load_state, rules_for
@@ -50,10 +51,12 @@ SWEEP_BATCH = 200
 
 
 def seconds_per_decision(game: Game) -> int | None:
+    """The game's clock per decision in seconds, or None when it has no deadlines."""
     return (game.time_control or {}).get("seconds_per_decision") or None
 
 
 def excused_misses(game: Game) -> int:
+    """How many missed deadlines a seat is excused before a bot takes it over (default 2)."""
     return int((game.time_control or {}).get("excused_misses", 2))
 
 
@@ -342,6 +345,7 @@ def outage_guard(now) -> float:
 
 
 def due_ids(now, limit: int = SWEEP_BATCH) -> list[int]:
+    """Ids of open deadlines due by `now` in running, unpaused games, oldest first."""
     return list(
         Deadline.objects.filter(
             status=OPEN, due_at__lte=now, game__status=Game.Status.RUNNING, game__paused=False
@@ -411,22 +415,21 @@ def apply_default(game: Game, d: Deadline) -> None:
     limit = excused_misses(game)
     zombie = seat.misses > limit and game.status == Game.Status.RUNNING
     secret = any(r.visible_to is not None for r in rows)
-    missed = {
-        "seat": d.seat,
-        "kind": d.kind,
-        "default_command": dict(cmd),
-        "source": source,
-        "misses": seat.misses,
-        "excused_misses": limit,
-        "zombie": zombie,
-        "deadline": iso(d.due_at),
-        "version": d.version,
-    }
+    missed = DeadlineMissed(
+        seat=d.seat,
+        kind=d.kind,
+        default_command=dict(cmd),
+        source=source,
+        misses=seat.misses,
+        excused_misses=limit,
+        zombie=zombie,
+        deadline=iso(d.due_at),
+        version=d.version,
+    )
     # A default built from private state (a secret plan, a hidden bid) stays as
     # secret as the events it produced: then only the seat sees this record.
     events = [
-        NewEvent(
-            "core.DeadlineMissed",
+        new_event(
             missed,
             visible_to=(d.seat,) if secret else None,
             actor={"system": "deadline"},
@@ -437,9 +440,10 @@ def apply_default(game: Game, d: Deadline) -> None:
         seat.zombie = True
         fields.append("zombie")
         events.append(
-            NewEvent(
-                "core.SeatZombified",
-                {"seat": d.seat, "misses": seat.misses, "user": seat.user.username if seat.user else None},
+            new_event(
+                SeatZombified(
+                    seat=d.seat, misses=seat.misses, user=seat.user.username if seat.user else None
+                ),
                 actor={"system": "deadline"},
             )
         )
@@ -448,6 +452,7 @@ def apply_default(game: Game, d: Deadline) -> None:
 
 
 def send_reminders(now) -> int:
+    """Remind the seats whose deadline is near (once per deadline); returns how many were sent."""
     sent = 0
     due = Deadline.objects.filter(status=OPEN, remind_at__lte=now, reminded_at__isnull=True, due_at__gt=now)
     for did, game_id in due.values_list("id", "game_id")[:SWEEP_BATCH]:

@@ -11,6 +11,8 @@ from enum import StrEnum
 
 
 class ErrorCode(StrEnum):
+    """Every `code` an error answer can carry (schema.yml lists them; docs/api.md explains them)."""
+
     # -- the request itself (400, 411, 413, 415, 405, 406)
     BAD_REQUEST = "bad_request"
     MALFORMED_JSON = "malformed_json"
@@ -89,6 +91,8 @@ class ErrorCode(StrEnum):
 
 
 class ServiceError(Exception):
+    """A refusal the API answers as `{code, detail}` with `status` (never a 500)."""
+
     status = 400
     code = ErrorCode.BAD_REQUEST
 
@@ -103,22 +107,32 @@ class ServiceError(Exception):
 
 
 class NotFound(ServiceError):
+    """404: no such thing, or not one the caller may know of."""
+
     status, code = 404, ErrorCode.NOT_FOUND
 
 
 class Forbidden(ServiceError):
+    """403: the caller is known but may not do this."""
+
     status, code = 403, ErrorCode.FORBIDDEN
 
 
 class Conflict(ServiceError):
+    """409: refused in the current state (a version conflict, a full game, a closed request)."""
+
     status, code = 409, ErrorCode.CONFLICT
 
 
 class Invalid(ServiceError):
+    """400: the request itself is malformed."""
+
     status, code = 400, ErrorCode.INVALID
 
 
 class Unprocessable(ServiceError):
+    """422: well formed, but the rules (or the request's own terms) refuse it."""
+
     status, code = 422, ErrorCode.ILLEGAL_COMMAND
 
 

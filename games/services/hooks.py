@@ -35,10 +35,12 @@ STALE_QUEUED_SECONDS = 60
 
 
 def hooks_inline() -> bool:
+    """Whether after-commit work runs in the committing process (embedded broker, eager tests)."""
     return settings.SENGOKU["HOOKS_INLINE"] or settings.CELERY_TASK_ALWAYS_EAGER
 
 
 def bots_inline() -> bool:
+    """Whether bot moves are played in the committing process instead of by a task."""
     return settings.SENGOKU["BOTS_INLINE"] or settings.CELERY_TASK_ALWAYS_EAGER
 
 

@@ -27,6 +27,8 @@ def _iso(dt) -> str | None:
 
 
 def entries(user, status: str | None = None, awaiting_me: bool = False) -> list[dict]:
+    """The user's games, one entry per seat held, optionally filtered by status or to those awaiting
+    them."""
     if status is not None and status not in Game.Status.values:
         raise Invalid(f"status must be one of {Game.Status.values}", code=ErrorCode.INVALID)
     last = StoredEvent.objects.filter(stream=OuterRef("game_id")).order_by("-seq").values("recorded_at")[:1]

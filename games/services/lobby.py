@@ -16,8 +16,9 @@ from events import store
 from games.rules import registry
 from games.rules.base import RulesError, rng_factory, sha256_hex
 
+from ..core_events import GameStarted
 from ..models import Game, Seat
-from .commit import commit
+from .commit import commit, new_event
 from .errors import Conflict, EngineError, ErrorCode, Forbidden, Invalid, NotFound, ServiceError
 from .state import fold_rows
 
@@ -48,6 +49,7 @@ def options_with_defaults(schema: dict, options: dict) -> dict:
 
 
 def validate_time_control(tc: Any) -> dict | None:
+    """The time control as stored (defaults filled in), or Invalid naming the bad field."""
     if tc is None:
         return None
     if not isinstance(tc, dict):
@@ -119,6 +121,8 @@ def create_game(
     faction: str | None = None,
     private: bool = False,
 ) -> Game:
+    """An open game created by `user`, who takes seat 0 (with `faction` if given);
+    Invalid on a bad ruleset, player count, option or time control."""
     rules = registry.get(ruleset) if isinstance(ruleset, str) else None
     if rules is None:
         raise Invalid(
@@ -206,11 +210,13 @@ def lock_game(game_id, user=_UNSAID) -> Game:
 
 
 def is_seated(game: Game, user) -> bool:
+    """Whether `user` created the game or holds a seat in it."""
     uid = getattr(user, "id", None)
     return uid is not None and (game.creator_id == uid or game.seats.filter(user_id=uid).exists())
 
 
 def new_invite_code() -> str:
+    """A fresh unguessable code that lets others join a private game."""
     return secrets.token_urlsafe(16)
 
 
@@ -244,6 +250,8 @@ def _found_with_invite(game_id, user, invite_code) -> Game:
 def join(
     game_id, user, faction: str | None = None, bot: str | None = None, invite_code: str | None = None
 ) -> Seat:
+    """Seat `user` (or, for the creator, a bot) in an open game; Conflict when it is full or the faction
+    is taken."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=_found_with_invite(game_id, user, invite_code).pk)
         if game.status != Game.Status.OPEN:
@@ -271,6 +279,8 @@ def join(
 
 
 def start(game_id, user) -> Game:
+    """The creator starts a full game: factions drawn, core.GameStarted and the engine's setup
+    committed."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=get_game(game_id, user).pk)
         if game.creator_id != user.id:
@@ -294,21 +304,20 @@ def start(game_id, user) -> Game:
             if s.faction != f:
                 s.faction = f
                 s.save(update_fields=["faction"])
-        started = store.NewEvent(
-            "core.GameStarted",
-            {
-                "ruleset": game.ruleset,
-                "rules_version": game.rules_version,
-                "players": game.players,
-                "options": game.options,
-                "factions": factions,
-                "chosen_factions": chosen,
-                "seed_commitment": sha256_hex(game.seed),
-                "seats": [
+        started = new_event(
+            GameStarted(
+                ruleset=game.ruleset,
+                rules_version=game.rules_version,
+                players=game.players,
+                options=game.options,
+                factions=tuple(factions),
+                chosen_factions=tuple(chosen),
+                seed_commitment=sha256_hex(game.seed),
+                seats=tuple(
                     {"index": s.index, "user": s.user.username if s.user else None, "bot": s.bot or None}
                     for s in seats
-                ],
-            },
+                ),
+            ),
             actor={"user": user.username},
             cause={"start": {"factions": factions, "options": game.options}},
         )

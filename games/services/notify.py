@@ -14,7 +14,10 @@ game's version and chain head: a checkpoint of the log the player can keep.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -24,7 +27,7 @@ from accounts.models import profile_of
 from events import feed, store
 from games.pbem import emails, webhooks
 
-from .. import observe
+from .. import core_events, observe
 from ..models import Game, Notification, PbemCursor, WebhookDelivery
 from . import dispatch
 from .present import iso
@@ -37,10 +40,12 @@ EMAIL_MAX_ATTEMPTS = 3
 
 
 def user_channel(user_id: int) -> str:
+    """The live-stream channel of one user's notifications."""
     return f"user:{user_id}"
 
 
 def inline() -> bool:
+    """Whether notifications are delivered in this process instead of by a task."""
     return bool(settings.PBEM_INLINE or settings.CELERY_TASK_ALWAYS_EAGER)
 
 
@@ -49,6 +54,7 @@ def inline() -> bool:
 
 
 def game_payload(game: Game) -> dict:
+    """The game as every notification shows it, with its version and chain head (a checkpoint)."""
     return {
         "id": str(game.id),
         "name": game.name,
@@ -165,6 +171,7 @@ def turns_opened(game: Game, rows, now) -> None:
 
 
 def reminder(game: Game, d, now) -> None:
+    """Tell the seat of deadline `d` that its decision is due soon."""
     seat = _humans(game).get(d.seat)
     if seat is not None:
         notify_user(
@@ -208,88 +215,91 @@ def _game_changed(game_id) -> None:
 
 
 def _for_event(game: Game, humans: dict, row, now) -> None:
-    p = row.payload if isinstance(row.payload, dict) else {}
-    event = {"seq": row.seq, "type": row.type, "hash": row.hash}
-    key = f"seq:{row.seq}"
-    if row.type == "core.GameStarted":
-        for s in humans.values():
-            notify_user(game, s.user, N.Kind.GAME_STARTED, key, {"seat": s.index, "event": event}, now)
-    elif row.type == "core.GameFinished":
-        outcome = p.get("outcome") or {}
-        for s in humans.values():
-            notify_user(
-                game,
-                s.user,
-                N.Kind.GAME_FINISHED,
-                key,
-                {
-                    "seat": s.index,
-                    "event": event,
-                    "outcome": outcome,
-                    "winners_text": ", ".join(str(w) for w in outcome.get("winners") or []) or "none",
-                },
-                now,
-            )
-    elif row.type == "core.GameAborted":
-        outcome = {
-            "winners": [],
-            "scores": {},
-            "reason": f"aborted by {p.get('by')}: {p.get('reason') or '-'}",
-        }
-        for s in humans.values():
-            notify_user(
-                game,
-                s.user,
-                N.Kind.GAME_FINISHED,
-                key,
-                {
-                    "seat": s.index,
-                    "event": event,
-                    "outcome": outcome,
-                    "aborted": True,
-                    "winners_text": "none",
-                },
-                now,
-            )
-    elif row.type == "core.DeadlineMissed":
-        s = humans.get(p.get("seat"))
-        if s is not None:
-            cmd = p.get("default_command")
-            notify_user(
-                game,
-                s.user,
-                N.Kind.DEFAULT_APPLIED,
-                key,
-                {
-                    "seat": s.index,
-                    "event": event,
-                    "decision": p.get("kind"),
-                    "default_command": cmd,
-                    "default_command_text": ", ".join(f"{k}={v}" for k, v in (cmd or {}).items()),
-                    "misses": p.get("misses"),
-                    "excused_misses": p.get("excused_misses"),
-                    "zombie": p.get("zombie"),
-                },
-                now,
-            )
-    elif row.type == "core.MessageSent":
-        sender = p.get("from")
-        to = p.get("to")
-        targets = [i for i in (to if isinstance(to, list) else humans) if i != sender]
-        from_seat = humans.get(sender)
-        message = {
-            "from": sender,
-            "from_name": from_seat.user.username if from_seat else f"seat {sender}",
-            "to": to,
-            "private": to is not None,
-            "text": p.get("text", ""),
-        }
-        for i in targets:
-            s = humans.get(i)
-            if s is not None:
-                notify_user(
-                    game, s.user, N.Kind.MESSAGE, key, {"seat": i, "event": event, "message": message}, now
-                )
+    """The notices one stored event gives rise to (only platform events do)."""
+    handler = _HANDLERS.get(row.type)
+    if handler is None:
+        return
+    try:
+        event = core_events.read_row(row)
+    except core_events.BadCoreEvent:
+        log.exception("game %s seq %s: unreadable platform event, no notice sent", game.id, row.seq)
+        return
+    handler(game, humans, event, _Ref(game, row, now))
+
+
+@dataclass(frozen=True)
+class _Ref:
+    """What every notice of one event shares: its game, its key and its reference."""
+
+    game: Game
+    row: Any
+    now: Any
+
+    @property
+    def key(self) -> str:
+        return f"seq:{self.row.seq}"
+
+    def notify(self, seat, kind: str, body: dict) -> None:
+        event = {"seq": self.row.seq, "type": self.row.type, "hash": self.row.hash}
+        notify_user(
+            self.game, seat.user, kind, self.key, {"seat": seat.index, "event": event, **body}, self.now
+        )
+
+
+def _on_started(game: Game, humans: dict, e: core_events.GameStarted, ref: _Ref) -> None:
+    for s in humans.values():
+        ref.notify(s, N.Kind.GAME_STARTED, {})
+
+
+def _on_finished(game: Game, humans: dict, e: core_events.GameFinished, ref: _Ref) -> None:
+    winners = ", ".join(str(w) for w in e.outcome.winners) or "none"
+    for s in humans.values():
+        ref.notify(s, N.Kind.GAME_FINISHED, {"outcome": e.outcome.as_json(), "winners_text": winners})
+
+
+def _on_aborted(game: Game, humans: dict, e: core_events.GameAborted, ref: _Ref) -> None:
+    outcome = {"winners": [], "scores": {}, "reason": f"aborted by {e.by}: {e.reason or '-'}"}
+    for s in humans.values():
+        ref.notify(s, N.Kind.GAME_FINISHED, {"outcome": outcome, "aborted": True, "winners_text": "none"})
+
+
+def _on_missed(game: Game, humans: dict, e: core_events.DeadlineMissed, ref: _Ref) -> None:
+    s = humans.get(e.seat)
+    if s is None:
+        return
+    body = {
+        "decision": e.kind,
+        "default_command": dict(e.default_command),
+        "default_command_text": ", ".join(f"{k}={v}" for k, v in e.default_command.items()),
+        "misses": e.misses,
+        "excused_misses": e.excused_misses,
+        "zombie": e.zombie,
+    }
+    ref.notify(s, N.Kind.DEFAULT_APPLIED, body)
+
+
+def _on_message(game: Game, humans: dict, e: core_events.MessageSent, ref: _Ref) -> None:
+    from_seat = humans.get(e.sender)
+    message = {
+        "from": e.sender,
+        "from_name": from_seat.user.username if from_seat else f"seat {e.sender}",
+        "to": None if e.to is None else list(e.to),
+        "private": e.to is not None,
+        "text": e.text,
+    }
+    for i in humans if e.to is None else e.to:
+        s = humans.get(i)
+        if i != e.sender and s is not None:
+            ref.notify(s, N.Kind.MESSAGE, {"message": message})
+
+
+_HANDLERS: dict[str, Callable[[Game, dict, Any, _Ref], None]] = {
+    core_events.GameStarted.TYPE: _on_started,
+    core_events.GameFinished.TYPE: _on_finished,
+    core_events.GameAborted.TYPE: _on_aborted,
+    core_events.DeadlineMissed.TYPE: _on_missed,
+    core_events.MessageSent.TYPE: _on_message,
+}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -12,10 +12,10 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from events.store import NewEvent
-
+from ..core_events import GamePaused, GameResumed
 from ..models import Game, PauseVote, Seat
 from . import deadlines, play
+from .commit import new_event
 from .errors import Conflict, ErrorCode, Forbidden, NotFound
 from .lobby import get_game
 
@@ -54,14 +54,13 @@ def _switch(game: Game, action: str, by: list[str], user) -> None:
     game.save(update_fields=["paused"])
     PauseVote.objects.filter(game=game).delete()
     deadlines.refresh_freeze(game, now)
-    kind = "core.GamePaused" if game.paused else "core.GameResumed"
-    play.append_core(
-        game,
-        [NewEvent(kind, {"by": by, "creator": user.id == game.creator_id}, actor={"user": user.username})],
-    )
+    kind = GamePaused if game.paused else GameResumed
+    switched = kind(by=tuple(by), creator=user.id == game.creator_id)
+    play.append_core(game, [new_event(switched, actor={"user": user.username})])
 
 
 def state(game: Game, humans: dict, action: str, voters: set, switched: bool) -> dict:
+    """The pause vote as the API shows it: who voted, who is still to, and whether it switched."""
     return {
         "paused": game.paused,
         "switched": switched,

@@ -27,8 +27,9 @@ from events import store
 from games.rules.base import BadCommand, IllegalCommand, Ruleset, canonical_json, rng_factory
 
 from .. import observe
+from ..core_events import GameFinished, Result, SeatReclaimed, SeedRevealed, is_core
 from ..models import CommandReceipt, Game, Seat
-from .commit import append_core, commit
+from .commit import append_core, commit, new_event
 from .errors import Conflict, EngineError, ErrorCode, Forbidden, Invalid, ServiceError, Unprocessable
 from .lobby import get_game, lock_game
 from .present import Viewer, present_event
@@ -109,9 +110,8 @@ def reclaim_locked(game: Game, seat: Seat, user) -> None:
     append_core(
         game,
         [
-            store.NewEvent(
-                "core.SeatReclaimed",
-                {"seat": seat.index, "user": user.username},
+            new_event(
+                SeatReclaimed(seat=seat.index, user=user.username),
                 actor={"seat": seat.index, "user": user.username},
             )
         ],
@@ -187,7 +187,7 @@ def decide(game: Game, rules: Ruleset, seat: int, command: Mapping[str, Any]) ->
     if not new:
         raise Unprocessable("this command changes nothing", code=ErrorCode.ILLEGAL_COMMAND)
     for e in new:
-        if not e.type.startswith("core."):
+        if not is_core(e.type):
             state = rules.evolve(state, e)
     return new, state
 
@@ -219,14 +219,10 @@ def stamp(
     outcome = rules.outcome(state)
     if outcome is None:
         return events, None
-    out = {
-        "winners": list(outcome.winners),
-        "scores": {str(k): v for k, v in outcome.scores.items()},
-        "reason": outcome.reason,
-    }
-    events.append(store.NewEvent("core.GameFinished", {"outcome": out}))
-    events.append(store.NewEvent("core.SeedRevealed", {"seed": game.seed}))
-    return events, out
+    finished = GameFinished(outcome=Result.of(outcome))
+    events.append(new_event(finished))
+    events.append(new_event(SeedRevealed(seed=game.seed)))
+    return events, finished.outcome.as_json()
 
 
 __all__ = ["submit", "apply", "append_core", "reclaim_locked", "Submitted", "ServiceError"]

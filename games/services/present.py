@@ -28,10 +28,12 @@ class Viewer:
 
     @property
     def seat(self) -> int | None:
+        """The lowest seat held (the one a view is drawn for), or None for a spectator."""
         return min(self.seats) if self.seats else None
 
 
 def viewer_for(game: Game, user, seats: list[Seat] | None = None) -> Viewer:
+    """Who `user` is at this table: their seats, or a spectator; everyone sees all once the game ended."""
     seats = seats if seats is not None else list(game.seats.all())
     uid = getattr(user, "id", None)
     mine = frozenset(s.index for s in seats if uid is not None and s.user_id == uid)
@@ -39,10 +41,12 @@ def viewer_for(game: Game, user, seats: list[Seat] | None = None) -> Viewer:
 
 
 def can_see(row: StoredEvent, viewer: Viewer) -> bool:
+    """Whether the viewer may see the content of this stored event."""
     return viewer.omniscient or row.visible_to is None or bool(viewer.seats & set(row.visible_to))
 
 
 def present_event(row: StoredEvent, viewer: Viewer) -> dict[str, Any]:
+    """A stored event as the viewer may see it (redacted to its chain links when private to others)."""
     if not can_see(row, viewer):
         # No gaps in feeds: the seq and chain links stay, the content does not.
         return {

@@ -11,10 +11,9 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from events.store import NewEvent
-
+from ..core_events import MessageSent
 from ..models import Game
-from .commit import append_core
+from .commit import append_core, new_event
 from .errors import Conflict, ErrorCode, Forbidden, Invalid
 from .lobby import get_game
 from .present import Viewer, present_event
@@ -65,6 +64,7 @@ def _check_to(to: Any, players: int) -> list[int] | None:
 
 
 def send(game_id, user, text: Any, to: Any) -> dict:
+    """A seated player sends `text` to `to` (seats) or to everyone (None): a core.MessageSent event."""
     game = get_game(game_id, user)
     text = _check_text(text)
     recipients = _check_to(to, game.players)
@@ -90,9 +90,8 @@ def send(game_id, user, text: Any, to: Any) -> dict:
         rows = append_core(
             game,
             [
-                NewEvent(
-                    "core.MessageSent",
-                    {"from": seat, "to": recipients, "text": text},
+                new_event(
+                    MessageSent(sender=seat, to=None if recipients is None else tuple(recipients), text=text),
                     visible_to=visible,
                     actor={"seat": seat, "user": user.username},
                 )

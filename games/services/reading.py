@@ -8,6 +8,7 @@ from typing import Any
 
 from events import store
 from games.rules.base import canonical_json
+from games.rules.base import views as rules_views
 
 from ..models import Game
 from . import deadlines
@@ -19,7 +20,12 @@ MAX_LEGAL = 1000
 SAMPLES = 20
 
 
-def seats_json(game: Game) -> list[dict]:
+def _seats(game: Game) -> list:
+    return list(game.seats.select_related("user").all())
+
+
+def seats_json(game: Game, seats: list | None = None) -> list[dict]:
+    """The game's seats as the API lists them (`seats`: already loaded ones)."""
     return [
         {
             "index": s.index,
@@ -30,11 +36,11 @@ def seats_json(game: Game) -> list[dict]:
             "zombie": s.zombie,
             "misses": s.misses,
         }
-        for s in game.seats.select_related("user").all()
+        for s in (seats if seats is not None else _seats(game))
     ]
 
 
-def pending_json(game: Game) -> list[dict]:
+def pending_json(game: Game, seat_rows: list | None = None) -> list[dict]:
     """Who must act now, plainly: seat, faction, the seat's player (null for a
     bot seat), whether a bot plays it (bot seats, and zombie seats whose player
     missed too many deadlines), the ruleset's name of the decision, its deadline."""
@@ -42,7 +48,7 @@ def pending_json(game: Game) -> list[dict]:
         return []
     rules = rules_for(game)
     due = deadlines.due_times(game)
-    seats = {s.index: s for s in game.seats.select_related("user").all()}
+    seats = {s.index: s for s in (seat_rows if seat_rows is not None else _seats(game))}
     out = []
     for p in rules.pending(load_state(game)):
         s = seats.get(p.seat)
@@ -62,6 +68,8 @@ def pending_json(game: Game) -> list[dict]:
 def game_json(game: Game, user=None) -> dict:
     """The game's metadata; its invite code only for its creator (private games)."""
     host = game.private and getattr(user, "id", None) == game.creator_id
+    seats = _seats(game)  # one query for the seats, the pending list and (usually) the creator
+    creator = next((s.user for s in seats if s.user_id == game.creator_id), None) or game.creator
     return {
         "id": str(game.id),
         "ruleset": game.ruleset,
@@ -74,11 +82,11 @@ def game_json(game: Game, user=None) -> dict:
         "paused": game.paused,
         "private": game.private,
         "invite_code": game.invite_code if host else None,
-        "creator": game.creator.username,
+        "creator": creator.username,
         "version": game.version,
         "chain_head": game.chain_head or None,
-        "seats": seats_json(game),
-        "pending": pending_json(game),
+        "seats": seats_json(game, seats),
+        "pending": pending_json(game, seats),
         "outcome": game.outcome,
         "created_at": _iso(game.created_at),
         "started_at": _iso(game.started_at),
@@ -91,6 +99,7 @@ def _iso(dt) -> str | None:
 
 
 def view(game: Game, user) -> dict:
+    """What `user` sees of the game now: the engine's view for their seat (or a spectator's)."""
     viewer = viewer_for(game, user)
     if game.status == Game.Status.OPEN:
         return {"ruleset": game.ruleset, "version": 0, "seat": viewer.seat, "state": None, "seats": None}
@@ -102,19 +111,19 @@ def _view_body(game: Game, state: Any, viewer: Viewer, version: int) -> dict:
     or the public one for a spectator); `seats` adds every seat's view once the
     game is over and nothing is secret any more (null before)."""
     rules = rules_for(game)
-    seats = None
-    if viewer.omniscient:
-        seats = {str(i): rules.view(state, i) for i in range(game.players)}
+    wanted = [viewer.seat, *(i for i in range(game.players) if viewer.omniscient and i != viewer.seat)]
+    views = rules_views(rules, state, wanted)  # may share parts: read-only
     return {
         "ruleset": game.ruleset,
         "version": version,
         "seat": viewer.seat,
-        "state": rules.view(state, viewer.seat),
-        "seats": seats,
+        "state": views[viewer.seat],
+        "seats": {str(i): views[i] for i in range(game.players)} if viewer.omniscient else None,
     }
 
 
 def legal(game: Game, user) -> dict:
+    """The commands `user` may send now: listed, or templates with samples when there are too many."""
     viewer = viewer_for(game, user)
     out = {
         "ruleset": game.ruleset,
@@ -161,6 +170,7 @@ def legal(game: Game, user) -> dict:
 
 
 def events_page(game: Game, user, after: int, limit: int) -> tuple[list[dict], bool]:
+    """Up to `limit` events after `after` as the user may see them, and whether more follow."""
     viewer = viewer_for(game, user)
     rows = store.load(game.id, after=after, limit=limit + 1)
     more = len(rows) > limit
@@ -168,6 +178,7 @@ def events_page(game: Game, user, after: int, limit: int) -> tuple[list[dict], b
 
 
 def replay(game: Game, user, version: Any) -> dict:
+    """The view at `version` of the game's history; Invalid outside 1..current version."""
     try:
         v = int(version)
     except (TypeError, ValueError):

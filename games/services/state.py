@@ -17,8 +17,9 @@ from events.codec import upcast
 from events.models import StoredEvent
 from games.rules import registry
 from games.rules.base import Event, Ruleset
-from games.verify import engine_for
+from games.verify import engine_for, rules_upcasters
 
+from ..core_events import TakebackAccepted, is_core, read_row
 from ..models import Game
 from .errors import ErrorCode, ServiceError
 
@@ -51,7 +52,8 @@ def snapshot_key(game: Game) -> int:
 
 
 def to_engine_event(row: StoredEvent, rules: Ruleset) -> Event:
-    version, payload = upcast(row.type, row.version, row.payload, getattr(rules, "upcasters", {}))
+    """A stored engine event as the engine reads it: upcast with the ruleset's upcasters."""
+    version, payload = upcast(row.type, row.version, row.payload, rules_upcasters(rules))
     vis = None if row.visible_to is None else tuple(row.visible_to)
     return Event(row.type, payload, version, vis)
 
@@ -66,6 +68,7 @@ def _cache_get(game_id, version):
 
 
 def cache_put(game_id, version: int, state: Any) -> None:
+    """Remember the state of `game_id` at `version` (least recently used entries go first)."""
     with _LOCK:
         _CACHE[(str(game_id), version)] = state
         _CACHE.move_to_end((str(game_id), version))
@@ -74,6 +77,7 @@ def cache_put(game_id, version: int, state: Any) -> None:
 
 
 def clear_cache() -> None:
+    """Forget every cached state (tests, restores)."""
     with _LOCK:
         _CACHE.clear()
 
@@ -85,14 +89,14 @@ def fold_rows(rules: Ruleset, rows, state=None, state_at=None):
     s = rules.initial_state() if state is None else state
     before = None  # (first seq, state before) of the latest command's batch
     for row in rows:
-        if row.type == "core.TakebackAccepted":
-            frm = row.payload["undo_from_seq"]
+        if row.type == TakebackAccepted.TYPE:
+            frm = read_row(row).undo_from_seq
             s = before[1] if before is not None and before[0] == frm else state_at(frm - 1)
             before = None
             continue
         if row.cause and "command" in row.cause:
             before = (row.seq, s)
-        if not row.type.startswith("core."):
+        if not is_core(row.type):
             s = rules.evolve(s, to_engine_event(row, rules))
     return s
 
@@ -116,6 +120,7 @@ def load_state(game: Game, upto: int | None = None, use_snapshots: bool = True) 
 
 
 def maybe_snapshot(game: Game, old_version: int, new_version: int, state: Any) -> None:
+    """Snapshot the state when this commit crossed a multiple of SNAPSHOT_EVERY."""
     every = settings.SENGOKU["SNAPSHOT_EVERY"]
     if new_version // every > old_version // every:
         store.save_snapshot(game.id, new_version, snapshot_key(game), state)

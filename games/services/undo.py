@@ -35,18 +35,28 @@ from typing import Any
 from django.db import transaction
 
 from events import store
-from games.rules.base import COMMITTED, RulesError, canonical_json, hmac_sha256_hex, rng_factory
+from games.rules.base import RulesError, canonical_json, hmac_sha256_hex, rng_factory
 
+from ..core_events import (
+    ENDINGS,
+    TAKEBACKS,
+    ChoiceCommitted,
+    SeedRevealed,
+    TakebackAccepted,
+    TakebackRefused,
+    TakebackRequested,
+    TakebackVoted,
+    read_row,
+)
 from ..models import Game, Seat
-from .commit import append_core
+from .commit import append_core, new_event
 from .errors import Conflict, ErrorCode, Forbidden, NotFound
 from .lobby import get_game
 from .state import load_state, rules_for
 
-REQUESTED, VOTED = "core.TakebackRequested", "core.TakebackVoted"
-ACCEPTED, REFUSED = "core.TakebackAccepted", "core.TakebackRefused"
-TAKEBACK_TYPES = (REQUESTED, VOTED, ACCEPTED, REFUSED)
 PROBES = 2
+# the batch of a command these end cannot be taken back
+ENDED = (*ENDINGS, SeedRevealed.TYPE)
 
 
 def _last_batch(rows: list) -> tuple[list, list]:
@@ -55,8 +65,8 @@ def _last_batch(rows: list) -> tuple[list, list]:
     for i in range(len(rows) - 1, -1, -1):
         if rows[i].cause and "command" in rows[i].cause:
             return (
-                [r for r in rows[i:] if r.type not in TAKEBACK_TYPES],
-                [r for r in rows[i:] if r.type in TAKEBACK_TYPES],
+                [r for r in rows[i:] if r.type not in TAKEBACKS],
+                [r for r in rows[i:] if r.type in TAKEBACKS],
             )
     raise Conflict("nothing has been played yet", code=ErrorCode.TAKEBACK_NOT_ALLOWED)
 
@@ -74,14 +84,14 @@ def check_eligible(game: Game, seat: Seat, username: str, rows: list | None = No
     first = batch[0]
     if first.cause.get("seat") != seat.index or (first.actor or {}).get("user") != username:
         raise _refuse("the last command was not yours (or was played for you)")
-    if any(t.type == ACCEPTED for t in tail):
+    if any(t.type == TakebackAccepted.TYPE for t in tail):
         raise _refuse("it was already taken back")
     for r in batch:
         if r.visible_to is not None and seat.index not in r.visible_to:
             raise _refuse("it gave another player private information")
         if isinstance(r.payload, dict) and r.payload.get("reveals"):
             raise _refuse("it revealed a secret choice")
-        if r.type in ("core.GameFinished", "core.SeedRevealed", "core.GameAborted"):
+        if r.type in ENDED:
             raise _refuse("the game ended")
     _check_deterministic(game, seat.index, first.cause["command"], batch)
     return first.seq, batch[-1].seq
@@ -96,7 +106,7 @@ def _masked(type_: str, payload: Any, visible_to: Any) -> str:
         return v
 
     p = strip(dict(payload))
-    if type_ == COMMITTED:
+    if type_ == ChoiceCommitted.TYPE:
         p["commitment"] = "<nonce>"
     return canonical_json({"t": type_, "p": p, "v": None if visible_to is None else sorted(visible_to)})
 
@@ -136,20 +146,41 @@ def _voters(game: Game, asker: int) -> set[int]:
 
 
 def request(game_id, user) -> dict:
+    """The seat asks to take back its last command (core.TakebackRequested); accepted at once when no
+    person is to be asked."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=get_game(game_id, user).pk)
         seat = _my_seat(game, user)
         frm, to = check_eligible(game, seat, user.username)
         if _open_request(game) is not None:
             raise Conflict("a takeback request is already open", code=ErrorCode.TAKEBACK_PENDING)
-        body = {"seat": seat.index, "undo_from_seq": frm, "undo_to_seq": to}
+        asked = TakebackRequested(seat=seat.index, undo_from_seq=frm, undo_to_seq=to)
         actor = {"seat": seat.index, "user": user.username}
-        rows = append_core(game, [store.NewEvent(REQUESTED, body, actor=actor)])
+        rows = append_core(game, [new_event(asked, actor=actor)])
         req = rows[0].seq
         if not _voters(game, seat.index):  # nobody to ask: bots always accept
-            append_core(game, [store.NewEvent(ACCEPTED, {"request_seq": req, **body})])
-            return {"request_seq": req, "status": "accepted", **body, "version": game.version}
-    return {"request_seq": req, "status": "pending", **body, "version": game.version}
+            append_core(game, [new_event(_accepted(req, asked))])
+            return _answer(req, "accepted", asked, game)
+    return _answer(req, "pending", asked, game)
+
+
+def _accepted(request_seq: int, asked: TakebackRequested) -> TakebackAccepted:
+    return TakebackAccepted(
+        request_seq=request_seq,
+        seat=asked.seat,
+        undo_from_seq=asked.undo_from_seq,
+        undo_to_seq=asked.undo_to_seq,
+    )
+
+
+def _answer(request_seq: int, status: str, asked: TakebackRequested, game: Game) -> dict:
+    return {"request_seq": request_seq, "status": status, **asked.payload(), "version": game.version}
+
+
+def _votes(game: Game, request_seq: int) -> set[int]:
+    """The seats that accepted the request so far."""
+    later = store.load(game.id, after=request_seq)
+    return {read_row(r).seat for r in later if r.type == TakebackVoted.TYPE}
 
 
 def _open_request(game: Game):
@@ -157,46 +188,50 @@ def _open_request(game: Game):
     rows = store.load(game.id)
     for i in range(len(rows) - 1, -1, -1):
         r = rows[i]
-        if r.type not in TAKEBACK_TYPES:
+        if r.type not in TAKEBACKS:
             return None  # play went on: any older request is stale
-        if r.type in (ACCEPTED, REFUSED):
+        if r.type in (TakebackAccepted.TYPE, TakebackRefused.TYPE):
             return None
-        if r.type == REQUESTED:
+        if r.type == TakebackRequested.TYPE:
             return r
     return None
 
 
 def answer(game_id, user, request_seq: int, accept: bool) -> dict:
+    """A seat accepts or refuses the open takeback request `request_seq`: the
+    first refusal closes it, the last acceptance takes the command back."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=get_game(game_id, user).pk)
         seat = _my_seat(game, user)
-        req = store.load(game.id, after=request_seq - 1, upto=request_seq)
-        if not req or req[0].type != REQUESTED:
-            raise NotFound("no such takeback request", code=ErrorCode.TAKEBACK_NOT_FOUND)
-        req = req[0]
-        body = {k: req.payload[k] for k in ("seat", "undo_from_seq", "undo_to_seq")}
-        still = _open_request(game)
-        if still is None or still.seq != req.seq:
-            raise Conflict("this takeback request is closed", code=ErrorCode.TAKEBACK_CLOSED)
-        if seat.index == body["seat"]:
-            raise Forbidden("you cannot answer your own takeback request", code=ErrorCode.OWN_REQUEST)
-        later = store.load(game.id, after=req.seq)
-        voted = {r.payload.get("seat") for r in later if r.type == VOTED}
+        asked = _answerable(game, seat, request_seq)
+        voted = _votes(game, request_seq)
         if seat.index in voted:
             raise Conflict("you already accepted", code=ErrorCode.ALREADY_ANSWERED)
         actor = {"seat": seat.index, "user": user.username}
         if not accept:
-            append_core(
-                game, [store.NewEvent(REFUSED, {"request_seq": req.seq, "seat": seat.index}, actor=actor)]
-            )
-            return {"request_seq": req.seq, "status": "refused", **body, "version": game.version}
-        if _voters(game, body["seat"]) - voted - {seat.index}:
-            append_core(
-                game, [store.NewEvent(VOTED, {"request_seq": req.seq, "seat": seat.index}, actor=actor)]
-            )
-            return {"request_seq": req.seq, "status": "pending", **body, "version": game.version}
-        append_core(game, [store.NewEvent(ACCEPTED, {"request_seq": req.seq, **body}, actor=actor)])
-    return {"request_seq": req.seq, "status": "accepted", **body, "version": game.version}
+            refused = TakebackRefused(request_seq=request_seq, seat=seat.index)
+            append_core(game, [new_event(refused, actor=actor)])
+            return _answer(request_seq, "refused", asked, game)
+        if _voters(game, asked.seat) - voted - {seat.index}:
+            vote = TakebackVoted(request_seq=request_seq, seat=seat.index)
+            append_core(game, [new_event(vote, actor=actor)])
+            return _answer(request_seq, "pending", asked, game)
+        append_core(game, [new_event(_accepted(request_seq, asked), actor=actor)])
+    return _answer(request_seq, "accepted", asked, game)
+
+
+def _answerable(game: Game, seat: Seat, request_seq: int) -> TakebackRequested:
+    """The request at `request_seq` if it is still open and not `seat`'s own."""
+    rows = store.load(game.id, after=request_seq - 1, upto=request_seq)
+    if not rows or rows[0].type != TakebackRequested.TYPE:
+        raise NotFound("no such takeback request", code=ErrorCode.TAKEBACK_NOT_FOUND)
+    asked = read_row(rows[0])
+    still = _open_request(game)
+    if still is None or still.seq != request_seq:
+        raise Conflict("this takeback request is closed", code=ErrorCode.TAKEBACK_CLOSED)
+    if seat.index == asked.seat:
+        raise Forbidden("you cannot answer your own takeback request", code=ErrorCode.OWN_REQUEST)
+    return asked
 
 
 def current(game_id, user) -> dict:
@@ -205,14 +240,13 @@ def current(game_id, user) -> dict:
     req = _open_request(game)
     if req is None:
         return {"open": None}
-    later = store.load(game.id, after=req.seq)
-    voted = sorted(r.payload.get("seat") for r in later if r.type == VOTED)
-    waiting = sorted(_voters(game, req.payload["seat"]) - set(voted))
+    asked = read_row(req)
+    voted = sorted(_votes(game, req.seq))
     return {
         "open": {
             "request_seq": req.seq,
-            **{k: req.payload[k] for k in ("seat", "undo_from_seq", "undo_to_seq")},
+            **asked.payload(),
             "accepted_by": voted,
-            "waiting_for": waiting,
+            "waiting_for": sorted(_voters(game, asked.seat) - set(voted)),
         }
     }

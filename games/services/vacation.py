@@ -26,6 +26,7 @@ EPSILON_DAYS = 1e-6
 
 
 def days_per_year() -> float:
+    """The vacation days each player may take per year (VACATION_DAYS_PER_YEAR)."""
     return float(getattr(settings, "VACATION_DAYS_PER_YEAR", 30))
 
 
@@ -37,6 +38,7 @@ def _used(profile: Profile, year: str) -> float:
 
 
 def on_vacation(profile: Profile, now=None) -> bool:
+    """Whether the profile's vacation runs at `now`."""
     now = now or timezone.now()
     return profile.vacation_until is not None and profile.vacation_until > now
 

@@ -73,7 +73,7 @@ def test_generated_client_plays_every_ruleset_typed(client_pkg, live_server, rul
     from sengoku_client.api.play import get_view, legal_commands, list_events, submit_command
     from sengoku_client.models import CreateGameRequest, JoinRequest, RegisterRequest, SubmitCommandRequest
 
-    R = _pascal(ruleset)
+    prefix = _pascal(ruleset)
     rules = registry.load_strict(ruleset)
     anon = c.Client(base_url=live_server.url)
     players = []
@@ -90,7 +90,7 @@ def test_generated_client_plays_every_ruleset_typed(client_pkg, live_server, rul
     assert start_game.sync(game_id=gid, client=players[0]).status.value == "running"
 
     command_union = tuple(
-        getattr(models, n) for n in dir(models) if n.startswith(R) and n.endswith("Command")
+        getattr(models, n) for n in dir(models) if n.startswith(prefix) and n.endswith("Command")
     )
     played = 0
     for _ in range(8):
@@ -99,7 +99,7 @@ def test_generated_client_plays_every_ruleset_typed(client_pkg, live_server, rul
             break
         who = players[meta.pending[0].seat]
         legal = legal_commands.sync(game_id=gid, client=who)
-        assert isinstance(legal, getattr(models, f"{R}LegalCommands")), type(legal)
+        assert isinstance(legal, getattr(models, f"{prefix}LegalCommands")), type(legal)
         assert legal.pending
         cmd = (legal.commands or legal.samples)[0]
         assert isinstance(cmd, command_union), type(cmd)
@@ -111,12 +111,12 @@ def test_generated_client_plays_every_ruleset_typed(client_pkg, live_server, rul
     assert played >= 3
 
     view = get_view.sync(game_id=gid, client=players[0])
-    assert isinstance(view, getattr(models, f"{R}View")) and isinstance(
-        view.state, getattr(models, f"{R}SeatView")
+    assert isinstance(view, getattr(models, f"{prefix}View")) and isinstance(
+        view.state, getattr(models, f"{prefix}SeatView")
     )
     page = list_events.sync(game_id=gid, client=players[0], limit=1000)
     kinds = {type(e).__name__ for e in page.results}
-    assert "CoreGameStartedEvent" in kinds and any(k.startswith(R) for k in kinds), kinds
+    assert "CoreGameStartedEvent" in kinds and any(k.startswith(prefix) for k in kinds), kinds
 
     # Export: NDJSON, one event per line, the same log the feed pages through.
     resp = export.sync_detailed(game_id=gid, client=players[0])

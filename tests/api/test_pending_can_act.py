@@ -25,8 +25,8 @@ STEPS = 400
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_pending_seat_is_offered_a_legal_command(ruleset):
     rules = registry.get(ruleset)
-    User = get_user_model()
-    users = [User.objects.create_user(f"p{i}", password="x") for i in range(rules.max_players)]
+    user_model = get_user_model()
+    users = [user_model.objects.create_user(f"p{i}", password="x") for i in range(rules.max_players)]
     game = lobby.create_game(users[0], ruleset, rules.min_players)
     for u in users[1 : rules.min_players]:
         lobby.join(game.id, u)

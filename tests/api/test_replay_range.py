@@ -10,6 +10,8 @@ from urllib.parse import urlsplit
 
 import jsonpatch
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.bots import choose
 from games.models import Game
@@ -117,3 +119,29 @@ def test_running_game_hides_other_seats_secrets_in_patches(api):
     b = api.as_(people[1]).get(f"/api/v1/games/{gid}/replay?from=1").json()
     assert a["view"]["seats"] is None and a["view"]["seat"] == 0 and b["view"]["seat"] == 1
     assert a != b
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.text("ab/~", max_size=2),
+    lambda inner: (
+        st.lists(inner, max_size=5) | st.dictionaries(st.text("ab/~", max_size=2), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_json, _json)
+def test_diff_turns_any_json_value_into_any_other(a, b):
+    ops = replay_range.diff(a, b)
+    assert jsonpatch.apply_patch(a, ops) == b
+    if a == b:
+        assert ops == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 4), max_size=8), st.lists(st.integers(0, 4), max_size=8))
+def test_diff_of_lists_keeps_their_common_head_and_tail(a, b):
+    ops = replay_range.diff(a, b)
+    assert jsonpatch.apply_patch(a, ops) == b
+    assert len(ops) <= max(len(a), len(b))

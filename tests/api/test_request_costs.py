@@ -34,7 +34,7 @@ def test_queries_per_request_on_the_hot_paths(
         assert api.as_(host).get(f"/api/v1/games/{gid}/view").status_code == 200
     with django_assert_max_num_queries(2):  # game, seats (an untimed game reads no deadline rows)
         assert api.as_(host).get(f"/api/v1/games/{gid}/legal-commands").status_code == 200
-    with django_assert_max_num_queries(4):  # game, its creator, seats, pending seats with their users
+    with django_assert_max_num_queries(2):  # game, seats with their users (the creator is seated)
         assert api.as_(host).get(f"/api/v1/games/{gid}").status_code == 200
     # BEGIN, lock the game, seats, INSERT events, UPDATE game, COMMIT: no token or
     # second game lookup, and deadlines and notifications are the worker's

@@ -63,7 +63,12 @@ def test_stream_cap_per_account_429_retry_after_and_release(api, host, player, r
     third = api.as_(host).get(url)
     assert third.status_code == 429 and third["Retry-After"] == "7"
     assert third.json()["code"] == "too_many_streams"
-    assert api.as_(host).get("/api/v1/accounts/me/stream").status_code == 429  # one cap for both kinds
+    # one cap for both kinds, and the same answer on the user stream (with the SSE Accept header, too)
+    for extra in ({}, {"HTTP_ACCEPT": "text/event-stream"}):
+        mine = api.as_(host).get("/api/v1/accounts/me/stream", **extra)
+        assert mine.status_code == 429 and mine["Retry-After"] == "7"
+        assert mine["Content-Type"].startswith("application/json")
+        assert mine.json()["code"] == "too_many_streams"
     assert api.as_(player).get(url).status_code == 200  # per account, not global
     _close(first)
     assert api.as_(host).get(url).status_code == 200

@@ -4,7 +4,9 @@ a cache every web process shares; failed token requests are limited per account.
 
 from __future__ import annotations
 
+import os
 import time
+import uuid
 
 import pytest
 import time_machine
@@ -151,3 +153,31 @@ def test_the_configured_throttle_cache_is_never_per_process(redis, monkeypatch):
 
     cls = import_string(backend)  # config.cache.SharedPoolRedisCache with Redis (one pool per process)
     assert issubclass(cls, RedisCache if redis else DatabaseCache) and not issubclass(cls, LocMemCache)
+
+
+@pytest.mark.parametrize("backend", ["locmem", "redis"])
+def test_the_per_user_limit_counts_requests_in_a_sliding_window(api, settings, monkeypatch, backend):
+    """api.throttles.UserRateThrottle: N requests a minute, then 429 + Retry-After
+    until the previous minute's weight has drained; counted, not logged."""
+    if backend == "redis":
+        url = os.environ.get("REDIS_URL")
+        if not url:
+            pytest.skip("needs REDIS_URL")
+        cache = {
+            "BACKEND": "config.cache.SharedPoolRedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": uuid.uuid4().hex,
+        }
+    else:
+        cache = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": uuid.uuid4().hex}
+    settings.CACHES = {**settings.CACHES, "default": cache}
+    monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, "user", "5/min")
+    with time_machine.travel(1_800_000_000.0 + 10, tick=False) as clock:  # 10 s into a minute
+        who = register("counted-user")
+        codes = [api.as_(who).get("/api/v1/accounts/me").status_code for _ in range(6)]
+        assert codes == [200] * 5 + [429]
+        refused = api.as_(who).get("/api/v1/accounts/me")
+        assert refused.json()["code"] == "rate_limited" and 0 < int(refused["Retry-After"]) <= 50
+        assert api.as_(register("someone-else")).get("/api/v1/accounts/me").status_code == 200
+        clock.move_to(1_800_000_000.0 + 60 + 55)  # next minute, the last one mostly gone
+        assert api.as_(who).get("/api/v1/accounts/me").status_code == 200

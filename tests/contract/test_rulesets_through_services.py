@@ -29,8 +29,8 @@ MAX_COMMANDS = 6000
 
 
 def _users(n):
-    User = get_user_model()
-    return [User.objects.create_user(f"c{i}", password="x") for i in range(n)]
+    user_model = get_user_model()
+    return [user_model.objects.create_user(f"c{i}", password="x") for i in range(n)]
 
 
 def _started(ruleset: str, players: int):

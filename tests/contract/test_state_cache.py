@@ -14,8 +14,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_rolled_back_command_leaves_no_cached_state():
-    User = get_user_model()
-    a, b = User.objects.create_user("ca", password="x"), User.objects.create_user("cb", password="x")
+    user_model = get_user_model()
+    a, b = (
+        user_model.objects.create_user("ca", password="x"),
+        user_model.objects.create_user("cb", password="x"),
+    )
     game = lobby.create_game(a, "toy-auction", 2)
     lobby.join(game.id, b)
     game = lobby.start(game.id, a)

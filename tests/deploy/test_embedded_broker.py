@@ -8,6 +8,8 @@ comes back after the visibility timeout."""
 from __future__ import annotations
 
 import multiprocessing
+import queue
+import threading
 import time
 
 import pytest
@@ -77,3 +79,65 @@ def test_a_message_whose_consumer_died_is_delivered_again(tmp_path, monkeypatch)
         again.ack()
     assert _rows(tmp_path / "broker.sqlite3") == []
     conn.release()
+
+
+def _acker(to_ack: queue.Queue, errors: list[BaseException]) -> None:
+    """The pool's result-handler thread: acks whatever the poller hands it."""
+    while True:
+        m = to_ack.get()
+        if m is None:
+            return
+        try:
+            m.ack()
+        except BaseException as exc:  # noqa: BLE001 (collected and asserted on by the test)
+            errors.append(exc)
+
+
+def _poll(q, n: int, got: list[int], to_ack: queue.Queue, errors: list[BaseException]) -> None:
+    """The worker's main thread: polls and hands each message to the ackers."""
+    end = time.monotonic() + 60
+    try:
+        while len(got) < n and not errors and time.monotonic() < end:
+            try:
+                m = q.get(timeout=1)
+            except q.Empty:
+                continue
+            got.append(m.payload["i"])
+            to_ack.put(m)
+    except BaseException as exc:  # noqa: BLE001 (the poll is the other half of the race)
+        errors.append(exc)
+
+
+def test_acks_from_another_thread_while_the_consumer_polls(tmp_path):
+    """The Celery worker on this transport runs a synchronous loop: its main
+    thread polls (`_get`) while the prefork pool's result-handler thread acks
+    (`call_soon_ack` runs the ack at once, in that thread). With one SQLAlchemy
+    session shared by both threads, an ack's DELETE + commit lands in the middle
+    of a poll's transaction and the worker dies with IllegalStateChangeError
+    ("prepared state") or a similar session error."""
+    url = broker.url(tmp_path / "broker.sqlite3")
+    n = 400
+    with Connection(url) as conn:
+        q = conn.SimpleQueue("acks")
+        for i in range(n):
+            q.put({"i": i})
+        q.close()
+    to_ack: queue.Queue = queue.Queue()
+    errors: list[BaseException] = []
+    got: list[int] = []
+    with Connection(url) as conn:
+        q = conn.SimpleQueue("acks")
+        threads = [threading.Thread(target=_acker, args=(to_ack, errors)) for _ in range(2)]
+        for t in threads:
+            t.start()
+        try:
+            _poll(q, n, got, to_ack, errors)
+        finally:
+            for _ in threads:
+                to_ack.put(None)
+            for t in threads:
+                t.join(30)
+        q.close()
+    assert errors == []
+    assert sorted(got) == list(range(n))
+    assert _rows(tmp_path / "broker.sqlite3") == []

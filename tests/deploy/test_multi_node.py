@@ -129,12 +129,6 @@ def test_throttles_hold_across_nodes(nodes):
     assert codes[:4] == [201] * 4 and codes[4:] == [429, 429], codes
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="known defect since the merge of the serving, ops and perf work: "
-    "the cap's 429 holds across nodes but its body says code 'error' without Retry-After "
-    "(see CHANGELOG, Known defect)",
-)
 def test_the_stream_cap_holds_across_nodes(nodes):
     a, b = nodes
     (u,) = people(a.port, 1)
@@ -147,7 +141,8 @@ def test_the_stream_cap_holds_across_nodes(nodes):
             opened.append(s)
         for node in (a, b):
             s = await Stream.open(node.port, "/accounts/me/stream", u["token"])
-            assert s.status == 429 and json.loads(s.body)["code"] == "too_many_streams"
+            assert s.status == 429, (s.status, s.body)
+            assert json.loads(s.body)["code"] == "too_many_streams", s.body
             assert s.headers.get("retry-after")
             await s.close()
         for s in opened:

@@ -32,9 +32,9 @@ def _django():
 def _users():
     from django.contrib.auth import get_user_model
 
-    User = get_user_model()
-    a, _ = User.objects.get_or_create(username="bk-a", defaults={"email": "a@example.org"})
-    b, _ = User.objects.get_or_create(username="bk-b", defaults={"email": "b@example.org"})
+    user_model = get_user_model()
+    a, _ = user_model.objects.get_or_create(username="bk-a", defaults={"email": "a@example.org"})
+    b, _ = user_model.objects.get_or_create(username="bk-b", defaults={"email": "b@example.org"})
     return a, b
 
 

@@ -32,9 +32,9 @@ def setup(seconds: int = 5) -> None:
 
     from games.services import lobby
 
-    User = get_user_model()
-    a = User.objects.create_user("e2e-a", "a@example.org", "pw-e2e-a-123456")
-    b = User.objects.create_user("e2e-b", "b@example.org", "pw-e2e-b-123456")
+    user_model = get_user_model()
+    a = user_model.objects.create_user("e2e-a", "a@example.org", "pw-e2e-a-123456")
+    b = user_model.objects.create_user("e2e-b", "b@example.org", "pw-e2e-b-123456")
     game = lobby.create_game(a, "toy-auction", 2, {}, {"seconds_per_decision": seconds})
     lobby.join(game.id, b)
     lobby.start(game.id, a)  # after commit: deadline rows (due in 5 s) and notices queued to the broker

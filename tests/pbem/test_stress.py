@@ -19,6 +19,36 @@ from .conftest import events_of, start_game, sweep
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 
+def _until(stop: threading.Event, errors: list, fn):
+    """A thread body: `fn` again and again until `stop`; the first exception is kept."""
+
+    def run():
+        try:
+            while not stop.is_set():
+                fn()
+        except Exception as exc:
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    return run
+
+
+def _player_step(who, gid: str):
+    """One player's move: sometimes a legal command, always a message."""
+    client = Api().as_(who)
+
+    def step():
+        legal = client.get(f"/api/v1/games/{gid}/legal-commands").json()
+        if legal["commands"] and int(time.monotonic() * 10) % 3 == 0:
+            r = client.post(f"/api/v1/games/{gid}/commands", {"command": legal["commands"][0]})
+            assert r.status_code in (201, 409, 422), r.content
+        r = client.post(f"/api/v1/games/{gid}/messages", {"text": "hm"})
+        assert r.status_code in (201, 409, 429), r.content
+
+    return step
+
+
 def test_everything_at_once(api, clock, host, player, third, caplog):
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL (DATABASE_URL=postgres://...)")
@@ -33,33 +63,10 @@ def test_everything_at_once(api, clock, host, player, third, caplog):
     stop = threading.Event()
     errors: list = []
 
-    def guarded(fn):
-        def run():
-            try:
-                while not stop.is_set():
-                    fn()
-            except Exception as exc:
-                errors.append(exc)
-            finally:
-                connections.close_all()
-
-        return run
-
-    def player_loop(who):
-        client = Api().as_(who)
-
-        def step():
-            legal = client.get(f"/api/v1/games/{gid}/legal-commands").json()
-            if legal["commands"] and int(time.monotonic() * 10) % 3 == 0:
-                r = client.post(f"/api/v1/games/{gid}/commands", {"command": legal["commands"][0]})
-                assert r.status_code in (201, 409, 422), r.content
-            r = client.post(f"/api/v1/games/{gid}/messages", {"text": "hm"})
-            assert r.status_code in (201, 409, 429), r.content
-
-        return step
-
-    threads = [threading.Thread(target=guarded(lambda: sweep())) for _ in range(3)]
-    threads += [threading.Thread(target=guarded(player_loop(w))) for w in (host, player, third)]
+    threads = [threading.Thread(target=_until(stop, errors, sweep)) for _ in range(3)]
+    threads += [
+        threading.Thread(target=_until(stop, errors, _player_step(w, gid))) for w in (host, player, third)
+    ]
     for t in threads:
         t.start()
     for _ in range(40):

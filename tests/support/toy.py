@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.rules.base import (
+    NO_UPCASTERS,
     BadCommand,
     Event,
     IllegalCommand,
@@ -50,6 +51,7 @@ class ToyRules:
     min_players = 2
     max_players = 4
     rules_version = 1
+    upcasters = NO_UPCASTERS
     options_schema = {
         "type": "object",
         "properties": {"coins": {"type": "integer", "minimum": 1, "maximum": 30, "default": 10}},
@@ -75,37 +77,43 @@ class ToyRules:
     def decide(self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory):
         kind = command.get("type")
         if kind == "bid":
-            amount = command.get("amount")
-            if not isinstance(amount, int) or isinstance(amount, bool):
-                raise BadCommand("bid needs an integer `amount`")
-            if state.awarding is not None or state.over or seat in state.bidders:
-                raise IllegalCommand("you cannot bid now")
-            if not 0 <= amount <= state.coins[seat]:
-                raise IllegalCommand(f"you can bid from 0 to {state.coins[seat]} coins")
-            key = f"bid:r{state.round}:s{seat}"
-            private, public = commit(rng, seat, key, {"amount": amount}, "toy.BidPlaced", {"seat": seat})
-            out = [private, public]
-            if len(state.bidders) + 1 == state.players:
-                bids = [(s, b, salt) for s, b, salt in state.bids] + [(seat, amount, private.payload["salt"])]
-                out.append(self._reveal(state, bids))
-            return out
+            return self._bid(state, seat, command, rng)
         if kind in ("keep", "give"):
-            if state.awarding != seat:
-                raise IllegalCommand("you have no prize to award")
-            to = seat
-            if kind == "give":
-                to = command.get("to")
-                if not isinstance(to, int) or not 0 <= to < state.players or to == seat:
-                    raise IllegalCommand("give needs `to`: another seat")
-            out = [Event("toy.PrizeAwarded", {"seat": to, "points": state.prize})]
-            if state.round == ROUNDS:
-                out.append(Event("toy.Ended", {}))
-            else:
-                out.append(
-                    Event("toy.PrizeDrawn", {"round": state.round + 1, "prize": rng("prize").randint(1, 6)})
-                )
-            return out
+            return self._award(state, seat, command, rng)
         raise BadCommand(f"unknown command type {kind!r}")
+
+    def _bid(self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory):
+        amount = command.get("amount")
+        if not isinstance(amount, int) or isinstance(amount, bool):
+            raise BadCommand("bid needs an integer `amount`")
+        if state.awarding is not None or state.over or seat in state.bidders:
+            raise IllegalCommand("you cannot bid now")
+        if not 0 <= amount <= state.coins[seat]:
+            raise IllegalCommand(f"you can bid from 0 to {state.coins[seat]} coins")
+        key = f"bid:r{state.round}:s{seat}"
+        private, public = commit(rng, seat, key, {"amount": amount}, "toy.BidPlaced", {"seat": seat})
+        out = [private, public]
+        if len(state.bidders) + 1 == state.players:
+            bids = [(s, b, salt) for s, b, salt in state.bids] + [(seat, amount, private.payload["salt"])]
+            out.append(self._reveal(state, bids))
+        return out
+
+    def _award(self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory):
+        if state.awarding != seat:
+            raise IllegalCommand("you have no prize to award")
+        to = seat
+        if command["type"] == "give":
+            to = command.get("to")
+            if not isinstance(to, int) or not 0 <= to < state.players or to == seat:
+                raise IllegalCommand("give needs `to`: another seat")
+        out = [Event("toy.PrizeAwarded", {"seat": to, "points": state.prize})]
+        if state.round == ROUNDS:
+            out.append(Event("toy.Ended", {}))
+        else:
+            out.append(
+                Event("toy.PrizeDrawn", {"round": state.round + 1, "prize": rng("prize").randint(1, 6)})
+            )
+        return out
 
     def _reveal(self, state, bids):
         bids = sorted(bids)

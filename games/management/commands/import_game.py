@@ -126,11 +126,12 @@ class Command(BaseCommand):
         raise CommandError(f"cannot find a free placeholder name for {name!r}")
 
     def _create(self, rows: list[dict], report: verify.Report, mapping: dict, name: str) -> Game:
-        start = rows[0]["payload"]
+        start = verify.read_core(rows[0])  # verified: a well-formed core.GameStarted
         ended = next((r for r in rows if r["type"] in (verify.FINISHED, verify.ABORTED)), None)
         if ended is None:
             raise CommandError("rejected: the game neither finished nor was aborted")
-        seats = start.get("seats") or []
+        finished = ended["type"] == verify.FINISHED
+        seats = start.seats
         creator_name = (rows[0].get("actor") or {}).get("user") or next(
             (s.get("user") for s in seats if s.get("user")), None
         )
@@ -139,22 +140,22 @@ class Command(BaseCommand):
             raise CommandError("rejected: the export names no human creator")
         game = Game.objects.create(
             id=uuid.uuid4(),
-            ruleset=start["ruleset"],
-            rules_version=start.get("rules_version") or 1,
-            name=name or f"imported {start['ruleset']}",
-            players=start["players"],
-            options=start.get("options") or {},
+            ruleset=start.ruleset,
+            rules_version=start.rules_version,
+            name=name or f"imported {start.ruleset}",
+            players=start.players,
+            options=dict(start.options),
             creator=creator,
             seed=report.seed,
             version=rows[-1]["seq"],
             chain_head=rows[-1]["hash"],
-            status=Game.Status.FINISHED if ended["type"] == verify.FINISHED else Game.Status.ABORTED,
-            outcome=(ended.get("payload") or {}).get("outcome"),
+            status=Game.Status.FINISHED if finished else Game.Status.ABORTED,
+            outcome=verify.read_core(ended).outcome.as_json() if finished else None,
             started_at=_when(rows[0]),
             finished_at=_when(ended),
         )
         taken = set()
-        for i, faction in enumerate(start["factions"]):
+        for i, faction in enumerate(start.factions):
             s = seats[i] if i < len(seats) else {}
             u = self._user(s.get("user"), mapping) if not s.get("bot") else None
             if u is not None and u.pk in taken:

@@ -16,6 +16,7 @@ import glob
 import os
 import pickle
 import sys
+from dataclasses import dataclass, field
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -29,6 +30,17 @@ from games.services.state import snapshot_key
 
 class _FilteredOut(Exception):
     pass
+
+
+@dataclass
+class _Tally:
+    """What a run found: (label, report) that diverged, (label, why) not replayed,
+    labels with salt findings, and how many games were replayed."""
+
+    failures: list = field(default_factory=list)
+    skipped: list = field(default_factory=list)
+    unsalted: list = field(default_factory=list)
+    done: int = 0
 
 
 class Command(BaseCommand):
@@ -64,46 +76,53 @@ class Command(BaseCommand):
         except verify.VerifyError as exc:
             raise CommandError(str(exc)) from exc
         items = self._files(opts) if opts["fixtures"] is not None else self._games(opts)
-        failures, skipped, unsalted, done = [], [], [], 0
         opts["no_progress"] = opts["no_progress"] or not sys.stderr.isatty()
+        tally = self._run(items, opts["no_progress"])
+        self._print(tally)
+        if tally.failures or (tally.skipped and opts["fixtures"] is not None):
+            raise CommandError(
+                f"{len(tally.failures)} game(s) diverge from the current engines"
+                + (f", {len(tally.skipped)} could not be replayed" if tally.skipped else "")
+            )
+
+    def _run(self, items: list, no_progress: bool) -> _Tally:
+        tally = _Tally()
         for n, (label, run) in enumerate(items, 1):
-            self._progress(n, len(items), label, opts["no_progress"])
+            self._progress(n, len(items), label, no_progress)
             try:
                 report = run()
             except _FilteredOut:
                 continue
             except verify.VerifyError as exc:
-                skipped.append((label, str(exc)))
+                tally.skipped.append((label, str(exc)))
                 continue
-            done += 1
+            tally.done += 1
             # Missing salts are a secrecy finding (the verifier's and the audit's),
             # not a divergence: games recorded before the salt rule still replay.
             if any(p.check == "salt" for p in report.problems):
-                unsalted.append(label)
+                tally.unsalted.append(label)
             if any(p.check != "salt" for p in report.problems):
-                failures.append((label, report))
-        if items and not opts["no_progress"]:
+                tally.failures.append((label, report))
+        if items and not no_progress:
             sys.stderr.write("\n")
-        for label, why in skipped:
+        return tally
+
+    def _print(self, tally: _Tally) -> None:
+        for label, why in tally.skipped:
             self.stdout.write(f"SKIPPED {label}: {why}")
-        for label in unsalted:
+        for label in tally.unsalted:
             self.stdout.write(f"UNSALTED {label}: private events without a valid salt (see games.verify)")
-        for label, report in failures:
+        for label, report in tally.failures:
             self.stdout.write(
                 f"DIVERGED {label} ({report.ruleset}, recorded under rules version "
                 f"{report.rules_version}, current {_current(report.ruleset)}):"
             )
             for p in report.problems[:10]:
                 self.stdout.write(f"    {p}")
+        done, failed = tally.done, len(tally.failures)
         self.stdout.write(
-            f"replayed {done} game(s): {done - len(failures)} ok, {len(failures)} diverged, "
-            f"{len(skipped)} skipped"
+            f"replayed {done} game(s): {done - failed} ok, {failed} diverged, {len(tally.skipped)} skipped"
         )
-        if failures or (skipped and opts["fixtures"] is not None):
-            raise CommandError(
-                f"{len(failures)} game(s) diverge from the current engines"
-                + (f", {len(skipped)} could not be replayed" if skipped else "")
-            )
 
     def _progress(self, n: int, total: int, label: str, off: bool) -> None:
         if off or not total:

@@ -13,8 +13,7 @@ from typing import Any
 
 from games.rules.base import IllegalCommand
 
-from . import commands as C
-from . import data
+from . import commands, data
 from . import events as ev
 from .context import Ctx
 from .movement import can_enter, mark_moved, relocate
@@ -182,19 +181,19 @@ def _norm(cmd: Mapping[str, Any]) -> dict[str, Any]:
     if t == "attack":
         return {
             "type": t,
-            "target": C.unit(cmd, "target"),
-            "main": C.unit(cmd, "main"),
-            "via": C.area(cmd, "via", optional=True),
-            "mode": C.text(cmd, "mode"),
+            "target": commands.unit(cmd, "target"),
+            "main": commands.unit(cmd, "main"),
+            "via": commands.area(cmd, "via", optional=True),
+            "mode": commands.text(cmd, "mode"),
         }
     if t == "support":
-        return {"type": t, "unit": C.unit(cmd)}
+        return {"type": t, "unit": commands.unit(cmd)}
     if t == "discord":
         return {
             "type": t,
-            "unit": C.unit(cmd),
-            "attacker": C.unit(cmd, "attacker"),
-            "defender": C.unit(cmd, "defender"),
+            "unit": commands.unit(cmd),
+            "attacker": commands.unit(cmd, "attacker"),
+            "defender": commands.unit(cmd, "defender"),
         }
     return {"type": t}
 

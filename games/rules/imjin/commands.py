@@ -6,49 +6,50 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.rules.base import BadCommand
+from games.rules.kit import Shape, parse_command
 
 from . import data
 
-TYPES = {
-    "choose_legendary",
-    "pick_general",
-    "place_general",
-    "advance",
-    "split",
-    "deploy",
-    "replace",
-    "recall",
-    "deploy_gwak",
-    "done",
-    "recruit",
-    "reorganize",
-    "move",
-    "swap",
-    "attack",
-    "support",
-    "confirm",
-    "cancel",
-    "discord",
-    "fight",
-    "resolve",
-    "reroll",
-    "second_attack",
-    "taunt",
-    "advance_into",
-    "sacrifice",
-    "choose_general",
-    "pass",
-    "kobayakawa",
-    "splash",
+_BOOL = {"go": bool}
+SHAPES: dict[str, Shape] = {
+    "choose_legendary": Shape(optional={"general": str}, defaults={"general": None}),
+    "pick_general": Shape({"general": str}),
+    "place_general": Shape({"general": str, "unit": str}),
+    "advance": Shape({"steps": int}),
+    "split": Shape({"mine": int}),
+    "deploy": Shape({"general": str, "unit": str}),
+    "replace": Shape({"general": str, "unit": str}),
+    "recall": Shape({"unit": str}),
+    "deploy_gwak": Shape({"area": str}),
+    "done": Shape(),
+    "recruit": Shape({"area": str, "count": int}, {"unit": str}, defaults={"unit": None}),
+    "reorganize": Shape({"area": str, "troops": list}),
+    "move": Shape({"unit": str, "path": list}),
+    "swap": Shape({"unit": str, "with": str}),
+    "attack": Shape({"target": str, "main": str, "mode": str}, {"via": str}, defaults={"via": None}),
+    "support": Shape({"unit": str}),
+    "confirm": Shape(),
+    "cancel": Shape(),
+    "discord": Shape({"attacker": str, "defender": str, "unit": str}),
+    "fight": Shape(),
+    "resolve": Shape({"battle": int}),
+    "reroll": Shape({"dice": list}),
+    "second_attack": Shape(_BOOL),
+    "taunt": Shape(_BOOL),
+    "advance_into": Shape(_BOOL),
+    "sacrifice": Shape(_BOOL),
+    "choose_general": Shape({"general": str}),
+    "pass": Shape(),
+    "kobayakawa": Shape({"option": int}),
+    "splash": Shape(_BOOL),
 }
+"""Every command's fields and their JSON kinds; the decisions check the values
+(known areas, generals, unit ids) with the readers below."""
 
 
-def kind(cmd: Mapping[str, Any]) -> str:
-    if not isinstance(cmd, Mapping) or not isinstance(cmd.get("type"), str):
-        raise BadCommand("a command is a JSON object with a string 'type'")
-    if cmd["type"] not in TYPES:
-        raise BadCommand(f"unknown command type {cmd['type']!r}")
-    return str(cmd["type"])
+def parse(cmd: object) -> dict[str, Any]:
+    """The command checked against its shape (`BadCommand` when malformed)."""
+    return parse_command(cmd, SHAPES)
 
 
 def text(cmd: Mapping[str, Any], key: str, optional: bool = False) -> str | None:

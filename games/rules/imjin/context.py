@@ -5,41 +5,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.rules.base import Event, RngFactory
+from games.rules.base import RngFactory
+from games.rules.kit import Context
 
 from . import data
 from . import events as ev
-from .evolve import apply_in_place
+from .evolve import fold_in_place
 from .state import State, copy, rules_version
 
 
-class Ctx:
+class Ctx(Context[State]):
+    """The kit's `Context` over a private deep copy of the state (folded in place),
+    with Imjin's shorthands for the facts its rules emit."""
+
     def __init__(self, state: State, rng: RngFactory):
-        self.state: State = copy(state)
-        self.rng = rng
-        self.events: list[Event] = []
+        super().__init__(copy(state), rng, fold_in_place)
 
     @property
     def version(self) -> int:
         """The rules version of this game (read from the state: old games keep old rules)."""
         return rules_version(self.state)
-
-    def salt(self, key: str) -> str:
-        """A fresh secret salt for a private event (128 bits from this decision's RNG;
-        `key` names the event uniquely in the game, so no two streams coincide)."""
-        return self.rng(f"salt:{key}").salt()
-
-    def emit(self, etype: str, payload: dict[str, Any], visible_to: tuple[int, ...] | None = None) -> None:
-        e = Event(etype, payload, visible_to=visible_to)
-        if not etype.startswith("core."):
-            apply_in_place(self.state, e)
-        self.events.append(e)
-
-    def raw(self, event: Event) -> None:
-        """An already-built event (e.g. from base.commit)."""
-        if not event.type.startswith("core."):
-            apply_in_place(self.state, event)
-        self.events.append(event)
 
     # -- common shorthands -------------------------------------------------
 

@@ -15,8 +15,7 @@ from typing import Any
 
 from games.rules.base import IllegalCommand
 
-from . import commands as C
-from . import data
+from . import commands, data
 from . import events as ev
 from .context import Ctx
 from .generals import damage, heal, leave, side_generals_on_map
@@ -39,7 +38,7 @@ def seats_from_turn(s: State) -> list[int]:
 def draw(ctx: Ctx) -> str:
     d = ctx.state["deck"]
     remaining = d["size"] - d["drawn"]
-    r = ctx.rng(f"event-draw:{ctx.state['resets']}:{d['drawn']}")
+    r = ctx.factory(f"event-draw:{ctx.state['resets']}:{d['drawn']}")
     window = data.rules()["deck"]["reset_window"]
     if d["reset_in"] and remaining <= window and r.randbelow(remaining) == 0:
         return "reset"
@@ -229,7 +228,7 @@ def choose_options(s: State, prompt: dict[str, Any]) -> list[str]:
 
 def decide_choose(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     prompt = ctx.state["queue"][0]
-    gid = C.general(cmd)
+    gid = commands.general(cmd)
     if gid not in choose_options(ctx.state, prompt):
         raise IllegalCommand("that general cannot be chosen for this card")
     ctx.pop()
@@ -279,7 +278,7 @@ def split_legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
 def decide_split(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
     prompt = s["queue"][0]
-    mine = C.integer(cmd, "mine")
+    mine = commands.integer(cmd, "mine")
     amount, least, most = split_amount(s, prompt)
     if not least <= mine <= most:
         raise IllegalCommand(f"keep (or bear) between {least} and {most} of {amount}")
@@ -317,7 +316,7 @@ def decide_reset_deploy(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         else:
             ctx.pop()
         return
-    c: dict[str, Any] = {"type": "deploy", "general": C.general(cmd), "unit": C.unit(cmd)}
+    c: dict[str, Any] = {"type": "deploy", "general": commands.general(cmd), "unit": commands.unit(cmd)}
     if c not in reset_deploy_options(s, prompt):
         raise IllegalCommand(
             "that general cannot be deployed now (your own hand, your own unit "

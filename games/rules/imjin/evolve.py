@@ -1,36 +1,47 @@
-"""evolve: one small function per event type. Never validates, never draws."""
+"""evolve: one small function per event type (the kit's `@evolves`). Never validates,
+never draws."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, cast
 
 from games.rules.base import Event
+from games.rules.kit import Evolver
 
 from . import events as ev
 from .state import GeneralRecord, State, Taunt, TimedEffect, Unit, copy
 
+evolves: Evolver[State] = Evolver("imjin", copy_payload=True)
+"""Event type -> handler and the top-level keys it mutates (deep-copied by the kit;
+the rest is shared with the input state). Payloads are deep-copied too: handlers
+store parts of them in the state."""
 
+
+@evolves(ev.GAME_SET_UP)
 def _set_up(s: State, p: dict[str, Any]) -> None:
     whole = cast(dict[str, Any], s)  # the table replaces everything, whatever it was
     whole.clear()
     whole.update(copy(dict(p["table"])))
 
 
+@evolves(ev.FLOW_CHANGED)
 def _flow(s: State, p: dict[str, Any]) -> None:
     for key in ("flow", "queue", "act"):
         if key in p:
             s[key] = p[key]
 
 
+@evolves(ev.SUPPLY_CHANGED, mutates=("supply",))
 def _supply(s: State, p: dict[str, Any]) -> None:
     s["supply"][p["seat"]] = max(0, min(99, s["supply"][p["seat"]] + p["delta"]))
 
 
+@evolves(ev.WHEEL_ADVANCED, mutates=("wheel",))
 def _wheel(s: State, p: dict[str, Any]) -> None:
     s["wheel"][p["side"]] = p["to"]
 
 
+@evolves(ev.UNITS_CHANGED, mutates=("units",))
 def _units(s: State, p: dict[str, Any]) -> None:
     for uid, unit in p["units"].items():
         if unit is None:
@@ -40,10 +51,12 @@ def _units(s: State, p: dict[str, Any]) -> None:
             s["next_uid"] = max(s["next_uid"], int(uid[1:]) + 1)
 
 
+@evolves(ev.CONTROL_CHANGED, mutates=("control",))
 def _control(s: State, p: dict[str, Any]) -> None:
     s["control"][p["area"]] = p["side"]
 
 
+@evolves(ev.GENERALS_CHANGED, mutates=("generals",))
 def _generals(s: State, p: dict[str, Any]) -> None:
     for gid, rec in p["generals"].items():
         if rec is None:
@@ -52,6 +65,14 @@ def _generals(s: State, p: dict[str, Any]) -> None:
             s["generals"][gid] = cast(GeneralRecord, dict(rec))
 
 
+@evolves(
+    ev.LEGENDARY_CHOSEN,
+    mutates=(
+        "legendary",
+        "hands",
+        "supply",
+    ),
+)
 def _legendary(s: State, p: dict[str, Any]) -> None:
     seat, gid = p["seat"], p["general"]
     if gid is not None:
@@ -60,10 +81,18 @@ def _legendary(s: State, p: dict[str, Any]) -> None:
         s["supply"][seat] = max(0, s["supply"][seat] - p["penalty"])
 
 
+@evolves(ev.GENERAL_PICKED, mutates=("picks",))
 def _picked(s: State, p: dict[str, Any]) -> None:
     s["picks"][p["seat"]].append(p["general"])
 
 
+@evolves(
+    ev.HAND_CARD_SEALED,
+    mutates=(
+        "hands",
+        "secrets",
+    ),
+)
 def _sealed(s: State, p: dict[str, Any]) -> None:
     seat, gid = p["seat"], p["choice"]
     if gid not in s["hands"][seat]:
@@ -72,6 +101,15 @@ def _sealed(s: State, p: dict[str, Any]) -> None:
         s["secrets"][seat][gid] = {"key": p["key"], "salt": p["salt"]}
 
 
+@evolves(
+    ev.GENERAL_DEPLOYED,
+    mutates=(
+        "hands",
+        "secrets",
+        "generals",
+        "units",
+    ),
+)
 def _deployed(s: State, p: dict[str, Any]) -> None:
     seat, gid, uid = p["seat"], p["general"], p["unit"]
     if gid in s["hands"][seat]:
@@ -81,6 +119,15 @@ def _deployed(s: State, p: dict[str, Any]) -> None:
     s["units"][uid]["general"] = gid
 
 
+@evolves(
+    ev.GENERAL_LEFT_MAP,
+    mutates=(
+        "units",
+        "generals",
+        "hands",
+        "killed",
+    ),
+)
 def _left(s: State, p: dict[str, Any]) -> None:
     gid = p["general"]
     rec = s["generals"][gid]
@@ -97,6 +144,13 @@ def _left(s: State, p: dict[str, Any]) -> None:
         s["taunt"] = None
 
 
+@evolves(
+    ev.EVENT_REVEALED,
+    mutates=(
+        "deck",
+        "revealed",
+    ),
+)
 def _revealed(s: State, p: dict[str, Any]) -> None:
     d = s["deck"]
     d["drawn"] += 1
@@ -110,19 +164,23 @@ def _revealed(s: State, p: dict[str, Any]) -> None:
     s["revealed"].append(card)
 
 
+@evolves(ev.DECK_REBUILT)
 def _rebuilt(s: State, p: dict[str, Any]) -> None:
     s["deck"] = {"size": p["size"], "drawn": 0, "pool": list(p["pool"]), "reset_in": True}
 
 
+@evolves(ev.TIMED_CHANGED)
 def _timed(s: State, p: dict[str, Any]) -> None:
     s["timed"] = [TimedEffect(card=t["card"], left=t["left"]) for t in p["timed"]]
 
 
+@evolves(ev.TAUNT_CHANGED)
 def _taunt(s: State, p: dict[str, Any]) -> None:
     t = p["taunt"]
     s["taunt"] = None if t is None else Taunt(unit=t["unit"], general=t["general"])
 
 
+@evolves(ev.BATTLE_RESOLVED)
 def _battle(s: State, p: dict[str, Any]) -> None:
     s["last_battle"] = {k: p[k] for k in ("battle", "attacker_dice", "defender_dice", "result")}
 
@@ -130,29 +188,43 @@ def _battle(s: State, p: dict[str, Any]) -> None:
 # -- facts of rules version 4 -------------------------------------------------
 
 
+@evolves(ev.UNIT_FORMED, mutates=("units",))
 def _formed(s: State, p: dict[str, Any]) -> None:
     uid = p["unit"]
     s["units"][uid] = {"owner": p["owner"], "area": p["area"], "troops": p["troops"], "general": None}
     s["next_uid"] = max(s["next_uid"], int(uid[1:]) + 1)
 
 
+@evolves(ev.UNITS_MOVED, mutates=("units",))
 def _moved(s: State, p: dict[str, Any]) -> None:
     for m in p["moves"]:
         s["units"][m["unit"]]["area"] = m["to"]
 
 
+@evolves(ev.TROOPS_CHANGED, mutates=("units",))
 def _troops(s: State, p: dict[str, Any]) -> None:
     s["units"][p["unit"]]["troops"] = p["troops"]
 
 
+@evolves(ev.UNIT_DESTROYED, mutates=("units",))
 def _destroyed(s: State, p: dict[str, Any]) -> None:
     s["units"].pop(p["unit"], None)
 
 
+@evolves(ev.GENERAL_WOUNDED, ev.GENERAL_HEALED, mutates=("generals",))
 def _damage(s: State, p: dict[str, Any]) -> None:
     s["generals"][p["general"]]["damage"] = p["damage"]
 
 
+@evolves(
+    ev.GENERAL_KILLED,
+    mutates=(
+        "units",
+        "generals",
+        "hands",
+        "killed",
+    ),
+)
 def _killed(s: State, p: dict[str, Any]) -> None:
     _left(s, {"general": p["general"], "to": "dead", "killer_side": p["killer_side"]})
 
@@ -160,6 +232,7 @@ def _killed(s: State, p: dict[str, Any]) -> None:
 # -- facts of rules version 4: the decision queue and the turn -------------------
 
 
+@evolves(ev.DECISION_QUEUED, mutates=("queue",))
 def _queued(s: State, p: dict[str, Any]) -> None:
     if p["at"] == "front":
         s["queue"].insert(0, p["prompt"])
@@ -167,37 +240,45 @@ def _queued(s: State, p: dict[str, Any]) -> None:
         s["queue"].append(p["prompt"])
 
 
+@evolves(ev.DECISION_TAKEN, mutates=("queue",))
 def _taken(s: State, p: dict[str, Any]) -> None:
     s["queue"].pop(0)
 
 
+@evolves(ev.DECISION_UPDATED, mutates=("queue",))
 def _updated(s: State, p: dict[str, Any]) -> None:
     s["queue"][0] = p["prompt"]
 
 
+@evolves(ev.TURN_BEGAN)
 def _turn(s: State, p: dict[str, Any]) -> None:
     s["flow"] = {"stage": "turn", "turn": p["seat"], "step": "wheel"}
     s["act"] = {}
 
 
+@evolves(ev.ACTION_CHOSEN, mutates=("flow",))
 def _chosen(s: State, p: dict[str, Any]) -> None:
     s["flow"]["step"] = "begin"
     s["flow"]["action"] = p["action"]
 
 
+@evolves(ev.ACTION_STARTED, mutates=("flow",))
 def _started(s: State, p: dict[str, Any]) -> None:
     s["flow"]["step"] = "act"
     s["act"] = {}
 
 
+@evolves(ev.ACTION_ENDED, mutates=("flow",))
 def _action_ended(s: State, p: dict[str, Any]) -> None:
     s["flow"]["step"] = "closing"
 
 
+@evolves(ev.FINAL_TURN, mutates=("flow",))
 def _final_turn(s: State, p: dict[str, Any]) -> None:
     s["flow"]["ending"] = True
 
 
+@evolves(ev.BATTLE_DECLARED, mutates=("act",))
 def _declared(s: State, p: dict[str, Any]) -> None:
     b = p["battle"]
     act = s["act"]
@@ -205,95 +286,54 @@ def _declared(s: State, p: dict[str, Any]) -> None:
     act["used"] = act.get("used", []) + [b["main"], *b["supports"]]
 
 
+@evolves(ev.DISCORD_DECLARED, mutates=("act",))
 def _discord(s: State, p: dict[str, Any]) -> None:
     act = s["act"]
     act["immune"] = act.get("immune", []) + [p["defender"]]
     act["used"] = act.get("used", []) + [p["unit"]]
 
 
+@evolves(ev.SECOND_ATTACK_DECLARED, mutates=("act",))
 def _second(s: State, p: dict[str, Any]) -> None:
     s["act"]["fukushima_used"] = True
 
 
+@evolves(ev.KOBAYAKAWA_CHOSE, mutates=("act",))
 def _kobayakawa(s: State, p: dict[str, Any]) -> None:
     s["act"]["kobayakawa"] = p["option"]
 
 
+@evolves(ev.BATTLE_STARTED, mutates=("act",))
 def _battle_started(s: State, p: dict[str, Any]) -> None:
     battles = [dict(b) for b in s["act"]["battles"]]
     battles[p["battle"]]["done"] = True
     s["act"]["battles"] = battles
 
 
+@evolves(ev.UNIT_MARKED_MOVED, mutates=("act",))
 def _marked_moved(s: State, p: dict[str, Any]) -> None:
     act = s["act"]
     act["moved"] = act.get("moved", []) + [p["unit"]]
     act["li_fight"] = act.get("li_fight", []) + ([p["unit"]] if p["may_fight"] else [])
 
 
+@evolves(ev.ACTION_NOTED, mutates=("act",))
 def _noted(s: State, p: dict[str, Any]) -> None:
     s["act"].update(p["changes"])
 
 
+@evolves(ev.GAME_ENDED)
 def _ended(s: State, p: dict[str, Any]) -> None:
     s["result"] = {"winners": list(p["winners"]), "reason": p["reason"], "scores": dict(p["scores"])}
 
 
-HANDLERS: dict[str, Callable[[State, dict[str, Any]], None]] = {
-    ev.GAME_SET_UP: _set_up,
-    ev.FLOW_CHANGED: _flow,
-    ev.SUPPLY_CHANGED: _supply,
-    ev.WHEEL_ADVANCED: _wheel,
-    ev.UNITS_CHANGED: _units,
-    ev.CONTROL_CHANGED: _control,
-    ev.GENERALS_CHANGED: _generals,
-    ev.LEGENDARY_CHOSEN: _legendary,
-    ev.GENERAL_PICKED: _picked,
-    ev.HAND_CARD_SEALED: _sealed,
-    ev.GENERAL_DEPLOYED: _deployed,
-    ev.GENERAL_LEFT_MAP: _left,
-    ev.EVENT_REVEALED: _revealed,
-    ev.DECK_REBUILT: _rebuilt,
-    ev.TIMED_CHANGED: _timed,
-    ev.TAUNT_CHANGED: _taunt,
-    ev.BATTLE_RESOLVED: _battle,
-    ev.GAME_ENDED: _ended,
-    ev.UNIT_FORMED: _formed,
-    ev.UNITS_MOVED: _moved,
-    ev.TROOPS_CHANGED: _troops,
-    ev.UNIT_DESTROYED: _destroyed,
-    ev.GENERAL_WOUNDED: _damage,
-    ev.GENERAL_HEALED: _damage,
-    ev.GENERAL_KILLED: _killed,
-    ev.DECISION_QUEUED: _queued,
-    ev.DECISION_TAKEN: _taken,
-    ev.DECISION_UPDATED: _updated,
-    ev.TURN_BEGAN: _turn,
-    ev.ACTION_CHOSEN: _chosen,
-    ev.ACTION_STARTED: _started,
-    ev.ACTION_ENDED: _action_ended,
-    ev.FINAL_TURN: _final_turn,
-    ev.BATTLE_DECLARED: _declared,
-    ev.ACTION_NOTED: _noted,
-    ev.DISCORD_DECLARED: _discord,
-    ev.SECOND_ATTACK_DECLARED: _second,
-    ev.KOBAYAKAWA_CHOSE: _kobayakawa,
-    ev.BATTLE_STARTED: _battle_started,
-    ev.UNIT_MARKED_MOVED: _marked_moved,
-}
-
-
 def evolve(state: State, event: Event) -> State:
-    """Copy, then apply; round-tripped payloads (lists for tuples) are fine here."""
-    new = copy(state)
-    HANDLERS[event.type](new, copy(dict(event.payload)))
-    return new
+    """Copy what the event changes, then apply; round-tripped payloads (lists for
+    tuples) are fine here. An unknown event type raises `UnknownEvent`."""
+    return evolves.evolve(state, event)
 
 
-def apply_in_place(state: State, event: Event) -> None:
+def fold_in_place(state: State, event: Event) -> State:
     """decide's scratch fold: the scratch state is its own, so no copy is needed."""
-    HANDLERS[event.type](state, copy(dict(event.payload)))
-
-
-def handles(event_type: str) -> bool:
-    return event_type in HANDLERS
+    evolves.apply_in_place(state, event)
+    return state

@@ -1,12 +1,29 @@
 """Turn sequencing: after every command, `settle` runs the automatic steps
 (action start/end effects, queued automatic items, next turn) until some seat
-must decide or the game is over."""
+must decide or the game is over; `DECISIONS` (at the end) declares every
+decision a seat can be asked for."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from . import battle, data, event_cards, movement, recruit, resolution, supply, victory
+from games.rules.base import IllegalCommand
+from games.rules.kit import Command, Decision
+
+from . import (
+    battle,
+    commands,
+    data,
+    event_cards,
+    movement,
+    recruit,
+    resolution,
+    setup,
+    supply,
+    victory,
+    wheel,
+)
 from . import events as ev
 from .context import Ctx
 from .generals import damage, owner_on_map
@@ -18,40 +35,52 @@ KOBAYAKAWA = "kobayakawa_takakage"
 
 def settle(ctx: Ctx) -> None:
     for _ in range(500):
-        s = ctx.state
         if victory.check_instant(ctx):
             return
-        q = s["queue"]
-        if q:
-            if q[0]["kind"] == "choose_general" and not event_cards.choose_options(s, q[0]):
-                ctx.pop()  # nobody qualifies: that side's part has no effect (R #19)
-                continue
-            if q[0]["kind"] != "auto":
-                return
-            item = ctx.pop()
-            AUTO[item["what"]](ctx, item)
-            continue
-        f = s["flow"]
-        if f["stage"] != "turn":
+        more = _queued_step(ctx) if ctx.state["queue"] else _turn_step(ctx)
+        if not more:
             return
-        step = f["step"]
-        if step == "wheel":
-            ctx.push({"kind": "advance_wheel", "seat": f["turn"]})
-            return
-        if step == "begin":
-            if ctx.facts():
-                ctx.emit(ev.ACTION_STARTED, {"seat": f["turn"], "action": f["action"]})
-            else:
-                ctx.set_flow(step="act")
-                ctx.flow(act={})
-            BEGIN[f["action"]](ctx, f["turn"])
-        elif step == "act":
-            ctx.step(ev.ACTION_ENDED, "closing")
-            if f["action"] == "move_battle":
-                end_move_battle(ctx, f["turn"])
-        else:
-            end_turn(ctx)
     raise AssertionError("settle did not converge")
+
+
+def _queued_step(ctx: Ctx) -> bool:
+    """Run the automatic item at the head of the queue (False: a seat must decide)."""
+    s = ctx.state
+    head = s["queue"][0]
+    if head["kind"] == "choose_general" and not event_cards.choose_options(s, head):
+        ctx.pop()  # nobody qualifies: that side's part has no effect (R #19)
+        return True
+    if head["kind"] != "auto":
+        return False
+    item = ctx.pop()
+    AUTO[item["what"]](ctx, item)
+    return True
+
+
+def _turn_step(ctx: Ctx) -> bool:
+    """Move the turn on by one step (False: the game is not in a turn, or the
+    player must advance the wheel)."""
+    f = ctx.state["flow"]
+    if f["stage"] != "turn":
+        return False
+    step = f["step"]
+    if step == "wheel":
+        ctx.push({"kind": "advance_wheel", "seat": f["turn"]})
+        return False
+    if step == "begin":
+        if ctx.facts():
+            ctx.emit(ev.ACTION_STARTED, {"seat": f["turn"], "action": f["action"]})
+        else:
+            ctx.set_flow(step="act")
+            ctx.flow(act={})
+        BEGIN[f["action"]](ctx, f["turn"])
+    elif step == "act":
+        ctx.step(ev.ACTION_ENDED, "closing")
+        if f["action"] == "move_battle":
+            end_move_battle(ctx, f["turn"])
+    else:
+        end_turn(ctx)
+    return True
 
 
 def end_turn(ctx: Ctx) -> None:
@@ -195,3 +224,183 @@ AUTO = {
     "offer_taunt": resolution.offer_taunt,
     "offer_second": resolution.offer_second,
 }
+
+
+# ---------------------------------------------------------------------------
+# The decision table. Every decision is a prompt at the head of `state["queue"]`;
+# the kit's four roles take, here: pending(prompt) -> seats;
+# legal(state, prompt, seat) -> commands; decide(ctx, seat, cmd); and one
+# `default` for every kind (the rules-faithful "do nothing" among the legal ones).
+
+Prompt = dict[str, Any]
+Legal = Callable[[State, Prompt], list[Command]]
+
+
+def _one_seat(prompt: Prompt) -> list[int]:
+    return [prompt["seat"]]
+
+
+def _asked(legal: Legal) -> Callable[[State, Prompt, int], list[Command]]:
+    """A `legal` that only needs the prompt (it names the one seat asked)."""
+    return lambda s, prompt, seat: legal(s, prompt)
+
+
+def _gwak_legal(s: State, p: Prompt) -> list[Command]:
+    out = movement.legal(s, p)
+    uid = p["unit"]
+    if uid in s["units"] and not battle.peace(s):
+        here = s["units"][uid]["area"]
+        for t in battle.targets(s, p["seat"]):
+            if s["units"][t]["area"] in data.adjacency()[here]:
+                out.append({"type": "attack", "target": t, "main": uid, "via": None, "mode": "normal"})
+    return out
+
+
+def _gwak_decide(ctx: Ctx, seat: int, cmd: Command) -> None:
+    s = ctx.state
+    p = s["queue"][0]
+    if cmd["type"] != "attack":
+        movement.decide(ctx, seat, cmd)
+        return
+    c = {
+        "type": "attack",
+        "target": commands.unit(cmd, "target"),
+        "main": commands.unit(cmd, "main"),
+        "via": commands.area(cmd, "via", optional=True),
+        "mode": commands.text(cmd, "mode"),
+    }
+    if c not in _gwak_legal(s, p):
+        raise IllegalCommand("郭再佑's unit may attack only an adjacent enemy unit, without supports")
+    ctx.pop()
+    battle.add_battle(ctx, {"target": c["target"], "main": c["main"], "supports": []}, "normal")
+    resolution.start(ctx, ctx.state["act"]["battles"][-1])
+
+
+def _sacrifice(ctx: Ctx, seat: int, cmd: Command) -> None:
+    decide_sacrifice(ctx, seat, commands.boolean(cmd, "go"))
+
+
+def _kobayakawa(ctx: Ctx, seat: int, cmd: Command) -> None:
+    option = commands.integer(cmd, "option")
+    if option not in (1, 2):
+        raise IllegalCommand("小早川隆景: option 1 (normal, crest heals him) or 2 (內訌)")
+    decide_kobayakawa(ctx, seat, option)
+
+
+def _yes_no(answer: str, decide: Callable[[Ctx, int, Command], None]) -> Decision:
+    return Decision(
+        pending=_one_seat,
+        legal=lambda s, prompt, seat: resolution.yes_no(answer),
+        decide=decide,
+        commands=frozenset({answer}),
+    )
+
+
+def _listed(legal: Legal, decide: Callable[[Ctx, int, Command], None], *types: str) -> Decision:
+    return Decision(pending=_one_seat, legal=_asked(legal), decide=decide, commands=frozenset(types))
+
+
+DECISIONS: dict[str, Decision] = {
+    "pick_generals": Decision(
+        pending=lambda prompt: list(prompt["seats"]),
+        legal=lambda s, prompt, seat: [
+            {"type": "pick_general", "general": g} for g in setup.pick_options(s, seat)
+        ],
+        decide=setup.decide_pick,
+        commands=frozenset({"pick_general"}),
+    ),
+    "choose_legendary": _listed(
+        lambda s, p: [
+            {"type": "choose_legendary", "general": g} for g in setup.legendary_options(s, p["seat"])
+        ],
+        setup.decide_legendary,
+        "choose_legendary",
+    ),
+    "place_general": _listed(
+        lambda s, p: [
+            {"type": "place_general", "general": g, "unit": u} for g, u in setup.place_options(s, p["seat"])
+        ],
+        setup.decide_place,
+        "place_general",
+    ),
+    "advance_wheel": _listed(lambda s, p: wheel.legal(s, p["seat"]), wheel.decide, "advance"),
+    "split": _listed(event_cards.split_legal, event_cards.decide_split, "split"),
+    "choose_general": _listed(
+        lambda s, p: [{"type": "choose_general", "general": g} for g in event_cards.choose_options(s, p)],
+        event_cards.decide_choose,
+        "choose_general",
+    ),
+    "reset_deploy": _listed(
+        event_cards.reset_deploy_options, event_cards.decide_reset_deploy, "deploy", "pass"
+    ),
+    "manage": _listed(supply.legal, supply.decide, "deploy", "deploy_gwak", "replace", "recall", "done"),
+    "gwak_action": _listed(_gwak_legal, _gwak_decide, "move", "attack", "done"),
+    "recruit": _listed(recruit.legal, recruit.decide, "recruit", "done"),
+    "reorganize": _listed(recruit.reorganize_legal, recruit.reorganize_decide, "reorganize", "done"),
+    "move": _listed(movement.legal, movement.decide, "move", "swap", "done"),
+    "declare": _listed(
+        battle.legal, battle.decide, "attack", "support", "confirm", "cancel", "discord", "fight"
+    ),
+    "resolve": _listed(resolution.resolve_legal, resolution.decide_resolve, "resolve"),
+    "reroll": _listed(resolution.reroll_legal, resolution.decide_reroll, "reroll"),
+    "second_attack": _yes_no("second_attack", resolution.decide_second),
+    "taunt": _yes_no("taunt", resolution.decide_taunt),
+    "advance": _yes_no("advance_into", resolution.decide_advance),
+    "sacrifice": _yes_no("sacrifice", _sacrifice),
+    "splash": _yes_no("splash", resolution.decide_splash),
+    "kobayakawa": _listed(
+        lambda s, p: [{"type": "kobayakawa", "option": 1}, {"type": "kobayakawa", "option": 2}],
+        _kobayakawa,
+        "kobayakawa",
+    ),
+}
+
+
+def head(state: State) -> Prompt | None:
+    """The decision asked now (None: nothing to decide, or the game is over)."""
+    if state.get("stage") != "play" or state.get("result") is not None or not state["queue"]:
+        return None
+    prompt: Prompt = state["queue"][0]
+    return prompt
+
+
+def pending_seats(prompt: Prompt) -> list[int]:
+    """The seats the prompt asks."""
+    return DECISIONS[prompt["kind"]].pending(prompt)
+
+
+def legal(state: State, seat: int) -> list[Command]:
+    """What `seat` may do now (nothing when it is not asked)."""
+    prompt = head(state)
+    if prompt is None or seat not in pending_seats(prompt):
+        return []
+    return DECISIONS[prompt["kind"]].legal(state, prompt, seat)
+
+
+_NOTHING: list[Command] = [
+    {"type": "done"},
+    {"type": "pass"},
+    {"type": "fight"},
+    {"type": "reroll", "dice": []},
+    {"type": "choose_legendary", "general": None},
+]
+
+
+def default(state: State, listed: list[Command]) -> Command:
+    """The rules-faithful "do nothing": done/pass/decline/no reroll; keep all of a
+    split; mandatory choices (picks, placements, 流言/暗殺/軍醫, resolve order,
+    forced taunt) take the first listed option; the wheel moves 1 step."""
+    for c in _NOTHING:
+        if c in listed:
+            return c
+    for c in listed:
+        if (
+            c["type"] in ("second_attack", "taunt", "advance_into", "sacrifice", "splash")
+            and c["go"] is False
+        ):
+            return c
+        if c["type"] == "cancel" or c["type"] == "confirm" and state["queue"][0].get("forced"):
+            return c
+    if state["queue"][0]["kind"] == "split":
+        return listed[-1]  # keep (or bear) all that may be
+    return listed[0]

@@ -10,8 +10,7 @@ from typing import Any
 
 from games.rules.base import IllegalCommand
 
-from . import commands as C
-from . import data
+from . import commands, data
 from . import events as ev
 from .context import Ctx
 from .state import State, adjacent, side_in, timed_active, units_in
@@ -68,17 +67,25 @@ def paths(s: State, prompt: dict[str, Any], uid: str) -> list[list[str]]:
     for b in sorted(data.adjacency()[here]):
         if side_in(s, b) not in (None, side):
             continue  # never pass through enemies
-        if naval and not data.is_land(b):
-            for c in sorted(data.adjacency()[b]):
-                if c == here or not can_enter(s, side, c):
-                    continue
-                if data.is_land(c) and units_in(s, c):
-                    continue  # landing only on a land holding no units at all
+        out += _second_steps(s, side, here, b, naval, li)
+    return out
+
+
+def _second_steps(s: State, side: str, here: str, b: str, naval: bool, li: bool) -> list[list[str]]:
+    """Two-area paths through `b`: by sea (landing only on a land holding no units
+    at all), or 李舜臣's land march."""
+    out: list[list[str]] = []
+    if naval and not data.is_land(b):
+        for c in sorted(data.adjacency()[b]):
+            if c == here or not can_enter(s, side, c):
+                continue
+            if data.is_land(c) and units_in(s, c):
+                continue
+            out.append([b, c])
+    if li and data.is_land(b):
+        for c in sorted(data.adjacency()[b]):
+            if c != here and data.is_land(c) and can_enter(s, side, c):
                 out.append([b, c])
-        if li and data.is_land(b):
-            for c in sorted(data.adjacency()[b]):
-                if c != here and data.is_land(c) and can_enter(s, side, c):
-                    out.append([b, c])
     return out
 
 
@@ -125,9 +132,9 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         return
     norm: dict[str, Any]
     if t == "move":
-        norm = {"type": "move", "unit": C.unit(cmd), "path": C.area_list(cmd, "path")}
+        norm = {"type": "move", "unit": commands.unit(cmd), "path": commands.area_list(cmd, "path")}
     else:
-        norm = {"type": "swap", "unit": C.unit(cmd), "with": C.unit(cmd, "with")}
+        norm = {"type": "swap", "unit": commands.unit(cmd), "with": commands.unit(cmd, "with")}
     if norm not in legal(s, prompt):
         raise IllegalCommand(
             "that move is not legal (adjacency, enemies, stacking, typhoon, already moved, or cost)"

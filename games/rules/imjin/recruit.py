@@ -8,8 +8,7 @@ from typing import Any
 
 from games.rules.base import IllegalCommand
 
-from . import commands as C
-from . import data
+from . import commands, data
 from .context import Ctx
 from .generals import owner_on_map
 from .state import State, controller, new_unit_room, reserve, side_in, timed_active, troop_cap, units_in
@@ -95,9 +94,9 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         return
     norm: dict[str, Any] = {
         "type": "recruit",
-        "area": C.area(cmd, "area"),
-        "unit": C.unit(cmd, optional=True),
-        "count": C.integer(cmd, "count"),
+        "area": commands.area(cmd, "area"),
+        "unit": commands.unit(cmd, optional=True),
+        "count": commands.integer(cmd, "count"),
     }
     if norm not in legal(s, prompt):
         raise IllegalCommand(
@@ -159,8 +158,8 @@ def reorganize_decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         return
     norm: dict[str, Any] = {
         "type": "reorganize",
-        "area": C.area(cmd, "area"),
-        "troops": C.int_list(cmd, "troops"),
+        "area": commands.area(cmd, "area"),
+        "troops": commands.int_list(cmd, "troops"),
     }
     if norm not in reorganize_legal(s, prompt):
         raise IllegalCommand("that split is not allowed (area without recruits, caps, or ≥1 each)")

@@ -9,8 +9,7 @@ from typing import Any
 
 from games.rules.base import IllegalCommand
 
-from . import combat, data
-from . import commands as C
+from . import combat, commands, data
 from . import events as ev
 from .context import Ctx
 from .generals import damage, heal, info, kill_if_spent, on_map, set_troops, wound
@@ -41,7 +40,7 @@ def resolve_legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
 
 def decide_resolve(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
-    c = {"type": "resolve", "battle": C.integer(cmd, "battle")}
+    c = {"type": "resolve", "battle": commands.integer(cmd, "battle")}
     if c not in resolve_legal(s, s["queue"][0]):
         raise IllegalCommand("that battle cannot be resolved now")
     prompt = ctx.pop()
@@ -105,7 +104,7 @@ def start(ctx: Ctx, b: dict[str, Any]) -> None:
     if ctx.version >= 3:  # who may answer 祖承訓's optional splash, even if his unit fell
         pre["main_owner"] = s["units"][b["main"]]["owner"]
     a, d = combat.pools(s, b)
-    rng = ctx.rng(f"battle:{len(ctx.state['revealed'])}:{b['n']}:{b['mode']}")
+    rng = ctx.factory(f"battle:{len(ctx.state['revealed'])}:{b['n']}:{b['mode']}")
     att = combat.roll(rng, a)
     first = first_strike(s, b)
     rolling = {"battle": b, "att": att, "def": None, "first": first, "pre": pre}
@@ -149,13 +148,13 @@ def reroll_legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
 def decide_reroll(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
     prompt = s["queue"][0]
-    dice = C.int_list(cmd, "dice")
+    dice = commands.int_list(cmd, "dice")
     if {"type": "reroll", "dice": dice} not in reroll_legal(s, prompt):
         raise IllegalCommand("choose up to 3 distinct dice of your side, in increasing order")
     ctx.pop()
     rolling = dict(s["act"]["rolling"])
     faces: list[str] = list(rolling[prompt["which"]])
-    rng = ctx.rng("reroll")
+    rng = ctx.factory("reroll")
     for i in dice:
         faces[i] = combat.FACES[rng.randbelow(6)]
     rolling[prompt["which"]] = faces
@@ -212,21 +211,8 @@ def _apply(
         and t_new >= pre["target"]
     ):
         m_new -= 1  # 權慄: no loss caused → the attacking main unit loses 1
-    hits_t, hits_m = rt["general"], rd["general"]
-    if (
-        not plain
-        and combat.where(s, main) == "land"
-        and combat.gen(s, main) == "nurhaci"
-        and not defender_only
-    ):
-        hits_t += 1
-    if (
-        not plain
-        and combat.where(s, target) == "land"
-        and combat.gen(s, target) == "nurhaci"
-        and not attacker_only
-    ):
-        hits_m += 1
+    hits_t = rt["general"] + _nurhaci(s, main, plain or defender_only)
+    hits_m = rd["general"] + _nurhaci(s, target, plain or attacker_only)
     turn_seat = ctx.state["flow"]["turn"]
     a_side = "japan" if plain else s["side"][s["units"][main]["owner"]]
     d_side = "japan" if plain else other(a_side)  # 內訌: every kill counts for Japan
@@ -240,18 +226,38 @@ def _apply(
             [(target, t_new), (main, m_new)],
         )
         return
+    _settle_in_order(
+        ctx,
+        [(g_t, hits_t, rd["heal_hp"], a_side), (g_m, hits_m, rt["heal_hp"], d_side)],
+        [(target, t_new), (main, m_new)],
+    )
+
+
+def _nurhaci(s: State, unit: str, off: bool) -> int:
+    """努爾哈赤 on land: 1 more hit on the opposing general (not in 內訌, nor in the
+    half of a first strike his side does not roll)."""
+    return int(not off and combat.where(s, unit) == "land" and combat.gen(s, unit) == "nurhaci")
+
+
+def _settle_in_order(
+    ctx: Ctx, generals: list[tuple[str | None, int, int, str]], troops: list[tuple[str, int]]
+) -> None:
+    """Rules versions 1-2: hits on the target's then the main unit's general, heals
+    (main's general first), then troops. `generals`: (general, hits, heal, killer
+    side) of the target's side, then of the main unit's; `troops`: (unit, count)."""
+    s = ctx.state
+    (g_t, hits_t, heal_t, side_t), (g_m, hits_m, heal_m, side_m) = generals
     if g_t:
-        damage(ctx, g_t, hits_t, a_side)
+        damage(ctx, g_t, hits_t, side_t)
     if g_m:
-        damage(ctx, g_m, hits_m, d_side)
-    if g_m and on_map(s, g_m) and rt["heal_hp"]:
-        heal(ctx, g_m, rt["heal_hp"])
-    if g_t and on_map(s, g_t) and rd["heal_hp"]:
-        heal(ctx, g_t, rd["heal_hp"])
-    if target in s["units"]:
-        set_troops(ctx, target, t_new, "battle")
-    if main in s["units"]:
-        set_troops(ctx, main, m_new, "battle")
+        damage(ctx, g_m, hits_m, side_m)
+    if g_m and on_map(s, g_m) and heal_m:
+        heal(ctx, g_m, heal_m)
+    if g_t and on_map(s, g_t) and heal_t:
+        heal(ctx, g_t, heal_t)
+    for uid, count in troops:
+        if uid in s["units"]:
+            set_troops(ctx, uid, count, "battle")
 
 
 def _settle_exchange(
@@ -395,7 +401,7 @@ def decide_second(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     """福島正則: x dice, no modifiers or supports, free; the defender counter-rolls
     with its own pool; it cannot chain (Appendix R #7)."""
     s = ctx.state
-    go = C.boolean(cmd, "go")
+    go = commands.boolean(cmd, "go")
     prompt = ctx.pop()
     if not go:
         return
@@ -413,7 +419,7 @@ def decide_second(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         "target_general": combat.gen(s, b["target"]),
     }
     _, d = combat.pools(s, b)
-    rng = ctx.rng("second-attack")
+    rng = ctx.factory("second-attack")
     att, dfn = combat.roll(rng, prompt["x"]), combat.roll(rng, d)
     _maybe_reroll(ctx, {"battle": b, "att": att, "def": dfn, "first": False, "pre": pre, "second": True})
 
@@ -437,7 +443,7 @@ def _finish_second(ctx: Ctx, rolling: dict[str, Any]) -> None:
 def decide_splash(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     """祖承訓「可對同一區域另一對方部隊造成1點兵力傷害」: the other enemy unit of the
     target area loses 1 troop if his controller wants it."""
-    go = C.boolean(cmd, "go")
+    go = commands.boolean(cmd, "go")
     prompt = ctx.pop()
     uid = prompt["unit"]
     if go and uid in ctx.state["units"]:
@@ -457,7 +463,7 @@ def offer_taunt(ctx: Ctx, item: dict[str, Any]) -> None:
 
 
 def decide_taunt(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
-    go = C.boolean(cmd, "go")
+    go = commands.boolean(cmd, "go")
     prompt = ctx.pop()
     if go:
         ctx.emit(ev.TAUNT_CHANGED, {"taunt": {"unit": prompt["unit"], "general": prompt["general"]}})
@@ -483,7 +489,7 @@ def offer_advance(ctx: Ctx, item: dict[str, Any]) -> None:
 
 
 def decide_advance(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
-    go = C.boolean(cmd, "go")
+    go = commands.boolean(cmd, "go")
     prompt = ctx.pop()
     if go:
         relocate(ctx, prompt["unit"], prompt["area"], "advanced")

@@ -7,8 +7,7 @@ from typing import Any
 
 from games.rules.base import BadCommand, Event, IllegalCommand, RngFactory, commit
 
-from . import commands as C
-from . import data
+from . import commands, data
 from . import events as ev
 from .context import Ctx
 from .generals import deploy, info
@@ -145,7 +144,7 @@ def legendary_options(s: State, seat: int) -> list[str | None]:
 
 
 def decide_legendary(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
-    gid = C.general(cmd, optional=True)
+    gid = commands.general(cmd, optional=True)
     if gid not in legendary_options(ctx.state, seat):
         raise IllegalCommand("that legendary general is not available to you")
     ctx.pop()
@@ -190,7 +189,7 @@ def pick_options(s: State, seat: int) -> list[str]:
 
 def decide_pick(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
-    gid = C.general(cmd)
+    gid = commands.general(cmd)
     if gid not in pick_options(s, seat):
         raise IllegalCommand("you cannot pick that general")
     picked: dict[str, Any] = {"seat": seat, "general": gid}
@@ -203,8 +202,8 @@ def decide_pick(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         if s["n"] == 4 and info(g)["leader"]:
             ctx.emit(ev.HAND_CARD_SEALED, {"seat": seat, "key": f"leader:{seat}", "choice": g, "salt": None})
             continue
-        for e in commit(ctx.rng, seat, f"hand:{seat}:{i}", g, ev.HAND_CARD_SEALED, {"seat": seat}):
-            ctx.raw(e)
+        for e in commit(ctx.factory, seat, f"hand:{seat}:{i}", g, ev.HAND_CARD_SEALED, {"seat": seat}):
+            ctx.add(e)
     head = dict(s["queue"][0])
     head["seats"] = [x for x in head["seats"] if x != seat]
     if head["seats"]:
@@ -238,7 +237,7 @@ def place_options(s: State, seat: int) -> list[tuple[str, str]]:
 
 
 def decide_place(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
-    gid, uid = C.general(cmd), C.unit(cmd)
+    gid, uid = commands.general(cmd), commands.unit(cmd)
     if gid is None or uid is None or (gid, uid) not in place_options(ctx.state, seat):
         raise IllegalCommand("that general cannot be placed on that unit")
     ctx.pop()

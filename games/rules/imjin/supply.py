@@ -8,8 +8,7 @@ from typing import Any
 
 from games.rules.base import IllegalCommand
 
-from . import commands as C
-from . import data
+from . import commands, data
 from .context import Ctx
 from .generals import deploy, info, leave, management_blocked
 from .state import State, controller, hp_left, income, leader, new_unit_room, reserve, side_in, units_in
@@ -129,13 +128,13 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
 def _normalise(cmd: Mapping[str, Any]) -> dict[str, Any]:
     t = cmd["type"]
     if t == "deploy":
-        return {"type": t, "general": C.general(cmd), "unit": C.unit(cmd)}
+        return {"type": t, "general": commands.general(cmd), "unit": commands.unit(cmd)}
     if t == "deploy_gwak":
-        return {"type": t, "area": C.area(cmd, "area")}
+        return {"type": t, "area": commands.area(cmd, "area")}
     if t == "recall":
-        return {"type": t, "unit": C.unit(cmd)}
+        return {"type": t, "unit": commands.unit(cmd)}
     if t == "replace":
-        return {"type": t, "unit": C.unit(cmd), "general": C.general(cmd)}
+        return {"type": t, "unit": commands.unit(cmd), "general": commands.general(cmd)}
     return {"type": t}
 
 

@@ -7,8 +7,7 @@ from typing import Any
 
 from games.rules.base import IllegalCommand
 
-from . import commands as C
-from . import data
+from . import commands, data
 from . import events as ev
 from .context import Ctx
 from .state import State
@@ -44,7 +43,7 @@ def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     from .event_cards import reveal  # cards may start actions: avoid an import cycle
 
     s = ctx.state
-    steps = C.integer(cmd, "steps")
+    steps = commands.integer(cmd, "steps")
     costs = step_costs(s, seat)
     if steps not in costs:
         raise IllegalCommand(f"you may advance {sorted(costs)} spaces now")

@@ -4,11 +4,12 @@ War Reparations. The bid itself is committed in rules.decide (commit-reveal)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..base import IllegalCommand
 from .figures import do_kill, request_kill
-from .flow import AUTO, INPUT, PROMPT, Command, Ctx, Step, pop, prompt
+from .frames import Command, Ctx, pop, prompt
 from .state import (
     ADVANTAGES,
     Advantage,
@@ -72,17 +73,14 @@ def reveal(s: State) -> None:
     pop(s)  # the bidding frame
 
 
-def _bidding_pending(s: State, f: Frame) -> list[int]:
+def bidding_pending(s: State, f: Frame) -> list[int]:
     b = current_battle(s)
     return [q for q in b["participants"] if str(q) not in b["bids"]]
 
 
-INPUT["bidding"] = Step(
-    _bidding_pending,
-    lambda s, f, seat: [{"type": "bid", "seppuku": 0, "hostage": 0, "ronin": 0, "poets": 0}],
-    None,
-    "war_bid",
-)
+def bidding_legal(s: State, f: Frame, seat: int) -> list[Command]:
+    """Bids are secret and too many to list: the zero bid (rules.py adds a template)."""
+    return [{"type": "bid", "seppuku": 0, "hostage": 0, "ronin": 0, "poets": 0}]
 
 
 def adv_winner(s: State, adv: Advantage) -> int | None:
@@ -107,46 +105,50 @@ def ronin_amount(s: State, seat: int) -> int:
     return n
 
 
-def _battle(s: State, f: Frame, ctx: Ctx) -> None:
-    b = current_battle(s)
+def _ask_seppuku(s: State) -> None:
+    w = adv_winner(s, "seppuku")
+    if w is not None:
+        prompt(s, w, "seppuku", ["decline", "commit"])
+
+
+def _ask_hostage(s: State) -> None:
+    w = adv_winner(s, "hostage")
+    if w is not None:
+        prompt(
+            s,
+            w,
+            "take_hostage",
+            ["decline"] + hostage_targets(s, w),
+            left=1 + copies(s, w, "Respect"),
+            got=0,
+        )
+
+
+def _ask_ronin(s: State) -> None:
+    w = adv_winner(s, "ronin")
+    if w is not None and ronin_amount(s, w) > 0:
+        prompt(s, w, "hire_ronin", ["decline", "hire"])
+
+
+def _ask_poets(s: State) -> None:
+    w = adv_winner(s, "poets")
+    if w is not None and current_battle(s)["killed"] > 0:
+        prompt(s, w, "imperial_poets", ["decline", "compose"])
+
+
+def battle_step(s: State, f: Frame, ctx: Ctx) -> None:
+    """One step of a battle (frame `step`): the War Advantages in rulebook order,
+    the outcome, then reparations; the battle ends after the last one."""
     step = f["step"]
     f["step"] += 1
-    if step == 0:
-        w = adv_winner(s, "seppuku")
-        if w is not None:
-            prompt(s, w, "seppuku", ["decline", "commit"])
-    elif step == 1:
-        w = adv_winner(s, "hostage")
-        if w is not None:
-            prompt(
-                s,
-                w,
-                "take_hostage",
-                ["decline"] + hostage_targets(s, w),
-                left=1 + copies(s, w, "Respect"),
-                got=0,
-            )
-    elif step == 2:
-        w = adv_winner(s, "ronin")
-        if w is not None and ronin_amount(s, w) > 0:
-            prompt(s, w, "hire_ronin", ["decline", "hire"])
-    elif step == 3:
-        _outcome(s)
-    elif step == 4:
-        w = adv_winner(s, "poets")
-        if w is not None and b["killed"] > 0:
-            prompt(s, w, "imperial_poets", ["decline", "compose"])
-    elif step == 5:
-        _reparations(s)
+    if step < len(_BATTLE_STEPS):
+        _BATTLE_STEPS[step](s)
     else:
         pop(s)
         s["battle"] = None
 
 
-AUTO["battle"] = _battle
-
-
-def _seppuku(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_seppuku(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice != "commit":
         return
     seat = p["seat"]
@@ -157,7 +159,7 @@ def _seppuku(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
         gain_honor(s, seat)
 
 
-def _hostage(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_take_hostage(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     """One hostage per prompt (Respect: 1 more per copy); the VP stolen by the
     whole Take Hostage advantage are one gain instance (Loyalty, §6). From rules
     version 3 each stolen VP moves to the captor with its hostage (so the VP on
@@ -187,20 +189,14 @@ def _hostage(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
         loyalty(s, seat)
 
 
-def _ronin(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_hire_ronin(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice == "hire":
         current_battle(s)["hired_ronin"][str(p["seat"])] = ronin_amount(s, p["seat"])
 
 
-def _poets(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_imperial_poets(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice == "compose":
         gain_vp(s, p["seat"], current_battle(s)["killed"])
-
-
-PROMPT["seppuku"] = _seppuku
-PROMPT["take_hostage"] = _hostage
-PROMPT["hire_ronin"] = _ronin
-PROMPT["imperial_poets"] = _poets
 
 
 def _outcome(s: State) -> None:
@@ -238,13 +234,21 @@ def _reparations(s: State) -> None:
         prompt(s, winner, "reparations", [str(q) for q in losers], left=rem)
 
 
-def _reparation_pick(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_reparations(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     s["players"][int(choice)]["coins"] += 1
     rest = [o for o in p["options"] if o != choice]
     if p["left"] > 1 and rest:
         prompt(s, p["seat"], "reparations", rest, left=p["left"] - 1)
 
 
-PROMPT["reparations"] = _reparation_pick
-
 __all__ = ["check_bid", "store_bid", "reveal", "IllegalCommand"]
+
+
+_BATTLE_STEPS: tuple[Callable[[State], None], ...] = (
+    _ask_seppuku,
+    _ask_hostage,
+    _ask_ronin,
+    _outcome,
+    _ask_poets,
+    _reparations,
+)

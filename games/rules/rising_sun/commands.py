@@ -8,65 +8,38 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..base import BadCommand
+from ..kit import Shape, parse_command
 
-_INT, _STR, _ANY = "int", "str", "any"
+_BID = ("seppuku", "hostage", "ronin", "poets")
 
-# type -> (required fields, optional fields)
-SHAPES: dict[str, tuple[dict[str, str], dict[str, str]]] = {
-    "propose_alliance": ({"to": _INT}, {}),
-    "withdraw_alliance": ({"to": _INT}, {}),
-    "accept_alliance": ({"from": _INT}, {}),
-    "decline_alliance": ({"from": _INT}, {}),
-    "tea_done": ({}, {}),
-    "gift": ({"to": _INT}, {"coins": _INT, "ronin": _INT}),
-    "choose_mandate": ({"tile": _STR}, {"declare": _STR}),
-    "summon": ({"kind": _STR, "province": _STR}, {"shrine": _STR}),
-    "move": ({"from": _STR, "kind": _STR, "to": _STR}, {}),
-    "build": ({"province": _STR}, {}),
-    "buy": ({"card": _STR}, {}),
-    "place": ({"province": _STR}, {"shrine": _STR}),
-    "betray": ({"owner": _INT, "at": _STR, "kind": _STR, "with": _STR}, {}),
-    "bid": ({}, {"seppuku": _INT, "hostage": _INT, "ronin": _INT, "poets": _INT}),
-    "choose": ({"choice": _ANY}, {}),
-    "done": ({}, {}),
+
+def _gift_amounts(cmd: dict[str, Any]) -> None:
+    if cmd["coins"] < 0 or cmd["ronin"] < 0:
+        raise BadCommand("gift amounts are >= 0")
+
+
+SHAPES: dict[str, Shape] = {
+    "propose_alliance": Shape({"to": int}),
+    "withdraw_alliance": Shape({"to": int}),
+    "accept_alliance": Shape({"from": int}),
+    "decline_alliance": Shape({"from": int}),
+    "tea_done": Shape(),
+    "gift": Shape({"to": int}, {"coins": int, "ronin": int}, {"coins": 0, "ronin": 0}, _gift_amounts),
+    "choose_mandate": Shape({"tile": str}, {"declare": str}),
+    "summon": Shape({"kind": str, "province": str}, {"shrine": str}),
+    "move": Shape({"from": str, "kind": str, "to": str}),
+    "build": Shape({"province": str}),
+    "buy": Shape({"card": str}),
+    "place": Shape({"province": str}, {"shrine": str}),
+    "betray": Shape({"owner": int, "at": str, "kind": str, "with": str}),
+    "bid": Shape(optional={a: int for a in _BID}, defaults={a: 0 for a in _BID}),
+    # a prompt's option is a string or a number (a bool passes as a number, as JSON
+    # parsers in some clients send 0/1 as false/true; the prompt refuses it if not offered)
+    "choose": Shape({"choice": (str, int, bool)}),
+    "done": Shape(),
 }
 
 
-def _check(name: str, value: Any, kind: str) -> None:
-    if kind == _INT and (not isinstance(value, int) or isinstance(value, bool)):
-        raise BadCommand(f"field {name!r} must be an integer")
-    if kind == _STR and not isinstance(value, str):
-        raise BadCommand(f"field {name!r} must be a string")
-    if kind == _ANY and not isinstance(value, (str, int)):
-        raise BadCommand(f"field {name!r} must be a string or an integer")
-
-
 def parse(command: Mapping[str, Any]) -> dict[str, Any]:
-    if not isinstance(command, Mapping):
-        raise BadCommand("a command is a JSON object")
-    t = command.get("type")
-    if t not in SHAPES:
-        raise BadCommand(f"unknown command type {t!r}")
-    required, optional = SHAPES[t]
-    out: dict[str, Any] = {"type": t}
-    for name, kind in required.items():
-        if name not in command:
-            raise BadCommand(f"{t} needs field {name!r}")
-        _check(name, command[name], kind)
-        out[name] = command[name]
-    for name, kind in optional.items():
-        if name in command and command[name] is not None:
-            _check(name, command[name], kind)
-            out[name] = command[name]
-    extra = set(command) - {"type"} - set(required) - set(optional)
-    if extra:
-        raise BadCommand(f"unknown field(s) {sorted(extra)} for {t}")
-    if t == "bid":
-        for a in ("seppuku", "hostage", "ronin", "poets"):
-            out.setdefault(a, 0)
-    if t == "gift":
-        out.setdefault("coins", 0)
-        out.setdefault("ronin", 0)
-        if out["coins"] < 0 or out["ronin"] < 0:
-            raise BadCommand("gift amounts are >= 0")
-    return out
+    """The command checked against its shape (`BadCommand` when malformed)."""
+    return parse_command(command, SHAPES)

@@ -36,6 +36,23 @@ MANDATE_PLAYED = PREFIX + "MandatePlayed"  # public: declared mandate (+reveal)
 BIDS_REVEALED = PREFIX + "WarBidsRevealed"  # public: all bids of a battle (reveals)
 GIFT_GIVEN = PREFIX + "GiftGiven"  # public: coins / ronin handed over
 HIDDEN_CHANGED = PREFIX + "HiddenStateChanged"  # v4, hidden (visible_to=()): the secret outcome
+TYPES = (
+    SETUP,
+    MANDATES_SHUFFLED,
+    TILES_SEEN,
+    MANDATE_CHOSEN,
+    BID_PLACED,
+    PROPOSAL_MADE,
+    PROPOSAL_RECEIVED,
+    PROPOSAL_DECLINED,
+    PROPOSAL_WITHDRAWN,
+    COMMAND_APPLIED,
+    MANDATE_PLAYED,
+    BIDS_REVEALED,
+    GIFT_GIVEN,
+    HIDDEN_CHANGED,
+)
+"""Every Rising Sun event type (evolve refuses any other)."""
 
 # Event types whose evolve re-applies a command (payload: seat, cmd, draws).
 COMMAND_EVENTS = {COMMAND_APPLIED, MANDATE_PLAYED, BIDS_REVEALED, GIFT_GIVEN}

@@ -10,11 +10,13 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..base import Event
+from ..kit import UnknownEvent
 from . import battle, politics, tea
 from . import events as ev
-from .flow import Ctx, apply_input, push, run
+from .flow import apply_input, run
+from .frames import Ctx, push
 from .setup import build
-from .state import State, clone
+from .state import State, clone, version
 
 Payload = Mapping[str, Any]
 
@@ -96,7 +98,9 @@ HANDLERS: dict[str, Callable[[State, Payload], State]] = {
 def evolve_legacy(state: State, event: Event) -> State:
     handler = HANDLERS.get(event.type)
     if handler is None:
-        return state
+        raise UnknownEvent(
+            f"rising-sun (rules version {version(state)}) has no handler for event {event.type!r}"
+        )
     if handler is _noop:
         return state
     return handler(clone(state), event.payload)

@@ -190,14 +190,7 @@ def apply(s: State, outcome: Outcome) -> State:
     copies only what changed instead of the whole state per event."""
     d = dict(cast(dict[str, Any], s))
     if {"figures", "figures_set", "figures_removed"} & outcome.keys():
-        figs = dict(d["figures"])
-        for fid, move in outcome.get("figures", {}).items():
-            figs[fid] = {**figs[fid], "at": move["to"]}
-        for fid, fig in sorted(outcome.get("figures_set", {}).items()):
-            figs[fid] = _canon(fig)
-        for fid in outcome.get("figures_removed", []):
-            del figs[fid]
-        d["figures"] = figs
+        d["figures"] = _apply_figures(d["figures"], outcome)
     if "stack" in outcome:
         d["stack"] = d["stack"][: outcome["stack"]["keep"]] + _canon(outcome["stack"]["push"])
     if "players" in outcome:
@@ -205,25 +198,44 @@ def apply(s: State, outcome: Outcome) -> State:
         for seat, change in outcome["players"].items():
             d["players"][int(seat)] = _player(d["players"][int(seat)], change)
     for k, v in sorted(outcome.get("set", {}).items()):
-        if k == BIDS:
-            if d.get("battle") is not None:
-                d["battle"] = {**d["battle"], "bids": _canon(v)}
-        elif k == "battle" and v is not None and "bids" not in v:
-            # unrevealed: its bids are the old battle's unrevealed ones, if any
-            # (the hidden event of the batch, applied before, set them if they changed)
-            old = d.get("battle")
-            d["battle"] = {
-                **_canon(v),
-                "bids": old["bids"] if old is not None and not old["revealed"] else {},
-            }
-        else:
-            d[k] = _canon(v)
+        _set(d, k, v)
     for k in outcome.get("unset", []):
-        if k != BIDS:
-            d.pop(k, None)
-        elif d.get("battle") is not None and not d["battle"]["revealed"]:
-            d["battle"] = {**d["battle"], "bids": {}}
+        _unset(d, k)
     return cast(State, d)
+
+
+def _apply_figures(figures: dict[str, Any], outcome: Outcome) -> dict[str, Any]:
+    figs = dict(figures)
+    for fid, move in outcome.get("figures", {}).items():
+        figs[fid] = {**figs[fid], "at": move["to"]}
+    for fid, fig in sorted(outcome.get("figures_set", {}).items()):
+        figs[fid] = _canon(fig)
+    for fid in outcome.get("figures_removed", []):
+        del figs[fid]
+    return figs
+
+
+def _set(d: dict[str, Any], k: str, v: Any) -> None:
+    if k == BIDS:
+        if d.get("battle") is not None:
+            d["battle"] = {**d["battle"], "bids": _canon(v)}
+    elif k == "battle" and v is not None and "bids" not in v:
+        # unrevealed: its bids are the old battle's unrevealed ones, if any
+        # (the hidden event of the batch, applied before, set them if they changed)
+        old = d.get("battle")
+        d["battle"] = {
+            **_canon(v),
+            "bids": old["bids"] if old is not None and not old["revealed"] else {},
+        }
+    else:
+        d[k] = _canon(v)
+
+
+def _unset(d: dict[str, Any], k: str) -> None:
+    if k != BIDS:
+        d.pop(k, None)
+    elif d.get("battle") is not None and not d["battle"]["revealed"]:
+        d["battle"] = {**d["battle"], "bids": {}}
 
 
 def _player(p: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:

@@ -5,10 +5,11 @@ Spirit, Patron, Warlord) and end-of-Recruit upgrades (Light, Samurai)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .data import PROVINCES
-from .flow import AUTO, PROMPT, Ctx, pop, prompt, push
+from .frames import Ctx, pop, prompt, push
 from .state import (
     Figure,
     Frame,
@@ -27,7 +28,7 @@ from .state import (
     matches_type,
     reserve,
 )
-from .timing import own_order, register, simultaneous
+from .timing import own_order, simultaneous
 
 
 def on_map(f: Figure) -> bool:
@@ -71,7 +72,7 @@ def _hate_kinds(s: State, q: int, prov: str) -> list[str]:
     return sorted(kinds)
 
 
-def _hate(s: State, f: Frame, ctx: Ctx) -> None:
+def hate_step(s: State, f: Frame, ctx: Ctx) -> None:
     while f["victims"]:
         q = f["victims"][0]
         kinds = _hate_kinds(s, q, f["province"])
@@ -85,7 +86,7 @@ def _hate(s: State, f: Frame, ctx: Ctx) -> None:
     request_kill(s, f["picked"], f["owner"])
 
 
-def _hate_pick(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_oni_of_hate(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     f = s["stack"][-1]
     f["victims"].pop(0)
     f["picked"].append(_one(s, p["victim"], f["province"], choice))
@@ -93,10 +94,6 @@ def _hate_pick(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
 
 def _one(s: State, owner: int, loc: str, kind: str) -> str:
     return sorted(fid for fid in figs_at(s, loc, owner) if kind_of(s["figures"][fid]) == kind)[0]
-
-
-AUTO["hate"] = _hate
-PROMPT["oni_of_hate"] = _hate_pick
 
 
 # ---------------------------------------------------------------- killing
@@ -107,7 +104,7 @@ def request_kill(s: State, fids: list[str], killer: int | None) -> None:
         push(s, "kill", figures=list(fids), killer=killer)
 
 
-def _kill_frame(s: State, f: Frame, ctx: Ctx) -> None:
+def kill_step(s: State, f: Frame, ctx: Ctx) -> None:
     pop(s)
     fids = [x for x in f["figures"] if on_map(s["figures"][x]) or s["figures"][x]["at"].startswith("shrine:")]
     killer = f["killer"]
@@ -118,17 +115,13 @@ def _kill_frame(s: State, f: Frame, ctx: Ctx) -> None:
     do_kill(s, fids, killer)
 
 
-def _mercy(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_mercy(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     killer = p["seat"]
     fids = p["figures"]
     if choice == "spare":
         gain_vp(s, killer, 2 * copies(s, killer, "Mercy"))
         fids = [x for x in fids if s["figures"][x]["owner"] == killer]
     do_kill(s, fids, killer)
-
-
-AUTO["kill"] = _kill_frame
-PROMPT["mercy"] = _mercy
 
 
 def do_kill(s: State, fids: list[str], killer: int | None) -> None:
@@ -169,7 +162,7 @@ AFTER_SUMMON = [
 ]
 
 
-def _after_summon(s: State, f: Frame, ctx: Ctx) -> None:
+def after_summon_step(s: State, f: Frame, ctx: Ctx) -> None:
     """The player's after-Summon cards trigger together: he orders them freely
     (timing.own_order); the optional ones are prompts whose first option declines."""
     pop(s)
@@ -177,32 +170,52 @@ def _after_summon(s: State, f: Frame, ctx: Ctx) -> None:
     own_order(s, seat, "after_summon", [c for c in AFTER_SUMMON for _ in range(copies(s, seat, c))])
 
 
-def _after_summon_card(s: State, seat: int, card: str) -> None:
-    others = [q for q in range(s["player_count"]) if q != seat]
-    if card == "Path of the Warlord":
-        gain_coins(s, seat, 1)
-    elif card == "Path of the Patron":
-        if sum(1 for q in others if higher(s, seat, q)) >= 2:
-            gain_coins(s, seat, 2)
-    elif card == "Path of the Spirit":
-        if s["honor"][0] == seat:
-            gain_coins(s, seat, 2)
-            gain_vp(s, seat, 2)
-    elif card == "Path of the Monkey":
-        if any(s["players"][q]["coins"] for q in others):
-            prompt(s, seat, "path_of_the_monkey", ["pass", "take"])
-    elif card == "Path of the Ninja":
-        targets = ninja_targets(s, seat)
-        if targets:
-            prompt(s, seat, "path_of_the_ninja", ["pass"] + targets)
-    elif card == "Path of the Kenin":
-        targets = kenin_targets(s, seat)
-        if targets:
-            prompt(s, seat, "path_of_the_kenin", ["pass"] + targets)
+def after_summon_card(s: State, seat: int, card: str) -> None:
+    effect = _AFTER_SUMMON_EFFECTS.get(card)
+    if effect is not None:
+        effect(s, seat, [q for q in range(s["player_count"]) if q != seat])
 
 
-register("after_summon", own=_after_summon_card)
-AUTO["after_summon"] = _after_summon
+def _warlord(s: State, seat: int, others: list[int]) -> None:
+    gain_coins(s, seat, 1)
+
+
+def _patron(s: State, seat: int, others: list[int]) -> None:
+    if sum(1 for q in others if higher(s, seat, q)) >= 2:
+        gain_coins(s, seat, 2)
+
+
+def _spirit(s: State, seat: int, others: list[int]) -> None:
+    if s["honor"][0] == seat:
+        gain_coins(s, seat, 2)
+        gain_vp(s, seat, 2)
+
+
+def _monkey_card(s: State, seat: int, others: list[int]) -> None:
+    if any(s["players"][q]["coins"] for q in others):
+        prompt(s, seat, "path_of_the_monkey", ["pass", "take"])
+
+
+def _ninja_card(s: State, seat: int, others: list[int]) -> None:
+    targets = ninja_targets(s, seat)
+    if targets:
+        prompt(s, seat, "path_of_the_ninja", ["pass"] + targets)
+
+
+def _kenin_card(s: State, seat: int, others: list[int]) -> None:
+    targets = kenin_targets(s, seat)
+    if targets:
+        prompt(s, seat, "path_of_the_kenin", ["pass"] + targets)
+
+
+_AFTER_SUMMON_EFFECTS: dict[str, Callable[[State, int, list[int]], None]] = {
+    "Path of the Warlord": _warlord,
+    "Path of the Patron": _patron,
+    "Path of the Spirit": _spirit,
+    "Path of the Monkey": _monkey_card,
+    "Path of the Ninja": _ninja_card,
+    "Path of the Kenin": _kenin_card,
+}
 
 
 def ninja_targets(s: State, seat: int) -> list[str]:
@@ -219,7 +232,7 @@ def kenin_targets(s: State, seat: int) -> list[str]:
     return sorted(set(s["players"][seat]["strongholds"]))
 
 
-def _monkey(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_path_of_the_monkey(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     seat = p["seat"]
     if choice != "take":
         return
@@ -234,7 +247,7 @@ def _monkey(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     lose_honor(s, seat)
 
 
-def _ninja(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_path_of_the_ninja(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice == "pass":
         return
     owner, prov = choice.split(":")
@@ -247,15 +260,12 @@ def _ninja(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
         request_kill(s, cands[:1], seat)
 
 
-def _lose_honor(s: State, f: Frame, ctx: Ctx) -> None:
+def lose_honor_step(s: State, f: Frame, ctx: Ctx) -> None:
     pop(s)
     lose_honor(s, f["seat"])
 
 
-AUTO["lose_honor"] = _lose_honor
-
-
-def _kenin(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_path_of_the_kenin(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice == "pass":
         return
     place_from_reserve(s, p["seat"], "bushi", choice)
@@ -270,11 +280,6 @@ def place_from_reserve(s: State, seat: int, want: str, loc: str) -> bool:
     cands.sort(key=lambda x: s["figures"][x]["type"] != want)
     put(s, cands[0], loc)
     return True
-
-
-PROMPT["path_of_the_monkey"] = _monkey
-PROMPT["path_of_the_ninja"] = _ninja
-PROMPT["path_of_the_kenin"] = _kenin
 
 
 # ------------------------------------------------------ end of a Recruit
@@ -307,7 +312,7 @@ def _light_opts(s: State, seat: int) -> list[str]:
     return opts
 
 
-def _end_of_recruit_of(s: State, seat: int) -> None:
+def end_of_recruit_of(s: State, seat: int) -> None:
     # pushed in reverse: the Samurai prompts resolve first (the order of one
     # player's placements cannot change anything)
     for _ in range(copies(s, seat, "Path of the Light")):
@@ -318,15 +323,12 @@ def _end_of_recruit_of(s: State, seat: int) -> None:
             prompt(s, seat, "path_of_the_samurai", ["pass"] + list(PROVINCES))
 
 
-register("end_of_recruit", _end_of_recruit_of)
-
-
-def _samurai(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_path_of_the_samurai(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice != "pass":
         place_from_reserve(s, p["seat"], "bushi", choice)
 
 
-def _light(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_path_of_the_light(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice == "pass":
         return
     if choice.startswith("Komainu:"):
@@ -334,10 +336,6 @@ def _light(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
         put(s, fid, "shrine:" + choice.split(":", 1)[1])
         return
     place_from_reserve(s, p["seat"], "shinto", "shrine:" + choice)
-
-
-PROMPT["path_of_the_samurai"] = _samurai
-PROMPT["path_of_the_light"] = _light
 
 
 def movable_kinds(s: State, seat: int, prov: str, moved: list[str]) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..base import IllegalCommand
 from .data import PROVINCES
 from .figures import after_summon, put
-from .flow import AUTO, INPUT, Command, Ctx, Step, pop, push
+from .frames import Command, Ctx, pop, push
 from .movement import do_move, move_commands
 from .politics import start_train
 from .state import Frame, State, best_by, figs_at, gain_coins, gain_vp, honor_to_top, reserve
@@ -20,7 +20,7 @@ def shrine_winner(s: State, shrine: str) -> int | None:
     return best_by(s, scores, minimum=1)
 
 
-def _kami(s: State, f: Frame, ctx: Ctx) -> None:
+def kami_step(s: State, f: Frame, ctx: Ctx) -> None:
     if f["step"] >= len(s["shrines"]):
         pop(s)
         return
@@ -71,14 +71,13 @@ GIFTS = {
     "Susanoo": _susanoo,
     "Tsukuyomi": _tsukuyomi,
 }
-AUTO["kami"] = _kami
 
 
-def _fujin_legal(s: State, f: Frame, seat: int) -> list[Command]:
+def fujin_legal(s: State, f: Frame, seat: int) -> list[Command]:
     return move_commands(s, seat, None, None, f["toll"]) + [{"type": "done"}]
 
 
-def _fujin_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
+def fujin_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
     if cmd["type"] == "done":
         pop(s)
         return
@@ -92,11 +91,11 @@ def _fujin_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
         s["stack"].remove(f)
 
 
-def _raijin_legal(s: State, f: Frame, seat: int) -> list[Command]:
+def raijin_legal(s: State, f: Frame, seat: int) -> list[Command]:
     return [{"type": "summon", "kind": "bushi", "province": p} for p in PROVINCES] + [{"type": "done"}]
 
 
-def _raijin_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
+def raijin_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
     pop(s)
     if cmd["type"] == "done":
         return
@@ -105,7 +104,3 @@ def _raijin_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None
     fid = sorted(x for x in reserve(s, seat) if s["figures"][x]["type"] == "bushi")[0]
     after_summon(s, seat)
     put(s, fid, cmd["province"])
-
-
-INPUT["fujin"] = Step(lambda s, f: [f["seat"]], _fujin_legal, _fujin_apply, "fujin")
-INPUT["raijin"] = Step(lambda s, f: [f["seat"]], _raijin_legal, _raijin_apply, "raijin")

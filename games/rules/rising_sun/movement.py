@@ -8,7 +8,7 @@ from typing import Any
 from ..base import IllegalCommand
 from .data import LAND, PROVINCES, SEA
 from .figures import put
-from .flow import PROMPT, Command, Ctx, prompt
+from .frames import Command, Ctx, prompt
 from .state import Frame, State, by_honor, clan, copies, figs_at, kind_of
 
 
@@ -92,13 +92,10 @@ def do_move(
         prompt(s, q, "path_of_the_serpent", ["waive", "charge"], mover=seat)
 
 
-def _serpent(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_path_of_the_serpent(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice != "charge":
         return
     mover = s["players"][p["mover"]]
     if mover["coins"] > 0:
         mover["coins"] -= 1
         s["players"][p["seat"]]["coins"] += 1
-
-
-PROMPT["path_of_the_serpent"] = _serpent

@@ -8,7 +8,7 @@ from typing import Any
 from ..base import IllegalCommand
 from .data import BOARD, CARDS, MANDATES, PROVINCES, TRACK
 from .figures import after_summon, end_of_recruit, put  # noqa: F401
-from .flow import AUTO, INPUT, PROMPT, Command, Ctx, Step, pop, prompt, push
+from .frames import Command, Ctx, pop, prompt, push
 from .movement import do_move, move_commands
 from .state import (
     Frame,
@@ -35,7 +35,7 @@ from .state import (
 BOARD_STRONGHOLDS = 4
 
 
-def _political(s: State, f: Frame, ctx: Ctx) -> None:
+def political_step(s: State, f: Frame, ctx: Ctx) -> None:
     if f["step"] >= len(TRACK):
         pop(s)
         push(s, "war_start")
@@ -46,9 +46,6 @@ def _political(s: State, f: Frame, ctx: Ctx) -> None:
         push(s, "choose_mandate", seat=s["holder"])
     else:
         push(s, "kami", step=0)
-
-
-AUTO["political"] = _political
 
 
 # ------------------------------------------------------------ mandate turn
@@ -116,10 +113,7 @@ def play_mandate(s: State, seat: int, declared: str) -> None:
     push(s, "mandate", mandate=declared, chooser=seat, order=order, step=0)
 
 
-INPUT["choose_mandate"] = Step(lambda s, f: [f["seat"]], choose_legal, None, "choose_mandate")
-
-
-def _mandate(s: State, f: Frame, ctx: Ctx) -> None:
+def mandate_step(s: State, f: Frame, ctx: Ctx) -> None:
     if f["step"] >= len(f["order"]):
         pop(s)
         s["holder"] = left_of(s, f["chooser"])
@@ -130,9 +124,6 @@ def _mandate(s: State, f: Frame, ctx: Ctx) -> None:
     f["step"] += 1
     bonus = seat == f["chooser"] or s["alliances"][f["chooser"]] == seat
     START[f["mandate"]](s, seat, bonus)
-
-
-AUTO["mandate"] = _mandate
 
 
 # ----------------------------------------------------------------- recruit
@@ -163,7 +154,7 @@ def summon_places(s: State, f: Frame) -> list[str]:
     return [p for p in PROVINCES if f["slots"].get(p, 0) > 0 or (f["extra"] and p in f["slots"])]
 
 
-def _recruit_legal(s: State, f: Frame, seat: int) -> list[Command]:
+def recruit_legal(s: State, f: Frame, seat: int) -> list[Command]:
     kinds = sorted({kind_of(s["figures"][x]) for x in reserve(s, seat)})
     cmds = []
     for p in summon_places(s, f):
@@ -174,7 +165,7 @@ def _recruit_legal(s: State, f: Frame, seat: int) -> list[Command]:
     return cmds + [{"type": "done"}]
 
 
-def _recruit_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
+def recruit_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
     if cmd["type"] == "done":
         _finish_recruit(s, f)
         return
@@ -212,9 +203,6 @@ def _finish_recruit(s: State, f: Frame) -> None:
         s["stack"].pop(i)
 
 
-INPUT["recruit"] = Step(lambda s, f: [f["seat"]], _recruit_legal, _recruit_apply, "recruit")
-
-
 # ----------------------------------------------------------------- marshal
 
 
@@ -224,11 +212,11 @@ def _start_marshal(s: State, seat: int, bonus: bool) -> None:
         _end_marshal(s, frame)
 
 
-def _marshal_legal(s: State, f: Frame, seat: int) -> list[Command]:
+def marshal_legal(s: State, f: Frame, seat: int) -> list[Command]:
     return move_commands(s, seat, f["moved"], f["strongholds_moved"], f["toll"]) + [{"type": "done"}]
 
 
-def _marshal_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
+def marshal_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
     if cmd["type"] == "done":
         _end_marshal(s, f)
         return
@@ -250,13 +238,10 @@ def _end_marshal(s: State, f: Frame) -> None:
         s["stack"].pop(i)
 
 
-def _build_check(s: State, f: Frame, ctx: Ctx) -> None:
+def build_check_step(s: State, f: Frame, ctx: Ctx) -> None:
     pop(s)
     if can_build(s, f["seat"]):
         push(s, "build", seat=f["seat"])
-
-
-AUTO["build_check"] = _build_check
 
 
 def can_build(s: State, seat: int) -> bool:
@@ -264,12 +249,12 @@ def can_build(s: State, seat: int) -> bool:
     return len(p["strongholds"]) < BOARD_STRONGHOLDS and p["coins"] >= pay_cost(s, seat, 3)
 
 
-def _build_legal(s: State, f: Frame, seat: int) -> list[Command]:
+def build_legal(s: State, f: Frame, seat: int) -> list[Command]:
     builds = [{"type": "build", "province": p} for p in PROVINCES] if can_build(s, seat) else []
     return builds + [{"type": "done"}]
 
 
-def _build_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
+def build_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
     pop(s)
     if cmd["type"] == "done":
         return
@@ -283,10 +268,6 @@ def _build_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
     benevolence(s, seat, price)
 
 
-INPUT["marshal"] = Step(lambda s, f: [f["seat"]], _marshal_legal, _marshal_apply, "marshal")
-INPUT["build"] = Step(lambda s, f: [f["seat"]], _build_legal, _build_apply, "build")
-
-
 def benevolence(s: State, seat: int, price: int) -> None:
     """Give 1 of the paid coins to another player: Honor + 2 VP (per copy)."""
     n = min(price, copies(s, seat, "Benevolence"))
@@ -295,15 +276,12 @@ def benevolence(s: State, seat: int, price: int) -> None:
         prompt(s, seat, "benevolence", opts)
 
 
-def _benevolence(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_benevolence(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     if choice == "keep":
         return
     s["players"][int(choice)]["coins"] += 1
     gain_honor(s, p["seat"])
     gain_vp(s, p["seat"], 2)
-
-
-PROMPT["benevolence"] = _benevolence
 
 
 # ------------------------------------------------------------------- train
@@ -315,17 +293,17 @@ def price_of(s: State, seat: int, card: str, discount: int) -> int:
 
 def start_train(s: State, seat: int, bonus: bool, ryujin: bool = False) -> None:
     frame = push(s, "train", seat=seat, discount=int(bonus), ryujin=ryujin)
-    if not _train_legal(s, frame, seat)[:-1]:
+    if not train_legal(s, frame, seat)[:-1]:
         pop(s)
 
 
-def _train_legal(s: State, f: Frame, seat: int) -> list[Command]:
+def train_legal(s: State, f: Frame, seat: int) -> list[Command]:
     coins = s["players"][seat]["coins"]
     cards = sorted({c for c in s["display"] if price_of(s, seat, c, f["discount"]) <= coins})
     return [{"type": "buy", "card": c} for c in cards] + [{"type": "done"}]
 
 
-def _train_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
+def train_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
     pop(s)
     if cmd["type"] == "done":
         return
@@ -354,21 +332,16 @@ def monster_places(s: State, seat: int, fid: str) -> list[Command]:
     return out
 
 
-def _place_monster_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
+def place_monster_legal(s: State, f: Frame, seat: int) -> list[Command]:
+    return monster_places(s, seat, f["figure"])
+
+
+def place_monster_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
     if cmd not in monster_places(s, seat, f["figure"]):
         raise IllegalCommand("summon the monster where you have a Stronghold (or to a Shrine for Komainu)")
     pop(s)
     after_summon(s, seat)
     put(s, f["figure"], "shrine:" + cmd["shrine"] if cmd.get("shrine") else cmd["province"])
-
-
-INPUT["train"] = Step(lambda s, f: [f["seat"]], _train_legal, _train_apply, "train")
-INPUT["place_monster"] = Step(
-    lambda s, f: [f["seat"]],
-    lambda s, f, seat: monster_places(s, seat, f["figure"]),
-    _place_monster_apply,
-    "place_monster",
-)
 
 
 # ----------------------------------------------------------------- harvest
@@ -396,7 +369,7 @@ def _start_betray(s: State, seat: int, bonus: bool) -> None:
     frame = push(
         s, "betray", seat=seat, base=2, extra=copies(s, seat, "Path of the Unrighteous"), targeted=[]
     )
-    if len(_betray_legal(s, frame, seat)) == 1:
+    if len(betray_legal(s, frame, seat)) == 1:
         pop(s)
 
 
@@ -430,11 +403,11 @@ def _betray_targets(s: State, f: Frame, seat: int) -> list[Command]:
     return out
 
 
-def _betray_legal(s: State, f: Frame, seat: int) -> list[Command]:
+def betray_legal(s: State, f: Frame, seat: int) -> list[Command]:
     return _betray_targets(s, f, seat) + [{"type": "done"}]
 
 
-def _betray_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
+def betray_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
     if cmd["type"] == "done":
         pop(s)
         return
@@ -456,11 +429,9 @@ def _betray_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None
     mine = sorted(x for x in reserve(s, seat) if kind_of(s["figures"][x]) == cmd["with"])[0]
     s["figures"][target]["at"] = "reserve"
     put(s, mine, at)
-    if len(_betray_legal(s, f, seat)) == 1:
+    if len(betray_legal(s, f, seat)) == 1:
         s["stack"].remove(f)
 
-
-INPUT["betray"] = Step(lambda s, f: [f["seat"]], _betray_legal, _betray_apply, "betray")
 
 START = {
     "recruit": _start_recruit,

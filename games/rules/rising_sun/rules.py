@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..base import (
+    NO_UPCASTERS,
     BadCommand,
     Event,
     IllegalCommand,
@@ -18,13 +19,13 @@ from ..base import (
     commit,
     reveal_entry,
 )
-from . import battle, flow, kami, politics, tea, war  # noqa: F401  (registers frames)
+from . import battle, flow, politics, tea
 from . import events as ev
 from .commands import parse
 from .data import CLAN_NAMES, EVENT_SCHEMAS
 from .evolve import evolve as _evolve
 from .evolve_legacy import evolve_legacy
-from .flow import Command
+from .frames import Command, Ctx
 from .outcomes import restate
 from .setup import OPTIONS_SCHEMA
 from .setup import initial_state as _initial
@@ -76,6 +77,8 @@ class RisingSun:
     `decide` computes the outcome once and the batch's public event carries it
     (plus a hidden `HiddenStateChanged` with the secret part), `evolve` applies
     it without rules code (facts.py, outcomes.py)."""
+
+    upcasters = NO_UPCASTERS  # rules versions change events by `evolve_legacy`, not by upcasting
 
     id = "rising-sun"
     name = "Rising Sun"
@@ -141,7 +144,7 @@ class RisingSun:
 
     def _decide(self, state: State, s: State, seat: int, cmd: Command, rng: RngFactory) -> list[Event]:
         """The batch of events; `s` (a copy of `state`) ends as the state after it."""
-        ctx = flow.Ctx(rng=rng)
+        ctx = Ctx(rng=rng)
         t = cmd["type"]
         before = top(state)
         if t == "gift":
@@ -181,7 +184,7 @@ class RisingSun:
             out = [Event(ev.COMMAND_APPLIED, payload)]
         return self._wrap(state, s, ctx, out, rng)
 
-    def _wrap(self, old: State, s: State, ctx: flow.Ctx, out: list[Event], rng: RngFactory) -> list[Event]:
+    def _wrap(self, old: State, s: State, ctx: Ctx, out: list[Event], rng: RngFactory) -> list[Event]:
         salted = version(s) >= 3
         if s["result"] is not None and old["result"] is None:
             # the game is over: Lotus's face-down tiles (and, from version 3, the
@@ -246,15 +249,13 @@ class RisingSun:
             kind, pair = ev.PROPOSAL_DECLINED, (cmd["from"], seat)
         else:
             kind, pair = ev.PROPOSAL_WITHDRAWN, (seat, cmd["to"])
-        flow.apply_input(s, seat, cmd, flow.Ctx(rng=rng))
+        flow.apply_input(s, seat, cmd, Ctx(rng=rng))
         if top(s) is not f:  # pragma: no cover - v3 tea never ends on a decline or withdrawal
             raise RuntimeError("a secret tea answer changed the public flow")
         salt = _salt(rng, f"tea-answer:{pair[0]}:{pair[1]}")
         return [Event(kind, {"seat": seat, "cmd": cmd, **salt}, visible_to=tuple(sorted(set(pair))))]
 
-    def _choose_mandate(
-        self, s: State, seat: int, cmd: Command, rng: RngFactory, ctx: flow.Ctx
-    ) -> list[Event]:
+    def _choose_mandate(self, s: State, seat: int, cmd: Command, rng: RngFactory, ctx: Ctx) -> list[Event]:
         declared = politics.check_choice(s, seat, cmd)
         key = _key(s, "mandate")
         priv, pub = commit(rng, seat, key, cmd["tile"], ev.MANDATE_CHOSEN, extra={"seat": seat})
@@ -268,7 +269,7 @@ class RisingSun:
             payload["reveals"] = [reveal_entry(seat, key, cmd["tile"], priv.payload["salt"])]
         return [priv, pub, Event(ev.MANDATE_PLAYED, payload)]
 
-    def _bid(self, s: State, seat: int, cmd: Command, rng: RngFactory, ctx: flow.Ctx) -> list[Event]:
+    def _bid(self, s: State, seat: int, cmd: Command, rng: RngFactory, ctx: Ctx) -> list[Event]:
         bid = battle.check_bid(s, seat, cmd)
         key = _key(s, "bid")
         priv, pub = commit(rng, seat, key, bid, ev.BID_PLACED, extra={"seat": seat})
@@ -300,7 +301,7 @@ class RisingSun:
         f = top(state)
         gifts = tea.gifts_open(state) and (state["players"][seat]["coins"] or state["players"][seat]["ronin"])
         if f is not None and f["kind"] == "bidding":
-            if seat not in flow.INPUT["bidding"].pending(state, f):
+            if seat not in flow.DECISIONS["bidding"].pending(state, f):
                 return LegalSet()
             coins = state["players"][seat]["coins"]
             zero = {"type": "bid", **{a: 0 for a in ADV}}
@@ -333,30 +334,7 @@ class RisingSun:
         return LegalSet(tuple(cmds), (tmpl,), lambda rnd: _random_gift(rnd, cmds, p, left))
 
     def default_command(self, state: State, seat: int) -> Mapping[str, Any] | None:
-        if seat not in [q for q, _ in flow.pending(state)]:
-            return None
-        f = top(state)
-        if f is None:
-            return None
-        k = f["kind"]
-        if k == "tea":
-            inc = tea.incoming(state, seat)
-            if inc and version(state) < 3:  # v3: unanswered proposals lapse at the end
-                return {"type": "decline_alliance", "from": inc[0]["from"]}
-            return {"type": "tea_done"}
-        if k == "bidding":
-            return {"type": "bid", **{a: 0 for a in ADV}}
-        if k == "choose_mandate":
-            t = politics.drawn(state)[0]
-            cmd: Command = {"type": "choose_mandate", "tile": t}
-            if state["clans"][seat] == "Lotus":
-                cmd["declare"] = t
-            return cmd
-        if k == "prompt":
-            return {"type": "choose", "choice": f["options"][0]}
-        if k == "place_monster":
-            return flow.legal(state, seat)[0]
-        return {"type": "done"}
+        return flow.default(state, seat)
 
     def view(self, state: State, seat: int | None) -> Any:
         return _view(state, seat)

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..base import IllegalCommand
 from .data import SEASONS
-from .flow import INPUT, Command, Ctx, Step, pop
+from .frames import Command, Ctx, pop
 from .state import Frame, Proposal, State, version
 
 
@@ -29,7 +29,7 @@ def outgoing(s: State, seat: int) -> list[Proposal]:
     return [p for p in s["proposals"] if p["from"] == seat]
 
 
-def _pending(s: State, f: Frame) -> list[int]:
+def tea_pending(s: State, f: Frame) -> list[int]:
     if version(s) >= 3:
         # who has a proposal is secret: a seat that said tea_done may still answer
         # one while the ceremony lasts, but it is not asked to (not pending)
@@ -37,7 +37,7 @@ def _pending(s: State, f: Frame) -> list[int]:
     return [q for q in range(s["player_count"]) if q not in f["done"] or incoming(s, q)]
 
 
-def _legal(s: State, f: Frame, seat: int) -> list[Command]:
+def tea_legal(s: State, f: Frame, seat: int) -> list[Command]:
     cmds = []
     if s["alliances"][seat] is None:
         cmds += [{"type": "accept_alliance", "from": p["from"]} for p in incoming(s, seat)]
@@ -85,7 +85,7 @@ def find_proposal(s: State, frm: Any, to: Any) -> Proposal:
     raise IllegalCommand("there is no such proposal")
 
 
-def _apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
+def tea_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
     t = cmd["type"]
     if t == "tea_done":
         if seat in f["done"]:
@@ -131,9 +131,6 @@ def _maybe_end(s: State, f: Frame) -> None:
         _close(s, list(s["proposals"]))
         pop(s)
         s["phase"] = "politics"
-
-
-INPUT["tea"] = Step(_pending, _legal, _apply, "tea_ceremony")
 
 
 def answered_proposals(s: State, seat: int, cmd: Command) -> list[Proposal]:

@@ -5,25 +5,22 @@ Honor decide si va primero o último"; Appendix R 3 and 20a).
 - `simultaneous(s, what, seats)`: abilities of several players that trigger at
   the same moment. The order is fixed when the step starts: descending Honor;
   if 2+ players are involved, the highest-Honor one is asked `first` / `last`
-  (prompt `<what>_timing`, default `first`). Then `SIMUL[what](s, seat)` runs for
-  each player in turn; whatever it pushes (prompts...) completes before the next
-  player's effects.
+  (prompt `<what>_timing`, default `first`). Then `flow.SIMULTANEOUS[what](s, seat)`
+  runs for each player in turn; whatever it pushes (prompts...) completes before
+  the next player's effects.
 - `own_order(s, seat, what, todo)`: one player's own simultaneous effects
   (several different cards): he orders them freely, picking the next one while 2+
   different cards remain (prompt `<what>_order`, default = the first listed).
-  `OWN[what](s, seat, card)` resolves one copy.
+  `flow.OWN_EFFECTS[what](s, seat, card)` resolves one copy.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
-from .flow import AUTO, PROMPT, Ctx, pop, prompt, push
+from .frames import Ctx, pop, prompt, push
 from .state import Frame, State, by_honor
-
-SIMUL: dict[str, Callable[[State, int], None]] = {}
-OWN: dict[str, Callable[[State, int, str], None]] = {}
 
 
 def simultaneous(s: State, what: str, seats: Iterable[int]) -> None:
@@ -35,16 +32,18 @@ def simultaneous(s: State, what: str, seats: Iterable[int]) -> None:
         prompt(s, order[0], f"{what}_timing", ["first", "last"])
 
 
-def _simul(s: State, f: Frame, ctx: Ctx) -> None:
+def next_seat(s: State, f: Frame) -> int | None:
+    """The next player of a "simul" frame (None: all done, the frame is popped)."""
     if f["step"] >= len(f["order"]):
         pop(s)
-        return
-    seat = f["order"][f["step"]]
+        return None
+    seat: int = f["order"][f["step"]]
     f["step"] += 1
-    SIMUL[f["what"]](s, seat)
+    return seat
 
 
-def _timing(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_timing(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+    """`<what>_timing`: the highest-Honor player goes first or last."""
     f = s["stack"][-1]
     if choice == "last":
         f["order"] = f["order"][1:] + f["order"][:1]
@@ -55,36 +54,23 @@ def own_order(s: State, seat: int, what: str, todo: list[str]) -> None:
         push(s, "own", seat=seat, what=what, todo=list(todo))
 
 
-def _own(s: State, f: Frame, ctx: Ctx) -> None:
+def next_own(s: State, f: Frame) -> str | None:
+    """The next card of an "own" frame when it needs no choice (None: the frame is
+    popped, or the player is asked to order 2+ different cards)."""
     todo = f["todo"]
     if not todo:
         pop(s)
-        return
+        return None
     distinct = list(dict.fromkeys(todo))
     if len(distinct) >= 2:
         prompt(s, f["seat"], f"{f['what']}_order", distinct)
-        return
-    OWN[f["what"]](s, f["seat"], todo.pop(0))
+        return None
+    card: str = todo.pop(0)
+    return card
 
 
-def _own_pick(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def take_own(s: State, choice: str) -> Frame:
+    """`<what>_order`: the player picked `choice`; the "own" frame it came from."""
     f = s["stack"][-1]
     f["todo"].remove(choice)
-    OWN[f["what"]](s, f["seat"], choice)
-
-
-AUTO["simul"] = _simul
-AUTO["own"] = _own
-
-
-def register(
-    what: str,
-    per_seat: Callable[[State, int], None] | None = None,
-    own: Callable[[State, int, str], None] | None = None,
-) -> None:
-    if per_seat is not None:
-        SIMUL[what] = per_seat
-        PROMPT[f"{what}_timing"] = _timing
-    if own is not None:
-        OWN[what] = own
-        PROMPT[f"{what}_order"] = _own_pick
+    return f

@@ -4,7 +4,7 @@ season cleanup and Winter scoring. Battles themselves are in battle.py."""
 from __future__ import annotations
 
 from .data import CARDS, CLANS, PROVINCES, SEASONS, season_deck, set_bonus
-from .flow import AUTO, Ctx, pop, push
+from .frames import Ctx, pop, push
 from .state import (
     Frame,
     Result,
@@ -22,7 +22,7 @@ from .state import (
     owned_monsters,
     present,
 )
-from .timing import own_order, register, simultaneous
+from .timing import own_order, simultaneous
 
 VIRTUES = [n for n, c in CARDS.items() if c["type"] == "virtue"]
 
@@ -34,7 +34,7 @@ def distinct_virtues(s: State, seat: int) -> int:
 # -------------------------------------------------------------- season setup
 
 
-def _season_start(s: State, f: Frame, ctx: Ctx) -> None:
+def season_start_step(s: State, f: Frame, ctx: Ctx) -> None:
     pop(s)
     season = SEASONS[s["season"]]
     s["phase"] = "setup"
@@ -63,9 +63,6 @@ def return_hostages(s: State) -> None:
     gain_coins_together(s, back)
 
 
-AUTO["season_start"] = _season_start
-
-
 # ---------------------------------------------------------------- war phase
 
 WAR_UPGRADES = [n for n, c in CARDS.items() if c["type"] == "war_upgrade"]
@@ -80,7 +77,7 @@ START_OF_WAR = [
 ]
 
 
-def _war_start(s: State, f: Frame, ctx: Ctx) -> None:
+def war_start_step(s: State, f: Frame, ctx: Ctx) -> None:
     s["phase"] = "war"
     if not f.get("upgrades"):
         # War Upgrades of several players trigger at the same moment: timing
@@ -100,11 +97,11 @@ def _war_start(s: State, f: Frame, ctx: Ctx) -> None:
     push(s, "war", step=0)
 
 
-def _war_upgrades_of(s: State, seat: int) -> None:
+def war_upgrades_of(s: State, seat: int) -> None:
     own_order(s, seat, "war_upgrade", [c for c in START_OF_WAR for _ in range(copies(s, seat, c))])
 
 
-def _war_upgrade(s: State, seat: int, card: str) -> None:
+def resolve_war_upgrade(s: State, seat: int, card: str) -> None:
     p = s["players"][seat]
     if card == "Way of the Shogun":
         gain_coins(s, seat, 3)
@@ -123,9 +120,6 @@ def _war_upgrade(s: State, seat: int, card: str) -> None:
                 p["coins"] += 1
 
 
-register("war_upgrade", _war_upgrades_of, _war_upgrade)
-
-
 def award(s: State, seat: int, prov: str, souls: list[int]) -> None:
     """`seat` takes the War Province token of `prov`."""
     s["players"][seat]["war_tokens"].append([prov, SEASONS[s["season"]]])
@@ -140,7 +134,7 @@ def souls_present(s: State, prov: str) -> list[int]:
     )
 
 
-def _war(s: State, f: Frame, ctx: Ctx) -> None:
+def war_step(s: State, f: Frame, ctx: Ctx) -> None:
     if f["step"] >= len(s["war_provinces"]):
         pop(s)
         push(s, "cleanup")
@@ -172,14 +166,10 @@ def _war(s: State, f: Frame, ctx: Ctx) -> None:
     push(s, "bidding")
 
 
-AUTO["war_start"] = _war_start
-AUTO["war"] = _war
-
-
 # ------------------------------------------------------------------ cleanup
 
 
-def _cleanup(s: State, f: Frame, ctx: Ctx) -> None:
+def cleanup_step(s: State, f: Frame, ctx: Ctx) -> None:
     pop(s)
     for p in s["players"]:
         p["coins"] = 0
@@ -195,9 +185,6 @@ def _cleanup(s: State, f: Frame, ctx: Ctx) -> None:
     s["season"] += 1
     s["phase"] = "setup"
     push(s, "winter" if s["season"] >= len(SEASONS) else "season_start")
-
-
-AUTO["cleanup"] = _cleanup
 
 
 # ------------------------------------------------------------------- winter
@@ -217,7 +204,7 @@ def winter_vp(s: State, seat: int) -> dict[str, int]:
     return parts
 
 
-def _winter(s: State, f: Frame, ctx: Ctx) -> None:
+def winter_step(s: State, f: Frame, ctx: Ctx) -> None:
     pop(s)
     s["phase"] = "winter"
     return_hostages(s)
@@ -241,7 +228,5 @@ def final_result(s: State) -> Result:
         winners.append(ally)
     return {"winners": sorted(winners), "scores": {str(q): v for q, v in vps.items()}}
 
-
-AUTO["winter"] = _winter
 
 __all__ = ["lose_vp", "award"]

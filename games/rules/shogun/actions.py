@@ -17,9 +17,8 @@ from typing import Any
 
 from games.rules.base import IllegalCommand
 
-from . import data, revolts
-from . import events as E
-from . import state as S
+from . import data, revolts, state
+from . import events as ev
 from .base_reveal import reveal_space
 from .battle import fight
 from .context import Ctx
@@ -32,7 +31,7 @@ def actor(s: State) -> tuple[int, str, str] | None:
     """(seat, action, sub-step) of the player who must decide now, else None."""
     if s["phase"] != "actions":
         return None
-    r = S.round_of(s)
+    r = state.round_of(s)
     cur = r["cur"]
     sub = cur["sub"]
     if cur["i"] >= 10 or cur["j"] >= len(r["order"]) or sub is None or sub == "end":
@@ -44,15 +43,15 @@ def recruit_size(s: State, seat: int, action: str) -> int:
     """Armies of a recruit: shortage event first, the Recruit-6 special last (R #23)."""
     a = data.ACTIONS[action]
     n = a["armies"]
-    if S.event(s).get("effect") == "shortage":
-        n = S.event(s).get(action, n)
-    return int(S.special(s, seat).get(f"{action}_armies", n))
+    if state.event(s).get("effect") == "shortage":
+        n = state.event(s).get(action, n)
+    return int(state.special(s, seat).get(f"{action}_armies", n))
 
 
 def can_recruit(s: State, seat: int, action: str) -> bool:
-    return s["players"][seat]["money"] >= data.ACTIONS[action]["cost"] and S.supply(s, seat) >= recruit_size(
-        s, seat, action
-    )
+    return s["players"][seat]["money"] >= data.ACTIONS[action]["cost"] and state.supply(
+        s, seat
+    ) >= recruit_size(s, seat, action)
 
 
 def move_targets(s: State, seat: int, action: str, prov: str) -> list[str]:
@@ -67,7 +66,7 @@ def move_targets(s: State, seat: int, action: str, prov: str) -> list[str]:
         if action == "recruit1":
             if p["owner"] == seat:
                 out.append(t)
-        elif not S.protected(s, seat, t, data.ACTIONS[action]["letter"]):
+        elif not state.protected(s, seat, t, data.ACTIONS[action]["letter"]):
             out.append(t)
     return out
 
@@ -77,11 +76,11 @@ def first_step(s: State, seat: int, action: str, card: str | None) -> tuple[str,
     if card is None or not data.is_province(card):
         return "end", "blank"
     p = s["provinces"].get(card)
-    if p is None or p["owner"] != seat or S.card_lost(s, seat, card):
+    if p is None or p["owner"] != seat or state.card_lost(s, seat, card):
         return "end", "province lost"
     a = data.ACTIONS[action]
     if "build" in a:
-        ok = S.can_build(s, seat, card, a["build"]) and s["players"][seat]["money"] >= a["cost"]
+        ok = state.can_build(s, seat, card, a["build"]) and s["players"][seat]["money"] >= a["cost"]
         return ("execute", "") if ok else ("end", "cannot build")
     if "collect" in a:
         return "execute", ""
@@ -97,23 +96,23 @@ def first_step(s: State, seat: int, action: str, card: str | None) -> tuple[str,
 
 
 def auto(ctx: Ctx) -> bool:
-    s = ctx.s
-    r = S.round_of(s)
+    s = ctx.state
+    r = state.round_of(s)
     cur = r["cur"]
     if cur["i"] >= 10:
-        ctx.emit(E.SEASON_ENDED, {"year": s["year"], "season": s["season"]})
+        ctx.emit(ev.SEASON_ENDED, {"year": s["year"], "season": s["season"]})
         return True
     action = r["actions"][cur["i"]]
     if cur["j"] >= len(r["order"]):
-        nxt = ctx.rng("action-card").choice(r["pool"]) if r["pool"] else None
-        ctx.emit(E.ACTION_COMPLETED, {"action": action, "next": nxt})
+        nxt = ctx.stream("action-card").choice(r["pool"]) if r["pool"] else None
+        ctx.emit(ev.ACTION_COMPLETED, {"action": action, "next": nxt})
         return True
     seat = r["order"][cur["j"]]
     if cur["sub"] is None:
-        card = S.plan_card(s, seat, action)
+        card = state.plan_card(s, seat, action)
         nxt, why = first_step(s, seat, action, card)
         ctx.emit(
-            E.SPACE_REVEALED,
+            ev.SPACE_REVEALED,
             {
                 "seat": seat,
                 "space": action,
@@ -125,9 +124,10 @@ def auto(ctx: Ctx) -> bool:
         )
         return True
     if cur["sub"] == "end" or (
-        cur["sub"] == "move" and not move_targets(s, seat, "recruit1", S.planned_province(s, seat, action))
+        cur["sub"] == "move"
+        and not move_targets(s, seat, "recruit1", state.planned_province(s, seat, action))
     ):
-        ctx.emit(E.ACTION_TURN_ENDED, {"seat": seat, "space": action})
+        ctx.emit(ev.ACTION_TURN_ENDED, {"seat": seat, "space": action})
         return True
     if cur["sub"] in ("execute", "recruit") and option(s, "forced_execution"):
         execute(ctx, seat, action)  # nothing left to choose (R #12 option)
@@ -153,7 +153,7 @@ def legal(s: State, seat: int) -> list[dict[str, Any]]:
     decline = [] if forced(s, sub) else [{"type": "decline"}]
     if sub in ("execute", "recruit"):
         return [{"type": "execute"}, *decline]
-    prov = S.planned_province(s, seat, action)
+    prov = state.planned_province(s, seat, action)
     armies = s["provinces"][prov]["armies"]
     moves = [
         {"type": "move", "to": t, "armies": k}
@@ -175,27 +175,27 @@ def _need(s: State, seat: int, subs: tuple[str, ...]) -> tuple[str, str]:
 
 
 def decide_decline(ctx: Ctx, seat: int) -> None:
-    a = actor(ctx.s)
+    a = actor(ctx.state)
     if a is None or a[0] != seat:
         raise IllegalCommand("you have no action to execute now")
-    if forced(ctx.s, a[2]):
+    if forced(ctx.state, a[2]):
         raise IllegalCommand("a revealed action that can be executed must be (forced execution)")
-    ctx.emit(E.ACTION_DECLINED, {"seat": seat, "space": a[1], "part": a[2]})
+    ctx.emit(ev.ACTION_DECLINED, {"seat": seat, "space": a[1], "part": a[2]})
 
 
 def decide_execute(ctx: Ctx, seat: int) -> None:
-    action, _ = _need(ctx.s, seat, ("execute", "recruit"))
+    action, _ = _need(ctx.state, seat, ("execute", "recruit"))
     execute(ctx, seat, action)
 
 
 def execute(ctx: Ctx, seat: int, action: str) -> None:
     """Carry out a build, collection or recruit on the seat's planned province."""
-    s = ctx.s
-    prov = S.planned_province(s, seat, action)
+    s = ctx.state
+    prov = state.planned_province(s, seat, action)
     a = data.ACTIONS[action]
     if "build" in a:
         ctx.emit(
-            E.BUILT,
+            ev.BUILT,
             {
                 "seat": seat,
                 "province": prov,
@@ -208,7 +208,7 @@ def execute(ctx: Ctx, seat: int, action: str) -> None:
         revolts.collect(ctx, seat, prov, a["collect"])
     else:
         ctx.emit(
-            E.RECRUITED,
+            ev.RECRUITED,
             {
                 "seat": seat,
                 "province": prov,
@@ -220,19 +220,21 @@ def execute(ctx: Ctx, seat: int, action: str) -> None:
 
 
 def decide_move(ctx: Ctx, seat: int, to: str, armies: int) -> None:
-    s = ctx.s
+    s = ctx.state
     action, sub = _need(s, seat, ("move", "attack"))
-    prov = S.planned_province(s, seat, action)
+    prov = state.planned_province(s, seat, action)
     if to not in move_targets(s, seat, action if sub == "attack" else "recruit1", prov):
         raise IllegalCommand(f"armies of {prov} cannot go to {to} with this action")
     if not 1 <= armies < s["provinces"][prov]["armies"]:
         raise IllegalCommand("move at least 1 army and leave at least 1 behind")
     owner = s["provinces"][to]["owner"]
     if owner == seat:
-        ctx.emit(E.ARMIES_MOVED, {"seat": seat, "from": prov, "to": to, "armies": armies})
+        ctx.emit(ev.ARMIES_MOVED, {"seat": seat, "from": prov, "to": to, "armies": armies})
         return
     kind = "neutral" if owner is None else "attack"
     ctx.emit(
-        E.BATTLE_FOUGHT,
-        fight(s, ctx.rng("tower"), kind, to, attacker=seat, origin=prov, moving=armies, version=ctx.version),
+        ev.BATTLE_FOUGHT,
+        fight(
+            s, ctx.stream("tower"), kind, to, attacker=seat, origin=prov, moving=armies, version=ctx.version
+        ),
     )

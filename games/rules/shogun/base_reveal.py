@@ -7,8 +7,7 @@ from typing import Any
 
 from games.rules.base import reveal_entry
 
-from . import state as S
-from .state import State
+from .state import State, plans_of, round_of
 
 
 def plan_key(s: State, seat: int, space: str) -> str:
@@ -17,8 +16,8 @@ def plan_key(s: State, seat: int, space: str) -> str:
 
 def reveal_space(s: State, seat: int, space: str) -> list[dict[str, Any]]:
     """The reveal entry of one planned space (empty if already public or never planned)."""
-    plans = S.plans_of(s)[seat]
-    if not plans or space in S.round_of(s)["revealed"][seat] or space not in plans:
+    plans = plans_of(s)[seat]
+    if not plans or space in round_of(s)["revealed"][seat] or space not in plans:
         return []
     e = plans[space]
     return [reveal_entry(seat, plan_key(s, seat, space), e["card"], e["salt"])]

@@ -16,8 +16,7 @@ from typing import Any
 
 from games.rules.base import Rng
 
-from . import data
-from . import state as S
+from . import data, state
 from .base_reveal import reveal_planned_card
 from .state import State
 from .tower import drop, model_for
@@ -29,10 +28,10 @@ def _defence_bonus(s: State, seat: int, prov: str, kind: str) -> int:
     """Extra defender cubes from supply: Defence special, castle event (not in winter)."""
     if kind == "famine":
         return 0
-    bonus = int(S.special(s, seat).get("defence_cubes", 0))
-    if S.event(s).get("effect") == "castle_defence" and s["provinces"][prov]["castle"]:
+    bonus = int(state.special(s, seat).get("defence_cubes", 0))
+    if state.event(s).get("effect") == "castle_defence" and s["provinces"][prov]["castle"]:
         bonus += 1
-    return min(bonus, S.supply(s, seat))
+    return min(bonus, state.supply(s, seat))
 
 
 def _devastated() -> dict[str, Any]:
@@ -54,11 +53,11 @@ def fight(
     defender = p["owner"]
     att_cubes, def_cubes = 0, 0
     if attacker is not None:
-        att_cubes = moving + min(S.special(s, attacker).get("attack_cubes", 0), S.supply(s, attacker))
+        att_cubes = moving + min(state.special(s, attacker).get("attack_cubes", 0), state.supply(s, attacker))
     if defender is not None:
         def_cubes = p["armies"] + _defence_bonus(s, defender, prov, kind)
     if kind == "neutral":
-        green = S.event(s).get("green", 1)
+        green = state.event(s).get("green", 1)
     thrown: list[int] = []
     if attacker is not None:
         thrown += [attacker] * att_cubes
@@ -71,7 +70,7 @@ def fight(
     d = out.count(defender) if defender is not None else 0
     g = out.count(GREEN)
     green_counts = kind != "attack" or p["markers"] == 0
-    result, after = _resolve(kind, S.raw_province(p), attacker, a, d, g if green_counts else 0)
+    result, after = _resolve(kind, state.raw_province(p), attacker, a, d, g if green_counts else 0)
     counted = {x for x in (attacker, defender) if x is not None}
     if green_counts:
         counted.add(GREEN)
@@ -88,7 +87,7 @@ def fight(
         "result": result,
         "after": after,
         "tower": tower,
-        "tiles": [b for b in data.BUILDINGS if S.raw_province(p)[b] and not after[b]],
+        "tiles": [b for b in data.BUILDINGS if state.raw_province(p)[b] and not after[b]],
     }
     if defender is not None and after["owner"] != defender:
         payload["lost"] = [defender, prov]

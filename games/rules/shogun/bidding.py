@@ -8,20 +8,19 @@ from typing import Any
 
 from games.rules.base import IllegalCommand
 
-from . import events as E
-from . import state as S
+from . import events as ev
 from .context import Ctx
-from .state import State
+from .state import State, round_of
 
 
 def chooser(s: State) -> int | None:
-    q = S.round_of(s)["queue"]
+    q = round_of(s)["queue"]
     return q[0] if s["phase"] == "special" and q else None
 
 
 def free_slots(s: State) -> list[int]:
-    taken = set(x for x in S.round_of(s)["chosen"] if x is not None)
-    return [slot for slot in range(1, len(S.round_of(s)["specials"]) + 1) if slot not in taken]
+    taken = set(x for x in round_of(s)["chosen"] if x is not None)
+    return [slot for slot in range(1, len(round_of(s)["specials"]) + 1) if slot not in taken]
 
 
 def legal(s: State, seat: int) -> list[dict[str, Any]]:
@@ -31,9 +30,9 @@ def legal(s: State, seat: int) -> list[dict[str, Any]]:
 
 
 def decide(ctx: Ctx, seat: int, slot: int) -> None:
-    s = ctx.s
+    s = ctx.state
     if chooser(s) != seat:
         raise IllegalCommand("it is not your turn to choose a special card")
     if slot not in free_slots(s):
         raise IllegalCommand("that special card is not available")
-    ctx.emit(E.SPECIAL_CHOSEN, {"seat": seat, "slot": slot, "special": S.round_of(s)["specials"][slot - 1]})
+    ctx.emit(ev.SPECIAL_CHOSEN, {"seat": seat, "slot": slot, "special": round_of(s)["specials"][slot - 1]})

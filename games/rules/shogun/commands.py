@@ -17,39 +17,29 @@ from __future__ import annotations
 from typing import Any
 
 from games.rules.base import BadCommand
+from games.rules.kit import Shape, parse_command
 
-FIELDS: dict[str, dict[str, Any]] = {
-    "draft": {"card": str, "village": int},
-    "samurai": {"bonus": str},
-    "plan": {"spaces": dict},
-    "special": {"slot": int},
-    "favour": {"card": int, "use": bool, "province": (str, type(None))},
-    "pass": {},
-    "execute": {},
-    "decline": {},
-    "move": {"to": str, "armies": int},
-    "revolt": {"province": str},
+
+def _plan_spaces(cmd: dict[str, Any]) -> None:
+    for space, card in cmd["spaces"].items():
+        if not isinstance(space, str) or not (card is None or isinstance(card, str)):
+            raise BadCommand("plan spaces map space names to card names or null")
+
+
+SHAPES: dict[str, Shape] = {
+    "draft": Shape({"card": str, "village": int}),
+    "samurai": Shape({"bonus": str}),
+    "plan": Shape({"spaces": dict}, check=_plan_spaces),
+    "special": Shape({"slot": int}),
+    "favour": Shape({"card": int, "use": bool, "province": (str, type(None))}),
+    "pass": Shape(),
+    "execute": Shape(),
+    "decline": Shape(),
+    "move": Shape({"to": str, "armies": int}),
+    "revolt": Shape({"province": str}),
 }
 
 
 def parse(cmd: object) -> dict[str, Any]:
-    if not isinstance(cmd, dict) or not isinstance(cmd.get("type"), str):
-        raise BadCommand("a command is a JSON object with a string 'type'")
-    spec = FIELDS.get(cmd["type"])
-    if spec is None:
-        raise BadCommand(f"unknown command type {cmd['type']!r}")
-    extra = set(cmd) - set(spec) - {"type"}
-    if extra:
-        raise BadCommand(f"unexpected field(s): {', '.join(sorted(extra))}")
-    for name, typ in spec.items():
-        if name not in cmd:
-            raise BadCommand(f"missing field {name!r}")
-        value = cmd[name]
-        bad_bool = isinstance(value, bool) and typ is int
-        if bad_bool or not isinstance(value, typ):
-            raise BadCommand(f"field {name!r} has the wrong type")
-    if cmd["type"] == "plan":
-        for space, card in cmd["spaces"].items():
-            if not isinstance(space, str) or not (card is None or isinstance(card, str)):
-                raise BadCommand("plan spaces map space names to card names or null")
-    return dict(cmd)
+    """The command checked against its shape (`BadCommand` when malformed)."""
+    return parse_command(cmd, SHAPES)

@@ -19,9 +19,8 @@ from typing import Any
 
 from games.rules.base import IllegalCommand
 
-from . import data
-from . import events as E
-from . import state as S
+from . import data, state
+from . import events as ev
 from .base_reveal import reveal_space
 from .context import Ctx
 from .options import option
@@ -52,14 +51,14 @@ def converted(s: State, seat: int, card: str | None, k: int) -> int:
 
 
 def auto_convert(ctx: Ctx) -> bool:
-    for seat in S.round_of(ctx.s)["order"]:
+    for seat in state.round_of(ctx.state)["order"]:
         for space in data.COURT_SPACES:
-            s = ctx.s
-            card = S.plan_card(s, seat, space)
+            s = ctx.state
+            card = state.plan_card(s, seat, space)
             k = data.court_size(space)
             n = converted(s, seat, card, k)
             ctx.emit(
-                E.COURT_CONVERTED,
+                ev.COURT_CONVERTED,
                 {
                     "seat": seat,
                     "space": space,
@@ -70,34 +69,34 @@ def auto_convert(ctx: Ctx) -> bool:
                     "reveals": reveal_space(s, seat, space),
                 },
             )
-    s = ctx.s
-    pos = {seat: i for i, seat in enumerate(S.round_of(s)["order"])}
+    s = ctx.state
+    pos = {seat: i for i, seat in enumerate(state.round_of(s)["order"])}
     queue = sorted(
         (x for x in range(s["n"]) if s["players"][x]["vestibule"] > 0),
         key=lambda x: (-s["players"][x]["vestibule"], pos[x]),
     )
-    ctx.emit(E.COURT_RANKED, {"queue": queue})
+    ctx.emit(ev.COURT_RANKED, {"queue": queue})
     return True
 
 
 def current(s: State) -> int | None:
-    q = S.round_of(s)["court_queue"]
+    q = state.round_of(s)["court_queue"]
     return q[0] if s["phase"] == "favour" and q else None
 
 
 def affordable(s: State, seat: int) -> list[list[int]]:
     v = s["players"][seat]["vestibule"]
-    return [f for f in S.round_of(s)["favours"] if f[0] <= v]
+    return [f for f in state.round_of(s)["favours"] if f[0] <= v]
 
 
 def auto_favour(ctx: Ctx) -> bool:
-    s = ctx.s
+    s = ctx.state
     seat = current(s)
-    if seat is None or not S.round_of(s)["favours"]:
-        ctx.emit(E.COURT_ENDED, {"removed": [f[1] for f in S.round_of(s)["favours"]]})
+    if seat is None or not state.round_of(s)["favours"]:
+        ctx.emit(ev.COURT_ENDED, {"removed": [f[1] for f in state.round_of(s)["favours"]]})
         return True
     if not affordable(s, seat):
-        ctx.emit(E.COURT_PASSED, {"seat": seat})
+        ctx.emit(ev.COURT_PASSED, {"seat": seat})
         return True
     return False
 
@@ -109,15 +108,15 @@ def targets(s: State, seat: int, card: int) -> list[str | None]:
     """The `province` values allowed with use=true (None = the card needs no target)."""
     fav = data.FAVOURS[card]
     t = fav["type"]
-    own: list[str | None] = list(sorted(S.owned(s, seat)))
+    own: list[str | None] = list(sorted(state.owned(s, seat)))
     if t == "building":
-        return [p for p in own if p is not None and S.can_build(s, seat, p, fav["building"])]
+        return [p for p in own if p is not None and state.can_build(s, seat, p, fav["building"])]
     if t == "remove_marker":
         marked: list[str | None] = [p for p in own if p is not None and s["provinces"][p]["markers"] > 0]
         return marked or [None]  # no marker: keep the card for the next one
     if t == "free_armies":
         neutral = [p for p in s["in_play"] if s["provinces"][p]["owner"] is None]
-        return own + (neutral if S.supply(s, seat) > 0 else [])
+        return own + (neutral if state.supply(s, seat) > 0 else [])
     return [None]
 
 
@@ -141,17 +140,17 @@ def legal(s: State, seat: int, version: int = data.RULES_VERSION) -> list[dict[s
 
 
 def decide_pass(ctx: Ctx, seat: int) -> None:
-    if current(ctx.s) != seat:
+    if current(ctx.state) != seat:
         raise IllegalCommand("it is not your turn at the court")
-    ctx.emit(E.COURT_PASSED, {"seat": seat})
+    ctx.emit(ev.COURT_PASSED, {"seat": seat})
 
 
 def decide_favour(ctx: Ctx, seat: int, card: int, use: bool, prov: str | None) -> None:
-    s = ctx.s
+    s = ctx.state
     version = getattr(ctx, "version", data.RULES_VERSION)
     if current(s) != seat:
         raise IllegalCommand("it is not your turn at the court")
-    slot = next((f for f in S.round_of(s)["favours"] if f[1] == card), None)
+    slot = next((f for f in state.round_of(s)["favours"] if f[1] == card), None)
     if slot is None:
         raise IllegalCommand("that favour card is not in the audience hall")
     if slot[0] > s["players"][seat]["vestibule"]:
@@ -165,7 +164,7 @@ def decide_favour(ctx: Ctx, seat: int, card: int, use: bool, prov: str | None) -
             f"favour #{card} takes effect when taken (only 'may' favours can be left unused)"
         )
     ctx.emit(
-        E.FAVOUR_TAKEN,
+        ev.FAVOUR_TAKEN,
         {
             "seat": seat,
             "card": card,
@@ -183,9 +182,9 @@ def _effect(s: State, seat: int, card: int, use: bool, prov: str | None) -> dict
     if not use:
         return {}
     if fav["type"] == "tray":
-        return {"n": min(fav["amount"], S.supply(s, seat))}
+        return {"n": min(fav["amount"], state.supply(s, seat))}
     if fav["type"] == "free_armies":
-        return {"n": min(fav["amount"], S.supply(s, seat))}
+        return {"n": min(fav["amount"], state.supply(s, seat))}
     if fav["type"] == "building" and prov is not None:
         return {"calmed": calms(s, prov, fav["building"])}
     return {}
@@ -193,4 +192,4 @@ def _effect(s: State, seat: int, card: int, use: bool, prov: str | None) -> dict
 
 def calms(s: State, prov: str, kind: str) -> bool:
     """Nô-theatre events E01/E02: building a theatre removes the markers there."""
-    return kind == "theatre" and S.event(s).get("effect") == "theatre_calms"
+    return kind == "theatre" and state.event(s).get("effect") == "theatre_calms"

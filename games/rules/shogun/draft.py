@@ -15,16 +15,15 @@ from typing import Any
 from games.rules.base import IllegalCommand, Rng
 
 from . import data
-from . import events as E
-from . import state as S
+from . import events as ev
 from .context import Ctx
-from .state import State
+from .state import State, draft_of
 
 DISPLAY = data.SETUP["draft_display"]
 
 
 def drafter(s: State) -> int:
-    d = S.draft_of(s)
+    d = draft_of(s)
     return (d["first"] + d["turn"]) % s["n"]
 
 
@@ -41,49 +40,49 @@ def draw(pool: list[str], bottom: list[str], k: int, rng: Rng) -> list[str]:
 
 def begin(ctx: Ctx) -> None:
     """Emit DraftBegan: a random first player and the first two face-up cards."""
-    s = ctx.s
+    s = ctx.state
     villages = [list(data.SETUP["start_villages"][s["n"]]) for _ in range(s["n"])]
-    first = ctx.rng("draft-first").randbelow(s["n"])
-    display = draw(sorted(s["in_play"]), [], DISPLAY, ctx.rng("draft-deck"))
-    ctx.emit(E.DRAFT_BEGAN, {"first": first, "display": display, "villages": villages})
+    first = ctx.stream("draft-first").randbelow(s["n"])
+    display = draw(sorted(s["in_play"]), [], DISPLAY, ctx.stream("draft-deck"))
+    ctx.emit(ev.DRAFT_BEGAN, {"first": first, "display": display, "villages": villages})
 
 
 def auto(ctx: Ctx) -> bool:
     """Start the next drafter's turn (with the repeated-pair rule). False = wait."""
-    s = ctx.s
-    d = S.draft_of(s)
+    s = ctx.state
+    d = draft_of(s)
     if d["offered"]:
         return False
     seat = drafter(s)
     if d["last_offer"][seat] is not None and d["last_offer"][seat] == sorted(d["display"]):
         bottom = d["bottom"] + d["display"]
-        new = draw(d["pool"], bottom, DISPLAY, ctx.rng("draft-deck"))
-        ctx.emit(E.DRAFT_DISPLAY_RECYCLED, {"recycled": list(d["display"]), "display": new})
-    ctx.emit(E.DRAFT_TURN_BEGAN, {"seat": seat, "display": list(S.draft_of(ctx.s)["display"])})
+        new = draw(d["pool"], bottom, DISPLAY, ctx.stream("draft-deck"))
+        ctx.emit(ev.DRAFT_DISPLAY_RECYCLED, {"recycled": list(d["display"]), "display": new})
+    ctx.emit(ev.DRAFT_TURN_BEGAN, {"seat": seat, "display": list(draft_of(ctx.state)["display"])})
     return True
 
 
 def legal(s: State, seat: int) -> list[dict[str, Any]]:
-    if s["phase"] != "draft" or not S.draft_of(s)["offered"] or drafter(s) != seat:
+    if s["phase"] != "draft" or not draft_of(s)["offered"] or drafter(s) != seat:
         return []
-    d = S.draft_of(s)
+    d = draft_of(s)
     sizes = sorted(set(d["villages"][seat]), reverse=True)
     cards = list(d["display"]) + (["blind"] if d["pool"] or d["bottom"] else [])
     return [{"type": "draft", "card": c, "village": v} for c in cards for v in sizes]
 
 
 def decide(ctx: Ctx, seat: int, cmd: dict[str, Any]) -> None:
-    s = ctx.s
+    s = ctx.state
     if s["phase"] != "draft" or drafter(s) != seat:
         raise IllegalCommand("it is not your turn to draft a province")
-    d = S.draft_of(s)
+    d = draft_of(s)
     if cmd["village"] not in d["villages"][seat]:
         raise IllegalCommand("you have no start village with that many armies left")
     pool, bottom = list(d["pool"]), list(d["bottom"])
     if cmd["card"] == "blind":
         if not pool and not bottom:
             raise IllegalCommand("the province deck is empty")
-        prov = draw(pool, bottom, 1, ctx.rng("draft-blind"))[0]
+        prov = draw(pool, bottom, 1, ctx.stream("draft-blind"))[0]
         source = "blind"
         pool = [c for c in pool if c != prov]
         bottom = [c for c in bottom if c != prov]
@@ -92,8 +91,8 @@ def decide(ctx: Ctx, seat: int, cmd: dict[str, Any]) -> None:
     else:
         raise IllegalCommand(f"{cmd['card']} is not a face-up province card")
     shown = len(d["display"]) - (1 if source == "display" else 0)
-    refill = draw(pool, bottom, DISPLAY - shown, ctx.rng("draft-deck"))
+    refill = draw(pool, bottom, DISPLAY - shown, ctx.stream("draft-deck"))
     ctx.emit(
-        E.PROVINCE_DRAFTED,
+        ev.PROVINCE_DRAFTED,
         {"seat": seat, "province": prov, "armies": cmd["village"], "source": source, "refill": refill},
     )

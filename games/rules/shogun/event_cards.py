@@ -10,5 +10,5 @@ from .context import Ctx
 
 def year_events(ctx: Ctx, past: list[str]) -> list[str]:
     left = [e for e in data.EVENT_IDS if e not in past]
-    picks = ctx.rng("year-events").shuffled(left)[: data.CARDS["events_per_year"]]
+    picks = ctx.stream("year-events").shuffled(left)[: data.CARDS["events_per_year"]]
     return sorted(picks)

@@ -2,19 +2,19 @@
 
 Never validates, never draws randomness: every random outcome is in the payload. The
 input state is never mutated: each handler declares the top-level keys it changes and
-only those are deep-copied (copy-on-write; `test_evolve_never_mutates_its_input`). Payloads may come back from
+only those are deep-copied (the kit's copy-on-write; `test_evolve_never_mutates_its_input`). Payloads may come back from
 the JSON store with lists for tuples and string keys only, so handlers read lists.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, cast
 
 from games.rules.base import Event
+from games.rules.kit import Evolver
 
 from . import data
-from . import events as E
+from . import events as ev
 from .options import option
 from .state import (
     Draft,
@@ -22,7 +22,6 @@ from .state import (
     Province,
     State,
     Tower,
-    clone,
     draft_of,
     plans_of,
     raw,
@@ -31,33 +30,14 @@ from .state import (
     winter_of,
 )
 
-Handler = Callable[[State, Payload], None]
-_H: dict[str, tuple[Handler, tuple[str, ...]]] = {}
-
-
-def on(event_type: str, *mutates: str) -> Callable[[Handler], Handler]:
-    """Register a handler and the top-level state keys it mutates in place: only those
-    are deep-copied (copy-on-write), everything else is shared with the input state."""
-
-    def reg(fn: Handler) -> Handler:
-        _H[event_type] = (fn, mutates)
-        return fn
-
-    return reg
+evolves: Evolver[State] = Evolver("shogun")
+"""Event type -> handler and the top-level keys it mutates (the kit deep-copies only
+those; an unknown event type raises `UnknownEvent`)."""
 
 
 def evolve(state: State, event: Event) -> State:
-    entry = _H.get(event.type)
-    if entry is None:
-        return state
-    fn, mutates = entry
-    s = cast(State, dict(state))
-    entries = raw(s)
-    for key in mutates:
-        if entries.get(key) is not None:
-            entries[key] = clone(entries[key])
-    fn(s, dict(event.payload))
-    return s
+    """The state after `event` (the input state is never mutated)."""
+    return evolves.evolve(state, event)
 
 
 def _neutral() -> Province:
@@ -85,7 +65,7 @@ def _lose(s: State, seat: int, prov: str) -> None:
 # --- setup ------------------------------------------------------------------------------
 
 
-@on(E.GAME_STARTED)
+@evolves(ev.GAME_STARTED)
 def _started(s: State, p: Payload) -> None:
     n = len(p["colours"])
     raw(s).clear()
@@ -134,7 +114,7 @@ def _started(s: State, p: Payload) -> None:
     )
 
 
-@on(E.TOWER_SEEDED, "players")
+@evolves(ev.TOWER_SEEDED, mutates=("players",))
 def _seeded(s: State, p: Payload) -> None:
     s["tower"] = _tower(p["tower"])
     for seat, k in enumerate(p["officials"]):
@@ -142,7 +122,7 @@ def _seeded(s: State, p: Payload) -> None:
         s["players"][seat]["vestibule"] += k
 
 
-@on(E.YEAR_BEGAN, "players")
+@evolves(ev.YEAR_BEGAN, mutates=("players",))
 def _year(s: State, p: Payload) -> None:
     s["year"] = p["year"]
     s["year_events"] = list(p["events"])
@@ -155,7 +135,7 @@ def _year(s: State, p: Payload) -> None:
     s["phase"] = "season_start"
 
 
-@on(E.PROVINCES_DEALT, "provinces")
+@evolves(ev.PROVINCES_DEALT, mutates=("provinces",))
 def _dealt(s: State, p: Payload) -> None:
     for prov, seat, armies in p["placements"]:
         _occupy(s["provinces"][prov], seat, armies)
@@ -176,7 +156,7 @@ def _take_from_deck(d: Draft, card: str) -> None:
             return
 
 
-@on(E.DRAFT_BEGAN)
+@evolves(ev.DRAFT_BEGAN)
 def _draft_began(s: State, p: Payload) -> None:
     d: Draft = {
         "first": p["first"],
@@ -194,7 +174,7 @@ def _draft_began(s: State, p: Payload) -> None:
     s["phase"] = "draft"
 
 
-@on(E.DRAFT_DISPLAY_RECYCLED, "draft")
+@evolves(ev.DRAFT_DISPLAY_RECYCLED, mutates=("draft",))
 def _recycled(s: State, p: Payload) -> None:
     d = draft_of(s)
     d["bottom"].extend(p["recycled"])
@@ -203,14 +183,20 @@ def _recycled(s: State, p: Payload) -> None:
         _take_from_deck(d, c)
 
 
-@on(E.DRAFT_TURN_BEGAN, "draft")
+@evolves(ev.DRAFT_TURN_BEGAN, mutates=("draft",))
 def _draft_turn(s: State, p: Payload) -> None:
     d = draft_of(s)
     d["last_offer"][p["seat"]] = sorted(p["display"])
     d["offered"] = True
 
 
-@on(E.PROVINCE_DRAFTED, "draft", "provinces")
+@evolves(
+    ev.PROVINCE_DRAFTED,
+    mutates=(
+        "draft",
+        "provinces",
+    ),
+)
 def _drafted(s: State, p: Payload) -> None:
     d = draft_of(s)
     prov, seat = p["province"], p["seat"]
@@ -233,7 +219,13 @@ def _drafted(s: State, p: Payload) -> None:
 # --- season -----------------------------------------------------------------------------
 
 
-@on(E.SEASON_BEGAN, "players", "favour_pool")
+@evolves(
+    ev.SEASON_BEGAN,
+    mutates=(
+        "players",
+        "favour_pool",
+    ),
+)
 def _season(s: State, p: Payload) -> None:
     n = s["n"]
     s["season"] = p["season"]
@@ -268,7 +260,14 @@ def _season(s: State, p: Payload) -> None:
     s["phase"] = "samurai" if pending else "plan"
 
 
-@on(E.SAMURAI_BONUS_TAKEN, "players", "tower", "samurai_pending")
+@evolves(
+    ev.SAMURAI_BONUS_TAKEN,
+    mutates=(
+        "players",
+        "tower",
+        "samurai_pending",
+    ),
+)
 def _samurai(s: State, p: Payload) -> None:
     pl = s["players"][p["seat"]]
     bonus, amount = p["bonus"], p["amount"]
@@ -285,7 +284,13 @@ def _samurai(s: State, p: Payload) -> None:
         s["phase"] = "plan"
 
 
-@on(E.CARD_PLANNED, "round", "plans")
+@evolves(
+    ev.CARD_PLANNED,
+    mutates=(
+        "round",
+        "plans",
+    ),
+)
 def _planned(s: State, p: Payload) -> None:
     r = round_of(s)
     seat = p["seat"]
@@ -294,13 +299,19 @@ def _planned(s: State, p: Payload) -> None:
         r["planned"][seat] = True
 
 
-@on(E.EVENT_REVEALED, "used_events")
+@evolves(ev.EVENT_REVEALED, mutates=("used_events",))
 def _event(s: State, p: Payload) -> None:
     s["event"] = p["event"]
     s["used_events"].append(p["event"])
 
 
-@on(E.BIDS_REVEALED, "round", "players")
+@evolves(
+    ev.BIDS_REVEALED,
+    mutates=(
+        "round",
+        "players",
+    ),
+)
 def _bids(s: State, p: Payload) -> None:
     r = round_of(s)
     _reveal(s, p["reveals"])
@@ -311,7 +322,13 @@ def _bids(s: State, p: Payload) -> None:
     s["phase"] = "special"
 
 
-@on(E.SPECIAL_CHOSEN, "round", "players")
+@evolves(
+    ev.SPECIAL_CHOSEN,
+    mutates=(
+        "round",
+        "players",
+    ),
+)
 def _special(s: State, p: Payload) -> None:
     r = round_of(s)
     seat, slot = p["seat"], p["slot"]
@@ -326,7 +343,15 @@ def _special(s: State, p: Payload) -> None:
 # --- Tenno's Court ----------------------------------------------------------------------
 
 
-@on(E.COURT_CONVERTED, "round", "provinces", "tower", "players")
+@evolves(
+    ev.COURT_CONVERTED,
+    mutates=(
+        "round",
+        "provinces",
+        "tower",
+        "players",
+    ),
+)
 def _converted(s: State, p: Payload) -> None:
     _reveal(s, p["reveals"])
     if not p["done"]:
@@ -343,7 +368,7 @@ def _converted(s: State, p: Payload) -> None:
     pl["vestibule"] += k
 
 
-@on(E.COURT_RANKED, "round")
+@evolves(ev.COURT_RANKED, mutates=("round",))
 def _ranked(s: State, p: Payload) -> None:
     round_of(s)["court_queue"] = list(p["queue"])
     s["phase"] = "favour"
@@ -356,12 +381,27 @@ def _to_hall(s: State, seat: int) -> None:
     round_of(s)["court_queue"].remove(seat)
 
 
-@on(E.COURT_PASSED, "players", "round")
+@evolves(
+    ev.COURT_PASSED,
+    mutates=(
+        "players",
+        "round",
+    ),
+)
 def _passed(s: State, p: Payload) -> None:
     _to_hall(s, p["seat"])
 
 
-@on(E.FAVOUR_TAKEN, "players", "round", "tower", "provinces", "tiles")
+@evolves(
+    ev.FAVOUR_TAKEN,
+    mutates=(
+        "players",
+        "round",
+        "tower",
+        "provinces",
+        "tiles",
+    ),
+)
 def _favour(s: State, p: Payload) -> None:
     seat, card = p["seat"], p["card"]
     _to_hall(s, seat)
@@ -374,16 +414,15 @@ def _favour(s: State, p: Payload) -> None:
         _apply_favour(s, seat, data.FAVOURS[card], p)
 
 
+_COUNTERS = {"chests": "money", "rice": "rice", "vp": "vp"}  # favour type -> player counter
+
+
 def _apply_favour(s: State, seat: int, fav: dict[str, Any], p: Payload) -> None:
     pl, t, prov = s["players"][seat], fav["type"], p.get("province")
     if t == "cancel_event":
         s["event_cancelled"] = True
-    elif t == "chests":
-        pl["money"] += fav["amount"]
-    elif t == "rice":
-        pl["rice"] += fav["amount"]
-    elif t == "vp":
-        pl["vp"] += fav["amount"]
+    elif t in _COUNTERS:
+        cast(dict[str, Any], pl)[_COUNTERS[t]] += fav["amount"]
     elif t == "tray":
         s["tower"]["tray"].extend([seat] * p["n"])
     elif t == "immunity":
@@ -408,7 +447,13 @@ def _build(s: State, prov: str, kind: str, calmed: bool) -> None:
         p["markers"] = 0 if option(s, "theatre_calms") == "all" else max(0, p["markers"] - 1)
 
 
-@on(E.COURT_ENDED, "players", "round")
+@evolves(
+    ev.COURT_ENDED,
+    mutates=(
+        "players",
+        "round",
+    ),
+)
 def _court_ended(s: State, p: Payload) -> None:
     for pl in s["players"]:
         pl["vestibule"] += pl["hall"]
@@ -425,14 +470,14 @@ def _sub(s: State, value: str) -> None:
         round_of(s)["cur"]["sub"] = value
 
 
-@on(E.SPACE_REVEALED, "round")
+@evolves(ev.SPACE_REVEALED, mutates=("round",))
 def _space(s: State, p: Payload) -> None:
     _reveal(s, p["reveals"])
     round_of(s)["revealed"][p["seat"]][p["space"]] = p["card"]
     _sub(s, p["next"])
 
 
-@on(E.ACTION_DECLINED, "round")
+@evolves(ev.ACTION_DECLINED, mutates=("round",))
 def _declined(s: State, p: Payload) -> None:
     # Declining the recruit of Recruit 1 + move leaves the move, unless the move needs
     # the recruit (option recruit1: mandatory).
@@ -440,21 +485,41 @@ def _declined(s: State, p: Payload) -> None:
     _sub(s, "move" if then_move else "end")
 
 
-@on(E.BUILT, "players", "provinces", "tiles", "round")
+@evolves(
+    ev.BUILT,
+    mutates=(
+        "players",
+        "provinces",
+        "tiles",
+        "round",
+    ),
+)
 def _built(s: State, p: Payload) -> None:
     s["players"][p["seat"]]["money"] -= p["cost"]
     _build(s, p["province"], p["building"], p["calmed"])
     _sub(s, "end")
 
 
-@on(E.COLLECTED, "players", "round")
+@evolves(
+    ev.COLLECTED,
+    mutates=(
+        "players",
+        "round",
+    ),
+)
 def _collected(s: State, p: Payload) -> None:
     pl = s["players"][p["seat"]]
     pl["rice" if p["what"] == "rice" else "money"] += p["amount"]
     _sub(s, "end")
 
 
-@on(E.MARKER_PLACED, "provinces", "players")
+@evolves(
+    ev.MARKER_PLACED,
+    mutates=(
+        "provinces",
+        "players",
+    ),
+)
 def _marker(s: State, p: Payload) -> None:
     prov = s["provinces"][p["province"]]
     if p["cancelled"]:
@@ -463,21 +528,42 @@ def _marker(s: State, p: Payload) -> None:
         prov["markers"] += 1
 
 
-@on(E.RECRUITED, "players", "provinces", "round")
+@evolves(
+    ev.RECRUITED,
+    mutates=(
+        "players",
+        "provinces",
+        "round",
+    ),
+)
 def _recruited(s: State, p: Payload) -> None:
     s["players"][p["seat"]]["money"] -= p["cost"]
     s["provinces"][p["province"]]["armies"] += p["armies"]
     _sub(s, "move" if p["space"] == "recruit1" else "end")
 
 
-@on(E.ARMIES_MOVED, "provinces", "round")
+@evolves(
+    ev.ARMIES_MOVED,
+    mutates=(
+        "provinces",
+        "round",
+    ),
+)
 def _moved(s: State, p: Payload) -> None:
     s["provinces"][p["from"]]["armies"] -= p["armies"]
     s["provinces"][p["to"]]["armies"] += p["armies"]
     _sub(s, "end")
 
 
-@on(E.BATTLE_FOUGHT, "provinces", "tiles", "round", "winter")
+@evolves(
+    ev.BATTLE_FOUGHT,
+    mutates=(
+        "provinces",
+        "tiles",
+        "round",
+        "winter",
+    ),
+)
 def _battle(s: State, p: Payload) -> None:
     if p["from"]:
         s["provinces"][p["from"]]["armies"] -= p["armies"]
@@ -497,14 +583,14 @@ def _battle(s: State, p: Payload) -> None:
         winter_of(s)["left"].remove(p["province"])
 
 
-@on(E.ACTION_TURN_ENDED, "round")
+@evolves(ev.ACTION_TURN_ENDED, mutates=("round",))
 def _turn_ended(s: State, p: Payload) -> None:
     cur = round_of(s)["cur"]
     cur["j"] += 1
     cur["sub"] = None
 
 
-@on(E.ACTION_COMPLETED, "round")
+@evolves(ev.ACTION_COMPLETED, mutates=("round",))
 def _action_done(s: State, p: Payload) -> None:
     r = round_of(s)
     r["cur"] = {"i": r["cur"]["i"] + 1, "j": 0, "sub": None}
@@ -513,7 +599,13 @@ def _action_done(s: State, p: Payload) -> None:
         r["pool"].remove(p["next"])
 
 
-@on(E.SEASON_ENDED, "players", "round")
+@evolves(
+    ev.SEASON_ENDED,
+    mutates=(
+        "players",
+        "round",
+    ),
+)
 def _season_ended(s: State, p: Payload) -> None:
     for pl in s["players"]:
         pl["special"], pl["immune"] = None, []  # specials returned, immunities discarded
@@ -530,7 +622,7 @@ def _season_ended(s: State, p: Payload) -> None:
 # --- winter -----------------------------------------------------------------------------
 
 
-@on(E.WINTER_RICE_LOST, "players")
+@evolves(ev.WINTER_RICE_LOST, mutates=("players",))
 def _rice_lost(s: State, p: Payload) -> None:
     s["famine"] = []
     for seat, loss in enumerate(p["losses"]):
@@ -538,7 +630,13 @@ def _rice_lost(s: State, p: Payload) -> None:
     s["winter"] = {"queue": list(p["starving"]), "seat": None, "left": [], "extra": 0}
 
 
-@on(E.FAMINE_STRUCK, "famine", "winter")
+@evolves(
+    ev.FAMINE_STRUCK,
+    mutates=(
+        "famine",
+        "winter",
+    ),
+)
 def _famine(s: State, p: Payload) -> None:
     s["famine"].append({k: p[k] for k in ("seat", "shortfall", "revolts", "extra", "provinces")})
     w = winter_of(s)
@@ -546,20 +644,20 @@ def _famine(s: State, p: Payload) -> None:
     w["seat"], w["left"], w["extra"] = p["seat"], list(p["provinces"]), p["extra"]
 
 
-@on(E.SCORED, "players")
+@evolves(ev.SCORED, mutates=("players",))
 def _scored(s: State, p: Payload) -> None:
     for seat, sc in enumerate(p["scores"]):
         s["players"][seat]["vp"] += sc["total"]
     s["last_scoring"] = list(p["scores"])
 
 
-@on(E.MARKERS_CLEARED, "provinces")
+@evolves(ev.MARKERS_CLEARED, mutates=("provinces",))
 def _cleared(s: State, p: Payload) -> None:
     for prov in s["provinces"].values():
         prov["markers"] = 0
 
 
-@on(E.GAME_ENDED)
+@evolves(ev.GAME_ENDED)
 def _ended(s: State, p: Payload) -> None:
     s["phase"] = "over"
     s["result"] = {"winners": list(p["winners"]), "scores": list(p["scores"])}

@@ -9,37 +9,162 @@ the import graph free of circles.
 
 from __future__ import annotations
 
-from games.rules.base import Pending
+from collections.abc import Callable
 
-from . import actions, bidding, court, data, draft, planning, winter
-from . import events as E
-from . import state as S
+from games.rules.base import Pending
+from games.rules.kit import Command, Decision, decision_of
+
+from . import actions, bidding, court, data, draft, planning, samurai, winter
+from . import events as ev
 from .context import Ctx
-from .state import State
+from .state import State, draft_of, owned, region_of, round_of
+
+# ---------------------------------------------------------------------------
+# The decision table: phase -> Decision. The kit's four roles take, here:
+# pending(state) -> seats; legal(state, seat, version) -> commands;
+# decide(ctx, seat, cmd); default(state, seat, version) -> command.
+
+
+def _one(seat: int | None) -> list[int]:
+    return [] if seat is None else [seat]
+
+
+def _draft_pending(s: State) -> list[int]:
+    return [draft.drafter(s)] if draft_of(s)["offered"] else []
+
+
+def _plan_pending(s: State) -> list[int]:
+    return [x for x in range(s["n"]) if not round_of(s)["planned"][x]]
+
+
+def _actor(s: State) -> list[int]:
+    a = actions.actor(s)
+    return [] if a is None else [a[0]]
+
+
+def _unlisted(s: State, seat: int, version: int) -> list[Command]:
+    """Planning has too many commands to list: `rules.legal_commands` gives a template."""
+    return []
+
+
+def _plan_default(s: State, seat: int, version: int) -> Command:
+    return {"type": "plan", "spaces": planning.default(s, seat)}
+
+
+def _pass(s: State, seat: int, version: int) -> Command:
+    return {"type": "pass"}
+
+
+def _listed_default(s: State, seat: int, version: int) -> Command | None:
+    """Decline when the rules allow it; a forced execution moves within the seat's own
+    provinces rather than into a battle; otherwise the first listed command."""
+    listed = DECISIONS[s["phase"]].legal(s, seat, version)
+    if any(c["type"] == "decline" for c in listed):
+        return {"type": "decline"}
+    safe = [c for c in listed if c["type"] == "move" and s["provinces"][c["to"]]["owner"] == seat]
+    return (safe or listed)[0] if listed else None
+
+
+def _version_free(legal: Callable[[State, int], list[Command]]) -> Callable[[State, int, int], list[Command]]:
+    return lambda s, seat, version: legal(s, seat)
+
+
+DECISIONS: dict[str, Decision] = {
+    "draft": Decision(
+        pending=_draft_pending,
+        legal=_version_free(draft.legal),
+        decide=lambda ctx, seat, cmd: draft.decide(ctx, seat, cmd),
+        default=_listed_default,
+        commands=frozenset({"draft"}),
+    ),
+    "samurai": Decision(
+        pending=lambda s: list(s["samurai_pending"]),
+        legal=_version_free(samurai.legal),
+        decide=lambda ctx, seat, cmd: samurai.decide(ctx, seat, cmd["bonus"]),
+        default=_listed_default,
+        commands=frozenset({"samurai"}),
+    ),
+    "plan": Decision(
+        pending=_plan_pending,
+        legal=_unlisted,
+        decide=lambda ctx, seat, cmd: planning.decide(ctx, seat, cmd["spaces"]),
+        default=_plan_default,
+        commands=frozenset({"plan"}),
+    ),
+    "special": Decision(
+        pending=lambda s: _one(bidding.chooser(s)),
+        legal=_version_free(bidding.legal),
+        decide=lambda ctx, seat, cmd: bidding.decide(ctx, seat, cmd["slot"]),
+        default=_listed_default,
+        commands=frozenset({"special"}),
+        name="choose_special",
+    ),
+    "favour": Decision(
+        pending=lambda s: _one(court.current(s)),
+        legal=court.legal,
+        decide=lambda ctx, seat, cmd: _favour(ctx, seat, cmd),
+        default=_pass,
+        commands=frozenset({"favour", "pass"}),
+    ),
+    "actions": Decision(
+        pending=_actor,
+        legal=_version_free(actions.legal),
+        decide=lambda ctx, seat, cmd: _action(ctx, seat, cmd),
+        default=_listed_default,
+        commands=frozenset({"execute", "decline", "move"}),
+    ),
+    "winter": Decision(
+        pending=lambda s: _one(winter.chooser(s)),
+        legal=_version_free(winter.legal),
+        decide=lambda ctx, seat, cmd: winter.decide(ctx, seat, cmd["province"]),
+        default=_listed_default,
+        commands=frozenset({"revolt"}),
+        name="famine_order",
+    ),
+}
+
+
+def _favour(ctx: Ctx, seat: int, cmd: Command) -> None:
+    if cmd["type"] == "pass":
+        court.decide_pass(ctx, seat)
+    else:
+        court.decide_favour(ctx, seat, cmd["card"], cmd["use"], cmd["province"])
+
+
+def _action(ctx: Ctx, seat: int, cmd: Command) -> None:
+    if cmd["type"] == "execute":
+        actions.decide_execute(ctx, seat)
+    elif cmd["type"] == "decline":
+        actions.decide_decline(ctx, seat)
+    else:
+        actions.decide_move(ctx, seat, cmd["to"], cmd["armies"])
+
+
+def kind_of(state: State) -> str:
+    """The name `pending` gives the decision of the current phase (an action's is
+    `<action>:<sub-step>`)."""
+    phase = state["phase"]
+    a = actions.actor(state) if phase == "actions" else None
+    if a is not None:
+        return f"{a[1]}:{a[2]}"
+    return DECISIONS[phase].name or phase
 
 
 def pending(state: State) -> list[Pending]:
     """The seats that must decide now, with the decision's kind."""
-    phase = state.get("phase")
-    if phase == "draft" and S.draft_of(state)["offered"]:
-        return [Pending(draft.drafter(state), "draft")]
-    if phase == "samurai":
-        return [Pending(x, "samurai") for x in state["samurai_pending"]]
-    if phase == "plan":
-        return [Pending(x, "plan") for x in range(state["n"]) if not S.round_of(state)["planned"][x]]
-    chooser = bidding.chooser(state) if phase == "special" else None
-    if chooser is not None:
-        return [Pending(chooser, "choose_special")]
-    taker = court.current(state) if phase == "favour" else None
-    if taker is not None:
-        return [Pending(taker, "favour")]
-    starving = winter.chooser(state) if phase == "winter" else None
-    if starving is not None:
-        return [Pending(starving, "famine_order")]
-    a = actions.actor(state)
-    if a is not None:
-        return [Pending(a[0], f"{a[1]}:{a[2]}")]
-    return []
+    decision = DECISIONS.get(state.get("phase", ""))
+    if decision is None:
+        return []
+    return [Pending(seat, kind_of(state)) for seat in decision.pending(state)]
+
+
+def decide(ctx: Ctx, seat: int, cmd: Command) -> None:
+    """Apply `cmd` through the decision of the current phase (refused if it does not
+    understand that command type), then run the automatic steps."""
+    decision = decision_of(DECISIONS, ctx.state["phase"], cmd["type"])
+    assert decision.decide is not None  # every Shogun phase decides its own commands
+    decision.decide(ctx, seat, cmd)
+    advance(ctx)
 
 
 def advance(ctx: Ctx) -> None:
@@ -53,26 +178,26 @@ def advance(ctx: Ctx) -> None:
         "winter": winter.auto,
     }
     for _ in range(100000):  # a guard; a real game needs a few hundred steps
-        step = steps.get(ctx.s["phase"])
+        step = steps.get(ctx.state["phase"])
         if step is None or not step(ctx):
             return
     raise RuntimeError("automatic steps did not settle")
 
 
 def regions_held(s: State, seat: int) -> int:
-    return len({S.region_of(s, p) for p in S.owned(s, seat)})
+    return len({region_of(s, p) for p in owned(s, seat)})
 
 
 def begin_season(ctx: Ctx) -> bool:
     """Reveal 5 action cards (the other 5 stay face down: drawn when needed), lay the
     special cards on the turn-order slots, reveal 3 favour cards, turn Samurai cards."""
-    s = ctx.s
-    acts = ctx.rng("actions").shuffled(data.ACTION_IDS)
+    s = ctx.state
+    acts = ctx.stream("actions").shuffled(data.ACTION_IDS)
     shown = acts[: data.CARDS["face_up_actions"]]
-    specials = ctx.rng("specials").shuffled(data.SPECIAL_IDS)
+    specials = ctx.stream("specials").shuffled(data.SPECIAL_IDS)
     favours = []
     if s["opts"]["tennos_court"]:
-        picks = ctx.rng("favours").shuffled(s["favour_pool"])[: len(data.FAVOUR_COSTS)]
+        picks = ctx.stream("favours").shuffled(s["favour_pool"])[: len(data.FAVOUR_COSTS)]
         favours = [
             [cost, card] for cost, card in zip(data.FAVOUR_COSTS, sorted(picks, reverse=True), strict=True)
         ]
@@ -82,7 +207,7 @@ def begin_season(ctx: Ctx) -> bool:
             if regions_held(s, seat) >= data.CARDS["samurai_regions"]:
                 samurai.append([seat, min(s["players"][seat]["samurai"] + 1, len(data.SAMURAI))])
     ctx.emit(
-        E.SEASON_BEGAN,
+        ev.SEASON_BEGAN,
         {
             "year": s["year"],
             "season": s["season"],

@@ -18,19 +18,18 @@ from typing import Any
 
 from games.rules.base import IllegalCommand, Template, commit
 
-from . import data
-from . import events as E
-from . import state as S
+from . import data, state
+from . import events as ev
 from .base_reveal import plan_key, reveal_space
 from .context import Ctx
 from .state import State
 
 
 def validate(s: State, seat: int, spaces: dict[str, Any]) -> dict[str, Any]:
-    names = S.spaces(s)
+    names = state.spaces(s)
     if set(spaces) != set(names):
         raise IllegalCommand(f"a plan must name exactly these spaces: {', '.join(names)}")
-    hand = S.hand(s, seat)
+    hand = state.hand(s, seat)
     used = [c for c in spaces.values() if c is not None]
     if any(c not in hand for c in used):
         raise IllegalCommand("a planned card is not in your hand")
@@ -49,9 +48,9 @@ def default(s: State, seat: int) -> dict[str, Any]:
     """The missed-deadline plan: bid the 0 chest, chest cards on the court spaces (no
     conversion), then the other cards on the action spaces (none executes unless its
     owner chooses to when it is revealed)."""
-    names = S.spaces(s)
-    extras = [c for c in S.hand(s, seat) if not data.is_province(c) and c != "chest0"]
-    provinces = sorted(S.owned(s, seat))
+    names = state.spaces(s)
+    extras = [c for c in state.hand(s, seat) if not data.is_province(c) and c != "chest0"]
+    provinces = sorted(state.owned(s, seat))
     plan: dict[str, str | None] = {"bid": "chest0"}
     for space in data.COURT_SPACES if s["opts"]["tennos_court"] else ():
         plan[space] = extras.pop(0)
@@ -63,10 +62,10 @@ def default(s: State, seat: int) -> dict[str, Any]:
 
 def sample(s: State, seat: int, rnd: random.Random) -> dict[str, Any]:
     """A random valid plan: shuffle the hand over the spaces (court spaces first)."""
-    names = S.spaces(s)
+    names = state.spaces(s)
     money = s["players"][seat]["money"]
     for _ in range(50):
-        hand = S.hand(s, seat)
+        hand = state.hand(s, seat)
         rnd.shuffle(hand)
         court = [x for x in names if x.startswith("court")]
         base = [x for x in names if not x.startswith("court")]
@@ -80,7 +79,7 @@ def sample(s: State, seat: int, rnd: random.Random) -> dict[str, Any]:
 
 
 def template(s: State, seat: int) -> Template:
-    names = S.spaces(s)
+    names = state.spaces(s)
     schema = {
         "type": "object",
         "additionalProperties": False,
@@ -91,7 +90,7 @@ def template(s: State, seat: int) -> Template:
                 "type": "object",
                 "additionalProperties": False,
                 "required": names,
-                "properties": {n: {"enum": S.hand(s, seat) + [None]} for n in names},
+                "properties": {n: {"enum": state.hand(s, seat) + [None]} for n in names},
             },
         },
     }
@@ -107,8 +106,8 @@ def template(s: State, seat: int) -> Template:
 
 
 def decide(ctx: Ctx, seat: int, spaces: dict[str, Any]) -> None:
-    s = ctx.s
-    if s["phase"] != "plan" or S.round_of(s)["planned"][seat]:
+    s = ctx.state
+    if s["phase"] != "plan" or state.round_of(s)["planned"][seat]:
         raise IllegalCommand("you have nothing to plan now")
     plan = validate(s, seat, spaces)
     for space, card in plan.items():
@@ -117,7 +116,7 @@ def decide(ctx: Ctx, seat: int, spaces: dict[str, Any]) -> None:
             seat,
             plan_key(s, seat, space),
             card,
-            E.CARD_PLANNED,
+            ev.CARD_PLANNED,
             {"seat": seat, "space": space, "of": len(plan)},
         ):
             ctx.add(e)
@@ -125,11 +124,11 @@ def decide(ctx: Ctx, seat: int, spaces: dict[str, Any]) -> None:
 
 def auto(ctx: Ctx) -> bool:
     """When every plan is in: the season's event, then the bids revealed and paid."""
-    s = ctx.s
-    if not all(S.round_of(s)["planned"]):
+    s = ctx.state
+    if not all(state.round_of(s)["planned"]):
         return False
     left = [e for e in s["year_events"] if e not in s["used_events"]]
-    ctx.emit(E.EVENT_REVEALED, {"event": ctx.rng("event").choice(left)})
+    ctx.emit(ev.EVENT_REVEALED, {"event": ctx.stream("event").choice(left)})
     reveal_bids(ctx)
     return True
 
@@ -137,10 +136,10 @@ def auto(ctx: Ctx) -> bool:
 def reveal_bids(ctx: Ctx) -> None:
     """All players pay their bid; highest bid chooses a special card first; ties are
     broken by one seeded random permutation (Appendix R #15)."""
-    s = ctx.s
+    s = ctx.state
     n = s["n"]
-    bids = [data.chest_value(S.plan_card(s, seat, "bid")) for seat in range(n)]
-    perm = ctx.rng("bid-ties").shuffled(range(n))
+    bids = [data.chest_value(state.plan_card(s, seat, "bid")) for seat in range(n)]
+    perm = ctx.stream("bid-ties").shuffled(range(n))
     order = sorted(perm, key=lambda seat: -bids[seat])
     reveals = [r for seat in range(n) for r in reveal_space(s, seat, "bid")]
-    ctx.emit(E.BIDS_REVEALED, {"reveals": reveals, "bids": bids, "paid": bids, "order": order})
+    ctx.emit(ev.BIDS_REVEALED, {"reveals": reveals, "bids": bids, "paid": bids, "order": order})

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import data
-from . import events as E
-from . import state as S
+from . import data, state
+from . import events as ev
 from .battle import fight
 from .context import Ctx
 from .state import State
@@ -23,35 +22,35 @@ def yield_of(s: State, seat: int, prov: str, what: str) -> int:
     """Province value, clamped by the season event, then + the special (after events)."""
     key = "tax" if what == "tax" else "rice"
     n = data.PROVINCES[prov][key]
-    ev = S.event(s)
-    if ev.get("effect") == f"{key}_max":
-        n = min(n, ev["value"])
-    if ev.get("effect") == f"{key}_min":
-        n = max(n, ev["value"])
-    return int(n + S.special(s, seat).get(f"{key}_bonus", 0))
+    card = state.event(s)
+    if card.get("effect") == f"{key}_max":
+        n = min(n, card["value"])
+    if card.get("effect") == f"{key}_min":
+        n = max(n, card["value"])
+    return int(n + state.special(s, seat).get(f"{key}_bonus", 0))
 
 
 def place_marker(ctx: Ctx, prov: str) -> None:
-    s = ctx.s
+    s = ctx.state
     owner = s["provinces"][prov]["owner"]
     cancelled = owner is not None and s["players"][owner]["fav4"]
-    ctx.emit(E.MARKER_PLACED, {"province": prov, "cancelled": cancelled})
+    ctx.emit(ev.MARKER_PLACED, {"province": prov, "cancelled": cancelled})
 
 
 def revolt(ctx: Ctx, prov: str, green: int, kind: str = "revolt") -> dict[str, Any]:
-    payload = fight(ctx.s, ctx.rng("tower"), kind, prov, green=green, version=ctx.version)
-    ctx.emit(E.BATTLE_FOUGHT, payload)
+    payload = fight(ctx.state, ctx.stream("tower"), kind, prov, green=green, version=ctx.version)
+    ctx.emit(ev.BATTLE_FOUGHT, payload)
     return payload
 
 
 def collect(ctx: Ctx, seat: int, prov: str, what: str) -> None:
-    s = ctx.s
+    s = ctx.state
     ctx.emit(
-        E.COLLECTED, {"seat": seat, "province": prov, "what": what, "amount": yield_of(s, seat, prov, what)}
+        ev.COLLECTED, {"seat": seat, "province": prov, "what": what, "amount": yield_of(s, seat, prov, what)}
     )
     if s["opts"]["revolt_order"] == "marker_first":
         place_marker(ctx, prov)
-        markers = ctx.s["provinces"][prov]["markers"]
+        markers = ctx.state["provinces"][prov]["markers"]
         if markers >= 2:
             res = revolt(ctx, prov, markers)
             if res["result"] == "suppressed":
@@ -60,5 +59,5 @@ def collect(ctx: Ctx, seat: int, prov: str, what: str) -> None:
     markers = s["provinces"][prov]["markers"]
     if markers >= 1:
         revolt(ctx, prov, markers)
-    if ctx.s["provinces"][prov]["owner"] == seat:
+    if ctx.state["provinces"][prov]["owner"] == seat:
         place_marker(ctx, prov)

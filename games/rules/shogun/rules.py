@@ -5,18 +5,27 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.rules.base import BadCommand, Event, IllegalCommand, LegalSet, Outcome, Pending, RngFactory
+from games.rules.base import (
+    NO_UPCASTERS,
+    BadCommand,
+    Event,
+    IllegalCommand,
+    LegalSet,
+    Outcome,
+    Pending,
+    RngFactory,
+)
 
-from . import actions, bidding, court, data, draft, planning, samurai, winter
-from . import state as S
+from . import data, flow, planning
 from .commands import parse
 from .context import Ctx
 from .evolve import evolve as _evolve
-from .flow import advance, pending
+from .flow import DECISIONS, pending
 from .options import schema
 from .setup import start as _start
-from .state import State, initial
+from .state import State, initial, round_of
 from .view import view as _view
+from .view import views as _views
 
 
 class ShogunRules:
@@ -25,6 +34,7 @@ class ShogunRules:
     when taken (seed), instead of being takeable unused."""
 
     id = "shogun"
+    upcasters = NO_UPCASTERS  # no Shogun event has changed shape yet
     name = "Shogun (with Tenno's Court)"
     min_players = 3
     max_players = 5
@@ -66,13 +76,12 @@ class ShogunRules:
         if not isinstance(seat, int) or not 0 <= seat < state["n"]:
             raise IllegalCommand("no such seat")
         ctx = Ctx(state, rng, self.rules_version)
-        _dispatch(ctx, seat, cmd)
-        advance(ctx)
+        flow.decide(ctx, seat, cmd)
         return ctx.events
 
     def legal_commands(self, state: State, seat: int) -> LegalSet:
         phase = state.get("phase")
-        if phase == "plan" and not S.round_of(state)["planned"][seat]:
+        if phase == "plan" and not round_of(state)["planned"][seat]:
             return LegalSet(
                 templates=(planning.template(state, seat),),
                 sample=lambda rnd: {"type": "plan", "spaces": planning.sample(state, seat, rnd)},
@@ -83,22 +92,17 @@ class ShogunRules:
         return pending(state)
 
     def default_command(self, state: State, seat: int) -> dict[str, Any] | None:
-        kinds = {p.kind for p in pending(state) if p.seat == seat}
-        if not kinds:
+        if seat not in [p.seat for p in pending(state)]:
             return None
-        if "plan" in kinds:
-            return {"type": "plan", "spaces": planning.default(state, seat)}
-        if "favour" in kinds:
-            return {"type": "pass"}
-        listed = _listed(state, seat, self.rules_version)
-        if any(c["type"] == "decline" for c in listed):
-            return {"type": "decline"}
-        # forced execution: a move within his own provinces rather than a battle
-        safe = [c for c in listed if c["type"] == "move" and state["provinces"][c["to"]]["owner"] == seat]
-        return (safe or listed)[0]
+        default = DECISIONS[state["phase"]].default
+        assert default is not None  # every Shogun phase declares its default
+        return default(state, seat, self.rules_version)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return _view(state, seat)
+
+    def views(self, state: State, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+        return _views(state, seats)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.get("phase") != "over":
@@ -113,44 +117,8 @@ class ShogunRules:
 
 
 def _listed(state: State, seat: int, version: int = data.RULES_VERSION) -> list[dict[str, Any]]:
-    phase = state.get("phase")
-    if phase == "draft":
-        return draft.legal(state, seat)
-    if phase == "samurai":
-        return samurai.legal(state, seat)
-    if phase == "special":
-        return bidding.legal(state, seat)
-    if phase == "favour":
-        return court.legal(state, seat, version)
-    if phase == "actions":
-        return actions.legal(state, seat)
-    if phase == "winter":
-        return winter.legal(state, seat)
-    return []
-
-
-def _dispatch(ctx: Ctx, seat: int, cmd: dict[str, Any]) -> None:
-    t = cmd["type"]
-    if t == "draft":
-        draft.decide(ctx, seat, cmd)
-    elif t == "samurai":
-        samurai.decide(ctx, seat, cmd["bonus"])
-    elif t == "plan":
-        planning.decide(ctx, seat, cmd["spaces"])
-    elif t == "special":
-        bidding.decide(ctx, seat, cmd["slot"])
-    elif t == "favour":
-        court.decide_favour(ctx, seat, cmd["card"], cmd["use"], cmd["province"])
-    elif t == "pass":
-        court.decide_pass(ctx, seat)
-    elif t == "execute":
-        actions.decide_execute(ctx, seat)
-    elif t == "decline":
-        actions.decide_decline(ctx, seat)
-    elif t == "move":
-        actions.decide_move(ctx, seat, cmd["to"], cmd["armies"])
-    elif t == "revolt":
-        winter.decide(ctx, seat, cmd["province"])
+    decision = DECISIONS.get(state.get("phase", ""))
+    return [] if decision is None else decision.legal(state, seat, version)
 
 
 RULES = ShogunRules()

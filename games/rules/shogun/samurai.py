@@ -9,9 +9,8 @@ from typing import Any
 
 from games.rules.base import IllegalCommand
 
-from . import data
-from . import events as E
-from . import state as S
+from . import data, state
+from . import events as ev
 from .context import Ctx
 from .state import State
 
@@ -27,7 +26,7 @@ def legal(s: State, seat: int) -> list[dict[str, Any]]:
 
 
 def decide(ctx: Ctx, seat: int, bonus: str) -> None:
-    s = ctx.s
+    s = ctx.state
     if s["phase"] != "samurai" or seat not in s["samurai_pending"]:
         raise IllegalCommand("you have no Samurai bonus to take now")
     offer = bonuses(s, seat)
@@ -35,8 +34,8 @@ def decide(ctx: Ctx, seat: int, bonus: str) -> None:
         raise IllegalCommand(f"your Samurai card offers: {', '.join(offer)}")
     amount = offer[bonus]
     if bonus == "tray":
-        amount = min(amount, S.supply(s, seat))  # only armies you have
+        amount = min(amount, state.supply(s, seat))  # only armies you have
     ctx.emit(
-        E.SAMURAI_BONUS_TAKEN,
+        ev.SAMURAI_BONUS_TAKEN,
         {"seat": seat, "bonus": bonus, "amount": amount, "card": s["players"][seat]["samurai"]},
     )

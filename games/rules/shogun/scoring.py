@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import data
-from . import state as S
+from . import data, state
 from .state import State
 
 _T = data.TABLES["scoring"]
@@ -22,7 +21,7 @@ def majorities(s: State) -> list[dict[str, Any]]:
         for kind in data.BUILDINGS:
             counts = [0] * n
             for name, p in s["provinces"].items():
-                if regions[name] == region and p["owner"] is not None and S.raw_province(p)[kind]:
+                if regions[name] == region and p["owner"] is not None and state.raw_province(p)[kind]:
                     counts[p["owner"]] += 1
             best = max(counts)
             if best < 1:
@@ -40,8 +39,8 @@ def score(s: State) -> list[dict[str, Any]]:
     maj = majorities(s)
     rows = []
     for seat in range(s["n"]):
-        provs = S.owned(s, seat)
-        nb = sum(len(S.buildings(s["provinces"][p])) for p in provs)
+        provs = state.owned(s, seat)
+        nb = sum(len(state.buildings(s["provinces"][p])) for p in provs)
         row = {
             "provinces": len(provs) * _T["per_province"],
             "buildings": nb * _T["per_building"],

@@ -9,7 +9,7 @@ from typing import Any
 from games.rules.base import Event, RngFactory
 
 from . import data, draft
-from . import events as E
+from . import events as ev
 from .context import Ctx
 from .event_cards import year_events
 from .flow import advance
@@ -35,7 +35,7 @@ def start(
     n = len(factions)
     ctx = Ctx(initial(), rng, version)
     ctx.emit(
-        E.GAME_STARTED,
+        ev.GAME_STARTED,
         {
             "opts": opts,
             "colours": colours(list(factions), rng),
@@ -44,7 +44,7 @@ def start(
         },
     )
     seed_tower(ctx)
-    ctx.emit(E.YEAR_BEGAN, {"year": 1, "events": year_events(ctx, [])})
+    ctx.emit(ev.YEAR_BEGAN, {"year": 1, "events": year_events(ctx, [])})
     if opts["setup"] == "beginner":
         deal_beginner(ctx)
     else:
@@ -57,11 +57,13 @@ def seed_tower(ctx: Ctx) -> None:
     """7 armies per player + 10 green into the empty tower; what falls out goes back to
     the supplies - with Tenno's Court each fallen army becomes an official in the
     vestibule (seed)."""
-    s = ctx.s
+    s = ctx.state
     seed = data.SETUP["tower_seed"]
     cubes = [seat for seat in range(s["n"]) for _ in range(seed["armies_per_player"])]
     cubes += [data.GREEN] * seed["green"]
-    ctx.emit(E.TOWER_SEEDED, seeding(s, drop(empty(), cubes, ctx.rng("tower-seed"), model_for(ctx.version))))
+    ctx.emit(
+        ev.TOWER_SEEDED, seeding(s, drop(empty(), cubes, ctx.stream("tower-seed"), model_for(ctx.version)))
+    )
 
 
 def seeding(s: State, t: Tower) -> dict[str, Any]:
@@ -78,10 +80,10 @@ def seeding(s: State, t: Tower) -> dict[str, Any]:
 
 def deal_beginner(ctx: Ctx) -> None:
     """Fixed set-ups from the rules supplement: letter A to seat 0, B to seat 1, ..."""
-    table = data.SETUP["beginner"][ctx.s["n"]]
+    table = data.SETUP["beginner"][ctx.state["n"]]
     placements = [
         [prov, seat, armies]
         for seat, letter in enumerate(sorted(table))
         for prov, armies in table[letter].items()
     ]
-    ctx.emit(E.PROVINCES_DEALT, {"placements": placements})
+    ctx.emit(ev.PROVINCES_DEALT, {"placements": placements})

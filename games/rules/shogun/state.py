@@ -1,7 +1,7 @@
 """The game state: one plain dict of JSON-like values (dicts, lists, ints, strs, bools, None).
 
 Why a dict and not nested frozen dataclasses: `evolve` makes a shallow copy, deep-copies
-(with `marshal`, microseconds) only the top-level entries the event's handler declares it
+(the kit's `copy_on_write`) only the top-level entries the event's handler declares it
 changes, mutates those and returns the copy - copy-on-write, so the input is never
 touched (a test checks every event of whole games); states compare with ``==`` and
 pickle as they are. Secret planned cards
@@ -23,8 +23,9 @@ Shape (filled by `GameStarted`)::
 
 from __future__ import annotations
 
-import marshal
 from typing import Any, TypedDict, cast
+
+from games.rules.kit import deep_copy
 
 from . import data
 
@@ -183,8 +184,8 @@ def raw(s: State) -> dict[str, Any]:
 
 
 def clone(s: Any) -> Any:
-    """A deep copy (the state holds only marshal-able builtins)."""
-    return marshal.loads(marshal.dumps(s))
+    """A deep copy (the kit's `deep_copy`)."""
+    return deep_copy(s)
 
 
 def on_map(s: State, seat: int) -> int:
@@ -199,6 +200,21 @@ def in_tower(s: State, seat: int) -> int:
 def supply(s: State, seat: int) -> int:
     """Armies in the player's supply: 62 minus those on the map and in the tower."""
     return data.ARMIES - on_map(s, seat) - in_tower(s, seat)
+
+
+def supplies(s: State) -> list[int]:
+    """`supply` of every seat, in one pass over the map and the tower."""
+    n = s["n"]
+    used = [0] * n
+    for p in s["provinces"].values():
+        owner = p["owner"]
+        if isinstance(owner, int) and 0 <= owner < n:
+            used[owner] += p["armies"]
+    t = s["tower"]
+    for cube in (*t["l1"], *t["l2"], *t["tray"]):
+        if isinstance(cube, int) and 0 <= cube < n:
+            used[cube] += 1
+    return [data.ARMIES - u for u in used]
 
 
 def owned(s: State, seat: int) -> list[str]:

@@ -14,9 +14,10 @@ what is missing, never which cubes sit on which baffle level. The level split (`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from . import state as S
+from . import state
 from .flow import pending
 from .state import State
 
@@ -44,22 +45,41 @@ _PUBLIC = (
 )
 
 
+def views(s: State, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+    """`view(s, seat)` for each of `seats`: only the round's plans depend on the
+    seat, so the rest is built once and shared (read-only) by all of them."""
+    if not seats:
+        return {}
+    first = view(s, seats[0])
+    out = {seats[0]: first}
+    for seat in seats[1:]:
+        if seat in out:
+            continue
+        other = dict(first)
+        if "round" in first:
+            other["round"] = {**first["round"], "plans": _plans(s, seat)}
+        out[seat] = other
+    return out
+
+
 def view(s: State, seat: int | None) -> dict[str, Any]:
     if s.get("phase") == "init":
         return {"phase": "init"}
-    out: dict[str, Any] = {k: S.clone(s.get(k)) for k in _PUBLIC}
-    out["season_name"] = S.SEASONS[s["season"]]
-    out["supply"] = [S.supply(s, x) for x in range(s["n"])]
+    # one deep copy of all the public parts (a view is built for every seat of
+    # every version in a range replay: one marshal round trip, not one per key)
+    out: dict[str, Any] = state.clone({k: s.get(k) for k in _PUBLIC})
+    out["season_name"] = state.SEASONS[s["season"]]
+    out["supply"] = state.supplies(s)
     out["favours_left"] = len(s["favour_pool"])
     out["pending"] = [{"seat": p.seat, "kind": p.kind} for p in pending(s)]
     if s.get("draft"):
-        d = S.draft_of(s)
+        d = state.draft_of(s)
         out["draft"] = {
             "first": d["first"],
             "turn": d["turn"],
             "display": list(d["display"]),
             "deck": len(d["pool"]) + len(d["bottom"]),
-            "villages": S.clone(d["villages"]),
+            "villages": state.clone(d["villages"]),
         }
     if s.get("round"):
         out["round"] = _round(s, seat)
@@ -67,26 +87,32 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
 
 
 def _round(s: State, seat: int | None) -> dict[str, Any]:
-    r = S.round_of(s)
-    over = s["phase"] == "over"
-    shown = {
-        k: S.clone(r[k])
-        for k in (
-            "actions",
-            "cur",
-            "specials",
-            "chosen",
-            "order",
-            "queue",
-            "favours",
-            "court_queue",
-            "bids",
-            "planned",
-            "revealed",
-            "lost",
-        )
-    }
+    r = state.round_of(s)
+    shown: dict[str, Any] = state.clone(
+        {
+            k: r[k]
+            for k in (
+                "actions",
+                "cur",
+                "specials",
+                "chosen",
+                "order",
+                "queue",
+                "favours",
+                "court_queue",
+                "bids",
+                "planned",
+                "revealed",
+                "lost",
+            )
+        }
+    )
     shown["face_down"] = len(r["pool"])
-    visible = range(s["n"]) if over else ([seat] if seat is not None else [])
-    shown["plans"] = {str(x): {k: e["card"] for k, e in S.plans_of(s)[x].items()} for x in visible}
+    shown["plans"] = _plans(s, seat)
     return shown
+
+
+def _plans(s: State, seat: int | None) -> dict[str, dict[str, Any]]:
+    """The planning boards a seat may see: its own; all of them once the game is over."""
+    visible = range(s["n"]) if s["phase"] == "over" else ([seat] if seat is not None else [])
+    return {str(x): {k: e["card"] for k, e in state.plans_of(s)[x].items()} for x in visible}

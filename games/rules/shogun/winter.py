@@ -16,13 +16,12 @@ from typing import Any
 from games.rules.base import IllegalCommand
 
 from . import data
-from . import events as E
-from . import state as S
+from . import events as ev
 from .context import Ctx
 from .event_cards import year_events
 from .revolts import revolt
 from .scoring import score
-from .state import State
+from .state import State, owned, round_of, winter_of
 
 
 def fourth_event(s: State) -> str:
@@ -31,22 +30,22 @@ def fourth_event(s: State) -> str:
 
 
 def shortfall(s: State, seat: int) -> int:
-    return len(S.owned(s, seat)) - s["players"][seat]["rice"]
+    return len(owned(s, seat)) - s["players"][seat]["rice"]
 
 
 def auto(ctx: Ctx) -> bool:
-    s = ctx.s
+    s = ctx.state
     w = s.get("winter")
     if w is None:
-        ev = fourth_event(s)
-        loss = data.EVENTS[ev]["rice_loss"]
+        event_card = fourth_event(s)
+        loss = data.EVENTS[event_card]["rice_loss"]
         losses = [min(loss, pl["rice"]) for pl in s["players"]]
         starving = [
-            x
-            for x in S.round_of(s)["order"]
-            if len(S.owned(s, x)) - (s["players"][x]["rice"] - losses[x]) > 0
+            x for x in round_of(s)["order"] if len(owned(s, x)) - (s["players"][x]["rice"] - losses[x]) > 0
         ]
-        ctx.emit(E.WINTER_RICE_LOST, {"event": ev, "loss": loss, "losses": losses, "starving": starving})
+        ctx.emit(
+            ev.WINTER_RICE_LOST, {"event": event_card, "loss": loss, "losses": losses, "starving": starving}
+        )
         return True
     if len(w["left"]) == 1:
         resolve(ctx, w["left"][0])
@@ -61,33 +60,33 @@ def auto(ctx: Ctx) -> bool:
 
 
 def famine(ctx: Ctx, seat: int) -> None:
-    s = ctx.s
-    provs = sorted(S.owned(s, seat))
+    s = ctx.state
+    provs = sorted(owned(s, seat))
     short = shortfall(s, seat)
     revolts, extra = data.famine_row(short)
-    picks = ctx.rng("famine").shuffled(provs)[:revolts]
+    picks = ctx.stream("famine").shuffled(provs)[:revolts]
     ctx.emit(
-        E.FAMINE_STRUCK,
+        ev.FAMINE_STRUCK,
         {"seat": seat, "shortfall": short, "revolts": revolts, "extra": extra, "provinces": picks},
     )
 
 
 def resolve(ctx: Ctx, prov: str) -> None:
-    s = ctx.s
-    revolt(ctx, prov, S.winter_of(s)["extra"] + s["provinces"][prov]["markers"], kind="famine")
+    s = ctx.state
+    revolt(ctx, prov, winter_of(s)["extra"] + s["provinces"][prov]["markers"], kind="famine")
 
 
 def finish(ctx: Ctx) -> None:
-    s = ctx.s
-    ctx.emit(E.SCORED, {"year": s["year"], "scores": score(s)})
-    ctx.emit(E.MARKERS_CLEARED, {})
-    s = ctx.s
+    s = ctx.state
+    ctx.emit(ev.SCORED, {"year": s["year"], "scores": score(s)})
+    ctx.emit(ev.MARKERS_CLEARED, {})
+    s = ctx.state
     if s["year"] >= 2:
         vps = [pl["vp"] for pl in s["players"]]
         best = max(vps)
-        ctx.emit(E.GAME_ENDED, {"scores": vps, "winners": [x for x in range(s["n"]) if vps[x] == best]})
+        ctx.emit(ev.GAME_ENDED, {"scores": vps, "winners": [x for x in range(s["n"]) if vps[x] == best]})
     else:
-        ctx.emit(E.YEAR_BEGAN, {"year": s["year"] + 1, "events": year_events(ctx, s["past_events"])})
+        ctx.emit(ev.YEAR_BEGAN, {"year": s["year"] + 1, "events": year_events(ctx, s["past_events"])})
 
 
 # --- the famine-order decision -------------------------------------------------------------
@@ -101,13 +100,13 @@ def chooser(s: State) -> int | None:
 def legal(s: State, seat: int) -> list[dict[str, Any]]:
     if chooser(s) != seat:
         return []
-    return [{"type": "revolt", "province": p} for p in S.winter_of(s)["left"]]
+    return [{"type": "revolt", "province": p} for p in winter_of(s)["left"]]
 
 
 def decide(ctx: Ctx, seat: int, prov: str) -> None:
-    s = ctx.s
+    s = ctx.state
     if chooser(s) != seat:
         raise IllegalCommand("you have no famine revolt to order now")
-    if prov not in S.winter_of(s)["left"]:
+    if prov not in winter_of(s)["left"]:
         raise IllegalCommand(f"{prov} is not one of your revolting provinces")
     resolve(ctx, prov)

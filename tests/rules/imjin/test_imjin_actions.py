@@ -411,7 +411,7 @@ def test_four_player_army_labels_limit_new_units():
     from games.rules.imjin.data import areas
     from games.rules.imjin.state import new_unit_room
 
-    KATO = 0
+    kato = 0
     g = Game(4, options={"legendary_generals": []}).skip_setup()
     spots = [a for a in sorted(areas()) if a not in ("GS_L", "CC_L")][:12]
 
@@ -420,17 +420,17 @@ def test_four_player_army_labels_limit_new_units():
         n = 1
         for a in spots:
             for _ in range(2):
-                put(s, f"u{n}", KATO, a, 1)
+                put(s, f"u{n}", kato, a, 1)
                 n += 1
         prompt(
             s,
-            {"kind": "recruit", "seat": KATO, "mode": "action", "max_areas": None, "count": 0, "areas": {}},
+            {"kind": "recruit", "seat": kato, "mode": "action", "max_areas": None, "count": 0, "areas": {}},
             action="recruit_reorganize",
         )
 
     g.edit(setup)
-    assert new_unit_room(g.state, KATO) == 0  # 24 units = 25 Kato-backed tokens − his supply marker
-    assert not [c for c in g.legal(KATO) if c["type"] == "recruit" and c["unit"] is None]
+    assert new_unit_room(g.state, kato) == 0  # 24 units = 25 Kato-backed tokens − his supply marker
+    assert not [c for c in g.legal(kato) if c["type"] == "recruit" and c["unit"] is None]
     g.edit(lambda s: s["units"].pop("u1"))
-    assert [c for c in g.legal(KATO) if c["type"] == "recruit" and c["unit"] is None and c["area"] == "GS_L"]
+    assert [c for c in g.legal(kato) if c["type"] == "recruit" and c["unit"] is None and c["area"] == "GS_L"]
     assert new_unit_room(g.state, 2) > 0  # Konishi's own labels are separate

@@ -205,7 +205,7 @@ def test_wheel_examples():
     g.do(J, {"type": "advance", "steps": 1})
     assert not [e for e in g.events if e.type == ev.EVENT_REVEALED]
     while g.state["flow"]["turn"] == J:
-        g.do(J, RULES_default(g, J))
+        g.do(J, rules_default(g, J))
     before = g.state["supply"][A]
     g.do(A, {"type": "advance", "steps": 3})
     assert g.state["wheel"]["allies"] == 3
@@ -213,7 +213,7 @@ def test_wheel_examples():
     assert g.state["supply"][A] <= before - 8 + 5  # paid 8 (an event may give at most 5)
 
 
-def RULES_default(g, seat):
+def rules_default(g, seat):
     from games.rules.imjin.rules import RULES
 
     return dict(RULES.default_command(g.state, seat))
@@ -227,7 +227,7 @@ def test_lisa_pays_third_step_redeployment_then_her_move_battle():
     g = Game(2, options={"legendary_generals": []}).skip_setup()
     g.do(J, {"type": "advance", "steps": 1})
     while g.state["flow"]["turn"] == J:
-        g.do(J, RULES_default(g, J))
+        g.do(J, rules_default(g, J))
     force_card(g, "redeployment")
     g.do(A, {"type": "advance", "steps": 3})
     assert g.state["supply"][A] == 30 - 8

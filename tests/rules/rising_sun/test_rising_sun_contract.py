@@ -114,10 +114,10 @@ def test_fuzzed_commands_are_refused_cleanly():
             break
         for _ in range(15):
             t = rnd.choice(sorted(SHAPES))
-            req, opt = SHAPES[t]
+            req, opt = SHAPES[t].required, SHAPES[t].optional
             cmd = {"type": t}
             for name, kind in {**req, **{k: v for k, v in opt.items() if rnd.random() < 0.5}}.items():
-                cmd[name] = rnd.randint(-1, 6) if kind == "int" else rnd.choice(strs)
+                cmd[name] = rnd.randint(-1, 6) if kind is int else rnd.choice(strs)
             seat = rnd.randrange(4)
             try:
                 RULES.decide(state, seat, cmd, rng_factory("fuzz", cut))

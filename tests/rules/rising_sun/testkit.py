@@ -17,7 +17,8 @@ from typing import Any
 
 from games.rules.base import canonical_json, fold, rng_factory
 from games.rules.rising_sun.events import HIDDEN_CHANGED
-from games.rules.rising_sun.flow import AUTO, Ctx, run
+from games.rules.rising_sun.flow import AUTO, run
+from games.rules.rising_sun.frames import Ctx
 from games.rules.rising_sun.rules import RULES
 from games.rules.rising_sun.state import force
 from games.rules.testing import roundtrip

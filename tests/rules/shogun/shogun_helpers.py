@@ -67,7 +67,7 @@ def run(state: dict, rng=None) -> tuple[dict, list]:
     """Run the automatic steps from `state` (after editing it by hand)."""
     ctx = Ctx(state, rng or fixed())
     advance(ctx)
-    return ctx.s, ctx.events
+    return ctx.state, ctx.events
 
 
 def act(state: dict, seat: int, cmd: dict, rng=None) -> tuple[dict, list]:

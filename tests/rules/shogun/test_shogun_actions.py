@@ -5,8 +5,8 @@ import pytest
 from shogun_helpers import act, clear_board, new_game, of_type, own, run, setup_action
 
 from games.rules.base import IllegalCommand
-from games.rules.shogun import state as S
 from games.rules.shogun.rules import RULES
+from games.rules.shogun.state import card_lost, clone
 
 
 def board(n=4):
@@ -229,7 +229,7 @@ def test_lost_province_cancels_its_planned_action_and_is_revealed():
     assert battle["result"] == "conquered" and s["provinces"]["Noto"]["owner"] == 0
     assert battle["reveals"][0]["choice"] == "Noto" and battle["reveals"][0]["seat"] == 1
     assert s["round"]["revealed"][1]["taxes"] == "Noto"
-    assert S.card_lost(s, 1, "Noto")
+    assert card_lost(s, 1, "Noto")
 
 
 def test_declined_collection_places_no_marker():
@@ -271,5 +271,5 @@ def test_action_order_and_next_card_revealed():
     s = board()
     s, events = at(s, "castle", {})
     done = of_type(events, "ActionCompleted")[0]
-    assert done["action"] == "castle" and done["next"] in S.clone(s["round"]["actions"])
+    assert done["action"] == "castle" and done["next"] in clone(s["round"]["actions"])
     assert len(s["round"]["actions"]) == 6 and len(s["round"]["pool"]) == 4

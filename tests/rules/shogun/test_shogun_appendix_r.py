@@ -5,8 +5,8 @@ from shogun_helpers import act, clear_board, new_game, of_type, own, run, setup_
 
 from games.rules.base import IllegalCommand
 from games.rules.shogun import data, planning
-from games.rules.shogun import state as S
 from games.rules.shogun.rules import RULES
+from games.rules.shogun.state import hand, owned, plan_card
 
 
 def favour_state(card, n=4, vestibule=4, event=None):
@@ -58,7 +58,7 @@ def test_r7_favour_12_targets_and_supply():
 def test_r7_favour_12_province_cannot_act_this_season():
     s = favour_state(12)
     s, _ = act(s, 0, {"type": "favour", "card": 12, "use": True, "province": "Omi"})
-    assert "Omi" in S.hand(s, 0) and S.plan_card(s, 0, "taxes") != "Omi"
+    assert "Omi" in hand(s, 0) and plan_card(s, 0, "taxes") != "Omi"
 
 
 def test_r9_favour_theatre_counts_for_the_no_theatre_event_and_needs_a_tile():
@@ -92,14 +92,14 @@ def test_r16_reconquest_does_not_restore_the_planned_action():
 
 def test_r22_a_player_without_provinces_plans_converts_and_can_return():
     s = new_game(4)
-    for name in S.owned(s, 0):
+    for name in owned(s, 0):
         s["provinces"][name].update(owner=None, armies=0)
-    assert len(S.hand(s, 0)) == 8  # 5 chest + 3 tower cards
+    assert len(hand(s, 0)) == 8  # 5 chest + 3 tower cards
     p = planning.default(s, 0)
     planning.validate(s, 0, p)
     assert list(p.values()).count(None) == 6 and all(p[c] for c in data.COURT_SPACES)
     s = favour_state(12, vestibule=0)
-    for name in S.owned(s, 0):
+    for name in owned(s, 0):
         s["provinces"][name].update(owner=None, armies=0)
     s["tower"]["tray"] = [0, 0]
     s["phase"] = "court"

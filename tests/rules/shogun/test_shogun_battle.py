@@ -6,8 +6,7 @@ from collections import Counter
 import pytest
 from shogun_helpers import FixedRng, act, clear_board, new_game, of_type, own, run, setup_action
 
-from games.rules.shogun import data
-from games.rules.shogun import state as S
+from games.rules.shogun import data, state
 from games.rules.shogun.battle import _resolve, fight
 from games.rules.shogun.tower import drop
 
@@ -43,7 +42,7 @@ def test_neutral_attack_won_leaves_a_minus_green():
     }
     assert s2["provinces"]["Etchu"]["armies"] == 1
     assert s2["tower"]["tray"] == []
-    assert S.supply(s2, 0) == S.supply(s, 0) + 1  # the 1 casualty went home
+    assert state.supply(s2, 0) == state.supply(s, 0) + 1  # the 1 casualty went home
 
 
 def test_neutral_attack_needs_strictly_more():
@@ -159,7 +158,7 @@ def test_cubes_stuck_in_the_tower_stay_there():
     b = of_type(events, "BattleFought")[0]
     assert b["out"]["attacker"] == 0 and b["result"] == "devastated"  # 0-0 is a tie
     assert Counter(s2["tower"]["l1"]) == {0: 3, 1: 2}
-    assert S.supply(s2, 0) == S.supply(s, 0)  # the 3 are neither on map nor home
+    assert state.supply(s2, 0) == state.supply(s, 0)  # the 3 are neither on map nor home
 
 
 @pytest.mark.parametrize(

@@ -4,9 +4,8 @@ import pytest
 from shogun_helpers import act, clear_board, fixed, new_game, of_type, own, run, setup_action
 
 from games.rules.base import Event, IllegalCommand
-from games.rules.shogun import data
-from games.rules.shogun import events as E
-from games.rules.shogun import state as S
+from games.rules.shogun import data, state
+from games.rules.shogun import events as ev
 from games.rules.shogun.evolve import evolve
 from games.rules.shogun.setup import seeding
 
@@ -27,12 +26,16 @@ def test_t1_tower_seeding_makes_officials():
     }
     payload = seeding(s, thrown)
     assert payload["fell"] == [2, 2, 1] and payload["green_fell"] == 2
-    s2 = evolve(s, Event(E.TOWER_SEEDED, payload))
+    s2 = evolve(s, Event(ev.TOWER_SEEDED, payload))
     assert [p["vestibule"] for p in s2["players"]] == [2, 2, 1]
     assert [p["officials"] for p in s2["players"]] == [5, 5, 6]
     assert s2["tower"]["tray"] == []  # fallen cubes went home
-    on_map = [S.on_map(s2, x) for x in range(3)]
-    assert [S.supply(s2, x) for x in range(3)] == [62 - on_map[0] - 5, 62 - on_map[1] - 5, 62 - on_map[2] - 6]
+    on_map = [state.on_map(s2, x) for x in range(3)]
+    assert [state.supply(s2, x) for x in range(3)] == [
+        62 - on_map[0] - 5,
+        62 - on_map[1] - 5,
+        62 - on_map[2] - 6,
+    ]
 
 
 def test_seeding_without_court_makes_no_officials():
@@ -68,11 +71,11 @@ def test_t2_barbara_converts_five():
     own(s, "Kai", BARBARA, 4)
     s["tower"]["tray"] = [BARBARA, BARBARA, BARBARA]
     _plan_court(s, BARBARA, "Kai", "tower1", "chest2")
-    supply = S.supply(s, BARBARA)
+    supply = state.supply(s, BARBARA)
     s2, events = run(s)
     assert s2["provinces"]["Kai"]["armies"] == 1
     assert s2["tower"]["tray"].count(BARBARA) == 1
-    assert S.supply(s2, BARBARA) == supply + 5
+    assert state.supply(s2, BARBARA) == supply + 5
     assert s2["players"][BARBARA]["vestibule"] == 5
     assert s2["players"][BARBARA]["officials"] == 2
     done = [(c["space"], c["done"]) for c in of_type(events, "CourtConverted") if c["seat"] == BARBARA]
@@ -118,7 +121,7 @@ def test_t3_favour_ranking_and_payment():
         s["players"][seat]["officials"] = 7 - v
     s, events = run(s)
     assert of_type(events, "CourtRanked")[0]["queue"] == [BARBARA, DIRK, JENS, ANIKA]
-    assert RULES_pending(s) == [(BARBARA, "favour")]
+    assert rules_pending(s) == [(BARBARA, "favour")]
     money = s["players"][BARBARA]["money"]
     s, _ = act(s, BARBARA, {"type": "favour", "card": 8, "use": True, "province": None})
     assert s["tower"]["tray"].count(BARBARA) == 2 and s["players"][BARBARA]["money"] == money
@@ -140,7 +143,7 @@ def test_t3_favour_ranking_and_payment():
     assert s["phase"] == "actions"
 
 
-def RULES_pending(s):
+def rules_pending(s):
     from games.rules.shogun.rules import RULES
 
     return [(p.seat, p.kind) for p in RULES.pending(s)]
@@ -199,15 +202,15 @@ def test_tray_favours_put_armies_in_the_tray(card, n):
     s = _favour_state(card)
     s2, _ = act(s, 0, {"type": "favour", "card": card, "use": True, "province": None})
     assert s2["tower"]["tray"].count(0) == n
-    assert S.supply(s2, 0) == S.supply(s, 0) - n
+    assert state.supply(s2, 0) == state.supply(s, 0) - n
 
 
 def test_favour_1_cancels_the_event():
     s = _favour_state(1)
     s["event"] = "E07"  # taxes max 5
-    assert S.event(s)["effect"] == "tax_max"
+    assert state.event(s)["effect"] == "tax_max"
     s2, _ = act(s, 0, {"type": "favour", "card": 1, "use": True, "province": None})
-    assert s2["event_cancelled"] and S.event(s2) == {}
+    assert s2["event_cancelled"] and state.event(s2) == {}
     s3, _ = act(s, 0, {"type": "favour", "card": 1, "use": False, "province": None})
     assert not s3["event_cancelled"]
 

@@ -10,7 +10,7 @@ import pytest
 
 from games.rules.base import canonical_json, fold, rng_factory
 from games.rules.shogun import data
-from games.rules.shogun import state as S
+from games.rules.shogun import state as shogun_state
 from games.rules.shogun.rules import RULES
 from games.rules.testing import pick
 
@@ -33,16 +33,16 @@ def _invariants(s):
         pl = s["players"][x]
         assert pl["officials"] + pl["vestibule"] + pl["hall"] == data.OFFICIALS
         assert min(pl["officials"], pl["vestibule"], pl["hall"]) >= 0
-        assert 0 <= S.supply(s, x) <= data.ARMIES
+        assert 0 <= shogun_state.supply(s, x) <= data.ARMIES
         assert pl["money"] >= 0 and pl["rice"] >= 0
         if s["phase"] != "favour":
             assert pl["hall"] == 0
     for name, p in s["provinces"].items():
         if p["owner"] is None:  # neutral provinces never hold armies, buildings or markers
-            assert p["armies"] == 0 and not S.buildings(p) and p["markers"] == 0
+            assert p["armies"] == 0 and not shogun_state.buildings(p) and p["markers"] == 0
         else:
             assert p["armies"] >= 1
-        assert len(S.buildings(p)) <= data.PROVINCES[name]["sites"]
+        assert len(shogun_state.buildings(p)) <= data.PROVINCES[name]["sites"]
     for kind, total in data.SETUP["building_tiles"].items():
         assert s["tiles"][kind] + sum(p[kind] for p in s["provinces"].values()) == total
 
@@ -60,44 +60,37 @@ def _season_segments(types):
     return segs
 
 
-@pytest.mark.parametrize("n,opts,seed", [(3, {}, 11), (5, {"samurai": True}, 12)])
-def test_random_game_flow_secrecy_and_invariants(n, opts, seed):
-    rnd = random.Random(seed)
-    gseed = f"flow-{seed}"
-    events = list(RULES.start([None] * n, opts, rng_factory(gseed, 1)))
-    state = fold(RULES, events)
-    public = set()  # (seat, space) revealed by a public event this season
-    while RULES.outcome(state) is None:
-        p = rnd.choice(RULES.pending(state))
-        cmd = json.loads(canonical_json(dict(pick(RULES.legal_commands(state, p.seat), rnd))))
-        new = RULES.decide(state, p.seat, cmd, rng_factory(gseed, len(events) + 1))
-        for e in new:
-            name = e.type.split(".", 1)[1]
-            if name == "SeasonBegan":
-                public.clear()
-                assert len(state["favour_pool"]) >= 3  # R #4: never short, never reshuffled
-                favours = e.payload["favours"]
-                assert [c for c, _ in favours] == [4, 3, 2]
-                assert [f for _, f in favours] == sorted((f for _, f in favours), reverse=True)
-            if not e.type.startswith("core."):
-                state = RULES.evolve(state, e)
-            if e.visible_to is None:
-                for r in e.payload.get("reveals") or ():
-                    public.add((r["seat"], r["key"].rsplit(":", 1)[1]))
-            if name == "SpaceRevealed":
-                public.add((e.payload["seat"], e.payload["space"]))
-        events += new
-        _invariants(state)
-        if state["phase"] == "over" or not state.get("round"):
-            continue
-        for viewer in [None, *range(n)]:
-            r = RULES.view(state, viewer)["round"]
-            assert set(r["plans"]) <= ({str(viewer)} if viewer is not None else set())
-            for x in range(n):
-                for space, card in r["revealed"][x].items():
-                    assert (x, space) in public, (viewer, x, space)
-                    assert card == S.plan_card(state, x, space)
-    types = [e.type.split(".", 1)[1] for e in events]
+def _fold_checked(state, e, public: set) -> dict:
+    """Fold one event, checking the favour display and noting what it reveals."""
+    name = e.type.split(".", 1)[1]
+    if name == "SeasonBegan":
+        public.clear()
+        assert len(state["favour_pool"]) >= 3  # R #4: never short, never reshuffled
+        favours = e.payload["favours"]
+        assert [c for c, _ in favours] == [4, 3, 2]
+        assert [f for _, f in favours] == sorted((f for _, f in favours), reverse=True)
+    if not e.type.startswith("core."):
+        state = RULES.evolve(state, e)
+    if e.visible_to is None:
+        for r in e.payload.get("reveals") or ():
+            public.add((r["seat"], r["key"].rsplit(":", 1)[1]))
+    if name == "SpaceRevealed":
+        public.add((e.payload["seat"], e.payload["space"]))
+    return state
+
+
+def _check_views(state, n: int, public: set) -> None:
+    """No view shows a plan before it is public, nor another seat's plans."""
+    for viewer in [None, *range(n)]:
+        r = RULES.view(state, viewer)["round"]
+        assert set(r["plans"]) <= ({str(viewer)} if viewer is not None else set())
+        for x in range(n):
+            for space, card in r["revealed"][x].items():
+                assert (x, space) in public, (viewer, x, space)
+                assert card == shogun_state.plan_card(state, x, space)
+
+
+def _check_seasons(types: list[str], n: int) -> None:
     segs = _season_segments(types)
     assert len(segs) == 6  # spring, summer, autumn of two years; winter adds no season
     for seg in segs:
@@ -115,4 +108,24 @@ def test_random_game_flow_secrecy_and_invariants(n, opts, seed):
         if t == "WinterRiceLost":
             nxt = next((j for j in range(i, len(types)) if types[j] == "SeasonBegan"), len(types))
             assert not {"CourtConverted", "FavourTaken", "CourtRanked"} & set(types[i:nxt])
+
+
+@pytest.mark.parametrize("n,opts,seed", [(3, {}, 11), (5, {"samurai": True}, 12)])
+def test_random_game_flow_secrecy_and_invariants(n, opts, seed):
+    rnd = random.Random(seed)
+    gseed = f"flow-{seed}"
+    events = list(RULES.start([None] * n, opts, rng_factory(gseed, 1)))
+    state = fold(RULES, events)
+    public = set()  # (seat, space) revealed by a public event this season
+    while RULES.outcome(state) is None:
+        p = rnd.choice(RULES.pending(state))
+        cmd = json.loads(canonical_json(dict(pick(RULES.legal_commands(state, p.seat), rnd))))
+        new = RULES.decide(state, p.seat, cmd, rng_factory(gseed, len(events) + 1))
+        for e in new:
+            state = _fold_checked(state, e, public)
+        events += new
+        _invariants(state)
+        if state["phase"] != "over" and state.get("round"):
+            _check_views(state, n, public)
+    _check_seasons([e.type.split(".", 1)[1] for e in events], n)
     assert fold(RULES, events) == state

@@ -5,9 +5,9 @@ import pytest
 from shogun_helpers import act, clear_board, new_game, of_type, own, run, setup_action
 
 from games.rules.base import BadCommand, IllegalCommand, rng_factory
-from games.rules.shogun import state as S
 from games.rules.shogun.options import OPTIONS, normalise
 from games.rules.shogun.rules import RULES
+from games.rules.shogun.state import supply
 
 NEW = {"court_conversion": "exact", "recruit1": "optional", "forced_execution": False, "theatre_calms": "all"}
 
@@ -112,7 +112,7 @@ def test_up_to_conversion_keeps_one_army_behind(opts, kai, vestibule):
     s2, _ = run(s)
     assert s2["provinces"]["Kai"]["armies"] == kai and s2["players"][0]["vestibule"] == vestibule
     assert s2["provinces"]["Izu"]["armies"] == 1
-    assert S.supply(s2, 0) == S.supply(s, 0) + vestibule
+    assert supply(s2, 0) == supply(s, 0) + vestibule
 
 
 # --- recruit1: mandatory ([imr], R #10) ---------------------------------------------------

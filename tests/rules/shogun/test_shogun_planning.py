@@ -7,8 +7,8 @@ from shogun_helpers import act, new_game, of_type
 
 from games.rules.base import IllegalCommand, commitment_of, rng_factory
 from games.rules.shogun import data, planning
-from games.rules.shogun import state as S
 from games.rules.shogun.rules import RULES
+from games.rules.shogun.state import owned
 
 
 def plan_of(s, seat, **changes):
@@ -81,7 +81,7 @@ def test_bid_above_money_is_refused():
 def test_few_provinces_leave_exactly_the_missing_spaces_empty():
     """R #14: P + 8 cards for 14 spaces; with P = 2 exactly 4 base spaces stay empty."""
     s = new_game(4)
-    for name in S.owned(s, 0)[2:]:
+    for name in owned(s, 0)[2:]:
         s["provinces"][name].update(owner=None, armies=0)
     rnd = random.Random(1)
     for _ in range(30):

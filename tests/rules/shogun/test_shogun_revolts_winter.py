@@ -3,9 +3,9 @@
 
 from shogun_helpers import act, clear_board, new_game, of_type, own, run, setup_action
 
-from games.rules.shogun import state as S
 from games.rules.shogun.rules import RULES
 from games.rules.shogun.scoring import score
+from games.rules.shogun.state import owned
 
 
 def board(**opts):
@@ -116,7 +116,7 @@ def test_winter_rice_loss_famine_and_reset():
     battles = of_type(events2, "BattleFought")
     assert [(b["kind"], b["province"]) for b in battles] == [("famine", "Hida"), ("famine", "Etchu")]
     assert [b["thrown"]["green"] for b in battles] == [3, 3]  # extra 2 + 1 marker
-    assert sorted(S.owned(s2, 0)) == ["Kaga"]
+    assert sorted(owned(s2, 0)) == ["Kaga"]
     assert all(p["markers"] == 0 for p in s2["provinces"].values())
     assert s2["year"] == 2 and all(p["rice"] == 0 for p in s2["players"])
     assert s2["phase"] in ("plan", "samurai") and s2["winter"] is None

@@ -6,9 +6,8 @@ from shogun_helpers import act, new_game, of_type, roundtrip, run
 
 from games.rules.base import IllegalCommand, fold, rng_factory
 from games.rules.shogun import data
-from games.rules.shogun import state as S
 from games.rules.shogun.rules import RULES
-from games.rules.shogun.state import clone
+from games.rules.shogun.state import clone, on_map, owned, supply
 
 
 def started(n, **opts):
@@ -34,7 +33,7 @@ def test_tower_seeding_keeps_stuck_cubes_and_makes_officials():
     for seat in range(4):
         assert stuck.count(seat) + seeded["fell"][seat] == 7
         assert s["players"][seat]["vestibule"] == seeded["officials"][seat] == seeded["fell"][seat]
-        assert S.supply(s, seat) == 62 - stuck.count(seat)
+        assert supply(s, seat) == 62 - stuck.count(seat)
     assert stuck.count(data.GREEN) + seeded["green_fell"] == 10
 
 
@@ -60,7 +59,7 @@ def test_beginner_setups(n):
     s = new_game(n)
     table = data.SETUP["beginner"][n]
     for seat, letter in enumerate(sorted(table)):
-        mine = {p: s["provinces"][p]["armies"] for p in S.owned(s, seat)}
+        mine = {p: s["provinces"][p]["armies"] for p in owned(s, seat)}
         assert mine == table[letter]
     assert s["phase"] == "plan"
 
@@ -115,7 +114,7 @@ def test_full_draft_places_every_village():
             rng=rng_factory("f", s["draft"]["turn"] + 5),
         )
     for seat in range(4):
-        assert len(S.owned(s, seat)) == 8 and S.on_map(s, seat) == 25
+        assert len(owned(s, seat)) == 8 and on_map(s, seat) == 25
     assert s["phase"] == "plan"
 
 

@@ -1,0 +1,33 @@
+"""The engine kit: the few pieces every ruleset is built from (pure Python).
+
+- `commands`: a JSON command checked against its declared `Shape` (`parse_command`).
+- `decisions`: `Decision(pending, legal, decide, default)`, one table per ruleset
+  (`flow.DECISIONS`), keyed by the decision kind that `pending` reports.
+- `context`: `Context`, the scratch of one decision: emit events, fold them at
+  once into a private working state, hand out named random streams.
+- `cow`: `deep_copy` and `copy_on_write` (copy only what an event changes).
+- `evolves`: `Evolver`, the `@evolves(TYPE)` registry behind every `evolve`; it
+  refuses an event type it does not know (`UnknownEvent`).
+
+See games/rules/CONTRIBUTING.md for how a ruleset uses them.
+"""
+
+from .commands import Shape, parse_command
+from .context import Context
+from .cow import ALL, copy_on_write, deep_copy
+from .decisions import Command, Decision, decision_of
+from .evolves import Evolver, UnknownEvent
+
+__all__ = [
+    "ALL",
+    "Command",
+    "Context",
+    "Decision",
+    "Evolver",
+    "Shape",
+    "UnknownEvent",
+    "copy_on_write",
+    "decision_of",
+    "deep_copy",
+    "parse_command",
+]
