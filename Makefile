@@ -20,6 +20,7 @@ help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk -F':.*?## ' '{printf "  make %-14s %s\n", $$1, $$2}'
 
 install: $(STAMP) ## create .venv and install pinned dependencies (skipped when up to date)
+	@$(VENV)/bin/python scripts/compile_messages.py
 
 $(STAMP):
 	@PYTHON=$(PYTHON) scripts/install.sh $(STAMP)

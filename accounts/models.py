@@ -22,6 +22,9 @@ class Profile(models.Model):
     unsubscribe_token = models.CharField(max_length=64, unique=True, default=_unsubscribe_token)
     vacation_until = models.DateTimeField(null=True, blank=True)
     vacation_days_used = models.JSONField(default=dict)  # {"2026": 12.5}
+    # The language the server speaks to this account (issue 14.4): one of
+    # games.rules.i18n.LANGUAGES, or "" to follow the request's Accept-Language.
+    language = models.CharField(max_length=8, blank=True, default="")
 
     def __str__(self) -> str:
         return f"Profile({self.user_id})"

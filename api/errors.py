@@ -9,12 +9,16 @@ from __future__ import annotations
 import math
 
 from django.http import Http404
+from django.utils import translation
+from django.utils.translation import gettext
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_handler
 
+from games.services.error_texts import SENTENCES
 from games.services.errors import ErrorCode, ServiceError
 
+from .language import language_quiet
 from .stream_slots import TooManyStreams
 from .throttles import TooManyFailedLogins
 
@@ -43,6 +47,29 @@ def _first_message(detail) -> str:
 
 
 def exception_handler(exc, context):
+    response = _handle(exc, context)
+    if response is not None and isinstance(response.data, dict) and "code" in response.data:
+        _localize(response.data, context.get("request"))
+    return response
+
+
+def _localize(body: dict, request) -> None:
+    """`detail` in the caller's language (api/language.py). English keeps the service's
+    own sentence; another language gets its translation if the catalogue has it, else
+    the code's sentence (games/services/error_texts.py). Never fails the answer."""
+    lang = language_quiet(request) if request is not None else "en"
+    if lang == "en":
+        return
+    with translation.override(lang):
+        detail = str(body.get("detail", ""))
+        exact = gettext(detail) if detail else ""
+        if exact and exact != detail:
+            body["detail"] = exact
+        elif body["code"] in SENTENCES:
+            body["detail"] = gettext(SENTENCES[ErrorCode(body["code"])])
+
+
+def _handle(exc, context):
     if isinstance(exc, ServiceError):
         return Response({"code": exc.code, "detail": exc.detail, **exc.extra}, status=exc.status)
     if isinstance(exc, Http404):

@@ -25,10 +25,13 @@ import logging
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
+import redis.asyncio as aioredis
 from django.conf import settings
 from django.db import connection
+from django.db.models import Max
 
 from events import feed
+from games.models import Game, Notification
 
 log = logging.getLogger(__name__)
 
@@ -129,8 +132,6 @@ class Hub:
             await self._watch_database()
 
     async def _listen_redis(self) -> None:
-        import redis.asyncio as aioredis
-
         prefix = feed.CHANNEL_PREFIX
         while True:
             client = aioredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=5)
@@ -183,9 +184,6 @@ async def _quietly(aw) -> None:
 def read_heads(streams: list[str]) -> dict[str, int]:
     """The newest version of each game stream and the newest notice id of each
     user stream: two indexed queries whatever the number of streams."""
-    from django.db.models import Max
-
-    from games.models import Game, Notification
 
     games, users = [], []
     for s in streams:

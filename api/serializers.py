@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from games.rules.i18n import LANGUAGES
 from games.services.errors import ErrorCode
 
 
@@ -127,6 +128,13 @@ class MeSerializer(StrictSerializer):
     has_webhook_secret = serializers.BooleanField(read_only=True)
     vacation_until = serializers.DateTimeField(required=False, allow_null=True)
     vacation_days_left = serializers.FloatField(read_only=True)
+    language = serializers.ChoiceField(
+        choices=["", *LANGUAGES],
+        required=False,
+        allow_blank=True,
+        help_text="the language the server speaks to you (catalogue, summaries, error details, emails); "
+        "empty: your request's Accept-Language",
+    )
     tokens = TokenInfoSerializer(
         many=True, read_only=True, help_text="your live tokens (sessions), newest first; never the secret"
     )
@@ -354,6 +362,11 @@ class EventSerializer(serializers.Serializer):
     cause = serializers.JSONField(required=False)
     redacted = serializers.BooleanField(
         help_text="true: another seat's private event; only seq, type and the chain links are shown"
+    )
+    summary = serializers.CharField(
+        required=False,
+        help_text="on the first event of each batch (the one with `cause`): a one-line summary of the "
+        "batch in your language, of the events you may see (feed and export)",
     )
     prev_hash = serializers.CharField()
     hash = serializers.CharField()

@@ -11,11 +11,13 @@ processes, so an account can hold up to WEB_WORKERS x the cap there
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 import uuid
 from collections import defaultdict
 
+import redis
 from django.conf import settings
 from rest_framework.exceptions import Throttled
 
@@ -55,12 +57,8 @@ def _key(user_id: int) -> str:
 
 def _redis():
     global _redis_client
-    import os
-
     key = (os.getpid(), settings.REDIS_URL)  # never a parent's sockets after a fork
     if _redis_client is None or _redis_client[0] != key:
-        import redis
-
         _redis_client = (
             key,
             redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5, socket_connect_timeout=5),

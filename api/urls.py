@@ -1,7 +1,7 @@
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from .views import accounts, board, games, inbox, meta, play
+from .views import accounts, board, catalogue, games, inbox, meta, play
 
 
 def p(route: str, view, name: str):
@@ -19,6 +19,7 @@ urlpatterns = [
     *p("accounts/me/password", accounts.PasswordView.as_view(), "password"),
     *p("accounts/me/tokens/<int:token_id>", accounts.TokenRevokeView.as_view(), "token-revoke"),
     *p("rulesets", games.RulesetsView.as_view(), "rulesets"),
+    *p("rulesets/<str:ruleset_id>/catalogue", catalogue.CatalogueView.as_view(), "ruleset-catalogue"),
     *p("games", games.GamesView.as_view(), "games"),
     *p("games/<str:game_id>", games.GameView.as_view(), "game"),
     *p("games/<str:game_id>/seats", games.SeatsView.as_view(), "seats"),

@@ -26,13 +26,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import median, save, table  # noqa: E402
+from games.rules import registry  # noqa: E402
+from games.rules.base import fold  # noqa: E402
+from games.rules.testing import play_random_game  # noqa: E402
 
 
 def bench_ruleset(ruleset_id: str, players: int, games: int, first_seed: int) -> dict:
-    from games.rules import registry
-    from games.rules.base import fold
-    from games.rules.testing import play_random_game
-
     rules = registry.get(ruleset_id)
     if rules is None:
         return {"skipped": "not registered / not importable yet"}

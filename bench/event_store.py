@@ -56,6 +56,7 @@ def database_url() -> str:
 
 def setup_django() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # Django loads only for the Sengoku bench, after the settings module is chosen
     import django
     from django.core.management import call_command
 
@@ -64,6 +65,7 @@ def setup_django() -> None:
 
 
 def bench_sengoku(writers: int, seconds: float, in_transaction: bool = True) -> tuple[int, float]:
+    # the event store imports only once setup_django() has run
     from django.db import connection, transaction
 
     from events.codec import GENESIS_HASH
@@ -100,7 +102,7 @@ def pawn_class() -> type:
     """The aggregate, defined once (eventsourcing registers classes by topic)."""
     global _PAWN
     if _PAWN is None:
-        from eventsourcing.domain import Aggregate, event
+        from eventsourcing.domain import Aggregate, event  # a dev-only dependency: this bench alone
 
         class Pawn(Aggregate):
             @event("Moved")
@@ -112,7 +114,7 @@ def pawn_class() -> type:
 
 
 def bench_eventsourcing(writers: int, seconds: float, db_functions: bool) -> tuple[int, float]:
-    from eventsourcing.application import Application
+    from eventsourcing.application import Application  # a dev-only dependency: this bench alone
 
     Pawn = pawn_class()  # noqa: N806
     u = urlparse(database_url())
@@ -163,6 +165,7 @@ CREATE TABLE IF NOT EXISTS bench_raw_events (
 
 
 def bench_raw(writers: int, seconds: float) -> tuple[int, float]:
+    # only the raw bench talks to PostgreSQL without Django
     import psycopg
     from psycopg.types.json import Jsonb
 

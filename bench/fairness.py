@@ -39,6 +39,7 @@ from bench.common import percentile, save, table  # noqa: E402
 
 def _setup_django():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # Django loads here, after main() set the environment for this run
     import django
     from django.core.management import call_command
 
@@ -47,6 +48,7 @@ def _setup_django():
 
 
 def _games(n_bots: int, n_timed: int, ruleset: str) -> tuple[list, list]:
+    # the models and services import only once django.setup() has run
     from django.contrib.auth import get_user_model
 
     from games.models import Seat
@@ -92,6 +94,7 @@ def main() -> int:
     # on this database as downtime and push every open deadline back by it.
     os.environ["DEADLINE_OUTAGE_SECONDS"] = str(10**6)
     _setup_django()
+    # the models and services import only once django.setup() has run
     from config.celery import app
     from games.models import Deadline, Game
 

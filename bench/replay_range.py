@@ -38,11 +38,13 @@ GOAL_REQUESTS, GOAL_SECONDS = 5, 1.0
 
 def play_game(seed: int) -> tuple[str, dict[str, str]]:
     """A finished 5-player Shogun game; returns its id and two tokens."""
+    # Django loads here, after main() set DATABASE_URL and the settings module for this run
     import django
     from django.core.management import call_command
 
     django.setup()
     call_command("migrate", verbosity=0, interactive=False)
+    # the models and services import only once django.setup() has run
     from django.contrib.auth import get_user_model
     from knox.models import AuthToken
 

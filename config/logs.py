@@ -20,6 +20,8 @@ import re
 from typing import Any
 
 import structlog
+from celery import signals
+from django.core.exceptions import ImproperlyConfigured
 
 SENSITIVE_KEYS = frozenset(
     {
@@ -97,8 +99,6 @@ def shared_processors() -> list:
 def build(fmt: str, level: str) -> dict:
     """The LOGGING dict for settings (and configure structlog's own loggers)."""
     if fmt not in ("json", "console"):
-        from django.core.exceptions import ImproperlyConfigured
-
         raise ImproperlyConfigured(f"LOG_FORMAT must be json or console, got {fmt!r}")
     pre = shared_processors()
     structlog.configure(
@@ -158,7 +158,6 @@ def bind(**values) -> None:
 
 def celery_signals() -> None:
     """Bind task name and id (as the request id) around every Celery task."""
-    from celery import signals
 
     @signals.task_prerun.connect(weak=False)
     def _bind(task_id=None, task=None, **_kw):

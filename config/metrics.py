@@ -18,12 +18,14 @@ from pathlib import Path
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
+    REGISTRY,
     CollectorRegistry,
     Counter,
     Gauge,
     Histogram,
     disable_created_metrics,
     generate_latest,
+    start_http_server,
 )
 from prometheus_client import multiprocess as _mp
 
@@ -86,8 +88,6 @@ def _prune_dead(path: str) -> None:
 
 def render(extra_collectors=()) -> tuple[bytes, str]:
     """The text exposition of this host's metrics plus `extra_collectors`."""
-    from prometheus_client import REGISTRY
-
     path = multiprocess_dir()
     if path:
         _prune_dead(path)
@@ -118,8 +118,6 @@ class _Forward:
 def start_exporter(port: int) -> None:
     """A metrics HTTP server for a process without a web server (a Celery
     worker in its own container): its counters, multi-process aware."""
-    from prometheus_client import start_http_server
-
     path = multiprocess_dir()
     if path:
         registry = CollectorRegistry()

@@ -19,9 +19,11 @@ import uuid
 from functools import lru_cache
 
 import structlog
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
 from django.http import HttpResponse, JsonResponse
+
+from ops.collectors import DatabaseCollector
 
 from . import metrics
 
@@ -102,8 +104,6 @@ class ObservabilityMiddleware:
     async def __acall__(self, request):
         started = self._begin(request)
         if request.path in METRICS_PATHS:
-            from asgiref.sync import sync_to_async
-
             return self._end(request, await sync_to_async(metrics_view)(request), started)
         return self._end(request, await self.get_response(request), started)
 
@@ -201,8 +201,6 @@ def metrics_view(request):
             },
             status=403,
         )
-    from ops.collectors import DatabaseCollector
-
     body, content_type = metrics.render([DatabaseCollector()])
     return HttpResponse(body, content_type=content_type)
 

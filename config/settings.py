@@ -184,7 +184,20 @@ PASSWORD_HASHERS = env.list(
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
-USE_I18N = False
+# The server's own sentences (error details, emails) in six languages: gettext
+# catalogues under locale/ (.po committed, .mo compiled by scripts/compile_messages.py
+# at install and test time). Names and card texts are the rulesets' own data
+# (games/rules/<r>/data/i18n). The language of a request is chosen in api/language.py.
+USE_I18N = True
+LANGUAGES = [
+    ("en", "English"),
+    ("ja", "日本語"),
+    ("zh-hant", "繁體中文"),
+    ("zh-hans", "简体中文"),
+    ("es", "Español"),
+    ("ko", "한국어"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"

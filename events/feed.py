@@ -14,10 +14,12 @@ WSGI servers and Django's test client. Both follow the same `Lifetime`.
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from collections import defaultdict
 
+import redis
 from django.conf import settings
 
 _cond = threading.Condition()
@@ -37,9 +39,6 @@ _clients: dict = {}
 def _redis():
     """One client (and connection pool) per process and URL: a publish per
     commit must not open a connection per commit."""
-    import os
-
-    import redis  # imported lazily: the embedded default runs without it
 
     key = (os.getpid(), settings.REDIS_URL)
     client = _clients.get(key)

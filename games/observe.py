@@ -15,13 +15,14 @@ from django.utils import timezone
 
 from config import metrics
 
+from .services.errors import Conflict, Invalid, Unprocessable
+
 log = structlog.get_logger("sengoku.games")
 
 
 def command(apply):
     """Wrap `apply(game, seat, command, ...)`: bind game id, seat and command
     type for every log line inside; count the outcome per ruleset."""
-    from .services.errors import Conflict, Invalid, Unprocessable
 
     @functools.wraps(apply)
     def wrapper(game, seat, command, *args, **kwargs):

@@ -39,6 +39,7 @@ Imports only the standard library, ``games.rules.*`` and ``events.codec``
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Callable, Iterable, Mapping
@@ -774,8 +775,6 @@ def register_module(target: str) -> None:
     module, _, attr = target.partition(":")
     if not module or not attr:
         raise VerifyError(f"--ruleset-module wants MODULE:ATTR, not {target!r}")
-    import importlib  # only for --ruleset-module: the verifier's normal run loads no code by name
-
     try:
         obj = getattr(importlib.import_module(module), attr)
     except (ImportError, AttributeError) as exc:

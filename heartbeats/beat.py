@@ -13,17 +13,18 @@ import threading
 import time
 from datetime import timedelta
 
+from celery.signals import beat_init, worker_ready
 from django.conf import settings
 from django.db import close_old_connections, connection
 from django.utils import timezone
+
+from .models import Heartbeat
 
 log = logging.getLogger(__name__)
 _started: set[str] = set()
 
 
 def beat(role: str, node: str, started_at) -> None:
-    from .models import Heartbeat
-
     now = timezone.now()
     Heartbeat.objects.update_or_create(
         node=node, defaults={"role": role, "pid": os.getpid(), "started_at": started_at, "beat_at": now}
@@ -56,8 +57,6 @@ def start(role: str, node: str) -> None:
 
 
 def connect_celery_signals() -> None:
-    from celery.signals import beat_init, worker_ready
-
     def on_worker_ready(sender=None, **_):
         start("worker", getattr(sender, "hostname", None) or f"celery@{socket.gethostname()}")
 
@@ -70,8 +69,6 @@ def connect_celery_signals() -> None:
 
 def status(role: str) -> tuple[str, float | None]:
     """("ok" | "down" | "never seen", seconds since the freshest heartbeat of the role)."""
-    from .models import Heartbeat
-
     last = Heartbeat.objects.filter(role=role).order_by("-beat_at").values_list("beat_at", flat=True).first()
     if last is None:
         return "never seen", None

@@ -9,9 +9,11 @@ from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.template.response import TemplateResponse
+from knox.models import AuthToken
 
 from events.models import StoredEvent
 from games.models import Deadline, Game, Notification, Seat, WebhookDelivery
+from games.services import audit
 from games.services.errors import ServiceError
 from heartbeats.models import Heartbeat
 
@@ -47,8 +49,6 @@ class OperatorUserAdmin(UserAdmin):
 
     @admin.action(description="Deactivate selected users and revoke their API tokens")
     def deactivate(self, request, queryset):
-        from knox.models import AuthToken
-
         ids = list(queryset.exclude(pk=request.user.pk).values_list("pk", flat=True))
         User.objects.filter(pk__in=ids).update(is_active=False)
         revoked, _ = AuthToken.objects.filter(user_id__in=ids).delete()
@@ -118,8 +118,6 @@ class GameAdmin(ReadOnlyAdmin):
 
     @admin.action(description="Abort selected games (records the reason as an event)")
     def abort_games(self, request, queryset):
-        from games.services import audit
-
         games = list(queryset.exclude(status__in=[Game.Status.FINISHED, Game.Status.ABORTED]))
         reason = (request.POST.get("reason") or "").strip()
         if "apply" not in request.POST or not reason:

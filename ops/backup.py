@@ -28,6 +28,8 @@ from pathlib import Path
 from django.conf import settings
 from django.db import connections
 
+from games.models import Game
+
 MANIFEST_SUFFIX = ".heads.json"
 
 
@@ -46,8 +48,6 @@ def default_path() -> Path:
 
 
 def heads() -> dict[str, list]:
-    from games.models import Game
-
     return {
         str(gid): [version, head]
         for gid, version, head in Game.objects.exclude(version=0).values_list("id", "version", "chain_head")

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import logging
 
+import redis
 from django.conf import settings
 from django.db.models import Count, F, Max, Q
 from django.utils import timezone
 from prometheus_client.core import GaugeMetricFamily
+
+from games.models import Game, SweeperState
+from heartbeats.models import Heartbeat
 
 log = logging.getLogger(__name__)
 ROLES = ("worker", "scheduler")
@@ -20,9 +24,6 @@ class DatabaseCollector:
         return []
 
     def collect(self):
-        from games.models import Game, SweeperState
-        from heartbeats.models import Heartbeat
-
         games = GaugeMetricFamily(
             "sengoku_games", "Games by ruleset and status", labels=["ruleset", "status"]
         )
@@ -74,8 +75,6 @@ def _broker_queue_length() -> int | None:
     if not url.startswith(("redis://", "rediss://")):
         return None
     try:
-        import redis
-
         return int(redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1).llen("celery"))
     except Exception:
         log.debug("broker queue length unavailable", exc_info=True)

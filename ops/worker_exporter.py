@@ -8,14 +8,14 @@ from __future__ import annotations
 import logging
 import os
 
+from celery import signals
+
+from config.metrics import start_exporter
+
 log = logging.getLogger(__name__)
 
 
 def connect() -> None:
-    from celery import signals
-
-    from config.metrics import start_exporter
-
     @signals.worker_ready.connect(weak=False)
     def _worker_ready(sender=None, **_kw):
         port = os.environ.get("WORKER_METRICS_PORT")

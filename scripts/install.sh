@@ -28,5 +28,7 @@ echo "installing dependencies (pinned by requirements.lock) into $VENV"
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
   -c requirements.lock -r var/requirements-dev.txt 2>&1 \
   | { grep -v "is ignored: it is neither a file nor a directory" || true; }
+# gettext catalogues (locale/*.po -> .mo) without needing GNU gettext on the machine
+"$VENV/bin/python" scripts/compile_messages.py
 rm -f "$VENV"/.installed-*
 touch "$STAMP"

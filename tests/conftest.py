@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import json
+import runpy
+from pathlib import Path
 
 import pytest
 
 from games.rules import registry
 
 registry.register("toy-auction", "tests.support.toy:RULES")
+
+
+def pytest_sessionstart(session):
+    """The gettext catalogues are compiled, not committed (scripts/compile_messages.py)."""
+    script = Path(__file__).resolve().parents[1] / "scripts" / "compile_messages.py"
+    runpy.run_path(str(script), run_name="compile")["main"]()
 
 
 @pytest.fixture(autouse=True)

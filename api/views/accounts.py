@@ -14,7 +14,8 @@ from rest_framework.views import APIView
 
 from accounts import sessions
 from accounts.models import profile_of
-from games.services.errors import Conflict, ErrorCode, Invalid, ServiceError
+from games.pbem.webhooks import RefusedTarget, check_url
+from games.services.errors import Conflict, ErrorCode, Invalid, NotFound, ServiceError
 from games.services.vacation import days_left, set_vacation
 
 from ..serializers import (
@@ -110,6 +111,7 @@ def me_json(user, current_token=None) -> dict:
         "has_webhook_secret": bool(p.webhook_secret),
         "vacation_until": p.vacation_until,
         "vacation_days_left": days_left(p),
+        "language": p.language,
         "tokens": sessions.listing(user, current_token),
     }
 
@@ -137,8 +139,6 @@ class MeView(APIView):
         d = s.validated_data
         user, p = request.user, profile_of(request.user)
         if d.get("webhook_url"):
-            from games.pbem.webhooks import RefusedTarget, check_url
-
             try:
                 check_url(d["webhook_url"])
             except RefusedTarget as exc:
@@ -149,7 +149,7 @@ class MeView(APIView):
             if "email" in d:
                 user.email = d["email"]
                 user.save(update_fields=["email"])
-            for f in ("email_notifications", "webhook_url", "webhook_secret"):
+            for f in ("email_notifications", "webhook_url", "webhook_secret", "language"):
                 if f in d:
                     setattr(p, f, d[f])
             p.save()
@@ -191,8 +191,6 @@ class TokenRevokeView(APIView):
         tags=["accounts"],
     )
     def delete(self, request, token_id: int):
-        from games.services.errors import NotFound
-
         if token_id > 2**62 or not sessions.revoke_by_id(request.user, token_id):
             raise NotFound("no such token", code=ErrorCode.TOKEN_NOT_FOUND)
         return Response(status=204)

@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 
 from games.services import board, lobby
 
+from ..language import language_for
 from ..renderers import SvgRenderer
 from .common import JsonErrors, errors
 
@@ -25,7 +26,9 @@ class BoardView(JsonErrors, APIView):
                 "version", OpenApiTypes.INT, description="draw the board as it was then (default: now)"
             ),
             OpenApiParameter(
-                "lang", OpenApiTypes.STR, description="language of the province names (default: English)"
+                "lang",
+                OpenApiTypes.STR,
+                description="language of the province names (default: your account's, then Accept-Language, then English)",
             ),
         ],
         responses={
@@ -44,7 +47,7 @@ class BoardView(JsonErrors, APIView):
     def get(self, request, game_id):
         game = lobby.get_game(game_id, request.user)
         q = request.query_params
-        version, lang = q.get("version"), q.get("lang")
+        version, lang = q.get("version"), language_for(request)
         # an ETag is only ever issued for a valid request, so a match needs no checks
         etag = f'"{game.id}-{version or game.version}-{game.status}-{lang or ""}"'
         if request.headers.get("If-None-Match") == etag:
@@ -52,7 +55,7 @@ class BoardView(JsonErrors, APIView):
         svg = board.board_svg(game, request.user, version, lang)
         resp = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
         resp["ETag"] = etag
-        resp["Vary"] = "Authorization, Accept-Language"
+        resp["Vary"] = "Authorization, Accept-Language"  # the names follow the caller's language
         return resp
 
     def perform_content_negotiation(self, request, force=False):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiResponse
+from rest_framework.renderers import JSONRenderer
 
 from games.services.errors import ErrorCode, Invalid
 
@@ -52,8 +53,6 @@ class JsonErrors:
     are still rendered as JSON `{code, detail}` with a JSON content type."""
 
     def handle_exception(self, exc):
-        from rest_framework.renderers import JSONRenderer
-
         response = super().handle_exception(exc)
         self.request.accepted_renderer = JSONRenderer()
         self.request.accepted_media_type = "application/json"

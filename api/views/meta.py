@@ -8,12 +8,17 @@ is down (compose, monitoring, the embedded supervisor's test)."""
 
 from __future__ import annotations
 
+import os
+
+import redis
 from django.conf import settings
 from django.db import connection
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
+
+from heartbeats.beat import status
 
 from ..serializers import HealthSerializer
 
@@ -30,20 +35,14 @@ def _database() -> str:
 def _broker() -> str:
     url = settings.CELERY_BROKER_URL
     if url.startswith("sengokusql+sqlite:///"):
-        import os
-
         folder = os.path.dirname(url.split(":///", 1)[1]) or "."
         return "ok" if os.access(folder, os.W_OK) else "error: broker folder not writable"
     if url.startswith("memory://"):
         return "ok"
     if url.startswith("filesystem://"):
         folder = settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_in"]
-        import os
-
         return "ok" if os.access(folder, os.W_OK) else "error: broker folder not writable"
     try:
-        import redis
-
         redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2).ping()
         return "ok"
     except Exception as exc:
@@ -78,8 +77,6 @@ class HealthView(APIView):
         body = {"database": db, "broker": broker}
         ok = db == "ok" and broker == "ok"
         if db == "ok" and request.query_params.get("probe") != "ready":
-            from heartbeats.beat import status
-
             for role, key in (("worker", "worker"), ("scheduler", "scheduler")):
                 state, age = status(role)
                 body[key] = (

@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 from games.services import audit, lobby, play, reading, replay_range
 from games.services.errors import ErrorCode, Invalid
 
+from ..language import language_for
 from ..renderers import EventStreamRenderer, JsonLinesRenderer
 from ..serializers import (
     CommandResultSerializer,
@@ -23,6 +24,7 @@ from ..serializers import (
     ViewSerializer,
 )
 from .audit import AuditReportSerializer
+from .catalogue import LANG_PARAM
 from .common import JsonErrors, errors, json_body
 from .common import int_param as _int
 from .stream import event_fetch, sse_response, wants_stream
@@ -115,6 +117,7 @@ class EventsView(JsonErrors, APIView):
                 OpenApiTypes.BOOL,
                 description="Server-Sent Events (same as Accept: text/event-stream)",
             ),
+            LANG_PARAM,
         ],
         responses={200: EventPageSerializer, **errors(400, 401, 404, 429)},
         summary="Your redacted event feed, paged; or a live SSE stream",
@@ -124,10 +127,10 @@ class EventsView(JsonErrors, APIView):
     def get(self, request, game_id):
         game = lobby.get_game(game_id, request.user)
         if wants_stream(request):
-            return sse_response(request, game.id, event_fetch(game, request.user))
+            return sse_response(request, game.id, event_fetch(game, request.user, language_for(request)))
         after = _int(request.query_params.get("after"), 0, "after", 0)
         limit = _int(request.query_params.get("limit"), 100, "limit", 1, 1000)
-        events, more = reading.events_page(game, request.user, after, limit)
+        events, more = reading.events_page(game, request.user, after, limit, language_for(request))
         nxt = None
         if more:
             q = request.query_params.copy()
@@ -200,6 +203,7 @@ class ExportView(JsonErrors, APIView):
     renderer_classes = [JsonLinesRenderer, JSONRenderer]
 
     @extend_schema(
+        parameters=[LANG_PARAM],
         responses={
             (200, "application/x-ndjson"): OpenApiResponse(
                 OpenApiTypes.BINARY,
@@ -214,7 +218,7 @@ class ExportView(JsonErrors, APIView):
     )
     def get(self, request, game_id):
         game = lobby.get_game(game_id, request.user)
-        lines = audit.export_lines(game, request.user)
+        lines = audit.export_lines(game, request.user, language_for(request))
         resp = HttpResponse("".join(line + "\n" for line in lines), content_type="application/x-ndjson")
         resp["Content-Disposition"] = f'attachment; filename="{game.ruleset}-{game.id}.jsonl"'
         return resp

@@ -14,9 +14,11 @@ from django.http import StreamingHttpResponse
 
 from events import feed, store
 from games.models import Game
+from games.services import summaries
 from games.services.present import present_event, viewer_for
 
 from .. import live, stream_slots
+from .common import int_param
 
 
 def wants_stream(request) -> bool:
@@ -29,8 +31,6 @@ def sse_response(request, stream, fetch) -> StreamingHttpResponse:
     """An SSE response for `fetch` on `stream` (see events.feed.sse): resumes
     after `?after=` or, when sent, the `Last-Event-ID` header (which wins);
     bad values are 400s; beyond the account's cap, 429 + Retry-After."""
-    from .common import int_param
-
     after = int_param(request.query_params.get("after"), 0, "after", 0)
     last = request.headers.get("Last-Event-ID")
     if last:
@@ -48,8 +48,9 @@ def sse_response(request, stream, fetch) -> StreamingHttpResponse:
     return resp
 
 
-def event_fetch(game: Game, user):
-    """`fetch(after) -> (items, finished)` over the game's events, redacted for `user`."""
+def event_fetch(game: Game, user, lang: str = "en"):
+    """`fetch(after) -> (items, finished)` over the game's events, redacted for `user`,
+    each batch's `summary` in `lang` as in the paged feed (games/services/summaries.py)."""
 
     def fetch(after: int):
         game.refresh_from_db(fields=["status", "version"])
@@ -60,6 +61,8 @@ def event_fetch(game: Game, user):
         rows = store.load(game.id, after=after, limit=500)
         last = rows[-1].seq if rows else after
         ended = over and last >= game.version
-        return [(r.seq, r.type, present_event(r, viewer)) for r in rows], ended
+        out = [present_event(r, viewer) for r in rows]
+        summaries.annotate(game, viewer, rows, out, lang)
+        return [(r.seq, r.type, o) for r, o in zip(rows, out, strict=True)], ended
 
     return fetch

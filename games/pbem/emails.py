@@ -7,15 +7,19 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext, gettext_noop
 
+# gettext_noop: marked for the catalogues (locale/), translated when the email is built
 SUBJECTS = {
-    "your_turn": "Your turn in {game}",
-    "reminder": "Reminder: your decision in {game} is due soon",
-    "default_applied": "Deadline missed in {game}: the default was played for you",
-    "game_started": "{game} has started",
-    "game_finished": "{game} is over",
-    "message": "New message in {game}",
+    "your_turn": gettext_noop("Your turn in %(game)s"),
+    "reminder": gettext_noop("Reminder: your decision in %(game)s is due soon"),
+    "default_applied": gettext_noop("Deadline missed in %(game)s: the default was played for you"),
+    "game_started": gettext_noop("%(game)s has started"),
+    "game_finished": gettext_noop("%(game)s is over"),
+    "message": gettext_noop("New message in %(game)s"),
 }
+NEWS = gettext_noop("News from %(game)s")
 
 
 def unsubscribe_url(profile) -> str:
@@ -28,8 +32,14 @@ def game_title(payload: dict) -> str:
 
 
 def build(user, profile, payload: dict) -> EmailMessage:
+    """The email in the recipient's language (their account's `language`, else English)."""
+    with translation.override(getattr(profile, "language", "") or "en"):
+        return _build(user, profile, payload)
+
+
+def _build(user, profile, payload: dict) -> EmailMessage:
     kind = payload["kind"]
-    subject = "[Sengoku] " + SUBJECTS.get(kind, "News from {game}").format(game=game_title(payload))
+    subject = "[Sengoku] " + gettext(SUBJECTS.get(kind, NEWS)) % {"game": game_title(payload)}
     link = unsubscribe_url(profile)
     body = render_to_string(
         "pbem/email/notice.txt",

@@ -18,6 +18,7 @@ from games.rules.base import canonical_json, sha256_hex
 
 from ..core_events import GameAborted, SeedRevealed
 from ..models import Game
+from . import summaries
 from .commit import append_core, new_event
 from .errors import Conflict, ErrorCode, Forbidden
 from .lobby import SYSTEM, get_game
@@ -112,11 +113,15 @@ def _public_commitment(c: dict) -> dict:
     }
 
 
-def export_lines(game: Game, user) -> list[str]:
+def export_lines(game: Game, user, lang: str = "en") -> list[str]:
     """JSON Lines: everything for finished/aborted games, the caller's redacted
-    stream while running (present_event decides, so the API never leaks)."""
+    stream while running (present_event decides, so the API never leaks); the
+    first event of every batch carries its `summary` (services/summaries.py)."""
     viewer = viewer_for(game, user)
-    return [canonical_json(present_event(r, viewer)) for r in store.load(game.id)]
+    rows = store.load(game.id)
+    out = [present_event(r, viewer) for r in rows]
+    summaries.annotate(game, viewer, rows, out, lang)
+    return [canonical_json(o) for o in out]
 
 
 def abort(game_id, user, reason: str = "", operator: bool = False) -> Game:

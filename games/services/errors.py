@@ -44,6 +44,7 @@ class ErrorCode(StrEnum):
     TAKEBACK_NOT_FOUND = "takeback_not_found"
     # -- lobby (400, 403, 409)
     UNKNOWN_RULESET = "unknown_ruleset"
+    UNSUPPORTED_LANGUAGE = "unsupported_language"
     INVALID_PLAYERS = "invalid_players"
     INVALID_OPTIONS = "invalid_options"
     INVALID_TIME_CONTROL = "invalid_time_control"

@@ -4,7 +4,7 @@ activity and the chain head — sorted so what needs them soonest comes first.
 
 `pending` comes from the rules (the truth at this version), deadlines from the
 play-by-email rows. The user stream announces changes (`inbox` notices, see
-`announce`), so a client with 20 games polls none of them."""
+`notify.announce`), so a client with 20 games polls none of them."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from django.db.models import OuterRef, Subquery
 
 from events.models import StoredEvent
 
-from ..models import Deadline, Game, Notification, Seat
+from ..models import Game, Seat
 from . import deadlines
 from .errors import ErrorCode, Invalid
 from .state import load_state, rules_for
@@ -77,41 +77,3 @@ def _order(e: dict):
     due = datetime.fromisoformat(e["deadline"]).timestamp() if e["deadline"] else None
     last = datetime.fromisoformat(e["last_activity"]).timestamp()
     return (not e["pending"], due is None, due or 0.0, -last, e["id"])
-
-
-# ---------------------------------------------------------------------------------------------
-# Announcing changes on the user stream
-
-
-def _signature(game: Game, seat: int, open_rows: dict) -> dict:
-    d = open_rows.get(seat)
-    return {
-        "status": game.status,
-        "paused": game.paused,
-        "pending": d is not None,
-        "decision": d.kind if d else None,
-        "deadline": _iso(d.due_at) if d else None,
-    }
-
-
-def announce(game: Game, humans: dict, now) -> None:
-    """After a commit was processed (notify._game_changed, after deadlines.sync):
-    an `inbox` notice on the user stream of every seated player whose entry
-    changed in what sorts or filters it (status, pause, pending decision,
-    deadline). Stream only: no email, no webhook."""
-    from .notify import notify_stream
-
-    open_rows = {d.seat: d for d in Deadline.objects.filter(game=game, status=Deadline.Status.OPEN)}
-    for index, seat in humans.items():
-        sig = _signature(game, index, open_rows)
-        last = (
-            Notification.objects.filter(game=game, user=seat.user, kind=Notification.Kind.INBOX)
-            .order_by("-id")
-            .values_list("payload", flat=True)
-            .first()
-        )
-        if last is not None and all(last.get(k) == v for k, v in sig.items()):
-            continue
-        notify_stream(
-            game, seat.user, Notification.Kind.INBOX, f"inbox:v{game.version}", {"seat": index, **sig}, now
-        )

@@ -28,7 +28,7 @@ from events import feed, store
 from games.pbem import emails, webhooks
 
 from .. import core_events, observe
-from ..models import Game, Notification, PbemCursor, WebhookDelivery
+from ..models import Deadline, Game, Notification, PbemCursor, WebhookDelivery
 from . import dispatch
 from .present import iso
 
@@ -208,8 +208,6 @@ def _game_changed(game_id) -> None:
         humans = _humans(game)
         for row in store.load(game.id, after=cursor.notified_version, upto=game.version):
             _for_event(game, humans, row, now)
-        from .inbox import announce  # late: inbox reads state, which imports more of the services
-
         announce(game, humans, now)
         PbemCursor.objects.filter(pk=cursor.pk).update(notified_version=game.version)
 
@@ -300,6 +298,42 @@ _HANDLERS: dict[str, Callable[[Game, dict, Any, _Ref], None]] = {
     core_events.DeadlineMissed.TYPE: _on_missed,
     core_events.MessageSent.TYPE: _on_message,
 }
+
+
+# ---------------------------------------------------------------------------------------------
+# Announcing changes on the user stream (the caller's inbox, games/services/inbox.py)
+
+
+def _signature(game: Game, seat: int, open_rows: dict) -> dict:
+    d = open_rows.get(seat)
+    return {
+        "status": game.status,
+        "paused": game.paused,
+        "pending": d is not None,
+        "decision": d.kind if d else None,
+        "deadline": iso(d.due_at) if d else None,
+    }
+
+
+def announce(game: Game, humans: dict, now) -> None:
+    """After a commit was processed (_game_changed, after deadlines.sync):
+    an `inbox` notice on the user stream of every seated player whose entry
+    changed in what sorts or filters it (status, pause, pending decision,
+    deadline). Stream only: no email, no webhook."""
+    open_rows = {d.seat: d for d in Deadline.objects.filter(game=game, status=Deadline.Status.OPEN)}
+    for index, seat in humans.items():
+        sig = _signature(game, index, open_rows)
+        last = (
+            Notification.objects.filter(game=game, user=seat.user, kind=Notification.Kind.INBOX)
+            .order_by("-id")
+            .values_list("payload", flat=True)
+            .first()
+        )
+        if last is not None and all(last.get(k) == v for k, v in sig.items()):
+            continue
+        notify_stream(
+            game, seat.user, Notification.Kind.INBOX, f"inbox:v{game.version}", {"seat": index, **sig}, now
+        )
 
 
 # ---------------------------------------------------------------------------------------------

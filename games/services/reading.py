@@ -11,7 +11,7 @@ from games.rules.base import canonical_json
 from games.rules.base import views as rules_views
 
 from ..models import Game
-from . import deadlines
+from . import deadlines, summaries
 from .errors import ErrorCode, Invalid
 from .present import Viewer, present_event, viewer_for
 from .state import load_state, rules_for
@@ -169,12 +169,16 @@ def legal(game: Game, user) -> dict:
     return out
 
 
-def events_page(game: Game, user, after: int, limit: int) -> tuple[list[dict], bool]:
-    """Up to `limit` events after `after` as the user may see them, and whether more follow."""
+def events_page(game: Game, user, after: int, limit: int, lang: str = "en") -> tuple[list[dict], bool]:
+    """A page of the viewer's redacted feed; the first event of every batch
+    carries the batch's one-line `summary` in `lang` (services/summaries.py)."""
     viewer = viewer_for(game, user)
     rows = store.load(game.id, after=after, limit=limit + 1)
     more = len(rows) > limit
-    return [present_event(r, viewer) for r in rows[:limit]], more
+    page = rows[:limit]
+    out = [present_event(r, viewer) for r in page]
+    summaries.annotate(game, viewer, page, out, lang)
+    return out, more
 
 
 def replay(game: Game, user, version: Any) -> dict:

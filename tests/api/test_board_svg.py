@@ -103,7 +103,8 @@ def test_errors_are_json(api, personas, outsider, open_game):
         ("?version=0", 400, "invalid_version"),
         ("?version=abc", 400, "invalid_version"),
         ("?version=999", 400, "invalid_version"),
-        ("?lang=%3Cscript%3E", 400, "invalid"),
+        ("?lang=%3Cscript%3E", 400, "unsupported_language"),
+        ("?lang=xx", 400, "unsupported_language"),
     ]
     for query, status, code in cases:
         r = api.as_(outsider).get(u(g, "board.svg") + query)
@@ -135,3 +136,25 @@ def test_the_game_name_is_text_not_markup(api, personas):
     root = svg_of(api, personas[0], g)
     assert not [el for el in root.iter() if el.tag.endswith("script")]
     assert any("<script>" in (el.text or "") for el in root.iter())
+
+
+def test_province_names_follow_the_language(api, personas):
+    """The names are the catalogue's in the caller's language: ?lang=, else the account's."""
+    g = started(api, "rising-sun", personas)
+
+    def titles(query=""):
+        root = svg_of(api, personas[0], g, query)
+        return {
+            el.get("data-province"): el.findtext("{http://www.w3.org/2000/svg}title")
+            for el in root.iter()
+            if el.get("data-province")
+        }
+
+    def kanji(text):
+        return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+    assert not any(kanji(t) for t in titles().values())
+    ja = titles("?lang=ja")
+    assert len(ja) == 8 and all(kanji(t) for t in ja.values()), ja
+    assert api.as_(personas[0]).patch("/api/v1/accounts/me", {"language": "ja"}).status_code == 200
+    assert titles() == ja

@@ -18,8 +18,9 @@ from games.rules.base import IllegalCommand
 from . import commands, data
 from . import events as ev
 from .context import Ctx
-from .generals import damage, heal, leave, side_generals_on_map
-from .state import State, hp_left, other, rules_version, team_chooser
+from .generals import damage, deploy, heal, leave, management_blocked, side_generals_on_map
+from .state import State, hp_left, income, other, rules_version, team_chooser
+from .supply import deploy_targets
 
 TIMED_LIFE = 2  # "until the card after next is revealed"
 
@@ -89,8 +90,6 @@ def _supply_card(side: str, amount: int) -> Callable[[Ctx], None]:
 
 
 def _harvest(ctx: Ctx) -> None:
-    from .state import income
-
     for side in sides_from_turn(ctx.state):
         side_supply(ctx, side, income(ctx.state, side), "bumper_harvest")
 
@@ -291,9 +290,6 @@ def decide_split(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
 def reset_deploy_options(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
     """Only the deciding seat's own hand, onto his own units, paid by him (4p team-mates'
     hands are private: a seat never sees or plays its team-mate's cards)."""
-    from .generals import management_blocked
-    from .supply import deploy_targets
-
     out: list[dict[str, Any]] = [{"type": "pass"}]
     seat = prompt["seat"]
     if management_blocked(s) or s["supply"][seat] < data.rules()["costs"]["deploy"]:
@@ -304,8 +300,6 @@ def reset_deploy_options(s: State, prompt: dict[str, Any]) -> list[dict[str, Any
 
 
 def decide_reset_deploy(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
-    from .generals import deploy
-
     s = ctx.state
     prompt = dict(s["queue"][0])
     if cmd["type"] == "pass":

@@ -10,6 +10,7 @@ from games.rules.base import IllegalCommand
 from . import commands, data
 from . import events as ev
 from .context import Ctx
+from .event_cards import reveal
 from .state import State
 
 
@@ -40,8 +41,6 @@ def legal(s: State, seat: int) -> list[dict[str, Any]]:
 
 
 def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
-    from .event_cards import reveal  # cards may start actions: avoid an import cycle
-
     s = ctx.state
     steps = commands.integer(cmd, "steps")
     costs = step_costs(s, seat)

@@ -1,0 +1,99 @@
+"""The catalogue's shape in schema.yml (issue 14.1). Every ruleset fills the same
+core fields; ruleset-specific extras (Shogun's court, Imjin's wheel and die, ...)
+are further keys, listed here as free-form objects."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+
+class AreaSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="the id commands, events and views use")
+    name = serializers.CharField(help_text="localized")
+    kind = serializers.CharField(help_text="land, sea, shrine")
+    region = serializers.CharField(allow_null=True, required=False)
+    adjacent = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="every neighbour"
+    )
+    values = serializers.DictField(
+        required=False, help_text="printed on the board: reward, tax, rice, supply..."
+    )
+    shape = serializers.CharField(
+        required=False, help_text="SVG path data in map.view_box, when the board geometry is present"
+    )
+    label_at = serializers.ListField(
+        child=serializers.FloatField(), required=False, help_text="[x, y] where the name is drawn"
+    )
+
+
+class RouteSerializer(serializers.Serializer):
+    between = serializers.ListField(child=serializers.CharField(), min_length=2, max_length=2)
+    kind = serializers.CharField(help_text="shipping_route, sea, land_sea, sea_sea, land_border...")
+    name = serializers.CharField(help_text="localized name of the kind")
+
+
+class MapSerializer(serializers.Serializer):
+    view_box = serializers.ListField(
+        child=serializers.FloatField(),
+        allow_null=True,
+        help_text="[x, y, width, height] of the shapes' coordinates; null without board geometry",
+    )
+    provinces = AreaSerializer(many=True, help_text="every province, land or sea area")
+    sea_routes = RouteSerializer(many=True, help_text="adjacencies over water, with their kind")
+
+
+class AbilitySerializer(serializers.Serializer):
+    name = serializers.CharField()
+    text = serializers.CharField()
+
+
+class FactionSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    colour = serializers.CharField(help_text="#rrggbb from a colour-blind-safe palette")
+    letter = serializers.CharField(help_text="a second cue beside the colour")
+    ability = AbilitySerializer(allow_null=True, required=False)
+
+
+class FigureSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    strength = serializers.IntegerField(allow_null=True, help_text="null: set by its card or not a fighter")
+
+
+class CardSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    kind = serializers.CharField(
+        help_text="season_card, kami, mandate, action, event, special, favour, general..."
+    )
+    name = serializers.CharField()
+    text = serializers.CharField(required=False, help_text="rules text, localized")
+    cost = serializers.IntegerField(required=False, allow_null=True)
+    placeholder = serializers.BooleanField(
+        required=False,
+        help_text="true where the data has no source (a design value, see the ruleset's README)",
+    )
+
+
+class CommandLabelSerializer(serializers.Serializer):
+    type = serializers.CharField(help_text="the command's `type`")
+    label = serializers.CharField()
+    help = serializers.CharField()
+
+
+class PromptLabelSerializer(serializers.Serializer):
+    kind = serializers.CharField(help_text="a `pending[].kind`")
+    label = serializers.CharField()
+    help = serializers.CharField()
+
+
+class CatalogueSerializer(serializers.Serializer):
+    ruleset = serializers.CharField()
+    language = serializers.CharField()
+    rules_version = serializers.IntegerField()
+    map = MapSerializer()
+    factions = FactionSerializer(many=True)
+    figures = FigureSerializer(many=True)
+    cards = CardSerializer(many=True)
+    commands = CommandLabelSerializer(many=True)
+    prompts = PromptLabelSerializer(many=True)

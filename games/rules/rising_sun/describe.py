@@ -1,0 +1,208 @@
+"""Rising Sun's game log: one localized line per batch of events (issue 14.3).
+
+``describe(state_before, events, locale)`` reads only the events it is given (the
+caller passes those the viewer may see) and the public parts of the state before
+them: clans, figures on the board and the question being answered, all shown in
+every seat's view. Pure."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..base import Event
+from ..describing import Clause, Log, describe_with
+from .catalogue import texts
+
+RESOURCES = ("vp", "coins", "ronin")
+
+
+def describe(state_before: Any, events: Sequence[Event], locale: str) -> str:
+    t = texts(locale)
+    state = state_before if isinstance(state_before, Mapping) else {}
+    clans = list(state.get("clans") or [])
+    for e in events:  # the setup batch names the clans before the state has them
+        if e.type == "rising-sun.GameSetUp" and not clans:
+            clans = list(e.payload.get("clans") or [])
+    log = Log(t, state, lambda seat: t(f"clan.{clans[seat]}"))
+    return describe_with(log, events, CLAUSES)
+
+
+def _figure(log: Log, fid: str) -> tuple[int | None, str]:
+    f = (log.state.get("figures") or {}).get(fid) or {}
+    owner = f.get("owner")
+    if owner is None and fid[:1].isdigit():
+        owner = int(fid.split(":")[0])
+    kind = f.get("type") or fid.split(":")[-1].rstrip("0123456789")
+    name = f.get("name", "")
+    label = (
+        log.t(f"card.{name}") if kind == "monster" and log.t.has(f"card.{name}") else log.t(f"figure.{kind}")
+    )
+    return owner, label
+
+
+def _place(log: Log, where: str) -> str:
+    if where.startswith("shrine:"):
+        return log.t(f"kami.{where[7:]}")
+    return log.t(f"province.{where}") if log.t.has(f"province.{where}") else where
+
+
+def _outcome(log: Log, outcome: Mapping[str, Any]) -> list[str]:
+    """Figures killed or taken hostage, war tokens taken, and resources per clan."""
+    out: list[str] = []
+    lost: Counter[tuple[int | None, str]] = Counter()
+    hostages: Counter[tuple[int | None, str]] = Counter()
+    for fid, move in (outcome.get("figures") or {}).items():
+        frm, to = move.get("from", ""), move.get("to", "")
+        # from the reserve: a summon; from a hostage or a Shrine: a return at the Season's end
+        if frm in ("reserve", "") or frm.startswith(("hostage", "shrine:")):
+            continue
+        if to == "reserve" or to == "dead":
+            lost[_figure(log, fid)] += 1
+        elif to.startswith("hostage"):
+            hostages[_figure(log, fid)] += 1
+    for (owner, label), n in lost.items():
+        out.append(log.t("log.loses", who=log.who(owner), n=n, figure=label))
+    for (owner, label), n in hostages.items():
+        out.append(log.t("log.hostage", who=log.who(owner), n=n, figure=label))
+    for seat, change in sorted((outcome.get("players") or {}).items()):
+        for token in (change.get("war_tokens") or {}).get("add", []):
+            out.append(log.t("log.war_token", who=log.who(seat), province=_place(log, token[0])))
+        parts = [
+            log.t(f"log.res.{r}", n=log.signed(int(change[r])))
+            for r in RESOURCES
+            if isinstance(change.get(r), int) and change[r]
+        ]
+        if parts:
+            out.append(log.t("log.resources", who=log.who(seat), changes=log.names(parts)))
+    return out
+
+
+def _head_move(log: Log, who: str, cmd: Mapping[str, Any], p: Mapping[str, Any]) -> str | None:
+    return log.t(
+        "log.move",
+        who=who,
+        figure=log.t(f"figure.{cmd.get('kind', 'bushi')}"),
+        src=_place(log, str(cmd.get("from", ""))),
+        dst=_place(log, str(cmd.get("to", ""))),
+    )
+
+
+def _head_summon(log: Log, who: str, cmd: Mapping[str, Any], p: Mapping[str, Any]) -> str | None:
+    moved = list((p.get("outcome") or {}).get("figures", {}).items())
+    for fid, move in moved[:1]:
+        return log.t(
+            f"log.{cmd['type']}", who=who, figure=_figure(log, fid)[1], where=_place(log, move["to"])
+        )
+    return None
+
+
+def _head_buy(log: Log, who: str, cmd: Mapping[str, Any], p: Mapping[str, Any]) -> str | None:
+    return log.t("log.buy", who=who, card=log.t(f"card.{cmd.get('card')}"))
+
+
+def _head_build(log: Log, who: str, cmd: Mapping[str, Any], p: Mapping[str, Any]) -> str | None:
+    return log.t("log.build", who=who, province=_place(log, str(cmd.get("province", ""))))
+
+
+def _head_betray(log: Log, who: str, cmd: Mapping[str, Any], p: Mapping[str, Any]) -> str | None:
+    return log.t(
+        "log.betray", who=who, victim=log.who(cmd.get("owner")), where=_place(log, str(cmd.get("at", "")))
+    )
+
+
+def _head_alliance(log: Log, who: str, cmd: Mapping[str, Any], p: Mapping[str, Any]) -> str | None:
+    return log.t("log.alliance", who=who, other=log.who(cmd.get("from")))
+
+
+def _head_choose(log: Log, who: str, cmd: Mapping[str, Any], p: Mapping[str, Any]) -> str | None:
+    stack = log.state.get("stack") or []
+    what = stack[-1].get("what") if stack else None
+    return log.t("log.answer", who=who, prompt=log.t(f"prompt.{what}")) if what else None
+
+
+_HEADS = {
+    "move": _head_move,
+    "summon": _head_summon,
+    "place": _head_summon,
+    "buy": _head_buy,
+    "build": _head_build,
+    "betray": _head_betray,
+    "accept_alliance": _head_alliance,
+    "choose": _head_choose,
+}
+
+
+def _command(log: Log, p: Mapping[str, Any]) -> list[str]:
+    cmd, who = p.get("cmd") or {}, log.who(p.get("seat"))
+    kind = cmd.get("type")
+    head: str | None = None
+    if kind in _HEADS:
+        head = _HEADS[kind](log, who, cmd, p)
+    elif kind:
+        head = log.t("log.command", who=who, command=log.t(f"command.{kind}"))
+    outcome = p.get("outcome") or {}
+    if kind == "betray":  # replaced figures go home: not a loss
+        outcome = {k: v for k, v in outcome.items() if k != "figures"}
+    return ([head] if head else []) + _outcome(log, outcome)
+
+
+def _mandate(log: Log, p: Mapping[str, Any]) -> list[str]:
+    head = log.t("log.mandate", who=log.who(p.get("seat")), mandate=log.t(f"mandate.{p.get('declared')}"))
+    return [head, *_outcome(log, p.get("outcome") or {})]
+
+
+def _battle(log: Log, p: Mapping[str, Any]) -> list[str]:
+    return [
+        log.t("log.war", province=_place(log, str(p.get("province", "")))),
+        *_outcome(log, p.get("outcome") or {}),
+    ]
+
+
+def _gift(log: Log, p: Mapping[str, Any]) -> str:
+    cmd = p.get("cmd") or {}
+    parts = [log.t(f"log.res.{r}", n=cmd[r]) for r in ("coins", "ronin") if cmd.get(r)]
+    return log.t("log.gift", who=log.who(p.get("seat")), other=log.who(cmd.get("to")), what=log.names(parts))
+
+
+ADVANTAGES = {
+    "seppuku": "seppuku",
+    "hostage": "take_hostage",
+    "ronin": "hire_ronin",
+    "poets": "imperial_poets",
+}
+
+
+def _bid(log: Log, p: Mapping[str, Any]) -> str:
+    """The bidder's own bid (the event is private to them until the reveal)."""
+    bids = p.get("choice") or {}
+    parts = [
+        log.t("log.bid_on", advantage=log.t(f"prompt.{a}"), n=bids.get(k, 0)) for k, a in ADVANTAGES.items()
+    ]
+    return log.t("log.war_bid", who=log.who(p.get("seat")), bids=log.names(parts))
+
+
+CLAUSES: dict[str, Clause] = {
+    "rising-sun.GameSetUp": lambda log, p: log.t(
+        "log.setup", clans=log.names(log.t(f"clan.{c}") for c in p.get("clans") or [])
+    ),
+    "rising-sun.CommandApplied": _command,
+    "rising-sun.MandatePlayed": _mandate,
+    "rising-sun.WarBidsRevealed": _battle,
+    "rising-sun.GiftGiven": _gift,
+    "rising-sun.WarBidPlaced": lambda log, p: _bid(log, p),
+    "rising-sun.MandateTileChosen": lambda log, p: log.t(
+        "log.tile_chosen", who=log.who(p.get("seat")), mandate=log.t(f"mandate.{p.get('choice')}")
+    ),
+    "rising-sun.AllianceProposed": lambda log, p: log.t(
+        "log.propose",
+        who=log.who((p.get("choice") or {}).get("from")),
+        other=log.who((p.get("choice") or {}).get("to")),
+    ),
+    "rising-sun.AllianceProposalReceived": lambda log, p: log.t(
+        "log.propose", who=log.who(p.get("from")), other=log.who(p.get("to"))
+    ),
+    "rising-sun.AllianceDeclined": lambda log, p: log.t("log.declined", who=log.who(p.get("seat"))),
+    "rising-sun.AllianceWithdrawn": lambda log, p: log.t("log.withdrawn", who=log.who(p.get("seat"))),
+}

@@ -1,0 +1,83 @@
+"""The readable game log (issue 14.3): a one-line localized ``summary`` per
+batch (the events from one that carries a ``cause`` — a command, the start, a
+platform action — to the next), written by the ruleset's pure
+``describe(state_before, events, locale)`` and set on the batch's first event
+that the viewer may see (a redacted stub stays bare); no key when the batch
+says nothing the viewer may know.
+
+A summary describes only the events of the batch the viewer may see
+(``present.can_see``): a private event of another seat is left out of it as it
+is redacted from the feed. The state before the batch is folded once for the
+page and carried forward batch by batch (``state.fold_rows``), so a page costs
+one state load, not one per batch."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any
+
+from events import store
+from events.models import StoredEvent
+from games.rules import registry
+
+from ..models import Game
+from .present import Viewer, can_see
+from .state import fold_rows, load_state, rules_for, to_engine_event
+
+# A batch cut by the end of a page is read on up to this many events.
+BATCH_TAIL = 500
+
+
+@cache
+def _describer(ruleset_id: str) -> Callable[..., str] | None:
+    """The ruleset's ``describe`` (beside its engine module), or None."""
+    rules = registry.get(ruleset_id)
+    if rules is None:
+        return None
+    package = type(rules).__module__.rpartition(".")[0]
+    try:
+        return importlib.import_module(f"{package}.describe").describe
+    except ModuleNotFoundError:
+        return None
+
+
+def starts_batch(row: StoredEvent) -> bool:
+    """A command's batch starts at the event that stores the command as `cause`."""
+    return row.cause is not None
+
+
+def annotate(
+    game: Game, viewer: Viewer, rows: Sequence[StoredEvent], out: list[dict[str, Any]], lang: str
+) -> None:
+    """Sets ``out[i]["summary"]`` for every batch that starts in `rows`."""
+    describe = _describer(game.ruleset)
+    starts = [i for i, r in enumerate(rows) if starts_batch(r)]
+    if describe is None or not starts:
+        return
+    rules = rules_for(game)
+    tail = _tail(game, rows) if rows else []
+    every = list(rows) + tail
+    state = load_state(game, upto=rows[starts[0]].seq - 1)
+    prev = starts[0]
+    for i in starts:
+        if i > prev:
+            state = fold_rows(rules, every[prev:i], state, lambda v: load_state(game, upto=v))
+            prev = i
+        end = next((j for j in range(i + 1, len(every)) if starts_batch(every[j])), len(every))
+        visible = [j for j in range(i, end) if can_see(every[j], viewer)]
+        text = describe(state, [to_engine_event(every[j], rules) for j in visible], lang) if visible else ""
+        # on the first event of the batch the viewer may see: a redacted stub stays a bare stub
+        if text and visible[0] < len(out):
+            out[visible[0]]["summary"] = text
+
+
+def _tail(game: Game, rows: Sequence[StoredEvent]) -> list[StoredEvent]:
+    """The rest of the page's last batch, when the page ends inside it."""
+    last = rows[-1].seq
+    if last >= game.version:
+        return []
+    more = store.load(game.id, after=last, limit=BATCH_TAIL)
+    cut = next((j for j, r in enumerate(more) if starts_batch(r)), len(more))
+    return more[:cut]
