@@ -3,7 +3,6 @@ script saves through PATCH /api/v1/accounts/me like any other client."""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
@@ -12,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from accounts.models import profile_of
+from games.rules.i18n import LANGUAGES
 from games.services.vacation import days_left
 
 
@@ -39,10 +39,20 @@ class SignOut(LogoutView):
     pass
 
 
+# Each language named in itself, as a language menu should.
+NATIVE_NAMES = {
+    "en": "English",
+    "ja": "日本語",
+    "zh-Hant": "繁體中文",
+    "zh-Hans": "简体中文",
+    "es": "Español",
+    "ko": "한국어",
+}
+
+
 def languages() -> list[tuple[str, str]]:
-    """The languages the catalogue speaks (settings.LANGUAGES once it is limited to them)."""
-    langs = list(getattr(settings, "LANGUAGES", []))
-    return langs if len(langs) <= 10 else []
+    """The languages the rules catalogue speaks; "" follows the browser."""
+    return [("", "The browser's language")] + [(code, NATIVE_NAMES.get(code, code)) for code in LANGUAGES]
 
 
 @login_required
