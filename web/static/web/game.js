@@ -337,6 +337,11 @@
     if (e.seq <= lastSeq) return;
     lastSeq = e.seq;
     if (e.redacted) return;  // another seat's secret: nothing readable to show
+    if (e.type === "core.MessageSent" && e.payload) {
+      const p = e.payload;
+      const from = Number.isInteger(p.from) ? seatName(p.from) : "someone";
+      $("press").append(el("li", {}, from + (p.to ? " (private)" : "") + ": " + p.text));
+    }
     // a server that writes summaries puts one on the first visible event of each
     // batch: the rest of the batch is said by it already
     if (e.summary) summaries = true;
@@ -346,11 +351,6 @@
     log.append(li);
     while (log.children.length > 300) log.firstChild.remove();
     log.scrollTop = log.scrollHeight;
-    if (e.type === "core.MessageSent" && e.payload) {
-      const p = e.payload;
-      const from = Number.isInteger(p.from) ? seatName(p.from) : "someone";
-      $("press").append(el("li", {}, from + (p.to ? " (private)" : "") + ": " + p.text));
-    }
   }
   $("press-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
