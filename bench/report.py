@@ -24,6 +24,7 @@ from bench.common import RESULTS, table  # noqa: E402
 from bench.report_bots import bots_section  # noqa: E402
 from bench.report_replay import replay_section  # noqa: E402
 from bench.report_streams import streams_section  # noqa: E402
+from bench.report_web import web_section  # noqa: E402
 
 OUT = ROOT / "docs" / "benchmarks.md"
 
@@ -284,6 +285,7 @@ def render() -> str:
     fair_lines, fair_goals = fairness_section(load("fairness"))
     replay_lines, replay_goals = replay_section(load("replay_range"))
     bots_lines, bots_goals = bots_section(load("bots_heuristic"), load("bots_mcts"))
+    web_lines, web_goals = web_section(load("web_pages"))
     pairs = ROOT / "bench" / "pairs.md"
     out = [
         "# Benchmarks",
@@ -304,7 +306,8 @@ def render() -> str:
             + streams_goals
             + fair_goals
             + replay_goals
-            + bots_goals,
+            + bots_goals
+            + web_goals,
         ),
         "",
         *([pairs.read_text().rstrip(), ""] if pairs.exists() else []),
@@ -327,6 +330,10 @@ def render() -> str:
         "## Range replay",
         "",
         *replay_lines,
+        "",
+        "## Web pages",
+        "",
+        *web_lines,
         "",
         "## Engines",
         "",

@@ -98,6 +98,7 @@ INSTALLED_APPS = [
     "api",
     "heartbeats",
     "ops",
+    "web",  # the browser client: pages over the same services and the public API
 ]
 
 MIDDLEWARE = [
@@ -205,6 +206,9 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = True
+LOGIN_URL = "/accounts/signin"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
 
 # Request bodies: commands are small; anything bigger is refused with 413.
 DATA_UPLOAD_MAX_MEMORY_SIZE = _positive_int("MAX_REQUEST_BYTES", 64 * 1024)
@@ -238,7 +242,12 @@ CELERY_IMPORTS = ["games.tasks_pbem"]
 CELERY_BEAT_SWEEP_SECONDS = _positive_int("DEADLINE_SWEEP_SECONDS", 2)
 
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["api.auth.BearerTokenAuthentication"],
+    # Bearer tokens for API clients; the web client's pages call the same API with their
+    # session cookie (DRF's SessionAuthentication enforces CSRF on writes).
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "api.auth.BearerTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["api.renderers.FastJSONRenderer"],
     # depth, surrogates, NUL refused (api/parsers.py); the renderer is orjson's
@@ -293,6 +302,8 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": "/api/v1",
+    # The contract names bearer tokens only: the browser session is the web client's detail.
+    "AUTHENTICATION_WHITELIST": ["api.auth.BearerTokenAuthentication"],
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "ENUM_NAME_OVERRIDES": {
         "ErrorCode": "games.services.errors.ErrorCode",

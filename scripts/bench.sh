@@ -16,7 +16,7 @@ export SERVICES_DIR=var/bench-services SERVICES_DURABLE=1
 SECONDS_PER_CELL=${BENCH_SECONDS:-5}
 API_SECONDS=${BENCH_API_SECONDS:-30}
 GAMES=${BENCH_GAMES:-5}
-ONLY=${BENCH_ONLY:-store api streams fairness replay engines bots}
+ONLY=${BENCH_ONLY:-store api streams fairness replay web engines bots}
 failed=()
 
 trap 'scripts/services.sh down' EXIT
@@ -52,6 +52,11 @@ esac
 case " $ONLY " in *" replay "*)
   echo "=== range replay of a 5-player Shogun game on the embedded default (SQLite) ==="
   $PY bench/replay_range.py || failed+=(replay_range) ;;
+esac
+case " $ONLY " in *" web "*)
+  echo "=== web pages: first paint and weight in headless Chromium (embedded default) ==="
+  scripts/browser.sh install || true
+  $PY bench/web_pages.py || failed+=(web_pages) ;;
 esac
 case " $ONLY " in *" engines "*)
   echo "=== engines ($GAMES games) ==="

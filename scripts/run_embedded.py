@@ -344,7 +344,7 @@ def main() -> int:
         time.sleep(0.2)
     if not sup.stopping:
         shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
-        print(f"Sengoku serving on http://{shown}:{port} (docs at /api/v1/docs)", flush=True)
+        print(f"Sengoku serving on http://{shown}:{port} (play at /, API docs at /api/v1/docs)", flush=True)
         sup.watch()
     sup.stop_all()
     log("stopped")

@@ -89,6 +89,8 @@ check_schema; record "openapi schema" $?
 
 # ---- 2./3. test passes ------------------------------------------------------
 if [ "$CHECKS_ONLY" = 0 ]; then
+  # headless Chromium for the browser tests (tests/web, marker "browser"); they skip if it can't be had
+  scripts/browser.sh install || true
   for pass in $TEST_PASSES; do
     case $pass in
       sqlite)

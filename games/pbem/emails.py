@@ -49,6 +49,8 @@ def _build(user, profile, payload: dict) -> EmailMessage:
             "kind": kind,
             "title": game_title(payload),
             "unsubscribe": link,
+            # the web client's game page (sign-in first, then back to the game)
+            "play_url": f"{settings.PUBLIC_BASE_URL}/games/{(payload.get('game') or {}).get('id', '')}",
         },
     )
     return EmailMessage(

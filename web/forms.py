@@ -1,0 +1,49 @@
+"""The lobby's create-game form. Options arrive as the JSON object the page's
+script builds from the ruleset's options schema; the lobby service validates it
+against that schema (the same check as POST /api/v1/games)."""
+
+from __future__ import annotations
+
+import json
+
+from django import forms
+
+# (value, label, seconds per decision): the choices offered in the lobby.
+TIME_CONTROLS = [
+    ("", "Untimed", None),
+    ("1h", "1 hour per decision", 3600),
+    ("1d", "1 day per decision", 86400),
+    ("3d", "3 days per decision", 3 * 86400),
+]
+
+
+class CreateGameForm(forms.Form):
+    ruleset = forms.ChoiceField()
+    players = forms.IntegerField(min_value=2, max_value=5, initial=3)
+    name = forms.CharField(required=False, max_length=100)
+    bots = forms.IntegerField(
+        min_value=0, max_value=4, initial=2, help_text="Bot seats; the game starts when every seat is taken."
+    )
+    time = forms.ChoiceField(required=False, choices=[(v, label) for v, label, _ in TIME_CONTROLS])
+    private = forms.BooleanField(required=False, help_text="Unlisted: share the invite link.")
+    options = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, rulesets: list[dict], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["ruleset"].choices = [(r["id"], r["name"]) for r in rulesets]
+
+    def clean_options(self) -> str:
+        raw = self.cleaned_data.get("options") or "{}"
+        try:
+            value = json.loads(raw)
+        except ValueError as exc:
+            raise forms.ValidationError("options must be a JSON object") from exc
+        if not isinstance(value, dict):
+            raise forms.ValidationError("options must be a JSON object")
+        return raw
+
+    def clean(self):
+        d = super().clean()
+        seconds = {v: s for v, _, s in TIME_CONTROLS}.get(d.get("time") or "")
+        d["time_control"] = {"seconds_per_decision": seconds} if seconds else None
+        return d

@@ -1,0 +1,42 @@
+"""What the pages share: finding a game the way the API does, and who may read it."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import Http404
+from django.shortcuts import redirect
+
+from games.models import Game
+from games.rules import registry
+from games.services import lobby
+from games.services.errors import NotFound
+
+ENDED = (Game.Status.FINISHED, Game.Status.ABORTED)
+
+
+def find_game(request, game_id) -> Game:
+    """The game for this visitor, or a 404 page (unknown, malformed and hidden
+    private games alike, as in the API)."""
+    user = request.user if request.user.is_authenticated else None
+    try:
+        return lobby.get_game(game_id, user)
+    except NotFound as exc:
+        raise Http404("no such game") from exc
+
+
+def readable(request, game: Game) -> bool:
+    """Replays and audits: ended public games for anyone (auditing past games
+    needs no account), running games for their players only."""
+    if game.status in ENDED and not game.private:
+        return True
+    return request.user.is_authenticated and lobby.is_seated(game, request.user)
+
+
+def to_signin(request):
+    return redirect(f"{settings.LOGIN_URL}?next={request.get_full_path()}")
+
+
+def title_of(game: Game) -> str:
+    """The game's name, or its ruleset's printed name."""
+    rules = registry.get(game.ruleset)
+    return game.name or (rules.name if rules is not None else game.ruleset)

@@ -1,0 +1,112 @@
+"""The lobby: open games to join, my games by urgency, and creating a game
+(with bot seats) through the same lobby service the API calls."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.shortcuts import redirect, render
+from django.utils.dateparse import parse_datetime
+from django.views.decorators.http import require_POST
+
+from games.models import Game
+from games.rules import registry
+from games.services import inbox, lobby
+from games.services.errors import ServiceError
+
+from ..forms import TIME_CONTROLS, CreateGameForm
+
+OPEN_GAMES_SHOWN = 50
+
+
+def rulesets() -> list[dict]:
+    out = []
+    for rid in registry.available():
+        r = registry.get(rid)
+        out.append({"id": rid, "name": r.name, "per_players": lobby.player_counts(r)})
+    return out
+
+
+def open_games(request) -> list[Game]:
+    q = request.GET
+    qs = (
+        Game.objects.filter(status=Game.Status.OPEN, private=False)
+        .annotate(taken=Count("seats"))
+        .select_related("creator")
+        .order_by("-created_at")
+    )
+    if q.get("ruleset"):
+        qs = qs.filter(ruleset=q["ruleset"])
+    if q.get("players", "").isdigit():
+        qs = qs.filter(players=int(q["players"]))
+    if q.get("time") == "untimed":
+        qs = qs.filter(Q(time_control__isnull=True) | Q(time_control__seconds_per_decision__isnull=True))
+    elif q.get("time") == "timed":
+        qs = qs.filter(time_control__seconds_per_decision__isnull=False)
+    if request.user.is_authenticated:
+        qs = qs.exclude(seats__user=request.user)
+    return list(qs[:OPEN_GAMES_SHOWN])
+
+
+def lobby_page(request, form: CreateGameForm | None = None, status: int = 200):
+    sets = rulesets()
+    mine = inbox.entries(request.user) if request.user.is_authenticated else []
+    for g in mine:
+        g["due"] = parse_datetime(g["deadline"]) if g.get("deadline") else None
+    ctx = {
+        "open_games": open_games(request),
+        "mine": [g for g in mine if g["status"] in ("open", "running")],
+        "finished": [g for g in mine if g["status"] in ("finished", "aborted")][:10],
+        "rulesets": sets,
+        "rulesets_json": sets,
+        "form": form or CreateGameForm(rulesets=sets),
+        "filters": request.GET,
+        "time_controls": TIME_CONTROLS,
+    }
+    return render(request, "web/lobby.html", ctx, status=status)
+
+
+def index(request):
+    return lobby_page(request)
+
+
+@login_required
+@require_POST
+def create(request):
+    form = CreateGameForm(request.POST, rulesets=rulesets())
+    if not form.is_valid():
+        return lobby_page(request, form, status=400)
+    d = form.cleaned_data
+    try:
+        game = lobby.create_game(
+            request.user,
+            d["ruleset"],
+            d["players"],
+            json.loads(d["options"] or "{}"),
+            d["time_control"],
+            d["name"],
+            None,
+            d["private"],
+        )
+        for _ in range(min(d["bots"], d["players"] - 1)):
+            lobby.join(game.id, request.user, bot="random")
+        if d["bots"] >= d["players"] - 1:
+            lobby.start(game.id, request.user)
+    except ServiceError as exc:
+        form.add_error(None, exc.detail)
+        return lobby_page(request, form, status=exc.status)
+    return redirect("web:game", game_id=game.id)
+
+
+@login_required
+@require_POST
+def join_game(request, game_id):
+    try:
+        lobby.join(game_id, request.user, invite_code=request.POST.get("invite") or None)
+    except ServiceError as exc:
+        messages.error(request, exc.detail)
+        return redirect("web:lobby")
+    return redirect("web:game", game_id=game_id)
