@@ -37,6 +37,8 @@ SENTENCES: dict[ErrorCode, str] = {
     ErrorCode.NOT_FOUND: gettext_noop("Not found."),
     ErrorCode.GAME_NOT_FOUND: gettext_noop("No such game (or you may not see it)."),
     ErrorCode.SEAT_NOT_FOUND: gettext_noop("No such seat in this game."),
+    ErrorCode.USER_NOT_FOUND: gettext_noop("There is no account with that name."),
+    ErrorCode.INVITATION_NOT_FOUND: gettext_noop("You have no invitation to that game."),
     ErrorCode.TAKEBACK_NOT_FOUND: gettext_noop("No such takeback request."),
     ErrorCode.UNKNOWN_RULESET: gettext_noop("This server does not play that game."),
     ErrorCode.UNSUPPORTED_LANGUAGE: gettext_noop(
