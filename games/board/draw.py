@@ -9,7 +9,7 @@ no name box meets any chip box on busy boards).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
@@ -90,7 +90,7 @@ def layout(board: Board, scene: Scene, names: Mapping[str, str]) -> list[tuple[B
     return out
 
 
-def _attrs(pairs: Mapping[str, object] | list[tuple[str, object]]) -> str:
+def _attrs(pairs: Mapping[str, object] | Sequence[tuple[str, object]]) -> str:
     items = pairs.items() if isinstance(pairs, Mapping) else pairs
     return "".join(f" {k}={quoteattr(str(v))}" for k, v in items if v is not None)
 
