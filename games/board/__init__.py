@@ -18,7 +18,7 @@ from games.rules.i18n import Texts
 from . import imjin, rising_sun, shogun
 from .draw import draw
 from .geometry import RULES_DIR, Board, load
-from .scene import Scene
+from .scene import Scene, word
 
 # ruleset id -> (package under games/rules, view -> Scene, default names)
 LAYERS: dict[str, tuple[str, Callable[[Mapping[str, Any], Texts], Scene], Callable[[], dict[str, str]]]] = {
@@ -53,4 +53,8 @@ def render(
     `lang` is the language of every other word (titles, panel, legends, tooltips)."""
     package, to_scene, default_names = LAYERS[ruleset]
     shown = {**default_names(), **(names or {})}
-    return draw(load(package), to_scene(view, texts(ruleset, lang)), shown, caption)
+    t = texts(ruleset, lang)
+    shape = load(package)
+    # the land around the board (its outline is geometry data named in English)
+    around = {c["name"]: word(t, f"board.context.{c['name']}", c["name"]) for c in shape.context}
+    return draw(shape, to_scene(view, t), shown, caption, around)

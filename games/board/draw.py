@@ -160,7 +160,14 @@ def _panel(scene: Scene, caption: str) -> tuple[list[str], float]:
     return out, y + 16
 
 
-def draw(board: Board, scene: Scene, names: Mapping[str, str], caption: str = "") -> str:
+def draw(
+    board: Board,
+    scene: Scene,
+    names: Mapping[str, str],
+    caption: str = "",
+    around: Mapping[str, str] | None = None,
+) -> str:
+    """The SVG document; `around` names the land off the board (default: as the geometry does)."""
     scale = MAP_W / board.width
     map_h = board.height * scale
     panel, panel_h = _panel(scene, caption)
@@ -179,7 +186,7 @@ def draw(board: Board, scene: Scene, names: Mapping[str, str], caption: str = ""
     ]
     parts += [
         f'<path class="context" d="{c["d"]}" fill="{CONTEXT}" stroke="#a0a0a0" stroke-width="0.6">'
-        f"<title>{escape(c['name'])}</title></path>"
+        f"<title>{escape((around or {}).get(c['name'], c['name']))}</title></path>"
         for c in board.context
     ]
     parts += [

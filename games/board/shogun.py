@@ -5,6 +5,7 @@ treasuries). Reads only the view: another seat's face-down plan is not in it."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping
 from functools import cache
@@ -31,6 +32,9 @@ REGION_TINT = {
 }
 BUILDINGS = (("castle", "C"), ("temple", "T"), ("theatre", "Th"))
 PEASANTS = -1  # green cubes in the tower
+# card and space ids of the planning board -> the key naming them, its field
+CARDS = ((re.compile(r"chest(\d+)$"), "chest.name", "value"), (re.compile(r"tower(\d+)$"), "tower.name", "n"))
+SPACES = ((re.compile(r"court(\d+)$"), "board.space.court", "n"), (re.compile(r"E(\d+)$"), "event.E", "n"))
 
 
 @cache
@@ -81,7 +85,15 @@ def scene(view: Mapping[str, Any], t: Texts) -> Scene:
     if battle and battle.get("province") in _provinces():
         sc.add(
             battle["province"],
-            Piece("battle", None, "⚔", t("board.last_battle", result=battle.get("result", ""))),
+            Piece(
+                "battle",
+                None,
+                "⚔",
+                t(
+                    "board.last_battle",
+                    result=word(t, f"board.battle_result.{battle.get('result')}", battle.get("result", "")),
+                ),
+            ),
         )
     sc.panel = _panel(view, seats, t)
     return sc
@@ -144,7 +156,7 @@ def _panel(view: Mapping[str, Any], seats, t: Texts) -> list[tuple[str, list[Row
     out += _round_sections(view, seats, t)
     out.append((t("board.legend"), [Row(t("board.legend_text"))]))
     if view.get("event"):
-        event = str(view["event"])
+        event = _event(t, str(view["event"]))
         out.append(
             (
                 t("board.event"),
@@ -188,6 +200,30 @@ def _round_sections(view: Mapping[str, Any], seats, t: Texts) -> list[tuple[str,
         chip = Piece(
             "plan", int(q), seats[int(q)][1], t("board.plan_of", who=who), attrs=(("cards", str(len(plan))),)
         )
-        text = ", ".join(f"{word(t, f'action.{k}', k)}: {v}" for k, v in plan.items())
+        text = ", ".join(f"{_space(t, k)}: {_card(t, v)}" for k, v in plan.items())
         out.append((t("board.plan_of", who=who), [Row(text, chip)]))
     return out
+
+
+def _numbered(t: Texts, ident: str, table: tuple[tuple[re.Pattern[str], str, str], ...]) -> str | None:
+    for pattern, key, field in table:
+        found = pattern.match(ident)
+        if found:
+            return t(key, **{field: int(found.group(1))})
+    return None
+
+
+def _card(t: Texts, card: str | None) -> str:
+    """A card on a planning board: a war chest, a tower card or a province card (None: the space is empty)."""
+    if card is None:
+        return t("board.space_empty")
+    return _numbered(t, card, CARDS) or word(t, f"province.{card}", card)
+
+
+def _space(t: Texts, space: str) -> str:
+    return _numbered(t, space, SPACES) or word(t, f"action.{space}", word(t, f"board.space.{space}", space))
+
+
+def _event(t: Texts, event: str) -> str:
+    """The season's event card ("E7")."""
+    return _numbered(t, event, SPACES) or event
