@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from games import board
+from games.board.draw import WIDTH, ems
 from games.rules import registry
 
 from .support import SVG_NS, parse, states
@@ -104,3 +105,22 @@ def test_every_board_text_is_used_and_every_used_key_exists(ruleset):
     # the caption names the game's status: one text for each status a game can have
     statuses = {k for k in table if k.startswith("board.status.")}
     assert statuses == {f"board.status.{s}" for s in ("open", "running", "finished", "aborted")}
+
+
+@pytest.mark.parametrize("ruleset", list(GAMES))
+def test_japanese_and_chinese_lines_wrap_inside_the_picture(moments, ruleset):
+    """Japanese and Chinese put no spaces between words: long rows still break inside the panel."""
+    rules = registry.load_strict(ruleset)
+    for lang in ("ja", "zh-Hant"):
+        for state in moments[ruleset]:
+            root = parse(board.render(ruleset, rules.view(state, 0), lang=lang))
+            group = next(g for g in root.iter(f"{SVG_NS}g") if g.get("class") == "panel")
+            for el in group.iter(f"{SVG_NS}text"):
+                if el.get("text-anchor") == "middle":
+                    continue  # a chip's letters
+                size = float(el.get("font-size"))
+                right = (
+                    float(el.get("x"))
+                    + ems(el.text or "", 0.62 if el.get("class") == "title" else 0.56) * size
+                )
+                assert right <= WIDTH + size, f"{ruleset} {lang}: {el.text!r} runs off the picture"
