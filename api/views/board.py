@@ -28,7 +28,7 @@ class BoardView(JsonErrors, APIView):
             OpenApiParameter(
                 "lang",
                 OpenApiTypes.STR,
-                description="language of the province names (default: your account's, then Accept-Language, then English)",
+                description="language of the province names and every word of the panel (default: your account's, then Accept-Language, then English)",
             ),
         ],
         responses={

@@ -13,13 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from games.rules.i18n import Texts
+
 from . import imjin, rising_sun, shogun
 from .draw import draw
-from .geometry import Board, load
-from .scene import Scene
+from .geometry import RULES_DIR, Board, load
+from .scene import Scene, word
 
 # ruleset id -> (package under games/rules, view -> Scene, default names)
-LAYERS: dict[str, tuple[str, Callable[[Mapping[str, Any]], Scene], Callable[[], dict[str, str]]]] = {
+LAYERS: dict[str, tuple[str, Callable[[Mapping[str, Any], Texts], Scene], Callable[[], dict[str, str]]]] = {
     "rising-sun": ("rising_sun", rising_sun.scene, rising_sun.names),
     "imjin": ("imjin", imjin.scene, imjin.names),
     "shogun": ("shogun", shogun.scene, shogun.names),
@@ -34,14 +36,25 @@ def board(ruleset: str) -> Board:
     return load(LAYERS[ruleset][0])
 
 
+def texts(ruleset: str, lang: str | None = None) -> Texts:
+    """The ruleset's translation table in `lang` (default English): every word of the panel."""
+    return Texts(RULES_DIR / LAYERS[ruleset][0] / "data" / "i18n", lang or "en")
+
+
 def render(
     ruleset: str,
     view: Mapping[str, Any],
     names: Mapping[str, str] | None = None,
     caption: str = "",
+    lang: str | None = None,
 ) -> str:
     """The SVG of `view` (a seat's or the public view's `state`). `names` maps
-    province ids to the names shown (default: the engine data's English names)."""
+    province ids to the names shown (default: the engine data's English names);
+    `lang` is the language of every other word (titles, panel, legends, tooltips)."""
     package, to_scene, default_names = LAYERS[ruleset]
     shown = {**default_names(), **(names or {})}
-    return draw(load(package), to_scene(view), shown, caption)
+    t = texts(ruleset, lang)
+    shape = load(package)
+    # the land around the board (its outline is geometry data named in English)
+    around = {c["name"]: word(t, f"board.context.{c['name']}", c["name"]) for c in shape.context}
+    return draw(shape, to_scene(view, t), shown, caption, around)

@@ -9,7 +9,7 @@ no name box meets any chip box on busy boards).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
@@ -32,6 +32,7 @@ LAND = "#f4efdf"
 SEA_AREA = "#b9d7ec"
 CONTEXT = "#d6d6d6"
 BUILDINGS = {"castle", "temple", "theatre", "stronghold"}
+CLOSING = set("、。，；：）」』")  # full-width punctuation that never starts a line
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,16 @@ class Box:
         return self.x < o.x + o.w and o.x < self.x + self.w and self.y < o.y + o.h and o.y < self.y + self.h
 
 
+def wide(ch: str) -> bool:
+    """A full-width character (kana, Han, Hangul, full-width forms): about 1 em wide."""
+    return ord(ch) >= 0x2E80
+
+
+def ems(text: str, narrow: float) -> float:
+    """The width of `text` in em, a Latin character taken as `narrow` em."""
+    return sum(1.0 if wide(ch) else narrow for ch in text)
+
+
 def label_lines(text: str) -> list[str]:
     """A long name with a parenthesis goes on two lines: "Gyeonggi Right" / "(west)"."""
     head, sep, tail = text.partition(" (")
@@ -54,11 +65,11 @@ def label_lines(text: str) -> list[str]:
 
 
 def label_width(text: str) -> float:
-    return 0.62 * LABEL_PX * max(len(line) for line in label_lines(text)) + 4
+    return LABEL_PX * max(ems(line, 0.62) for line in label_lines(text)) + 4
 
 
 def chip_width(text: str) -> float:
-    return 0.62 * CHIP_PX * max(len(text), 1) + 8
+    return CHIP_PX * max(ems(text, 0.62), 0.62) + 8
 
 
 def layout(board: Board, scene: Scene, names: Mapping[str, str]) -> list[tuple[Box, Piece | None]]:
@@ -90,7 +101,7 @@ def layout(board: Board, scene: Scene, names: Mapping[str, str]) -> list[tuple[B
     return out
 
 
-def _attrs(pairs: Mapping[str, object] | list[tuple[str, object]]) -> str:
+def _attrs(pairs: Mapping[str, object] | Sequence[tuple[str, object]]) -> str:
     items = pairs.items() if isinstance(pairs, Mapping) else pairs
     return "".join(f" {k}={quoteattr(str(v))}" for k, v in items if v is not None)
 
@@ -112,15 +123,35 @@ def _chip(scene: Scene, piece: Piece, x: float, y: float, w: float, where: str |
 
 
 def _wrap(text: str, width: float, px: float) -> list[str]:
-    per_line = max(int(width / (0.56 * px)), 8)
+    """Lines of at most `width` px: broken at spaces, and inside a run of full-width
+    characters (Japanese and Chinese put no spaces between words)."""
+    per_line = max(width / (0.56 * px), 8)  # in Latin characters
     lines, cur = [], ""
-    for word in text.split(" "):
-        if cur and len(cur) + 1 + len(word) > per_line:
+    for word, glued in _pieces(text, per_line):
+        extra = _units(word) + (0 if glued else 1)
+        if cur and _units(cur) + extra > per_line and word not in CLOSING:
             lines.append(cur)
             cur = word
         else:
-            cur = f"{cur} {word}" if cur else word
+            cur = (cur + word if glued else f"{cur} {word}") if cur else word
     return [*lines, cur] if cur else lines
+
+
+def _units(text: str) -> float:
+    """Width in Latin characters (a full-width character is about 1.8 of them)."""
+    return sum(1 / 0.56 if wide(ch) else 1 for ch in text)
+
+
+def _pieces(text: str, per_line: float) -> list[tuple[str, bool]]:
+    """(word, glued to the one before without a space): the words between spaces, and
+    a full-width word wider than a line split into its characters."""
+    out: list[tuple[str, bool]] = []
+    for word in text.split(" "):
+        if _units(word) > per_line and any(wide(ch) for ch in word):
+            out += [(word[0], False), *((ch, True) for ch in word[1:])]
+        else:
+            out.append((word, False))
+    return out
 
 
 def _panel(scene: Scene, caption: str) -> tuple[list[str], float]:
@@ -160,7 +191,14 @@ def _panel(scene: Scene, caption: str) -> tuple[list[str], float]:
     return out, y + 16
 
 
-def draw(board: Board, scene: Scene, names: Mapping[str, str], caption: str = "") -> str:
+def draw(
+    board: Board,
+    scene: Scene,
+    names: Mapping[str, str],
+    caption: str = "",
+    around: Mapping[str, str] | None = None,
+) -> str:
+    """The SVG document; `around` names the land off the board (default: as the geometry does)."""
     scale = MAP_W / board.width
     map_h = board.height * scale
     panel, panel_h = _panel(scene, caption)
@@ -179,7 +217,7 @@ def draw(board: Board, scene: Scene, names: Mapping[str, str], caption: str = ""
     ]
     parts += [
         f'<path class="context" d="{c["d"]}" fill="{CONTEXT}" stroke="#a0a0a0" stroke-width="0.6">'
-        f"<title>{escape(c['name'])}</title></path>"
+        f"<title>{escape((around or {}).get(c['name'], c['name']))}</title></path>"
         for c in board.context
     ]
     parts += [

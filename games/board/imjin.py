@@ -3,6 +3,7 @@ of the land areas, the sides' supply, wheel and income, hand sizes)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -10,14 +11,29 @@ from typing import Any
 
 import yaml  # type: ignore[import-untyped]
 
+from games.rules.i18n import Texts
+
 from .geometry import RULES_DIR
 from .palette import BLUE, ORANGE, SKY, VERMILLION, letters
-from .scene import Piece, Row, Scene, turn
+from .scene import Piece, Row, Scene, turn, word
+
+# the engine's end-of-game reasons (victory.py writes them in English into the
+# GameEnded event) -> the key naming each; the groups are the key's fields
+REASONS = (
+    (
+        re.compile(r"more (?P<what>.+) after the third Reset \((?P<a>\d+) vs (?P<b>\d+)\)"),
+        "board.reason.more",
+    ),
+    (re.compile(r"complete tie after the third Reset"), "board.reason.tie"),
+    (re.compile(r"(?P<side>japan|allies) controls (?P<n>\d+) land territories"), "board.reason.lands"),
+    (re.compile(r"Japan controls two of "), "board.reason.two_of"),
+    (re.compile(r"the allies occupy both Tsushima channels"), "board.reason.tsushima"),
+)
+REASON_WORDS = {"lands": "lands", "generals killed": "killed", "income": "income", "supply stock": "stock"}
 
 # side -> colours of its seats (the first seat of a side takes the first), control tint
 SIDE_COLOURS = {"japan": (VERMILLION, ORANGE), "allies": (BLUE, SKY)}
 CONTROL_TINT = {"japan": "#f7d9c9", "allies": "#d3e4f3"}
-SIDE_NAME = {"japan": "Japan", "allies": "Joseon and Ming"}
 
 
 @cache
@@ -34,7 +50,7 @@ def _title(ident: str) -> str:
     return ident.replace("_", " ").title()
 
 
-def _seats(view: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+def _seats(view: Mapping[str, Any], t: Texts) -> list[tuple[str, str, str]]:
     factions, sides = view["faction"], view["side"]
     marks = letters([_title(f) for f in factions])
     out, used = [], {"japan": 0, "allies": 0}
@@ -42,17 +58,21 @@ def _seats(view: Mapping[str, Any]) -> list[tuple[str, str, str]]:
         side = sides[q]
         colour = SIDE_COLOURS[side][min(used[side], 1)]
         used[side] += 1
-        out.append((_title(f), marks[q], colour))
+        out.append((word(t, f"faction.{f}", _title(f)), marks[q], colour))
     return out
 
 
-def scene(view: Mapping[str, Any]) -> Scene:
+def scene(view: Mapping[str, Any], t: Texts) -> Scene:
     if view.get("stage") != "play":
-        return Scene(seats=[], title="Imjin War", notice="setting up")
-    seats = _seats(view)
+        return Scene(seats=[], title=t("board.name"), notice=t("board.setting_up"))
+    seats = _seats(view, t)
     sides = view["side"]
     flow = view.get("flow", {})
-    sc = Scene(seats=seats, title=f"Imjin War — turn {flow.get('turn', 0) + 1}, {flow.get('step', '')}")
+    step = flow.get("step", "")
+    sc = Scene(
+        seats=seats,
+        title=t("board.title", turn=flow.get("turn", 0) + 1, step=word(t, f"board.step.{step}", step)),
+    )
     side_letter = {"japan": "J", "allies": "A"}
     for area, side in sorted(view["control"].items()):
         if side is None:
@@ -65,7 +85,7 @@ def scene(view: Mapping[str, Any]) -> Scene:
                 "control",
                 None,
                 "⚑" + side_letter[side],
-                f"controlled by {SIDE_NAME[side]}",
+                t("board.controlled", side=t(f"faction.{side}")),
                 attrs=(("side", side),),
                 colour=seats[first][2],
             ),
@@ -76,77 +96,103 @@ def scene(view: Mapping[str, Any]) -> Scene:
         q = u["owner"]
         gen = u.get("general")
         text = f"{seats[q][1]}{u['troops']}" + ("★" if gen else "")
-        title = f"{seats[q][0]}: {u['troops']} troops" + (f", general {_title(gen)}" if gen else "")
+        title = t("board.unit", who=seats[q][0], n=u["troops"])
+        if gen:
+            title = t("board.unit_general", who=seats[q][0], n=u["troops"], general=_general(t, gen))
         sc.add(u["area"], Piece("unit", q, text, title, u["troops"], (("unit", uid), ("general", gen or ""))))
-    sc.panel = _panel(view, seats)
+    sc.panel = _panel(view, seats, t)
     return sc
+
+
+def _reason(t: Texts, reason: str) -> str:
+    """Why the game ended, in the viewer's language (a reason no pattern knows: as the engine wrote it)."""
+    for pattern, key in REASONS:
+        found = pattern.match(reason)
+        if found:
+            fields = found.groupdict()
+            if "what" in fields:
+                fields["what"] = word(
+                    t, f"board.reason.what.{REASON_WORDS.get(fields['what'])}", fields["what"]
+                )
+            if "side" in fields:
+                fields["side"] = t(f"faction.{fields['side']}")
+            return t(key, **fields)
+    return reason
+
+
+def _general(t: Texts, card: str) -> str:
+    return word(t, f"general.{card}", _title(card))
+
+
+def _event(t: Texts, card: str) -> str:
+    return word(t, f"event.{card}", _title(card))
 
 
 def _chip(seats, q: int) -> Piece:
     return Piece("seat", q, seats[q][1], seats[q][0])
 
 
-def _panel(view: Mapping[str, Any], seats) -> list[tuple[str, list[Row]]]:
-    out: list[tuple[str, list[Row]]] = []
+def _turn_section(view: Mapping[str, Any], seats, t: Texts) -> list[tuple[str, list[Row]]]:
     result = view.get("result")
     if result:
         winners = ", ".join(seats[w][0] for w in result["winners"])
-        out.append(("Game over", [Row(f"winner: {winners} ({result.get('reason', '')})")]))
-    else:
-        head = (view.get("queue") or [None])[0]
-        if head is not None:
-            who = (
-                head.get("seats", [head.get("seat")])
-                if head["kind"] == "pick_generals"
-                else [head.get("seat")]
-            )
-            out.append(
-                (
-                    "To play",
-                    [
-                        Row(f"{seats[q][0]}: {head['kind']}", turn(seats, q, head["kind"]))
-                        for q in who
-                        if q is not None
-                    ],
-                )
-            )
+        reason = _reason(t, result.get("reason", ""))
+        return [(t("board.game_over"), [Row(t("board.winner_why", winners=winners, reason=reason))])]
+    head = (view.get("queue") or [None])[0]
+    if head is None:
+        return []
+    kind = head["kind"]
+    who = head.get("seats", [head.get("seat")]) if kind == "pick_generals" else [head.get("seat")]
+    label = word(t, f"prompt.{kind}", kind)
+    return [
+        (
+            t("board.to_play"),
+            [Row(f"{seats[q][0]}: {label}", turn(t, seats, q, kind)) for q in who if q is not None],
+        )
+    ]
+
+
+def _panel(view: Mapping[str, Any], seats, t: Texts) -> list[tuple[str, list[Row]]]:
+    out = _turn_section(view, seats, t)
+    result = view.get("result")
     rows = []
     for side in ("japan", "allies"):
         q = view["side"].index(side)
+        wheel = view["wheel"][side]
         bits = [
-            f"income {view['income'][side]}",
-            f"lands {view['lands'][side]}",
-            f"wheel {view['wheel'][side]}",
+            t("board.income", n=view["income"][side]),
+            t("board.lands", n=view["lands"][side]),
+            t("board.wheel", n=word(t, f"wheel.{wheel}", wheel)),
         ]
         if result:
-            bits.append(f"score {result['scores'].get(str(q), '')}")
+            bits.append(t("board.final_score", n=result["scores"].get(str(q), "")))
+        name = t(f"faction.{side}")
         rows.append(
-            Row(
-                f"{SIDE_NAME[side]}: " + ", ".join(bits),
-                Piece("side", q, seats[q][1], SIDE_NAME[side], attrs=(("side", side),)),
-            )
+            Row(f"{name}: " + ", ".join(bits), Piece("side", q, seats[q][1], name, attrs=(("side", side),)))
         )
-    out.append(("Sides", rows))
+    out.append((t("board.sides"), rows))
     seat_rows = []
     for q, supply in enumerate(view.get("supply", [])):
         hand = view["hands"][q]
-        known = ", ".join(_title(c) for c in hand["cards"])
-        hidden = f"{hand['hidden']} hidden" if hand["hidden"] else ""
-        cards = "; ".join(x for x in (known, hidden) if x) or "none"
-        seat_rows.append(Row(f"{seats[q][0]}: supply {supply}; generals in hand: {cards}", _chip(seats, q)))
-    out.append(("Seats", seat_rows))
-    deck = view.get("deck", {})
-    events = [f"deck {deck.get('size', 0)} cards"]
-    if view.get("last_card"):
-        events.append(f"last: {_title(view['last_card'])}")
-    for t in view.get("timed", []):
-        events.append(f"{_title(t['card'])} ({t['left']} turns left)")
-    out.append(("Events", [Row(", ".join(events))]))
-    legend = (
-        "chip = seat letter + troops of one unit, ★ with a general; ⚑J / ⚑A control (Japan / Joseon and Ming)"
-    )
-    out.append(("Legend", [Row(legend)]))
-    killed = [f"{_title(g)}" for side in ("japan", "allies") for g in view.get("killed", {}).get(side, [])]
+        known = ", ".join(_general(t, c) for c in hand["cards"])
+        hidden = t("board.hidden", n=hand["hidden"]) if hand["hidden"] else ""
+        cards = "; ".join(x for x in (known, hidden) if x) or t("board.none")
+        seat_rows.append(
+            Row(t("board.seat_row", who=seats[q][0], supply=supply, cards=cards), _chip(seats, q))
+        )
+    out.append((t("board.seats"), seat_rows))
+    out.append((t("board.events"), [Row(", ".join(_events(view, t)))]))
+    out.append((t("board.legend"), [Row(t("board.legend_text"))]))
+    killed = [_general(t, g) for side in ("japan", "allies") for g in view.get("killed", {}).get(side, [])]
     if killed:
-        out.append(("Generals killed", [Row(", ".join(killed))]))
+        out.append((t("board.killed"), [Row(", ".join(killed))]))
     return out
+
+
+def _events(view: Mapping[str, Any], t: Texts) -> list[str]:
+    events = [t("board.deck", n=view.get("deck", {}).get("size", 0))]
+    if view.get("last_card"):
+        events.append(t("board.last_card", card=_event(t, view["last_card"])))
+    for timed in view.get("timed", []):
+        events.append(t("board.timed", card=_event(t, timed["card"]), n=timed["left"]))
+    return events

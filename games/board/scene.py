@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from games.rules.i18n import Texts
+
 
 @dataclass(frozen=True)
 class Piece:
@@ -44,6 +46,14 @@ class Scene:
         self.pieces.setdefault(province, []).append(piece)
 
 
-def turn(seats: list[tuple[str, str, str]], seat: int, kind: str) -> Piece:
-    """The chip of a seat that must act now (`kind`: the ruleset's name of the decision)."""
-    return Piece("turn", seat, seats[seat][1], f"{seats[seat][0]} to play: {kind}", attrs=(("kind", kind),))
+def word(t: Texts, key: str, raw: object) -> str:
+    """The text of `key` in the viewer's language, or `raw` for a value the tables
+    do not name (an id the engine invented, a number)."""
+    return t(key) if t.has(key) else str(raw)
+
+
+def turn(t: Texts, seats: list[tuple[str, str, str]], seat: int, kind: str) -> Piece:
+    """The chip of a seat that must act now (`kind`: the ruleset's name of the decision,
+    kept raw in `data-kind`; its tooltip names it in the viewer's language)."""
+    title = t("board.turn", who=seats[seat][0], kind=word(t, f"prompt.{kind}", kind))
+    return Piece("turn", seat, seats[seat][1], title, attrs=(("kind", kind),))

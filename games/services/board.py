@@ -33,6 +33,10 @@ def board_svg(game: Game, user, version: Any = None, lang: str | None = None) ->
     if game.status == Game.Status.OPEN:
         raise Conflict("the game has not started: there is no board yet", code=ErrorCode.GAME_NOT_RUNNING)
     body = reading.view(game, user) if version is None else reading.replay(game, user, version)
-    who = "spectator" if body["seat"] is None else f"seat {body['seat']}"
-    caption = f"{game.name or game.ruleset} · version {body['version']} · seen by {who} · {game.status}"
-    return board.render(game.ruleset, body["state"], names_for(game.ruleset, lang), caption)
+    t = board.texts(game.ruleset, lang)
+    who = t("board.spectator") if body["seat"] is None else t("board.seat", n=body["seat"])
+    status = t(f"board.status.{game.status}")
+    caption = t(
+        "board.caption", game=game.name or t("board.name"), version=body["version"], who=who, status=status
+    )
+    return board.render(game.ruleset, body["state"], names_for(game.ruleset, lang), caption, lang)

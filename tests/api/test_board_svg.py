@@ -158,3 +158,21 @@ def test_province_names_follow_the_language(api, personas):
     assert len(ja) == 8 and all(kanji(t) for t in ja.values()), ja
     assert api.as_(personas[0]).patch("/api/v1/accounts/me", {"language": "ja"}).status_code == 200
     assert titles() == ja
+
+
+@pytest.mark.parametrize("ruleset", list(PLAYERS))
+def test_the_panel_and_caption_follow_the_language(api, personas, ruleset):
+    """Every word, not only the province names: title, caption, section titles (issue 14.4)."""
+    g = started(api, ruleset, personas[: PLAYERS[ruleset]])
+
+    def panel(query=""):
+        root = svg_of(api, personas[0], g, query)
+        group = next(el for el in root.iter() if el.get("class") == "panel")
+        return [el.text or "" for el in group.iter("{http://www.w3.org/2000/svg}text")]
+
+    english = " ".join(panel())
+    assert "version" in english and "seen by seat 0" in english and "Legend" in english
+    korean = " ".join(panel("?lang=ko"))
+    assert "버전" in korean and "자리 0" in korean and "범례" in korean and "진행 중" in korean
+    for word in ("version", "seen by", "Legend", "running", "To play"):
+        assert word not in korean, word

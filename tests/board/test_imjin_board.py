@@ -4,7 +4,7 @@ viewer has not seen are never named; the viewer's own hand is."""
 from __future__ import annotations
 
 from games import board
-from games.board.imjin import _title
+from games.board.imjin import _general, _title
 from games.rules import registry
 
 from .support import SVG_NS, parse, states
@@ -32,10 +32,11 @@ def test_hidden_hands_are_not_named():
                             continue
                         checked += 1
                         assert q != seat
-                        assert _title(card) not in svg and card not in svg, (
+                        name = _general(board.texts("imjin"), card)
+                        assert name not in svg and _title(card) not in svg and card not in svg, (
                             f"seat {seat} sees {card} of seat {q}"
                         )
                 if seat is not None:
                     for card in state["hands"][seat]:
-                        assert _title(card) in words
+                        assert _general(board.texts("imjin"), card) in words
     assert checked, "no hidden card was ever checked"

@@ -51,7 +51,12 @@ def test_names_never_overlap_pieces_or_each_other(played, ruleset):
     scene, names = board.LAYERS[ruleset][1], board.LAYERS[ruleset][2]()
     for seed in SEEDS:
         for _, state in played[(ruleset, seed)][::7]:
-            boxes = [b for b, _ in layout(board.board(ruleset), scene(rules.view(state, 0)), names)]
+            boxes = [
+                b
+                for b, _ in layout(
+                    board.board(ruleset), scene(rules.view(state, 0), board.texts(ruleset)), names
+                )
+            ]
             labels = [b for b in boxes if b.what == "label"]
             chips = [b for b in boxes if b.what == "piece"]
             clash = {(a.province, b.province) for a in labels for b in chips if a.meets(b)}
