@@ -90,12 +90,14 @@ def test_fifty_streams_cost_no_thread_and_all_get_the_event(server, table):
             st = (await loop.run_in_executor(None, servers.request, port, "GET", "/health"))[0]
             health.append(time.perf_counter() - t0)
             assert st in (200, 503)  # no Celery worker runs here: 503 is health's honest answer
-        assert max(health) < 0.5, health
+        # Not a speed goal (that is make bench's): a thread-bound server never answers
+        # at all while the streams hold every thread, so a generous bound tells them apart.
+        assert max(health) < 5.0, health
 
         t0 = time.perf_counter()
         new = await loop.run_in_executor(None, servers.play_one, port, gid, users[:2])
         await asyncio.gather(*(s.until(event_with_id(new), 5) for s in streams))
-        assert time.perf_counter() - t0 < 2.0
+        assert time.perf_counter() - t0 < 10.0  # delivered while the 50 streams stay open
 
         for s in streams:
             await s.close()
