@@ -193,6 +193,10 @@ CORE_FILES = (
     "view.py",
     "rules.py",
     "flow.py",
+    "catalogue.py",  # the rules catalogue (issue 14)
+    "describe.py",  # the readable game log
+    "data/i18n",
+    "data/geometry",
 )
 
 
@@ -203,7 +207,8 @@ def test_every_ruleset_folder_has_the_same_core_files(ruleset):
     folder = ROOT / folder
     missing = [name for name in CORE_FILES if not (folder / name).exists()]
     assert not missing, f"{ruleset} lacks {missing}"
-    assert not list(folder.glob("testkit*.py")) and not list(folder.glob("catalog*.py"))
+    # Shogun's old catalog.py joined data.py (catalogue.py is the rules catalogue)
+    assert not list(folder.glob("testkit*.py")) and not (folder / "catalog.py").exists()
     assert (folder / "data" / "schemas").is_dir()
 
 
