@@ -245,6 +245,7 @@ def draw(
             )
             parts.append(
                 f'<text class="label" data-at={quoteattr(box.province)} aria-label={quoteattr(name)} x="{x:.1f}" '
+                'pointer-events="none" '  # a name: clicks go through to the province under it
                 f'y="{y}" font-size="{LABEL_PX}" font-weight="700" text-anchor="middle" fill="#111" '
                 f'stroke="#fff" stroke-width="3" stroke-linejoin="round" paint-order="stroke">{text}</text>'
             )
