@@ -8,7 +8,11 @@ Per ruleset a module `games.bots.<ruleset>.evaluate` gives:
   (e.g. a `cancel` that undoes a declaration: a bot that picks it can loop forever);
 - ``extra(view, seat, legal, rng) -> list[command]`` (optional): commands worth trying
   that a template's random sample would rarely produce (e.g. a war bid sized to
-  win the battle).
+  win the battle);
+- ``CANDIDATES`` (optional): how many commands a decision looks at (default below);
+- ``decide(view, seat, legal, rng, worlds) -> command | None`` (optional): the
+  ruleset's own choice for decisions a one-ply lookahead prices badly (e.g. a
+  plan whose worth shows only when it resolves); None leaves it to the lookahead.
 Rulesets without a module (test rulesets) fall back to the outcome's score.
 """
 
@@ -56,8 +60,8 @@ def _outcome_only(rules: Ruleset) -> Callable[[Any, int], float]:
 def options(
     rules: Ruleset, view: Mapping[str, Any], seat: int, legal: LegalSet, rng: random.Random
 ) -> list[Command]:
-    cands = simulate.candidates(legal, rng, CANDIDATES)
     mod = module_for(rules.id)
+    cands = simulate.candidates(legal, rng, getattr(mod, "CANDIDATES", CANDIDATES))
     avoid = getattr(mod, "AVOID", ())
     if avoid and any(c.get("type") not in avoid for c in cands):
         cands = [c for c in cands if c.get("type") not in avoid]
@@ -74,6 +78,11 @@ def choose(view: Mapping[str, Any], legal: LegalSet, rng: random.Random, budget:
     if budget.worlds is None:
         raise ValueError("the heuristic bot needs the seat's information set (budget.worlds)")
     rules, seat = budget.worlds.rules, budget.worlds.seat
+    mod = module_for(rules.id)
+    if mod is not None and hasattr(mod, "decide"):
+        own = mod.decide(view, seat, legal, rng, budget.worlds)
+        if own is not None:
+            return simulate.as_json(own)
     cands = options(rules, view, seat, legal, rng)
     if len(cands) <= 1:
         return cands[0] if cands else None
