@@ -32,6 +32,7 @@ from django.db.models import Max
 
 from events import feed
 from games.models import Game, Notification
+from games.services import stream_reads
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +104,7 @@ class Hub:
             if not subs:
                 del self.subs[stream]
                 self.heads.pop(stream, None)
+                stream_reads.reads.forget(stream)
         if not self.subs and self.listener is not None:
             self.listener.cancel()
             self.listener = None
@@ -112,6 +114,8 @@ class Hub:
 
     # -- waking ----------------------------------------------------------------------------
     def wake(self, stream: str) -> None:
+        if stream in self.subs and not stream.startswith("user:"):
+            stream_reads.reads.changed(stream)  # before the streams run: they must re-read
         for ev in self.subs.get(stream, ()):
             ev.set()
 

@@ -127,7 +127,13 @@ class EventsView(JsonErrors, APIView):
     def get(self, request, game_id):
         game = lobby.get_game(game_id, request.user)
         if wants_stream(request):
-            return sse_response(request, game.id, event_fetch(game, request.user, language_for(request)))
+            return sse_response(
+                request,
+                game.id,
+                event_fetch(
+                    game, request.user, language_for(request), shared=getattr(request, "sengoku_live", False)
+                ),
+            )
         after = _int(request.query_params.get("after"), 0, "after", 0)
         limit = _int(request.query_params.get("limit"), 100, "limit", 1, 1000)
         events, more = reading.events_page(game, request.user, after, limit, language_for(request))

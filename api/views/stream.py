@@ -14,7 +14,7 @@ from django.http import StreamingHttpResponse
 
 from events import feed, store
 from games.models import Game
-from games.services import summaries
+from games.services import stream_reads, summaries
 from games.services.present import present_event, viewer_for
 
 from .. import live, stream_slots
@@ -48,21 +48,38 @@ def sse_response(request, stream, fetch) -> StreamingHttpResponse:
     return resp
 
 
-def event_fetch(game: Game, user, lang: str = "en"):
+def event_fetch(game: Game, user, lang: str = "en", shared: bool = False):
     """`fetch(after) -> (items, finished)` over the game's events, redacted for `user`,
-    each batch's `summary` in `lang` as in the paged feed (games/services/summaries.py)."""
+    each batch's `summary` in `lang` as in the paged feed (games/services/summaries.py).
+    `shared`: the live (ASGI) streams of a process read each commit once between them
+    and present it once per viewer and language (games/services/stream_reads.py); the
+    hub tells it when a game moves. The seats are read once: nobody changes seat during
+    a game, and a stream's life is bounded."""
+    seats = list(game.seats.all())
 
-    def fetch(after: int):
-        game.refresh_from_db(fields=["status", "version"])
-        over = game.status in (Game.Status.FINISHED, Game.Status.ABORTED)
-        if game.version <= after and not over:
-            return [], False  # nothing new: one query, not three
-        viewer = viewer_for(game, user)
-        rows = store.load(game.id, after=after, limit=500)
+    def present(after: int, rows: list) -> tuple[list, bool]:
+        viewer = viewer_for(game, user, seats)
         last = rows[-1].seq if rows else after
-        ended = over and last >= game.version
+        ended = game.status in (Game.Status.FINISHED, Game.Status.ABORTED) and last >= game.version
         out = [present_event(r, viewer) for r in rows]
         summaries.annotate(game, viewer, rows, out, lang)
         return [(r.seq, r.type, o) for r, o in zip(rows, out, strict=True)], ended
+
+    def fetch(after: int):
+        if not shared:
+            game.refresh_from_db(fields=["status", "version"])
+            if game.version <= after and game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
+                return [], False  # nothing new: one query, not three
+            return present(after, store.load(game.id, after=after, limit=stream_reads.MAX_ROWS))
+        head = stream_reads.reads.read(game.id, after)
+        game.version, game.status = head.version, head.status
+        if game.version <= after and game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
+            return [], False
+        viewer = viewer_for(game, user, seats)
+        key = (after, viewer.seats, viewer.omniscient, lang)
+        done = head.presented.get(key)
+        if done is None:
+            done = head.presented[key] = present(after, head.rows)
+        return done
 
     return fetch

@@ -67,6 +67,12 @@ def _cache_get(game_id, version):
     return False, None
 
 
+def is_cached(game_id, version: int) -> bool:
+    """Whether the state of `game_id` at `version` is in this process's cache."""
+    with _LOCK:
+        return (str(game_id), version) in _CACHE
+
+
 def cache_put(game_id, version: int, state: Any) -> None:
     """Remember the state of `game_id` at `version` (least recently used entries go first)."""
     with _LOCK:

@@ -24,7 +24,7 @@ from games.rules import registry
 
 from ..models import Game
 from .present import Viewer, can_see
-from .state import fold_rows, load_state, rules_for, to_engine_event
+from .state import cache_put, fold_rows, is_cached, load_state, rules_for, to_engine_event
 
 # A batch cut by the end of a page is read on up to this many events.
 BATCH_TAIL = 500
@@ -71,6 +71,16 @@ def annotate(
         # on the first event of the batch the viewer may see: a redacted stub stays a bare stub
         if text and visible[0] < len(out):
             out[visible[0]]["summary"] = text
+    _carry(game, rules, rows, prev, state)
+
+
+def _carry(game: Game, rules, rows: Sequence[StoredEvent], start: int, state: Any) -> None:
+    """Leave the state at the page's last event in the state cache: the next page
+    starts there (a live stream's next commit, the next page of a reader), and
+    folding this one batch now is cheaper than a snapshot read and a fold then."""
+    last = rows[-1].seq
+    if not is_cached(game.id, last):
+        cache_put(game.id, last, fold_rows(rules, rows[start:], state, lambda v: load_state(game, upto=v)))
 
 
 def _tail(game: Game, rows: Sequence[StoredEvent]) -> list[StoredEvent]:

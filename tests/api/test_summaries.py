@@ -10,6 +10,7 @@ import pytest
 
 from games.models import Game
 from games.services import audit, reading
+from games.services import state as state_mod
 from games.services.state import load_state, rules_for
 from tests.audit import driver
 
@@ -80,3 +81,21 @@ def test_feed_endpoint_carries_summaries(api, host, player):
     body = api.as_(host).get(f"/api/v1/games/{gid}/events?lang=en").json()
     assert body["results"][0]["summary"]
     assert Game.objects.get(pk=gid).status == Game.Status.RUNNING
+
+
+def test_a_page_leaves_its_last_state_cached_for_the_next_page():
+    """A live stream reads one commit at a time: the state its next summary starts
+    from is the one this page ended on, left in the cache (no snapshot read, no
+    fold from the start); and it is the state a fold from scratch gives."""
+    game = driver.new_game("rising-sun", 3, names=("hana", "kenji", "mitsu"))
+    rnd = random.Random(4)
+    for _ in range(30):
+        assert driver.step(game, rnd)
+    game.refresh_from_db()
+    state_mod.clear_cache()
+    rows, _ = reading.events_page(game, driver.user("hana"), after=0, limit=5000)
+    last = rows[-1]["seq"]
+    assert last == game.version and state_mod.is_cached(game.id, last)
+    cached = load_state(game, upto=last)
+    state_mod.clear_cache()
+    assert cached == load_state(game, upto=last, use_snapshots=False)

@@ -1,0 +1,90 @@
+"""The live streams of a process read each announced commit once between them
+(games/services/stream_reads.py): no query while nothing is announced, one after,
+and a stream that lags or resumes still gets every event in order."""
+
+import uuid
+
+import pytest
+
+from events import store
+from games.services import stream_reads
+from games.services.stream_reads import SharedReads
+
+pytestmark = pytest.mark.django_db
+
+
+def bid(api, persona, game_id, amount):
+    r = api.as_(persona).post(
+        f"/api/v1/games/{game_id}/commands", {"command": {"type": "bid", "amount": amount}}
+    )
+    assert r.status_code in (200, 201), r.content
+
+
+def seqs(head):
+    return [r.seq for r in head.rows]
+
+
+def test_one_read_per_announcement_and_nothing_new_costs_no_query(
+    api, host, running_game, django_assert_num_queries
+):
+    gid = uuid.UUID(running_game["id"])
+    reads = SharedReads()
+    first = reads.read(gid, 0)
+    assert seqs(first) == [r.seq for r in store.load(gid)] and first.version == running_game["version"]
+    with django_assert_num_queries(0):
+        for _ in range(10):  # ten streams of the same game, up to date or from the start
+            assert reads.read(gid, first.version).rows == []
+            assert seqs(reads.read(gid, 0)) == seqs(first)
+    assert reads.reads == 1
+
+    bid(api, host, gid, 3)
+    assert reads.read(gid, first.version).rows == []  # not announced yet: the hub announces commits
+    reads.changed(str(gid))
+    with django_assert_num_queries(2):  # the head, then only the new rows
+        after = reads.read(gid, first.version)
+    assert seqs(after) == list(range(first.version + 1, after.version + 1)) and after.rows
+    with django_assert_num_queries(0):
+        assert seqs(reads.read(gid, first.version)) == seqs(after)
+        assert seqs(reads.read(gid, 0)) == seqs(first) + seqs(after)  # a lagging stream: from memory
+    assert reads.reads == 2
+
+
+def test_a_long_backlog_comes_in_pages_and_forget_drops_the_rows(api, host, running_game, monkeypatch):
+    gid = uuid.UUID(running_game["id"])
+    bid(api, host, gid, 3)
+    monkeypatch.setattr(stream_reads, "MAX_ROWS", 2)
+    reads = SharedReads()
+    got, after = [], 0
+    while True:
+        head = reads.read(gid, after)
+        if not head.rows:
+            break
+        assert len(head.rows) <= 2
+        got += seqs(head)
+        after = head.rows[-1].seq
+    assert got == [r.seq for r in store.load(gid)] and after == head.version
+    reads.forget(str(gid))
+    before = reads.reads
+    reads.read(gid, after)
+    assert reads.reads == before + 1
+
+
+def test_an_entry_read_before_an_announcement_is_never_served(api, host, running_game, monkeypatch):
+    """The generation is taken before the read: a commit announced while a read runs
+    makes the next fetch read again, even though the entry is newer than the call."""
+    gid = uuid.UUID(running_game["id"])
+    reads = SharedReads()
+    real = store.load
+
+    def load_then_commit(*args, **kwargs):
+        rows = real(*args, **kwargs)
+        if not getattr(load_then_commit, "done", False):
+            load_then_commit.done = True
+            bid(api, host, gid, 4)
+            reads.changed(str(gid))
+        return rows
+
+    monkeypatch.setattr(stream_reads.store, "load", load_then_commit)
+    first = reads.read(gid, 0)
+    second = reads.read(gid, first.version)
+    assert second.rows and second.version > first.version
