@@ -235,6 +235,16 @@ def stats() -> dict:
     }
 
 
+async def _fetch(fetch, after: int) -> feed.Batch:
+    """A fetch whose answer another stream of this process already made (`fetch.peek`,
+    memory only) costs no trip to the pool; otherwise it runs there."""
+    peek = getattr(fetch, "peek", None)
+    got = peek(after) if peek is not None else None
+    if got is None:
+        got = await db(fetch, after)
+    return feed.as_batch(got)
+
+
 async def sse_body(stream, after: int, fetch, slot=None, max_seconds: float | None = None):
     """The async twin of events.feed.sse: same frames, same Lifetime, but it
     sleeps on the hub instead of holding a thread, and its fetches run in the
@@ -254,12 +264,12 @@ async def sse_body(stream, after: int, fetch, slot=None, max_seconds: float | No
             if woken or loop.time() - fetched_at >= SAFETY_REFETCH_SECONDS:
                 ev.clear()  # a wake during the fetch below is kept for the wait after it
                 fetched_at = loop.time()
-                items, finished = await db(fetch, after)
-                for ident, name, data in items:
-                    yield feed.frame(ident, name, data)
-                    after = ident
+                got = await _fetch(fetch, after)
+                if got.items:
+                    yield got.text
+                    after = got.items[-1][0]
                     life.sent_event(loop.time())
-                if finished:
+                if got.finished:
                     yield feed.END
                     return
             now = loop.time()

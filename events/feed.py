@@ -18,6 +18,7 @@ import os
 import threading
 import time
 from collections import defaultdict
+from dataclasses import dataclass
 
 import redis
 from django.conf import settings
@@ -152,14 +153,34 @@ def frame(ident, name: str, data) -> str:
     return f"id: {ident}\nevent: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
+@dataclass(frozen=True)
+class Batch:
+    """What one fetch found: its items `(id, event name, data)`, whether the stream
+    is over, and their frames as one string (one write to the client, not one per
+    event; streams that share a fetch share its encoding too)."""
+
+    items: list
+    finished: bool
+    text: str
+
+
+def batch(items: list, finished: bool) -> Batch:
+    return Batch(items, finished, "".join(frame(*item) for item in items))
+
+
+def as_batch(got) -> Batch:
+    """A fetch returns a Batch, or `(items, finished)`."""
+    return got if isinstance(got, Batch) else batch(*got)
+
+
 def reconnect(reason: str) -> str:
     """The last frame of a stream the server ends while the game goes on."""
     return f"event: reconnect\ndata: {json.dumps({'reason': reason})}\n\n"
 
 
 def sse(stream, after: int, fetch, max_seconds: float | None = None, on_tick=None):
-    """A Server-Sent Events body: `fetch(after) -> (items, finished)` with items
-    `(id, event name, JSON-able data)` in id order. Sends what is new, a
+    """A Server-Sent Events body: `fetch(after) -> (items, finished)` (or a Batch)
+    with items `(id, event name, JSON-able data)` in id order. Sends what is new, a
     keep-alive comment when idle, wakes on `publish(stream, …)` (or polls), and
     ends with `event: end` once `finished` (or `event: reconnect` at the end of
     its `Lifetime`). `on_tick()` runs at each keep-alive (slot refresh). Django
@@ -170,12 +191,12 @@ def sse(stream, after: int, fetch, max_seconds: float | None = None, on_tick=Non
     try:
         yield RETRY
         while True:
-            items, finished = fetch(after)
-            for ident, name, data in items:
-                yield frame(ident, name, data)
-                after = ident
+            got = as_batch(fetch(after))
+            if got.items:
+                yield got.text
+                after = got.items[-1][0]
                 life.sent_event(time.monotonic())
-            if finished:
+            if got.finished:
                 yield END
                 return
             now = time.monotonic()

@@ -15,7 +15,7 @@ from django.http import StreamingHttpResponse
 from events import feed, store
 from games.models import Game
 from games.services import stream_reads, summaries
-from games.services.present import present_event, viewer_for
+from games.services.present import Viewer, present_event, viewer_for
 
 from .. import live, stream_slots
 from .common import int_param
@@ -52,9 +52,10 @@ def event_fetch(game: Game, user, lang: str = "en", shared: bool = False):
     """`fetch(after) -> (items, finished)` over the game's events, redacted for `user`,
     each batch's `summary` in `lang` as in the paged feed (games/services/summaries.py).
     `shared`: the live (ASGI) streams of a process read each commit once between them
-    and present it once per viewer and language (games/services/stream_reads.py); the
-    hub tells it when a game moves. The seats are read once: nobody changes seat during
-    a game, and a stream's life is bounded."""
+    and present and encode it once per viewer and language (a `feed.Batch`,
+    games/services/stream_reads.py); `fetch.peek(after)` then answers from memory when
+    another stream already did. The hub tells the reads when a game moves. The seats
+    are read once: nobody changes seat during a game, and a stream's life is bounded."""
     seats = list(game.seats.all())
 
     def present(after: int, rows: list) -> tuple[list, bool]:
@@ -64,6 +65,12 @@ def event_fetch(game: Game, user, lang: str = "en", shared: bool = False):
         out = [present_event(r, viewer) for r in rows]
         summaries.annotate(game, viewer, rows, out, lang)
         return [(r.seq, r.type, o) for r, o in zip(rows, out, strict=True)], ended
+
+    def key(after: int, status: str) -> tuple:
+        viewer = Viewer(
+            viewer_for(game, user, seats).seats, status in (Game.Status.FINISHED, Game.Status.ABORTED)
+        )
+        return (after, viewer.seats, viewer.omniscient, lang)
 
     def fetch(after: int):
         if not shared:
@@ -75,11 +82,15 @@ def event_fetch(game: Game, user, lang: str = "en", shared: bool = False):
         game.version, game.status = head.version, head.status
         if game.version <= after and game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
             return [], False
-        viewer = viewer_for(game, user, seats)
-        key = (after, viewer.seats, viewer.omniscient, lang)
-        done = head.presented.get(key)
+        k = key(after, head.status)
+        done = head.presented.get(k)
         if done is None:
-            done = head.presented[key] = present(after, head.rows)
+            done = head.presented[k] = feed.batch(*present(after, head.rows))
         return done
 
+    def peek(after: int):
+        return stream_reads.reads.presented(game.id, lambda status: key(after, status))
+
+    if shared:
+        fetch.peek = peek
     return fetch

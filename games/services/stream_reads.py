@@ -23,6 +23,7 @@ import threading
 import time
 import uuid
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from events import store
@@ -86,6 +87,18 @@ class SharedReads:
             self._entries.pop(game_id, None)
             self._generation.pop(game_id, None)
             self._game_locks.pop(game_id, None)
+
+    def presented(self, game_id: uuid.UUID, key: Callable[[str], tuple]):
+        """What a stream made of the current rows for `key(status)` (see
+        Head.presented), or None: memory only, no lock wait, safe on the event loop."""
+        with self._lock:
+            entry = self._entries.get(str(game_id))
+            generation = self._generation.get(str(game_id), 0)
+        if entry is None or entry.generation != generation:
+            return None
+        if time.monotonic() - entry.read_at >= MAX_AGE_SECONDS:
+            return None
+        return entry.presented.get(key(entry.status))
 
     def read(self, game_id: uuid.UUID, after: int) -> Head:
         """The game's head and its events after `after`, from memory when nothing

@@ -5,8 +5,11 @@ and a stream that lags or resumes still gets every event in order."""
 import uuid
 
 import pytest
+from django.contrib.auth import get_user_model
 
+from api.views.stream import event_fetch
 from events import store
+from games.models import Game
 from games.services import stream_reads
 from games.services.stream_reads import SharedReads
 
@@ -88,3 +91,21 @@ def test_an_entry_read_before_an_announcement_is_never_served(api, host, running
     first = reads.read(gid, 0)
     second = reads.read(gid, first.version)
     assert second.rows and second.version > first.version
+
+
+def test_streams_of_one_viewer_share_the_encoded_batch_and_peek_costs_no_query(
+    api, host, player, running_game, django_assert_num_queries, monkeypatch
+):
+    monkeypatch.setattr(stream_reads, "reads", SharedReads())
+    game = Game.objects.get(id=running_game["id"])
+    users = get_user_model().objects
+    mine = [event_fetch(game, users.get(username="hana"), shared=True) for _ in range(3)]
+    theirs = event_fetch(game, users.get(username="kenji"), shared=True)
+    first = mine[0](0)
+    assert first.items and first.text.count("\nevent: ") == len(first.items)
+    with django_assert_num_queries(0):
+        assert all(f.peek(0) is first for f in mine)  # same viewer: the same encoded batch
+        assert theirs.peek(0) is None  # another seat: not made yet
+    assert theirs(0) is not first and theirs.peek(0) is not None
+    stream_reads.reads.changed(running_game["id"])
+    assert mine[1].peek(0) is None  # a commit was announced: read again
