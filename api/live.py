@@ -41,6 +41,8 @@ _hub: Hub | None = None
 # The listener wakes a stream for every commit; this re-read only covers a wake-up lost
 # with a dropped Redis connection before the hub noticed (it then wakes everyone anyway).
 SAFETY_REFETCH_SECONDS = 60.0
+# fetches on their way to the pool, by share key (see _fetch); event-loop state only
+_inflight: dict[tuple, asyncio.Future] = {}
 
 
 def pool() -> ThreadPoolExecutor:
@@ -237,12 +239,30 @@ def stats() -> dict:
 
 async def _fetch(fetch, after: int) -> feed.Batch:
     """A fetch whose answer another stream of this process already made (`fetch.peek`,
-    memory only) costs no trip to the pool; otherwise it runs there."""
+    memory only) costs no trip to the pool. Otherwise streams that would make the same
+    batch (`fetch.share_key(after)`: game, announced generation, position, viewer)
+    wait for the one that went to the pool instead of queueing there behind it."""
     peek = getattr(fetch, "peek", None)
     got = peek(after) if peek is not None else None
-    if got is None:
-        got = await db(fetch, after)
-    return feed.as_batch(got)
+    if got is not None:
+        return feed.as_batch(got)
+    share = getattr(fetch, "share_key", None)
+    key = share(after) if share is not None else None
+    if key is None:
+        return feed.as_batch(await db(fetch, after))
+    running = _inflight.get(key)
+    if running is not None:
+        return await asyncio.shield(running)  # a follower that goes away leaves the read alone
+    task = asyncio.ensure_future(_lead(fetch, after, key))
+    _inflight[key] = task
+    return await asyncio.shield(task)
+
+
+async def _lead(fetch, after: int, key) -> feed.Batch:
+    try:
+        return feed.as_batch(await db(fetch, after))
+    finally:
+        _inflight.pop(key, None)
 
 
 async def sse_body(stream, after: int, fetch, slot=None, max_seconds: float | None = None):

@@ -15,7 +15,7 @@ from django.http import StreamingHttpResponse
 from events import feed, store
 from games.models import Game
 from games.services import stream_reads, summaries
-from games.services.present import Viewer, present_event, viewer_for
+from games.services.present import present_event, viewer_for
 
 from .. import live, stream_slots
 from .common import int_param
@@ -48,49 +48,64 @@ def sse_response(request, stream, fetch) -> StreamingHttpResponse:
     return resp
 
 
-def event_fetch(game: Game, user, lang: str = "en", shared: bool = False):
+def _over(status: str) -> bool:
+    return status in (Game.Status.FINISHED, Game.Status.ABORTED)
+
+
+class EventFetch:
     """`fetch(after) -> (items, finished)` over the game's events, redacted for `user`,
     each batch's `summary` in `lang` as in the paged feed (games/services/summaries.py).
+
     `shared`: the live (ASGI) streams of a process read each commit once between them
     and present and encode it once per viewer and language (a `feed.Batch`,
-    games/services/stream_reads.py); `fetch.peek(after)` then answers from memory when
-    another stream already did. The hub tells the reads when a game moves. The seats
-    are read once: nobody changes seat during a game, and a stream's life is bounded."""
-    seats = list(game.seats.all())
+    games/services/stream_reads.py): `peek(after)` answers from memory when another
+    stream already did, and `share_key(after)` names the batch so that streams wait
+    for the one read in flight (api/live.py). The hub tells the reads when a game
+    moves. The seats are read once: nobody changes seat during a game, and a
+    stream's life is bounded."""
 
-    def present(after: int, rows: list) -> tuple[list, bool]:
-        viewer = viewer_for(game, user, seats)
-        last = rows[-1].seq if rows else after
-        ended = game.status in (Game.Status.FINISHED, Game.Status.ABORTED) and last >= game.version
-        out = [present_event(r, viewer) for r in rows]
-        summaries.annotate(game, viewer, rows, out, lang)
-        return [(r.seq, r.type, o) for r, o in zip(rows, out, strict=True)], ended
-
-    def key(after: int, status: str) -> tuple:
-        viewer = Viewer(
-            viewer_for(game, user, seats).seats, status in (Game.Status.FINISHED, Game.Status.ABORTED)
-        )
-        return (after, viewer.seats, viewer.omniscient, lang)
-
-    def fetch(after: int):
+    def __init__(self, game: Game, user, lang: str = "en", shared: bool = False):
+        self.game, self.user, self.lang, self.shared = game, user, lang, shared
+        self.seats = list(game.seats.all())
         if not shared:
+            self.peek = self.share_key = None
+
+    def __call__(self, after: int):
+        game = self.game
+        if not self.shared:
             game.refresh_from_db(fields=["status", "version"])
-            if game.version <= after and game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
+            if game.version <= after and not _over(game.status):
                 return [], False  # nothing new: one query, not three
-            return present(after, store.load(game.id, after=after, limit=stream_reads.MAX_ROWS))
+            return self._present(after, store.load(game.id, after=after, limit=stream_reads.MAX_ROWS))
         head = stream_reads.reads.read(game.id, after)
         game.version, game.status = head.version, head.status
-        if game.version <= after and game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
+        if game.version <= after and not _over(game.status):
             return [], False
-        k = key(after, head.status)
-        done = head.presented.get(k)
+        key = self._key(after, head.status)
+        done = head.presented.get(key)
         if done is None:
-            done = head.presented[k] = feed.batch(*present(after, head.rows))
+            done = head.presented[key] = feed.batch(*self._present(after, head.rows))
         return done
 
-    def peek(after: int):
-        return stream_reads.reads.presented(game.id, lambda status: key(after, status))
+    def _present(self, after: int, rows: list) -> tuple[list, bool]:
+        game = self.game
+        viewer = viewer_for(game, self.user, self.seats)
+        last = rows[-1].seq if rows else after
+        out = [present_event(r, viewer) for r in rows]
+        summaries.annotate(game, viewer, rows, out, self.lang)
+        items = [(r.seq, r.type, o) for r, o in zip(rows, out, strict=True)]
+        return items, _over(game.status) and last >= game.version
 
-    if shared:
-        fetch.peek = peek
-    return fetch
+    def _key(self, after: int, status: str) -> tuple:
+        seats = viewer_for(self.game, self.user, self.seats).seats
+        return (after, seats, _over(status), self.lang)
+
+    def peek(self, after: int):
+        return stream_reads.reads.presented(self.game.id, lambda status: self._key(after, status))
+
+    def share_key(self, after: int) -> tuple:
+        gid = self.game.id
+        return (str(gid), stream_reads.reads.generation(gid), *self._key(after, self.game.status))
+
+
+event_fetch = EventFetch

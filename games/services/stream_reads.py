@@ -88,6 +88,11 @@ class SharedReads:
             self._generation.pop(game_id, None)
             self._game_locks.pop(game_id, None)
 
+    def generation(self, game_id: uuid.UUID) -> int:
+        """How many times the game was announced as moved (in this process)."""
+        with self._lock:
+            return self._generation.get(str(game_id), 0)
+
     def presented(self, game_id: uuid.UUID, key: Callable[[str], tuple]):
         """What a stream made of the current rows for `key(status)` (see
         Head.presented), or None: memory only, no lock wait, safe on the event loop."""
