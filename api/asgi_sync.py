@@ -9,12 +9,17 @@ same machine. Here the same steps (read the body, request_started, the
 middleware chain and view, request_finished) run in long-lived threads, and
 only the network I/O stays on the event loop. Live streams do not come here
 (api/asgi_streams.py), so they can never take these threads.
+
+`/health` has a lane of its own (HEALTH_THREADS threads): a probe must not wait in
+the queue behind a burst of game requests, or a busy server looks dead to its
+load balancer and gets restarted for being busy.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import re
 from concurrent.futures import ThreadPoolExecutor
 
 from django.core import signals
@@ -23,17 +28,24 @@ from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.base import BaseHandler
 from django.urls import set_script_prefix
 
-_pool: ThreadPoolExecutor | None = None
+_pools: dict[str, ThreadPoolExecutor] = {}
 _handler: BaseHandler | None = None
+_LANES = {"web": ("WEB_THREADS", "8"), "health": ("HEALTH_THREADS", "2")}
+_HEALTH = re.compile(r"^/api/v1/health/?$")
 
 
-def pool() -> ThreadPoolExecutor:
-    global _pool
-    if _pool is None:
-        _pool = ThreadPoolExecutor(
-            max_workers=int(os.environ.get("WEB_THREADS", "8")), thread_name_prefix="web"
+def pool(lane: str = "web") -> ThreadPoolExecutor:
+    found = _pools.get(lane)
+    if found is None:
+        env, default = _LANES[lane]
+        found = _pools[lane] = ThreadPoolExecutor(
+            max_workers=int(os.environ.get(env, default)), thread_name_prefix=lane
         )
-    return _pool
+    return found
+
+
+def lane(scope) -> str:
+    return "health" if _HEALTH.match(scope.get("path", "")) else "web"
 
 
 def _respond(django_app: ASGIHandler, scope, body_file):
@@ -58,12 +70,13 @@ async def serve(django_app: ASGIHandler, scope, receive, send) -> None:
     except RequestAborted:
         return
     loop = asyncio.get_running_loop()
+    threads = pool(lane(scope))
     try:
-        response = await loop.run_in_executor(pool(), _respond, django_app, scope, body_file)
+        response = await loop.run_in_executor(threads, _respond, django_app, scope, body_file)
         try:
             await django_app.send_response(response, send)
         finally:
             # request_finished and the response's closers, in a pool thread like the request
-            await loop.run_in_executor(pool(), response.close)
+            await loop.run_in_executor(threads, response.close)
     finally:
         body_file.close()
