@@ -10,7 +10,7 @@ import random
 import pytest
 
 from games.bots import choose as random_choice
-from games.bots.shogun import odds, plan, tactics
+from games.bots.shogun import court, odds, opening, plan, tactics
 from games.rules.base import fold, rng_factory
 from games.rules.registry import get
 from games.rules.shogun import data
@@ -170,3 +170,51 @@ def test_the_special_card_follows_the_plan(acting):
     view["players"][0]["money"] = 10
     legal = [{"type": "special", "slot": k} for k in range(1, 6)]
     assert tactics.special(view, 0, legal) == {"type": "special", "slot": 5}
+
+
+def test_armies_become_officials_only_when_a_favour_on_show_is_worth_it(planning):
+    view = copy.deepcopy(RULES.view(planning, 0))
+    mine = _mine(view, 0)
+    for prov in mine:
+        view["provinces"][prov]["armies"] = 6
+    view["round"]["favours"] = [[4, 19], [3, 9], [2, 3]]  # 3 VP for 4 officials
+    view["players"][0].update(vestibule=0, officials=7)
+
+    def cards(worth):
+        actions = dict(zip(data.ACTION_IDS, mine, strict=False))
+        return court.court_cards(view, 0, actions, {a: worth for a in actions}), actions
+
+    spaces, actions = cards(0.2)
+    assert spaces["court3"] in mine and spaces["court1"] in mine  # 3 + 1 = the 4 lacking
+    assert spaces["court2"] not in mine
+    assert spaces["court3"] not in actions.values()  # a card is played once
+    assert not any(cards(2.0)[0][c] in mine for c in data.COURT_SPACES)  # the actions are worth more
+    view["players"][0].update(vestibule=4)  # already enough officials waiting
+    assert not any(cards(0.2)[0][c] in mine for c in data.COURT_SPACES)
+    view["players"][0].update(vestibule=0)
+    view["round"]["favours"] = [[4, 18], [3, 10], [2, 1]]  # immunities, a cancelled event: small
+    assert not any(cards(0.2)[0][c] in mine for c in data.COURT_SPACES)
+
+
+def test_the_draft_keeps_provinces_together():
+    state = _play_until(
+        4,
+        2,
+        lambda s: (
+            s.get("phase") == "draft"
+            and RULES.pending(s)[0].seat == 0
+            and any(p["owner"] == 0 for p in s["provinces"].values())
+        ),
+    )
+    view = copy.deepcopy(RULES.view(state, 0))
+    own = _mine(view, 0)[0]
+    near = next(n for n in data.ADJ[own] if view["provinces"][n]["owner"] is None)
+    far = next(
+        n
+        for n, p in view["provinces"].items()
+        if p["owner"] is None and not set(data.ADJ[n]) & set(_mine(view, 0)) and n != near
+    )
+    sizes = sorted(set(view["draft"]["villages"][0]), reverse=True)
+    legal = [{"type": "draft", "card": c, "village": v} for c in (far, near) for v in sizes]
+    pick = opening.draft(view, 0, legal)
+    assert pick == {"type": "draft", "card": near, "village": sizes[0]}

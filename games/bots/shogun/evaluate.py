@@ -13,7 +13,9 @@ from games.rules.base import LegalSet
 from games.rules.shogun import state as shogun_state
 from games.rules.shogun.scoring import score
 
-from . import plan, tactics
+from . import opening, plan, tactics
+
+DRAFT = True
 
 MONEY = 0.3
 ARMY = 0.45
@@ -53,6 +55,8 @@ def decide(view: Any, seat: int, legal: LegalSet, rng: random.Random, worlds: An
     listed = [dict(c) for c in legal.commands]
     if not listed:
         return None
+    if phase == "draft" and DRAFT:
+        return opening.draft(view, seat, listed)
     if phase == "special":
         return tactics.special(view, seat, listed)
     if phase != "actions":

@@ -17,13 +17,14 @@ from typing import Any
 
 from games.rules.shogun import data
 
-from . import board, odds
+from . import board, court, odds
 from .board import MONEY, View
 
 ARMY = 0.3  # VP per army where it can fight (a border province)
 IDLE_ARMY = 0.08  # VP per army recruited where no rival or neutral is next to it
 MARKED = 1.5  # a collection where a revolt marker lies starts a revolt
 BID = "chest0"
+COURT = True
 
 
 def _collect(view: View, seat: int, prov: str, action: str) -> float:
@@ -153,14 +154,22 @@ def _put(plan: dict[str, str], action: str, prov: str | None) -> None:
 def build_plan(view: View, seat: int, rng: random.Random) -> dict[str, Any]:
     """The whole plan command: every space named, every card at most once."""
     spaces = list(data.ACTION_IDS) + ["bid"]
-    towers = data.tower_cards() if view["opts"]["tennos_court"] else []
-    if towers:
-        spaces += data.COURT_SPACES
     chosen = assign(view, seat, rng)
-    plan: dict[str, str | None] = {"bid": BID, **chosen}
-    plan.update(zip(data.COURT_SPACES, towers, strict=False))
-    spare = [p for p in board.owned(view, seat) if p not in chosen.values()]
-    spare += [c for c in data.chest_cards() if c != BID]
+    plan: dict[str, str | None] = {"bid": BID}
+    if view["opts"]["tennos_court"]:
+        spaces += data.COURT_SPACES
+        table = {(a, p): v for v, a, p in values(view, seat)}
+        worth = {a: table[(a, p)] for a, p in chosen.items()}
+        plan.update(
+            court.court_cards(view, seat, chosen, worth)
+            if COURT
+            else dict(zip(data.COURT_SPACES, data.tower_cards(), strict=True))
+        )
+    plan.update(chosen)
+    used = set(plan.values())
+    hand = board.owned(view, seat) + data.chest_cards()
+    hand += data.tower_cards() if view["opts"]["tennos_court"] else []
+    spare = [c for c in hand if c not in used]
     for action in data.ACTION_IDS:
         if action not in plan:
             plan[action] = spare.pop(0) if spare else None
