@@ -218,3 +218,14 @@ def test_the_draft_keeps_provinces_together():
     legal = [{"type": "draft", "card": c, "village": v} for c in (far, near) for v in sizes]
     pick = opening.draft(view, 0, legal)
     assert pick == {"type": "draft", "card": near, "village": sizes[0]}
+
+
+def test_a_forced_move_stays_home_rather_than_attack_a_fortress(acting):
+    view, prov = _at(acting, "attackA", "attack")
+    own = next(n for n in data.ADJ[prov] if n in view["provinces"])
+    strong = next(n for n in data.ADJ[prov] if n in view["provinces"] and n != own)
+    view["provinces"][prov]["armies"] = 3
+    view["provinces"][own].update(owner=0)
+    view["provinces"][strong].update(owner=1, armies=15, markers=0)
+    legal = [{"type": "move", "to": t, "armies": k} for t in (strong, own) for k in (1, 2)]  # no decline
+    assert tactics.move(view, 0, legal) == {"type": "move", "to": own, "armies": 1}

@@ -79,7 +79,9 @@ def _move_value(view: View, seat: int, prov: str, move: Command) -> float:
 
 
 def move(view: View, seat: int, legal: list[Command]) -> Command:
-    """The best legal move (every army that may leave), or decline."""
+    """The best legal move (every army that may leave), or decline. Where the
+    rules forbid declining (option `forced_execution`) the least bad move: a move
+    into an own province, else the best odds."""
     _, prov = _current(view, seat)
     most = view["provinces"][prov]["armies"] - 1
     moves = [c for c in legal if c["type"] == "move" and c["armies"] == most]
@@ -87,7 +89,10 @@ def move(view: View, seat: int, legal: list[Command]) -> Command:
     best = max(scored, key=lambda x: x[0], default=(0.0, None))
     if best[1] is not None and best[0] > 0:
         return best[1]
-    return {"type": "decline"} if any(c["type"] == "decline" for c in legal) else legal[0]
+    if any(c["type"] == "decline" for c in legal):
+        return {"type": "decline"}
+    own = [c for c in legal if view["provinces"][c["to"]]["owner"] == seat]
+    return min(own, key=lambda c: c["armies"]) if own else (best[1] or legal[0])
 
 
 def special(view: View, seat: int, legal: list[Command]) -> Command:
