@@ -229,3 +229,17 @@ def test_a_forced_move_stays_home_rather_than_attack_a_fortress(acting):
     view["provinces"][strong].update(owner=1, armies=15, markers=0)
     legal = [{"type": "move", "to": t, "armies": k} for t in (strong, own) for k in (1, 2)]  # no decline
     assert tactics.move(view, 0, legal) == {"type": "move", "to": own, "armies": 1}
+
+
+def test_the_assignment_gives_a_contested_province_to_the_space_only_it_can_fill():
+    scored = [
+        (7.1, "castle", "Aki"),
+        (7.0, "castle", "Bingo"),
+        (1.6, "attackA", "Aki"),
+        (0.0, "attackA", "Bingo"),
+    ]
+    for seed in range(5):  # greedy alone takes Aki for the castle; the swap fixes it
+        assert plan.assign(scored, ["Aki", "Bingo"], random.Random(seed)) == {
+            "castle": "Bingo",
+            "attackA": "Aki",
+        }

@@ -15,8 +15,6 @@ from games.rules.shogun.scoring import score
 
 from . import opening, plan, tactics
 
-DRAFT = True
-
 MONEY = 0.3
 ARMY = 0.45
 TOWER = 0.2
@@ -55,7 +53,7 @@ def decide(view: Any, seat: int, legal: LegalSet, rng: random.Random, worlds: An
     listed = [dict(c) for c in legal.commands]
     if not listed:
         return None
-    if phase == "draft" and DRAFT:
+    if phase == "draft":
         return opening.draft(view, seat, listed)
     if phase == "special":
         return tactics.special(view, seat, listed)

@@ -24,7 +24,6 @@ ARMY = 0.3  # VP per army where it can fight (a border province)
 IDLE_ARMY = 0.08  # VP per army recruited where no rival or neutral is next to it
 MARKED = 1.5  # a collection where a revolt marker lies starts a revolt
 BID = "chest0"
-COURT = True
 
 
 def _collect(view: View, seat: int, prov: str, action: str) -> float:
@@ -104,42 +103,44 @@ def values(view: View, seat: int) -> list[tuple[float, str, str]]:
     return out
 
 
-def assign(view: View, seat: int, rng: random.Random) -> dict[str, str]:
+def assign(scored: list[tuple[float, str, str]], provs: list[str], rng: random.Random) -> dict[str, str]:
     """Action space -> province: greedily by value (ties broken at random), then
     improved by swaps (a castle site that is also the only attack base goes to
     the attack when another site is as good)."""
     table: dict[str, dict[str, float]] = {a: {} for a in data.ACTION_IDS}
-    for value, action, prov in values(view, seat):
-        table[action][prov] = value
-    scored = sorted(values(view, seat), key=lambda x: (-x[0], rng.random()))
-    plan: dict[str, str] = {}
     for value, action, prov in scored:
+        table[action][prov] = value
+    plan: dict[str, str] = {}
+    for value, action, prov in sorted(scored, key=lambda x: (-x[0], rng.random())):
         if value > 0 and action not in plan and prov not in plan.values():
             plan[action] = prov
-    _improve(plan, table, board.owned(view, seat))
+    _improve(plan, table, provs)
     return plan
 
 
 def _improve(plan: dict[str, str], table: dict[str, dict[str, float]], provs: list[str]) -> None:
-    """Swap two spaces' provinces, or put a free province on a space, while it pays."""
+    """While it pays: space `b` takes the province of space `a`, and `a` takes
+    `b`'s old province or a free one (a swap, or a chain through a free card)."""
 
     def worth(action: str, prov: str | None) -> float:
         return max(0.0, table[action].get(prov, 0.0)) if prov else 0.0
 
     for _ in range(4):
         better = False
-        for a in data.ACTION_IDS:
+        for a, b in [(a, b) for a in data.ACTION_IDS for b in data.ACTION_IDS]:
+            pa, pb = plan.get(a), plan.get(b)
             free = [p for p in provs if p not in plan.values()]
-            for b in [x for x in data.ACTION_IDS if x != a] + free:
-                pa = plan.get(a)
-                pb = plan.get(b) if b in table else b
-                now = worth(a, pa) + (worth(b, pb) if b in table else 0.0)
-                then = worth(a, pb) + (worth(b, pa) if b in table else 0.0)
-                if then > now + 1e-9:
-                    _put(plan, a, pb)
-                    if b in table:
-                        _put(plan, b, pa)
-                    better = True
+            if a == b:
+                moves = [(q, worth(a, q) - worth(a, pa)) for q in free]
+            else:
+                now = worth(a, pa) + worth(b, pb)
+                moves = [(q, worth(a, q) + worth(b, pa) - now) for q in [pb, *free]]
+            q, gain = max(moves, key=lambda m: m[1], default=(None, 0.0))
+            if gain > 1e-9:
+                if a != b:
+                    _put(plan, b, pa)
+                _put(plan, a, q)
+                better = True
         if not better:
             return
 
@@ -154,17 +155,14 @@ def _put(plan: dict[str, str], action: str, prov: str | None) -> None:
 def build_plan(view: View, seat: int, rng: random.Random) -> dict[str, Any]:
     """The whole plan command: every space named, every card at most once."""
     spaces = list(data.ACTION_IDS) + ["bid"]
-    chosen = assign(view, seat, rng)
+    scored = values(view, seat)
+    chosen = assign(scored, board.owned(view, seat), rng)
     plan: dict[str, str | None] = {"bid": BID}
     if view["opts"]["tennos_court"]:
         spaces += data.COURT_SPACES
-        table = {(a, p): v for v, a, p in values(view, seat)}
+        table = {(a, p): v for v, a, p in scored}
         worth = {a: table[(a, p)] for a, p in chosen.items()}
-        plan.update(
-            court.court_cards(view, seat, chosen, worth)
-            if COURT
-            else dict(zip(data.COURT_SPACES, data.tower_cards(), strict=True))
-        )
+        plan.update(court.court_cards(view, seat, chosen, worth))
     plan.update(chosen)
     used = set(plan.values())
     hand = board.owned(view, seat) + data.chest_cards()
