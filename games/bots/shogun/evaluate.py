@@ -6,10 +6,14 @@ revolts: famine), and no revolt markers piling up. Relative to the best rival.""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
+from games.rules.base import LegalSet
 from games.rules.shogun import state as shogun_state
 from games.rules.shogun.scoring import score
+
+from . import opening, plan, tactics
 
 MONEY = 0.3
 ARMY = 0.45
@@ -36,3 +40,29 @@ def evaluate(s: Any, seat: int) -> float:
     winter = score(s)
     worth = [_worth(s, q, winter) for q in range(s["n"])]
     return worth[seat] - max(w for q, w in enumerate(worth) if q != seat)
+
+
+def decide(view: Any, seat: int, legal: LegalSet, rng: random.Random, worlds: Any) -> dict[str, Any] | None:
+    """Rule-based choices where the lookahead prices badly (plan, special card,
+    executing and attacking: tactics.py, plan.py); None leaves the rest (draft,
+    favours, famine order) to the lookahead. A choice the legal set does not list
+    (e.g. a decline under forced execution) is dropped for the lookahead too."""
+    phase = view.get("phase")
+    if phase == "plan" and legal.templates:
+        return plan.build_plan(view, seat, rng)
+    listed = [dict(c) for c in legal.commands]
+    if not listed:
+        return None
+    if phase == "draft":
+        return opening.draft(view, seat, listed)
+    if phase == "special":
+        return tactics.special(view, seat, listed)
+    if phase != "actions":
+        return None
+    sub = view["round"]["cur"]["sub"]
+    cmd = (
+        tactics.execute_or_decline(view, seat)
+        if sub in ("execute", "recruit")
+        else tactics.move(view, seat, listed)
+    )
+    return cmd if cmd in listed else None
