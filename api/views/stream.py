@@ -14,7 +14,7 @@ from django.http import StreamingHttpResponse
 
 from events import feed, store
 from games.models import Game
-from games.services import stream_reads, summaries
+from games.services import prepared, stream_reads, summaries
 from games.services.present import present_event, viewer_for
 
 from .. import live, stream_slots
@@ -66,7 +66,7 @@ class EventFetch:
 
     def __init__(self, game: Game, user, lang: str = "en", shared: bool = False):
         self.game, self.user, self.lang, self.shared = game, user, lang, shared
-        self.seats = list(game.seats.all())
+        self.seats = prepared.seats(game)
         if not shared:
             self.peek = self.share_key = None
 

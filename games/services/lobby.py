@@ -19,6 +19,7 @@ from games.rules.base import RulesError, rng_factory, sha256_hex
 
 from ..core_events import GameStarted
 from ..models import Game, Seat
+from . import prepared
 from .commit import commit, new_event
 from .errors import Conflict, EngineError, ErrorCode, Forbidden, Invalid, NotFound, ServiceError
 from .state import fold_rows
@@ -190,9 +191,11 @@ def get_game(game_id, user=_UNSAID) -> Game:
     else it does not exist, so its id, status and existence do not leak (404, not
     403). A caller that does not say who asks gets public games only."""
     try:
-        game = Game.objects.get(id=uuid.UUID(str(game_id)))
-    except (ValueError, Game.DoesNotExist) as exc:
+        game = prepared.game(uuid.UUID(str(game_id)))
+    except ValueError as exc:
         raise NotFound("no such game", code=ErrorCode.GAME_NOT_FOUND) from exc
+    if game is None:
+        raise NotFound("no such game", code=ErrorCode.GAME_NOT_FOUND)
     if game.private and not (user is SYSTEM or is_seated(game, user) or is_invited(game, user)):
         raise NotFound("no such game", code=ErrorCode.GAME_NOT_FOUND)
     return game
@@ -202,7 +205,7 @@ def lock_game(game_id, user=_UNSAID) -> Game:
     """The game row locked for this transaction (one query), or NotFound; a
     private game is found only as `get_game` finds it."""
     try:
-        game = Game.objects.select_for_update().filter(id=uuid.UUID(str(game_id))).first()
+        game = prepared.game(uuid.UUID(str(game_id)), lock=True)
     except ValueError:
         game = None
     if game is None or (game.private and not (user is SYSTEM or is_seated(game, user))):

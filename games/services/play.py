@@ -29,6 +29,7 @@ from games.rules.base import BadCommand, IllegalCommand, Ruleset, canonical_json
 from .. import observe
 from ..core_events import GameFinished, Result, SeatReclaimed, SeedRevealed, is_core
 from ..models import CommandReceipt, Game, Seat
+from . import prepared
 from .commit import append_core, commit, new_event
 from .errors import Conflict, EngineError, ErrorCode, Forbidden, Invalid, ServiceError, Unprocessable
 from .lobby import get_game, lock_game
@@ -72,7 +73,7 @@ def submit(
             found = _receipt(game, user, idempotency_key, body_hash)
             if found is not None:
                 return found
-        seat = next((s for s in game.seats.all() if s.user_id == user.id), None)
+        seat = next((s for s in prepared.seats(game) if s.user_id == user.id), None)
         if seat is None:
             raise Forbidden("you have no seat in this game", code=ErrorCode.NOT_SEATED)
         rows = apply(game, seat, command, expected_version, actor={"seat": seat.index, "user": user.username})

@@ -10,6 +10,7 @@ from typing import Any
 from events.models import StoredEvent
 
 from ..models import Game, Seat
+from . import prepared
 
 
 def iso(dt) -> str | None:
@@ -34,7 +35,7 @@ class Viewer:
 
 def viewer_for(game: Game, user, seats: list[Seat] | None = None) -> Viewer:
     """Who `user` is at this table: their seats, or a spectator; everyone sees all once the game ended."""
-    seats = seats if seats is not None else list(game.seats.all())
+    seats = seats if seats is not None else prepared.seats(game)
     uid = getattr(user, "id", None)
     mine = frozenset(s.index for s in seats if uid is not None and s.user_id == uid)
     return Viewer(mine, omniscient=game.status in (Game.Status.FINISHED, Game.Status.ABORTED), user_id=uid)

@@ -11,7 +11,7 @@ from games.rules.base import canonical_json
 from games.rules.base import views as rules_views
 
 from ..models import Game
-from . import deadlines, summaries
+from . import deadlines, prepared, summaries
 from .errors import ErrorCode, Invalid
 from .present import Viewer, present_event, viewer_for
 from .state import load_state, rules_for
@@ -21,7 +21,7 @@ SAMPLES = 20
 
 
 def _seats(game: Game) -> list:
-    return list(game.seats.select_related("user__profile").all())
+    return prepared.seats(game, with_users=True)
 
 
 def _bot_account(user) -> bool:

@@ -1,0 +1,64 @@
+"""games/services/prepared.py: the hot reads, compiled once, give exactly what
+the ORM gives (fields, types, related objects), one query each, in the open
+transaction; a shape whose parameters are not its values runs through the ORM."""
+
+import uuid
+
+import pytest
+from django.db import transaction
+
+from accounts.models import Profile
+from games.models import Game, Seat
+from games.services import prepared
+from games.services.prepared import Prepared
+
+pytestmark = pytest.mark.django_db
+
+
+def _fields(obj) -> dict:
+    return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
+
+
+def test_game_and_seats_equal_the_orm(running_game, django_assert_num_queries):
+    gid = uuid.UUID(running_game["id"])
+    orm = Game.objects.get(id=gid)
+    for _ in range(2):  # compiled on the first call, bound on the second
+        with django_assert_num_queries(1):
+            got = prepared.game(gid)
+        assert type(got) is Game and _fields(got) == _fields(orm) and not got._state.adding
+        with django_assert_num_queries(1):
+            seats = prepared.seats(orm)
+        assert [_fields(s) for s in seats] == [_fields(s) for s in Seat.objects.filter(game_id=gid)]
+        assert all(s.game is orm for s in seats)
+    assert prepared.game(uuid.uuid4()) is None
+
+
+def test_seats_with_users_and_profiles_equal_select_related(running_game, django_assert_num_queries):
+    gid = uuid.UUID(running_game["id"])
+    game = Game.objects.get(id=gid)
+    first, second = Seat.objects.filter(game_id=gid)[:2]
+    Profile.objects.update_or_create(user_id=first.user_id, defaults={"is_bot": True})
+    Profile.objects.filter(user_id=second.user_id).delete()
+    orm = list(Seat.objects.filter(game_id=gid).select_related("user__profile"))
+    for _ in range(2):
+        with django_assert_num_queries(1):
+            got = prepared.seats(game, with_users=True)
+            users = [(s.user.username, getattr(s.user, "profile", None)) for s in got]
+        assert users == [(s.user.username, getattr(s.user, "profile", None)) for s in orm]
+        assert any(p is not None and p.is_bot for _, p in users)
+        assert any(p is None for _, p in users)  # an account that never saved settings
+
+
+def test_a_locked_read_joins_the_transaction(running_game):
+    gid = uuid.UUID(running_game["id"])
+    with transaction.atomic():
+        locked = prepared.game(gid, lock=True)
+        Game.objects.filter(id=gid).update(version=locked.version + 7)
+        assert prepared.game(gid).version == locked.version + 7  # same connection, same transaction
+
+
+def test_a_shape_whose_parameters_are_not_its_values_runs_through_the_orm(running_game):
+    gid = uuid.UUID(running_game["id"])
+    shifted = Prepared(lambda n: Seat.objects.filter(game_id=gid, index__gte=n + 1))
+    assert [s.index for s in shifted(0)] == [1] and [s.index for s in shifted(-1)] == [0, 1]
+    assert set(shifted._plans.values()) == {None}
