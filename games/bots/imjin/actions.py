@@ -49,7 +49,7 @@ def march_worth(s: Any, seat: int) -> float:
             for t, x in s["units"].items():
                 if x["area"] == area and s["side"][x["owner"]] != side:
                     draft = {"target": t, "main": uid, "via": None, "mode": "normal", "supports": []}
-                    best = max(best, battles.score(s, seat, battles.with_supports(s, seat, draft)))
+                    best = max(best, battles.worth(s, seat, draft, best))
     return best
 
 

@@ -25,11 +25,13 @@ def _units(s: Mapping[str, Any]) -> Mapping[str, Any]:
     return units
 
 
-def score(s: Any, seat: int, draft: Mapping[str, Any]) -> float:
-    """Expected gain of a drafted battle for the seat's side (evaluation points)."""
+def score(s: Any, seat: int, draft: Mapping[str, Any], free_dice: int = 0) -> float:
+    """Expected gain of a drafted battle for the seat's side (evaluation points);
+    `free_dice` adds dice that cost nothing (a bound on what supports can add)."""
     units = _units(s)
     main, target = units[draft["main"]], units[draft["target"]]
     a, d = combat.pools(s, {**draft, "mode": draft.get("mode", "normal")})
+    a += free_dice
     p_kill = odds.at_least(a, target["troops"])
     p_die = odds.at_least(d, main["troops"])
     value = position.TROOP * (
@@ -67,6 +69,15 @@ def with_supports(s: Any, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
     return best
 
 
+def worth(s: Any, seat: int, draft: dict[str, Any], floor: float = MARGIN) -> float:
+    """The battle's worth with its best supports; when even two free support dice
+    could not lift it above `floor`, that bound (saves pricing the supports)."""
+    bound = score(s, seat, draft, free_dice=2)
+    if bound <= floor:
+        return bound
+    return score(s, seat, with_supports(s, seat, draft))
+
+
 def best_attack(s: Any, seat: int, legal: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
     """The attack command worth most (with its supports counted), or None when no
     battle is worth its price."""
@@ -75,7 +86,7 @@ def best_attack(s: Any, seat: int, legal: Sequence[Mapping[str, Any]]) -> dict[s
         if cmd.get("type") != "attack" or cmd.get("mode") != "normal":
             continue
         draft = {**_draft_of(cmd), "supports": []}
-        value = score(s, seat, with_supports(s, seat, draft))
+        value = worth(s, seat, draft, MARGIN if best is None else max(MARGIN, best[0]))
         key = (value, f"{cmd['target']}:{cmd['main']}:{cmd.get('via')}")
         if value > MARGIN and (best is None or key > best[:2]):
             best = (value, key[1], dict(cmd))

@@ -104,10 +104,10 @@ def _fighters(s: Any, seat: int, prompt: Mapping[str, Any]) -> set[str]:
         if s["side"][x["owner"]] == s["side"][seat]:
             continue
         for m, y in s["units"].items():
-            if y["owner"] != seat or y["area"] not in data.adjacency()[x["area"]]:
+            if m in out or y["owner"] != seat or y["area"] not in data.adjacency()[x["area"]]:
                 continue
             draft = {"target": t, "main": m, "via": None, "mode": "normal", "supports": []}
-            if battles.score(s, seat, battles.with_supports(s, seat, draft)) > battles.MARGIN:
+            if battles.worth(s, seat, draft) > battles.MARGIN:
                 out.add(m)
     return out
 
