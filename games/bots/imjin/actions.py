@@ -2,8 +2,8 @@
 Supply/General action collects at once but nothing of a Move/Battle action
 (its battles come later), so alone it kept collecting. Here: march when there
 is a land to take or a battle worth fighting and supply to pay for it, collect
-when the stock runs low, recruit when troops are short; never pay for a third
-step (2p)."""
+when the stock runs low (or always, once the stock is rich), recruit when troops
+are short; never pay for a third step (2p)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from . import battles, moves
 
 LOW_STOCK = 8  # below this, collect first: moves and battles cost 1 per troop
 RECRUIT_STOCK = 10  # recruiting needs a stock beyond what marching needs
-WORTH_MARCHING = 1.0  # evaluation points a Move/Battle action must promise
+WORTH_MARCHING = 1.0
+RICH = 25  # a stock this large pays for marching and fighting whatever the board shows  # evaluation points a Move/Battle action must promise
 
 
 def reachable(
@@ -57,7 +58,9 @@ def choose(s: Any, seat: int, legal: Sequence[Mapping[str, Any]]) -> dict[str, A
     can = reachable(s, seat, legal)
     stock = s["supply"][seat]
     side = s["side"][seat]
-    if "move_battle" in can and stock >= LOW_STOCK and march_worth(s, seat) >= WORTH_MARCHING:
+    if "move_battle" in can and (
+        stock >= RICH or (stock >= LOW_STOCK and march_worth(s, seat) >= WORTH_MARCHING)
+    ):
         return can["move_battle"]
     if "supply_general" in can and stock < RECRUIT_STOCK:
         return can["supply_general"]

@@ -17,6 +17,7 @@ from . import odds, position
 
 CART = 1 / 6  # one die face steals 2 supply
 STEAL = 2
+SECOND_BATTLE = 0.3  # share of an area's worth for the first of the two battles it takes
 MARGIN = 0.3  # a battle must be worth at least this (in evaluation points) to be fought
 
 
@@ -41,16 +42,29 @@ def score(s: Any, seat: int, draft: Mapping[str, Any], free_dice: int = 0) -> fl
     value -= position.STOCK * battle.draft_cost(s, {**draft, "supports": list(draft.get("supports", []))})
     area = target["area"]
     side = s["side"][seat]
-    alone = [u for u, x in units.items() if x["area"] == area and s["side"][x["owner"]] != side] == [
-        draft["target"]
-    ]
-    if alone:
-        value += p_kill * (1 - p_die) * position.area_worth(s, side, area)
+    value += (
+        p_kill * (1 - p_die) * position.area_worth(s, side, area) * _capture_share(s, side, draft["target"])
+    )
     if main["general"] is not None:
         value -= p_die * position.GENERAL
     if target["general"] is not None:
         value += p_kill * position.GENERAL
     return value
+
+
+def _capture_share(s: Any, side: str, target: str) -> float:
+    """How much of the area's worth killing `target` brings: all of it when no other
+    enemy unit stays there (or the others are already under attack this action),
+    a part when one more battle must follow (stacked areas are won in two)."""
+    units = _units(s)
+    area = units[target]["area"]
+    attacked = {b["target"] for b in s["act"].get("battles", []) if not b["done"]}
+    others = [
+        u for u, x in units.items() if x["area"] == area and s["side"][x["owner"]] != side and u != target
+    ]
+    if all(u in attacked for u in others):
+        return 1.0
+    return SECOND_BATTLE
 
 
 def with_supports(s: Any, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
