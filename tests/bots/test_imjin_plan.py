@@ -1,5 +1,6 @@
 """The Imjin heuristic's rule-based decisions (games/bots/imjin/plan.py): each on a
-small table built for it, through the bot's own door (`decide` on the seat's view)."""
+small table built for it, through the hook the heuristic calls (`plan.decide` on
+the seat's view and legal set)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from games.bots import heuristic
 from games.bots.base import Budget, InfoSet
-from games.bots.imjin import actions, battles, odds, worlds
+from games.bots.imjin import actions, battles, generals, odds, plan, worlds
 from games.rules.base import fold, rng_factory
 from games.rules.imjin.rules import RULES
 from games.rules.imjin.state import copy
@@ -52,9 +53,22 @@ def _ask(s: dict, prompt: dict, action: str = "move_battle") -> None:
 def _choice(s: dict, seat: int) -> dict:
     legal = RULES.legal_commands(s, seat)
     infos = InfoSet(RULES, seat, s["n"], lambda rng: worlds.sample(s, seat, rng))
-    cmd = heuristic.choose(RULES.view(s, seat), legal, random.Random(1), Budget(worlds=infos))
-    assert cmd is not None
+    cmd = plan.decide(RULES.view(s, seat), seat, legal, random.Random(1), infos)
+    assert cmd is not None, "the rule left this decision to the lookahead"
+    assert cmd in [dict(c) for c in legal.commands]
     return cmd
+
+
+def test_the_heuristic_takes_these_decisions_through_the_hook():
+    assert heuristic.module_for("imjin").decide is plan.decide
+    s = _table()
+    _board(s, ("u1", JAPAN, "GG_L", 1, None), ("u2", ALLIES, "GG_R", 4, "li_rusong"))
+    _ask(s, {"kind": "declare", "seat": JAPAN, "draft": None})
+    infos = InfoSet(RULES, JAPAN, 2, lambda rng: worlds.sample(s, JAPAN, rng))
+    legal = RULES.legal_commands(s, JAPAN)
+    assert heuristic.choose(RULES.view(s, JAPAN), legal, random.Random(1), Budget(worlds=infos)) == {
+        "type": "fight"
+    }
 
 
 def test_odds_of_troop_hits():
@@ -171,3 +185,52 @@ def test_battle_worth_counts_the_land_taken():
     shared = battles.score(s, JAPAN, draft)  # another allied unit stays: no land taken
     del s["units"]["u3"]
     assert battles.score(s, JAPAN, draft) > shared + 5
+
+
+def test_a_second_battle_on_a_stacked_area_counts_the_whole_land():
+    s = _table()
+    _board(
+        s,
+        ("u1", JAPAN, "GG_L", 4, None),
+        ("u4", JAPAN, "GW_W", 4, None),
+        ("u2", ALLIES, "GG_R", 1, None),
+        ("u3", ALLIES, "GG_R", 1, None),
+    )
+    draft = {"target": "u3", "main": "u4", "via": None, "mode": "normal", "supports": []}
+    first = battles.score(s, JAPAN, draft)
+    s["act"] = {"battles": [{"n": 0, "target": "u2", "main": "u1", "supports": [], "done": False}]}
+    assert battles.score(s, JAPAN, draft) > first + 5
+
+
+def test_wheel_marches_with_a_rich_stock_even_without_a_battle_in_sight():
+    s = _table()
+    # 全羅右道 touches only Japanese lands and seas: no land to take, no battle
+    _board(s, ("u1", JAPAN, "JL_R", 2, None), ("u2", ALLIES, "HG_N", 1, None))
+    s["wheel"]["japan"] = 1
+    s["queue"] = [{"kind": "advance_wheel", "seat": JAPAN}]
+    s["supply"][JAPAN] = actions.RICH
+    assert _choice(s, JAPAN) == {"type": "advance", "steps": 2}
+    s["supply"][JAPAN] = actions.RICH - 1  # nothing to take next door: recruit instead
+    assert _choice(s, JAPAN) == {"type": "advance", "steps": 1}
+
+
+def test_deploys_the_strongest_card_onto_the_biggest_unit_at_the_front():
+    s = _table()
+    _board(s, ("u1", JAPAN, "GS_L", 1, None), ("u3", JAPAN, "GG_L", 4, None), ("u2", ALLIES, "GG_R", 4, None))
+    s["hands"][JAPAN] = ["kato_kiyomasa", "kuki_yoshitaka"]
+    s["supply"][JAPAN] = 20
+    _ask(
+        s,
+        {"kind": "manage", "seat": JAPAN, "deployed": False, "blocked_generals": [], "blocked_units": []},
+        "supply_general",
+    )
+    assert _choice(s, JAPAN) == {"type": "deploy", "general": "kato_kiyomasa", "unit": "u3"}
+    s["supply"][JAPAN] = 10  # 5 to deploy would leave less than the stock kept for marching
+    assert _choice(s, JAPAN) == {"type": "done"}
+
+
+def test_setup_picks_the_card_with_most_dice():
+    legal = [
+        {"type": "pick_general", "general": g} for g in ("kuki_yoshitaka", "kato_kiyomasa", "mori_hidemoto")
+    ]
+    assert generals.best_pick(legal) == {"type": "pick_general", "general": "kato_kiyomasa"}

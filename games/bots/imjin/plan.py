@@ -74,21 +74,9 @@ def _pick(
     return generals.best_pick(legal)
 
 
-def _split(
-    view: Mapping[str, Any], seat: int, legal: Sequence[Command], prompt: Mapping[str, Any]
-) -> Command | None:
-    """4p shares: keep every gain and bear as little loss as allowed (the random-or-not
-    team-mate's stock buys less than this seat's plan)."""
-    shares = [c["mine"] for c in legal if c.get("type") == "split"]
-    if not shares:
-        return None
-    return {"type": "split", "mine": max(shares) if prompt.get("sign", 1) > 0 else min(shares)}
-
-
 RULES: dict[str, Rule] = {
     "pick_generals": _pick,
     "place_general": _place,
-    "split": _split,
     "manage": _manage,
     "recruit": _recruit,
     "advance_wheel": _wheel,
