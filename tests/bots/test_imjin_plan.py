@@ -10,7 +10,7 @@ import pytest
 
 from games.bots import heuristic
 from games.bots.base import Budget, InfoSet
-from games.bots.imjin import actions, battles, generals, odds, plan, worlds
+from games.bots.imjin import actions, battles, generals, odds, plan, position, worlds
 from games.rules.base import fold, rng_factory
 from games.rules.imjin.rules import RULES
 from games.rules.imjin.state import copy
@@ -234,3 +234,21 @@ def test_setup_picks_the_card_with_most_dice():
         {"type": "pick_general", "general": g} for g in ("kuki_yoshitaka", "kato_kiyomasa", "mori_hidemoto")
     ]
     assert generals.best_pick(legal) == {"type": "pick_general", "general": "kato_kiyomasa"}
+
+
+def test_in_the_last_deck_the_side_losing_the_count_fights_harder_for_lands():
+    s = _table()  # 8 lands each, income 20 vs 24: Japan loses the final count
+    _board(s, ("u1", JAPAN, "GG_L", 2, None), ("u2", ALLIES, "GG_R", 2, None))
+    draft = {"target": "u2", "main": "u1", "via": None, "mode": "normal", "supports": []}
+    s["resets"] = 1
+    assert not position.urgent(s, "japan")
+    calm = battles.score(s, JAPAN, draft)
+    s["resets"] = 2  # the next Reset ends the game
+    assert position.urgent(s, "japan") and not position.urgent(s, "allies")
+    assert battles.score(s, JAPAN, draft) > calm + 3
+    s["wheel"]["japan"] = 2  # Recruit: one step to Move/Battle, two to Supply
+    s["queue"] = [{"kind": "advance_wheel", "seat": JAPAN}]
+    s["supply"][JAPAN] = 2  # so poor it would collect, but for the urgency
+    assert _choice(s, JAPAN) == {"type": "advance", "steps": 1}
+    s["resets"] = 1
+    assert _choice(s, JAPAN) == {"type": "advance", "steps": 2}

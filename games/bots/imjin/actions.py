@@ -13,7 +13,7 @@ from typing import Any
 from games.rules.imjin import data
 from games.rules.imjin import state as imjin_state
 
-from . import battles, moves
+from . import battles, moves, position
 
 LOW_STOCK = 8  # below this, collect first: moves and battles cost 1 per troop
 RECRUIT_STOCK = 10  # recruiting needs a stock beyond what marching needs
@@ -58,6 +58,8 @@ def choose(s: Any, seat: int, legal: Sequence[Mapping[str, Any]]) -> dict[str, A
     can = reachable(s, seat, legal)
     stock = s["supply"][seat]
     side = s["side"][seat]
+    if "move_battle" in can and position.urgent(s, side) and stock > 0:
+        return can["move_battle"]  # the end is near and the count is lost: fight for lands
     if "move_battle" in can and (
         stock >= RICH or (stock >= LOW_STOCK and march_worth(s, seat) >= WORTH_MARCHING)
     ):

@@ -18,7 +18,8 @@ from . import odds, position
 CART = 1 / 6  # one die face steals 2 supply
 STEAL = 2
 SECOND_BATTLE = 0.3  # share of an area's worth for the first of the two battles it takes
-MARGIN = 0.3  # a battle must be worth at least this (in evaluation points) to be fought
+MARGIN = 0.3
+URGENCY = 3.0  # lands count this much more when the end is near and the count is lost  # a battle must be worth at least this (in evaluation points) to be fought
 
 
 def _units(s: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -42,9 +43,8 @@ def score(s: Any, seat: int, draft: Mapping[str, Any], free_dice: int = 0) -> fl
     value -= position.STOCK * battle.draft_cost(s, {**draft, "supports": list(draft.get("supports", []))})
     area = target["area"]
     side = s["side"][seat]
-    value += (
-        p_kill * (1 - p_die) * position.area_worth(s, side, area) * _capture_share(s, side, draft["target"])
-    )
+    worth = position.area_worth(s, side, area) * (URGENCY if position.urgent(s, side) else 1.0)
+    value += p_kill * (1 - p_die) * worth * _capture_share(s, side, draft["target"])
     if main["general"] is not None:
         value -= p_die * position.GENERAL
     if target["general"] is not None:

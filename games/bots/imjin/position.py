@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.rules.imjin import data
+from games.rules.imjin import data, victory
 from games.rules.imjin import state as imjin_state
 
 AVOID = ("cancel",)  # undoing a declaration changes nothing: picking it can loop forever
@@ -65,3 +65,11 @@ def area_worth(s: Any, side: str, area: str) -> float:
     elif info.get("special") is None:
         worth = 0.0
     return worth
+
+
+def urgent(s: Any, side: str) -> bool:
+    """The last deck is out (the next Reset ends the game) and the final count
+    (lands, generals killed, income, stock) would not give `side` the win: every
+    land now counts more than troops or supply."""
+    last = int(data.rules()["deck"]["end_on_reset_draw"]) - 1
+    return int(s.get("resets", 0)) >= last and victory.final(s)[0] != side
