@@ -1,9 +1,10 @@
 """Which action to take on the wheel (§3.2). A one-ply lookahead sees the income a
 Supply/General action collects at once but nothing of a Move/Battle action
 (its battles come later), so alone it kept collecting. Here: march when there
-is a land to take or a battle worth fighting and supply to pay for it, collect
-when the stock runs low (or always, once the stock is rich), recruit when troops
-are short; never pay for a third step (2p)."""
+is a land to take or a battle worth fighting and supply to pay for it (or
+whenever the stock is rich, or the end is near and the final count is lost),
+collect when the stock runs low, recruit when troops are short; never pay for a
+third step (2p)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ from . import battles, moves, position
 
 LOW_STOCK = 8  # below this, collect first: moves and battles cost 1 per troop
 RECRUIT_STOCK = 10  # recruiting needs a stock beyond what marching needs
-WORTH_MARCHING = 1.0
-RICH = 25  # a stock this large pays for marching and fighting whatever the board shows  # evaluation points a Move/Battle action must promise
+WORTH_MARCHING = 1.0  # evaluation points a Move/Battle action must promise
+RICH = 25  # a stock this large pays for marching and fighting whatever the board shows
 
 
 def reachable(
@@ -46,7 +47,7 @@ def march_worth(s: Any, seat: int) -> float:
             continue
         for area in data.adjacency()[u["area"]]:
             if area in prize and moves.side_at(s, area) is None:
-                best = max(best, prize[area] - 0.1 * u["troops"])
+                best = max(best, prize[area] - position.STOCK * u["troops"])
             for t, x in s["units"].items():
                 if x["area"] == area and s["side"][x["owner"]] != side:
                     draft = {"target": t, "main": uid, "via": None, "mode": "normal", "supports": []}
