@@ -16,9 +16,10 @@ from games.rules.imjin import battle, data, movement
 
 from . import battles, position
 
-PULL = 0.35  # evaluation points per area nearer, per worth point of the nearest prize (scaled below)
+PULL = 0.35  # weight of the change of `pull` a move brings, for a full unit (4 troops)
 DECAY = 0.5  # a prize k areas away pulls DECAY**k
 EXPOSED = 0.3  # share of an area's worth at risk when its last unit leaves it next to enemies
+THREAT = 0.5  # need of troops (evaluation points) per enemy troop next to an area
 
 
 @cache
@@ -136,6 +137,3 @@ def front(s: Mapping[str, Any], side: str, area: str, prize: Mapping[str, float]
         x["troops"] for x in s["units"].values() if x["area"] in near and s["side"][x["owner"]] != side
     )
     return pull(area, prize) + THREAT * enemies
-
-
-THREAT = 0.5  # evaluation points per enemy troop next to an area
