@@ -13,6 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "var" / "bench"
+PREVIOUS = RESULTS / "previous"  # the results the last `make bench` replaced (scripts/bench.sh)
 
 
 def save(name: str, data: dict) -> Path:

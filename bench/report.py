@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.common import RESULTS, table  # noqa: E402
+from bench.common import PREVIOUS, RESULTS, table  # noqa: E402
 from bench.report_bots import bots_section  # noqa: E402
 from bench.report_replay import replay_section  # noqa: E402
 from bench.report_streams import streams_section  # noqa: E402
@@ -33,9 +33,47 @@ OUT = ROOT / "docs" / "benchmarks.md"
 REFERENCE = {"raw": (1631, 5606), "eventsourcing (fastest)": (744, 1372)}
 
 
+# Where `load` reads: the newest results, or (while the previous column is being
+# rendered) the copies scripts/bench.sh made of the run before (var/bench/previous/).
+_DIR = [RESULTS]
+
+
 def load(name: str) -> dict | None:
-    path = RESULTS / f"{name}.json"
+    path = _DIR[-1] / f"{name}.json"
     return json.loads(path.read_text()) if path.exists() else None
+
+
+def goal_rows() -> list[list[str]]:
+    """[goal, measured, verdict] for every goal, from the results `load` reads."""
+    return (
+        event_store_section(load("event_store"))[1]
+        + api_section(load("api_load"))[1]
+        + post_only_goals(load("api_post_only"))
+        + streams_section(load("streams"))[1]
+        + fairness_section(load("fairness"))[1]
+        + replay_section(load("replay_range"))[1]
+        + bots_section(load("bots_heuristic"), load("bots_mcts"))[1]
+        + web_section(load("web_pages"))[1]
+    )
+
+
+def previous_rows() -> dict[str, str]:
+    """The previous run's measured value per goal (by the goal's text)."""
+    if not PREVIOUS.is_dir():
+        return {}
+    _DIR.append(PREVIOUS)
+    try:
+        return {row[0]: row[1] for row in goal_rows()}
+    finally:
+        _DIR.pop()
+
+
+def goals_table() -> str:
+    before = previous_rows()
+    return table(
+        ["goal", "previous run", "this run", "verdict"],
+        [[goal, before.get(goal, "—"), now, verdict] for goal, now, verdict in goal_rows()],
+    )
 
 
 def verdict(ok: bool | None) -> str:
@@ -279,13 +317,13 @@ def post_only_goals(d: dict | None) -> list[list[str]]:
 
 
 def render() -> str:
-    store_lines, store_goals = event_store_section(load("event_store"))
-    api_lines, api_goals = api_section(load("api_load"))
-    streams_lines, streams_goals = streams_section(load("streams"))
-    fair_lines, fair_goals = fairness_section(load("fairness"))
-    replay_lines, replay_goals = replay_section(load("replay_range"))
-    bots_lines, bots_goals = bots_section(load("bots_heuristic"), load("bots_mcts"))
-    web_lines, web_goals = web_section(load("web_pages"))
+    store_lines, _ = event_store_section(load("event_store"))
+    api_lines, _ = api_section(load("api_load"))
+    streams_lines, _ = streams_section(load("streams"))
+    fair_lines, _ = fairness_section(load("fairness"))
+    replay_lines, _ = replay_section(load("replay_range"))
+    bots_lines, _ = bots_section(load("bots_heuristic"), load("bots_mcts"))
+    web_lines, _ = web_section(load("web_pages"))
     pairs = ROOT / "bench" / "pairs.md"
     out = [
         "# Benchmarks",
@@ -298,17 +336,10 @@ def render() -> str:
         "",
         "## Goals",
         "",
-        table(
-            ["goal", "measured", "verdict"],
-            store_goals
-            + api_goals
-            + post_only_goals(load("api_post_only"))
-            + streams_goals
-            + fair_goals
-            + replay_goals
-            + bots_goals
-            + web_goals,
-        ),
+        "Each goal with this run's figure and the previous run's (`make bench` keeps the results it "
+        "replaces in var/bench/previous/).",
+        "",
+        goals_table(),
         "",
         *([pairs.read_text().rstrip(), ""] if pairs.exists() else []),
         "## Event store: appends per second",
@@ -367,6 +398,7 @@ def main() -> int:
     else:
         OUT.parent.mkdir(exist_ok=True)
         OUT.write_text(text)
+        print(goals_table())
         print(f"wrote {OUT}")
     return 0
 

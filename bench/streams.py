@@ -422,6 +422,16 @@ def run(proc, base: str, port: int, args, per_user: int) -> int:
     streams.close()
     time.sleep(3.0)  # the server notices the disconnects
     after = resources(proc)
+    # A leak grows with every round; pools do not (they were filled by round one):
+    # open and close the same streams once more and count again.
+    again = Streams(port)
+    t1 = time.perf_counter()
+    again.open(specs)
+    while again.ready + sum(again.failed.values()) < len(specs) and time.perf_counter() - t1 < 120:
+        time.sleep(0.2)
+    again.close()
+    time.sleep(3.0)
+    after2 = resources(proc)
 
     ms = [d * 1000 for d in delays]
     hms = [h * 1000 for h in health]
@@ -460,11 +470,14 @@ def run(proc, base: str, port: int, args, per_user: int) -> int:
         f"p99 {percentile(hms, 99):.1f} ms (goal p99 < 50 ms)"
     )
     print()
-    keys = sorted(set(before) | set(during) | set(after))
+    keys = sorted(set(before) | set(during) | set(after) | set(after2))
     print(
         table(
-            ["resource", "before streams", "streams open", "after closing"],
-            [[k, before.get(k, "-"), during.get(k, "-"), after.get(k, "-")] for k in keys],
+            ["resource", "before streams", "streams open", "after closing", "after a 2nd round"],
+            [
+                [k, before.get(k, "-"), during.get(k, "-"), after.get(k, "-"), after2.get(k, "-")]
+                for k in keys
+            ],
         )
     )
     path = save(
@@ -494,7 +507,7 @@ def run(proc, base: str, port: int, args, per_user: int) -> int:
                 "from_send_p99": percentile(ms, 99),
             },
             "health_ms": {"count": len(hms), "p50": percentile(hms, 50), "p99": percentile(hms, 99)},
-            "resources": {"before": before, "during": during, "after": after},
+            "resources": {"before": before, "during": during, "after": after, "after_round_2": after2},
         },
     )
     print(f"wrote {path}")

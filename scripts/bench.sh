@@ -19,6 +19,11 @@ GAMES=${BENCH_GAMES:-5}
 ONLY=${BENCH_ONLY:-store api streams fairness replay web engines bots}
 failed=()
 
+# keep the results this run replaces: the report shows them beside the new ones
+if compgen -G "var/bench/*.json" >/dev/null; then
+  mkdir -p var/bench/previous && cp var/bench/*.json var/bench/previous/
+fi
+
 trap 'scripts/services.sh down' EXIT
 scripts/services.sh up || exit 1
 # shellcheck disable=SC1090
