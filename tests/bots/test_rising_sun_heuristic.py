@@ -1,0 +1,103 @@
+"""The Rising Sun heuristic's rule-based decisions (games/bots/rising_sun/plan.py,
+bids.py, mandates.py) on positions built with the engine's test kit: each asks
+the bot through `games.bots.play` (view, legal set, worlds: no secret) and
+plays its answer through the engine."""
+
+from __future__ import annotations
+
+import random
+
+from games.bots import play
+from tests.rules.rising_sun.testkit import Game
+
+
+def _ask(g: Game, clan: str) -> dict:
+    seat = g.seat(clan)
+    cmd = play(g.rules, g.s, seat, "heuristic", random.Random(3), g.s["player_count"])
+    assert cmd is not None
+    return cmd
+
+
+def _answer_prompts(g: Game, clan: str) -> None:
+    """The bot answers its own prompts; the other seats take the default."""
+    while g.s["stack"] and g.s["stack"][-1]["kind"] == "prompt":
+        f = g.s["stack"][-1]
+        if f["seat"] == g.seat(clan):
+            g.do(clan, **_ask(g, clan))
+        else:
+            g.choose(f["seat"], f["options"][0])
+
+
+def _battle(clan_forces: dict[str, int], coins: int, ronin: int = 0) -> Game:
+    g = Game(["Koi", "Lotus", "Turtle"]).clear()
+    for clan, n in clan_forces.items():
+        g.put(clan, "bushi", "Kansai", n)
+    g.set("Lotus", coins=coins, ronin=ronin).set("Turtle", coins=8).set("Koi", coins=8)
+    g.honor("Koi", "Turtle", "Lotus")
+    return g.war_phase(["Kansai"])
+
+
+def test_bid_hires_the_ronin_that_win_a_close_war():
+    # Lotus is one Force behind (2 against 3) with 3 Ronin: it bids on Hire
+    # Ronin enough to take that advantage from a rival bidding 3 coins on it
+    g = _battle({"Lotus": 2, "Koi": 3}, coins=8, ronin=3)
+    bid = _ask(g, "Lotus")
+    assert bid["type"] == "bid" and bid["ronin"] >= 4
+    g.do("Lotus", **bid).bid("Koi", ronin=3)
+    _answer_prompts(g, "Lotus")
+    assert ["Kansai", "spring"] in g.p("Lotus")["war_tokens"]
+
+
+def test_bid_saves_coins_and_commits_seppuku_when_the_war_is_lost():
+    # 2 Force against 6: Lotus cannot win; it bids on Seppuku only (its figures
+    # die anyway) and then commits it for 1 VP per figure
+    g = _battle({"Lotus": 2, "Koi": 6}, coins=8)
+    bid = _ask(g, "Lotus")
+    assert bid["seppuku"] >= 1 and bid["ronin"] == bid["hostage"] == bid["poets"] == 0
+    assert sum(bid[a] for a in ("seppuku", "hostage", "ronin", "poets")) <= 2
+    g.do("Lotus", **bid).bid("Koi")
+    _answer_prompts(g, "Lotus")
+    assert g.vp("Lotus") == 2
+
+
+def test_bid_ahead_takes_a_hostage():
+    g = _battle({"Lotus": 3, "Koi": 2}, coins=8)
+    bid = _ask(g, "Lotus")
+    assert bid["hostage"] >= 3
+
+
+def test_marshal_moves_into_an_empty_war_province_once():
+    g = Game(["Koi", "Lotus", "Turtle"]).clear()
+    g.put("Koi", "bushi", "Edo").put("Koi", "daimyo", "Edo")
+    g.s["war_provinces"] = ["Oshu", "Shikoku"]
+    g.frame("marshal", seat=g.seat("Koi"), moved=[], strongholds_moved=[], bonus=False, toll=False)
+    first = _ask(g, "Koi")
+    assert first == {"type": "move", "from": "Edo", "kind": first["kind"], "to": "Oshu"}
+    g.do("Koi", **first)
+    second = _ask(g, "Koi")  # one figure takes Oshu: the other does not pile up there
+    assert second == {"type": "done"} or second["to"] != "Oshu"
+
+
+def test_recruit_summons_where_a_war_is_close():
+    g = Game(["Koi", "Lotus", "Turtle"]).clear()
+    g.strongholds("Koi", ["Edo", "Kyoto"]).put("Lotus", "bushi", "Kyoto")
+    g.s["war_provinces"] = ["Kyoto"]
+    g.frame("recruit", seat=g.seat("Koi"), count=0, slots={"Edo": 1, "Kyoto": 1}, extra=1, any=0)
+    cmd = _ask(g, "Koi")
+    assert cmd["type"] == "summon" and cmd["province"] == "Kyoto" and "shrine" not in cmd
+
+
+def test_mandate_holder_picks_the_harvest_of_the_provinces_it_holds():
+    g = Game(["Koi", "Lotus", "Turtle"]).clear()
+    g.put("Koi", "bushi", "Kyoto").put("Koi", "bushi", "Kansai").put("Koi", "bushi", "Edo")
+    g.s["war_provinces"] = ["Hokkaido"]
+    g.mandate_turn("Koi", ["harvest", "train", "train", "betray"])
+    g.s["display"] = []
+    assert _ask(g, "Koi") == {"type": "choose_mandate", "tile": "harvest"}
+
+
+def test_train_buys_a_monster_not_nothing():
+    g = Game(["Koi", "Lotus", "Turtle"]).display("River Dragon", "Respect")
+    g.set("Koi", coins=5)
+    g.frame("train", seat=g.seat("Koi"), discount=0, ryujin=False)
+    assert _ask(g, "Koi") == {"type": "buy", "card": "River Dragon"}
