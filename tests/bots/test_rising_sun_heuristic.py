@@ -48,16 +48,16 @@ def test_bid_hires_the_ronin_that_win_a_close_war():
     assert ["Kansai", "spring"] in g.p("Lotus")["war_tokens"]
 
 
-def test_bid_saves_coins_and_commits_seppuku_when_the_war_is_lost():
-    # 2 Force against 6: Lotus cannot win; it bids on Seppuku only (its figures
-    # die anyway) and then commits it for 1 VP per figure
+def test_bid_turns_a_lost_war_into_vp():
+    # 2 Force against 6: Lotus cannot win; it bids nothing on Hostage or Ronin,
+    # but on Seppuku (its figures die anyway: 1 VP each) and Imperial Poets
+    # (1 VP per figure killed, its own included)
     g = _battle({"Lotus": 2, "Koi": 6}, coins=8)
     bid = _ask(g, "Lotus")
-    assert bid["seppuku"] >= 1 and bid["ronin"] == bid["hostage"] == bid["poets"] == 0
-    assert sum(bid[a] for a in ("seppuku", "hostage", "ronin", "poets")) <= 2
+    assert bid["ronin"] == bid["hostage"] == 0 and bid["seppuku"] >= 1 and bid["poets"] >= 1
     g.do("Lotus", **bid).bid("Koi")
     _answer_prompts(g, "Lotus")
-    assert g.vp("Lotus") == 2
+    assert g.vp("Lotus") == 4
 
 
 def test_bid_ahead_takes_a_hostage():

@@ -45,23 +45,39 @@ def _figures_at(view: Mapping[str, Any], prov: str, mine: bool, seat: int) -> in
     return sum(1 for f in view["figures"].values() if f["at"] == prov and (f["owner"] == seat) == mine)
 
 
+def _ahead(out: dict[str, int], money: int, kills: int) -> None:
+    """Take Hostage (a rival's figure out, 1 VP), Imperial Poets when the win kills 2+."""
+    out["hostage"] = min(money, max(ENOUGH, money // 2))
+    if kills >= 2:
+        out["poets"] = money - out["hostage"]
+
+
+def _behind(out: dict[str, int], money: int, mine: int, deaths: int) -> None:
+    """Lost: Seppuku turns the seat's doomed figures into VP and Honor, Imperial
+    Poets pays for every figure that dies (the seat's own included)."""
+    if mine >= 2:
+        out["seppuku"] = min(money, 2)
+    if deaths >= 2:
+        out["poets"] = min(money - out["seppuku"], ENOUGH)
+
+
 def plan(view: Mapping[str, Any], seat: int) -> dict[str, int]:
     t = Table(view, seat)
     prov = view["battle"]["province"]
     money = budget(t, prov)
-    mine = t.force[prov][seat]
-    rivals = [t.force[prov][q] for q in view["battle"]["participants"] if q not in (seat, t.ally)]
-    gap = max(rivals, default=0) - mine
+    parts = view["battle"]["participants"]
+    force = {q: t.force[prov][q] for q in parts}
+    gap = max((v for q, v in force.items() if q not in (seat, t.ally)), default=0) - force[seat]
     out = dict.fromkeys(ADVANTAGES, 0)
     if gap < 0 or (gap == 0 and t.chance(prov) >= 0.5):
-        kills = _figures_at(view, prov, False, seat)
-        out["hostage"] = min(money, ENOUGH)
-        out["poets"] = min(money - out["hostage"], ENOUGH) if kills >= 2 else 0
+        _ahead(out, money, _figures_at(view, prov, False, seat))
     elif gap < _ronin(view, seat):
         out["ronin"] = min(money, ENOUGH + 1)
         out["hostage"] = min(money - out["ronin"], ENOUGH)
-    elif _figures_at(view, prov, True, seat) >= 2:
-        out["seppuku"] = min(money, 2)
+    else:
+        strongest = max((q for q in parts if q != seat), key=lambda q: force[q])
+        deaths = sum(1 for f in view["figures"].values() if f["at"] == prov and f["owner"] != strongest)
+        _behind(out, money, _figures_at(view, prov, True, seat), deaths)
     return out
 
 

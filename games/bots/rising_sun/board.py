@@ -20,6 +20,7 @@ NEW_PROVINCE = 4.0  # a token of a province not yet held: the set bonus (10 VP p
 # Honor tie-break): random rivals still move, bid Hostage and hire Ronin
 WIN_BY_MARGIN = ((-2.0, 0.05), (-1.0, 0.15), (-0.5, 0.3), (0.5, 0.7), (1.0, 0.8), (2.0, 0.92), (3.0, 0.97))
 ALONE = 0.98  # nobody else there (yet)
+FIGURE_LATER = (1.0, 0.7, 0.3)  # a figure on the map, by season: the wars after this one, harvests
 HARVEST_WEIGHT = 0.15  # a province's harvest reward is won only when a Harvest is ours
 
 
@@ -102,6 +103,10 @@ class Table:
             for p in PROVINCES
         }
         self.ally = view["alliances"][seat]
+
+    def on_map(self) -> float:
+        """What one more figure on the map is worth beyond this season's wars."""
+        return FIGURE_LATER[min(int(self.view["season"]), 2)]
 
     def rank(self, q: int) -> int:
         return int(self.s["honor"].index(q))

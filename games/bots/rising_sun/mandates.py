@@ -27,14 +27,16 @@ def _reserve(view: Mapping[str, Any], seat: int) -> int:
 
 
 def recruit_value(t: Table) -> float:
-    """The seat's summons (one per Stronghold + the bonus), each where it helps most."""
+    """The seat's summons (one per Stronghold + the bonus), each where it helps
+    most (or, at half its worth, where a later move could take it)."""
     strong = t.view["players"][t.seat]["strongholds"]
     places = PROVINCES if t.view["clans"][t.seat] == "Dragonfly" else sorted(set(strong))
     n = min(len(strong) + 1, _reserve(t.view, t.seat))
     total = 0.0
     for _ in range(n):
         gain, prov = max((t.gain(p, 1), p) for p in places)
-        total += gain + 0.3
+        later = max(t.gain(p, 1) for p in PROVINCES) / 2
+        total += max(gain, later) + t.on_map()
         t.move(prov, 1)
     rivals = sum(len(p["strongholds"]) for q, p in enumerate(t.view["players"]) if q != t.seat)
     return total - RIVAL_SUMMON * rivals / max(1, t.n - 1)

@@ -18,7 +18,6 @@ from . import bids, mandates
 from .board import Table
 
 Command = dict[str, Any]
-ON_MAP = 0.3  # a figure on the map is worth something beyond this season (later wars, harvests)
 SHINTO_KEPT = 0.05  # a Shinto summoned to a province could have gone to a Shrine: prefer a Bushi
 MOVE_MIN = 0.05  # a move must gain at least this much expected VP, else the Marshal stops
 # VP-equivalent of one Kami gift (Susanoo: its VP are the seat's Strongholds)
@@ -80,7 +79,7 @@ def _summon_score(t: Table, c: Command) -> float:
         return shrine_gain(t.view, t.seat, c["shrine"])
     kind, prov = c["kind"], c["province"]
     extra = -SHINTO_KEPT if kind == "shinto" else 0.0
-    return t.gain(prov, t.kind_force(kind, prov)) + ON_MAP + extra
+    return t.gain(prov, t.kind_force(kind, prov)) + t.on_map() + extra
 
 
 def recruit(view: Mapping[str, Any], seat: int, cmds: list[Command]) -> Command | None:
