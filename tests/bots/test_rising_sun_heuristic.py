@@ -101,3 +101,10 @@ def test_train_buys_a_monster_not_nothing():
     g.set("Koi", coins=5)
     g.frame("train", seat=g.seat("Koi"), discount=0, ryujin=False)
     assert _ask(g, "Koi") == {"type": "buy", "card": "River Dragon"}
+
+
+def test_tea_seeks_an_ally_with_few_vp():
+    g = Game(["Koi", "Lotus", "Turtle"]).set("Lotus", vp=5).set("Turtle", vp=1)
+    assert _ask(g, "Koi") == {"type": "propose_alliance", "to": g.seat("Turtle")}
+    g.do("Lotus", type="propose_alliance", to=g.seat("Koi"))
+    assert _ask(g, "Koi") == {"type": "accept_alliance", "from": g.seat("Lotus")}

@@ -67,7 +67,7 @@ def plan(view: Mapping[str, Any], seat: int) -> dict[str, int]:
     money = budget(t, prov)
     parts = view["battle"]["participants"]
     force = {q: t.force[prov][q] for q in parts}
-    gap = max((v for q, v in force.items() if q not in (seat, t.ally)), default=0) - force[seat]
+    gap = max((v for q, v in force.items() if q != seat), default=0) - force[seat]
     out = dict.fromkeys(ADVANTAGES, 0)
     if gap < 0 or (gap == 0 and t.chance(prov) >= 0.5):
         _ahead(out, money, _figures_at(view, prov, False, seat))

@@ -120,7 +120,7 @@ class Table:
         rivals = [
             (f[q] + (rival_delta or {}).get(q, 0), q)
             for q in range(self.n)
-            if q not in (self.seat, self.ally)
+            if q != self.seat  # an ally too: allies fight for the token (the winner spares its ally)
         ]
         rivals = [(v, q) for v, q in rivals if v > 0]
         if not rivals:

@@ -157,9 +157,12 @@ def _train_bonus(view: Mapping[str, Any], seat: int) -> bool:
 
 
 def tea(view: Mapping[str, Any], seat: int, cmds: list[Command]) -> Command | None:
-    """No alliance: an ally takes the bonus of our mandates and shares only a tied win."""
-    for kind in ("tea_done", "decline_alliance"):
-        found = next((c for c in cmds if c["type"] == kind), None)
-        if found is not None:
-            return found
-    return None
+    """Seek an ally (its mandates then give us their bonus too): accept the
+    proposal of the rival with the fewest VP, else propose to every unallied
+    rival, fewest VP first, then done."""
+    vp = [p["vp"] for p in view["players"]]
+    for kind, key in (("accept_alliance", "from"), ("propose_alliance", "to")):
+        offers = [c for c in cmds if c["type"] == kind]
+        if offers:
+            return min(offers, key=lambda c: vp[c[key]])
+    return next((c for c in cmds if c["type"] == "tea_done"), None)
