@@ -103,8 +103,10 @@ def test_train_buys_a_monster_not_nothing():
     assert _ask(g, "Koi") == {"type": "buy", "card": "River Dragon"}
 
 
-def test_tea_seeks_an_ally_with_few_vp():
-    g = Game(["Koi", "Lotus", "Turtle"]).set("Lotus", vp=5).set("Turtle", vp=1)
+def test_tea_seeks_an_ally_but_not_the_leader():
+    g = Game(["Koi", "Lotus", "Turtle", "Dragonfly"]).set("Lotus", vp=5).set("Turtle", vp=1)
+    g.set("Dragonfly", vp=2, war_tokens=[["Kyoto", "spring"], ["Edo", "spring"], ["Oshu", "spring"]])
     assert _ask(g, "Koi") == {"type": "propose_alliance", "to": g.seat("Turtle")}
+    g.do("Dragonfly", type="propose_alliance", to=g.seat("Koi"))  # the leader (15 VP with its set)
     g.do("Lotus", type="propose_alliance", to=g.seat("Koi"))
     assert _ask(g, "Koi") == {"type": "accept_alliance", "from": g.seat("Lotus")}

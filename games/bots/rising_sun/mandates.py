@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.rules.rising_sun.data import BOARD, CARDS, LAND, PROVINCES, SEA
+from games.rules.rising_sun.data import BOARD, CARDS, LAND, PROVINCES, SEA, SEASONS, set_bonus
 from games.rules.rising_sun.state import best_by, pay_cost
 
-from .board import Table
+from .board import SEASON_VP, Table
 from .cards import card_value
 
 Command = dict[str, Any]
@@ -156,13 +156,21 @@ def _train_bonus(view: Mapping[str, Any], seat: int) -> bool:
     return chooser == seat or view["alliances"][chooser] == seat
 
 
+def standing(view: Mapping[str, Any], q: int) -> float:
+    """VP plus what the seat's war tokens would score in Winter."""
+    p = view["players"][q]
+    tokens = sum(SEASON_VP[SEASONS.index(t[1])] for t in p["war_tokens"])
+    return float(p["vp"] + tokens + set_bonus(len({t[0] for t in p["war_tokens"]})))
+
+
 def tea(view: Mapping[str, Any], seat: int, cmds: list[Command]) -> Command | None:
-    """Seek an ally (its mandates then give us their bonus too): accept the
-    proposal of the rival with the fewest VP, else propose to every unallied
-    rival, fewest VP first, then done."""
-    vp = [p["vp"] for p in view["players"]]
+    """Seek an ally (its mandates then give us their bonus too) among the
+    rivals but the leader: accept the weakest proposer, else propose to every
+    such rival, weakest first, then done."""
+    rivals = {q: standing(view, q) for q in range(len(view["clans"])) if q != seat}
+    leader = max(rivals.values())
     for kind, key in (("accept_alliance", "from"), ("propose_alliance", "to")):
-        offers = [c for c in cmds if c["type"] == kind]
+        offers = [c for c in cmds if c["type"] == kind and rivals[c[key]] < leader]
         if offers:
-            return min(offers, key=lambda c: vp[c[key]])
-    return next((c for c in cmds if c["type"] == "tea_done"), None)
+            return min(offers, key=lambda c: rivals[c[key]])
+    return next((c for c in cmds if c["type"] in ("tea_done", "decline_alliance")), None)
