@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.rules.rising_sun.data import BOARD, PROVINCES
+from games.rules.rising_sun.data import BOARD, PROVINCES, set_bonus
 from games.rules.rising_sun.state import fig_force, turtle_strongholds
 
 SEASON_VP = (1, 2, 3)
+LAST_SEASON = 2
 NEW_PROVINCE = 4.0  # a token of a province not yet held: the set bonus (10 VP per 2-3 new ones)
 # chance to take a province by Force margin (mine - best rival, +-0.5 for the
 # Honor tie-break): random rivals still move, bid Hostage and hire Ronin
@@ -54,6 +55,19 @@ def remaining_wars(view: Mapping[str, Any]) -> list[str]:
     if view.get("battle"):
         step -= 1  # the war frame counts the province being fought as done
     return wars[step:]
+
+
+def new_province_worth(held: int, season: int) -> float:
+    """What a token of a province not yet held adds to the set bonus. In the
+    last season, exactly: the next threshold's 10 VP shared by the new
+    provinces still needed to reach it; before, an average."""
+    if season < LAST_SEASON:
+        return NEW_PROVINCE
+    for need in (1, 2, 3):
+        jump = set_bonus(held + need) - set_bonus(held)
+        if jump > 0:
+            return jump / need
+    return 0.0
 
 
 def win_chance(mine: float, best_rival: float, rivals: int) -> float:
@@ -98,8 +112,9 @@ class Table:
         self.wars = remaining_wars(view)
         season = min(view["season"], 2)
         held = {t[0] for t in view["players"][seat]["war_tokens"]}
+        new = new_province_worth(len(held), season)
         self.worth = {
-            p: SEASON_VP[season] + (NEW_PROVINCE if p not in held else 0.0) if p in self.wars else 0.0
+            p: SEASON_VP[season] + (new if p not in held else 0.0) if p in self.wars else 0.0
             for p in PROVINCES
         }
         self.ally = view["alliances"][seat]
