@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.rules.rising_sun.data import BOARD, PROVINCES, set_bonus
+from games.rules.rising_sun.data import BOARD, PROVINCES, SEASONS, set_bonus
 from games.rules.rising_sun.state import fig_force, turtle_strongholds
 
 SEASON_VP = (1, 2, 3)
@@ -22,6 +22,7 @@ NEW_PROVINCE = 4.0  # a token of a province not yet held: the set bonus (10 VP p
 WIN_BY_MARGIN = ((-2.0, 0.05), (-1.0, 0.15), (-0.5, 0.3), (0.5, 0.7), (1.0, 0.8), (2.0, 0.92), (3.0, 0.97))
 ALONE = 0.98  # nobody else there (yet)
 FIGURE_LATER = (1.0, 0.7, 0.3)  # a figure on the map, by season: the wars after this one, harvests
+DENY = 0.5  # share of the leading rival's token counted when the seat takes it from him
 HARVEST_WEIGHT = 0.15  # a province's harvest reward is won only when a Harvest is ours
 
 
@@ -55,6 +56,13 @@ def remaining_wars(view: Mapping[str, Any]) -> list[str]:
     if view.get("battle"):
         step -= 1  # the war frame counts the province being fought as done
     return wars[step:]
+
+
+def standing(view: Mapping[str, Any], q: int) -> float:
+    """VP plus what the seat's war tokens would score in Winter."""
+    p = view["players"][q]
+    tokens = sum(SEASON_VP[SEASONS.index(t[1])] for t in p["war_tokens"])
+    return float(p["vp"] + tokens + set_bonus(len({t[0] for t in p["war_tokens"]})))
 
 
 def new_province_worth(held: int, season: int) -> float:
@@ -118,6 +126,15 @@ class Table:
             for p in PROVINCES
         }
         self.ally = view["alliances"][seat]
+        rivals = {q: standing(view, q) for q in range(self.n) if q not in (seat, self.ally)}
+        self.leader = max(rivals, key=lambda q: rivals[q]) if rivals else None
+        lead = (
+            {t[0] for t in view["players"][self.leader]["war_tokens"]} if self.leader is not None else set()
+        )
+        self.leader_worth = {
+            p: SEASON_VP[season] + (NEW_PROVINCE if p not in lead else 0.0) if p in self.wars else 0.0
+            for p in PROVINCES
+        }
 
     def on_map(self) -> float:
         """What one more figure on the map is worth beyond this season's wars."""
@@ -126,10 +143,11 @@ class Table:
     def rank(self, q: int) -> int:
         return int(self.s["honor"].index(q))
 
-    def chance(
+    def duel(
         self, prov: str, mine: float | None = None, rival_delta: Mapping[int, float] | None = None
-    ) -> float:
-        """Chance that the seat takes `prov` with `mine` Force (default: now)."""
+    ) -> tuple[float, int | None]:
+        """Chance that the seat takes `prov` with `mine` Force (default: now),
+        and the rival it has to beat there (None: nobody)."""
         f = self.force[prov]
         me = f[self.seat] if mine is None else mine
         rivals = [
@@ -139,20 +157,27 @@ class Table:
         ]
         rivals = [(v, q) for v, q in rivals if v > 0]
         if not rivals:
-            return win_chance(me, 0, 0)
+            return win_chance(me, 0, 0), None
         best, who = max(rivals, key=lambda x: (x[0], -self.rank(x[1])))
         tie = 0.5 if self.rank(self.seat) < self.rank(who) else -0.5
-        return win_chance(me, best + (0 if me != best else -tie), len(rivals))
+        return win_chance(me, best + (0 if me != best else -tie), len(rivals)), who
+
+    def chance(
+        self, prov: str, mine: float | None = None, rival_delta: Mapping[int, float] | None = None
+    ) -> float:
+        return self.duel(prov, mine, rival_delta)[0]
 
     def value(
         self, prov: str, mine: float | None = None, rival_delta: Mapping[int, float] | None = None
     ) -> float:
-        """Expected VP of the province for the seat: its war (if still to come)
-        and a little of its harvest reward."""
-        p = self.chance(prov, mine, rival_delta)
+        """Expected VP of the province for the seat: its war (if still to come),
+        the token it keeps from the leading rival when that rival is the one
+        to beat, and a little of its harvest reward."""
+        p, who = self.duel(prov, mine, rival_delta)
         reward = BOARD["provinces"][prov]["reward"]
         harvest = reward.get("vp", 0) + 0.4 * reward.get("coins", 0) + 0.3 * reward.get("ronin", 0)
-        return p * (self.worth[prov] + HARVEST_WEIGHT * harvest)
+        deny = DENY * self.leader_worth[prov] if who is not None and who == self.leader else 0.0
+        return p * (self.worth[prov] + deny + HARVEST_WEIGHT * harvest)
 
     def gain(self, prov: str, delta: float, rival_delta: Mapping[int, float] | None = None) -> float:
         """How much the seat's expected VP in `prov` moves when its Force there

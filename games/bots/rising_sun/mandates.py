@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.rules.rising_sun.data import BOARD, CARDS, LAND, PROVINCES, SEA, SEASONS, set_bonus
+from games.rules.rising_sun.data import BOARD, CARDS, LAND, PROVINCES, SEA
 from games.rules.rising_sun.state import best_by, pay_cost
 
-from .board import SEASON_VP, Table
+from .board import Table, standing
 from .cards import card_value
 
 Command = dict[str, Any]
@@ -154,13 +154,6 @@ def _train_bonus(view: Mapping[str, Any], seat: int) -> bool:
         return False
     chooser = track[-1]["seat"]
     return chooser == seat or view["alliances"][chooser] == seat
-
-
-def standing(view: Mapping[str, Any], q: int) -> float:
-    """VP plus what the seat's war tokens would score in Winter."""
-    p = view["players"][q]
-    tokens = sum(SEASON_VP[SEASONS.index(t[1])] for t in p["war_tokens"])
-    return float(p["vp"] + tokens + set_bonus(len({t[0] for t in p["war_tokens"]})))
 
 
 def tea(view: Mapping[str, Any], seat: int, cmds: list[Command]) -> Command | None:
