@@ -48,6 +48,17 @@ def test_bid_hires_the_ronin_that_win_a_close_war():
     assert ["Kansai", "spring"] in g.p("Lotus")["war_tokens"]
 
 
+def test_bid_takes_the_hostage_that_wins_a_war_tied_on_force():
+    # 2 against 2, and Koi wins ties (more Honor): Lotus bids on Take Hostage
+    # enough to beat a rival's 3 coins, takes a Koi figure and the province
+    g = _battle({"Lotus": 2, "Koi": 2}, coins=8)
+    bid = _ask(g, "Lotus")
+    assert bid["hostage"] >= 4
+    g.do("Lotus", **bid).bid("Koi", hostage=3)
+    _answer_prompts(g, "Lotus")
+    assert ["Kansai", "spring"] in g.p("Lotus")["war_tokens"]
+
+
 def test_bid_turns_a_lost_war_into_vp():
     # 2 Force against 6: Lotus cannot win; it bids nothing on Hostage or Ronin,
     # but on Seppuku (its figures die anyway: 1 VP each) and Imperial Poets

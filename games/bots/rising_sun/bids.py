@@ -5,7 +5,7 @@ share goes where it buys most:
 
 - ahead in Force: Take Hostage (a rival's figure out, 1 VP stolen) and
   Imperial Poets (1 VP per figure killed) when there is something to kill;
-- behind by what Ronin can close: Hire Ronin, then Take Hostage;
+- behind by what a hostage and Ronin can close: Take Hostage, then Hire Ronin;
 - hopelessly behind: Seppuku with 2+ figures there (they die anyway; 1 VP and
   1 Honor each), else nothing (the coins go to a later war).
 
@@ -67,15 +67,18 @@ def plan(view: Mapping[str, Any], seat: int) -> dict[str, int]:
     money = budget(t, prov)
     parts = view["battle"]["participants"]
     force = {q: t.force[prov][q] for q in parts}
-    gap = max((v for q, v in force.items() if q != seat), default=0) - force[seat]
+    strongest = max((q for q in parts if q != seat), key=lambda q: (force[q], -t.rank(q)))
+    # the Force the seat lacks to win (a tie goes to the higher Honor)
+    need = force[strongest] - force[seat] + (1 if t.rank(strongest) < t.rank(seat) else 0)
     out = dict.fromkeys(ADVANTAGES, 0)
-    if gap < 0 or (gap == 0 and t.chance(prov) >= 0.5):
+    if need <= 0:
         _ahead(out, money, _figures_at(view, prov, False, seat))
-    elif gap < _ronin(view, seat):
-        out["ronin"] = min(money, ENOUGH + 1)
-        out["hostage"] = min(money - out["ronin"], ENOUGH)
+    elif need <= 1 + _ronin(view, seat):
+        # a hostage takes one of the strongest rival's figures; Ronin add the rest
+        out["hostage"] = min(money, ENOUGH + 1)
+        if need > 1:
+            out["ronin"] = min(money - out["hostage"], ENOUGH + 1)
     else:
-        strongest = max((q for q in parts if q != seat), key=lambda q: force[q])
         deaths = sum(1 for f in view["figures"].values() if f["at"] == prov and f["owner"] != strongest)
         _behind(out, money, _figures_at(view, prov, True, seat), deaths)
     return out

@@ -13,6 +13,7 @@ from typing import Any
 from games.bots.base import InfoSet
 from games.rules.base import LegalSet
 from games.rules.rising_sun.data import CARDS, TRACK
+from games.rules.rising_sun.state import pay_cost
 
 from . import bids, mandates
 from .board import Table
@@ -127,12 +128,14 @@ def marshal(view: Mapping[str, Any], seat: int, cmds: list[Command]) -> Command 
 
 
 def build(view: Mapping[str, Any], seat: int, cmds: list[Command]) -> Command | None:
-    """A Stronghold (3 coins): one more summon there at every Recruit. Built where
-    one more figure helps most this season; late in the game coins go to bids."""
+    """A Stronghold: one more summon there at every Recruit. Built where one
+    more figure helps most this season, unless in Autumn it would take the
+    coins of the last bids."""
     t = Table(view, seat)
     builds = [(t.gain(c["province"], 1), c) for c in cmds if c["type"] == "build"]
     best = _best(builds)
-    if best is None or (view["season"] >= 2 and view["players"][seat]["coins"] < 6):
+    coins = view["players"][seat]["coins"]
+    if best is None or (view["season"] >= 2 and coins - pay_cost(t.s, seat, 3) < 3):
         return _done(cmds)
     return best[1]
 
