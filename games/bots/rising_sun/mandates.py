@@ -18,7 +18,9 @@ Command = dict[str, Any]
 COIN = 0.4  # a coin before the wars: a share of a bid or of a card
 RIVAL_SUMMON = 0.25  # what one rival's summon costs the seat (a Recruit is everyone's)
 RIVAL_CARD = 0.4  # what a rival's card costs the seat (a Train is everyone's)
-BUILD = 1.0  # the Marshal bonus: a Stronghold (when 3 coins are there)
+# the Marshal bonus by season: a Stronghold (when its price is there), one more
+# summon at every Recruit of the seasons left
+BUILD = (4.0, 3.0, 1.5)
 BETRAY_HONOR = 1.5  # betraying an ally: the alliance and 1 Honor
 
 
@@ -68,7 +70,7 @@ def marshal_value(t: Table) -> float:
             t.move(to, t.figure_force(fid, to))
     p = t.view["players"][t.seat]
     if p["coins"] >= pay_cost(t.s, t.seat, 3) and len(p["strongholds"]) < 4:
-        total += BUILD
+        total += BUILD[min(int(t.view["season"]), 2)]
     return total
 
 
