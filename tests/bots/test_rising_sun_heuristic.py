@@ -121,3 +121,30 @@ def test_tea_seeks_an_ally_but_not_the_leader():
     g.do("Dragonfly", type="propose_alliance", to=g.seat("Koi"))  # the leader (15 VP with its set)
     g.do("Lotus", type="propose_alliance", to=g.seat("Koi"))
     assert _ask(g, "Koi") == {"type": "accept_alliance", "from": g.seat("Lotus")}
+
+
+def test_betray_replaces_the_figure_that_holds_a_war_province():
+    g = Game(["Koi", "Lotus", "Turtle"]).clear()
+    g.put("Lotus", "bushi", "Kyoto").put("Turtle", "bushi", "Oshu")
+    g.s["war_provinces"] = ["Kyoto"]
+    g.frame("betray", seat=g.seat("Koi"), base=2, extra=0, targeted=[])
+    cmd = _ask(g, "Koi")
+    # Kyoto's war first (Oshu has no war this season: only its harvest)
+    assert cmd == {
+        "type": "betray",
+        "owner": g.seat("Lotus"),
+        "at": "Kyoto",
+        "kind": "bushi",
+        "with": "bushi",
+    }
+
+
+def test_build_where_one_more_figure_wins_but_keep_autumn_bid_coins():
+    g = Game(["Koi", "Lotus", "Turtle"]).clear()
+    g.put("Koi", "bushi", "Kansai").put("Lotus", "bushi", "Kansai", 2).put("Koi", "bushi", "Oshu")
+    g.s["war_provinces"] = ["Kansai", "Oshu"]
+    g.set("Koi", coins=4, strongholds=["Edo"])
+    g.frame("build", seat=g.seat("Koi"))
+    assert _ask(g, "Koi") == {"type": "build", "province": "Kansai"}
+    g.s["season"] = 2
+    assert _ask(g, "Koi") == {"type": "done"}
