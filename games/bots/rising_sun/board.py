@@ -1,6 +1,7 @@
 """What the seat's view says about this season's wars: Force per clan and
-province (the engine's own `force`, read on a table rebuilt from the view, so
-no secret is ever read), the provinces still to be fought, what winning each
+province (the engine's own Force rules, `fig_force`, read on a table rebuilt
+from the view, so no secret is ever read; `force_map` equals the engine's
+`force` everywhere), the provinces still to be fought, what winning each
 one is worth, and how a change of Force moves the seat's expected war VP.
 
 The rule-based decisions (plan.py, bids.py, mandates.py) all price their
