@@ -5,9 +5,15 @@ plays its answer through the engine."""
 
 from __future__ import annotations
 
+import json
 import random
 
 from games.bots import play
+from games.bots.rising_sun.board import force_map, table_of
+from games.rules.base import canonical_json, fold, rng_factory
+from games.rules.rising_sun.data import PROVINCES
+from games.rules.rising_sun.rules import RULES
+from games.rules.rising_sun.state import force
 from tests.rules.rising_sun.testkit import Game
 
 
@@ -148,3 +154,23 @@ def test_build_where_one_more_figure_wins_but_keep_autumn_bid_coins():
     assert _ask(g, "Koi") == {"type": "build", "province": "Kansai"}
     g.s["season"] = 2
     assert _ask(g, "Koi") == {"type": "done"}
+
+
+def test_force_map_of_a_view_is_the_engines_force():
+    # a whole game (battles with hired Ronin, monsters, Turtle Strongholds):
+    # the Force read from each seat's view is the engine's
+    bots = ["heuristic", "heuristic", "random", "random", "random"]
+    state = fold(RULES, RULES.start([None] * 5, {}, rng_factory("fm0", 1)))
+    rnd, seq, hired = random.Random(0), 2, 0
+    while RULES.outcome(state) is None:
+        seat = rnd.choice(RULES.pending(state)).seat
+        forces = force_map(table_of(RULES.view(state, seat)))
+        assert forces == {p: [force(state, q, p) for q in range(5)] for p in PROVINCES}
+        b = state.get("battle")
+        hired += bool(b and any(b["hired_ronin"].values()))
+        cmd = json.loads(canonical_json(play(RULES, state, seat, bots[seat], rnd, 5)))
+        for e in RULES.decide(state, seat, cmd, rng_factory("fm0", seq)):
+            seq += 1
+            if not e.type.startswith("core."):
+                state = RULES.evolve(state, e)
+    assert hired  # the game did check a battle's hired Ronin
