@@ -14,6 +14,10 @@ from games.rules.base import LegalSet
 from games.rules.rising_sun.state import ADVANTAGES, force
 from games.rules.rising_sun.war import winter_vp
 
+from .plan import decide
+
+__all__ = ["decide", "evaluate", "extra"]
+
 SEASON_VP = (1, 2, 3)
 COIN = 0.45  # a coin buys about half a VP in the war bids
 FIGURE = 0.6  # a figure on the board: Force in a battle, a province held
