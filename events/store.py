@@ -30,6 +30,7 @@ from psycopg.errors import UniqueViolation
 
 from .codec import GENESIS_HASH, canonical_json, chain_body, salt_problem, sha256_hex
 from .models import Snapshot, StoredEvent
+from .prepared import Prepared
 
 
 class VersionConflict(Exception):
@@ -223,9 +224,37 @@ def _pg_execute(conn, sql: str, params: list) -> None:
         conn.queries_log.append({"sql": sql, "time": f"{time.monotonic() - start:.3f}"})
 
 
+# The feed's, the streams' and the state loader's reads, compiled once (events/prepared.py).
+_after = Prepared(
+    lambda stream, after: StoredEvent.objects.filter(stream=stream, seq__gt=after).order_by("seq")
+)
+_between = Prepared(
+    lambda stream, after, upto: StoredEvent.objects.filter(
+        stream=stream, seq__gt=after, seq__lte=upto
+    ).order_by("seq")
+)
+
+
+@functools.cache
+def _after_limited(limit: int) -> Prepared:
+    """One compiled shape per page size (a LIMIT is part of the SQL text)."""
+    return Prepared(
+        lambda stream, after: StoredEvent.objects.filter(stream=stream, seq__gt=after).order_by("seq")[:limit]
+    )
+
+
 def load(
     stream: uuid.UUID, after: int = 0, upto: int | None = None, limit: int | None = None
 ) -> list[StoredEvent]:
+    """The stream's events with after < seq (<= upto), in seq order, at most `limit`."""
+    if not isinstance(stream, uuid.UUID):
+        stream = uuid.UUID(str(stream))  # bound as the ORM binds a UUID (text on SQLite)
+    if upto is None and limit is None:
+        return _after(stream, after)
+    if limit is None:
+        return _between(stream, after, upto)
+    if upto is None and isinstance(limit, int) and 0 < limit <= 10_000:
+        return _after_limited(limit)(stream, after)
     qs = StoredEvent.objects.filter(stream=stream, seq__gt=after)
     if upto is not None:
         qs = qs.filter(seq__lte=upto)

@@ -1,111 +1,13 @@
-"""The hot read queries of every request, compiled once instead of per request.
-
-Building and compiling a queryset is most of what a simple ORM read costs:
-`Game.objects.get(id=...)` measured ~580 us of CPU, the same SELECT through a
-cursor ~105 us, and the seats with their users and profiles ~1 ms against
-~60 us (PostgreSQL, 2026-11-26). Every API request makes two to six such reads,
-so they were about 40% of the server's CPU per request (docs/benchmarks.md).
-
-A `Prepared` query is an ordinary queryset (so the SQL, the joins, the columns,
-the row converters and `select_related` objects are exactly the ORM's): it is
-compiled on first use per database vendor, and later calls only bind new
-parameter values, run the SQL through Django's cursor (so the query log and
-`django_assert_num_queries` still see it, and it joins the open transaction)
-and build the instances with Django's own converters and related populators.
-The parameters must be the values the queryset was built from, in order: that
-is checked when a shape is compiled, and a shape that does not satisfy it is
-never cached (it then runs through the ORM every time).
-"""
+"""The hot read queries of every request (the game, its seats), compiled once
+(events/prepared.py says how and why)."""
 
 from __future__ import annotations
 
-import threading
 import uuid
-from collections.abc import Callable
-from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, connections, models
-from django.db.models.query import get_related_populators
+from events.prepared import Prepared
 
 from ..models import Game, Seat
-
-_UUID = models.UUIDField()
-
-
-def _prep(value: Any, connection) -> Any:
-    """A parameter as the ORM binds it (a UUID is text on SQLite)."""
-    if isinstance(value, uuid.UUID):
-        return _UUID.get_db_prep_value(value, connection)
-    return value
-
-
-class _Plan:
-    """A compiled shape: its SQL and what turns its rows into model instances. One
-    per database connection (so per thread): Django's converters are bound to the
-    connection the query was compiled on."""
-
-    def __init__(self, compiler, sql: str, connection):
-        self.sql = sql
-        self.connection = connection  # held: its converters belong to it
-        select, klass_info = compiler.select, compiler.klass_info
-        self.model = klass_info["model"]
-        fields = klass_info["select_fields"]
-        self.start, self.end = fields[0], fields[-1] + 1
-        self.init_list = [f[0].target.attname for f in select[self.start : self.end]]
-        self.converters = compiler.get_converters([s[0] for s in select])
-        self.populators = get_related_populators(klass_info, select, connection.alias)
-
-    def instances(self, rows: list, connection) -> list:
-        db = connection.alias
-        populators = self.populators
-        out = []
-        for row in rows:
-            if self.converters:
-                row = list(row)
-                for pos, (convs, expression) in self.converters.items():
-                    value = row[pos]
-                    for convert in convs:
-                        value = convert(value, expression, connection)
-                    row[pos] = value
-            obj = self.model.from_db(db, self.init_list, row[self.start : self.end])
-            for populator in populators:
-                populator.populate(row, obj)
-            out.append(obj)
-        return out
-
-
-class Prepared:
-    """`Prepared(lambda a, b: Model.objects.filter(x=a, y=b))(a, b) -> [instances]`."""
-
-    def __init__(self, build: Callable[..., models.QuerySet]):
-        self.build = build
-        self._plans: dict[int, _Plan | None] = {}
-        self._lock = threading.Lock()
-
-    def __call__(self, *values: Any) -> list:
-        """The instances the queryset built from `values` would give, in its order."""
-        connection = connections[DEFAULT_DB_ALIAS]
-        plan = self._plans.get(id(connection), False)
-        if plan is False:
-            plan = self._compile(values, connection)
-        if plan is None:  # a shape whose parameters are not its values: the ORM's way
-            return list(self.build(*values))
-        params = [_prep(v, connection) for v in values]
-        with connection.cursor() as cursor:
-            cursor.execute(plan.sql, params)
-            rows = cursor.fetchall()
-        return plan.instances(rows, connection)
-
-    def _compile(self, values: tuple, connection) -> _Plan | None:
-        qs = self.build(*values)
-        compiler = qs.query.get_compiler(using=qs.db)
-        sql, params = compiler.as_sql()
-        ok = list(params) == [_prep(v, connection) for v in values]
-        plan = _Plan(compiler, sql, connection) if ok else None
-        with self._lock:
-            self._plans[id(connection)] = plan  # the plan holds the connection: ids stay unique
-        return plan
-
 
 _game = Prepared(lambda game_id: Game.objects.filter(id=game_id))
 _game_locked = Prepared(lambda game_id: Game.objects.select_for_update().filter(id=game_id))

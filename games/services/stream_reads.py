@@ -30,6 +30,8 @@ from events import store
 from events.models import StoredEvent
 from games.models import Game
 
+from . import prepared
+
 MAX_ROWS = 500  # a fetch returns at most this many rows, as the paged feed does
 MAX_AGE_SECONDS = 30.0
 
@@ -126,7 +128,10 @@ class SharedReads:
 
     def _read(self, game_id: uuid.UUID, after: int, generation: int, old: _Entry | None) -> _Entry:
         self.reads += 1
-        version, status = Game.objects.filter(id=game_id).values_list("version", "status").get()
+        game = prepared.game(game_id)
+        if game is None:
+            raise Game.DoesNotExist(game_id)
+        version, status = game.version, game.status
         if old is not None and old.base <= after <= old.upto:
             # extend what is held: the streams that are up to date ask after old.upto
             new = store.load(game_id, after=old.upto, limit=MAX_ROWS)

@@ -61,8 +61,9 @@ def test_fifty_streams_cost_no_thread_and_all_get_the_event(server, table):
         warm = await Stream.open(port, f"/games/{gid}/events?stream=1&after={version}", users[0]["token"])
         await warm.until(lambda f: f.startswith("retry:"), 5)
         await warm.close()
-        # The sync thread pool (WEB_THREADS) grows lazily: fill it first, so the
-        # baseline counts its threads and only streams' own cost is compared.
+        # The sync thread pools (WEB_THREADS, and HEALTH_THREADS for /health) grow
+        # lazily: fill them first, so the baseline counts their threads and only
+        # the streams' own cost is compared.
         loop = asyncio.get_running_loop()
         with ThreadPoolExecutor(16) as clients:
             await asyncio.gather(
@@ -71,7 +72,8 @@ def test_fifty_streams_cost_no_thread_and_all_get_the_event(server, table):
                         clients, servers.request, port, "GET", f"/games/{gid}", users[0]["token"]
                     )
                     for _ in range(32)
-                )
+                ),
+                *(loop.run_in_executor(clients, servers.request, port, "GET", "/health") for _ in range(8)),
             )
         await asyncio.sleep(0.5)
         threads0, sockets0 = servers.threads_of(pid), servers.sockets_of(pid)
