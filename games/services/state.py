@@ -67,6 +67,20 @@ def _cache_get(game_id, version):
     return False, None
 
 
+def _cached_before(game_id, version: int) -> tuple[int, Any] | None:
+    """(version, state) of the newest cached state of the game a little before
+    `version`, or None.
+    Another web process committed the versions since (each process has its own
+    cache): folding those few events beats reading a snapshot and folding up to
+    SNAPSHOT_EVERY of them."""
+    key = str(game_id)
+    with _LOCK:
+        for v in range(version - 1, max(0, version - settings.SENGOKU["SNAPSHOT_EVERY"]) - 1, -1):
+            if (key, v) in _CACHE:
+                return v, _CACHE[(key, v)]
+    return None
+
+
 def is_cached(game_id, version: int) -> bool:
     """Whether the state of `game_id` at `version` is in this process's cache."""
     with _LOCK:
@@ -114,8 +128,9 @@ def load_state(game: Game, upto: int | None = None, use_snapshots: bool = True) 
     hit, state = _cache_get(game.id, target)
     if hit:
         return state
-    base_version, state = 0, None
-    if use_snapshots:
+    found = _cached_before(game.id, target) if use_snapshots else None
+    base_version, state = found if found is not None else (0, None)
+    if found is None and use_snapshots:
         snap = store.latest_snapshot(game.id, snapshot_key(game), upto=target)
         if snap is not None:
             base_version, state = snap

@@ -2,13 +2,17 @@
 whose transaction rolls back must not leave its state behind for a version
 number that later belongs to different events."""
 
+import random
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from games.models import Game
 from games.services import lobby, play
+from games.services import state as state_mod
 from games.services.state import _cache_get, load_state
+from tests.audit import driver
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,3 +36,22 @@ def test_rolled_back_command_leaves_no_cached_state():
     play.submit(game.id, a, {"type": "bid", "amount": 1})
     game.refresh_from_db()
     assert load_state(game).bids[0][1] == 1
+
+
+def test_a_miss_folds_from_the_newest_cached_state_before_it(django_assert_num_queries):
+    """Another process committed the last versions: this one folds only those
+    events onto the state it had (one query), not a snapshot and its tail."""
+    game = driver.new_game("rising-sun", 3, names=("hana", "kenji", "mitsu"))
+    rnd = random.Random(2)
+    for _ in range(12):
+        assert driver.step(game, rnd)
+    game.refresh_from_db()
+    target = game.version
+    state_mod.clear_cache()
+    before = state_mod.load_state(game, upto=target - 5, use_snapshots=False)
+    state_mod.clear_cache()
+    state_mod.cache_put(game.id, target - 5, before)
+    with django_assert_num_queries(1):  # the five events, no snapshot read
+        got = state_mod.load_state(game, upto=target)
+    state_mod.clear_cache()
+    assert got == state_mod.load_state(game, upto=target, use_snapshots=False)
