@@ -1,0 +1,78 @@
+"""Playouts for the `mcts` bot: every seat plays the `heuristic` policy on a
+sampled world for a few commands, then the ruleset's evaluation scores the end.
+
+A playout acts on a full sampled state (a determinization), so each seat's
+choice is asked exactly as the platform would ask it: from that seat's view of
+the world and its own legal set, with an information set that is the world
+itself (the world is already a draw of everything the searching seat cannot
+see, so nothing the real table hides leaks in).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from games.rules.base import Ruleset
+
+from . import heuristic, simulate
+from .base import Command, InfoSet
+
+PLAYOUT_CANDIDATES = 3  # commands the playout's one-ply lookahead prices where the ruleset has no `decide`
+SCALE = 10.0  # evaluation points that make a reward of tanh(1) ~ 0.76 (a won game is +-1000: +-1)
+
+
+def policy(rules: Ruleset, state: Any, seat: int, players: int, rng: random.Random) -> Command | None:
+    """What the heuristic bot would play for `seat` on this world: the ruleset's
+    `decide` where it answers, else its one-ply lookahead on fewer candidates
+    (the lookahead is most of a playout's cost: one evaluation per candidate)."""
+    legal = rules.legal_commands(state, seat)
+    if legal.empty:
+        return None
+    view = rules.view(state, seat)
+    mod = heuristic.module_for(rules.id)
+    if mod is not None and hasattr(mod, "decide"):
+        own = mod.decide(view, seat, legal, rng, InfoSet(rules, seat, players, lambda _rng: state))
+        if own is not None:
+            return simulate.as_json(own)
+    cands = heuristic.options(rules, view, seat, legal, rng)
+    if len(cands) > PLAYOUT_CANDIDATES:
+        cands = rng.sample(cands, PLAYOUT_CANDIDATES)
+    return _greedy(rules, state, seat, cands, rng)
+
+
+def _greedy(
+    rules: Ruleset, state: Any, seat: int, cands: list[Command], rng: random.Random
+) -> Command | None:
+    value = heuristic.evaluator(rules)
+    best: tuple[float, Command] | None = None
+    for cmd in cands:
+        after = simulate.apply(rules, state, seat, cmd, rng)
+        score = value(after, seat) if after is not None else -math.inf
+        if best is None or score > best[0]:
+            best = (score, cmd)
+    return best[1] if best is not None else None
+
+
+def run(rules: Ruleset, state: Any, players: int, depth: int, rng: random.Random) -> Any:
+    """The world after at most `depth` commands of heuristic play (fewer if the
+    game ends, nobody is pending, or the world refuses a command)."""
+    for _ in range(depth):
+        if rules.outcome(state) is not None:
+            break
+        pending = rules.pending(state)
+        if not pending:
+            break
+        seat = rng.choice(pending).seat  # simultaneous choices: any order, as the table would
+        cmd = policy(rules, state, seat, players, rng)
+        after = simulate.apply(rules, state, seat, cmd, rng) if cmd is not None else None
+        if after is None:
+            break
+        state = after
+    return state
+
+
+def reward(rules: Ruleset, state: Any, seat: int) -> float:
+    """The evaluation for `seat`, squashed into [-1, 1]."""
+    return math.tanh(heuristic.evaluator(rules)(state, seat) / SCALE)

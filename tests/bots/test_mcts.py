@@ -1,0 +1,97 @@
+"""The `mcts` bot (games/bots/mcts.py): information-set MCTS whose root starts
+from the heuristic's own choice, whose playouts follow the heuristic policy, which
+plays a ruleset's rule-based answer as it is (TRUST_DECIDE), and which returns at
+once when there is nothing to search."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from games.bots import Budget, heuristic, info_set, mcts, play
+from games.rules.base import canonical_json, fold, rng_factory
+from games.rules.registry import get
+
+
+def _positions(ruleset: str, players: int, seed: int, limit: int = 400):
+    """(rules, state, seat) along a seeded game of random play."""
+    rules = get(ruleset)
+    state = fold(rules, rules.start([None] * players, {}, rng_factory(f"t-{seed}", 1)))
+    rnd = random.Random(seed)
+    for n in range(limit):
+        if rules.outcome(state) is not None:
+            return
+        seat = rnd.choice(rules.pending(state)).seat
+        yield rules, state, seat
+        cmd = json.loads(canonical_json(play(rules, state, seat, "random", random.Random(n), players)))
+        for e in rules.decide(state, seat, cmd, rng_factory(f"t-{seed}", n + 2)):
+            if not e.type.startswith("core."):
+                state = rules.evolve(state, e)
+
+
+def _ask(rules, state, seat, players):
+    worlds = info_set(rules, state, seat, players)
+    return rules.view(state, seat), rules.legal_commands(state, seat), worlds
+
+
+def _searched(ruleset: str, players: int):
+    """A decision the ruleset's rules leave to search, with several candidates."""
+    for rules, state, seat in _positions(ruleset, players, 3):
+        view, legal, worlds = _ask(rules, state, seat, players)
+        cands, ruled = mcts.root_candidates(view, legal, random.Random(1), Budget(worlds=worlds))
+        if not ruled and len(cands) > 1:
+            return rules, state, seat, view, legal, worlds
+    pytest.skip("no searched decision in this game")
+
+
+@pytest.mark.parametrize(("ruleset", "players"), [("shogun", 3), ("imjin", 2), ("rising-sun", 3)])
+def test_the_heuristics_choice_leads_the_root_and_the_search_plays_a_legal_command(ruleset, players):
+    rules, state, seat, view, legal, worlds = _searched(ruleset, players)
+    cands, _ = mcts.root_candidates(view, legal, random.Random(5), Budget(worlds=worlds))
+    # root_candidates draws the heuristic's seed first from the random source it is given
+    own = heuristic.choose(
+        view, legal, random.Random(random.Random(5).getrandbits(64)), Budget(worlds=worlds)
+    )
+    assert canonical_json(cands[0]) == canonical_json(own)
+    assert len({canonical_json(c) for c in cands}) == len(cands)
+    picks = [
+        mcts.choose(view, legal, random.Random(9), Budget(iterations=24, worlds=worlds)) for _ in range(2)
+    ]
+    assert canonical_json(picks[0]) == canonical_json(picks[1])  # seeded: reproducible
+    rules.decide(state, seat, json.loads(canonical_json(picks[0])), rng_factory("t", 1))  # accepted
+
+
+def test_a_rule_based_answer_is_played_without_search(monkeypatch):
+    def no_search(*_args, **_kwargs):
+        raise AssertionError("searched a decision the rules answer")
+
+    monkeypatch.setattr(mcts, "_iterate", no_search)
+    for rules, state, seat in _positions("shogun", 3, 4):
+        view, legal, worlds = _ask(rules, state, seat, 3)
+        seed = random.Random(2).getrandbits(64)
+        ruled = heuristic.module_for("shogun").decide(view, seat, legal, random.Random(seed), worlds)
+        if ruled is not None and len(legal.commands) + len(legal.templates) > 1:
+            got = mcts.choose(view, legal, random.Random(2), Budget(seconds=5.0, worlds=worlds))
+            assert canonical_json(got) == canonical_json(ruled)
+            return
+    pytest.fail("no rule-based decision found")
+
+
+def test_nothing_to_search_returns_at_once(monkeypatch):
+    monkeypatch.setattr(mcts, "_iterate", lambda *a, **k: (_ for _ in ()).throw(AssertionError("searched")))
+    monkeypatch.setattr(mcts, "root_candidates", lambda view, legal, rng, budget: ([{"type": "pass"}], False))
+    rules, state, seat = next(_positions("imjin", 2, 1))
+    view, legal, worlds = _ask(rules, state, seat, 2)
+    assert mcts.choose(view, legal, random.Random(0), Budget(seconds=30.0, worlds=worlds)) == {"type": "pass"}
+
+
+def test_the_search_stops_when_the_leader_cannot_be_caught():
+    root = mcts.Node(commands={"a": {}, "b": {}})
+    root.children = {"a": mcts.Node(visits=90), "b": mcts.Node(visits=10)}
+    slow = Budget(seconds=0.0, worlds=None)  # no time left: any lead is decisive
+    assert mcts._decided(root, slow, 100)
+    roomy = Budget(seconds=3600.0, worlds=None)  # an hour left: a lead of 80 is not
+    assert not mcts._decided(root, roomy, 100)
+    assert not mcts._decided(root, Budget(iterations=5), 100)  # seeded searches run in full
