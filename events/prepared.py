@@ -12,9 +12,11 @@ compiled on first use per database vendor, and later calls only bind new
 parameter values, run the SQL through Django's cursor (so the query log and
 `django_assert_num_queries` still see it, and it joins the open transaction)
 and build the instances with Django's own converters and related populators.
-The parameters must be the values the queryset was built from, in order: that
-is checked when a shape is compiled, and a shape that does not satisfy it is
-never cached (it then runs through the ORM every time).
+Every parameter of the compiled SQL must be one of the values the queryset was
+built from (in any order: the ORM orders a WHERE clause its own way); that is
+checked when a shape is compiled, and a shape that does not satisfy it is never
+cached (it then runs through the ORM every time). Two equal values make the
+order ambiguous: the shape is compiled again on a later call.
 """
 
 from __future__ import annotations
@@ -42,8 +44,11 @@ class _Plan:
     per database connection (so per thread): Django's converters are bound to the
     connection the query was compiled on."""
 
-    def __init__(self, compiler, sql: str, connection):
+    def __init__(self, compiler, sql: str, connection, slots: list):
         self.sql = sql
+        # per parameter of the SQL: which value it is, and the int type the ORM
+        # wrapped it in (psycopg's Int4 & co.), so it binds exactly as the ORM's
+        self.slots = slots
         self.connection = connection  # held: its converters belong to it
         select, klass_info = compiler.select, compiler.klass_info
         self.model = klass_info["model"]
@@ -52,6 +57,9 @@ class _Plan:
         self.init_list = [f[0].target.attname for f in select[self.start : self.end]]
         self.converters = compiler.get_converters([s[0] for s in select])
         self.populators = get_related_populators(klass_info, select, connection.alias)
+
+    def bind(self, prepped: list) -> list:
+        return [wrap(prepped[j]) if wrap is not None else prepped[j] for j, wrap in self.slots]
 
     def instances(self, rows: list, connection) -> list:
         db = connection.alias
@@ -86,20 +94,32 @@ class Prepared:
         plan = self._plans.get(id(connection), False)
         if plan is False:
             plan = self._compile(values, connection)
-        if plan is None:  # a shape whose parameters are not its values: the ORM's way
+        if plan is None or plan is False:  # not compiled (yet): the ORM's way
             return list(self.build(*values))
-        params = [_prep(v, connection) for v in values]
+        params = plan.bind([_prep(v, connection) for v in values])
         with connection.cursor() as cursor:
             cursor.execute(plan.sql, params)
             rows = cursor.fetchall()
         return plan.instances(rows, connection)
 
-    def _compile(self, values: tuple, connection) -> _Plan | None:
+    def _compile(self, values: tuple, connection) -> _Plan | None | bool:
+        """Compile the shape, or None when its parameters cannot be told from its
+        values (never again), or False when two equal values make the order
+        ambiguous this time (try again with the next call's values)."""
         qs = self.build(*values)
         compiler = qs.query.get_compiler(using=qs.db)
         sql, params = compiler.as_sql()
-        ok = list(params) == [_prep(v, connection) for v in values]
-        plan = _Plan(compiler, sql, connection) if ok else None
+        prepped = [_prep(v, connection) for v in values]
+        slots = []
+        for param in params:  # the ORM may order the WHERE clause unlike the values
+            found = [j for j, v in enumerate(prepped) if v == param and type(v) is not bool]
+            if not found:
+                slots = None
+                break
+            if len(found) > 1:
+                return False
+            slots.append((found[0], type(param) if isinstance(param, int) else None))
+        plan = _Plan(compiler, sql, connection, slots) if slots is not None else None
         with self._lock:
             self._plans[id(connection)] = plan  # the plan holds the connection: ids stay unique
         return plan

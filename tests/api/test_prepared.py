@@ -8,6 +8,8 @@ import pytest
 from django.db import transaction
 
 from accounts.models import Profile
+from events import store as events_store
+from events.models import StoredEvent
 from games.models import Game, Seat
 from games.services import prepared
 from games.services.prepared import Prepared
@@ -62,3 +64,27 @@ def test_a_shape_whose_parameters_are_not_its_values_runs_through_the_orm(runnin
     shifted = Prepared(lambda n: Seat.objects.filter(game_id=gid, index__gte=n + 1))
     assert [s.index for s in shifted(0)] == [1] and [s.index for s in shifted(-1)] == [0, 1]
     assert set(shifted._plans.values()) == {None}
+
+
+def test_parameters_are_bound_in_the_sqls_order_not_the_values(running_game, django_assert_num_queries):
+    """The ORM orders a WHERE clause its own way (here seq before stream)."""
+    gid = uuid.UUID(running_game["id"])
+    shape = Prepared(
+        lambda stream, after: StoredEvent.objects.filter(stream=stream, seq__gt=after).order_by("seq")
+    )
+    for after in (0, 1, 2):
+        with django_assert_num_queries(1):
+            got = [e.seq for e in shape(gid, after)]
+        assert got == [e.seq for e in StoredEvent.objects.filter(stream=gid, seq__gt=after).order_by("seq")]
+    assert all(p is not None and p is not False for p in shape._plans.values())
+    assert [e.seq for e in events_store.load(gid, after=1, limit=2)] == [2, 3]
+
+
+def test_equal_values_wait_for_a_call_that_tells_them_apart(running_game):
+    between = Prepared(lambda lo, hi: Seat.objects.filter(index__gte=lo, index__lte=hi))  # one game here
+    assert [s.index for s in between(0, 0)] == [0]
+    assert list(between._plans.values()) == []  # ambiguous: not compiled
+    assert [s.index for s in between(1, 1)] == [1]
+    assert [s.index for s in between(0, 1)] == [0, 1]
+    assert [s.index for s in between(1, 1)] == [1]  # compiled now: the right value in each slot
+    assert list(between._plans.values())[0] is not None
