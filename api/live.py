@@ -237,6 +237,17 @@ def stats() -> dict:
     }
 
 
+async def _woken(ev: asyncio.Event, timeout: float) -> bool:
+    """Whether `ev` was set within `timeout`. `asyncio.timeout`, not `wait_for`: the
+    latter wraps every wait of every stream in a task of its own."""
+    try:
+        async with asyncio.timeout(timeout):
+            await ev.wait()
+        return True
+    except TimeoutError:
+        return False
+
+
 async def _fetch(fetch, after: int) -> feed.Batch:
     """A fetch whose answer another stream of this process already made (`fetch.peek`,
     memory only) costs no trip to the pool. Otherwise streams that would make the same
@@ -301,11 +312,7 @@ async def sse_body(stream, after: int, fetch, slot=None, max_seconds: float | No
                 if slot is not None:
                     in_background(slot.refresh)
                 yield feed.KEEPALIVE
-            try:
-                await asyncio.wait_for(ev.wait(), timeout=life.wait_for(loop.time()))
-                woken = True
-            except TimeoutError:
-                woken = False
+            woken = ev.is_set() or await _woken(ev, life.wait_for(loop.time()))
     finally:
         h.unsubscribe(stream, ev)
         if slot is not None:

@@ -38,7 +38,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.api_load import Client, choose_ruleset, free_port, new_game, pick_command, register  # noqa: E402
+from bench.api_load import (  # noqa: E402
+    Client,
+    CpuShares,  # noqa: E402
+    choose_ruleset,
+    free_port,
+    new_game,
+    pick_command,
+    register,
+)
 from bench.common import percentile, save, table  # noqa: E402
 
 # ---- the server -------------------------------------------------------------------
@@ -368,7 +376,10 @@ def run(proc, base: str, port: int, args, per_user: int) -> int:
     )
 
     # 1. without streams
+    cpu = CpuShares(proc.pid)
+    cpu.start()
     sent0, lat0, el0 = command_run(base, games, args.clients, args.seconds)
+    shares0 = cpu.stop()
     base_rate = len(sent0) / el0
     print(f"without streams: {base_rate:,.1f} commands/s", flush=True)
 
@@ -404,7 +415,9 @@ def run(proc, base: str, port: int, args, per_user: int) -> int:
     stop = threading.Event()
     ht = threading.Thread(target=poll_health, args=(base, stop, health), daemon=True)
     ht.start()
+    cpu.start()
     sent1, lat1, el1 = command_run(base, games, args.clients, args.seconds)
+    shares1 = cpu.stop()
     time.sleep(2.0)  # let the last events arrive
     stop.set()
     ht.join(5)
@@ -457,6 +470,15 @@ def run(proc, base: str, port: int, args, per_user: int) -> int:
         )
     )
     print(f"\nthroughput drop with streams: {drop:.1f}% (goal < 20%)")
+    cpu_ms = {
+        "without": {k: round(v * (os.cpu_count() or 1) * 1000 / base_rate, 2) for k, v in shares0.items()},
+        "with": {k: round(v * (os.cpu_count() or 1) * 1000 / rate, 2) for k, v in shares1.items()},
+    }
+    print(
+        "CPU per command (ms: CPU seconds per second / commands per second) without -> with streams: "
+        + ", ".join(f"{k} {cpu_ms['without'][k]} -> {cpu_ms['with'][k]}" for k in shares0)
+        + " (clients include the bench's 1,000 stream readers)"
+    )
     print(
         f"event delivery, {len(delays):,} deliveries, never arrived: {missing}:\n"
         f"  command answered (committed) -> stream received: p50 {percentile(after_answer, 50):.0f} ms, "
@@ -497,6 +519,8 @@ def run(proc, base: str, port: int, args, per_user: int) -> int:
             "commands_per_s_without": base_rate,
             "commands_per_s_with": rate,
             "drop_percent": drop,
+            "cpu_shares": {"without": shares0, "with": shares1},
+            "cpu_ms_per_command": cpu_ms,
             "delivery_ms": {
                 "count": len(ms),
                 "p50": percentile(after_answer, 50),

@@ -9,11 +9,21 @@ in-process condition otherwise, and polls the database as a fallback.
 from __future__ import annotations
 
 from events import feed
+from events.prepared import Prepared
 from games.models import Notification
 from games.services.notify import user_channel
 
+# compiled once (events/prepared.py): a user stream reads on every notice it is woken for
+_after = Prepared(
+    lambda user_id, after, channel: Notification.objects.filter(
+        user_id=user_id, channel=channel, id__gt=after
+    ).order_by("id")[:200]
+)
+
 
 def notices_after(user_id: int, after: int, limit: int = 200):
+    if limit == 200:
+        return _after(user_id, after, Notification.Channel.STREAM.value)
     return list(
         Notification.objects.filter(
             user_id=user_id, channel=Notification.Channel.STREAM, id__gt=after
