@@ -58,6 +58,17 @@ def streams_section(d: dict | None) -> tuple[list[str], list[list[str]]]:
             ],
         ),
     ]
+    cpu = d.get("cpu_ms_per_command")
+    if cpu:
+        lines += [
+            "",
+            "CPU per command (ms of CPU per command posted; clients include the bench's own stream "
+            "readers), without → with streams: "
+            + ", ".join(
+                f"{k} {cpu['without'][k]} → {cpu['with'][k]}" for k in cpu["without"] if k != "machine"
+            )
+            + ". The difference is what the streams cost; it is CPU the commands no longer get on two cores.",
+        ]
     if "after_round_2" in res:
         # pools fill in round one and stay; a leak grows again in round two
         no_leak = all(res["after_round_2"].get(k, 0) <= res["after"].get(k, 0) + 2 for k in res["after"])
