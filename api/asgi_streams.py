@@ -15,10 +15,13 @@ from __future__ import annotations
 import asyncio
 import io
 import re
+from contextlib import aclosing
 from urllib.parse import parse_qs
 
 from django.core.handlers.asgi import ASGIHandler, ASGIRequest
 from django.core.handlers.base import BaseHandler
+
+from config import metrics
 
 from . import live
 
@@ -61,7 +64,11 @@ async def serve(django_app: ASGIHandler, scope, receive, send) -> None:
     request = ASGIRequest(scope, io.BytesIO(b""))
     request.sengoku_live = True
     response = await live.db(_get_response, request)
-    sending = asyncio.create_task(django_app.send_response(response, send))
+    body = getattr(response, "live_body", None)
+    writing = (
+        send_live(response, body, send) if body is not None else django_app.send_response(response, send)
+    )
+    sending = asyncio.create_task(writing)
     gone = asyncio.create_task(_until_disconnect(receive))
     try:
         await asyncio.wait({sending, gone}, return_when=asyncio.FIRST_COMPLETED)
@@ -75,3 +82,25 @@ async def serve(django_app: ASGIHandler, scope, receive, send) -> None:
                 pass
         # request_finished, the response's closers (the slot), the DB connection if obsolete
         await live.db(response.close)
+
+
+def _headers(response) -> list[tuple[bytes, bytes]]:
+    """The response's headers and cookies as Django's ASGI handler sends them."""
+    out = [(bytes(k, "ascii"), bytes(v, "latin1")) for k, v in response.items()]
+    out += [(b"Set-Cookie", c.output(header="").encode("ascii").strip()) for c in response.cookies.values()]
+    return out
+
+
+async def send_live(response, body, send) -> None:
+    """Write a live body (bytes chunks) straight to the ASGI server: one `send` per
+    chunk, without the wrappers Django's handler puts around each one (its
+    streaming iterator, make_bytes, chunking), which cost more than the write."""
+    await send({"type": "http.response.start", "status": response.status_code, "headers": _headers(response)})
+    metrics.sse_streams_open.inc()
+    try:
+        async with aclosing(body) as chunks:
+            async for chunk in chunks:
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+        await send({"type": "http.response.body"})
+    finally:
+        metrics.sse_streams_open.dec()

@@ -34,6 +34,8 @@ from events import feed
 from games.models import Game, Notification
 from games.services import stream_reads
 
+from .live_fanout import MAX_QUEUED, Fanout, Sub
+
 log = logging.getLogger(__name__)
 
 _pool: ThreadPoolExecutor | None = None
@@ -41,8 +43,6 @@ _hub: Hub | None = None
 # The listener wakes a stream for every commit; this re-read only covers a wake-up lost
 # with a dropped Redis connection before the hub noticed (it then wakes everyone anyway).
 SAFETY_REFETCH_SECONDS = 60.0
-# fetches on their way to the pool, by share key (see _fetch); event-loop state only
-_inflight: dict[tuple, asyncio.Future] = {}
 
 
 def pool() -> ThreadPoolExecutor:
@@ -85,9 +85,14 @@ def in_background(fn, *args) -> None:
 
 
 class Hub:
+    """Pull streams (a user's notices) wait on an `asyncio.Event` each; game streams
+    join their game's `Fanout` (api/live_fanout.py), which reads and presents each
+    announced commit once and pushes the result to them."""
+
     def __init__(self, loop: asyncio.AbstractEventLoop):
         self.loop = loop
         self.subs: dict[str, set[asyncio.Event]] = {}
+        self.fanouts: dict[str, Fanout] = {}
         self.heads: dict[str, int] = {}
         self.listener: asyncio.Task | None = None
 
@@ -95,8 +100,7 @@ class Hub:
     def subscribe(self, stream: str) -> asyncio.Event:
         ev = asyncio.Event()
         self.subs.setdefault(stream, set()).add(ev)
-        if self.listener is None or self.listener.done():
-            self.listener = self.loop.create_task(self._listen())
+        self._listening()
         return ev
 
     def unsubscribe(self, stream: str, ev: asyncio.Event) -> None:
@@ -105,24 +109,55 @@ class Hub:
             subs.discard(ev)
             if not subs:
                 del self.subs[stream]
-                self.heads.pop(stream, None)
-                stream_reads.reads.forget(stream)
-        if not self.subs and self.listener is not None:
+                self._forget(stream)
+        self._idle()
+
+    def join(self, stream: str, fetch, after: int) -> tuple[Fanout, Sub]:
+        fan = self.fanouts.get(stream)
+        if fan is None:
+            fan = self.fanouts[stream] = Fanout(stream, db)
+        self._listening()
+        return fan, fan.join(fetch, after)
+
+    def leave(self, stream: str, fan: Fanout, sub: Sub) -> None:
+        fan.leave(sub)
+        if not fan.subs and self.fanouts.get(stream) is fan:
+            del self.fanouts[stream]
+            self._forget(stream)
+        self._idle()
+
+    def _forget(self, stream: str) -> None:
+        if stream not in self.subs and stream not in self.fanouts:
+            self.heads.pop(stream, None)
+            stream_reads.reads.forget(stream)
+
+    def _listening(self) -> None:
+        if self.listener is None or self.listener.done():
+            self.listener = self.loop.create_task(self._listen())
+
+    def _idle(self) -> None:
+        if not self.subs and not self.fanouts and self.listener is not None:
             self.listener.cancel()
             self.listener = None
 
+    def streams(self) -> list[str]:
+        return list(self.subs.keys() | self.fanouts.keys())
+
     def subscribers(self) -> int:
-        return sum(len(s) for s in self.subs.values())
+        return sum(len(s) for s in self.subs.values()) + sum(len(f.subs) for f in self.fanouts.values())
 
     # -- waking ----------------------------------------------------------------------------
     def wake(self, stream: str) -> None:
-        if stream in self.subs and not stream.startswith("user:"):
-            stream_reads.reads.changed(stream)  # before the streams run: they must re-read
+        fan = self.fanouts.get(stream)
+        if (fan is not None or stream in self.subs) and not stream.startswith("user:"):
+            stream_reads.reads.changed(stream)  # before anything reads: it must read again
+        if fan is not None:
+            fan.kick()
         for ev in self.subs.get(stream, ()):
             ev.set()
 
     def wake_all(self) -> None:
-        for stream in list(self.subs):
+        for stream in self.streams():
             self.wake(stream)
 
     def wake_threadsafe(self, stream: str, _version: int) -> None:
@@ -164,7 +199,7 @@ class Hub:
     async def _watch_database(self) -> None:
         poll = settings.SENGOKU["SSE_POLL_SECONDS"]
         while True:
-            streams = list(self.subs)
+            streams = self.streams()
             try:
                 heads = await db(read_heads, streams) if streams else {}
             except Exception as exc:
@@ -249,37 +284,13 @@ async def _woken(ev: asyncio.Event, timeout: float) -> bool:
 
 
 async def _fetch(fetch, after: int) -> feed.Batch:
-    """A fetch whose answer another stream of this process already made (`fetch.peek`,
-    memory only) costs no trip to the pool. Otherwise streams that would make the same
-    batch (`fetch.share_key(after)`: game, announced generation, position, viewer)
-    wait for the one that went to the pool instead of queueing there behind it."""
-    peek = getattr(fetch, "peek", None)
-    got = peek(after) if peek is not None else None
-    if got is not None:
-        return feed.as_batch(got)
-    share = getattr(fetch, "share_key", None)
-    key = share(after) if share is not None else None
-    if key is None:
-        return feed.as_batch(await db(fetch, after))
-    running = _inflight.get(key)
-    if running is not None:
-        return await asyncio.shield(running)  # a follower that goes away leaves the read alone
-    task = asyncio.ensure_future(_lead(fetch, after, key))
-    _inflight[key] = task
-    return await asyncio.shield(task)
-
-
-async def _lead(fetch, after: int, key) -> feed.Batch:
-    try:
-        return feed.as_batch(await db(fetch, after))
-    finally:
-        _inflight.pop(key, None)
+    return feed.as_batch(await db(fetch, after))
 
 
 async def sse_body(stream, after: int, fetch, slot=None, max_seconds: float | None = None):
     """The async twin of events.feed.sse: same frames, same Lifetime, but it
     sleeps on the hub instead of holding a thread, and its fetches run in the
-    shared pool. Cancelled by the server when the client goes away; the
+    shared pool; it yields bytes (api.asgi_streams writes them as they are). Cancelled by the server when the client goes away; the
     finally clause then unsubscribes and frees the account's slot."""
     h = hub()
     stream = str(stream)
@@ -288,7 +299,7 @@ async def sse_body(stream, after: int, fetch, slot=None, max_seconds: float | No
     life = feed.Lifetime(loop.time(), max_seconds)
     woken, fetched_at = True, loop.time()
     try:
-        yield feed.RETRY
+        yield feed.RETRY.encode()
         while True:
             # Read only when woken (or, as a safety net, every SAFETY_REFETCH_SECONDS):
             # a keep-alive costs no query, so a thousand idle streams cost nothing.
@@ -297,23 +308,78 @@ async def sse_body(stream, after: int, fetch, slot=None, max_seconds: float | No
                 fetched_at = loop.time()
                 got = await _fetch(fetch, after)
                 if got.items:
-                    yield got.text
+                    yield got.data
                     after = got.items[-1][0]
                     life.sent_event(loop.time())
                 if got.finished:
-                    yield feed.END
+                    yield feed.END.encode()
                     return
             now = loop.time()
             reason = life.over(now)
             if reason:
-                yield feed.reconnect(reason)
+                yield feed.reconnect(reason).encode()
                 return
             if life.keepalive_due(now):
                 if slot is not None:
                     in_background(slot.refresh)
-                yield feed.KEEPALIVE
+                yield feed.KEEPALIVE.encode()
             woken = ev.is_set() or await _woken(ev, life.wait_for(loop.time()))
     finally:
         h.unsubscribe(stream, ev)
+        if slot is not None:
+            in_background(slot.release)
+
+
+def _drain(sub: Sub) -> tuple[bytes, bool]:
+    """What the fan-out queued for a stream, as one write; and whether the game is
+    over. A failed read queued for it is raised (the stream ends with it)."""
+    parts, finished = [], False
+    while sub.out and not finished:
+        got = sub.out.popleft()
+        if isinstance(got, BaseException):
+            raise got
+        parts.append(got.data)
+        finished = got.finished
+    return b"".join(parts), finished
+
+
+async def push_body(stream, after: int, fetch, slot=None, max_seconds: float | None = None):
+    """A game stream fed by its game's Fanout: the same frames and Lifetime as
+    sse_body, but the stream itself never reads; it writes what the fan-out
+    queued for it (bytes, so the ASGI sender writes them as they are)."""
+    h = hub()
+    stream = str(stream)
+    fan, sub = h.join(stream, fetch, after)
+    loop = asyncio.get_running_loop()
+    life = feed.Lifetime(loop.time(), max_seconds)
+    kicked_at = loop.time()
+    try:
+        yield feed.RETRY.encode()
+        while True:
+            sub.event.clear()
+            full = len(sub.out) >= MAX_QUEUED
+            data, finished = _drain(sub)
+            if data:
+                yield data
+                life.sent_event(loop.time())
+            if finished:
+                yield feed.END.encode()
+                return
+            now = loop.time()
+            if full or now - kicked_at >= SAFETY_REFETCH_SECONDS:
+                kicked_at = now  # left behind while slow, or a wake-up lost with Redis: catch up
+                fan.kick()
+            reason = life.over(now)
+            if reason:
+                yield feed.reconnect(reason).encode()
+                return
+            if life.keepalive_due(now):
+                if slot is not None:
+                    in_background(slot.refresh)
+                yield feed.KEEPALIVE.encode()
+            if not sub.event.is_set():
+                await _woken(sub.event, min(life.wait_for(loop.time()), SAFETY_REFETCH_SECONDS))
+    finally:
+        h.leave(stream, fan, sub)
         if slot is not None:
             in_background(slot.release)

@@ -125,7 +125,12 @@ class ObservabilityMiddleware:
         metrics.http_requests.labels(view, request.method, status).inc()
         metrics.http_latency.labels(view, request.method, status).observe(elapsed)
         response["X-Request-ID"] = request.request_id
-        if response.streaming and response.get("Content-Type", "").startswith("text/event-stream"):
+        live = getattr(response, "live_body", None) is not None  # api.asgi_streams counts those itself
+        if (
+            response.streaming
+            and not live
+            and response.get("Content-Type", "").startswith("text/event-stream")
+        ):
             _count_stream(response)
         level = (
             log.debug if view in QUIET_VIEWS else (log.warning if response.status_code >= 500 else log.info)

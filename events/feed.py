@@ -162,10 +162,12 @@ class Batch:
     items: list
     finished: bool
     text: str
+    data: bytes  # the text as written to the client (the live streams write bytes)
 
 
 def batch(items: list, finished: bool) -> Batch:
-    return Batch(items, finished, "".join(frame(*item) for item in items))
+    text = "".join(frame(*item) for item in items)
+    return Batch(items, finished, text, text.encode())
 
 
 def as_batch(got) -> Batch:

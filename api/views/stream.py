@@ -36,11 +36,16 @@ def sse_response(request, stream, fetch) -> StreamingHttpResponse:
     if last:
         after = int_param(last, 0, "Last-Event-ID", 0)
     slot = stream_slots.acquire(request.user.id)
+    live_body = None
     if getattr(request, "sengoku_live", False):
-        body = live.sse_body(stream, after, fetch, slot=slot)
+        # a game stream is pushed to by its game's fan-out; a user's notices are pulled
+        make = live.push_body if getattr(fetch, "group_key", None) else live.sse_body
+        body = live_body = make(stream, after, fetch, slot=slot)
     else:
         body = feed.sse(stream, after, fetch, on_tick=slot.refresh)
     resp = StreamingHttpResponse(body, content_type="text/event-stream")
+    # api.asgi_streams writes this body itself (Django's per-chunk wrappers cost more than the write)
+    resp.live_body = live_body
     # However the response ends (finished, client gone, never started), the slot is freed.
     resp._resource_closers.append(slot.release)
     resp["Cache-Control"] = "no-cache"
@@ -56,19 +61,19 @@ class EventFetch:
     """`fetch(after) -> (items, finished)` over the game's events, redacted for `user`,
     each batch's `summary` in `lang` as in the paged feed (games/services/summaries.py).
 
-    `shared`: the live (ASGI) streams of a process read each commit once between them
-    and present and encode it once per viewer and language (a `feed.Batch`,
-    games/services/stream_reads.py): `peek(after)` answers from memory when another
-    stream already did, and `share_key(after)` names the batch so that streams wait
-    for the one read in flight (api/live.py). The hub tells the reads when a game
-    moves. The seats are read once: nobody changes seat during a game, and a
+    `shared`: a live (ASGI) stream. The process's streams of a game are fed by one
+    fan-out (api/live_fanout.py), which groups them by `group_key(after)` and makes
+    each group's batch once; the rows come from games/services/stream_reads.py,
+    read once per announced commit, and a batch is kept there per viewer and
+    language. The seats are read once: nobody changes seat during a game, and a
     stream's life is bounded."""
 
     def __init__(self, game: Game, user, lang: str = "en", shared: bool = False):
         self.game, self.user, self.lang, self.shared = game, user, lang, shared
         self.seats = prepared.seats(game)
+        self.mine = viewer_for(game, user, self.seats).seats
         if not shared:
-            self.peek = self.share_key = None
+            self.group_key = None
 
     def __call__(self, after: int):
         game = self.game
@@ -81,7 +86,7 @@ class EventFetch:
         game.version, game.status = head.version, head.status
         if game.version <= after and not _over(game.status):
             return [], False
-        key = self._key(after, head.status)
+        key = (*self.group_key(after), _over(head.status))
         done = head.presented.get(key)
         if done is None:
             done = head.presented[key] = feed.batch(*self._present(after, head.rows))
@@ -96,16 +101,10 @@ class EventFetch:
         items = [(r.seq, r.type, o) for r, o in zip(rows, out, strict=True)]
         return items, _over(game.status) and last >= game.version
 
-    def _key(self, after: int, status: str) -> tuple:
-        seats = viewer_for(self.game, self.user, self.seats).seats
-        return (after, seats, _over(status), self.lang)
-
-    def peek(self, after: int):
-        return stream_reads.reads.presented(self.game.id, lambda status: self._key(after, status))
-
-    def share_key(self, after: int) -> tuple:
-        gid = self.game.id
-        return (str(gid), stream_reads.reads.generation(gid), *self._key(after, self.game.status))
+    def group_key(self, after: int) -> tuple:
+        """Streams with equal keys are sent the same batch: position, seats, language
+        (whether the game is over, the rest of what a viewer is, comes with the read)."""
+        return (after, self.mine, self.lang)
 
 
 event_fetch = EventFetch

@@ -1,0 +1,134 @@
+"""A game's live streams in one process, fed by pushing: one read and one
+presentation per viewer for each announced commit, whatever the number of streams.
+
+The first design let the hub wake every stream of the game and each stream
+fetch for itself (from a memo the first one filled). Every stream then paid a
+fetch's bookkeeping on the event loop (memo lookups, a shared read to wait on,
+a pool trip for each viewer) on top of its write: measured at ~0.35 ms of loop
+time per stream per commit, which with ten streams a game halved the commands a
+server could take (docs/benchmarks.md, "Live streams"). Here the hub kicks the
+game's `Fanout`; ONE task groups the streams by what they would be sent
+(position, seats, language: `fetch.group_key(after)`), makes each group's batch
+in ONE pool call (games/services/stream_reads.py reads the rows once), and
+appends it to the outbox of every stream in the group. A stream's own task only
+writes what is in its outbox.
+
+Order and completeness: a stream's position (`Sub.after`) moves only when a batch
+is queued for it, and a batch is made from that position, so a stream never
+skips or repeats an event, whether it joined late, lagged, or shares a group. A
+kick while a round runs makes the task go round again, so a commit announced
+during a read is never lost. A stream whose client reads slowly stops being
+queued for (MAX_QUEUED batches waiting) and rejoins from its own position once
+it has drained: memory per stream stays bounded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from events import feed
+from games.services import stream_reads
+
+log = logging.getLogger(__name__)
+
+MAX_QUEUED = 8  # batches waiting for a slow client before the stream is left to catch up alone
+
+Runner = Callable[..., Awaitable[Any]]  # api.live.db: sync work in the shared pool
+
+
+class Sub:
+    """One open stream of the game: where it is, and what waits to be written."""
+
+    __slots__ = ("fetch", "after", "out", "event")
+
+    def __init__(self, fetch, after: int):
+        self.fetch, self.after = fetch, after
+        self.out: deque[feed.Batch | BaseException] = deque()
+        self.event = asyncio.Event()
+
+    def give(self, got: feed.Batch | BaseException) -> None:
+        self.out.append(got)
+        self.event.set()
+
+
+def present_groups(wanted: list[tuple[Any, int]]) -> list[feed.Batch | BaseException]:
+    """Run in a pool thread: each group's batch, made by one of its streams' fetch.
+    A group whose fetch fails gets the exception (its streams end with it); the
+    others are still served."""
+    out: list[feed.Batch | BaseException] = []
+    for fetch, after in wanted:
+        try:
+            out.append(feed.as_batch(fetch(after)))
+        except Exception as exc:  # handed to the streams of this group, which raise it
+            out.append(exc)
+    return out
+
+
+class Fanout:
+    def __init__(self, stream: str, run: Runner):
+        self.stream, self.run = stream, run
+        self.subs: set[Sub] = set()
+        self.task: asyncio.Task | None = None
+        self.again = False
+        self.rounds = 0  # reads made (tests, bench)
+
+    def join(self, fetch, after: int) -> Sub:
+        sub = Sub(fetch, after)
+        self.subs.add(sub)
+        self.kick()  # its catch-up: whatever is after its position
+        return sub
+
+    def leave(self, sub: Sub) -> None:
+        self.subs.discard(sub)
+        if not self.subs and self.task is not None and not self.task.done():
+            self.task.cancel()
+
+    def kick(self) -> None:
+        """Something may be new: make (or remake, after the current round) the batches."""
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._rounds())
+        else:
+            self.again = True
+
+    async def _rounds(self) -> None:
+        while True:
+            self.again = False
+            groups = self._groups()
+            if groups:
+                self.rounds += 1
+                wanted = [(subs[0].fetch, after) for (after, *_), subs in groups.items()]
+                try:
+                    made = await self.run(present_groups, wanted)
+                except Exception as exc:  # the pool itself failed (shutting down): end these streams
+                    log.warning("live fan-out for %s failed: %s", self.stream, exc)
+                    made = [exc] * len(wanted)
+                for ((after, *_), subs), got in zip(groups.items(), made, strict=True):
+                    self._deliver(subs, after, got)
+            if not self.again:
+                return
+
+    def _groups(self) -> dict[tuple, list[Sub]]:
+        groups: dict[tuple, list[Sub]] = {}
+        for sub in self.subs:
+            if len(sub.out) < MAX_QUEUED:
+                groups.setdefault(sub.fetch.group_key(sub.after), []).append(sub)
+        return groups
+
+    def _deliver(self, subs: list[Sub], after: int, got: feed.Batch | BaseException) -> None:
+        if isinstance(got, BaseException):
+            for sub in subs:
+                sub.give(got)
+            return
+        if len(got.items) >= stream_reads.MAX_ROWS:
+            self.again = True  # a page of a long backlog: the rest next round
+        if not got.items and not got.finished:
+            return
+        last = got.items[-1][0] if got.items else after
+        for sub in subs:
+            if sub in self.subs and sub.after == after:  # still here, and not moved meanwhile
+                sub.after = last
+                sub.give(got)
