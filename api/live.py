@@ -54,7 +54,7 @@ def pool() -> ThreadPoolExecutor:
     return _pool
 
 
-def _guarded(fn, *args):
+def guarded(fn, *args):
     """Run fn in a pool thread. Pool threads have no request cycle: with
     psycopg's pool the connection goes back to it after each call; otherwise
     it is kept, and dropped when broken or too old."""
@@ -73,13 +73,13 @@ def _guarded(fn, *args):
 
 async def db(fn, *args):
     """Await sync (ORM) work from the event loop, in the shared pool."""
-    return await asyncio.get_running_loop().run_in_executor(pool(), _guarded, fn, *args)
+    return await asyncio.get_running_loop().run_in_executor(pool(), guarded, fn, *args)
 
 
 def in_background(fn, *args) -> None:
     """Sync work whose result nobody waits for (slot refresh/release)."""
     try:
-        pool().submit(_guarded, fn, *args)
+        pool().submit(guarded, fn, *args)
     except RuntimeError:  # interpreter shutting down
         pass
 
@@ -147,7 +147,16 @@ class Hub:
         return sum(len(s) for s in self.subs.values()) + sum(len(f.subs) for f in self.fanouts.values())
 
     # -- waking ----------------------------------------------------------------------------
-    def wake(self, stream: str) -> None:
+    def wake(self, stream: str, version: int | None = None) -> None:
+        """Something may be new on `stream`. A wake that names a version already seen
+        is dropped: with Redis, a commit in this process arrives twice (the local
+        listener at once, then its own pub/sub message), and a second round of
+        reads for it would double the streams' cost."""
+        if version is not None:
+            if version <= self.heads.get(stream, 0):
+                return
+            if stream in self.subs or stream in self.fanouts:
+                self.heads[stream] = version
         fan = self.fanouts.get(stream)
         if (fan is not None or stream in self.subs) and not stream.startswith("user:"):
             stream_reads.reads.changed(stream)  # before anything reads: it must read again
@@ -160,10 +169,10 @@ class Hub:
         for stream in self.streams():
             self.wake(stream)
 
-    def wake_threadsafe(self, stream: str, _version: int) -> None:
+    def wake_threadsafe(self, stream: str, version: int) -> None:
         """events.feed local listener: called from whatever thread committed."""
         if not self.loop.is_closed():
-            self.loop.call_soon_threadsafe(self.wake, stream)
+            self.loop.call_soon_threadsafe(self.wake, stream, version)
 
     # -- the one listener ------------------------------------------------------------------
     async def _listen(self) -> None:
@@ -185,7 +194,7 @@ class Hub:
                         channel = (
                             msg["channel"].decode() if isinstance(msg["channel"], bytes) else msg["channel"]
                         )
-                        self.wake(channel[len(prefix) :])
+                        self.wake(channel[len(prefix) :], _version(msg.get("data")))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -213,6 +222,14 @@ class Hub:
                 if old is None or head > old:
                     self.wake(stream)
             await asyncio.sleep(poll)
+
+
+def _version(data) -> int | None:
+    """The version a pub/sub message announces (events.feed.publish), or None."""
+    try:
+        return int(data)
+    except (TypeError, ValueError):
+        return None
 
 
 async def _quietly(aw) -> None:

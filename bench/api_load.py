@@ -436,11 +436,13 @@ class CpuShares:
     def __init__(self, server_pid: int | None):
         self.server_pid = server_pid
         self.pg0: dict[int, float] = {}
+        self.clients: list[int] = []  # the bench's own child processes (stream readers, probes)
 
     def _snap(self) -> dict[str, float]:
         server = sum(cpu_seconds(p) for p in process_tree(self.server_pid)) if self.server_pid else 0.0
         t = os.times()
-        return {"server": server, "clients": t.user + t.system, "machine": _machine_cpu()}
+        children = sum(cpu_seconds(p) for p in self.clients)
+        return {"server": server, "clients": t.user + t.system + children, "machine": _machine_cpu()}
 
     def start(self) -> None:
         self.t0, self.s0 = time.perf_counter(), self._snap()

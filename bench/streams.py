@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import random
 import signal
@@ -320,6 +321,71 @@ class Streams:
         self.thread.join(10)
 
 
+def _streams_child(port: int, conn) -> None:
+    streams = Streams(port)
+    while True:
+        cmd, arg = conn.recv()
+        if cmd == "open":
+            streams.open(arg)
+            conn.send(None)
+        elif cmd == "status":
+            conn.send((streams.ready, dict(streams.failed)))
+        else:  # close
+            streams.close()
+            conn.send(({k: dict(v) for k, v in streams.seen.items()}, dict(streams.failed), streams.ready))
+            return
+
+
+class RemoteStreams:
+    """The streams in a child process of their own. In the bench's process their
+    reading loop took the GIL from the threads that post commands and probe
+    /health, so the bench measured its own client's contention as the server's
+    slowdown; a real stream reader is another program (a browser, a bot)."""
+
+    def __init__(self, port: int):
+        ctx = multiprocessing.get_context("fork")  # before any other thread of ours runs
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_streams_child, args=(port, child), daemon=True)
+        self.proc.start()
+        self.seen: dict = {}
+        self.closed_failed: dict | None = None
+        self.closed_ready = 0
+
+    def open(self, specs) -> None:
+        self.conn.send(("open", specs))
+        self.conn.recv()
+
+    def _status(self) -> tuple[int, dict]:
+        if self.closed_failed is not None:
+            return self.closed_ready, self.closed_failed
+        self.conn.send(("status", None))
+        return self.conn.recv()
+
+    @property
+    def ready(self) -> int:
+        return self._status()[0]
+
+    @property
+    def failed(self) -> dict:
+        return self._status()[1]
+
+    def close(self) -> None:
+        self.conn.send(("close", None))
+        self.seen, self.closed_failed, self.closed_ready = self.conn.recv()
+        self.proc.join(30)
+
+
+def _health_child(base: str, conn) -> None:
+    out: list[float] = []
+    stop = threading.Event()
+    t = threading.Thread(target=poll_health, args=(base, stop, out), daemon=True)
+    t.start()
+    conn.recv()
+    stop.set()
+    t.join(5)
+    conn.send(out)
+
+
 def poll_health(base: str, stop: threading.Event, out: list) -> None:
     c = Client(base)
     while not stop.is_set():
@@ -400,7 +466,7 @@ def run(proc, base: str, port: int, args, per_user: int) -> int:
     for idx, (_, _, game) in enumerate(specs):
         if game:
             watchers[game].append(idx)
-    streams = Streams(port)
+    streams = RemoteStreams(port)
     t0 = time.perf_counter()
     streams.open(specs)
     while streams.ready + sum(streams.failed.values()) < len(specs) and time.perf_counter() - t0 < 120:
@@ -411,33 +477,36 @@ def run(proc, base: str, port: int, args, per_user: int) -> int:
         flush=True,
     )
     during = resources(proc)
-    health: list[float] = []
-    stop = threading.Event()
-    ht = threading.Thread(target=poll_health, args=(base, stop, health), daemon=True)
-    ht.start()
+    # /health is probed from a process of its own, for the reason RemoteStreams gives
+    ctx = multiprocessing.get_context("fork")
+    hconn, hchild = ctx.Pipe()
+    prober = ctx.Process(target=_health_child, args=(base, hchild), daemon=True)
+    prober.start()
+    cpu.clients = [streams.proc.pid, prober.pid]
     cpu.start()
     sent1, lat1, el1 = command_run(base, games, args.clients, args.seconds)
     shares1 = cpu.stop()
     time.sleep(2.0)  # let the last events arrive
-    stop.set()
-    ht.join(5)
+    hconn.send("stop")
+    health: list[float] = hconn.recv()
+    prober.join(10)
     rate = len(sent1) / el1
+    streams.close()
 
     delays, after_answer, missing = [], [], 0
     for game, version, t_sent, t_answer in sent1:
         for idx in watchers.get(game, []):
-            t = streams.seen[(idx, game)].get(version)
+            t = streams.seen.get((idx, game), {}).get(version)
             if t is None:
                 missing += 1
             else:
                 delays.append(max(0.0, t - t_sent))
                 after_answer.append(max(0.0, t - t_answer) * 1000)
-    streams.close()
     time.sleep(3.0)  # the server notices the disconnects
     after = resources(proc)
     # A leak grows with every round; pools do not (they were filled by round one):
     # open and close the same streams once more and count again.
-    again = Streams(port)
+    again = RemoteStreams(port)
     t1 = time.perf_counter()
     again.open(specs)
     while again.ready + sum(again.failed.values()) < len(specs) and time.perf_counter() - t1 < 120:

@@ -71,16 +71,20 @@ class HealthView(APIView):
         tags=["meta"],
     )
     def get(self, request):
-        if request.query_params.get("probe") == "live":
-            return Response({"status": "ok"})
-        db, broker = _database(), _broker()
-        body = {"database": db, "broker": broker}
-        ok = db == "ok" and broker == "ok"
-        if db == "ok" and request.query_params.get("probe") != "ready":
-            for role, key in (("worker", "worker"), ("scheduler", "scheduler")):
-                state, age = status(role)
-                body[key] = (
-                    state if age is None or state == "ok" else f"{state} (last heartbeat {age:.0f}s ago)"
-                )
-                ok = ok and state == "ok"
-        return Response({"status": "ok" if ok else "error", **body}, status=200 if ok else 503)
+        code, body = check(request.query_params.get("probe", ""))
+        return Response(body, status=code)
+
+
+def check(probe: str) -> tuple[int, dict]:
+    """The probe's HTTP status and body (api/asgi_health.py serves the same, cached)."""
+    if probe == "live":
+        return 200, {"status": "ok"}
+    db, broker = _database(), _broker()
+    body = {"database": db, "broker": broker}
+    ok = db == "ok" and broker == "ok"
+    if db == "ok" and probe != "ready":
+        for role, key in (("worker", "worker"), ("scheduler", "scheduler")):
+            state, age = status(role)
+            body[key] = state if age is None or state == "ok" else f"{state} (last heartbeat {age:.0f}s ago)"
+            ok = ok and state == "ok"
+    return (200 if ok else 503), {"status": "ok" if ok else "error", **body}

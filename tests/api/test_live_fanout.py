@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from api import live_fanout
+from api import live, live_fanout
 from api.live_fanout import Fanout
 from events import feed
 from games.services import stream_reads
@@ -182,5 +182,30 @@ def test_the_last_stream_to_leave_stops_the_round(leave_first):
         fan.leave(sub)
         await asyncio.sleep(0)
         assert not fan.subs and (fan.task.cancelled() if leave_first else fan.task.done())
+
+    asyncio.run(run())
+
+
+def test_the_hub_drops_a_wake_for_a_version_it_already_announced():
+    """With Redis a commit of this process arrives twice (local listener, then pub/sub):
+    one round of reads, not two. Wakes without a version (reconnects) always go."""
+
+    class Counting:
+        subs = {object()}
+        kicks = 0
+
+        def kick(self):
+            Counting.kicks += 1
+
+    async def run():
+        hub = live.Hub(asyncio.get_running_loop())
+        hub.fanouts["g"] = Counting()
+        for version in (5, 5, 4, 6):
+            hub.wake("g", version)
+        assert Counting.kicks == 2
+        hub.wake("g")
+        hub.wake_all()
+        assert Counting.kicks == 4
+        assert live._version(b"7") == 7 and live._version(b"x") is None and live._version(None) is None
 
     asyncio.run(run())

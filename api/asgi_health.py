@@ -1,0 +1,117 @@
+"""`/health` answered on the event loop, from checks a thread of its own repeats.
+
+A probe that ran its checks per request (a database round trip, a broker ping,
+the heartbeats) needed a thread and, on a busy server, the GIL several times over:
+under 1,000 open streams its p99 was ~200-300 ms (docs/benchmarks.md), and a
+load balancer that waits that long takes a busy server for a dead one. Here
+`?probe=live` is answered at once, and `ready` and the full check from the result
+of the last run of `api.views.meta.check`, which one daemon thread per process
+repeats every HEALTH_REFRESH_SECONDS while probes keep coming (it stops after
+HEALTH_IDLE_SECONDS without one, so an unprobed server makes no queries).
+
+The answer is never older than HEALTH_STALE_SECONDS: when the checks have not
+completed for that long (the database hangs), the probe says 503 `stale`; before
+the first run completes it goes to Django's view in the health lane
+(api/asgi_sync.py), so the first probe of a process is as exact as ever.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+import uuid
+from urllib.parse import parse_qs
+
+import orjson
+
+from config import metrics
+
+from . import asgi_sync, live
+from .views.meta import check
+
+_HEALTH = re.compile(r"^/api/v1/health/?$")
+REFRESH_SECONDS = float(os.environ.get("HEALTH_REFRESH_SECONDS", "1"))
+STALE_SECONDS = float(os.environ.get("HEALTH_STALE_SECONDS", "5"))
+IDLE_SECONDS = 60.0
+
+
+def handles(scope) -> bool:
+    return scope.get("type") == "http" and scope.get("method") == "GET" and bool(_HEALTH.match(scope["path"]))
+
+
+def _probe(scope) -> str:
+    query = parse_qs(scope.get("query_string", b"").decode("latin1"))
+    probe = (query.get("probe") or [""])[0]
+    return probe if probe in ("live", "ready") else ""  # anything else is the full check, as in the view
+
+
+class Checks:
+    """The last result of each probe kind asked for in this process, kept fresh."""
+
+    def __init__(self, check):
+        self.check = check
+        self.lock = threading.Lock()
+        self.asked: dict[str, float] = {}
+        self.results: dict[str, tuple[float, int, dict]] = {}
+        self.thread: threading.Thread | None = None
+
+    def answer(self, probe: str) -> tuple[int, dict] | None:
+        """The probe's (status, body) from the last run, or None before the first."""
+        now = time.monotonic()
+        with self.lock:
+            self.asked[probe] = now
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(target=self._run, name="health-checks", daemon=True)
+                self.thread.start()
+            got = self.results.get(probe)
+        if got is None:
+            return None
+        at, code, body = got
+        if now - at > STALE_SECONDS:
+            return 503, {"status": "error", "stale": f"no check completed for {now - at:.0f}s"}
+        return code, body
+
+    def _run(self) -> None:
+        while True:
+            with self.lock:
+                now = time.monotonic()
+                wanted = [p for p, at in self.asked.items() if now - at < IDLE_SECONDS]
+                if not wanted:
+                    self.thread = None
+                    return
+            for probe in wanted:
+                code, body = live.guarded(self.check, probe)
+                with self.lock:
+                    self.results[probe] = (time.monotonic(), code, body)
+            time.sleep(REFRESH_SECONDS)
+
+
+_checks: Checks | None = None
+
+
+def checks() -> Checks:
+    global _checks
+    if _checks is None:
+        _checks = Checks(check)
+    return _checks
+
+
+async def serve(django_app, scope, receive, send) -> None:
+    probe = _probe(scope)
+    got = (200, {"status": "ok"}) if probe == "live" else checks().answer(probe)
+    if got is None:  # no run has completed yet: the view, in the health lane
+        await asgi_sync.serve(django_app, scope, receive, send)
+        return
+    code, body = got
+    data = orjson.dumps(body)
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(data)).encode()),
+        (b"x-request-id", uuid.uuid4().hex.encode()),
+        (b"cache-control", b"no-store"),
+    ]
+    await send({"type": "http.response.start", "status": code, "headers": headers})
+    await send({"type": "http.response.body", "body": data})
+    metrics.http_requests.labels("HealthView", "GET", str(code)).inc()

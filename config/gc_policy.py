@@ -1,0 +1,50 @@
+"""Keep the cyclic garbage collector's full passes short in web processes.
+
+A full (generation 2) pass walks every tracked object, and a web process holds
+many long-lived ones: Django and the rulesets' data, and above all the state
+cache (games/services/state.py, 512 folded game states). Measured under the
+streams bench (docs/benchmarks.md): a full pass every few seconds per process,
+150-310 ms each, during which nothing else in the process runs. That was the
+p99 of every request and of /health.
+
+Here the objects that survive a full pass are moved out of the collector's
+sight (`gc.freeze()`, the permanent generation), so the next full passes only
+walk what was allocated since. Frozen objects are still freed by reference
+counting the moment they are dropped (an evicted cached state is acyclic);
+what freezing keeps is a *cycle* that dies while frozen. To bound that, every
+UNFREEZE_SECONDS everything is handed back to the collector once (one long
+pass, then frozen again).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import time
+
+UNFREEZE_SECONDS = float(os.environ.get("GC_UNFREEZE_SECONDS", "600"))
+
+_state = {"installed": False, "unfrozen_at": 0.0}
+
+
+def _after_full_pass(phase: str, info: dict) -> None:
+    if phase != "stop" or info.get("generation") != 2:
+        return
+    now = time.monotonic()
+    if now - _state["unfrozen_at"] >= UNFREEZE_SECONDS:
+        # Let the next full pass see everything once: cycles that died frozen get collected.
+        _state["unfrozen_at"] = now
+        gc.unfreeze()
+        return
+    gc.freeze()
+
+
+def install() -> None:
+    """For a long-lived web process, after its code and data are loaded."""
+    if _state["installed"]:
+        return
+    _state["installed"] = True
+    _state["unfrozen_at"] = time.monotonic()
+    gc.collect()
+    gc.freeze()  # what is loaded now lives as long as the process
+    gc.callbacks.append(_after_full_pass)
