@@ -147,7 +147,7 @@ class Hub:
         return sum(len(s) for s in self.subs.values()) + sum(len(f.subs) for f in self.fanouts.values())
 
     # -- waking ----------------------------------------------------------------------------
-    def wake(self, stream: str, version: int | None = None) -> None:
+    def wake(self, stream: str, version: int | None = None, news: tuple | None = None) -> None:
         """Something may be new on `stream`. A wake that names a version already seen
         is dropped: with Redis, a commit in this process arrives twice (the local
         listener at once, then its own pub/sub message), and a second round of
@@ -159,7 +159,11 @@ class Hub:
                 self.heads[stream] = version
         fan = self.fanouts.get(stream)
         if (fan is not None or stream in self.subs) and not stream.startswith("user:"):
-            stream_reads.reads.changed(stream)  # before anything reads: it must read again
+            # before anything reads: it must read again, or take the announced rows
+            if news is None or version is None:
+                stream_reads.reads.changed(stream)
+            else:
+                stream_reads.reads.pushed(stream, version, *news)
         if fan is not None:
             fan.kick()
         for ev in self.subs.get(stream, ()):
@@ -169,10 +173,10 @@ class Hub:
         for stream in self.streams():
             self.wake(stream)
 
-    def wake_threadsafe(self, stream: str, version: int) -> None:
+    def wake_threadsafe(self, stream: str, version: int, news: tuple | None = None) -> None:
         """events.feed local listener: called from whatever thread committed."""
         if not self.loop.is_closed():
-            self.loop.call_soon_threadsafe(self.wake, stream, version)
+            self.loop.call_soon_threadsafe(self.wake, stream, version, news)
 
     # -- the one listener ------------------------------------------------------------------
     async def _listen(self) -> None:
@@ -194,7 +198,8 @@ class Hub:
                         channel = (
                             msg["channel"].decode() if isinstance(msg["channel"], bytes) else msg["channel"]
                         )
-                        self.wake(channel[len(prefix) :], _version(msg.get("data")))
+                        stream = channel[len(prefix) :]
+                        self.wake(stream, *feed.announced(stream, msg.get("data")))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -222,14 +227,6 @@ class Hub:
                 if old is None or head > old:
                     self.wake(stream)
             await asyncio.sleep(poll)
-
-
-def _version(data) -> int | None:
-    """The version a pub/sub message announces (events.feed.publish), or None."""
-    try:
-        return int(data)
-    except (TypeError, ValueError):
-        return None
 
 
 async def _quietly(aw) -> None:

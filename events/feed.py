@@ -1,10 +1,16 @@
 """Telling live readers that a stream has new events, and the SSE loop.
 
-`publish(stream, version)` is called after every commit. With REDIS_URL set it
-goes to Redis pub/sub channel ``sengoku:stream:<id>`` (so readers in any
+`publish(stream, version, news)` is called after every commit. With REDIS_URL set
+it goes to Redis pub/sub channel ``sengoku:stream:<id>`` (so readers in any
 process wake up); in this process it also wakes the local listeners -- the
 async hub of the ASGI server (api/live.py) registers one -- and the threads
 blocked in a `Waiter` (the WSGI fallback below).
+
+`news` is the commit's (game status, stored rows): the live streams then need
+no database read for it (games/services/stream_reads.py). Local listeners get
+them as they are; the Redis message carries them only when every row is public
+and the message is small (`announcement`): a secret never leaves the process
+through pub/sub, and a message that says only the version makes readers read.
 
 Under ASGI the streams are served by api/live.py (one shared listener per
 process, no thread per stream); `sse()` here is the synchronous loop kept for
@@ -17,11 +23,16 @@ import json
 import os
 import threading
 import time
+import uuid
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import datetime
 
+import orjson
 import redis
 from django.conf import settings
+
+from .store import Recorded
 
 _cond = threading.Condition()
 _latest: dict[str, int] = defaultdict(int)
@@ -48,20 +59,70 @@ def _redis():
     return client
 
 
-def publish(stream, version: int) -> None:
+MAX_ANNOUNCEMENT_BYTES = 32 * 1024  # larger commits (a game's setup) are announced by version only
+
+
+def publish(stream, version: int, news: tuple[str, list] | None = None) -> None:
     with _cond:
         _latest[str(stream)] = max(_latest[str(stream)], version)
         _cond.notify_all()
     for fn in list(local_listeners):
         try:
-            fn(str(stream), version)
+            fn(str(stream), version, news)
         except Exception:  # a closed event loop must not fail a committed command
             pass
     if settings.REDIS_URL:
         try:
-            _redis().publish(channel(stream), str(version))
+            _redis().publish(channel(stream), announcement(version, news))
         except Exception:  # a broker hiccup must not fail a committed command
             pass
+
+
+def announcement(version: int, news: tuple[str, list] | None) -> bytes:
+    """The pub/sub message: the version, and the rows when all are public and few."""
+    plain = str(version).encode()
+    if news is None or not news[1] or any(r.visible_to is not None for r in news[1]):
+        return plain
+    status, rows = news
+    body = orjson.dumps(
+        {
+            "v": version,
+            "s": status,
+            "r": [
+                [
+                    r.seq,
+                    r.type,
+                    r.version,
+                    r.payload,
+                    r.actor,
+                    r.cause,
+                    r.recorded_at.isoformat(),
+                    r.prev_hash,
+                    r.hash,
+                ]
+                for r in rows
+            ],
+        }
+    )
+    return body if len(body) <= MAX_ANNOUNCEMENT_BYTES else plain
+
+
+def announced(stream: str, data) -> tuple[int | None, tuple[str, list] | None]:
+    """(version, news) from a pub/sub message of `announcement`; (None, None) if unreadable."""
+    try:
+        if isinstance(data, (bytes, str)) and data[:1] in (b"{", "{"):
+            msg = orjson.loads(data)
+            gid = uuid.UUID(stream)
+            rows = [
+                Recorded(
+                    gid, seq, kind, ver, payload, actor, cause, None, datetime.fromisoformat(at), prev, h
+                )
+                for seq, kind, ver, payload, actor, cause, at, prev, h in msg["r"]
+            ]
+            return int(msg["v"]), (str(msg["s"]), rows)
+        return int(data), None
+    except (TypeError, ValueError, KeyError):
+        return None, None
 
 
 class Waiter:

@@ -73,7 +73,7 @@ def after_commit(game, state, rows, queue: bool) -> None:
 
     def _run() -> None:
         cache_put(game_id, version, state)
-        feed.publish(game_id, version)
+        feed.publish(game_id, version, (game.status, rows))
         if hooks_inline():
             dispatch.run_here(dispatch.AFTER_EVENTS, str(game_id), version, True, countdown)
         elif queue:

@@ -77,11 +77,43 @@ class SharedReads:
         self._generation: dict[str, int] = defaultdict(int)
         self._entries: dict[str, _Entry] = {}
         self.reads = 0  # database reads done (tests, bench)
+        self.pushes = 0  # commits taken from their announcement instead
 
     def changed(self, game_id: str) -> None:
         """The game has (or may have) new events: the next fetch reads."""
         with self._lock:
             self._generation[game_id] += 1
+
+    def pushed(self, game_id: str, version: int, status: str, rows: list) -> bool:
+        """A commit announced with its rows (events.feed.publish's `news`): like
+        `changed()`, and when the rows follow what is held (nothing missed, no read
+        in progress) the entry is extended with them, so the next fetch reads
+        nothing. False when it could not be: the next fetch reads, as after
+        `changed()`. The entry keeps the time of its last real read, so memory
+        fed only by announcements is still re-read after MAX_AGE_SECONDS."""
+        with self._lock:
+            before = self._generation[game_id]
+            self._generation[game_id] = before + 1
+            entry = self._entries.get(game_id)
+            game_lock = self._game_locks.get(game_id)
+        if entry is None or game_lock is None or not rows or entry.generation != before:
+            return False
+        if entry.upto != entry.version or rows[0].seq != entry.version + 1 or rows[-1].seq != version:
+            return False  # a commit was missed in between, or a backlog is still being paged
+        if not game_lock.acquire(blocking=False):  # a read is running: it will be re-read
+            return False
+        try:
+            grown = (entry.rows + list(rows))[-2 * MAX_ROWS :]
+            base = grown[0].seq - 1 if len(grown) < len(entry.rows) + len(rows) else entry.base
+            new = _Entry(before + 1, entry.read_at, version, status, base, version, grown)
+            with self._lock:
+                if self._entries.get(game_id) is not entry or self._generation[game_id] != before + 1:
+                    return False
+                self._entries[game_id] = new
+            self.pushes += 1
+            return True
+        finally:
+            game_lock.release()
 
     def forget(self, game_id: str) -> None:
         """No stream of this process watches the game any more: drop its rows."""

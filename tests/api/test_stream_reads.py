@@ -111,3 +111,37 @@ def test_streams_of_one_viewer_share_the_encoded_batch(
     stream_reads.reads.changed(running_game["id"])
     with django_assert_num_queries(2):  # a commit was announced: the head, and what follows the rows held
         assert mine[1](0).items == first.items
+
+
+def test_a_commit_announced_with_its_rows_needs_no_read(api, host, running_game, django_assert_num_queries):
+    gid = uuid.UUID(running_game["id"])
+    reads = SharedReads()
+    first = reads.read(gid, 0)
+    bid(api, host, gid, 3)
+    new = store.load(gid, after=first.version)
+    game = Game.objects.get(id=gid)
+    assert reads.pushed(str(gid), game.version, game.status, new)
+    with django_assert_num_queries(0):
+        got = reads.read(gid, first.version)
+        assert seqs(got) == [r.seq for r in new] and got.version == game.version
+        assert seqs(reads.read(gid, 0)) == seqs(first) + seqs(got)
+    assert reads.reads == 1 and reads.pushes == 1
+
+
+def test_announced_rows_that_do_not_follow_what_is_held_make_the_next_fetch_read(
+    api, host, player, running_game
+):
+    gid = uuid.UUID(running_game["id"])
+    reads = SharedReads()
+    first = reads.read(gid, 0)
+    bid(api, host, gid, 3)
+    bid(api, player, gid, 4)
+    game = Game.objects.get(id=gid)
+    later = store.load(gid, after=first.version + 1)  # the first of the two commits' rows is missed
+    assert not reads.pushed(str(gid), game.version, game.status, later)
+    assert seqs(reads.read(gid, first.version)) == list(range(first.version + 1, game.version + 1))
+    assert reads.reads == 2
+    lock = reads._game_locks[str(gid)]
+    with lock:  # a read in progress: never extended under it
+        assert not reads.pushed(str(gid), game.version + 1, game.status, [])
+    assert not SharedReads().pushed(str(gid), game.version, game.status, later)  # nothing held yet
