@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """API under load: N concurrent clients play M games through the REST API.
 
-    # start our own gunicorn (gthread, like `make run`) on the DATABASE_URL database:
+    # start our own gunicorn (uvicorn workers on config.asgi, like `make run`; --server gthread: WSGI):
     DATABASE_URL=postgres://... REDIS_URL=redis://... python bench/api_load.py
     # or hit a server that is already running:
     python bench/api_load.py --url http://127.0.0.1:8000
@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import multiprocessing
 import os
 import random
 import signal
@@ -298,7 +299,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(workers: int, threads: int) -> tuple[subprocess.Popen, str]:
+def start_server(workers: int, threads: int, server: str = "asgi") -> tuple[subprocess.Popen, str]:
+    """gunicorn as `make run` and compose serve (asgi: uvicorn workers on config.asgi,
+    `threads` is WEB_THREADS), or the threaded WSGI server (gthread on config.wsgi)."""
     port = free_port()
     env = dict(os.environ)
     env.update(
@@ -314,20 +317,21 @@ def start_server(workers: int, threads: int) -> tuple[subprocess.Popen, str]:
     )
     py = sys.executable
     subprocess.run([py, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+    if server == "asgi":
+        env["WEB_THREADS"] = str(threads)
+        kind = ["config.asgi:application", "-k", "uvicorn_worker.UvicornWorker"]
+    else:
+        kind = ["config.wsgi:application", "-k", "gthread", "--threads", str(threads)]
     proc = subprocess.Popen(
         [
             py,
             "-m",
             "gunicorn",
-            "config.wsgi:application",
+            *kind,
             "-c",
             str(ROOT / "bench" / "gunicorn_bench.py"),
-            "-k",
-            "gthread",
             "-w",
             str(workers),
-            "--threads",
-            str(threads),
             "-b",
             f"127.0.0.1:{port}",
             "--no-control-socket",
@@ -378,6 +382,18 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=2, help="gunicorn workers when serving (default 2)")
     ap.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker (default 8)")
     ap.add_argument(
+        "--client-procs",
+        type=int,
+        default=4,
+        help="mixed mode: processes the client threads are spread over (default 4)",
+    )
+    ap.add_argument(
+        "--server",
+        choices=["asgi", "gthread"],
+        default="asgi",
+        help="asgi: uvicorn workers, as make run and compose serve (default); gthread: threaded WSGI",
+    )
+    ap.add_argument(
         "--mode",
         choices=["mixed", "post-only"],
         default="mixed",
@@ -388,9 +404,9 @@ def main() -> int:
     proc = None
     base = args.url
     if base is None:
-        proc, base = start_server(args.workers, args.threads)
+        proc, base = start_server(args.workers, args.threads, args.server)
         print(
-            f"gunicorn -w {args.workers} --threads {args.threads} on {base} "
+            f"gunicorn ({args.server}) -w {args.workers}, {args.threads} threads each, on {base} "
             f"(DATABASE_URL={os.environ.get('DATABASE_URL', 'sqlite default')})",
             flush=True,
         )
@@ -506,6 +522,71 @@ def setup_games(base: str, users: list, ruleset: str, n: int) -> list[dict]:
     return all_games
 
 
+def _client_process(base: str, users: list, ruleset: str, shares: list, first: int, conn) -> None:
+    stats: dict[str, list[float]] = defaultdict(list)
+    counters: dict[str, int] = defaultdict(int)
+    lock = threading.Lock()
+    stop = threading.Event()
+    threads = [
+        threading.Thread(
+            target=play,
+            args=(base, users, ruleset, share, stop, stats, counters, lock, first + i),
+            daemon=True,
+        )
+        for i, share in enumerate(shares)
+    ]
+    conn.recv()  # go
+    for t in threads:
+        t.start()
+    conn.recv()  # stop
+    stop.set()
+    for t in threads:
+        t.join(timeout=60)
+    conn.send((dict(stats), dict(counters)))
+
+
+def play_in_processes(base, users, ruleset, shares, args, cpu) -> tuple[dict, dict, float, dict]:
+    """The clients' threads, spread over --client-procs processes: in one process
+    fifty client threads queue for its GIL, and the bench measures its own
+    client's contention as the server's latency (real clients are separate
+    programs). Returns the merged latencies, counters, elapsed time and CPU shares."""
+    ctx = multiprocessing.get_context("fork")  # no thread of ours runs at this point
+    procs = max(1, min(args.client_procs, len(shares)))
+    pipes, children = [], []
+    for k in range(procs):
+        mine = list(range(k, len(shares), procs))
+        conn, child = ctx.Pipe()
+        proc = ctx.Process(
+            target=_client_process,
+            args=(base, users, ruleset, [shares[i] for i in mine], k * 1000, child),
+            daemon=True,
+        )
+        proc.start()
+        pipes.append(conn)
+        children.append(proc)
+    cpu.clients = [p.pid for p in children]
+    cpu.start()
+    t0 = time.perf_counter()
+    for conn in pipes:
+        conn.send("go")
+    time.sleep(args.seconds)
+    for conn in pipes:
+        conn.send("stop")
+    stats: dict[str, list[float]] = defaultdict(list)
+    counters: dict[str, int] = defaultdict(int)
+    for conn in pipes:
+        got_stats, got_counters = conn.recv()
+        for k, v in got_stats.items():
+            stats[k] += v
+        for k, v in got_counters.items():
+            counters[k] += v
+    elapsed = time.perf_counter() - t0
+    cpu_shares = cpu.stop()
+    for proc in children:
+        proc.join(10)
+    return stats, counters, elapsed, cpu_shares
+
+
 def run(base: str, args: argparse.Namespace, server_pid: int | None = None) -> int:
     c = Client(base)
     prefix = f"b{uuid.uuid4().hex[:8]}u"
@@ -529,28 +610,9 @@ def run(base: str, args: argparse.Namespace, server_pid: int | None = None) -> i
             players,
             *run_post_only(base, args, users, ruleset, all_games, CpuShares(server_pid)),
         )
-    stats: dict[str, list[float]] = defaultdict(list)
-    counters: dict[str, int] = defaultdict(int)
-    lock = threading.Lock()
-    stop = threading.Event()
     shares = [all_games[i :: args.clients] for i in range(args.clients)]
-    threads = [
-        threading.Thread(
-            target=play, args=(base, users, ruleset, shares[i], stop, stats, counters, lock, i), daemon=True
-        )
-        for i in range(args.clients)
-    ]
     cpu = CpuShares(server_pid)
-    cpu.start()
-    t0 = time.perf_counter()
-    for t in threads:
-        t.start()
-    time.sleep(args.seconds)
-    stop.set()
-    for t in threads:
-        t.join(timeout=60)
-    elapsed = time.perf_counter() - t0
-    cpu_shares = cpu.stop()
+    stats, counters, elapsed, cpu_shares = play_in_processes(base, users, ruleset, shares, args, cpu)
 
     ok = counters.get("commands ok", 0)
     rows = []
@@ -605,6 +667,7 @@ def run(base: str, args: argparse.Namespace, server_pid: int | None = None) -> i
             "seconds": elapsed,
             "workers": args.workers,
             "threads": args.threads,
+            "server": args.server if args.url is None else "external",
             "database": (os.environ.get("DATABASE_URL") or "sqlite").split(":", 1)[0]
             if args.url is None
             else "external",
@@ -653,6 +716,7 @@ def report_post_only(
             "seconds": timed,
             "workers": args.workers,
             "threads": args.threads,
+            "server": args.server if args.url is None else "external",
             "commands_per_s": per_s,
             "post": summary,
             "counters": dict(counters),

@@ -84,6 +84,13 @@ def ok_num(x: float | None) -> bool:
     return x is not None and not (isinstance(x, float) and math.isnan(x))
 
 
+def _server(d: dict) -> str:
+    """The server the API bench ran (results before `--server` existed were gthread)."""
+    return {"asgi": "with uvicorn workers (ASGI, as `make run` and compose)", "external": "(external)"}.get(
+        d.get("server", "gthread"), "gthread (WSGI)"
+    )
+
+
 def load_note(d: dict) -> str:
     la = d.get("loadavg_1m_at_end")
     if la is None:
@@ -170,7 +177,7 @@ def api_section(d: dict | None) -> tuple[list[str], list[list[str]]]:
         ]
     req = d["requests"]
     lines = [
-        f"Measured {d['measured_at']} on {d['machine']}: gunicorn gthread, {d['workers']} workers × "
+        f"Measured {d['measured_at']} on {d['machine']}: gunicorn {_server(d)}, {d['workers']} workers × "
         f"{d['threads']} threads, database {d['database']}; {d['clients']} concurrent clients over "
         f"{d['games']} `{d['ruleset']}` games ({d['players']} players), {d['seconds']:.0f} s. "
         "Clients and server share the machine's 2 cores. Each client cycle is GET game → "
