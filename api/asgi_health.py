@@ -56,6 +56,7 @@ class Checks:
         self.asked: dict[str, float] = {}
         self.results: dict[str, tuple[float, int, dict]] = {}
         self.thread: threading.Thread | None = None
+        self.stopping = threading.Event()
 
     def answer(self, probe: str) -> tuple[int, dict] | None:
         """The probe's (status, body) from the last run, or None before the first."""
@@ -73,8 +74,15 @@ class Checks:
             return 503, {"status": "error", "stale": f"no check completed for {now - at:.0f}s"}
         return code, body
 
+    def stop(self) -> None:
+        """End the thread (tests; a server's thread ends with its process)."""
+        self.stopping.set()
+        thread = self.thread
+        if thread is not None:
+            thread.join(10)
+
     def _run(self) -> None:
-        while True:
+        while not self.stopping.is_set():
             with self.lock:
                 now = time.monotonic()
                 wanted = [p for p, at in self.asked.items() if now - at < IDLE_SECONDS]
@@ -82,10 +90,15 @@ class Checks:
                     self.thread = None
                     return
             for probe in wanted:
-                code, body = live.guarded(self.check, probe)
+                try:
+                    code, body = live.guarded(self.check, probe)
+                except Exception as exc:  # the checks report failures; this is the unforeseen one
+                    code, body = 503, {"status": "error", "check": f"error: {type(exc).__name__}"}
                 with self.lock:
                     self.results[probe] = (time.monotonic(), code, body)
-            time.sleep(REFRESH_SECONDS)
+            self.stopping.wait(REFRESH_SECONDS)
+        with self.lock:
+            self.thread = None
 
 
 _checks: Checks | None = None

@@ -23,6 +23,9 @@ import os
 import time
 
 UNFREEZE_SECONDS = float(os.environ.get("GC_UNFREEZE_SECONDS", "600"))
+# "off": leave the collector as Python sets it (the test run, which imports the ASGI
+# app in a process that is not a server and keeps no state cache worth freezing)
+ENABLED = os.environ.get("GC_POLICY", "freeze") != "off"
 
 _state = {"installed": False, "unfrozen_at": 0.0}
 
@@ -41,7 +44,7 @@ def _after_full_pass(phase: str, info: dict) -> None:
 
 def install() -> None:
     """For a long-lived web process, after its code and data are loaded."""
-    if _state["installed"]:
+    if _state["installed"] or not ENABLED:
         return
     _state["installed"] = True
     _state["unfrozen_at"] = time.monotonic()

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
 import runpy
 from pathlib import Path
 
 import pytest
 
 from games.rules import registry
+
+# Not a server process: config/asgi.py must not freeze the test run's objects
+# (tests/ops/test_gc_policy.py turns the policy on for itself).
+os.environ.setdefault("GC_POLICY", "off")
 
 registry.register("toy-auction", "tests.support.toy:RULES")
 

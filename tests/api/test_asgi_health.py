@@ -49,6 +49,9 @@ def probe(query: bytes, timeout: float = 10) -> tuple[int, dict]:
 def fresh(monkeypatch):
     monkeypatch.setattr(asgi_health, "_checks", None)
     monkeypatch.setattr(asgi_health, "REFRESH_SECONDS", 0.05)
+    yield
+    if asgi_health._checks is not None:
+        asgi_health._checks.stop()  # no check may outlive the test's database
 
 
 def wait_for(pred, seconds=10.0):
@@ -105,3 +108,12 @@ def test_the_checks_thread_stops_when_nobody_probes(fresh, monkeypatch):
     checks = asgi_health.checks()
     assert checks.thread is not None
     assert wait_for(lambda: checks.thread is None, 5)
+
+
+def test_a_check_that_raises_is_a_503_not_a_dead_thread(fresh):
+    checks = asgi_health.checks()
+    checks.check = lambda probe: 1 / 0
+    assert checks.answer("ready") is None
+    assert wait_for(lambda: checks.answer("ready") is not None)
+    assert checks.answer("ready") == (503, {"status": "error", "check": "error: ZeroDivisionError"})
+    assert checks.thread is not None and checks.thread.is_alive()

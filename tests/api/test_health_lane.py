@@ -7,10 +7,19 @@ import threading
 import pytest
 from asgiref.testing import ApplicationCommunicator
 
-from api import asgi_sync
+from api import asgi_health, asgi_sync
 from config.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _no_checks_left(monkeypatch):
+    """The probe below starts api/asgi_health.py's checks thread: end it with the test."""
+    monkeypatch.setattr(asgi_health, "_checks", None)
+    yield
+    if asgi_health._checks is not None:
+        asgi_health._checks.stop()
 
 
 def _scope(path: str, query: bytes = b"") -> dict:

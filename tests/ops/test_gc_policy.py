@@ -13,6 +13,7 @@ from config import gc_policy
 def policy(monkeypatch):
     callbacks = list(gc.callbacks)
     monkeypatch.setattr(gc_policy, "_state", {"installed": False, "unfrozen_at": 0.0})
+    monkeypatch.setattr(gc_policy, "ENABLED", True)
     yield gc_policy
     gc.callbacks[:] = callbacks
     gc.unfreeze()
@@ -21,6 +22,12 @@ def policy(monkeypatch):
 class Node:
     def __init__(self):
         self.me = self  # a cycle: only the cyclic collector frees it
+
+
+def test_the_policy_can_be_turned_off(policy, monkeypatch):
+    monkeypatch.setattr(policy, "ENABLED", False)
+    policy.install()
+    assert policy._after_full_pass not in gc.callbacks and not policy._state["installed"]
 
 
 def test_survivors_of_a_full_pass_are_frozen_and_periodically_handed_back(policy, monkeypatch):
