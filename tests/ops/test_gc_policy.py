@@ -11,7 +11,8 @@ from config import gc_policy
 
 @pytest.fixture
 def policy(monkeypatch):
-    callbacks = list(gc.callbacks)
+    callbacks = [c for c in gc.callbacks if c is not gc_policy._after_full_pass]
+    gc.callbacks[:] = callbacks  # installed by an earlier import: start from none
     monkeypatch.setattr(gc_policy, "_state", {"installed": False, "unfrozen_at": 0.0})
     monkeypatch.setattr(gc_policy, "ENABLED", True)
     yield gc_policy
