@@ -1,4 +1,4 @@
-"""What the `mcts` bot searches in Shogun (games/bots/paired.py): attacks and
+"""What the `mcts` bot searches in Shogun (games/bots/paired.py): where tried, attacks and
 executions, whose worth shows when the season's actions resolve; playouts run
 to the end of the season."""
 
@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-SEARCHED = frozenset({"move", "execute", "decline"})  # command types whose rule answer is tested
+# Untested against the heuristic in time (see games/bots/README.md, mcts A/B): the
+# rules' answers are played as they are; candidates to try: "move", "execute", "decline".
+SEARCHED: frozenset[str] = frozenset()
 WIDTH = 3  # candidates per searched decision: the rules' answer and 2 alternatives
 STAGES = 1  # playouts stop when the season changes once
 
