@@ -15,11 +15,13 @@ The seat's own first move is chosen among the heuristic bot's candidates, its
 own choice first (so search can only add options, and every answer is a
 command the real engine accepts); the most visited one wins. Where the
 ruleset's `decide` hook answers (a rule-based plan, e.g. Shogun's secret
-orders) the answer is played as it is while TRUST_DECIDE holds: playouts of a
-few commands end in the same evaluation the rules exist to overrule, and a
-first run that searched them lost (1 of 6 Shogun games against 20 of 40 for the
-heuristic in that seat). The search stops early when the most visited command
-can no longer be overtaken in the time left.
+orders) the answer is played as it is, unless the ruleset searches that command
+type (`games/bots/<ruleset>/search.py`): then paired rollouts to the ruleset's
+horizon test it against a few alternatives (games/bots/paired.py). A first run
+that searched Shogun's plans with this tree lost (1 of 6 games against 20 of 40
+for the heuristic in that seat): 10-command playouts end in the same evaluation
+the rules exist to overrule. The search stops early when the most visited
+command can no longer be overtaken in the time left.
 """
 
 from __future__ import annotations

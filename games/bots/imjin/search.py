@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-# Untested against the heuristic in time (see games/bots/README.md, mcts A/B): the
-# rules' answers are played as they are; candidates to try: attack, fight, confirm,
-# cancel, support, move.
+# Empty: searching battles and marches (attack, fight, confirm, cancel, support, move) won
+# 22 of 40 games against 19 for the rules' answers, within the noise at 5x the thinking time
+# (games/bots/README.md, mcts A/B), so the rules' answers are played as they are.
 SEARCHED: frozenset[str] = frozenset()
 WIDTH = 3  # candidates per searched decision: the rules' answer and 2 alternatives
 STAGES = 2  # playouts stop when the seat whose turn it is has changed twice
