@@ -8,6 +8,14 @@ WIN_GOAL = {"heuristic": 0.90, "mcts": 0.60}
 P99_GOAL_MS = 20.0
 
 
+def _pairwise(r: dict) -> str:
+    """The pairwise rate and its interval (results older than the column: n/a)."""
+    if "pairwise" not in r:
+        return "n/a"
+    lo, hi = r["pairwise_ci95"]
+    return f"{r['pairwise']:.0%} ({lo:.0%}–{hi:.0%})"
+
+
 def _rows(d: dict) -> list[list[object]]:
     rows = []
     for r in d["results"].values():
@@ -21,12 +29,30 @@ def _rows(d: dict) -> list[list[object]]:
                 f"{r['win_rate']:.0%}",
                 f"{lo:.0%}–{hi:.0%}",
                 f"{r['fair_share']:.0%}",
+                _pairwise(r),
                 f"{r['decision_p50_ms']:.1f}",
                 f"{r['decision_p99_ms']:.1f}",
                 note,
             ]
         )
     return rows
+
+
+def _pairwise_goal(d: dict, goal: float, small: int) -> list[str]:
+    """The goal read pairwise (a 3-5 player table): ahead of a heuristic seat in ≥ goal of pairs."""
+    rates = {k: r["pairwise"] for k, r in d["results"].items()}
+    worst = min(rates, key=rates.get)
+    return [
+        f"{d['tested']} finishes ahead of a {d['opponent']} seat in ≥ {goal:.0%} of pairs, every table",
+        f"lowest {rates[worst]:.0%} ({worst})",
+        "**met**" if rates[worst] >= goal and small >= 200 else "**not met**",
+    ]
+
+
+def _budget(d: dict) -> str:
+    if d.get("iterations"):
+        return f", {d['iterations']} search iterations per mcts decision"
+    return f", {d['seconds']:g} s per mcts decision"
 
 
 def bots_section(heur: dict | None, mcts: dict | None) -> tuple[list[str], list[list[str]]]:
@@ -39,6 +65,7 @@ def bots_section(heur: dict | None, mcts: dict | None) -> tuple[list[str], list[
         "win rate",
         "95% CI",
         "an even seat",
+        "pairwise (95% CI)",
         "p50 (ms)",
         "p99 (ms)",
         "notes",
@@ -51,11 +78,13 @@ def bots_section(heur: dict | None, mcts: dict | None) -> tuple[list[str], list[
             continue
         tested, opp = d["tested"], d["opponent"]
         small = min(r["games"] for r in d["results"].values())
-        budget = f", {d['seconds']:g} s per mcts decision" if mode == "mcts" else ""
+        budget = _budget(d) if mode == "mcts" else ""
         lines += [
             f"**{tested} vs {opp}** — measured {d['measured_at']} on {d['machine']}{budget}; one seat "
             f"plays {tested}, the others {opp}, the seat rotating with the seed; a game is won when that "
-            "seat is among the winners (Wilson 95% intervals; times per decision of the tested bot).",
+            "seat is among the winners (Wilson 95% intervals; times per decision of the tested bot). "
+            "Pairwise: the share of (tested seat, other seat) pairs the tested seat finishes ahead in "
+            "(winners first, then scores; ties half; an even seat 50%).",
             "",
             table(headers, _rows(d)),
             "",
@@ -70,6 +99,8 @@ def bots_section(heur: dict | None, mcts: dict | None) -> tuple[list[str], list[
                 "**met**" if rates[worst] >= goal and small >= 200 else "**not met**",
             ]
         )
+        if mode == "mcts" and all("pairwise" in r for r in d["results"].values()):
+            goals.append(_pairwise_goal(d, goal, small))
         if mode == "heuristic":
             p99 = max(r["decision_p99_ms"] for r in d["results"].values())
             worst_p99 = max(d["results"], key=lambda k: d["results"][k]["decision_p99_ms"])

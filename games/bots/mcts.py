@@ -15,11 +15,13 @@ The seat's own first move is chosen among the heuristic bot's candidates, its
 own choice first (so search can only add options, and every answer is a
 command the real engine accepts); the most visited one wins. Where the
 ruleset's `decide` hook answers (a rule-based plan, e.g. Shogun's secret
-orders) the answer is played as it is while TRUST_DECIDE holds: playouts of a
-few commands end in the same evaluation the rules exist to overrule, and a
-first run that searched them lost (1 of 6 Shogun games against 20 of 40 for the
-heuristic in that seat). The search stops early when the most visited command
-can no longer be overtaken in the time left.
+orders) the answer is played as it is, unless the ruleset searches that command
+type (`games/bots/<ruleset>/search.py`): then paired rollouts to the ruleset's
+horizon test it against a few alternatives (games/bots/paired.py). A first run
+that searched Shogun's plans with this tree lost (1 of 6 games against 20 of 40
+for the heuristic in that seat): 10-command playouts end in the same evaluation
+the rules exist to overrule. The search stops early when the most visited
+command can no longer be overtaken in the time left.
 """
 
 from __future__ import annotations
@@ -33,11 +35,10 @@ from typing import Any
 
 from games.rules.base import LegalSet, Ruleset, canonical_json
 
-from . import heuristic, playout, simulate
+from . import heuristic, paired, playout, simulate
 from .base import Budget, Command
 
 ROLLOUT_DEPTH = 10  # commands played past the tree before the evaluation decides
-TRUST_DECIDE = True  # play the ruleset's rule-based answer without searching it (see above)
 EXPLORE = 0.7  # UCB1 exploration constant for rewards in [-1, 1]
 SCALE = 10.0  # evaluation points that make a reward of tanh(1) ~ 0.76
 BRANCH = 10  # commands considered at a node below the root
@@ -103,8 +104,11 @@ def choose(view: Mapping[str, Any], legal: LegalSet, rng: random.Random, budget:
         raise ValueError("the mcts bot needs the seat's information set (budget.worlds)")
     rules, me = budget.worlds.rules, budget.worlds.seat
     root_cmds, ruled = root_candidates(view, legal, rng, budget)
-    if len(root_cmds) <= 1 or (ruled and TRUST_DECIDE):
+    if len(root_cmds) <= 1:
         return root_cmds[0] if root_cmds else None
+    if ruled:
+        tested = _tested(rules, root_cmds, rng)
+        return paired.best(rules, tested, rng, budget) if len(tested) > 1 else root_cmds[0]
     root = Node(seat=me, commands={f"{me}:{canonical_json(c)}": c for c in root_cmds})
     done = 0
     while done == 0 or not (budget.spent(done) or _decided(root, budget, done)):
@@ -114,6 +118,18 @@ def choose(view: Mapping[str, Any], legal: LegalSet, rng: random.Random, budget:
     if not visited:
         return root_cmds[0]
     return root.commands[max(visited)[2]]
+
+
+def _tested(rules: Ruleset, root_cmds: list[Command], rng: random.Random) -> list[Command]:
+    """The rules' answer, then up to WIDTH - 1 other candidates of its type, where
+    the ruleset searches that type (games/bots/<ruleset>/search.py); else the
+    answer alone (played as it is)."""
+    mod = playout.search_module(rules.id)
+    own = root_cmds[0]
+    if mod is None or own.get("type") not in mod.SEARCHED:
+        return [own]
+    others = [c for c in root_cmds[1:] if c.get("type") in mod.SEARCHED]
+    return [own, *rng.sample(others, min(len(others), mod.WIDTH - 1))]
 
 
 def _decided(root: Node, budget: Budget, done: int) -> bool:

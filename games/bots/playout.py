@@ -10,8 +10,11 @@ see, so nothing the real table hides leaks in).
 
 from __future__ import annotations
 
+import importlib
 import math
 import random
+from functools import cache
+from types import ModuleType
 from typing import Any
 
 from games.rules.base import Ruleset
@@ -20,6 +23,7 @@ from . import heuristic, simulate
 from .base import Command, InfoSet
 
 PLAYOUT_CANDIDATES = 3  # commands the playout's one-ply lookahead prices where the ruleset has no `decide`
+HORIZON_CAP = 400  # commands at most in a playout to the horizon (a whole game is 200-300)
 SCALE = 10.0  # evaluation points that make a reward of tanh(1) ~ 0.76 (a won game is +-1000: +-1)
 
 
@@ -55,21 +59,58 @@ def _greedy(
     return best[1] if best is not None else None
 
 
+def step(rules: Ruleset, state: Any, players: int, rng: random.Random) -> Any | None:
+    """The world after one command of heuristic play, or None when the game is
+    over, nobody is pending, or the world refuses the command."""
+    if rules.outcome(state) is not None:
+        return None
+    pending = rules.pending(state)
+    if not pending:
+        return None
+    seat = rng.choice(pending).seat  # simultaneous choices: any order, as the table would
+    cmd = policy(rules, state, seat, players, rng)
+    return simulate.apply(rules, state, seat, cmd, rng) if cmd is not None else None
+
+
 def run(rules: Ruleset, state: Any, players: int, depth: int, rng: random.Random) -> Any:
     """The world after at most `depth` commands of heuristic play (fewer if the
     game ends, nobody is pending, or the world refuses a command)."""
     for _ in range(depth):
-        if rules.outcome(state) is not None:
-            break
-        pending = rules.pending(state)
-        if not pending:
-            break
-        seat = rng.choice(pending).seat  # simultaneous choices: any order, as the table would
-        cmd = policy(rules, state, seat, players, rng)
-        after = simulate.apply(rules, state, seat, cmd, rng) if cmd is not None else None
+        after = step(rules, state, players, rng)
         if after is None:
             break
         state = after
+    return state
+
+
+@cache
+def search_module(ruleset_id: str) -> ModuleType | None:
+    """`games/bots/<ruleset>/search.py`: the horizon of a playout and what `mcts`
+    searches (None for rulesets without one)."""
+    try:
+        return importlib.import_module(f"games.bots.{ruleset_id.replace('-', '_')}.search")
+    except ModuleNotFoundError:
+        return None
+
+
+def to_horizon(rules: Ruleset, state: Any, players: int, rng: random.Random) -> Any:
+    """The world once heuristic play has crossed the ruleset's horizon `STAGES`
+    times (the key `stage(state)` changed: a new season, another seat's turn),
+    or the game ended (at most HORIZON_CAP commands)."""
+    mod = search_module(rules.id)
+    if mod is None:
+        return run(rules, state, players, HORIZON_CAP, rng)
+    last, crossed = mod.stage(state), 0
+    for _ in range(HORIZON_CAP):
+        after = step(rules, state, players, rng)
+        if after is None:
+            break
+        state = after
+        now = mod.stage(state)
+        if now != last:
+            last, crossed = now, crossed + 1
+            if crossed >= mod.STAGES:
+                break
     return state
 
 

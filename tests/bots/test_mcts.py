@@ -1,7 +1,8 @@
 """The `mcts` bot (games/bots/mcts.py): information-set MCTS whose root starts
 from the heuristic's own choice, whose playouts follow the heuristic policy, which
-plays a ruleset's rule-based answer as it is (TRUST_DECIDE), and which returns at
-once when there is nothing to search."""
+plays a ruleset's rule-based answer as it is unless the ruleset searches that
+decision (then paired rollouts to the horizon test it: games/bots/paired.py), and
+which returns at once when there is nothing to search."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import random
 
 import pytest
 
-from games.bots import Budget, heuristic, info_set, mcts, play
+from games.bots import Budget, heuristic, info_set, mcts, paired, play, playout
 from games.rules.base import canonical_json, fold, rng_factory
 from games.rules.registry import get
 
@@ -63,16 +64,19 @@ def test_the_heuristics_choice_leads_the_root_and_the_search_plays_a_legal_comma
     rules.decide(state, seat, json.loads(canonical_json(picks[0])), rng_factory("t", 1))  # accepted
 
 
-def test_a_rule_based_answer_is_played_without_search(monkeypatch):
+def test_a_rule_based_answer_the_ruleset_does_not_search_is_played_as_it_is(monkeypatch):
     def no_search(*_args, **_kwargs):
         raise AssertionError("searched a decision the rules answer")
 
     monkeypatch.setattr(mcts, "_iterate", no_search)
+    monkeypatch.setattr(paired, "rollout", no_search)
+    searched = playout.search_module("shogun").SEARCHED
     for rules, state, seat in _positions("shogun", 3, 4):
         view, legal, worlds = _ask(rules, state, seat, 3)
         seed = random.Random(2).getrandbits(64)
         ruled = heuristic.module_for("shogun").decide(view, seat, legal, random.Random(seed), worlds)
-        if ruled is not None and len(legal.commands) + len(legal.templates) > 1:
+        several = len(legal.commands) + len(legal.templates) > 1
+        if ruled is not None and several and ruled.get("type") not in searched:
             got = mcts.choose(view, legal, random.Random(2), Budget(seconds=5.0, worlds=worlds))
             assert canonical_json(got) == canonical_json(ruled)
             return
@@ -95,3 +99,67 @@ def test_the_search_stops_when_the_leader_cannot_be_caught():
     roomy = Budget(seconds=3600.0, worlds=None)  # an hour left: a lead of 80 is not
     assert not mcts._decided(root, roomy, 100)
     assert not mcts._decided(root, Budget(iterations=5), 100)  # seeded searches run in full
+
+
+def _fake_rollouts(monkeypatch, worth):
+    """Rollouts whose reward is `worth[command's name]` plus noise shared by the
+    round's candidates (as common random numbers make it)."""
+
+    def fake(rules, world, me, cmd, seed, worlds):
+        return worth[cmd["type"]] + (seed % 1000) / 1000.0
+
+    monkeypatch.setattr(paired, "rollout", fake)
+
+
+@pytest.mark.parametrize(
+    ("worth", "expected"),
+    [
+        ({"rule": 0.0, "a": -0.1, "b": -0.2}, "rule"),  # no alternative is better: the rules' answer
+        ({"rule": 0.0, "a": 0.0, "b": 0.0}, "rule"),  # no evidence: the rules' answer
+        ({"rule": 0.0, "a": 0.1, "b": 0.3}, "b"),  # the best alternative by its paired gain
+    ],
+)
+def test_paired_rollouts_leave_the_rules_answer_only_for_a_better_alternative(monkeypatch, worth, expected):
+    _fake_rollouts(monkeypatch, worth)
+    rules, state, seat = next(_positions("rising-sun", 3, 1))
+    _, _, worlds = _ask(rules, state, seat, 3)
+    cands = [{"type": "rule"}, {"type": "a"}, {"type": "b"}]
+    assert (
+        paired.best(rules, cands, random.Random(3), Budget(iterations=30, worlds=worlds))["type"] == expected
+    )
+
+
+def test_paired_rollouts_need_a_few_rounds_before_a_switch(monkeypatch):
+    _fake_rollouts(monkeypatch, {"rule": 0.0, "a": 0.5})
+    rules, state, seat = next(_positions("rising-sun", 3, 1))
+    _, _, worlds = _ask(rules, state, seat, 3)
+    cands = [{"type": "rule"}, {"type": "a"}]
+    two_rounds = Budget(iterations=2 * len(cands), worlds=worlds)
+    assert paired.best(rules, cands, random.Random(3), two_rounds)["type"] == "rule"
+
+
+def _war_bid(players: int = 3):
+    for rules, state, seat in _positions("rising-sun", players, 2, limit=2000):
+        legal = rules.legal_commands(state, seat)
+        if any(c.get("type") == "bid" for c in legal.commands):
+            return rules, state, seat
+    pytest.fail("no war bid in this game")
+
+
+def test_a_playout_to_the_horizon_stops_when_the_season_changes():
+    rules, state, seat = _war_bid()
+    season = state["season"]
+    end = playout.to_horizon(rules, state, 3, random.Random(4))
+    assert end["season"] == season + 1 or rules.outcome(end) is not None
+    assert playout.run(rules, state, 3, 3, random.Random(4))["season"] == season  # 3 commands: still at war
+
+
+def test_a_searched_war_bid_is_reproducible_and_accepted():
+    rules, state, seat = _war_bid()
+    view, legal, worlds = _ask(rules, state, seat, 3)
+    picks = [
+        mcts.choose(view, legal, random.Random(6), Budget(iterations=30, worlds=worlds)) for _ in range(2)
+    ]
+    assert picks[0]["type"] == "bid"
+    assert canonical_json(picks[0]) == canonical_json(picks[1])
+    rules.decide(state, seat, json.loads(canonical_json(picks[0])), rng_factory("t", 1))  # accepted
