@@ -21,6 +21,7 @@ def _rows(d: dict) -> list[list[object]]:
     for r in d["results"].values():
         lo, hi = r["ci95"]
         note = f"{len(r['failures'])} failed: {r['failures'][0]}" if r["failures"] else ""
+        note = "; ".join(x for x in (note, r.get("note", "")) if x)  # e.g. a row kept from an earlier run
         rows.append(
             [
                 r["ruleset"],
