@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import runpy
 from pathlib import Path
 
@@ -22,6 +23,28 @@ def pytest_sessionstart(session):
     """The gettext catalogues are compiled, not committed (scripts/compile_messages.py)."""
     script = Path(__file__).resolve().parents[1] / "scripts" / "compile_messages.py"
     runpy.run_path(str(script), run_name="compile")["main"]()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _own_redis_database(request):
+    """Each xdist worker caches in a Redis database of its own: `cache.clear()` below is
+    FLUSHDB, and one worker's flush wiped the counters of a throttle test running in
+    the other (tests/api/test_throttles.py failed once on the PostgreSQL + Redis pass)."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    worker = getattr(request.config, "workerinput", {}).get("workerid", "")
+    location = str(settings.CACHES["default"].get("LOCATION", ""))
+    if not worker.startswith("gw") or not location.startswith("redis"):
+        yield
+        return
+    url = re.sub(r"/\d*$", "", location) + f"/{int(worker[2:]) + 1}"
+    caches = {
+        name: {**conf, "LOCATION": url} if conf.get("LOCATION") == location else conf
+        for name, conf in settings.CACHES.items()
+    }
+    with override_settings(CACHES=caches):
+        yield
 
 
 @pytest.fixture(autouse=True)
