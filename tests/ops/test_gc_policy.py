@@ -15,9 +15,13 @@ def policy(monkeypatch):
     gc.callbacks[:] = callbacks  # installed by an earlier import: start from none
     monkeypatch.setattr(gc_policy, "_state", {"installed": False, "unfrozen_at": 0.0})
     monkeypatch.setattr(gc_policy, "ENABLED", True)
+    enabled = gc.isenabled()
+    gc.disable()  # only the passes the test asks for (an automatic one would freeze in between)
     yield gc_policy
     gc.callbacks[:] = callbacks
     gc.unfreeze()
+    if enabled:
+        gc.enable()
 
 
 class Node:
@@ -44,10 +48,10 @@ def test_survivors_of_a_full_pass_are_frozen_and_periodically_handed_back(policy
     gc.collect(2)
     assert gc.get_freeze_count() >= frozen + 100  # the survivors joined the frozen
 
-    gc.collect(1)  # a younger pass freezes nothing
+    gc.collect(1)  # a younger pass freezes nothing (frozen objects may still be freed)
     after_young = gc.get_freeze_count()
     gc.collect(1)
-    assert gc.get_freeze_count() == after_young
+    assert gc.get_freeze_count() <= after_young
 
     del keep  # cycles that die frozen are not collected...
     clock[0] += policy.UNFREEZE_SECONDS
