@@ -158,6 +158,9 @@ elif _strict_bool("DB_POOL", True):
     # Under ASGI each request runs in a thread of its own, so a persistent connection
     # per thread would mean a new connection per request: use psycopg's pool instead
     # (one per process; a request borrows a connection and returns it at its end).
+    # config.postgres is Django's backend with a borrowed connection checked without
+    # a round trip when its socket shows it is healthy (config/postgres/base.py).
+    DATABASES["default"]["ENGINE"] = "config.postgres"
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 2,

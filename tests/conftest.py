@@ -65,6 +65,10 @@ def _fresh_caches(request):
         from api import stream_slots
 
         stream_slots._local.clear()
+        # ... and so do the throttles' leases (hits a process counted ahead, per key)
+        from api import throttles
+
+        throttles.forget_leases()
         # The shared throttle cache is a database table without Redis: clear it
         # where the test may touch the database (transactional tests keep rows).
         db = request.node.get_closest_marker("django_db") is not None
