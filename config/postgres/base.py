@@ -20,8 +20,8 @@ import time
 import weakref
 
 from django.core.exceptions import ImproperlyConfigured
-from django.db.backends.postgresql import base
 from django.db.backends.base.base import NO_DB_ALIAS
+from django.db.backends.postgresql import base
 from psycopg import OperationalError, pq
 from psycopg_pool import ConnectionPool
 
