@@ -91,16 +91,20 @@ class Prepared:
     def __call__(self, *values: Any) -> list:
         """The instances the queryset built from `values` would give, in its order."""
         connection = connections[DEFAULT_DB_ALIAS]
+        plan = self.plan(values, connection)
+        if plan is None:  # not compiled (yet): the ORM's way
+            return list(self.build(*values))
+        with connection.cursor() as cursor:
+            cursor.execute(plan.sql, plan.bind([_prep(v, connection) for v in values]))
+            rows = cursor.fetchall()
+        return plan.instances(rows, connection)
+
+    def plan(self, values: tuple, connection) -> _Plan | None:
+        """The compiled shape for this connection, or None where the ORM must run it."""
         plan = self._plans.get(id(connection), False)
         if plan is False:
             plan = self._compile(values, connection)
-        if plan is None or plan is False:  # not compiled (yet): the ORM's way
-            return list(self.build(*values))
-        params = plan.bind([_prep(v, connection) for v in values])
-        with connection.cursor() as cursor:
-            cursor.execute(plan.sql, params)
-            rows = cursor.fetchall()
-        return plan.instances(rows, connection)
+        return plan or None
 
     def _compile(self, values: tuple, connection) -> _Plan | None | bool:
         """Compile the shape, or None when its parameters cannot be told from its
@@ -123,3 +127,26 @@ class Prepared:
         with self._lock:
             self._plans[id(connection)] = plan  # the plan holds the connection: ids stay unique
         return plan
+
+
+def together(*reads: tuple[Prepared, tuple]) -> list[list]:
+    """Several reads, `(prepared, values)` each, in one round trip: on PostgreSQL
+    their statements go out in one pipeline and the rows of all come back at once
+    (a request that needs the game and its seats waits for the database once, not
+    twice). Elsewhere, or while a shape is not compiled, one after the other."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    plans = [query.plan(values, connection) for query, values in reads]
+    if connection.vendor != "postgresql" or any(plan is None for plan in plans):
+        return [query(*values) for query, values in reads]
+    connection.ensure_connection()
+    cursors = [connection.cursor() for _ in reads]
+    try:
+        with connection.wrap_database_errors, connection.connection.pipeline():
+            for cursor, plan, (_query, values) in zip(cursors, plans, reads, strict=True):
+                cursor.execute(plan.sql, plan.bind([_prep(v, connection) for v in values]))
+        return [
+            plan.instances(cursor.fetchall(), connection) for cursor, plan in zip(cursors, plans, strict=True)
+        ]
+    finally:
+        for cursor in cursors:
+            cursor.close()

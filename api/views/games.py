@@ -139,7 +139,7 @@ class GameView(APIView):
         tags=["lobby"],
     )
     def get(self, request, game_id):
-        return Response(game_json(lobby.get_game(game_id, request.user), request.user))
+        return Response(game_json(lobby.get_game(game_id, request.user, seats="users"), request.user))
 
 
 class SeatsView(APIView):

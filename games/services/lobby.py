@@ -184,14 +184,16 @@ SYSTEM = _System()
 _UNSAID = object()
 
 
-def get_game(game_id, user=_UNSAID) -> Game:
+def get_game(game_id, user=_UNSAID, seats: str | None = None) -> Game:
     """The game, or NotFound for unknown and malformed ids alike (never a 500).
 
     A private game is found only for its seated players (or `SYSTEM`): to anyone
     else it does not exist, so its id, status and existence do not leak (404, not
-    403). A caller that does not say who asks gets public games only."""
+    403). A caller that does not say who asks gets public games only. `seats`:
+    read the seats with the game, in one round trip (services/prepared.py: only
+    for requests that do not change seats)."""
     try:
-        game = prepared.game(uuid.UUID(str(game_id)))
+        game = prepared.game(uuid.UUID(str(game_id)), seats=seats)
     except ValueError as exc:
         raise NotFound("no such game", code=ErrorCode.GAME_NOT_FOUND) from exc
     if game is None:
@@ -201,11 +203,11 @@ def get_game(game_id, user=_UNSAID) -> Game:
     return game
 
 
-def lock_game(game_id, user=_UNSAID) -> Game:
+def lock_game(game_id, user=_UNSAID, seats: str | None = None) -> Game:
     """The game row locked for this transaction (one query), or NotFound; a
-    private game is found only as `get_game` finds it."""
+    private game is found only as `get_game` finds it (`seats` as there)."""
     try:
-        game = prepared.game(uuid.UUID(str(game_id)), lock=True)
+        game = prepared.game(uuid.UUID(str(game_id)), lock=True, seats=seats)
     except ValueError:
         game = None
     if game is None or (game.private and not (user is SYSTEM or is_seated(game, user))):
@@ -216,7 +218,11 @@ def lock_game(game_id, user=_UNSAID) -> Game:
 def is_seated(game: Game, user) -> bool:
     """Whether `user` created the game or holds a seat in it."""
     uid = getattr(user, "id", None)
-    return uid is not None and (game.creator_id == uid or game.seats.filter(user_id=uid).exists())
+    if uid is None or game.creator_id == uid:
+        return uid is not None
+    if getattr(game, "_read_seats", None) is not None:  # read with the game: no query
+        return any(s.user_id == uid for s in prepared.seats(game))
+    return game.seats.filter(user_id=uid).exists()
 
 
 def is_invited(game: Game, user) -> bool:

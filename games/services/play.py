@@ -68,7 +68,8 @@ def submit(
         if found is not None:
             return found
     with transaction.atomic():
-        game = lock_game(game_id, user)  # one query: the game is read under the lock only
+        # one round trip: the game under the lock, and its seats (read after the lock)
+        game = lock_game(game_id, user, seats="plain")
         if idempotency_key:  # a concurrent twin may have committed while we waited for the lock
             found = _receipt(game, user, idempotency_key, body_hash)
             if found is not None:

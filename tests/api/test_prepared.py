@@ -4,8 +4,9 @@ transaction; a shape whose parameters are not its values runs through the ORM.""
 
 import uuid
 
+import psycopg
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 
 from accounts.models import Profile
 from events import store as events_store
@@ -88,3 +89,46 @@ def test_equal_values_wait_for_a_call_that_tells_them_apart(running_game):
     assert [s.index for s in between(0, 1)] == [0, 1]
     assert [s.index for s in between(1, 1)] == [1]  # compiled now: the right value in each slot
     assert list(between._plans.values())[0] is not None
+
+
+def test_the_game_read_with_its_seats_equals_two_reads(running_game, django_assert_num_queries):
+    """prepared.game(..., seats=...): the same rows as the two reads, and later
+    seats(game) calls answer from them without a query."""
+    gid = uuid.UUID(running_game["id"])
+    for kind in ("plain", "users", "plain"):
+        got = prepared.game(gid, seats=kind)
+        assert _fields(got) == _fields(Game.objects.get(id=gid))
+        with django_assert_num_queries(0):
+            seats = prepared.seats(got, with_users=kind == "users")
+            assert all(s.game is got for s in seats)
+            names = [s.user.username for s in seats] if kind == "users" else None
+        if names is not None:
+            assert names == [s.user.username for s in Seat.objects.filter(game_id=gid).select_related("user")]
+        assert [_fields(s) for s in seats] == [_fields(s) for s in Seat.objects.filter(game_id=gid)]
+    plain = prepared.game(gid, seats="plain")
+    with django_assert_num_queries(1):  # plain seats do not answer for seats with users
+        prepared.seats(plain, with_users=True)
+    assert prepared.game(uuid.uuid4(), seats="users") is None
+
+
+def test_reads_together_go_to_postgresql_in_one_pipeline(running_game):
+    """events.prepared.together: both statements are sent in one pipeline (so
+    the request waits for the server once), and give what the reads give apart."""
+    if connection.vendor != "postgresql":
+        pytest.skip("a pipeline is PostgreSQL's")
+    gid = uuid.UUID(running_game["id"])
+    reads = ((prepared._game, (gid,)), (prepared._seats, (gid,)))
+    piped = []
+
+    def record(execute, sql, params, many, context):
+        piped.append(connection.connection.pgconn.pipeline_status == psycopg.pq.PipelineStatus.ON)
+        return execute(sql, params, many, context)
+
+    apart = [query(*values) for query, values in reads]  # compiled, too
+    with connection.execute_wrapper(record):
+        apart = [query(*values) for query, values in reads]
+        assert piped == [False, False]
+        piped.clear()
+        together = prepared.together(*reads)
+    assert piped == [True, True]
+    assert [[_fields(x) for x in rows] for rows in together] == [[_fields(x) for x in rows] for rows in apart]
