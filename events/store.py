@@ -18,7 +18,7 @@ import json
 import pickle
 import time
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -85,8 +85,15 @@ class Recorded:
     hash: str
 
 
+Statement = tuple[str, Sequence[Any]]  # SQL with %s placeholders, and its parameters
+
+
 def append(
-    stream: uuid.UUID, expected_version: int, events: Iterable[NewEvent], prev_hash: str | None = None
+    stream: uuid.UUID,
+    expected_version: int,
+    events: Iterable[NewEvent],
+    prev_hash: str | None = None,
+    then: Callable[[list[Recorded]], Sequence[Statement]] | None = None,
 ) -> list[Recorded]:
     """Append after `expected_version`. `prev_hash` is the hash of the event at
     `expected_version` when the caller already knows it (the game row keeps the
@@ -98,7 +105,12 @@ def append(
     Everything is computed before the database is touched (hashes, JSON text,
     the row tuples); then one multi-row INSERT is the only statement, sent in
     the same round trip as the transaction's BEGIN when it is the first. The
-    salt rule is checked first: a refused batch writes nothing."""
+    salt rule is checked first: a refused batch writes nothing.
+
+    `then(rows)` gives statements of the caller's to run right after the INSERT,
+    in the same round trip on PostgreSQL (the game service moves its row's
+    version and chain head there: they depend on the rows' hashes). A conflict
+    stops them: PostgreSQL skips the rest of a pipeline after an error."""
     events = list(events)
     check_salts(expected_version, events)
     if prev_hash is None or (expected_version == 0) != (prev_hash == GENESIS_HASH):
@@ -119,7 +131,7 @@ def append(
         texts.append((payload_text, _json(e.actor), _json(e.cause), _json(vis)))
         prev = h
     if rows:
-        _insert(rows, texts)
+        _insert(rows, texts, then(rows) if then is not None else ())
     return rows
 
 
@@ -172,7 +184,7 @@ def _insert_sql(vendor: str, n: int) -> str:
     return f'INSERT INTO "{table}" ({cols}) VALUES ' + ", ".join([one] * n)
 
 
-def _insert(rows: list[Recorded], texts: list) -> None:
+def _insert(rows: list[Recorded], texts: list, after: Sequence[Statement] = ()) -> None:
     """One INSERT of prepared tuples. JSON goes in as the canonical text the
     hash was computed over (cast to jsonb on PostgreSQL), so it is encoded
     once. On PostgreSQL the statement rides in a pipeline: when it opens the
@@ -202,26 +214,29 @@ def _insert(rows: list[Recorded], texts: list) -> None:
     sql = _insert_sql(conn.vendor, len(rows))
     try:
         if conn.vendor == "postgresql":
-            _pg_execute(conn, sql, params)
+            _pg_execute(conn, [(sql, params), *after])
         else:
             with conn.cursor() as cur:
-                cur.execute(sql, params)
+                for statement, values in [(sql, params), *after]:
+                    cur.execute(statement, values)
     except (IntegrityError, UniqueViolation) as exc:
         # The caller's transaction is unusable now (PostgreSQL); it rolls back as
         # this propagates. The current version is read by the caller afterwards.
         raise VersionConflict(rows[0].seq) from exc
 
 
-def _pg_execute(conn, sql: str, params: list) -> None:
-    """A server-side-bound psycopg cursor (Django's is client-side, which can
-    neither pipeline nor prepare), still listed in Django's query log when it
-    keeps one (tests counting queries see the INSERT)."""
+def _pg_execute(conn, statements: Sequence[Statement]) -> None:
+    """Statements in one pipeline, through a server-side-bound psycopg cursor
+    (Django's is client-side, which cannot prepare), still listed in Django's
+    query log when it keeps one (tests counting queries see each)."""
     conn.ensure_connection()
     start = time.monotonic()
     with conn.wrap_database_errors, psycopg.Cursor(conn.connection) as cur, conn.connection.pipeline():
-        cur.execute(sql, params, prepare=True)
+        for sql, params in statements:
+            cur.execute(sql, params, prepare=True)
     if conn.queries_logged:
-        conn.queries_log.append({"sql": sql, "time": f"{time.monotonic() - start:.3f}"})
+        took = f"{time.monotonic() - start:.3f}"
+        conn.queries_log.extend({"sql": sql, "time": took} for sql, _ in statements)
 
 
 # The feed's, the streams' and the state loader's reads, compiled once (events/prepared.py).

@@ -7,8 +7,10 @@ connection the server has closed (a restart, `pg_terminate_backend`, an idle
 timeout) has the server's FATAL notice or an end-of-file waiting on its socket,
 while a healthy idle connection has nothing to read. So the socket is polled
 (no I/O), and the query check runs only when something is waiting there, when the
-connection's state is not idle, or when it has rested longer than
-`IDLE_CHECK_SECONDS` since it was last handed back. A server that vanishes without
+connection's state is not idle, or when it was last lent more than
+`IDLE_CHECK_SECONDS` ago. (The time is taken when lending, not when handed back:
+psycopg's pool runs a `reset` callback in a worker thread, handing every
+connection back asynchronously.) A server that vanishes without
 closing its sockets (a host crash) is found by neither check before the request's
 first query fails, as before.
 """
@@ -27,12 +29,7 @@ from psycopg_pool import ConnectionPool
 
 IDLE_CHECK_SECONDS = 5.0  # a connection rested longer than this is checked with a query
 
-_returned: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # connection -> monotonic time
-
-
-def _stamp(conn) -> None:
-    """The pool's reset callback: when the connection was last handed back."""
-    _returned[conn] = time.monotonic()
+_lent: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # connection -> monotonic time
 
 
 def _waiting(fd: int) -> bool:
@@ -45,16 +42,18 @@ def check(conn) -> None:
     """Raise if the connection cannot be used (the pool then replaces it)."""
     if conn.closed or conn.pgconn.status != pq.ConnStatus.OK:
         raise OperationalError("the connection is closed")
-    rested = time.monotonic() - _returned.get(conn, float("-inf"))
+    now = time.monotonic()
+    rested = now - _lent.get(conn, float("-inf"))
     idle = conn.pgconn.transaction_status == pq.TransactionStatus.IDLE
     if not idle or rested > IDLE_CHECK_SECONDS or _waiting(conn.pgconn.socket):
         ConnectionPool.check_connection(conn)
+    _lent[conn] = now
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
     @property
     def pool(self):
-        """As Django's (5.2), with `check` and `reset` above when health checks are on."""
+        """As Django's (5.2), with `check` above when health checks are on."""
         pool_options = self.settings_dict["OPTIONS"].get("pool")
         if self.alias == NO_DB_ALIAS or not pool_options:
             return None
@@ -64,7 +63,6 @@ class DatabaseWrapper(base.DatabaseWrapper):
             options = {} if pool_options is True else dict(pool_options)
             if self.settings_dict["CONN_HEALTH_CHECKS"]:
                 options.setdefault("check", check)
-                options.setdefault("reset", _stamp)
             connect_kwargs = self.get_connection_params()
             connect_kwargs["autocommit"] = True  # Django sets it as it needs later, as its own pool does
             pool = ConnectionPool(

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from django.db import connections, router
+
 from events import store
 from events.codec import platform_salt
 
@@ -30,8 +32,20 @@ def commit(game: Game, events: list[store.NewEvent], fold: Callable[[list], Any]
     transaction). `fold(rows)` gives the engine state after them; `changes`
     are further fields of the game row saved with the new version."""
     old = game.version
+    fields = ["version", "chain_head", *changes]
+    queue = hooks.claim_work(game)
+    if queue:
+        fields.append("work_queued_at")
+
+    def move_row(rows: list[store.Recorded]) -> list[store.Statement]:
+        """The row's new version and chain head, sent with the events' INSERT."""
+        game.version, game.chain_head = rows[-1].seq, rows[-1].hash
+        for name, value in changes.items():
+            setattr(game, name, value)
+        return [row_update(game, fields)]
+
     try:
-        rows = store.append(game.id, old, events, prev_hash=game.chain_head or None)
+        rows = store.append(game.id, old, events, prev_hash=game.chain_head or None, then=move_row)
     except store.VersionConflict as exc:
         raise Conflict(
             f"the game moved on to version {exc.current}",
@@ -45,17 +59,21 @@ def commit(game: Game, events: list[store.NewEvent], fold: Callable[[list], Any]
             f"nothing was written and the failure was logged"
         ) from exc
     state = fold(rows)
-    game.version, game.chain_head = rows[-1].seq, rows[-1].hash
-    for name, value in changes.items():
-        setattr(game, name, value)
-    fields = ["version", "chain_head", *changes]
-    queue = hooks.claim_work(game)
-    if queue:
-        fields.append("work_queued_at")
-    game.save(update_fields=fields)
     maybe_snapshot(game, old, game.version, state)
     hooks.after_commit(game, state, rows, queue)
     return rows
+
+
+def row_update(game: Game, fields: list[str]) -> store.Statement:
+    """`game.save(update_fields=fields)` as one statement, without the ORM's
+    per-save machinery (Game has no save signals and no save() of its own)."""
+    connection = connections[router.db_for_write(Game)]
+    quote, meta = connection.ops.quote_name, Game._meta
+    columns = [meta.get_field(name) for name in fields]
+    sets = ", ".join(f"{quote(column.column)} = %s" for column in columns)
+    params = [column.get_db_prep_save(getattr(game, column.attname), connection) for column in columns]
+    params.append(meta.pk.get_db_prep_value(game.pk, connection))
+    return f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s", params
 
 
 def new_event(

@@ -2,7 +2,7 @@ import dataclasses
 import uuid
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from events import store
 from events.codec import GENESIS_HASH, chain_hash, upcast
@@ -145,3 +145,43 @@ def test_snapshots_roundtrip_and_pick_latest_below_target():
     assert store.latest_snapshot(s, 1) == (20, {"v": 20})
     assert store.latest_snapshot(s, 1, upto=15) == (10, {"v": 10})
     assert store.latest_snapshot(s, 2) is None and Snapshot.objects.count() == 2
+
+
+def _snapshot_row(stream, rows) -> list[store.Statement]:
+    """A caller's statement that depends on the rows (as the game row's chain head does)."""
+    table = Snapshot._meta.db_table
+    sql = (
+        f"INSERT INTO {table} (stream, version, rules_version, state, created_at) VALUES (%s, %s, %s, %s, %s)"
+    )
+    field = Snapshot._meta.get_field
+    params = [
+        field("stream").get_db_prep_save(stream, connection),
+        rows[-1].seq,
+        7,
+        b"",
+        field("created_at").get_db_prep_save(rows[-1].recorded_at, connection),
+    ]
+    return [(sql, params)]
+
+
+def test_then_statements_run_with_the_insert_and_see_the_rows():
+    s = uuid.uuid4()
+    seen = []
+
+    def then(rows):
+        seen.append([(r.seq, r.hash) for r in rows])
+        return _snapshot_row(s, rows)
+
+    rows = store.append(s, 0, [ev(), ev(1)], then=then)
+    assert seen == [[(r.seq, r.hash) for r in rows]]
+    assert list(Snapshot.objects.filter(stream=s).values_list("version", "rules_version")) == [(2, 7)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_conflict_stops_the_then_statements_with_the_events():
+    s = uuid.uuid4()
+    store.append(s, 0, [ev()])
+    with pytest.raises(store.VersionConflict), transaction.atomic():
+        store.append(s, 0, [ev()], then=lambda rows: _snapshot_row(s, rows))
+    assert StoredEvent.objects.filter(stream=s).count() == 1
+    assert not Snapshot.objects.filter(stream=s).exists()
