@@ -70,7 +70,8 @@ def test_a_connection_the_server_closed_is_replaced(pooled, query_checks):
     with pooled.pool.connection() as other:  # a connection of the same pool, held meanwhile
         killer = other.execute("SELECT pg_backend_pid()").fetchone()[0]
         for pid in pids - {killer}:
-            other.execute("SELECT pg_terminate_backend(%s)", (pid,))
+            # with a timeout it returns once the backend has exited (its socket closed)
+            other.execute("SELECT pg_terminate_backend(%s, 10000)", (pid,))
     for _ in range(4):  # every connection lent afterwards works
         assert _pid() not in pids - {killer}
         pooled.close()
