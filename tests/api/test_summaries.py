@@ -9,7 +9,7 @@ import random
 import pytest
 
 from games.models import Game
-from games.services import audit, reading
+from games.services import audit, lobby, reading
 from games.services import state as state_mod
 from games.services.state import load_state, rules_for
 from tests.audit import driver
@@ -27,7 +27,10 @@ def _until(game, kind: str, rnd) -> None:
     raise AssertionError(f"no {kind} prompt")
 
 
-def test_a_secret_bid_is_summarized_for_its_bidder_only():
+def test_a_secret_bid_is_summarized_for_its_bidder_only(monkeypatch):
+    # A fixed game seed: with a random one, about one game in thirty leaves the
+    # bidder without the coin the bid below needs, and the bid is refused.
+    monkeypatch.setattr(lobby.secrets, "token_hex", lambda nbytes=32: "0" * 64)
     game = driver.new_game("rising-sun", 3, names=("hana", "kenji", "mitsu"))
     rnd = random.Random(3)
     _until(game, "war_bid", rnd)
