@@ -53,12 +53,14 @@ def gains(
     out: list[list[float]] = [[] for _ in cands]
     alive = list(range(len(cands)))
     phases = max(1, math.ceil(math.log2(len(cands) - 1))) if len(cands) > HALVE_FROM else 1
-    done, phase = 0, 1
-    while done == 0 or not budget.spent(done):
+    done, phase, lap = 0, 1, 0.0
+    while done == 0 or not (budget.spent(done) or _no_room(budget, lap)):
+        started = time.perf_counter()
         world = worlds.sample(rng)
         seed = rng.getrandbits(64)
         rewards = {i: rollout(rules, world, me, cands[i], seed, worlds) for i in alive}
         done += len(alive)
+        lap = time.perf_counter() - started
         if rewards[0] is not None:
             for i in alive[1:]:
                 r = rewards[i]
@@ -68,6 +70,14 @@ def gains(
             alive = _halved(alive, out)
             phase += 1
     return out, alive
+
+
+def _no_room(budget: Budget, lap: float) -> bool:
+    """On the clock: another round as long as the last would overrun the budget
+    (a 5-player plan's round is a quarter of a second)."""
+    if budget.iterations is not None:
+        return False
+    return time.perf_counter() - budget.started + lap > budget.seconds
 
 
 def _share(budget: Budget, done: int) -> float:

@@ -46,12 +46,16 @@ def test_a_bid_variant_bids_a_chest_the_seat_can_pay(planning):
     assert variants.bids(view, 0, own) == []
 
 
-def test_swaps_come_best_static_value_first(planning):
+def test_swaps_across_kinds_of_action_come_first_best_static_value_first(planning):
     view = RULES.view(planning, 0)
     own = plan.build_plan(view, 0, random.Random(1))
     table = {(a, p): v for v, a, p in plan.values(view, 0)}
-    worth = [variants._static(s["spaces"], table) for s in variants.swaps(view, 0, own)]
-    assert worth == sorted(worth, reverse=True)
+    keys = []
+    for alt in variants.swaps(view, 0, own):
+        a, b = (k for k in alt["spaces"] if alt["spaces"][k] != own["spaces"][k])
+        assert {a, b} != {"attackA", "attackB"}  # the same attack a step later
+        keys.append((variants._kind(a) == variants._kind(b), -variants._static(alt["spaces"], table)))
+    assert keys == sorted(keys) and not keys[0][0]
 
 
 def test_only_a_plan_has_variants(planning):

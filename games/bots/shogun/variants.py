@@ -30,19 +30,29 @@ def _swapped(spaces: dict[str, Any], a: str, b: str) -> dict[str, Any]:
     return out
 
 
+def _kind(action: str) -> str:
+    """What an action space does: build, collect, recruit or attack."""
+    a = data.ACTIONS[action]
+    return next(k for k in ("build", "collect", "armies", "move") if k in a)
+
+
 def swaps(view: View, seat: int, own: Command) -> list[Command]:
-    """Plans with two action spaces' cards swapped (at least one a province), best
-    static value first."""
+    """Plans with two action spaces' cards swapped (at least one a province): swaps
+    across kinds of action first (a build traded for a recruit changes the season
+    more than a castle traded for a temple), best static value first within each;
+    the two attack spaces never trade (the same attack, a step later)."""
     spaces = own["spaces"]
     table = {(a, p): v for v, a, p in plan.values(view, seat)}
     scored = []
     for a, b in combinations(data.ACTION_IDS, 2):
         if not (data.is_province(spaces.get(a)) or data.is_province(spaces.get(b))):
             continue
+        if _kind(a) == _kind(b) == "move":
+            continue
         alt = _swapped(spaces, a, b)
-        scored.append((-_static(alt, table), a, b, alt))
-    scored.sort(key=lambda x: x[:3])
-    return [{"type": "plan", "spaces": alt} for _, _, _, alt in scored]
+        scored.append((_kind(a) == _kind(b), -_static(alt, table), a, b, alt))
+    scored.sort(key=lambda x: x[:4])
+    return [{"type": "plan", "spaces": alt} for *_, alt in scored]
 
 
 def bids(view: View, seat: int, own: Command) -> list[Command]:
