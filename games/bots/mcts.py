@@ -107,7 +107,7 @@ def choose(view: Mapping[str, Any], legal: LegalSet, rng: random.Random, budget:
     if len(root_cmds) <= 1:
         return root_cmds[0] if root_cmds else None
     if ruled:
-        tested = _tested(rules, root_cmds, rng)
+        tested = _tested(rules, view, me, root_cmds, rng)
         return paired.best(rules, tested, rng, budget) if len(tested) > 1 else root_cmds[0]
     root = Node(seat=me, commands={f"{me}:{canonical_json(c)}": c for c in root_cmds})
     done = 0
@@ -120,14 +120,20 @@ def choose(view: Mapping[str, Any], legal: LegalSet, rng: random.Random, budget:
     return root.commands[max(visited)[2]]
 
 
-def _tested(rules: Ruleset, root_cmds: list[Command], rng: random.Random) -> list[Command]:
-    """The rules' answer, then up to WIDTH - 1 other candidates of its type, where
-    the ruleset searches that type (games/bots/<ruleset>/search.py); else the
-    answer alone (played as it is)."""
+def _tested(
+    rules: Ruleset, view: Mapping[str, Any], me: int, root_cmds: list[Command], rng: random.Random
+) -> list[Command]:
+    """The rules' answer, then up to WIDTH - 1 alternatives, where the ruleset
+    searches that type (games/bots/<ruleset>/search.py): the ruleset's own
+    `variants` of the answer where it has them, else other candidates of its type;
+    else the answer alone (played as it is)."""
     mod = playout.search_module(rules.id)
     own = root_cmds[0]
     if mod is None or own.get("type") not in mod.SEARCHED:
         return [own]
+    alts = mod.variants(view, me, own, mod.WIDTH, rng) if hasattr(mod, "variants") else []
+    if alts:
+        return [own, *alts]
     others = [c for c in root_cmds[1:] if c.get("type") in mod.SEARCHED]
     return [own, *rng.sample(others, min(len(others), mod.WIDTH - 1))]
 

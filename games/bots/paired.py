@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,6 +27,7 @@ from .base import Budget, Command, InfoSet
 
 Z = 1.0  # standard errors by which an alternative must beat the rules' answer
 MIN_ROUNDS = 3  # rounds before any switch (a standard error of 2 samples says little)
+HALVE_FROM = 4  # candidates from which the alternatives are halved as the budget runs
 
 
 def rollout(rules: Ruleset, world: Any, me: int, cmd: Command, seed: int, worlds: InfoSet) -> float | None:
@@ -39,23 +41,56 @@ def rollout(rules: Ruleset, world: Any, me: int, cmd: Command, seed: int, worlds
     return playout.reward(rules, end, me)
 
 
-def gains(rules: Ruleset, cands: Sequence[Command], rng: random.Random, budget: Budget) -> list[list[float]]:
-    """Per alternative (index 1 on), its paired gains over the first candidate."""
+def gains(
+    rules: Ruleset, cands: Sequence[Command], rng: random.Random, budget: Budget
+) -> tuple[list[list[float]], list[int]]:
+    """Per alternative (index 1 on), its paired gains over the first candidate, and
+    the candidates still played at the end. With more than HALVE_FROM candidates, successive halving: the budget is cut
+    into phases, and after each the worse half of the alternatives (by mean
+    gain) stops being played, so the close ones get the rounds."""
     assert budget.worlds is not None
     worlds, me = budget.worlds, budget.worlds.seat
     out: list[list[float]] = [[] for _ in cands]
-    done = 0
-    while done == 0 or not budget.spent(done):
+    alive = list(range(len(cands)))
+    phases = max(1, math.ceil(math.log2(len(cands) - 1))) if len(cands) > HALVE_FROM else 1
+    done, phase, lap = 0, 1, 0.0
+    while done == 0 or not (budget.spent(done) or _no_room(budget, lap)):
+        started = time.perf_counter()
         world = worlds.sample(rng)
         seed = rng.getrandbits(64)
-        rewards = [rollout(rules, world, me, c, seed, worlds) for c in cands]
-        done += len(cands)
-        if rewards[0] is None:
-            continue
-        for i, r in enumerate(rewards[1:], 1):
-            if r is not None:
-                out[i].append(r - rewards[0])
-    return out
+        rewards = {i: rollout(rules, world, me, cands[i], seed, worlds) for i in alive}
+        done += len(alive)
+        lap = time.perf_counter() - started
+        if rewards[0] is not None:
+            for i in alive[1:]:
+                r = rewards[i]
+                if r is not None:
+                    out[i].append(r - rewards[0])
+        if phase < phases and _share(budget, done) >= phase / phases:
+            alive = _halved(alive, out)
+            phase += 1
+    return out, alive
+
+
+def _no_room(budget: Budget, lap: float) -> bool:
+    """On the clock: another round as long as the last would overrun the budget
+    (a 5-player plan's round is a quarter of a second)."""
+    if budget.iterations is not None:
+        return False
+    return time.perf_counter() - budget.started + lap > budget.seconds
+
+
+def _share(budget: Budget, done: int) -> float:
+    """How much of the budget is spent (rollouts or time)."""
+    if budget.iterations is not None:
+        return done / max(1, budget.iterations)
+    return (time.perf_counter() - budget.started) / max(budget.seconds, 1e-9)
+
+
+def _halved(alive: list[int], out: list[list[float]]) -> list[int]:
+    """The first candidate and the better half of the alternatives still played."""
+    rest = sorted(alive[1:], key=lambda i: -sum(out[i]) / max(1, len(out[i])))
+    return [0, *sorted(rest[: max(1, (len(rest) + 1) // 2)])]
 
 
 def _lower(xs: list[float]) -> float:
@@ -69,7 +104,7 @@ def _lower(xs: list[float]) -> float:
 
 def best(rules: Ruleset, cands: Sequence[Command], rng: random.Random, budget: Budget) -> Command:
     """The first candidate unless an alternative beats it with confidence."""
-    paired = gains(rules, cands, rng, budget)
-    scored = [(_lower(xs), i) for i, xs in enumerate(paired) if i]
+    paired, alive = gains(rules, cands, rng, budget)
+    scored = [(_lower(paired[i]), i) for i in alive[1:]]
     top = max(scored, default=(-math.inf, 0))
     return cands[top[1]] if top[0] > 0 else cands[0]

@@ -115,5 +115,10 @@ def to_horizon(rules: Ruleset, state: Any, players: int, rng: random.Random) -> 
 
 
 def reward(rules: Ruleset, state: Any, seat: int) -> float:
-    """The evaluation for `seat`, squashed into [-1, 1]."""
+    """The seat's reward in [-1, 1]: the search module's own `reward` where it has
+    one (e.g. a forecast of the final scores), else the heuristic's evaluation
+    squashed."""
+    own = getattr(search_module(rules.id), "reward", None)
+    if own is not None:
+        return float(own(state, seat))
     return math.tanh(heuristic.evaluator(rules)(state, seat) / SCALE)

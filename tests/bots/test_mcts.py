@@ -163,3 +163,19 @@ def test_a_searched_war_bid_is_reproducible_and_accepted():
     assert picks[0]["type"] == "bid"
     assert canonical_json(picks[0]) == canonical_json(picks[1])
     rules.decide(state, seat, json.loads(canonical_json(picks[0])), rng_factory("t", 1))  # accepted
+
+
+def test_successive_halving_spends_the_rounds_on_the_close_alternatives(monkeypatch):
+    worth = {"rule": 0.0, **{f"a{i}": -0.1 * i for i in range(1, 7)}, "best": 0.2}
+    _fake_rollouts(monkeypatch, worth)
+    rules, state, seat = next(_positions("rising-sun", 3, 1))
+    _, _, worlds = _ask(rules, state, seat, 3)
+    cands = [{"type": k} for k in worth]
+    budget = Budget(iterations=240, worlds=worlds)
+    gains, alive = paired.gains(rules, cands, random.Random(3), budget)
+    assert alive[0] == 0 and cands[alive[-1]]["type"] == "best" and len(alive) < len(cands)
+    rounds = {cands[i]["type"]: len(xs) for i, xs in enumerate(gains)}
+    assert rounds["best"] > rounds["a6"]  # the worst alternative was dropped early
+    assert (
+        paired.best(rules, cands, random.Random(3), Budget(iterations=240, worlds=worlds))["type"] == "best"
+    )
