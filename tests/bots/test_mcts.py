@@ -138,6 +138,27 @@ def test_paired_rollouts_need_a_few_rounds_before_a_switch(monkeypatch):
     assert paired.best(rules, cands, random.Random(3), two_rounds)["type"] == "rule"
 
 
+def test_paired_rollouts_on_the_clock_stop_inside_a_round(monkeypatch):
+    """A round is checked between its rollouts: a slow round cannot carry the
+    decision far past its time, and an unfinished round is not counted."""
+    calls = []
+
+    def slow(rules, world, me, cmd, seed, worlds):
+        calls.append(cmd["type"])
+        clock.append(clock[-1] + 0.4)  # each rollout takes 0.4 s of the fake clock
+        return {"rule": 0.0, "a": 0.5, "b": 0.6, "c": 0.7}[cmd["type"]]
+
+    clock = [0.0]
+    monkeypatch.setattr(paired, "rollout", slow)
+    monkeypatch.setattr(paired.time, "perf_counter", lambda: clock[-1])
+    rules, state, seat = next(_positions("rising-sun", 3, 1))
+    _, _, worlds = _ask(rules, state, seat, 3)
+    cands = [{"type": t} for t in ("rule", "a", "b", "c")]
+    budget = Budget(seconds=1.0, worlds=worlds, started=0.0)
+    assert paired.best(rules, cands, random.Random(3), budget)["type"] == "rule"  # no round finished
+    assert len(calls) == 3 and clock[-1] <= 1.0 + 0.4  # stopped at the first rollout past the budget
+
+
 def _war_bid(players: int = 3):
     for rules, state, seat in _positions("rising-sun", players, 2, limit=2000):
         legal = rules.legal_commands(state, seat)
