@@ -17,6 +17,14 @@ each owning --games/--clients games, loop over their games for --seconds:
 
 A finished game is replaced by a new one (its setup requests are not counted).
 
+--rate R paces the mixed run: together the clients offer R cycles/s (each client
+one cycle every clients / R seconds, from a random phase), as people and bots
+that pause do. Without it every client starts its next cycle at once, which
+measures capacity: there the latency is queueing set by the client count alone
+(Little's law: mean = clients / request rate), so the latency goal is judged
+on a paced run at the goal's rate, which also records how late each cycle
+started (a server that cannot keep up shows there, not in unsent requests).
+
 --mode post-only measures commands alone (issue 11 item 4: clients that already
 know the legal commands): rounds of two phases, every client in step (barriers).
 Refill (not timed, nothing else runs): each client asks, for each of its games,
@@ -159,13 +167,27 @@ def play(
     counters: dict[str, int],
     lock: threading.Lock,
     seed: int,
+    period: float | None = None,
 ) -> None:
+    """One client's cycles. With `period` (seconds per cycle) the client paces
+    itself: cycle k starts at start + phase + k × period (a random phase, so the
+    clients do not start in step), or at once when it is behind; how late each
+    cycle started is recorded as "cycle start lateness", so a server that cannot
+    keep up shows as lateness instead of hiding in unsent requests."""
     c = Client(base, stats)
     setup_client = Client(base)  # replacement games: not timed
     rnd = random.Random(seed)
     local: dict[str, int] = defaultdict(int)
     i = 0
+    first = time.perf_counter() + (rnd.uniform(0, period) if period else 0.0)
     while not stop.is_set() and games:
+        if period:
+            due = first + i * period
+            wait = due - time.perf_counter()
+            if wait > 0 and stop.wait(wait):
+                break
+            lateness = max(0.0, -wait)
+            stats["cycle start lateness"].append(lateness)
         g = games[i % len(games)]
         i += 1
         st, meta = c.request("GET", f"/games/{g['id']}", g["tokens"][0], kind="GET game")
@@ -394,6 +416,13 @@ def main() -> int:
         help="asgi: uvicorn workers, as make run and compose serve (default); gthread: threaded WSGI",
     )
     ap.add_argument(
+        "--rate",
+        type=float,
+        default=None,
+        help="mixed mode: cycles/s offered by all clients together, each pacing itself "
+        "(default: none, every client starts its next cycle at once: the server's capacity)",
+    )
+    ap.add_argument(
         "--mode",
         choices=["mixed", "post-only"],
         default="mixed",
@@ -522,7 +551,9 @@ def setup_games(base: str, users: list, ruleset: str, n: int) -> list[dict]:
     return all_games
 
 
-def _client_process(base: str, users: list, ruleset: str, shares: list, first: int, conn) -> None:
+def _client_process(
+    base: str, users: list, ruleset: str, shares: list, first: int, conn, period: float | None = None
+) -> None:
     stats: dict[str, list[float]] = defaultdict(list)
     counters: dict[str, int] = defaultdict(int)
     lock = threading.Lock()
@@ -530,7 +561,7 @@ def _client_process(base: str, users: list, ruleset: str, shares: list, first: i
     threads = [
         threading.Thread(
             target=play,
-            args=(base, users, ruleset, share, stop, stats, counters, lock, first + i),
+            args=(base, users, ruleset, share, stop, stats, counters, lock, first + i, period),
             daemon=True,
         )
         for i, share in enumerate(shares)
@@ -551,6 +582,8 @@ def play_in_processes(base, users, ruleset, shares, args, cpu) -> tuple[dict, di
     client's contention as the server's latency (real clients are separate
     programs). Returns the merged latencies, counters, elapsed time and CPU shares."""
     ctx = multiprocessing.get_context("fork")  # no thread of ours runs at this point
+    # --rate R: each of the N clients runs one cycle every N / R seconds
+    period = len(shares) / args.rate if args.rate else None
     procs = max(1, min(args.client_procs, len(shares)))
     pipes, children = [], []
     for k in range(procs):
@@ -558,7 +591,7 @@ def play_in_processes(base, users, ruleset, shares, args, cpu) -> tuple[dict, di
         conn, child = ctx.Pipe()
         proc = ctx.Process(
             target=_client_process,
-            args=(base, users, ruleset, [shares[i] for i in mine], k * 1000, child),
+            args=(base, users, ruleset, [shares[i] for i in mine], k * 1000, child, period),
             daemon=True,
         )
         proc.start()
@@ -639,6 +672,22 @@ def run(base: str, args: argparse.Namespace, server_pid: int | None = None) -> i
     print()
     print(table(["request", "count", "per second", "p50 (ms)", "p90 (ms)", "p99 (ms)"], rows))
     print(f"\ncommands accepted: {ok} in {elapsed:.1f}s = {ok / elapsed:,.1f} commands/s")
+    late = sorted(x * 1000 for x in stats.get("cycle start lateness", []))
+    pacing = None
+    if args.rate:
+        pacing = {
+            "offered_per_s": args.rate,
+            "cycles": len(late),
+            "late_p50_ms": percentile(late, 50),
+            "late_p99_ms": percentile(late, 99),
+            "late_max_ms": late[-1] if late else float("nan"),
+            "late_over_100ms": sum(1 for x in late if x > 100) / max(len(late), 1),
+        }
+        print(
+            f"paced at {args.rate:g} cycles/s offered: cycle start lateness p50 {pacing['late_p50_ms']:.1f} ms, "
+            f"p99 {pacing['late_p99_ms']:.1f} ms, max {pacing['late_max_ms']:.1f} ms; "
+            f"{pacing['late_over_100ms']:.1%} of cycles started > 100 ms late"
+        )
     print("counters: " + ", ".join(f"{k}={v}" for k, v in sorted(counters.items())))
     print(
         f"CPU during the run, share of {os.cpu_count()} cores: "
@@ -672,6 +721,7 @@ def run(base: str, args: argparse.Namespace, server_pid: int | None = None) -> i
             if args.url is None
             else "external",
             "commands_per_s": ok / elapsed,
+            "pacing": pacing,
             "requests": summary,
             "counters": dict(counters),
             "cpu_shares": cpu_shares,

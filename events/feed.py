@@ -8,9 +8,10 @@ blocked in a `Waiter` (the WSGI fallback below).
 
 `news` is the commit's (game status, stored rows): the live streams then need
 no database read for it (games/services/stream_reads.py). Local listeners get
-them as they are; the Redis message carries them only when every row is public
-and the message is small (`announcement`): a secret never leaves the process
-through pub/sub, and a message that says only the version makes readers read.
+them as they are; the Redis message carries them when the message is small
+(`announcement`), sealed (events/sealed.py) when any row is private: a secret
+never crosses pub/sub in the clear, and a message that says only the version
+(or does not open) makes readers read.
 
 Under ASGI the streams are served by api/live.py (one shared listener per
 process, no thread per stream); `sse()` here is the synchronous loop kept for
@@ -32,6 +33,7 @@ import orjson
 import redis
 from django.conf import settings
 
+from . import sealed
 from .store import Recorded
 
 _cond = threading.Condition()
@@ -73,15 +75,16 @@ def publish(stream, version: int, news: tuple[str, list] | None = None) -> None:
             pass
     if settings.REDIS_URL:
         try:
-            _redis().publish(channel(stream), announcement(version, news))
+            _redis().publish(channel(stream), announcement(version, news, str(stream)))
         except Exception:  # a broker hiccup must not fail a committed command
             pass
 
 
-def announcement(version: int, news: tuple[str, list] | None) -> bytes:
-    """The pub/sub message: the version, and the rows when all are public and few."""
+def announcement(version: int, news: tuple[str, list] | None, stream: str) -> bytes:
+    """The pub/sub message: the version, and the rows when they are few; sealed
+    when any row is private (only this deployment's web processes open it)."""
     plain = str(version).encode()
-    if news is None or not news[1] or any(r.visible_to is not None for r in news[1]):
+    if news is None or not news[1]:
         return plain
     status, rows = news
     body = orjson.dumps(
@@ -99,29 +102,52 @@ def announcement(version: int, news: tuple[str, list] | None) -> bytes:
                     r.recorded_at.isoformat(),
                     r.prev_hash,
                     r.hash,
+                    r.visible_to,
                 ]
                 for r in rows
             ],
         }
     )
-    return body if len(body) <= MAX_ANNOUNCEMENT_BYTES else plain
+    if len(body) > MAX_ANNOUNCEMENT_BYTES:
+        return plain
+    if any(r.visible_to is not None for r in rows):
+        return sealed.seal(channel(stream), body)
+    return body
 
 
 def announced(stream: str, data) -> tuple[int | None, tuple[str, list] | None]:
-    """(version, news) from a pub/sub message of `announcement`; (None, None) if unreadable."""
+    """(version, news) from a pub/sub message of `announcement`; (None, None) if
+    unreadable, (version, None) for a sealed one that does not open here."""
     try:
-        if isinstance(data, (bytes, str)) and data[:1] in (b"{", "{"):
+        if isinstance(data, str):
+            data = data.encode()
+        if sealed.is_sealed(data):
+            opened = sealed.open_sealed(channel(stream), data)
+            if opened is None:
+                return None, None
+            data = opened
+        if data[:1] == b"{":
             msg = orjson.loads(data)
             gid = uuid.UUID(stream)
             rows = [
                 Recorded(
-                    gid, seq, kind, ver, payload, actor, cause, None, datetime.fromisoformat(at), prev, h
+                    gid,
+                    r[0],
+                    r[1],
+                    r[2],
+                    r[3],
+                    r[4],
+                    r[5],
+                    r[9] if len(r) > 9 else None,
+                    datetime.fromisoformat(r[6]),
+                    r[7],
+                    r[8],
                 )
-                for seq, kind, ver, payload, actor, cause, at, prev, h in msg["r"]
+                for r in msg["r"]
             ]
             return int(msg["v"]), (str(msg["s"]), rows)
         return int(data), None
-    except (TypeError, ValueError, KeyError):
+    except (TypeError, ValueError, KeyError, IndexError):
         return None, None
 
 

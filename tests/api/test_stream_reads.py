@@ -2,16 +2,18 @@
 (games/services/stream_reads.py): no query while nothing is announced, one after,
 and a stream that lags or resumes still gets every event in order."""
 
+import random
 import uuid
 
 import pytest
 from django.contrib.auth import get_user_model
 
 from api.views.stream import event_fetch
-from events import store
+from events import feed, sealed, store
 from games.models import Game
 from games.services import stream_reads
 from games.services.stream_reads import SharedReads
+from tests.audit import driver
 
 pytestmark = pytest.mark.django_db
 
@@ -145,3 +147,31 @@ def test_announced_rows_that_do_not_follow_what_is_held_make_the_next_fetch_read
     with lock:  # a read in progress: never extended under it
         assert not reads.pushed(str(gid), game.version + 1, game.status, [])
     assert not SharedReads().pushed(str(gid), game.version, game.status, later)  # nothing held yet
+
+
+def test_a_private_commit_from_another_process_arrives_sealed_and_needs_no_read(django_assert_num_queries):
+    """A commit with private rows written by another web process: its pub/sub
+    message (sealed, events/sealed.py) gives this process the rows, secrets
+    included, so its streams read nothing (each stream then redacts them for its
+    viewer, as it does the rows of a local commit)."""
+    game = driver.new_game("shogun", 3, names=("hana", "kenji", "mitsu"))
+    rnd = random.Random(4)
+    reads = SharedReads()
+    for _ in range(400):
+        held = reads.read(game.id, 0)
+        assert driver.step(game, rnd)
+        game.refresh_from_db()
+        new = store.load(game.id, after=held.version)
+        if any(r.visible_to is not None for r in new):
+            break
+    else:
+        raise AssertionError("no private commit in 400 steps")
+    message = feed.announcement(game.version, (game.status, new), str(game.id))
+    assert sealed.is_sealed(message)
+    version, news = feed.announced(str(game.id), message)  # what the other process's hub does
+    assert reads.pushed(str(game.id), version, *news)
+    with django_assert_num_queries(0):
+        got = reads.read(game.id, held.version)
+    assert [(r.seq, r.payload, r.visible_to, r.hash) for r in got.rows] == [
+        (r.seq, r.payload, r.visible_to, r.hash) for r in new
+    ]

@@ -1,0 +1,56 @@
+"""Sealed pub/sub messages: a commit's private rows may cross Redis only sealed.
+
+Pub/sub is readable by any client of the Redis server, and a private row holds
+what a commitment hides (a bid, a hand, its salt). The web processes of one
+deployment share SECRET_KEY (Django needs it anyway), so a message carrying
+private rows is sealed with AES-256-GCM under a key derived from it (HKDF,
+its own label): other Redis clients see only ciphertext, and a message that was
+altered, sealed under another key or replayed on another game's channel (the
+channel is the associated data) does not open. Replaying an old message on its
+own channel gains nothing: readers take announced rows only when they follow
+the rows they hold (games/services/stream_reads.py).
+
+A reader that cannot open a message treats it as "version only" and reads
+from the database, as it would for any announcement without rows.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from django.conf import settings
+
+MARK = b"S1"  # format version; a JSON announcement starts with "{", a bare one with a digit
+NONCE_BYTES = 12
+_LABEL = b"sengoku/feed-announcements/v1"
+
+
+@functools.lru_cache(maxsize=4)
+def _aead(secret: str) -> AESGCM:
+    """The cipher for one SECRET_KEY (cached by the key's value, so settings
+    overridden in tests derive their own)."""
+    key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=_LABEL).derive(secret.encode())
+    return AESGCM(key)
+
+
+def seal(channel: str, body: bytes) -> bytes:
+    nonce = os.urandom(NONCE_BYTES)  # random 96-bit nonces: no counter to share between processes
+    return MARK + nonce + _aead(settings.SECRET_KEY).encrypt(nonce, body, channel.encode())
+
+
+def is_sealed(data: bytes) -> bool:
+    return data[: len(MARK)] == MARK
+
+
+def open_sealed(channel: str, data: bytes) -> bytes | None:
+    """The body of a sealed message, or None when it does not open here."""
+    nonce = data[len(MARK) : len(MARK) + NONCE_BYTES]
+    try:
+        return _aead(settings.SECRET_KEY).decrypt(nonce, data[len(MARK) + NONCE_BYTES :], channel.encode())
+    except (InvalidTag, ValueError):
+        return None
