@@ -41,6 +41,8 @@ esac
 case " $ONLY " in *" api "*)
   echo "=== API under load (${API_SECONDS}s) ==="
   $PY bench/api_load.py --seconds "$API_SECONDS" || failed+=(api_load)
+  echo "=== API under load, paced: 50 clients offering 150 cycles/s together (${API_SECONDS}s) ==="
+  $PY bench/api_load.py --seconds "$API_SECONDS" --rate 150 --save-as api_paced || failed+=(api_paced)
   echo "=== API, one client alone (service time without queueing, 10s) ==="
   $PY bench/api_load.py --seconds 10 --clients 1 --games 2 --save-as api_single || failed+=(api_single)
   echo "=== API, POST-only (clients that know the legal commands; ${API_SECONDS}s of posting) ==="
