@@ -169,6 +169,16 @@ class Hub:
         for ev in self.subs.get(stream, ()):
             ev.set()
 
+    def _wanted(self, stream: str, data) -> bool:
+        """Is a pub/sub message worth parsing? Not when no stream of this process
+        watches its game, nor when it announces a version already seen (this
+        process's own commit, delivered by the local listener): `wake` would drop
+        both, after the parse, the seal and the rows it costs."""
+        if stream not in self.subs and stream not in self.fanouts:
+            return False
+        version = feed.announced_version(data)
+        return version is None or version > self.heads.get(stream, 0)
+
     def wake_all(self) -> None:
         for stream in self.streams():
             self.wake(stream)
@@ -199,7 +209,8 @@ class Hub:
                             msg["channel"].decode() if isinstance(msg["channel"], bytes) else msg["channel"]
                         )
                         stream = channel[len(prefix) :]
-                        self.wake(stream, *feed.announced(stream, msg.get("data")))
+                        if self._wanted(stream, msg.get("data")):
+                            self.wake(stream, *feed.announced(stream, msg.get("data")))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

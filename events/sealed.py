@@ -27,6 +27,8 @@ from django.conf import settings
 
 MARK = b"S1"  # format version; a JSON announcement starts with "{", a bare one with a digit
 NONCE_BYTES = 12
+VERSION_BYTES = 8
+_NONCE_AT = len(MARK) + VERSION_BYTES
 _LABEL = b"sengoku/feed-announcements/v1"
 
 
@@ -38,19 +40,29 @@ def _aead(secret: str) -> AESGCM:
     return AESGCM(key)
 
 
-def seal(channel: str, body: bytes) -> bytes:
+def seal(channel: str, version: int, body: bytes) -> bytes:
+    """MARK, the commit's version in the clear (it is public: every view shows it;
+    readers drop a commit they already have without opening it), the nonce, and
+    the sealed body. The channel and the version are authenticated with it."""
     nonce = os.urandom(NONCE_BYTES)  # random 96-bit nonces: no counter to share between processes
-    return MARK + nonce + _aead(settings.SECRET_KEY).encrypt(nonce, body, channel.encode())
+    clear = version.to_bytes(VERSION_BYTES, "big")
+    return MARK + clear + nonce + _aead(settings.SECRET_KEY).encrypt(nonce, body, channel.encode() + clear)
 
 
 def is_sealed(data: bytes) -> bool:
     return data[: len(MARK)] == MARK
 
 
+def sealed_version(data: bytes) -> int:
+    return int.from_bytes(data[len(MARK) : _NONCE_AT], "big")
+
+
 def open_sealed(channel: str, data: bytes) -> bytes | None:
     """The body of a sealed message, or None when it does not open here."""
-    nonce = data[len(MARK) : len(MARK) + NONCE_BYTES]
+    clear, nonce = data[len(MARK) : _NONCE_AT], data[_NONCE_AT : _NONCE_AT + NONCE_BYTES]
     try:
-        return _aead(settings.SECRET_KEY).decrypt(nonce, data[len(MARK) + NONCE_BYTES :], channel.encode())
+        return _aead(settings.SECRET_KEY).decrypt(
+            nonce, data[_NONCE_AT + NONCE_BYTES :], channel.encode() + clear
+        )
     except (InvalidTag, ValueError):
         return None

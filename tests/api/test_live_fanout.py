@@ -208,3 +208,18 @@ def test_the_hub_drops_a_wake_for_a_version_it_already_announced():
         assert Counting.kicks == 4
 
     asyncio.run(run())
+
+
+def test_the_hub_parses_only_messages_for_games_it_watches_and_versions_it_lacks():
+    """Every process hears every game's pub/sub messages: one it does not watch, or
+    its own commit coming back, is dropped before its rows are parsed or opened."""
+
+    async def run():
+        hub = live.Hub(asyncio.get_running_loop())
+        hub.fanouts["g"] = type("Watching", (), {"subs": {object()}, "kick": lambda self: None})()
+        hub.wake("g", 5)  # the local listener delivered version 5
+        assert not hub._wanted("other", b"9")  # nobody here watches that game
+        assert not hub._wanted("g", b"5") and not hub._wanted("g", b'{"v":5,"s":"running","r":[]}')
+        assert hub._wanted("g", b"6") and hub._wanted("g", b"{not json")  # unreadable: let announced() decide
+
+    asyncio.run(run())

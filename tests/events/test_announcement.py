@@ -67,7 +67,7 @@ def test_a_message_of_the_previous_format_still_reads(seal):
             "r": [[5, "t.Moved", 1, {"n": 5}, None, None, "2026-11-26T10:00:05+00:00", "a", "b"]],
         }
     ).encode()
-    message = sealed.seal(feed.channel(GID), body) if seal else body
+    message = sealed.seal(feed.channel(GID), 5, body) if seal else body
     version, news = feed.announced(str(GID), message)
     assert version == 5 and news[1][0].seq == 5 and news[1][0].visible_to is None
 
@@ -81,3 +81,13 @@ def test_a_large_commit_is_announced_by_version_only():
     assert feed.announced("user:3", b"12") == (12, None)
     assert feed.announced(str(GID), b"{not json") == (None, None)
     assert feed.announced(str(GID), b"x") == (None, None)
+
+
+def test_the_version_reads_without_parsing_or_opening():
+    public = feed.announcement(6, ("running", [row(6)]), str(GID))
+    private = feed.announcement(7, ("running", [row(7, visible_to=[1], payload=SECRET)]), str(GID))
+    assert [feed.announced_version(m) for m in (public, private, b"8", "9")] == [6, 7, 8, 9]
+    assert feed.announced_version(b"{garbage") is None and feed.announced_version(None) is None
+    # the version in the clear is authenticated: altered, the message does not open
+    forged = private[:2] + (3).to_bytes(8, "big") + private[10:]
+    assert feed.announced_version(forged) == 3 and feed.announced(str(GID), forged) == (None, None)
