@@ -270,7 +270,7 @@ def paced_section(d: dict | None) -> tuple[list[str], list[list[str]]]:
     kept_up = late < 100 and cps >= 0.98 * pace["offered_per_s"]
     ok = pace["offered_per_s"] >= 150 and kept_up and p99 < 100
     figure = f"{p99:,.0f} ms (worst: {worst}; {cps:,.1f} cycles/s, lateness p99 {late:,.0f} ms)"
-    why = f"{p99 / 100:.1f}× over" if p99 >= 100 else "the server did not keep up"
+    why = over(p99, 100).split("(")[-1].rstrip(")") if p99 >= 100 else "the server did not keep up"
     return lines, [[name, figure, verdict(True) if ok else f"{verdict(False)} ({why})"]]
 
 
@@ -279,7 +279,8 @@ def short(value: float, goal: float) -> str:
 
 
 def over(value: float, goal: float) -> str:
-    return verdict(True) if value <= goal else f"{verdict(False)} ({value / goal:.1f}× over)"
+    ratio = value / goal
+    return verdict(True) if value <= goal else f"{verdict(False)} ({ratio:.{2 if ratio < 1.1 else 1}f}× over)"
 
 
 def fairness_section(d: dict | None) -> tuple[list[str], list[list[str]]]:
