@@ -3,8 +3,10 @@
 Pub/sub is readable by any client of the Redis server, and a private row holds
 what a commitment hides (a bid, a hand, its salt). The web processes of one
 deployment share SECRET_KEY (Django needs it anyway), so a message carrying
-private rows is sealed with AES-256-GCM under a key derived from it (HKDF,
-its own label): other Redis clients see only ciphertext, and a message that was
+private rows is sealed with AES-256-GCM-SIV under a key derived from it (HKDF,
+its own label; GCM-SIV because the nonces are random and a long-lived key may
+seal billions of messages: a repeated nonce then reveals only whether two
+messages are identical, never their contents): other Redis clients see only ciphertext, and a message that was
 altered, sealed under another key or replayed on another game's channel (the
 channel is the associated data) does not open. Replaying an old message on its
 own channel gains nothing: readers take announced rows only when they follow
@@ -21,7 +23,7 @@ import os
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.ciphers.aead import AESGCMSIV
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from django.conf import settings
 
@@ -33,11 +35,11 @@ _LABEL = b"sengoku/feed-announcements/v1"
 
 
 @functools.lru_cache(maxsize=4)
-def _aead(secret: str) -> AESGCM:
+def _aead(secret: str) -> AESGCMSIV:
     """The cipher for one SECRET_KEY (cached by the key's value, so settings
     overridden in tests derive their own)."""
     key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=_LABEL).derive(secret.encode())
-    return AESGCM(key)
+    return AESGCMSIV(key)
 
 
 def seal(channel: str, version: int, body: bytes) -> bytes:
