@@ -14,7 +14,7 @@ DEPS_HASH := $(shell cat requirements.lock pyproject.toml 2>/dev/null | sha256su
 STAMP     := $(VENV)/.installed-$(DEPS_HASH)
 
 .PHONY: help install run migrate test check lint imports schema schema-check \
-        services-up services-down bench lock docker-build clean
+        services-up services-down bench bench-bots lock docker-build clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk -F':.*?## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -55,6 +55,15 @@ services-down: ## stop them
 
 bench: install ## benchmarks (event store, API load, engines) -> docs/benchmarks.md
 	@scripts/bench.sh
+
+# Resumes: games played with the same bot and engine code are kept (var/bench/bots_games/),
+# so a run interrupted or bounded by BENCH_BOTS_MINUTES (per mode) goes on where it stopped.
+bench-bots: install ## bot tables to 200 games each (heuristic, then mcts at 1 s CPU) -> docs/benchmarks.md
+	$(PY) bench/bots.py --mode heuristic --games 200 --jobs $${BENCH_JOBS:-1} \
+		$${BENCH_BOTS_MINUTES:+--until-minutes $$BENCH_BOTS_MINUTES}
+	$(PY) bench/bots.py --mode mcts --games 200 --seconds $${BENCH_MCTS_SECONDS:-1} --clock cpu \
+		--jobs $${BENCH_JOBS:-1} $${BENCH_BOTS_MINUTES:+--until-minutes $$BENCH_BOTS_MINUTES}
+	$(PY) bench/report.py
 
 lock: ## re-pin requirements.lock from what is installed in .venv
 	@scripts/lock.sh

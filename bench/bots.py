@@ -3,9 +3,10 @@
 seeded, seat-rotated games per ruleset and player count.
 
     python bench/bots.py                         # heuristic vs random, 200 games per table
-    python bench/bots.py --mode mcts --games 20 --seconds 1.0   # mcts (1 s) vs heuristic
+    python bench/bots.py --mode mcts --games 200 --until-minutes 90   # fill the mcts tables
     python bench/bots.py --tables imjin:2 --games 50 --jobs 2
     python bench/bots.py --mode mcts --iterations 200 --games 40   # CPU-independent A/B
+    python bench/bots.py --mode mcts --games 0   # rebuild bots_mcts.json from the log only
 
 A game counts as won when the tested bot's seat is among the winners (shared wins
 count). One seat plays the tested bot, the others the opponent bot; the tested
@@ -15,39 +16,50 @@ seat finishes ahead by the final ranking (winners first, then the outcome's
 scores; a tie counts half; an even seat 50%), with a normal 95% interval over
 games (a game's pairs are not independent). `--iterations` replaces the mcts
 clock by a fixed number of search iterations per decision (reproducible on a
-shared machine). Decision
-times are wall-clock per `games.bots.play` call (view, legal set, world, choice).
+shared machine).
+
+Games accumulate: every finished game is appended to
+var/bench/bots_games/<mode>.jsonl under a fingerprint of games/bots and
+games/rules (bench/bot_games.py) and its settings. A run plays only the seeds of
+`--games` not yet played with the same code and settings, round-robin over the
+tables (fewest games first, `--chunk` seeds a table at a time) so every table
+grows, and stops starting games after `--until-minutes`. bots_<mode>.json is then
+rebuilt from every matching game in the log, so `--games 200` resumes where the
+last run stopped, and a change to a bot or an engine starts the tables over.
+
+The mcts budget is counted on `--clock`: `cpu` (the default here) is the search
+thread's CPU time, `wall` the wall clock the server uses. 200 games per table at
+1 s a decision are hours of a 2-core machine shared with other benchmarks (and
+paused by them): on the wall clock a loaded machine's search does less work and
+the table measures the load, on the CPU clock a decision searches as much as on
+an idle machine. Decision times reported are wall-clock per `games.bots.play`
+call (view, legal set, worlds, choice) whatever the clock.
 Results: var/bench/bots_<mode>.json, rendered by bench/report.py.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
+import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import save  # noqa: E402
+from bench import bot_games  # noqa: E402
+from bench.common import RESULTS, save  # noqa: E402
 from games.bots import arena  # noqa: E402
 from games.rules.base import Outcome  # noqa: E402
 from games.rules.registry import get  # noqa: E402
 
 TABLES = "rising-sun:3,rising-sun:4,rising-sun:5,shogun:3,shogun:4,shogun:5,imjin:2,imjin:4"
 MODES = {"heuristic": ("heuristic", "random"), "mcts": ("mcts", "heuristic")}
+CLOCKS = {"cpu": time.thread_time, "wall": time.perf_counter}
 
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
+Task = tuple[str, int, str, str, int, float, int | None, str]
 
 
 def pairwise(outcome: Outcome, seat: int, players: int) -> float:
@@ -62,107 +74,168 @@ def pairwise(outcome: Outcome, seat: int, players: int) -> float:
     )
 
 
-def mean_ci(values: list[float], z: float = 1.96) -> tuple[float, float, float]:
-    if not values:
-        return (float("nan"), 0.0, 1.0)
-    m = sum(values) / len(values)
-    sd = math.sqrt(sum((v - m) ** 2 for v in values) / max(1, len(values) - 1))
-    h = z * sd / math.sqrt(len(values))
-    return (m, max(0.0, m - h), min(1.0, m + h))
-
-
-Game = tuple[bool, float, list[float], str | None]
-
-
-def one(args: tuple[str, int, str, str, int, float, int | None]) -> Game:
-    ruleset, players, tested, opponent, seed, seconds, iterations = args
+def one(task: Task) -> dict:
+    """One seeded game: whether the tested seat won, its pairwise rate, the tested
+    bot's wall-clock decision times (a refused command or a stuck game is a
+    failure, reported, not hidden)."""
+    ruleset, players, tested, opponent, seed, seconds, iterations, clock = task
     seat = seed % players
     bots = [opponent] * players
     bots[seat] = tested
-    try:
-        m = arena.run(get(ruleset), bots, seed, seconds=seconds, iterations=iterations)
-    except Exception as exc:  # a refused command or a stuck game is reported, not hidden
-        return False, 0.0, [], f"seed {seed}: {exc}"
-    return seat in m.outcome.winners, pairwise(m.outcome, seat, players), m.seconds.get(tested, []), None
-
-
-def pct(sorted_values: list[float], q: float) -> float:
-    if not sorted_values:
-        return float("nan")
-    return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
-
-
-def table(spec: str, a: argparse.Namespace, tested: str, opponent: str) -> dict:
-    ruleset, players = spec.split(":")
-    n = int(players)
-    jobs = [(ruleset, n, tested, opponent, a.first_seed + s, a.seconds, a.iterations) for s in range(a.games)]
     t0 = time.perf_counter()
-    with ProcessPoolExecutor(a.jobs) as pool:
-        done = list(pool.map(one, jobs))
-    ok = [g for g in done if g[3] is None]
-    wins = sum(1 for g in ok if g[0])
-    played = len(ok)
-    times = sorted(t for g in ok for t in g[2])
-    lo, hi = wilson(wins, played)
-    pair, pair_lo, pair_hi = mean_ci([g[1] for g in ok])
-    return {
-        "ruleset": ruleset,
-        "players": n,
-        "games": played,
-        "wins": wins,
-        "win_rate": wins / played if played else float("nan"),
-        "ci95": [lo, hi],
-        "fair_share": 1 / n if ruleset != "imjin" else 0.5,
-        "pairwise": pair,
-        "pairwise_ci95": [pair_lo, pair_hi],
-        "decisions": len(times),
-        "decision_p50_ms": pct(times, 0.5) * 1000,
-        "decision_p99_ms": pct(times, 0.99) * 1000,
-        "failures": [g[3] for g in done if g[3]][:5],
-        "wall_s": round(time.perf_counter() - t0, 1),
-    }
+    game = {"seat": seat, "won": False, "pairwise": 0.0, "decision_s": [], "failure": None}
+    try:
+        m = arena.run(get(ruleset), bots, seed, seconds=seconds, iterations=iterations, clock=CLOCKS[clock])
+    except Exception as exc:  # noqa: BLE001 - a failed game is a result
+        game["failure"] = f"seed {seed}: {exc}"
+    else:
+        game["won"] = seat in m.outcome.winners
+        game["pairwise"] = pairwise(m.outcome, seat, players)
+        game["decision_s"] = [round(t, 6) for t in m.seconds.get(tested, [])]
+    return {**game, "wall_s": round(time.perf_counter() - t0, 2), "loadavg_1m": round(os.getloadavg()[0], 2)}
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--mode", choices=sorted(MODES), default="heuristic")
-    ap.add_argument("--games", type=int, default=200, help="games per ruleset and player count")
-    ap.add_argument("--tables", default=TABLES, help="ruleset:players,...")
-    ap.add_argument("--seconds", type=float, default=1.0, help="mcts thinking time per decision")
-    ap.add_argument(
-        "--iterations",
-        type=int,
-        default=None,
-        help="mcts search iterations per decision (replaces --seconds)",
+def plan(
+    tables: list[str], played: dict[str, set[int]], seeds: range, chunk: int
+) -> Iterator[tuple[str, int]]:
+    """The seeds still to play: round-robin, fewest games first, `chunk` a table at a time."""
+    missing = {t: [s for s in seeds if s not in played.get(t, set())] for t in tables}
+    order = sorted(tables, key=lambda t: len(played.get(t, ())))
+    while any(missing.values()):
+        for t in order:
+            yield from ((t, s) for s in missing[t][:chunk])
+            del missing[t][:chunk]
+
+
+class Runner:
+    """Plays the planned games and appends each finished one to the log."""
+
+    def __init__(self, a: argparse.Namespace, log: Path, fp: str, key: dict) -> None:
+        self.a, self.log, self.fp, self.key = a, log, fp, key
+        self.deadline = time.monotonic() + a.until_minutes * 60 if a.until_minutes is not None else None
+        self.played = 0
+
+    def task(self, spec: str, seed: int) -> Task:
+        ruleset, players = spec.split(":")
+        tested, opponent = self.key["tested"], self.key["opponent"]
+        return (
+            ruleset,
+            int(players),
+            tested,
+            opponent,
+            seed,
+            self.a.seconds,
+            self.a.iterations,
+            self.a.clock,
+        )
+
+    def late(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def keep(self, spec: str, seed: int, game: dict) -> None:
+        record = {
+            "table": spec,
+            "seed": seed,
+            "fingerprint": self.fp,
+            "settings": self.key,
+            "played_at": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
+            **game,
+        }
+        bot_games.append(self.log, record)
+        self.played += 1
+        outcome = "failed" if game["failure"] else "won" if game["won"] else "lost"
+        print(
+            f"{spec:14} seed {seed:4}: {outcome}, pairwise {game['pairwise']:.2f}, {game['wall_s']} s",
+            flush=True,
+        )
+
+    def run(self, todo: Iterator[tuple[str, int]]) -> None:
+        if self.a.jobs == 1:  # in this process: no pool to start, and the tests can patch `one`
+            for spec, seed in todo:
+                if self.late():
+                    return
+                self.keep(spec, seed, one(self.task(spec, seed)))
+            return
+        with ProcessPoolExecutor(self.a.jobs) as pool:
+            running: dict[Future, tuple[str, int]] = {}
+            for spec, seed in todo:
+                if self.late():
+                    break
+                running[pool.submit(one, self.task(spec, seed))] = (spec, seed)
+                if len(running) >= self.a.jobs:
+                    self.collect(running, wait(running, return_when=FIRST_COMPLETED).done)
+            self.collect(running, wait(running).done)
+
+    def collect(self, running: dict[Future, tuple[str, int]], done: set[Future]) -> None:
+        for f in done:
+            self.keep(*running.pop(f), f.result())
+
+
+def rebuild(a: argparse.Namespace, log: Path, fp: str, key: dict, tables: list[str]) -> dict:
+    """bots_<mode>.json from every game in the log with this code and settings
+    (the requested tables first, then any other table the log holds)."""
+    games = bot_games.matching(bot_games.load(log), fp, key)
+    order = (
+        tables
+        + [t for t in TABLES.split(",") if t not in tables]
+        + sorted(set(games) - set(TABLES.split(",")))
     )
-    ap.add_argument("--jobs", type=int, default=1, help="games played in parallel (processes)")
-    ap.add_argument("--first-seed", type=int, default=0)
-    ap.add_argument("--save-as", default=None, help="results file name (default bots_<mode>)")
-    a = ap.parse_args()
-    tested, opponent = MODES[a.mode]
-    results = {}
-    for spec in a.tables.split(","):
-        r = results[spec] = table(spec, a, tested, opponent)
+    results = {spec: bot_games.summary(spec, games[spec]) for spec in order if spec in games}
+    out = {**key, "fingerprint": fp, "results": results}
+    save(a.save_as or f"bots_{a.mode}", out, a.results_dir)
+    return results
+
+
+def report(results: dict, key: dict) -> None:
+    tested, opponent = key["tested"], key["opponent"]
+    for spec, r in results.items():
         lo, hi = r["ci95"]
         plo, phi = r["pairwise_ci95"]
         print(
             f"{spec:14} {tested} vs {opponent}: {r['wins']}/{r['games']} = {r['win_rate']:.0%} "
             f"(95% CI {lo:.0%}-{hi:.0%}); pairwise {r['pairwise']:.0%} ({plo:.0%}-{phi:.0%}); "
-            f"{tested} decision p50 {r['decision_p50_ms']:.1f} ms p99 {r['decision_p99_ms']:.1f} ms; "
-            f"{r['wall_s']} s",
+            f"{tested} decision p50 {r['decision_p50_ms']:.1f} ms p99 {r['decision_p99_ms']:.1f} ms (wall); "
+            f"{r['wall_s']} s of games",
             flush=True,
         )
-    save(
-        a.save_as or f"bots_{a.mode}",
-        {
-            "mode": a.mode,
-            "tested": tested,
-            "opponent": opponent,
-            "seconds": a.seconds,
-            "iterations": a.iterations,
-            "results": results,
-        },
+
+
+def arguments(argv: list[str] | None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--mode", choices=sorted(MODES), default="heuristic")
+    ap.add_argument("--games", type=int, default=200, help="seeds per table (0: rebuild the JSON only)")
+    ap.add_argument("--tables", default=TABLES, help="ruleset:players,...")
+    ap.add_argument("--seconds", type=float, default=1.0, help="mcts thinking time per decision")
+    ap.add_argument(
+        "--iterations", type=int, default=None, help="mcts iterations per decision (replaces --seconds)"
     )
+    ap.add_argument("--clock", choices=sorted(CLOCKS), default="cpu", help="what the mcts seconds count")
+    ap.add_argument("--jobs", type=int, default=1, help="games played in parallel (processes)")
+    ap.add_argument("--first-seed", type=int, default=0)
+    ap.add_argument("--chunk", type=int, default=2, help="seeds a table gets per round-robin turn")
+    ap.add_argument("--until-minutes", type=float, default=None, help="start no game after this long")
+    ap.add_argument(
+        "--save-as", default=None, help="results and log name (default bots_<mode>, <mode>.jsonl)"
+    )
+    ap.add_argument("--results-dir", type=Path, default=RESULTS, help=argparse.SUPPRESS)  # the tests' own
+    return ap.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    a = arguments(argv)
+    tested, opponent = MODES[a.mode]
+    key = bot_games.settings(a.mode, tested, opponent, a.seconds, a.iterations, a.clock)
+    fp = bot_games.fingerprint()
+    log = a.results_dir / "bots_games" / f"{a.save_as or a.mode}.jsonl"
+    tables = a.tables.split(",")
+    played = {t: set(g) for t, g in bot_games.matching(bot_games.load(log), fp, key).items()}
+    runner = Runner(a, log, fp, key)
+    print(
+        f"code {fp}; {sum(len(played.get(t, ())) for t in tables)} games of these tables already played",
+        flush=True,
+    )
+    runner.run(plan(tables, played, range(a.first_seed, a.first_seed + a.games), a.chunk))
+    report(rebuild(a, log, fp, key, tables), key)
     return 0
 
 

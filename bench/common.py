@@ -16,9 +16,10 @@ RESULTS = ROOT / "var" / "bench"
 PREVIOUS = RESULTS / "previous"  # the results the last `make bench` replaced (scripts/bench.sh)
 
 
-def save(name: str, data: dict) -> Path:
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    path = RESULTS / f"{name}.json"
+def save(name: str, data: dict, directory: Path | None = None) -> Path:
+    directory = directory or RESULTS
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{name}.json"
     data = {
         **data,
         "measured_at": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),

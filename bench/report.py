@@ -432,6 +432,7 @@ def render() -> str:
         "python bench/api_load.py --url http://127.0.0.1:8000   # against a running server",
         "python bench/api_load.py --mode post-only --clients 50 --games 200   # commands only (untimed refills)",
         "python bench/replay_range.py                 # range replay on the embedded default",
+        "make bench-bots                              # bot tables to 200 games each (resumes; hours for mcts)",
         "```",
         "",
     ]

@@ -6,8 +6,9 @@
 #        BENCH_GAMES (engine games per ruleset, 5), BENCH_RULESETS (rising-sun:5,shogun:5,imjin:2),
 #        BENCH_ONLY ("store api streams fairness replay engines bots"), BENCH_STREAMS_SECONDS (20),
 #        BENCH_BOT_GAMES (heuristic vs random, games per ruleset and player count, 200),
-#        BENCH_MCTS_GAMES (mcts at BENCH_MCTS_SECONDS=1 vs heuristic; 0 = skip: hours at 200),
-#        BENCH_JOBS (bot games in parallel, 2).
+#        BENCH_MCTS_GAMES (mcts at BENCH_MCTS_SECONDS=1 of CPU vs heuristic; 0 = skip: hours at 200),
+#        BENCH_JOBS (bot games in parallel, 2). Bot games accumulate across runs of the same
+#        code (var/bench/bots_games/): `make bench-bots` fills every table to 200, resuming.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PY=.venv/bin/python
@@ -75,7 +76,7 @@ case " $ONLY " in *" bots "*)
   if [ "${BENCH_MCTS_GAMES:-0}" -gt 0 ]; then
     echo "=== bots: mcts (${BENCH_MCTS_SECONDS:-1} s) vs heuristic (${BENCH_MCTS_GAMES} games per table) ==="
     $PY bench/bots.py --mode mcts --games "$BENCH_MCTS_GAMES" --seconds "${BENCH_MCTS_SECONDS:-1}" \
-      --jobs "${BENCH_JOBS:-2}" || failed+=(bots_mcts)
+      --clock cpu --jobs "${BENCH_JOBS:-2}" || failed+=(bots_mcts)
   fi ;;
 esac
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import importlib
 import random
+import time
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -56,14 +58,16 @@ def play(
     players: int,
     seconds: float = DEFAULT_SECONDS,
     iterations: int | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Command | None:
-    """The command the bot `name` plays for `seat` (None when it has none)."""
+    """The command the bot `name` plays for `seat` (None when it has none); a
+    search bot's `seconds` are counted on `clock` (wall time unless told)."""
     legal = rules.legal_commands(state, seat)
     if legal.empty:
         return None
     worlds = info_set(rules, state, seat, players)
     policy = POLICIES[name] if worlds is not None else random_bot.choose
-    budget = Budget(seconds=seconds, iterations=iterations, worlds=worlds)
+    budget = Budget(seconds=seconds, iterations=iterations, worlds=worlds, clock=clock)
     return policy(rules.view(state, seat), legal, rnd, budget)
 
 

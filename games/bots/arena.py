@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,7 +37,10 @@ def run(
     options: dict[str, Any] | None = None,
     seconds: float = 0.02,
     iterations: int | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Match:
+    """A whole game, bots[i] at seat i; a search bot's `seconds` are counted on
+    `clock`, while `Match.seconds` holds every decision's wall time."""
     players = len(bots)
     game_seed = f"arena-{seed}"
     events = rules.start([None] * players, options or {}, rng_factory(game_seed, 1))
@@ -51,9 +54,8 @@ def run(
         seat = rnd.choice(pending).seat
         name = bots[seat]
         t0 = time.perf_counter()
-        cmd = play(
-            rules, state, seat, name, random.Random(f"{seed}:{n}:{seat}"), players, seconds, iterations
-        )
+        rnd_seat = random.Random(f"{seed}:{n}:{seat}")
+        cmd = play(rules, state, seat, name, rnd_seat, players, seconds, iterations, clock)
         times[name].append(time.perf_counter() - t0)
         if cmd is None:
             raise Refused(f"{name} had no command for pending seat {seat}")

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -144,7 +143,7 @@ def _decided(root: Node, budget: Budget, done: int) -> bool:
     seeded tests search exactly what they ask."""
     if budget.iterations is not None or done < 2 * len(root.commands):
         return False
-    elapsed = time.perf_counter() - budget.started
+    elapsed = budget.elapsed()
     left = done / max(elapsed, 1e-9) * max(0.0, budget.seconds - elapsed)
     visits = sorted((c.visits for c in root.children.values()), reverse=True) + [0]
     return visits[0] - visits[1] > left

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -55,7 +54,7 @@ def gains(
     phases = max(1, math.ceil(math.log2(len(cands) - 1))) if len(cands) > HALVE_FROM else 1
     done, phase, lap = 0, 1, 0.0
     while done == 0 or not (budget.spent(done) or _no_room(budget, lap)):
-        started = time.perf_counter()
+        started = budget.clock()
         world = worlds.sample(rng)
         seed = rng.getrandbits(64)
         rewards = {}
@@ -64,7 +63,7 @@ def gains(
                 return out, alive
             rewards[i] = rollout(rules, world, me, cands[i], seed, worlds)
         done += len(alive)
-        lap = time.perf_counter() - started
+        lap = budget.clock() - started
         if rewards[0] is not None:
             for i in alive[1:]:
                 r = rewards[i]
@@ -81,7 +80,7 @@ def _over(budget: Budget) -> bool:
     decision overruns its budget by one rollout at most (a round of 8 rollouts to
     the season's end took up to ~2 s on a loaded machine); with no round done, the
     rules' answer is played (best() needs rounds to switch)."""
-    return budget.iterations is None and time.perf_counter() - budget.started > budget.seconds
+    return budget.iterations is None and budget.elapsed() > budget.seconds
 
 
 def _no_room(budget: Budget, lap: float) -> bool:
@@ -89,14 +88,14 @@ def _no_room(budget: Budget, lap: float) -> bool:
     (a 5-player plan's round is a quarter of a second)."""
     if budget.iterations is not None:
         return False
-    return time.perf_counter() - budget.started + lap > budget.seconds
+    return budget.elapsed() + lap > budget.seconds
 
 
 def _share(budget: Budget, done: int) -> float:
     """How much of the budget is spent (rollouts or time)."""
     if budget.iterations is not None:
         return done / max(1, budget.iterations)
-    return (time.perf_counter() - budget.started) / max(budget.seconds, 1e-9)
+    return (budget.elapsed()) / max(budget.seconds, 1e-9)
 
 
 def _halved(alive: list[int], out: list[list[float]]) -> list[int]:

@@ -150,11 +150,10 @@ def test_paired_rollouts_on_the_clock_stop_inside_a_round(monkeypatch):
 
     clock = [0.0]
     monkeypatch.setattr(paired, "rollout", slow)
-    monkeypatch.setattr(paired.time, "perf_counter", lambda: clock[-1])
     rules, state, seat = next(_positions("rising-sun", 3, 1))
     _, _, worlds = _ask(rules, state, seat, 3)
     cands = [{"type": t} for t in ("rule", "a", "b", "c")]
-    budget = Budget(seconds=1.0, worlds=worlds, started=0.0)
+    budget = Budget(seconds=1.0, worlds=worlds, clock=lambda: clock[-1])
     assert paired.best(rules, cands, random.Random(3), budget)["type"] == "rule"  # no round finished
     assert len(calls) == 3 and clock[-1] <= 1.0 + 0.4  # stopped at the first rollout past the budget
 

@@ -1,0 +1,143 @@
+"""The bot benchmark's game log (issue 17): every finished game of bench/bots.py is
+one line of var/bench/bots_games/<mode>.jsonl, keyed by a fingerprint of the bot
+and engine code and by the settings it was played with. A table's figures are
+rebuilt from the games whose key matches the code and settings of this run, so a
+200-game table fills over several runs, and a change to a bot or an engine starts
+it over (its old games stay in the log, unmatched)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Iterable
+from pathlib import Path
+
+from bench.common import ROOT
+
+# what a bot's play depends on: the bots and the engines, code and game data
+# (Markdown is documentation and left out, so a README edit keeps the tables)
+CODE_DIRS = ("games/bots", "games/rules")
+CODE_SUFFIXES = frozenset({".py", ".json", ".yaml", ".yml", ".toml", ".csv", ".txt"})
+
+
+def fingerprint(root: Path = ROOT) -> str:
+    """A hash of every code and data file under games/bots and games/rules (sorted
+    paths, each path and its contents)."""
+    files = sorted(
+        p
+        for d in CODE_DIRS
+        for p in (root / d).rglob("*")
+        if p.is_file() and p.suffix in CODE_SUFFIXES and "__pycache__" not in p.parts
+    )
+    h = hashlib.sha256()
+    for p in files:
+        h.update(p.relative_to(root).as_posix().encode() + b"\0")
+        h.update(p.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def settings(
+    mode: str, tested: str, opponent: str, seconds: float, iterations: int | None, clock: str
+) -> dict:
+    """What a game's result depends on besides the code. A budget only matters to
+    a search bot, and a clock only to a search on the clock: heuristic-vs-random
+    games keep counting whatever --seconds or --clock says."""
+    search = "mcts" in (tested, opponent)
+    return {
+        "mode": mode,
+        "tested": tested,
+        "opponent": opponent,
+        "seconds": seconds if search and iterations is None else None,
+        "iterations": iterations if search else None,
+        "clock": clock if search and iterations is None else None,
+    }
+
+
+def load(path: Path) -> list[dict]:
+    """Every game in the log. A line cut short (a run killed while writing) is
+    skipped: its game is played again."""
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text().splitlines():
+        try:
+            out.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return out
+
+
+def append(path: Path, record: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as f:
+        f.write(json.dumps(record, sort_keys=True) + "\n")
+        f.flush()
+
+
+def matching(records: Iterable[dict], fp: str, key: dict) -> dict[str, dict[int, dict]]:
+    """The games played with this code and these settings: table -> seed -> game
+    (a seed played twice counts once, the first time)."""
+    out: dict[str, dict[int, dict]] = {}
+    for r in records:
+        if r.get("fingerprint") == fp and r.get("settings") == key:
+            out.setdefault(r["table"], {}).setdefault(r["seed"], r)
+    return out
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, c - h), min(1.0, c + h))
+
+
+def mean_ci(values: list[float], z: float = 1.96) -> tuple[float, float, float]:
+    if not values:
+        return (float("nan"), 0.0, 1.0)
+    m = sum(values) / len(values)
+    sd = math.sqrt(sum((v - m) ** 2 for v in values) / max(1, len(values) - 1))
+    h = z * sd / math.sqrt(len(values))
+    return (m, max(0.0, m - h), min(1.0, m + h))
+
+
+def pct(sorted_values: list[float], q: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
+
+
+def summary(spec: str, games: dict[int, dict]) -> dict:
+    """A table's figures from its games (in seed order): outright wins with a
+    Wilson interval, the pairwise rate with a normal interval over games, the
+    tested bot's wall-clock decision times."""
+    ruleset, players = spec.split(":")
+    n = int(players)
+    done = [games[s] for s in sorted(games)]
+    ok = [g for g in done if g["failure"] is None]
+    wins = sum(1 for g in ok if g["won"])
+    times = sorted(t for g in ok for t in g["decision_s"])
+    lo, hi = wilson(wins, len(ok))
+    pair, pair_lo, pair_hi = mean_ci([g["pairwise"] for g in ok])
+    loads = [g["loadavg_1m"] for g in done]
+    return {
+        "ruleset": ruleset,
+        "players": n,
+        "games": len(ok),
+        "wins": wins,
+        "win_rate": wins / len(ok) if ok else float("nan"),
+        "ci95": [lo, hi],
+        "fair_share": 1 / n if ruleset != "imjin" else 0.5,
+        "pairwise": pair,
+        "pairwise_ci95": [pair_lo, pair_hi],
+        "decisions": len(times),
+        "decision_p50_ms": pct(times, 0.5) * 1000,
+        "decision_p99_ms": pct(times, 0.99) * 1000,
+        "failures": [g["failure"] for g in done if g["failure"]][:5],
+        "seeds": [min(games), max(games)],
+        "wall_s": round(sum(g["wall_s"] for g in done), 1),
+        "loadavg_1m_mean": round(sum(loads) / len(loads), 2),
+    }

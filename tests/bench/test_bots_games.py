@@ -1,0 +1,163 @@
+"""bench/bots.py accumulates games (issue 17): a run resumes where the last one
+stopped, a change to the bot or engine code starts the tables over, and the JSON
+rebuilt from the log is the one a single run over the same games gives. Heuristic
+vs random games: a fraction of a second each."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench import bot_games, bots, report_bots
+
+TIMING = ("decision_p50_ms", "decision_p99_ms", "wall_s", "loadavg_1m_mean")
+
+
+def _run(results: Path, *args: str, mode: str = "heuristic") -> dict:
+    assert bots.main(["--mode", mode, "--results-dir", str(results), *args]) == 0
+    return json.loads((results / f"bots_{mode}.json").read_text())
+
+
+def _log(results: Path) -> list[dict]:
+    return bot_games.load(results / "bots_games" / "heuristic.jsonl")
+
+
+@pytest.fixture
+def seeds_played(monkeypatch):
+    """The (table, seed) of every game a run starts."""
+    played: list[tuple[str, int]] = []
+    real = bots.one
+
+    def counted(task):
+        played.append((f"{task[0]}:{task[1]}", task[4]))
+        return real(task)
+
+    monkeypatch.setattr(bots, "one", counted)
+    return played
+
+
+def test_a_second_run_plays_only_the_seeds_not_yet_played(tmp_path, seeds_played):
+    _run(tmp_path, "--tables", "rising-sun:3", "--games", "2")
+    assert seeds_played == [("rising-sun:3", 0), ("rising-sun:3", 1)]
+    seeds_played.clear()
+    d = _run(tmp_path, "--tables", "rising-sun:3", "--games", "4")
+    assert seeds_played == [("rising-sun:3", 2), ("rising-sun:3", 3)]
+    assert [g["seed"] for g in _log(tmp_path)] == [0, 1, 2, 3]
+    assert d["results"]["rising-sun:3"]["games"] == 4 and d["results"]["rising-sun:3"]["seeds"] == [0, 3]
+
+
+def test_a_change_to_the_code_starts_the_tables_over(tmp_path, seeds_played, monkeypatch):
+    _run(tmp_path, "--tables", "rising-sun:3", "--games", "2")
+    monkeypatch.setattr(bot_games, "fingerprint", lambda: "another-code")
+    seeds_played.clear()
+    d = _run(tmp_path, "--tables", "rising-sun:3", "--games", "1")
+    assert seeds_played == [("rising-sun:3", 0)]
+    assert len(_log(tmp_path)) == 3  # the old games stay in the log, unmatched
+    assert d["fingerprint"] == "another-code" and d["results"]["rising-sun:3"]["games"] == 1
+
+
+def test_other_settings_are_other_tables(tmp_path, seeds_played):
+    _run(tmp_path, "--tables", "rising-sun:3", "--games", "1", "--iterations", "2", mode="mcts")
+    seeds_played.clear()
+    d = _run(tmp_path, "--tables", "rising-sun:3", "--games", "1", "--iterations", "3", mode="mcts")
+    assert seeds_played == [("rising-sun:3", 0)] and d["iterations"] == 3
+    seeds_played.clear()
+    _run(
+        tmp_path,
+        "--tables",
+        "rising-sun:3",
+        "--games",
+        "1",
+        "--iterations",
+        "3",
+        "--clock",
+        "wall",
+        mode="mcts",
+    )
+    assert seeds_played == []  # on iterations, the clock does not matter
+
+
+def test_the_rebuilt_json_is_a_one_shot_runs_on_the_same_games(tmp_path):
+    tables = "rising-sun:3,shogun:3"
+    for games in ("1", "3", "4"):  # three runs, round-robin one seed a table at a time
+        pieces = _run(tmp_path / "pieces", "--tables", tables, "--games", games, "--chunk", "1")
+    whole = _run(tmp_path / "whole", "--tables", tables, "--games", "4")
+    assert list(pieces["results"]) == list(whole["results"]) == ["rising-sun:3", "shogun:3"]
+    for spec, r in whole["results"].items():
+        assert r["games"] == 4
+        assert {k: v for k, v in pieces["results"][spec].items() if k not in TIMING} == {
+            k: v for k, v in r.items() if k not in TIMING
+        }
+
+
+def test_past_the_time_limit_no_game_starts_and_the_json_is_rebuilt(tmp_path, seeds_played):
+    _run(tmp_path, "--tables", "imjin:2", "--games", "1")
+    seeds_played.clear()
+    d = _run(tmp_path, "--tables", "imjin:2", "--games", "5", "--until-minutes", "0")
+    assert seeds_played == [] and d["results"]["imjin:2"]["games"] == 1
+
+
+def test_the_plan_fills_the_emptiest_table_first_a_few_seeds_at_a_time():
+    played = {"a:2": {0, 1, 2}, "b:2": set(), "c:2": {0}}
+    got = list(bots.plan(["a:2", "b:2", "c:2"], played, range(4), 2))
+    assert got == [
+        ("b:2", 0),
+        ("b:2", 1),
+        ("c:2", 1),
+        ("c:2", 2),
+        ("a:2", 3),
+        ("b:2", 2),
+        ("b:2", 3),
+        ("c:2", 3),
+    ]
+
+
+def test_a_cut_line_in_the_log_is_skipped(tmp_path):
+    log = tmp_path / "heuristic.jsonl"
+    bot_games.append(log, {"table": "x:2", "seed": 0})
+    with log.open("a") as f:
+        f.write('{"table": "x:2", "se')
+    assert bot_games.load(log) == [{"table": "x:2", "seed": 0}]
+
+
+def test_the_fingerprint_follows_code_and_data_not_docs_or_caches(tmp_path):
+    code = tmp_path / "games" / "bots"
+    code.mkdir(parents=True)
+    (tmp_path / "games" / "rules" / "x").mkdir(parents=True)
+    (code / "bot.py").write_text("A = 1\n")
+    before = bot_games.fingerprint(tmp_path)
+    (code / "README.md").write_text("docs\n")
+    (code / "__pycache__").mkdir()
+    (code / "__pycache__" / "bot.py").write_text("cached\n")
+    assert bot_games.fingerprint(tmp_path) == before
+    (tmp_path / "games" / "rules" / "x" / "board.yaml").write_text("a: 1\n")
+    with_data = bot_games.fingerprint(tmp_path)
+    assert with_data != before
+    (code / "bot.py").write_text("A = 2\n")
+    assert bot_games.fingerprint(tmp_path) not in (before, with_data)
+
+
+def _table(games: int, win_rate: float, pairwise: float) -> dict:
+    return {"games": games, "win_rate": win_rate, "pairwise": pairwise, "fair_share": 0.25}
+
+
+def test_mcts_is_judged_pairwise_and_only_over_200_games():
+    assert report_bots.table_verdict(_table(200, 0.40, 0.65), "mcts") == "met"
+    assert report_bots.table_verdict(_table(200, 0.70, 0.55), "mcts") == "not met"
+    assert report_bots.table_verdict(_table(60, 0.40, 0.65), "mcts") == "60 of 200 games"
+    assert report_bots.table_verdict(_table(60, 0.40, 0.55), "mcts") == "60 of 200 games, below so far"
+    assert report_bots.table_verdict(_table(200, 0.95, 0.55), "heuristic") == "met"
+
+
+def test_the_goal_line_names_the_pairwise_rate_the_outright_rate_and_the_games():
+    d = {"tested": "mcts", "opponent": "heuristic", "results": {"s:4": _table(200, 0.40, 0.65)}}
+    goal, measured, verdict = report_bots.win_goal(d, "mcts")
+    assert "pairwise" in goal and verdict == "**met**"
+    assert measured == "lowest 65% (s:4); outright 40% there, an even seat 25%"
+    d["results"]["r:3"] = _table(120, 0.5, 0.7)
+    assert report_bots.win_goal(d, "mcts")[1:] == [
+        "lowest 65% (s:4); outright 40% there, an even seat 25%; fewest 120 of 200 games",
+        "**not met**",
+    ]
