@@ -117,9 +117,12 @@ def test_concurrent_sweeper_threads_fire_once(api, clock, host, player, django_d
         t.start()
     for t in threads:
         t.join(30)
-    if connection.vendor == "postgresql":
+    if connection.vendor == "postgresql":  # real row locks: the two racing sweepers fire both, once
         assert not errors, errors
-    while len(out) < 2:  # a sweeper that failed is simply run again by beat
+        assert sorted(out) in ([0, 2], [1, 1]), out
+    # SQLite may refuse the concurrent writer, raising or inside the sweep (which logs a
+    # deadline that failed and goes on): beat simply sweeps again.
+    for _ in range(3):
         out.append(sweep()["fired"])
     assert sum(out) == 2, (out, errors)
     assert len(events_of(g["id"], "core.DeadlineMissed")) == 2
