@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -69,10 +70,16 @@ def load(path: Path) -> list[dict]:
 
 
 def append(path: Path, record: dict) -> None:
+    """One game, one line, in one write() on a file opened to append: two runs
+    filling the same log (other seeds, other tables) never interleave their lines
+    (a buffered write splits a long line of decision times into several)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a") as f:
-        f.write(json.dumps(record, sort_keys=True) + "\n")
-        f.flush()
+    line = (json.dumps(record, sort_keys=True) + "\n").encode()
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, line)
+    finally:
+        os.close(fd)
 
 
 def matching(records: Iterable[dict], fp: str, key: dict) -> dict[str, dict[int, dict]]:
