@@ -10,9 +10,13 @@ where the backend has it, for --seconds seconds, in two shapes:
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/sengoku_bench python bench/event_store.py
 
 Backends:
-  sengoku            events.store.append(stream, expected_version, [NewEvent]) in
-                     transaction.atomic(), through Django (what the game service does:
-                     BEGIN+INSERT in one round trip, COMMIT in a second)
+  sengoku            events.store.append(stream, expected_version, [NewEvent],
+                     commit=True) in transaction.atomic(), through Django (what the
+                     game service does for a command: BEGIN, INSERT and COMMIT in one
+                     round trip, the append being the transaction's last write)
+  sengoku-commit-apart  the same without commit=True: Django's COMMIT at the block's
+                     exit is a second round trip (what a caller that writes more
+                     after the append pays: a command with an Idempotency-Key)
   sengoku-standalone the same append outside a transaction block: its one INSERT
                      commits by itself (one round trip; what eventsourcing's save is)
   eventsourcing      eventsourcing 9 Application + Aggregate, PostgreSQL persistence,
@@ -64,7 +68,9 @@ def setup_django() -> None:
     call_command("migrate", verbosity=0, interactive=False)
 
 
-def bench_sengoku(writers: int, seconds: float, in_transaction: bool = True) -> tuple[int, float]:
+def bench_sengoku(
+    writers: int, seconds: float, in_transaction: bool = True, commit: bool = True
+) -> tuple[int, float]:
     # the event store imports only once setup_django() has run
     from django.db import connection, transaction
 
@@ -80,7 +86,7 @@ def bench_sengoku(writers: int, seconds: float, in_transaction: bool = True) -> 
         new = [NewEvent("bench.Moved", PAYLOAD, actor={"seat": 2})]
         if in_transaction:
             with transaction.atomic():
-                rows = append(ctx["stream"], ctx["version"], new, prev_hash=ctx["head"])
+                rows = append(ctx["stream"], ctx["version"], new, prev_hash=ctx["head"], commit=commit)
         else:  # a standalone append: its one INSERT commits by itself (one round trip)
             rows = append(ctx["stream"], ctx["version"], new, prev_hash=ctx["head"])
         ctx["version"] += 1
@@ -194,6 +200,7 @@ def bench_raw(writers: int, seconds: float) -> tuple[int, float]:
 
 BACKENDS = {
     "sengoku": lambda w, s: bench_sengoku(w, s),
+    "sengoku-commit-apart": lambda w, s: bench_sengoku(w, s, commit=False),
     "sengoku-standalone": lambda w, s: bench_sengoku(w, s, in_transaction=False),
     "eventsourcing": lambda w, s: bench_eventsourcing(w, s, db_functions=False),
     "eventsourcing-fn": lambda w, s: bench_eventsourcing(w, s, db_functions=True),

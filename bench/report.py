@@ -117,7 +117,8 @@ def event_store_section(d: dict | None) -> tuple[list[str], list[list[str]]]:
     ]
     rows = []
     labels = {
-        "sengoku": "Sengoku `events.store.append` (Django, in a transaction block)",
+        "sengoku": "Sengoku `events.store.append` (Django, in a transaction block, COMMIT in the INSERT's round trip)",
+        "sengoku-commit-apart": "Sengoku `events.store.append` (in a transaction block, COMMIT in a second round trip)",
         "sengoku-standalone": "Sengoku `events.store.append`, standalone (its INSERT commits)",
         "eventsourcing": "eventsourcing 9.5, default config",
         "eventsourcing-fn": "eventsourcing 9.5, `POSTGRES_ENABLE_DB_FUNCTIONS=y`",

@@ -27,6 +27,7 @@ import psycopg
 from django.db import IntegrityError, connections, router, transaction
 from django.utils import timezone
 from psycopg.errors import UniqueViolation
+from psycopg.pq import TransactionStatus
 
 from .codec import GENESIS_HASH, canonical_json, chain_body, salt_problem, sha256_hex
 from .models import Snapshot, StoredEvent
@@ -94,6 +95,7 @@ def append(
     events: Iterable[NewEvent],
     prev_hash: str | None = None,
     then: Callable[[list[Recorded]], Sequence[Statement]] | None = None,
+    commit: bool = False,
 ) -> list[Recorded]:
     """Append after `expected_version`. `prev_hash` is the hash of the event at
     `expected_version` when the caller already knows it (the game row keeps the
@@ -103,14 +105,23 @@ def append(
     PostgreSQL that would cost two more round trips per append).
 
     Everything is computed before the database is touched (hashes, JSON text,
-    the row tuples); then one multi-row INSERT is the only statement, sent in
-    the same round trip as the transaction's BEGIN when it is the first. The
-    salt rule is checked first: a refused batch writes nothing.
+    the row tuples); then one multi-row INSERT is the only statement. The salt
+    rule is checked first: a refused batch writes nothing.
 
     `then(rows)` gives statements of the caller's to run right after the INSERT,
     in the same round trip on PostgreSQL (the game service moves its row's
     version and chain head there: they depend on the rows' hashes). A conflict
-    stops them: PostgreSQL skips the rest of a pipeline after an error."""
+    stops them: PostgreSQL skips the rest of a pipeline after an error.
+
+    `commit=True` says this append (with `then`'s statements) is the last write
+    of the caller's transaction: on PostgreSQL, when the caller's
+    ``transaction.atomic()`` is the outermost block (no savepoint, no test
+    case's wrapper), the COMMIT rides in the same pipeline, so BEGIN, the INSERT
+    and COMMIT cost one round trip instead of two; Django's own commit at the
+    block's exit then finds nothing to do and runs the on-commit hooks as
+    usual. Elsewhere (SQLite, a nested block) it changes nothing. Nothing may
+    write after it in the block: a later statement would open a second
+    transaction."""
     events = list(events)
     check_salts(expected_version, events)
     if prev_hash is None or (expected_version == 0) != (prev_hash == GENESIS_HASH):
@@ -131,7 +142,7 @@ def append(
         texts.append((payload_text, _json(e.actor), _json(e.cause), _json(vis)))
         prev = h
     if rows:
-        _insert(rows, texts, then(rows) if then is not None else ())
+        _insert(rows, texts, then(rows) if then is not None else (), commit)
     return rows
 
 
@@ -184,7 +195,7 @@ def _insert_sql(vendor: str, n: int) -> str:
     return f'INSERT INTO "{table}" ({cols}) VALUES ' + ", ".join([one] * n)
 
 
-def _insert(rows: list[Recorded], texts: list, after: Sequence[Statement] = ()) -> None:
+def _insert(rows: list[Recorded], texts: list, after: Sequence[Statement] = (), commit: bool = False) -> None:
     """One INSERT of prepared tuples. JSON goes in as the canonical text the
     hash was computed over (cast to jsonb on PostgreSQL), so it is encoded
     once. On PostgreSQL the statement rides in a pipeline: when it opens the
@@ -214,7 +225,7 @@ def _insert(rows: list[Recorded], texts: list, after: Sequence[Statement] = ()) 
     sql = _insert_sql(conn.vendor, len(rows))
     try:
         if conn.vendor == "postgresql":
-            _pg_execute(conn, [(sql, params), *after])
+            _pg_execute(conn, [(sql, params), *after], commit=commit and ends_transaction(conn))
         else:
             with conn.cursor() as cur:
                 for statement, values in [(sql, params), *after]:
@@ -225,15 +236,54 @@ def _insert(rows: list[Recorded], texts: list, after: Sequence[Statement] = ()) 
         raise VersionConflict(rows[0].seq) from exc
 
 
-def _pg_execute(conn, statements: Sequence[Statement]) -> None:
+def ends_transaction(conn) -> bool:
+    """Whether a COMMIT sent now would end exactly the caller's transaction: one
+    atomic block open (so not a savepoint inside a longer transaction, nor a
+    block inside a test case's), one that commits on exit (not a block entered
+    with autocommit already off by hand), not already marked for rollback."""
+    return (
+        conn.in_atomic_block
+        and len(conn.atomic_blocks) == 1
+        and conn.commit_on_exit
+        and not conn.needs_rollback
+    )
+
+
+def _pg_execute(conn, statements: Sequence[Statement], commit: bool = False) -> None:
     """Statements in one pipeline, through a server-side-bound psycopg cursor
     (Django's is client-side, which cannot prepare), still listed in Django's
-    query log when it keeps one (tests counting queries see each)."""
+    query log when it keeps one (tests counting queries see each).
+
+    With `commit` the pipeline also ends the transaction. When the transaction
+    is already open (a command locked its game row first), a COMMIT closes the
+    pipeline (not prepared: PostgreSQL prepares only queries). When these
+    statements would open it, psycopg would send its BEGIN and wait for it
+    before the rest (one more round trip), so the pipeline runs in autocommit
+    instead: PostgreSQL runs the statements up to the pipeline's Sync as one
+    implicit transaction and commits it there (the standalone append's path),
+    unless the connection asks for an isolation level or access mode of its
+    own, which only its BEGIN carries. After an error PostgreSQL skips the rest
+    (the COMMIT too) and the caller's block rolls back as before."""
     conn.ensure_connection()
+    pg = conn.connection
+    implicit = (
+        commit
+        and pg.info.transaction_status == TransactionStatus.IDLE
+        and pg.isolation_level is None
+        and pg.read_only is None
+    )
     start = time.monotonic()
-    with conn.wrap_database_errors, psycopg.Cursor(conn.connection) as cur, conn.connection.pipeline():
-        for sql, params in statements:
-            cur.execute(sql, params, prepare=True)
+    if implicit:
+        pg.autocommit = True  # a local flag: no round trip while idle
+    try:
+        with conn.wrap_database_errors, psycopg.Cursor(pg) as cur, pg.pipeline():
+            for sql, params in statements:
+                cur.execute(sql, params, prepare=True)
+            if commit and not implicit:
+                cur.execute("COMMIT")
+    finally:
+        if implicit and not pg.closed:
+            pg.autocommit = False  # Django's block still owns the connection
     if conn.queries_logged:
         took = f"{time.monotonic() - start:.3f}"
         conn.queries_log.extend({"sql": sql, "time": took} for sql, _ in statements)

@@ -22,15 +22,21 @@ from ..core_events import CoreEvent
 from ..models import Game
 from . import hooks
 from .errors import Conflict, EngineError, ErrorCode
-from .state import fold_rows, load_state, maybe_snapshot, rules_for
+from .state import fold_rows, load_state, maybe_snapshot, rules_for, snapshot_due
 
 log = logging.getLogger(__name__)
 
 
-def commit(game: Game, events: list[store.NewEvent], fold: Callable[[list], Any], **changes) -> list:
+def commit(
+    game: Game, events: list[store.NewEvent], fold: Callable[[list], Any], last_write: bool = False, **changes
+) -> list:
     """Append `events` after `game.version` (game locked, inside the caller's
     transaction). `fold(rows)` gives the engine state after them; `changes`
-    are further fields of the game row saved with the new version."""
+    are further fields of the game row saved with the new version.
+
+    `last_write`: the caller writes nothing after this in its transaction, so
+    the COMMIT may ride with the INSERT (store.append's `commit`) — unless a
+    snapshot is due, which is written after the append."""
     old = game.version
     fields = ["version", "chain_head", *changes]
     queue = hooks.claim_work(game)
@@ -45,7 +51,14 @@ def commit(game: Game, events: list[store.NewEvent], fold: Callable[[list], Any]
         return [row_update(game, fields)]
 
     try:
-        rows = store.append(game.id, old, events, prev_hash=game.chain_head or None, then=move_row)
+        rows = store.append(
+            game.id,
+            old,
+            events,
+            prev_hash=game.chain_head or None,
+            then=move_row,
+            commit=last_write and not snapshot_due(old, old + len(events)),
+        )
     except store.VersionConflict as exc:
         raise Conflict(
             f"the game moved on to version {exc.current}",

@@ -77,7 +77,11 @@ def submit(
         seat = next((s for s in prepared.seats(game) if s.user_id == user.id), None)
         if seat is None:
             raise Forbidden("you have no seat in this game", code=ErrorCode.NOT_SEATED)
-        rows = apply(game, seat, command, expected_version, actor={"seat": seat.index, "user": user.username})
+        # Nothing is written after the events unless the seat is reclaimed or a
+        # receipt kept: then the COMMIT may ride with the INSERT (one round trip).
+        last_write = not (seat.zombie or idempotency_key)
+        actor = {"seat": seat.index, "user": user.username}
+        rows = apply(game, seat, command, expected_version, actor=actor, last_write=last_write)
         if seat.zombie:  # pbem: the player is back; their own command reclaims the seat from the bot
             reclaim_locked(game, seat, user)
         viewer = Viewer(frozenset({seat.index}), game.status != "running")
@@ -132,19 +136,22 @@ def apply(
     expected_version: int | None,
     actor: dict,
     cause_extra: dict | None = None,
+    last_write: bool = False,
 ) -> list:
     """Decide and append, inside the caller's transaction with `game` locked.
-    Raises ServiceError subclasses; nothing is written when it raises."""
+    Raises ServiceError subclasses; nothing is written when it raises.
+    `last_write`: the caller writes nothing after it (commit.commit)."""
     check(game, expected_version)
     rules = rules_for(game)
     new, state = decide(game, rules, seat.index, command)
     events, outcome = stamp(game, rules, state, seat.index, command, new, actor, cause_extra)
     if outcome is None:
-        return commit(game, events, lambda rows: state)
+        return commit(game, events, lambda rows: state, last_write)
     return commit(
         game,
         events,
         lambda rows: state,
+        last_write,
         status=Game.Status.FINISHED,
         outcome=outcome,
         finished_at=timezone.now(),

@@ -140,8 +140,13 @@ def load_state(game: Game, upto: int | None = None, use_snapshots: bool = True) 
     return state
 
 
+def snapshot_due(old_version: int, new_version: int) -> bool:
+    """Whether a commit from `old_version` to `new_version` crosses a multiple of SNAPSHOT_EVERY."""
+    every = settings.SENGOKU["SNAPSHOT_EVERY"]
+    return new_version // every > old_version // every
+
+
 def maybe_snapshot(game: Game, old_version: int, new_version: int, state: Any) -> None:
     """Snapshot the state when this commit crossed a multiple of SNAPSHOT_EVERY."""
-    every = settings.SENGOKU["SNAPSHOT_EVERY"]
-    if new_version // every > old_version // every:
+    if snapshot_due(old_version, new_version):
         store.save_snapshot(game.id, new_version, snapshot_key(game), state)

@@ -1,0 +1,82 @@
+"""A command's COMMIT rides with its INSERT when nothing follows it in the
+transaction (store.append's `commit`), and not when something does: the
+receipt of an Idempotency-Key, a snapshot on the boundary. Either way the
+events, the game row, the receipt and the snapshot are all there and the
+after-commit work is queued once."""
+
+from __future__ import annotations
+
+import pytest
+
+from events import store
+from events.models import Snapshot, StoredEvent
+from games.models import CommandReceipt, Game
+from games.services import dispatch
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def spied(settings, monkeypatch):
+    """After-commit work goes to the worker (recorded); each append's `commit` is recorded."""
+    settings.SENGOKU = {**settings.SENGOKU, "HOOKS_INLINE": False, "SNAPSHOT_EVERY": 1000}
+    sent, commits = [], []
+    monkeypatch.setattr(dispatch, "send", lambda name, *args, countdown=None: sent.append(name) or True)
+    real = store.append
+
+    def append(*args, commit=False, **kwargs):
+        commits.append(commit)
+        return real(*args, commit=commit, **kwargs)
+
+    monkeypatch.setattr(store, "append", append)
+    return sent, commits
+
+
+def _next_command(api, gid, personas, **extra):
+    """The first legal command of whoever may act, posted."""
+    for who in personas:
+        legal = api.as_(who).get(f"/api/v1/games/{gid}/legal-commands").json()
+        if legal["commands"]:
+            return api.as_(who).post(
+                f"/api/v1/games/{gid}/commands", {"command": legal["commands"][0]}, **extra
+            )
+    raise AssertionError("nobody may act")
+
+
+def _free_work(gid):
+    """As if the worker had run: the next write claims the game's work again."""
+    Game.objects.filter(id=gid).update(work_queued_at=None)
+
+
+def test_which_commands_send_their_commit_with_the_insert(api, host, player, running_game, spied, settings):
+    sent, commits = spied
+    gid, people = running_game["id"], [host, player]
+
+    _free_work(gid)
+    r = _next_command(api, gid, people)
+    assert r.status_code == 201, r.content
+    assert commits[-1] is True and sent[-1] == dispatch.AFTER_EVENTS  # the on-commit hooks ran
+    version = r.json()["version"]
+    assert Game.objects.get(id=gid).version == version == StoredEvent.objects.filter(stream=gid).count()
+
+    # with a key, the receipt is written after the events: the COMMIT waits for it
+    _free_work(gid)
+    r = _next_command(api, gid, people, HTTP_IDEMPOTENCY_KEY="k-commit")
+    assert r.status_code == 201 and commits[-1] is False and len(sent) == 2
+    assert CommandReceipt.objects.filter(game_id=gid, key="k-commit").count() == 1
+
+    # a snapshot due on this commit is written after it: the COMMIT waits for it
+    settings.SENGOKU = {**settings.SENGOKU, "SNAPSHOT_EVERY": r.json()["version"] + 1}
+    r = _next_command(api, gid, people)
+    assert r.status_code == 201 and commits[-1] is False
+    assert Snapshot.objects.filter(stream=gid, version=r.json()["version"]).exists()
+
+    # a stale command commits nothing, with or without the early COMMIT
+    before = StoredEvent.objects.filter(stream=gid).count()
+    for who in people:
+        legal = api.as_(who).get(f"/api/v1/games/{gid}/legal-commands").json()
+        if legal["commands"]:
+            body = {"command": legal["commands"][0], "expected_version": before - 1}
+            stale = api.as_(who).post(f"/api/v1/games/{gid}/commands", body)
+            assert stale.status_code == 409
+    assert StoredEvent.objects.filter(stream=gid).count() == before == Game.objects.get(id=gid).version
