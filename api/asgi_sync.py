@@ -30,7 +30,13 @@ from django.urls import set_script_prefix
 
 _pools: dict[str, ThreadPoolExecutor] = {}
 _handler: BaseHandler | None = None
-_LANES = {"web": ("WEB_THREADS", "8"), "health": ("HEALTH_THREADS", "2")}
+# Three threads per process, not eight: with one GIL per process only one of them runs
+# at a time, and the others only cover its waits on PostgreSQL (a few tenths of a
+# millisecond on a local database). More threads share the GIL in slices, so every
+# request in a burst finishes late instead of most finishing early: on 2 cores at
+# 150 cycles/s offered, POST p99 51-90 ms with 3 against 93-205 ms with 8, and
+# throughput unchanged (bench/pairs.md). Raise it when the database is far away.
+_LANES = {"web": ("WEB_THREADS", "3"), "health": ("HEALTH_THREADS", "2")}
 _HEALTH = re.compile(r"^/api/v1/health/?$")
 
 

@@ -340,10 +340,11 @@ def start_server(workers: int, threads: int, server: str = "asgi") -> tuple[subp
     py = sys.executable
     subprocess.run([py, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
     if server == "asgi":
-        env["WEB_THREADS"] = str(threads)
+        if threads is not None:
+            env["WEB_THREADS"] = str(threads)
         kind = ["config.asgi:application", "-k", "uvicorn_worker.UvicornWorker"]
     else:
-        kind = ["config.wsgi:application", "-k", "gthread", "--threads", str(threads)]
+        kind = ["config.wsgi:application", "-k", "gthread", "--threads", str(threads or 8)]
     proc = subprocess.Popen(
         [
             py,
@@ -402,7 +403,12 @@ def main() -> int:
     )
     ap.add_argument("--save-as", default="api_load", help="results name under var/bench/ (default api_load)")
     ap.add_argument("--workers", type=int, default=2, help="gunicorn workers when serving (default 2)")
-    ap.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker (default 8)")
+    ap.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="threads per gunicorn worker (default: the server's WEB_THREADS default, 3; gthread: 8)",
+    )
     ap.add_argument(
         "--client-procs",
         type=int,
@@ -429,6 +435,8 @@ def main() -> int:
         help="mixed: the four-request cycle; post-only: timed phases of POSTs only (see above)",
     )
     args = ap.parse_args()
+    if args.threads is None:  # what the server would run with (api/asgi_sync.py)
+        args.threads = int(os.environ.get("WEB_THREADS", "3")) if args.server == "asgi" else 8
 
     proc = None
     base = args.url
