@@ -95,13 +95,11 @@ def search_module(ruleset_id: str) -> ModuleType | None:
 
 def to_horizon(rules: Ruleset, state: Any, players: int, rng: random.Random) -> Any:
     """The world once heuristic play has crossed the ruleset's horizon `STAGES`
-    times (the key `stage(state)` changed: a new season, another seat's turn; a
-    ruleset whose horizon depends on the table gives `stages(state)` instead),
+    times (the key `stage(state)` changed: a new season, another seat's turn),
     or the game ended (at most HORIZON_CAP commands)."""
     mod = search_module(rules.id)
     if mod is None:
         return run(rules, state, players, HORIZON_CAP, rng)
-    limit = mod.stages(state) if hasattr(mod, "stages") else mod.STAGES
     last, crossed = mod.stage(state), 0
     for _ in range(HORIZON_CAP):
         after = step(rules, state, players, rng)
@@ -111,7 +109,7 @@ def to_horizon(rules: Ruleset, state: Any, players: int, rng: random.Random) -> 
         now = mod.stage(state)
         if now != last:
             last, crossed = now, crossed + 1
-            if crossed >= limit:
+            if crossed >= mod.STAGES:
                 break
     return state
 

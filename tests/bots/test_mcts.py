@@ -199,26 +199,3 @@ def test_successive_halving_spends_the_rounds_on_the_close_alternatives(monkeypa
     assert (
         paired.best(rules, cands, random.Random(3), Budget(iterations=240, worlds=worlds))["type"] == "best"
     )
-
-
-@pytest.mark.parametrize("players", [2, 4])
-def test_an_imjin_playout_runs_to_the_end_of_the_seats_next_turn_at_any_table(monkeypatch, players):
-    rules, state, _ = next(
-        (r, s, q)
-        for r, s, q in _positions("imjin", players, 5, limit=2000)
-        if s["flow"].get("stage") == "turn"
-    )
-    turns = [state["flow"]["turn"]]
-    step = playout.step
-
-    def seen(*args):
-        after = step(*args)
-        if after is not None and after["flow"].get("turn") != turns[-1]:
-            turns.append(after["flow"].get("turn"))
-        return after
-
-    monkeypatch.setattr(playout, "step", seen)
-    end = playout.to_horizon(rules, state, players, random.Random(4))
-    if rules.outcome(end) is None:
-        assert len(turns) == players + 2  # every other seat's turn, its own again, and the one after
-        assert turns[players] == turns[0] and sorted(set(turns)) == list(range(players))
