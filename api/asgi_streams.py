@@ -96,11 +96,26 @@ async def send_live(response, body, send) -> None:
     chunk, without the wrappers Django's handler puts around each one (its
     streaming iterator, make_bytes, chunking), which cost more than the write."""
     await send({"type": "http.response.start", "status": response.status_code, "headers": _headers(response)})
+    writer = getattr(response, "live_writer", None)
     metrics.sse_streams_open.inc()
     try:
         async with aclosing(body) as chunks:
             async for chunk in chunks:
-                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+                if writer is None:
+                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
+                    continue
+                writer.busy = True  # the fan-out queues meanwhile: chunks stay in order
+                try:
+                    await writer.settle()
+                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
+                finally:
+                    writer.busy = False
+                writer.send = send  # the first chunk is out: the fan-out may write from now on
+        if writer is not None:
+            writer.send = None  # nothing more from the fan-out; what it started goes first
+            await writer.settle()
         await send({"type": "http.response.body"})
     finally:
+        if writer is not None:
+            writer.close()
         metrics.sse_streams_open.dec()

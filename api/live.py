@@ -35,6 +35,7 @@ from games.models import Game, Notification
 from games.services import stream_reads
 
 from .live_fanout import MAX_QUEUED, Fanout, Sub
+from .live_writer import EagerWriter
 
 log = logging.getLogger(__name__)
 
@@ -112,12 +113,12 @@ class Hub:
                 self._forget(stream)
         self._idle()
 
-    def join(self, stream: str, fetch, after: int) -> tuple[Fanout, Sub]:
+    def join(self, stream: str, fetch, after: int, writer: EagerWriter | None = None) -> tuple[Fanout, Sub]:
         fan = self.fanouts.get(stream)
         if fan is None:
             fan = self.fanouts[stream] = Fanout(stream, db)
         self._listening()
-        return fan, fan.join(fetch, after)
+        return fan, fan.join(fetch, after, writer)
 
     def leave(self, stream: str, fan: Fanout, sub: Sub) -> None:
         fan.leave(sub)
@@ -368,13 +369,24 @@ def _drain(sub: Sub) -> tuple[bytes, bool]:
     return b"".join(parts), finished
 
 
-async def push_body(stream, after: int, fetch, slot=None, max_seconds: float | None = None):
+def _count_eager_writes(life: feed.Lifetime, writer: EagerWriter | None) -> None:
+    """Events the fan-out wrote meanwhile count for the keep-alive and idle clocks."""
+    if writer is not None and writer.last > life.last_event:
+        life.sent_event(writer.last)
+
+
+async def push_body(
+    stream, after: int, fetch, slot=None, max_seconds: float | None = None, writer: EagerWriter | None = None
+):
     """A game stream fed by its game's Fanout: the same frames and Lifetime as
     sse_body, but the stream itself never reads; it writes what the fan-out
-    queued for it (bytes, so the ASGI sender writes them as they are)."""
+    queued for it (bytes, so the ASGI sender writes them as they are). With a
+    `writer` (api.asgi_streams gives it the server's send) the fan-out writes
+    most batches itself and this task wakes only for the rest: keep-alives, the
+    end, a client too slow to take a batch at once."""
     h = hub()
     stream = str(stream)
-    fan, sub = h.join(stream, fetch, after)
+    fan, sub = h.join(stream, fetch, after, writer)
     loop = asyncio.get_running_loop()
     life = feed.Lifetime(loop.time(), max_seconds)
     kicked_at = loop.time()
@@ -391,6 +403,7 @@ async def push_body(stream, after: int, fetch, slot=None, max_seconds: float | N
                 yield feed.END.encode()
                 return
             now = loop.time()
+            _count_eager_writes(life, writer)
             if full or now - kicked_at >= SAFETY_REFETCH_SECONDS:
                 kicked_at = now  # left behind while slow, or a wake-up lost with Redis: catch up
                 fan.kick()

@@ -10,8 +10,9 @@ server could take (docs/benchmarks.md, "Live streams"). Here the hub kicks the
 game's `Fanout`; ONE task groups the streams by what they would be sent
 (position, seats, language: `fetch.group_key(after)`), makes each group's batch
 in ONE pool call (games/services/stream_reads.py reads the rows once), and
-appends it to the outbox of every stream in the group. A stream's own task only
-writes what is in its outbox.
+writes it to every stream of the group at once when nothing waits before it
+there (api/live_writer.py), else appends it to the stream's outbox, which the
+stream's own task writes.
 
 Order and completeness: a stream's position (`Sub.after`) moves only when a batch
 is queued for it, and a batch is made from that position, so a stream never
@@ -33,6 +34,8 @@ from typing import Any
 from events import feed
 from games.services import stream_reads
 
+from .live_writer import EagerWriter
+
 log = logging.getLogger(__name__)
 
 MAX_QUEUED = 8  # batches waiting for a slow client before the stream is left to catch up alone
@@ -43,10 +46,10 @@ Runner = Callable[..., Awaitable[Any]]  # api.live.db: sync work in the shared p
 class Sub:
     """One open stream of the game: where it is, and what waits to be written."""
 
-    __slots__ = ("fetch", "after", "out", "event")
+    __slots__ = ("fetch", "after", "out", "event", "writer")
 
-    def __init__(self, fetch, after: int):
-        self.fetch, self.after = fetch, after
+    def __init__(self, fetch, after: int, writer: EagerWriter | None = None):
+        self.fetch, self.after, self.writer = fetch, after, writer
         self.out: deque[feed.Batch | BaseException] = deque()
         self.event = asyncio.Event()
 
@@ -76,8 +79,8 @@ class Fanout:
         self.again = False
         self.rounds = 0  # reads made (tests, bench)
 
-    def join(self, fetch, after: int) -> Sub:
-        sub = Sub(fetch, after)
+    def join(self, fetch, after: int, writer: EagerWriter | None = None) -> Sub:
+        sub = Sub(fetch, after, writer)
         self.subs.add(sub)
         self.kick()  # its catch-up: whatever is after its position
         return sub
@@ -128,7 +131,13 @@ class Fanout:
         if not got.items and not got.finished:
             return
         last = got.items[-1][0] if got.items else after
+        eager = not got.finished  # a batch that ends the stream goes through its task, which then ends it
+        now = asyncio.get_running_loop().time()
         for sub in subs:
             if sub in self.subs and sub.after == after:  # still here, and not moved meanwhile
                 sub.after = last
+                writer = sub.writer
+                # straight to the client when nothing waits before it (api/live_writer.py)
+                if eager and writer is not None and not sub.out and writer.write_now(got.data, now):
+                    continue
                 sub.give(got)

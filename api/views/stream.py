@@ -18,6 +18,7 @@ from games.services import prepared, stream_reads, summaries
 from games.services.present import present_event, viewer_for
 
 from .. import live, stream_slots
+from ..live_writer import EagerWriter
 from .common import int_param
 
 
@@ -36,16 +37,21 @@ def sse_response(request, stream, fetch) -> StreamingHttpResponse:
     if last:
         after = int_param(last, 0, "Last-Event-ID", 0)
     slot = stream_slots.acquire(request.user.id)
-    live_body = None
+    live_body = live_writer = None
     if getattr(request, "sengoku_live", False):
-        # a game stream is pushed to by its game's fan-out; a user's notices are pulled
-        make = live.push_body if getattr(fetch, "group_key", None) else live.sse_body
-        body = live_body = make(stream, after, fetch, slot=slot)
+        # a game stream is pushed to by its game's fan-out, which writes it itself
+        # when it can (api/live_writer.py); a user's notices are pulled
+        if getattr(fetch, "group_key", None):
+            live_writer = EagerWriter()
+            body = live_body = live.push_body(stream, after, fetch, slot=slot, writer=live_writer)
+        else:
+            body = live_body = live.sse_body(stream, after, fetch, slot=slot)
     else:
         body = feed.sse(stream, after, fetch, on_tick=slot.refresh)
     resp = StreamingHttpResponse(body, content_type="text/event-stream")
     # api.asgi_streams writes this body itself (Django's per-chunk wrappers cost more than the write)
     resp.live_body = live_body
+    resp.live_writer = live_writer
     # However the response ends (finished, client gone, never started), the slot is freed.
     resp._resource_closers.append(slot.release)
     resp["Cache-Control"] = "no-cache"
