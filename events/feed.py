@@ -253,7 +253,10 @@ KEEPALIVE = ": keep-alive\n\n"
 
 
 def frame(ident, name: str, data) -> str:
-    return f"id: {ident}\nevent: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+    # orjson: compact like json.dumps(separators=(",", ":")) at a fifth of its cost
+    # (a commit's frames are made once per viewer group and process); non-ASCII
+    # text goes out as UTF-8 rather than \u escapes, the same JSON to a parser.
+    return f"id: {ident}\nevent: {name}\ndata: {orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()}\n\n"
 
 
 @dataclass(frozen=True)
