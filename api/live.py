@@ -34,6 +34,7 @@ from events import feed
 from games.models import Game, Notification
 from games.services import stream_reads
 
+from . import stream_slots
 from .live_fanout import MAX_QUEUED, Fanout, Sub
 from .live_writer import EagerWriter
 
@@ -96,6 +97,7 @@ class Hub:
         self.fanouts: dict[str, Fanout] = {}
         self.heads: dict[str, int] = {}
         self.listener: asyncio.Task | None = None
+        self.renewer: asyncio.Task | None = None
 
     # -- subscribers -----------------------------------------------------------------------
     def subscribe(self, stream: str) -> asyncio.Event:
@@ -135,11 +137,23 @@ class Hub:
     def _listening(self) -> None:
         if self.listener is None or self.listener.done():
             self.listener = self.loop.create_task(self._listen())
+        if self.renewer is None or self.renewer.done():
+            self.renewer = self.loop.create_task(self._renew_slots())
 
     def _idle(self) -> None:
-        if not self.subs and not self.fanouts and self.listener is not None:
-            self.listener.cancel()
-            self.listener = None
+        if not self.subs and not self.fanouts:
+            for task in (self.listener, self.renewer):
+                if task is not None:
+                    task.cancel()
+            self.listener = self.renewer = None
+
+    async def _renew_slots(self) -> None:
+        """The open streams' slots (api/stream_slots.py), busy or idle, renewed
+        together: one pipelined Redis round trip per interval for the whole
+        process, not one command per stream at its keep-alive."""
+        while True:
+            await asyncio.sleep(stream_slots.refresh_interval())
+            in_background(stream_slots.refresh_open)
 
     def streams(self) -> list[str]:
         return list(self.subs.keys() | self.fanouts.keys())
@@ -346,8 +360,6 @@ async def sse_body(stream, after: int, fetch, slot=None, max_seconds: float | No
                 yield feed.reconnect(reason).encode()
                 return
             if life.keepalive_due(now):
-                if slot is not None:
-                    in_background(slot.refresh)
                 yield feed.KEEPALIVE.encode()
             woken = ev.is_set() or await _woken(ev, life.wait_for(loop.time()))
     finally:
@@ -412,8 +424,6 @@ async def push_body(
                 yield feed.reconnect(reason).encode()
                 return
             if life.keepalive_due(now):
-                if slot is not None:
-                    in_background(slot.refresh)
                 yield feed.KEEPALIVE.encode()
             if not sub.event.is_set():
                 await _woken(sub.event, min(life.wait_for(loop.time()), SAFETY_REFETCH_SECONDS))

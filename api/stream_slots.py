@@ -1,9 +1,15 @@
 """At most STREAMS_PER_ACCOUNT open live streams per account (issue 10).
 
 With REDIS_URL the count is shared by every web process: a sorted set per
-account whose members are open streams scored by their expiry; a stream
-refreshes its score at each keep-alive, so the slots of a process that died
-without closing its streams free themselves after SLOT_TTL. Without Redis (the
+account whose members are open streams scored by their expiry, so the slots of
+a process that died without closing its streams free themselves after
+slot_ttl(). The scores are renewed every refresh_interval() whether a stream is
+idle or busy: under ASGI by the live hub, for all the process's open slots in
+one pipelined round trip (`refresh_open`); on the WSGI path by each stream's
+own clock (events.feed.sse's `on_tick`). (They used to be renewed at each
+keep-alive, which a stream with an event at least every keep-alive interval
+never sends: its slot lapsed after slot_ttl() and the account could open more
+streams than the cap.) Without Redis (the
 embedded default) the count is per web process: `make run` starts WEB_WORKERS
 processes, so an account can hold up to WEB_WORKERS x the cap there
 (documented in docs/deployment.md).
@@ -34,6 +40,7 @@ return 1
 
 _lock = threading.Lock()
 _local: dict[int, int] = defaultdict(int)
+_open: set[Slot] = set()  # this process's slots held in Redis, renewed by refresh_open()
 _redis_client = None
 
 
@@ -49,6 +56,11 @@ class TooManyStreams(Throttled):
 
 def slot_ttl() -> float:
     return max(30.0, 3.0 * settings.SENGOKU["SSE_KEEPALIVE_SECONDS"])
+
+
+def refresh_interval() -> float:
+    """How often open slots are renewed: three chances before one lapses."""
+    return slot_ttl() / 3.0
 
 
 def _key(user_id: int) -> str:
@@ -86,6 +98,8 @@ class Slot:
             if self.released:
                 return
             self.released = True
+        with _lock:
+            _open.discard(self)
         if self.member is None:
             with _lock:
                 _local[self.user_id] -= 1
@@ -109,7 +123,10 @@ def acquire(user_id: int) -> Slot:
         except Exception:
             ok = None  # Redis down: fall back to this process's count rather than refuse every stream
         if ok == 1:
-            return Slot(user_id, member)
+            slot = Slot(user_id, member)
+            with _lock:
+                _open.add(slot)
+            return slot
         if ok == 0:
             raise TooManyStreams(cap, wait)
     with _lock:
@@ -130,3 +147,22 @@ def open_count(user_id: int) -> int:
             pass
     with _lock:
         return _local.get(user_id, 0)
+
+
+def refresh_open() -> int:
+    """Renew every open Redis slot of this process in one round trip (ZADD XX: a
+    slot already released or expired elsewhere is not brought back). Returns how
+    many were renewed; with Redis down they lapse at worst, the streams go on."""
+    with _lock:
+        slots = [s for s in _open if not s.released]
+    if not slots:
+        return 0
+    until = time.time() + slot_ttl()
+    try:
+        pipe = _redis().pipeline(transaction=False)
+        for slot in slots:
+            pipe.zadd(_key(slot.user_id), {slot.member: until}, xx=True)
+        pipe.execute()
+    except Exception:
+        return 0
+    return len(slots)

@@ -216,7 +216,7 @@ class Lifetime:
         self.keepalive = float(cfg["SSE_KEEPALIVE_SECONDS"])
         self.idle = float(cfg["STREAM_IDLE_SECONDS"])
         self.total = float(max_seconds if max_seconds is not None else cfg["STREAM_MAX_SECONDS"])
-        self.started = self.last_sent = self.last_event = now
+        self.started = self.last_sent = self.last_event = self.last_tick = now
 
     def sent_event(self, now: float) -> None:
         self.last_sent = self.last_event = now
@@ -232,6 +232,14 @@ class Lifetime:
     def keepalive_due(self, now: float) -> bool:
         if now - self.last_sent >= self.keepalive:
             self.last_sent = now
+            return True
+        return False
+
+    def tick_due(self, now: float) -> bool:
+        """Every keep-alive interval, events or not: the stream's slot is renewed on
+        this clock (a busy stream sends no keep-alive, but must keep its slot)."""
+        if now - self.last_tick >= self.keepalive:
+            self.last_tick = now
             return True
         return False
 
@@ -256,7 +264,9 @@ def frame(ident, name: str, data) -> str:
     # orjson: compact like json.dumps(separators=(",", ":")) at a fifth of its cost
     # (a commit's frames are made once per viewer group and process); non-ASCII
     # text goes out as UTF-8 rather than \u escapes, the same JSON to a parser.
-    return f"id: {ident}\nevent: {name}\ndata: {orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()}\n\n"
+    return (
+        f"id: {ident}\nevent: {name}\ndata: {orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()}\n\n"
+    )
 
 
 @dataclass(frozen=True)
@@ -291,7 +301,8 @@ def sse(stream, after: int, fetch, max_seconds: float | None = None, on_tick=Non
     with items `(id, event name, JSON-able data)` in id order. Sends what is new, a
     keep-alive comment when idle, wakes on `publish(stream, …)` (or polls), and
     ends with `event: end` once `finished` (or `event: reconnect` at the end of
-    its `Lifetime`). `on_tick()` runs at each keep-alive (slot refresh). Django
+    its `Lifetime`). `on_tick()` runs every keep-alive interval, events or not (slot
+    refresh). Django
     closes the DB connection when the streaming response is closed; only the
     pub/sub connection is ours."""
     waiter = Waiter(stream)
@@ -312,9 +323,9 @@ def sse(stream, after: int, fetch, max_seconds: float | None = None, on_tick=Non
             if reason:
                 yield reconnect(reason)
                 return
+            if on_tick is not None and life.tick_due(now):
+                on_tick()
             if life.keepalive_due(now):
-                if on_tick is not None:
-                    on_tick()
                 yield KEEPALIVE
             waiter.wait(after, timeout=min(life.wait_for(time.monotonic()), 5))
     finally:

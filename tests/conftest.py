@@ -65,6 +65,7 @@ def _fresh_caches(request):
         from api import stream_slots
 
         stream_slots._local.clear()
+        stream_slots._open.clear()
         # ... and so do the throttles' leases (hits a process counted ahead, per key)
         from api import throttles
 
