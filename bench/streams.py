@@ -27,6 +27,7 @@ import asyncio
 import multiprocessing
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -247,6 +248,69 @@ def command_run(base: str, games: list[dict], clients: int, seconds: float) -> t
 # ---- the streams ------------------------------------------------------------------
 
 
+_ID = re.compile(rb"(?m)^id: (\d+)$")
+
+
+class _Reader(asyncio.Protocol):
+    """One SSE stream read as a protocol: the bytes are parsed where they arrive
+    (HTTP head, chunked framing, `id:` lines), with no coroutine per chunk. The
+    readers share the machine with the server; a StreamReader's two awaits per
+    chunk (size line, then payload) cost more than the server's write of it."""
+
+    def __init__(self, owner: Streams, request: bytes, seen: dict[int, float]):
+        self.owner, self.request, self.seen = owner, request, seen
+        self.buf = b""
+        self.head = True
+        self.counted = False
+        self.closing = False
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+        transport.write(self.request)
+
+    def data_received(self, data: bytes) -> None:
+        now = time.perf_counter()
+        self.buf += data
+        if self.head:
+            end = self.buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            status = int(self.buf.split(b" ", 2)[1])
+            self.buf, self.head = self.buf[end + 4 :], False
+            if status != 200:
+                self.owner.failed[f"HTTP {status}"] += 1
+                self._quit()
+                return
+            self.owner.opened += 1
+        while True:  # chunked framing: "<hex size>\r\n<payload>\r\n"
+            eol = self.buf.find(b"\r\n")
+            if eol < 0:
+                return
+            size = int(self.buf[:eol] or b"0", 16)
+            if size == 0:
+                self._quit()  # the server ended the stream
+                return
+            if len(self.buf) < eol + 2 + size + 2:
+                return
+            payload = self.buf[eol + 2 : eol + 2 + size]
+            self.buf = self.buf[eol + 4 + size :]
+            if not self.counted and payload.startswith(b"retry:"):
+                self.counted = True
+                self.owner.ready += 1
+            for ident in _ID.findall(payload):
+                self.seen[int(ident)] = now
+
+    def _quit(self) -> None:
+        self.closing = True
+        if self.transport is not None:
+            self.transport.close()
+
+    def connection_lost(self, exc) -> None:
+        if not self.closing:
+            self.owner.failed["dropped"] += 1
+
+
 class Streams:
     """All streams in one asyncio loop in a thread; records when each stream
     saw each event id: seen[(stream index, game id, seq)] = perf_counter()."""
@@ -259,56 +323,30 @@ class Streams:
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
         self.seen: dict[tuple[int, str], dict[int, float]] = defaultdict(dict)
-        self.tasks: list = []
+        self.readers: list[_Reader] = []
         self.opened = 0
         self.failed: dict[str, int] = defaultdict(int)
         self.ready = 0
 
-    async def _one(self, idx: int, path: str, token: str, game: str | None):
+    async def _one(self, idx: int, path: str, token: str, game: str | None) -> None:
+        request = (
+            f"GET /api/v1{path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
+            "Accept: text/event-stream\r\n\r\n"
+        ).encode()
+        seen = self.seen[(idx, game or "")]
         try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+            _, reader = await self.loop.create_connection(
+                lambda: _Reader(self, request, seen), "127.0.0.1", self.port
+            )
         except OSError as exc:
             self.failed[type(exc).__name__] += 1
             return
-        try:
-            writer.write(
-                (
-                    f"GET /api/v1{path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
-                    "Accept: text/event-stream\r\n\r\n"
-                ).encode()
-            )
-            head = await reader.readuntil(b"\r\n\r\n")
-            status = int(head.split(b" ", 2)[1])
-            if status != 200:
-                self.failed[f"HTTP {status}"] += 1
-                return
-            self.opened += 1
-            buf = b""
-            seen = self.seen[(idx, game or "")]
-            counted = False
-            while True:
-                size = int((await reader.readline()).strip() or b"0", 16)
-                if size == 0:
-                    return
-                buf += (await reader.readexactly(size + 2))[:-2]
-                now = time.perf_counter()
-                while b"\n\n" in buf:
-                    frame, buf = buf.split(b"\n\n", 1)
-                    if frame.startswith(b"retry:") and not counted:
-                        counted = True
-                        self.ready += 1
-                    for line in frame.split(b"\n"):
-                        if line.startswith(b"id: "):
-                            seen[int(line[4:])] = now
-        except (asyncio.IncompleteReadError, ConnectionError, OSError):
-            self.failed["dropped"] += 1
-        finally:
-            writer.close()
+        self.readers.append(reader)
 
     def open(self, specs: list[tuple[str, str, str | None]]) -> None:
         async def start():
             for idx, (path, token, game) in enumerate(specs):
-                self.tasks.append(asyncio.ensure_future(self._one(idx, path, token, game)))
+                await self._one(idx, path, token, game)
                 if idx % 50 == 49:
                     await asyncio.sleep(0.05)  # do not flood the accept queue
 
@@ -316,9 +354,9 @@ class Streams:
 
     def close(self) -> None:
         async def stop():
-            for t in self.tasks:
-                t.cancel()
-            await asyncio.gather(*self.tasks, return_exceptions=True)
+            for reader in self.readers:
+                reader._quit()
+            await asyncio.sleep(0.2)  # let the transports close
 
         asyncio.run_coroutine_threadsafe(stop(), self.loop).result(60)
         self.loop.call_soon_threadsafe(self.loop.stop)
