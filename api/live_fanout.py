@@ -9,7 +9,10 @@ time per stream per commit, which with ten streams a game halved the commands a
 server could take (docs/benchmarks.md, "Live streams"). Here the hub kicks the
 game's `Fanout`; ONE task groups the streams by what they would be sent
 (position, seats, language: `fetch.group_key(after)`), makes each group's batch
-in ONE pool call (games/services/stream_reads.py reads the rows once), and
+once: on the loop itself when the commit's rows came with its announcement and
+the state is cached (`fetch.from_memory`, the usual case: no hop to a pool
+thread and back), else in ONE pool call for the groups left
+(games/services/stream_reads.py reads the rows once), and
 writes it to every stream of the group at once when nothing waits before it
 there (api/live_writer.py), else appends it to the stream's outbox, which the
 stream's own task writes.
@@ -71,6 +74,18 @@ def present_groups(wanted: list[tuple[Any, int]]) -> list[feed.Batch | BaseExcep
     return out
 
 
+def _from_memory(fetch, after: int) -> feed.Batch | None:
+    """The group's batch made on the loop, or None: the pool makes it (a fetch
+    without `from_memory`, one that needs the database, or one that failed, whose
+    error the pool's attempt reports)."""
+    try:
+        make = getattr(fetch, "from_memory", None)
+        return make(after) if make is not None else None
+    except Exception:
+        log.debug("live fan-out: %r made in the pool after an error on the loop", fetch, exc_info=True)
+        return None
+
+
 class Fanout:
     def __init__(self, stream: str, run: Runner):
         self.stream, self.run = stream, run
@@ -104,15 +119,29 @@ class Fanout:
             if groups:
                 self.rounds += 1
                 wanted = [(subs[0].fetch, after) for (after, *_), subs in groups.items()]
-                try:
-                    made = await self.run(present_groups, wanted)
-                except Exception as exc:  # the pool itself failed (shutting down): end these streams
-                    log.warning("live fan-out for %s failed: %s", self.stream, exc)
-                    made = [exc] * len(wanted)
+                made = await self._make(wanted)
                 for ((after, *_), subs), got in zip(groups.items(), made, strict=True):
                     self._deliver(subs, after, got)
             if not self.again:
                 return
+
+    async def _make(self, wanted: list[tuple[Any, int]]) -> list[feed.Batch | BaseException]:
+        """Each group's batch: from memory on the loop where its fetch can
+        (`from_memory`: the commit's rows were announced and the state is cached,
+        the usual case), the others in one pool call."""
+        made: list[feed.Batch | BaseException | None] = [
+            _from_memory(fetch, after) for fetch, after in wanted
+        ]
+        missing = [i for i, got in enumerate(made) if got is None]
+        if missing:
+            try:
+                got = await self.run(present_groups, [wanted[i] for i in missing])
+            except Exception as exc:  # the pool itself failed (shutting down): end these streams
+                log.warning("live fan-out for %s failed: %s", self.stream, exc)
+                got = [exc] * len(missing)
+            for i, batch in zip(missing, got, strict=True):
+                made[i] = batch
+        return made  # type: ignore[return-value]  (no None left)
 
     def _groups(self) -> dict[tuple, list[Sub]]:
         groups: dict[tuple, list[Sub]] = {}

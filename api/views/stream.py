@@ -10,6 +10,7 @@ events/feed.py."""
 
 from __future__ import annotations
 
+from django.core.exceptions import SynchronousOnlyOperation
 from django.http import StreamingHttpResponse
 
 from events import feed, store
@@ -88,7 +89,27 @@ class EventFetch:
             if game.version <= after and not _over(game.status):
                 return [], False  # nothing new: one query, not three
             return self._present(after, store.load(game.id, after=after, limit=stream_reads.MAX_ROWS))
-        head = stream_reads.reads.read(game.id, after)
+        return self._from_head(stream_reads.reads.read(game.id, after), after)
+
+    def from_memory(self, after: int) -> feed.Batch | None:
+        """The batch a call would make when all it needs is in memory (the announced
+        rows, the state cache), else None. Called on the event loop by the live
+        fan-out, which so spares the usual commit a hop to the stream pool and back:
+        a database read it would need raises SynchronousOnlyOperation there (Django
+        refuses queries on a thread running an event loop), and the pool makes it."""
+        if not self.shared:
+            return None
+        head = stream_reads.reads.peek(self.game.id, after)
+        if head is None:
+            return None
+        try:
+            got = self._from_head(head, after)
+        except SynchronousOnlyOperation:
+            return None
+        return feed.as_batch(got)
+
+    def _from_head(self, head: stream_reads.Head, after: int):
+        game = self.game
         game.version, game.status = head.version, head.status
         if game.version <= after and not _over(game.status):
             return [], False

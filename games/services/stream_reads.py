@@ -139,6 +139,20 @@ class SharedReads:
             return None
         return entry.presented.get(key(entry.status))
 
+    def peek(self, game_id: uuid.UUID, after: int) -> Head | None:
+        """What `read` would return without reading, or None: memory only and no
+        wait for a read in progress (safe on the event loop)."""
+        key = str(game_id)
+        with self._lock:
+            generation = self._generation.get(key, 0)
+            entry = self._entries.get(key)
+            game_lock = self._game_locks.get(key)
+        if entry is None or game_lock is None or game_lock.locked() or entry.generation != generation:
+            return None
+        if time.monotonic() - entry.read_at >= MAX_AGE_SECONDS or not entry.covers(after):
+            return None
+        return entry.head(after)
+
     def read(self, game_id: uuid.UUID, after: int) -> Head:
         """The game's head and its events after `after`, from memory when nothing
         was announced since the last read that covers `after`."""

@@ -223,3 +223,36 @@ def test_the_hub_parses_only_messages_for_games_it_watches_and_versions_it_lacks
         assert hub._wanted("g", b"6") and hub._wanted("g", b"{not json")  # unreadable: let announced() decide
 
     asyncio.run(run())
+
+
+class MemoryFetch(Fetch):
+    """A fetch that can make its batch on the loop (api/views/stream.py's EventFetch)."""
+
+    def __init__(self, log: Log, viewer: str, memory: str):
+        super().__init__(log, viewer, False)
+        self.memory = memory
+
+    def from_memory(self, after: int):
+        if self.memory == "raise":
+            raise RuntimeError("a bug on the loop")
+        if self.memory == "none":
+            return None
+        return self(after)
+
+
+@pytest.mark.parametrize("memory, pool_calls", [("ok", 0), ("none", 1), ("raise", 1)])
+def test_a_batch_made_in_memory_skips_the_pool(memory, pool_calls):
+    async def run():
+        log = Log(2)
+        calls = []
+
+        async def pool(fn, *args):
+            calls.append(args)
+            return fn(*args)
+
+        fan = Fanout("g", pool)
+        sub = fan.join(MemoryFetch(log, "spectator", memory), 0)
+        await settle(fan)
+        assert received(sub) == [1, 2] and len(calls) == pool_calls
+
+    asyncio.run(run())

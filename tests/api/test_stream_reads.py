@@ -2,6 +2,7 @@
 (games/services/stream_reads.py): no query while nothing is announced, one after,
 and a stream that lags or resumes still gets every event in order."""
 
+import asyncio
 import random
 import uuid
 
@@ -11,7 +12,7 @@ from django.contrib.auth import get_user_model
 from api.views.stream import event_fetch
 from events import feed, sealed, store
 from games.models import Game
-from games.services import stream_reads
+from games.services import stream_reads, summaries
 from games.services.stream_reads import SharedReads
 from tests.audit import driver
 
@@ -175,3 +176,47 @@ def test_a_private_commit_from_another_process_arrives_sealed_and_needs_no_read(
     assert [(r.seq, r.payload, r.visible_to, r.hash) for r in got.rows] == [
         (r.seq, r.payload, r.visible_to, r.hash) for r in new
     ]
+
+
+def test_from_memory_makes_the_batch_on_an_event_loop_only_without_the_database(
+    api, host, player, running_game, monkeypatch
+):
+    """api/live_fanout.py calls `from_memory` on the event loop: it gives the batch a
+    call would give when the announced rows and the cached state suffice, and None
+    (the pool then reads) when nothing is held, when a read is in progress, or when
+    it would need the database, which Django refuses on a thread running a loop."""
+
+    monkeypatch.setattr(stream_reads, "reads", SharedReads())
+    game = Game.objects.get(id=running_game["id"])
+    hana = get_user_model().objects.get(username="hana")
+    fetch = event_fetch(game, hana, shared=True)
+    assert fetch.from_memory(0) is None  # nothing held yet: the pool reads
+    first = fetch(0)
+
+    async def on_loop(after):
+        return fetch.from_memory(after)
+
+    assert asyncio.run(on_loop(0)) is first  # held and presented: the same batch
+
+    bid(api, host, game.id, 3)
+    fresh = Game.objects.get(id=game.id)
+    new = store.load(game.id, after=first.items[-1][0])
+    assert stream_reads.reads.pushed(str(game.id), fresh.version, fresh.status, new)
+    made = asyncio.run(on_loop(first.items[-1][0]))
+    assert made is not None and [i[0] for i in made.items] == [r.seq for r in new]
+    assert made.items == fetch(first.items[-1][0]).items  # what the pool would have made
+
+    bid(api, player, game.id, 2)
+    fresh = Game.objects.get(id=game.id)
+    newer = store.load(game.id, after=new[-1].seq)
+    assert stream_reads.reads.pushed(str(game.id), fresh.version, fresh.status, newer)
+    # a summary whose state is not in memory reads it (this toy ruleset has no
+    # summaries: stand in for that read)
+    monkeypatch.setattr(summaries, "annotate", lambda game, *rest: Game.objects.filter(id=game.id).count())
+    assert asyncio.run(on_loop(new[-1].seq)) is None
+    got = fetch(new[-1].seq)  # the pool's way
+    assert [i[0] for i in got.items] == [r.seq for r in newer]
+
+    lock = stream_reads.reads._game_locks[str(game.id)]
+    with lock:  # a read in progress: no waiting on the loop
+        assert stream_reads.reads.peek(game.id, new[-1].seq) is None
