@@ -32,6 +32,21 @@ def _database() -> str:
         return f"error: {type(exc).__name__}"
 
 
+_broker_clients: dict[tuple[int, str], redis.Redis] = {}
+
+
+def _broker_client(url: str) -> redis.Redis:
+    """One client (and its connection pool) per process and URL. The check runs
+    every second while probes come; a client made per check opened a new TCP
+    connection each time and looked up redis-py's version in the installed
+    packages' metadata (a walk of site-packages) for its handshake."""
+    key = (os.getpid(), url)  # never a parent's socket after a fork
+    client = _broker_clients.get(key)
+    if client is None:
+        client = _broker_clients[key] = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+    return client
+
+
 def _broker() -> str:
     url = settings.CELERY_BROKER_URL
     if url.startswith("sengokusql+sqlite:///"):
@@ -43,7 +58,7 @@ def _broker() -> str:
         folder = settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_in"]
         return "ok" if os.access(folder, os.W_OK) else "error: broker folder not writable"
     try:
-        redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2).ping()
+        _broker_client(url).ping()
         return "ok"
     except Exception as exc:
         return f"error: {type(exc).__name__}"

@@ -2,7 +2,10 @@ import re
 from pathlib import Path
 
 import pytest
+import redis
 import yaml
+
+from api.views import meta
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -112,3 +115,26 @@ def test_docs_page_assets_are_served_by_us(api):
         body = b"".join(r.streaming_content) if r.streaming else r.content
         assert r.status_code == 200 and body, ref
     assert "@latest" not in html and "cdn" not in html.lower()
+
+
+def test_the_broker_check_keeps_one_client_per_process(monkeypatch):
+    """The check runs every second while probes come: one client and its pooled
+    connection, not a new connection (and a metadata lookup) per check."""
+    made = []
+
+    class Client:
+        def __init__(self, url):
+            made.append(url)
+            self.down = False
+
+        def ping(self):
+            if self.down:
+                raise redis.ConnectionError("gone")
+            return True
+
+    monkeypatch.setattr(meta, "_broker_clients", {})
+    monkeypatch.setattr(meta.redis.Redis, "from_url", staticmethod(lambda url, **kw: Client(url)))
+    monkeypatch.setattr(meta.settings, "CELERY_BROKER_URL", "redis://127.0.0.1:1/0")
+    assert [meta._broker() for _ in range(3)] == ["ok"] * 3 and len(made) == 1
+    meta._broker_client("redis://127.0.0.1:1/0").down = True
+    assert meta._broker() == "error: ConnectionError"  # a broken connection still says so
