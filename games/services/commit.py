@@ -13,7 +13,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from django.db import connections, router
+from django.db import connections, models, router
+from django.db.models.sql import InsertQuery
 
 from events import store
 from events.codec import platform_salt
@@ -28,7 +29,12 @@ log = logging.getLogger(__name__)
 
 
 def commit(
-    game: Game, events: list[store.NewEvent], fold: Callable[[list], Any], last_write: bool = False, **changes
+    game: Game,
+    events: list[store.NewEvent],
+    fold: Callable[[list], Any],
+    last_write: bool = False,
+    more: Callable[[list], list[store.Statement]] | None = None,
+    **changes,
 ) -> list:
     """Append `events` after `game.version` (game locked, inside the caller's
     transaction). `fold(rows)` gives the engine state after them; `changes`
@@ -36,7 +42,10 @@ def commit(
 
     `last_write`: the caller writes nothing after this in its transaction, so
     the COMMIT may ride with the INSERT (store.append's `commit`) — unless a
-    snapshot is due, which is written after the append."""
+    snapshot is due, which is written after the append. `more(rows)`: the
+    caller's own statements to send in the same pipeline, after the game row's
+    (an Idempotency-Key's receipt), made once the rows and the game's new
+    fields are known."""
     old = game.version
     fields = ["version", "chain_head", *changes]
     queue = hooks.claim_work(game)
@@ -48,7 +57,7 @@ def commit(
         game.version, game.chain_head = rows[-1].seq, rows[-1].hash
         for name, value in changes.items():
             setattr(game, name, value)
-        return [row_update(game, fields)]
+        return [row_update(game, fields), *(more(rows) if more is not None else ())]
 
     try:
         rows = store.append(
@@ -87,6 +96,19 @@ def row_update(game: Game, fields: list[str]) -> store.Statement:
     params = [column.get_db_prep_save(getattr(game, column.attname), connection) for column in columns]
     params.append(meta.pk.get_db_prep_value(game.pk, connection))
     return f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s", params
+
+
+def row_insert(obj: models.Model) -> store.Statement:
+    """`obj.save()` of a new row as one statement (Django's own INSERT compiler:
+    defaults, auto_now_add and JSON adaptation as the ORM would), to send in a
+    pipeline with other statements instead of a round trip of its own."""
+    using = router.db_for_write(type(obj))
+    meta = obj._meta
+    fields = [f for f in meta.local_concrete_fields if f is not meta.auto_field]
+    query = InsertQuery(type(obj))
+    query.insert_values(fields, [obj])
+    [(sql, params)] = query.get_compiler(using=using).as_sql()
+    return sql, params
 
 
 def new_event(

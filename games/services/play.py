@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +30,7 @@ from .. import observe
 from ..core_events import GameFinished, Result, SeatReclaimed, SeedRevealed, is_core
 from ..models import CommandReceipt, Game, Seat
 from . import prepared
-from .commit import append_core, commit, new_event
+from .commit import append_core, commit, new_event, row_insert
 from .errors import Conflict, EngineError, ErrorCode, Forbidden, Invalid, ServiceError, Unprocessable
 from .lobby import get_game, lock_game
 from .present import Viewer, present_event
@@ -77,25 +77,36 @@ def submit(
         seat = next((s for s in prepared.seats(game) if s.user_id == user.id), None)
         if seat is None:
             raise Forbidden("you have no seat in this game", code=ErrorCode.NOT_SEATED)
-        # Nothing is written after the events unless the seat is reclaimed or a
-        # receipt kept: then the COMMIT may ride with the INSERT (one round trip).
-        last_write = not (seat.zombie or idempotency_key)
+        # Nothing is written after the events unless the seat is reclaimed: then the
+        # COMMIT may ride with the INSERT (one round trip). A receipt rides there too.
+        last_write = not seat.zombie
         actor = {"seat": seat.index, "user": user.username}
-        rows = apply(game, seat, command, expected_version, actor=actor, last_write=last_write)
-        if seat.zombie:  # pbem: the player is back; their own command reclaims the seat from the bot
-            reclaim_locked(game, seat, user)
-        viewer = Viewer(frozenset({seat.index}), game.status != "running")
-        result = Submitted(game.version, [present_event(r, viewer) for r in rows])
-        if idempotency_key:
-            CommandReceipt.objects.create(
+        answer: list[Submitted] = []
+
+        def keep_receipt(rows: list) -> list:
+            """The Idempotency-Key's receipt: its INSERT goes in the events' pipeline."""
+            answer.append(_answer(game, seat, rows))
+            receipt = CommandReceipt(
                 game=game,
                 user=user,
                 key=idempotency_key,
                 body_hash=body_hash,
                 status_code=201,
-                response={"version": result.version, "events": result.events},
+                response={"version": answer[0].version, "events": answer[0].events},
             )
-    return result
+            return [row_insert(receipt)]
+
+        more = keep_receipt if idempotency_key else None
+        rows = apply(game, seat, command, expected_version, actor=actor, last_write=last_write, more=more)
+        if seat.zombie:  # pbem: the player is back; their own command reclaims the seat from the bot
+            reclaim_locked(game, seat, user)
+    return answer[0] if answer else _answer(game, seat, rows)
+
+
+def _answer(game: Game, seat: Seat, rows: list) -> Submitted:
+    """What the player is told: the new version and the events as their seat sees them."""
+    viewer = Viewer(frozenset({seat.index}), game.status != "running")
+    return Submitted(game.version, [present_event(r, viewer) for r in rows])
 
 
 def _receipt(game: Game, user, key: str, body_hash: str) -> Submitted | None:
@@ -137,21 +148,24 @@ def apply(
     actor: dict,
     cause_extra: dict | None = None,
     last_write: bool = False,
+    more: Callable[[list], list] | None = None,
 ) -> list:
     """Decide and append, inside the caller's transaction with `game` locked.
     Raises ServiceError subclasses; nothing is written when it raises.
-    `last_write`: the caller writes nothing after it (commit.commit)."""
+    `last_write`: the caller writes nothing after it; `more`: the caller's
+    statements for the same pipeline (commit.commit)."""
     check(game, expected_version)
     rules = rules_for(game)
     new, state = decide(game, rules, seat.index, command)
     events, outcome = stamp(game, rules, state, seat.index, command, new, actor, cause_extra)
     if outcome is None:
-        return commit(game, events, lambda rows: state, last_write)
+        return commit(game, events, lambda rows: state, last_write, more)
     return commit(
         game,
         events,
         lambda rows: state,
         last_write,
+        more,
         status=Game.Status.FINISHED,
         outcome=outcome,
         finished_at=timezone.now(),

@@ -1,6 +1,7 @@
 """A command's COMMIT rides with its INSERT when nothing follows it in the
-transaction (store.append's `commit`), and not when something does: the
-receipt of an Idempotency-Key, a snapshot on the boundary. Either way the
+transaction (store.append's `commit`), and not when something does: a
+snapshot on the boundary. An Idempotency-Key's receipt rides in the same
+pipeline. Either way the
 events, the game row, the receipt and the snapshot are all there and the
 after-commit work is queued once."""
 
@@ -43,6 +44,14 @@ def _next_command(api, gid, personas, **extra):
     raise AssertionError("nobody may act")
 
 
+def _someone_who_may_act(api, gid, personas):
+    for who in personas:
+        legal = api.as_(who).get(f"/api/v1/games/{gid}/legal-commands").json()
+        if legal["commands"]:
+            return who, legal["commands"][0]
+    raise AssertionError("nobody may act")
+
+
 def _free_work(gid):
     """As if the worker had run: the next write claims the game's work again."""
     Game.objects.filter(id=gid).update(work_queued_at=None)
@@ -59,11 +68,17 @@ def test_which_commands_send_their_commit_with_the_insert(api, host, player, run
     version = r.json()["version"]
     assert Game.objects.get(id=gid).version == version == StoredEvent.objects.filter(stream=gid).count()
 
-    # with a key, the receipt is written after the events: the COMMIT waits for it
+    # with a key, the receipt rides in the events' pipeline: the COMMIT still goes with them
     _free_work(gid)
-    r = _next_command(api, gid, people, HTTP_IDEMPOTENCY_KEY="k-commit")
-    assert r.status_code == 201 and commits[-1] is False and len(sent) == 2
-    assert CommandReceipt.objects.filter(game_id=gid, key="k-commit").count() == 1
+    who, command = _someone_who_may_act(api, gid, people)
+    body = {"command": command}
+    r = api.as_(who).post(f"/api/v1/games/{gid}/commands", body, HTTP_IDEMPOTENCY_KEY="k-commit")
+    assert r.status_code == 201 and commits[-1] is True and len(sent) == 2
+    receipt = CommandReceipt.objects.get(game_id=gid, key="k-commit")
+    assert receipt.response == r.json() and receipt.status_code == 201 and receipt.created_at is not None
+    again = api.as_(who).post(f"/api/v1/games/{gid}/commands", body, HTTP_IDEMPOTENCY_KEY="k-commit")
+    assert again.json() == r.json() and len(commits) == 2  # answered from the receipt, nothing appended
+    assert Game.objects.get(id=gid).version == r.json()["version"]
 
     # a snapshot due on this commit is written after it: the COMMIT waits for it
     settings.SENGOKU = {**settings.SENGOKU, "SNAPSHOT_EVERY": r.json()["version"] + 1}
