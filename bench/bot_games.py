@@ -11,7 +11,7 @@ import hashlib
 import json
 import math
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from bench.common import ROOT
@@ -22,9 +22,19 @@ CODE_DIRS = ("games/bots", "games/rules")
 CODE_SUFFIXES = frozenset({".py", ".json", ".yaml", ".yml", ".toml", ".csv", ".txt"})
 
 
-def fingerprint(root: Path = ROOT) -> str:
+def ruleset_folders(root: Path = ROOT) -> set[str]:
+    """The rulesets' folder names (games/rules/<name>/rules.py; games/bots/<name>/ for their bots)."""
+    return {p.parent.name for p in (root / "games" / "rules").glob("*/rules.py")}
+
+
+def fingerprint(root: Path = ROOT, ruleset: str | None = None) -> str:
     """A hash of every code and data file under games/bots and games/rules (sorted
-    paths, each path and its contents)."""
+    paths, each path and its contents). For one ruleset ("shogun", "rising-sun"),
+    the other rulesets' folders are left out: a change to Shogun's bot or engine
+    keeps the Rising Sun tables, whose games it cannot change; a change to shared
+    code (the search, the kit, the engine contract) starts every table over."""
+    own = ruleset.replace("-", "_") if ruleset else None
+    others = ruleset_folders(root) - {own} if own else set()
     files = sorted(
         p
         for d in CODE_DIRS
@@ -33,9 +43,45 @@ def fingerprint(root: Path = ROOT) -> str:
     )
     h = hashlib.sha256()
     for p in files:
-        h.update(p.relative_to(root).as_posix().encode() + b"\0")
+        rel = p.relative_to(root)
+        if len(rel.parts) > 3 and rel.parts[2] in others:
+            continue
+        h.update(rel.as_posix().encode() + b"\0")
         h.update(p.read_bytes() + b"\0")
     return h.hexdigest()[:16]
+
+
+class Fingerprints:
+    """Each table's fingerprint: its ruleset's (computed once per ruleset)."""
+
+    def __init__(self, root: Path = ROOT) -> None:
+        self.root = root
+        self.by_ruleset: dict[str, str] = {}
+
+    def __call__(self, table: str) -> str:
+        ruleset = table.split(":", 1)[0]
+        if ruleset not in self.by_ruleset:
+            self.by_ruleset[ruleset] = fingerprint(self.root, ruleset)
+        return self.by_ruleset[ruleset]
+
+
+def rekey(path: Path, root: Path = ROOT) -> int:
+    """Games logged under the whole-tree fingerprint of this very tree get their
+    ruleset's fingerprint (the old one kept as `rekeyed_from`): the code they were
+    played with is this code, so they still count once another ruleset's bot
+    changes. Games of other code are left as they are. Rewrites the log through a
+    temporary file (run it while no bench appends). Returns how many it re-keyed."""
+    whole, fps = fingerprint(root), Fingerprints(root)
+    records, n = load(path), 0
+    for r in records:
+        if r.get("fingerprint") == whole and "table" in r:
+            r["rekeyed_from"], r["fingerprint"] = whole, fps(r["table"])
+            n += 1
+    if n:
+        tmp = path.with_suffix(".rekey")
+        tmp.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in records))
+        os.replace(tmp, path)
+    return n
 
 
 def settings(
@@ -82,12 +128,12 @@ def append(path: Path, record: dict) -> None:
         os.close(fd)
 
 
-def matching(records: Iterable[dict], fp: str, key: dict) -> dict[str, dict[int, dict]]:
-    """The games played with this code and these settings: table -> seed -> game
-    (a seed played twice counts once, the first time)."""
+def matching(records: Iterable[dict], fp: Callable[[str], str], key: dict) -> dict[str, dict[int, dict]]:
+    """The games played with this code (`fp`: a table's fingerprint) and these
+    settings: table -> seed -> game (a seed played twice counts once, the first time)."""
     out: dict[str, dict[int, dict]] = {}
     for r in records:
-        if r.get("fingerprint") == fp and r.get("settings") == key:
+        if r.get("settings") == key and "table" in r and r.get("fingerprint") == fp(r["table"]):
             out.setdefault(r["table"], {}).setdefault(r["seed"], r)
     return out
 

@@ -20,12 +20,14 @@ shared machine).
 
 Games accumulate: every finished game is appended to
 var/bench/bots_games/<mode>.jsonl under a fingerprint of games/bots and
-games/rules (bench/bot_games.py) and its settings. A run plays only the seeds of
-`--games` not yet played with the same code and settings, round-robin over the
-tables (fewest games first, `--chunk` seeds a table at a time) so every table
-grows, and stops starting games after `--until-minutes`. bots_<mode>.json is then
-rebuilt from every matching game in the log, so `--games 200` resumes where the
-last run stopped, and a change to a bot or an engine starts the tables over.
+games/rules less the other rulesets' folders (bench/bot_games.py), and its
+settings. A run plays only the seeds of `--games` not yet played with the same
+code and settings, round-robin over the tables (fewest games first, `--chunk`
+seeds a table at a time) so every table grows, and stops starting games after
+`--until-minutes`. bots_<mode>.json is then rebuilt from every matching game in
+the log, so `--games 200` resumes where the last run stopped; a change to one
+ruleset's bot or engine starts that ruleset's tables over, a change to shared
+code every table.
 
 The mcts budget is counted on `--clock`: `cpu` (the default here) is the search
 thread's CPU time, `wall` the wall clock the server uses. 200 games per table at
@@ -110,7 +112,7 @@ def plan(
 class Runner:
     """Plays the planned games and appends each finished one to the log."""
 
-    def __init__(self, a: argparse.Namespace, log: Path, fp: str, key: dict) -> None:
+    def __init__(self, a: argparse.Namespace, log: Path, fp: bot_games.Fingerprints, key: dict) -> None:
         self.a, self.log, self.fp, self.key = a, log, fp, key
         self.deadline = time.monotonic() + a.until_minutes * 60 if a.until_minutes is not None else None
         self.played = 0
@@ -136,7 +138,7 @@ class Runner:
         record = {
             "table": spec,
             "seed": seed,
-            "fingerprint": self.fp,
+            "fingerprint": self.fp(spec),
             "settings": self.key,
             "played_at": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
             **game,
@@ -171,7 +173,9 @@ class Runner:
             self.keep(*running.pop(f), f.result())
 
 
-def rebuild(a: argparse.Namespace, log: Path, fp: str, key: dict, tables: list[str]) -> dict:
+def rebuild(
+    a: argparse.Namespace, log: Path, fp: bot_games.Fingerprints, key: dict, tables: list[str]
+) -> dict:
     """bots_<mode>.json from every game in the log with this code and settings
     (the requested tables first, then any other table the log holds)."""
     games = bot_games.matching(bot_games.load(log), fp, key)
@@ -181,7 +185,8 @@ def rebuild(a: argparse.Namespace, log: Path, fp: str, key: dict, tables: list[s
         + sorted(set(games) - set(TABLES.split(",")))
     )
     results = {spec: bot_games.summary(spec, games[spec]) for spec in order if spec in games}
-    out = {**key, "fingerprint": fp, "results": results}
+    code = {spec.split(":", 1)[0]: fp(spec) for spec in results}
+    out = {**key, "fingerprint": code, "results": results}
     save(a.save_as or f"bots_{a.mode}", out, a.results_dir)
     return results
 
@@ -217,6 +222,11 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument(
         "--save-as", default=None, help="results and log name (default bots_<mode>, <mode>.jsonl)"
     )
+    ap.add_argument(
+        "--rekey",
+        action="store_true",
+        help="first give the log's games of this very code their ruleset's fingerprint (once)",
+    )
     ap.add_argument("--results-dir", type=Path, default=RESULTS, help=argparse.SUPPRESS)  # the tests' own
     return ap.parse_args(argv)
 
@@ -225,13 +235,16 @@ def main(argv: list[str] | None = None) -> int:
     a = arguments(argv)
     tested, opponent = MODES[a.mode]
     key = bot_games.settings(a.mode, tested, opponent, a.seconds, a.iterations, a.clock)
-    fp = bot_games.fingerprint()
+    fp = bot_games.Fingerprints()
     log = a.results_dir / "bots_games" / f"{a.save_as or a.mode}.jsonl"
+    if a.rekey:
+        print(f"{bot_games.rekey(log)} games of this very code re-keyed to their ruleset's fingerprint")
     tables = a.tables.split(",")
     played = {t: set(g) for t, g in bot_games.matching(bot_games.load(log), fp, key).items()}
     runner = Runner(a, log, fp, key)
+    code = ", ".join(sorted({f"{t.split(':')[0]} {fp(t)}" for t in tables}))
     print(
-        f"code {fp}; {sum(len(played.get(t, ())) for t in tables)} games of these tables already played",
+        f"code {code}; {sum(len(played.get(t, ())) for t in tables)} games of these tables already played",
         flush=True,
     )
     runner.run(plan(tables, played, range(a.first_seed, a.first_seed + a.games), a.chunk))

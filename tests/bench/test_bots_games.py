@@ -50,12 +50,12 @@ def test_a_second_run_plays_only_the_seeds_not_yet_played(tmp_path, seeds_played
 
 def test_a_change_to_the_code_starts_the_tables_over(tmp_path, seeds_played, monkeypatch):
     _run(tmp_path, "--tables", "rising-sun:3", "--games", "2")
-    monkeypatch.setattr(bot_games, "fingerprint", lambda: "another-code")
+    monkeypatch.setattr(bot_games, "fingerprint", lambda *a, **k: "another-code")
     seeds_played.clear()
     d = _run(tmp_path, "--tables", "rising-sun:3", "--games", "1")
     assert seeds_played == [("rising-sun:3", 0)]
     assert len(_log(tmp_path)) == 3  # the old games stay in the log, unmatched
-    assert d["fingerprint"] == "another-code" and d["results"]["rising-sun:3"]["games"] == 1
+    assert d["fingerprint"] == {"rising-sun": "another-code"} and d["results"]["rising-sun:3"]["games"] == 1
 
 
 def test_other_settings_are_other_tables(tmp_path, seeds_played):
@@ -161,3 +161,45 @@ def test_the_goal_line_names_the_pairwise_rate_the_outright_rate_and_the_games()
         "lowest 65% (s:4); outright 40% there, an even seat 25%; fewest 120 of 200 games",
         "**not met**",
     ]
+
+
+def _tree(root):
+    for d in ("games/bots/shogun", "games/bots/rising_sun", "games/rules/shogun", "games/rules/rising_sun"):
+        (root / d).mkdir(parents=True)
+    (root / "games/rules/shogun/rules.py").write_text("S = 1\n")
+    (root / "games/rules/rising_sun/rules.py").write_text("R = 1\n")
+    (root / "games/bots/search.py").write_text("Z = 1\n")
+
+
+def test_a_rulesets_fingerprint_leaves_out_the_other_rulesets(tmp_path):
+    _tree(tmp_path)
+    shogun, rising = bot_games.fingerprint(tmp_path, "shogun"), bot_games.fingerprint(tmp_path, "rising-sun")
+    (tmp_path / "games/bots/shogun/plan.py").write_text("P = 1\n")
+    assert bot_games.fingerprint(tmp_path, "rising-sun") == rising  # Shogun's bot changed, not Rising Sun's
+    assert bot_games.fingerprint(tmp_path, "shogun") != shogun
+    (tmp_path / "games/bots/search.py").write_text("Z = 2\n")  # shared code: every ruleset
+    assert bot_games.fingerprint(tmp_path, "rising-sun") != rising
+
+
+def test_rekey_keeps_the_games_of_this_very_code(tmp_path):
+    _tree(tmp_path)
+    log = tmp_path / "log.jsonl"
+    whole = bot_games.fingerprint(tmp_path)
+    bot_games.append(log, {"table": "shogun:3", "seed": 0, "fingerprint": whole})
+    bot_games.append(log, {"table": "rising-sun:3", "seed": 0, "fingerprint": whole})
+    bot_games.append(log, {"table": "shogun:3", "seed": 1, "fingerprint": "older-code"})
+    assert bot_games.rekey(log, tmp_path) == 2
+    records = bot_games.load(log)
+    assert [r["fingerprint"] for r in records] == [
+        bot_games.fingerprint(tmp_path, "shogun"),
+        bot_games.fingerprint(tmp_path, "rising-sun"),
+        "older-code",
+    ]
+    assert records[0]["rekeyed_from"] == whole and "rekeyed_from" not in records[2]
+    (tmp_path / "games/bots/shogun/plan.py").write_text("P = 1\n")  # then Shogun's bot changes
+    fps = bot_games.Fingerprints(tmp_path)
+    assert set(bot_games.matching(records, fps, {})) == set()  # settings differ: nothing
+    key = {"mode": "mcts"}
+    for r in records:
+        r["settings"] = key
+    assert set(bot_games.matching(records, fps, key)) == {"rising-sun:3"}
