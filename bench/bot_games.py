@@ -128,12 +128,20 @@ def append(path: Path, record: dict) -> None:
         os.close(fd)
 
 
-def matching(records: Iterable[dict], fp: Callable[[str], str], key: dict) -> dict[str, dict[int, dict]]:
+def matching(
+    records: Iterable[dict], fp: Callable[[str], str], key: dict | Callable[[str], dict]
+) -> dict[str, dict[int, dict]]:
     """The games played with this code (`fp`: a table's fingerprint) and these
-    settings: table -> seed -> game (a seed played twice counts once, the first time)."""
+    settings (`key`, or a table's settings): table -> seed -> game (a seed played
+    twice counts once, the first time)."""
+    settings_of = key if callable(key) else lambda _table: key
     out: dict[str, dict[int, dict]] = {}
     for r in records:
-        if r.get("settings") == key and "table" in r and r.get("fingerprint") == fp(r["table"]):
+        if (
+            "table" in r
+            and r.get("settings") == settings_of(r["table"])
+            and r.get("fingerprint") == fp(r["table"])
+        ):
             out.setdefault(r["table"], {}).setdefault(r["seed"], r)
     return out
 

@@ -10,7 +10,9 @@ seeded, seat-rotated games per ruleset and player count.
 
 A game counts as won when the tested bot's seat is among the winners (shared wins
 count). One seat plays the tested bot, the others the opponent bot; the tested
-seat rotates with the seed. Win rates come with Wilson 95% intervals. The
+seat rotates with the seed. In a game of sides (Imjin at 4: two against two) the
+tested bot plays every seat of the rotating seat's side, as a side wins or loses
+together (`SIDES`), and the pairwise rate counts the other side's seats. Win rates come with Wilson 95% intervals. The
 pairwise rate is the share of (tested seat, other seat) pairs in which the tested
 seat finishes ahead by the final ranking (winners first, then the outcome's
 scores; a tie counts half; an even seat 50%), with a normal 95% interval over
@@ -45,7 +47,7 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Collection, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 
@@ -54,7 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench import bot_games  # noqa: E402
 from bench.common import RESULTS, save  # noqa: E402
 from games.bots import arena  # noqa: E402
-from games.rules.base import Outcome  # noqa: E402
+from games.rules.base import Outcome, fold, rng_factory  # noqa: E402
 from games.rules.registry import get  # noqa: E402
 
 TABLES = "rising-sun:3,rising-sun:4,rising-sun:5,shogun:3,shogun:4,shogun:5,imjin:2,imjin:4"
@@ -64,16 +66,39 @@ CLOCKS = {"cpu": time.thread_time, "wall": time.perf_counter}
 Task = tuple[str, int, str, str, int, float, int | None, str]
 
 
-def pairwise(outcome: Outcome, seat: int, players: int) -> float:
-    """The share of the other seats the seat finishes ahead of (ties: half)."""
+def pairwise(outcome: Outcome, seat: int, players: int, side: Collection[int] = ()) -> float:
+    """The share of the other seats the seat finishes ahead of (ties: half); the
+    seats of its own `side` are not others (a partner always ties)."""
 
     def rank(q: int) -> tuple[bool, float]:
         return (q in outcome.winners, float(outcome.scores.get(q, 0.0)))
 
-    others = [q for q in range(players) if q != seat]
+    others = [q for q in range(players) if q != seat and q not in side]
     return sum(1.0 if rank(seat) > rank(q) else 0.5 if rank(seat) == rank(q) else 0.0 for q in others) / len(
         others
     )
+
+
+def imjin_side(players: int, seed: int, seat: int) -> list[int]:
+    """The seats of `seat`'s side in the arena's game `seed` (factions are dealt
+    at random at the start, so the sides differ from seed to seed)."""
+    rules = get("imjin")
+    # the arena's own start of game `seed` (games/bots/arena.py: run)
+    state = fold(rules, rules.start([None] * players, {}, rng_factory(f"arena-{seed}", 1)))
+    return [q for q in range(players) if state["side"][q] == state["side"][seat]]
+
+
+# Tables played side against side: a 2 v 2 Imjin game is won or lost by a side,
+# and with a partner of the opponent's bot half of the tested side's play would be
+# the opponent's. The tested bot plays every seat of its side (the side of the
+# rotating seat), and the pairwise rate counts the other side's seats.
+SIDES: dict[str, Callable[[int, int, int], list[int]]] = {"imjin:4": imjin_side}
+
+
+def table_settings(key: dict, spec: str) -> dict:
+    """A table's settings: a table played side against side is not the table of
+    one seat against three (the games logged before it was), so it says so."""
+    return {**key, "sides": True} if spec in SIDES else key
 
 
 def one(task: Task) -> dict:
@@ -82,17 +107,20 @@ def one(task: Task) -> dict:
     failure, reported, not hidden)."""
     ruleset, players, tested, opponent, seed, seconds, iterations, clock = task
     seat = seed % players
-    bots = [opponent] * players
-    bots[seat] = tested
+    sided = SIDES.get(f"{ruleset}:{players}")
+    side = sided(players, seed, seat) if sided else [seat]
+    bots = [tested if q in side else opponent for q in range(players)]
     t0 = time.perf_counter()
     game = {"seat": seat, "won": False, "pairwise": 0.0, "decision_s": [], "failure": None}
+    if sided:
+        game["side"] = side
     try:
         m = arena.run(get(ruleset), bots, seed, seconds=seconds, iterations=iterations, clock=CLOCKS[clock])
     except Exception as exc:  # noqa: BLE001 - a failed game is a result
         game["failure"] = f"seed {seed}: {exc}"
     else:
         game["won"] = seat in m.outcome.winners
-        game["pairwise"] = pairwise(m.outcome, seat, players)
+        game["pairwise"] = pairwise(m.outcome, seat, players, side)
         game["decision_s"] = [round(t, 6) for t in m.seconds.get(tested, [])]
     return {**game, "wall_s": round(time.perf_counter() - t0, 2), "loadavg_1m": round(os.getloadavg()[0], 2)}
 
@@ -139,7 +167,7 @@ class Runner:
             "table": spec,
             "seed": seed,
             "fingerprint": self.fp(spec),
-            "settings": self.key,
+            "settings": table_settings(self.key, spec),
             "played_at": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
             **game,
         }
@@ -178,7 +206,7 @@ def rebuild(
 ) -> dict:
     """bots_<mode>.json from every game in the log with this code and settings
     (the requested tables first, then any other table the log holds)."""
-    games = bot_games.matching(bot_games.load(log), fp, key)
+    games = bot_games.matching(bot_games.load(log), fp, lambda spec: table_settings(key, spec))
     order = (
         tables
         + [t for t in TABLES.split(",") if t not in tables]
@@ -240,7 +268,8 @@ def main(argv: list[str] | None = None) -> int:
     if a.rekey:
         print(f"{bot_games.rekey(log)} games of this very code re-keyed to their ruleset's fingerprint")
     tables = a.tables.split(",")
-    played = {t: set(g) for t, g in bot_games.matching(bot_games.load(log), fp, key).items()}
+    matched = bot_games.matching(bot_games.load(log), fp, lambda spec: table_settings(key, spec))
+    played = {t: set(g) for t, g in matched.items()}
     runner = Runner(a, log, fp, key)
     code = ", ".join(sorted({f"{t.split(':')[0]} {fp(t)}" for t in tables}))
     print(

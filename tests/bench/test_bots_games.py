@@ -11,6 +11,9 @@ from pathlib import Path
 import pytest
 
 from bench import bot_games, bots, report_bots
+from games.bots import arena
+from games.rules.base import Outcome
+from games.rules.registry import get
 
 TIMING = ("decision_p50_ms", "decision_p99_ms", "wall_s", "loadavg_1m_mean")
 
@@ -203,3 +206,45 @@ def test_rekey_keeps_the_games_of_this_very_code(tmp_path):
     for r in records:
         r["settings"] = key
     assert set(bot_games.matching(records, fps, key)) == {"rising-sun:3"}
+
+
+def test_imjin_4_is_played_side_against_side(tmp_path, monkeypatch):
+    """The tested bot plays both seats of its side (the rotating seat's side, dealt
+    at random with the factions), and pairwise counts the other side only."""
+    for seed in range(4):
+        side = bots.imjin_side(4, seed, seed % 4)
+        state = arena.run(get("imjin"), ["random"] * 4, seed).state  # the same game's sides
+        assert len(side) == 2 and seed % 4 in side
+        assert {state["side"][q] for q in side} == {state["side"][seed % 4]}
+    seen: list[list[str]] = []
+    real = arena.run
+
+    def spy(rules, bot_names, seed, **kw):
+        seen.append(list(bot_names))
+        return real(rules, bot_names, seed, **kw)
+
+    monkeypatch.setattr(arena, "run", spy)
+    d = _run(tmp_path, "--tables", "imjin:4,imjin:2", "--games", "2")
+    sides = [g for g in _log(tmp_path) if g["table"] == "imjin:4"]
+    assert [g["side"] for g in sides] == [bots.imjin_side(4, s, s % 4) for s in (0, 1)]
+    for names in seen:
+        assert names.count("heuristic") == (2 if len(names) == 4 else 1)
+    assert all(g["pairwise"] in (0.0, 0.5, 1.0) for g in sides)  # two rivals, no partner
+    assert all(g["settings"].get("sides") is True for g in sides)
+    assert all("sides" not in g["settings"] for g in _log(tmp_path) if g["table"] == "imjin:2")
+    assert d["results"]["imjin:4"]["games"] == 2
+
+
+def test_games_of_one_seat_against_three_do_not_count_for_a_side_table(tmp_path, seeds_played):
+    log = tmp_path / "bots_games" / "heuristic.jsonl"
+    key = bot_games.settings("heuristic", "heuristic", "random", 1.0, None, "cpu")
+    fp = bot_games.Fingerprints()
+    bot_games.append(log, {"table": "imjin:4", "seed": 0, "fingerprint": fp("imjin:4"), "settings": key})
+    _run(tmp_path, "--tables", "imjin:4", "--games", "1")
+    assert seeds_played == [("imjin:4", 0)]  # played again, side against side
+
+
+def test_pairwise_leaves_out_the_partner():
+    won = Outcome(winners=[0, 2], scores={0: 1.0, 1: 0.0, 2: 1.0, 3: 0.0}, reason="")
+    assert bots.pairwise(won, 0, 4, [0, 2]) == 1.0
+    assert bots.pairwise(won, 0, 4) == 2.5 / 3  # the old count: a partner ties
