@@ -122,11 +122,13 @@ def _intro(d: dict, mode: str) -> str:
     )
     return (
         f"**{tested} vs {opp}** — measured {d['measured_at']} on {d['machine']}{budget}; one seat "
-        f"plays {tested}, the others {opp}, the seat rotating with the seed; a game is won when that "
+        f"plays {tested}, the others {opp}, the seat rotating with the seed (Imjin at 4: both seats of "
+        "that seat's side, which wins or loses together); a game is won when that "
         "seat is among the winners (Wilson 95% intervals; wall-clock times per decision of the tested bot). "
         "Pairwise: the share of (tested seat, other seat) pairs the tested seat finishes ahead in "
-        f"(winners first, then scores; ties half; an even seat 50%). {judged} A goal is met only over "
-        f"≥ {MIN_GAMES} games; games accumulate across runs of the same code (bench/bots.py)."
+        f"(rival seats only; winners first, then scores; ties half; an even seat 50%). {judged} A goal is "
+        f"met only over ≥ {MIN_GAMES} games; games accumulate across runs of the same code of the "
+        "ruleset (bench/bots.py)."
     )
 
 
