@@ -25,9 +25,8 @@ def streams_section(d: dict | None) -> tuple[list[str], list[list[str]]]:
         f"{d['streams_open']}/{d['streams']} streams open over {d['users']} users and {d['games']} "
         f"`{d['ruleset']}` games while {d['clients']} clients post commands for {d['seconds']:.0f} s; "
         + (
-            "the same load ran without streams before and after, and the drop is judged against the mean "
-            "of those two runs (the games move on from run to run). "
-            if "commands_per_s_without_again" in d
+            "the same load ran first without streams, each run on games of its own from their first turn. "
+            if d.get("fresh_games")
             else "the same load ran first without streams. "
         )
         + "Delivery is measured per (command, watching stream) "
@@ -39,17 +38,7 @@ def streams_section(d: dict | None) -> tuple[list[str], list[list[str]]]:
             [
                 ["commands/s without streams", d["commands_per_s_without"]],
                 ["commands/s with streams", d["commands_per_s_with"]],
-                *(
-                    [
-                        ["commands/s without streams, again", d["commands_per_s_without_again"]],
-                        [
-                            "throughput drop (against the run before alone)",
-                            f"{d['drop_percent']:.1f}% ({d['drop_percent_against_first']:.1f}%)",
-                        ],
-                    ]
-                    if "commands_per_s_without_again" in d
-                    else [["throughput drop", f"{d['drop_percent']:.1f}%"]]
-                ),
+                ["throughput drop", f"{d['drop_percent']:.1f}%"],
                 ["deliveries (never arrived)", f"{dl['count']:,} ({dl['missing']})"],
                 ["delivery p50 / p99 / max (ms)", f"{dl['p50']:.0f} / {dl['p99']:.0f} / {dl['max']:.0f}"],
                 [

@@ -6,14 +6,16 @@ users and 100 games while commands are posted.
     python bench/streams.py --streams 200 --games 20 --users 20 --seconds 10   # smaller
 
 Starts its own server (gunicorn + uvicorn workers on config.asgi, like `make
-run` and compose) and runs the same command load three times for --seconds:
+run` and compose) and runs the same command load twice for --seconds:
 
   1. without streams (the baseline throughput);
   2. with --streams open: each user watches --streams/--users streams, one of
-     them its own notice stream and the rest game streams, spread over all games;
-  3. without streams again, once they are closed. The games move on from run to
-     run, and a later turn may cost more or less than an earlier one: the drop is
-     judged against the mean of runs 1 and 3 (the run before alone is printed too).
+     them its own notice stream and the rest game streams, spread over all games.
+
+Each run plays --games games of its own, created for it with the same seats, so
+both runs play the same turns of their games: run 2 on run 1's games would play
+later turns, which cost more or less, and near a game's end its clients have
+nothing to post.
 
 Reports: commands/s of both runs and the drop; for every accepted command and
 every game stream that watches its game, the delay from sending the command to
@@ -475,6 +477,11 @@ def main() -> int:
         stop_server(proc)
 
 
+def fresh_games(c: Client, users: list[dict], players: int, ruleset: str, n: int) -> list[dict]:
+    """n new games, game g seating users g, g+1, ... (the same seats every time)."""
+    return [new_game(c, [users[(g + k) % len(users)] for k in range(players)], ruleset) for g in range(n)]
+
+
 def run(proc, base: str, port: int, args, per_user: int) -> int:
     c = Client(base)
     prefix = f"s{uuid.uuid4().hex[:6]}u"
@@ -482,9 +489,7 @@ def run(proc, base: str, port: int, args, per_user: int) -> int:
     ruleset, players = choose_ruleset(c, probe["token"], args.ruleset)
     users = register(c, prefix, args.users)
     t0 = time.perf_counter()
-    games = [
-        new_game(c, [users[(g + k) % args.users] for k in range(players)], ruleset) for g in range(args.games)
-    ]
+    games = fresh_games(c, users, players, ruleset, args.games)
     print(
         f"{args.games} {ruleset} games, {args.users} users: setup {time.perf_counter() - t0:.1f}s", flush=True
     )
@@ -497,7 +502,10 @@ def run(proc, base: str, port: int, args, per_user: int) -> int:
     base_rate = len(sent0) / el0
     print(f"without streams: {base_rate:,.1f} commands/s", flush=True)
 
-    # 2. with streams
+    # 2. with streams, on games as fresh as run 1's: the same games would be further on
+    # (a later turn costs more or less than an early one, and a game that ends leaves
+    # its clients asking for nothing to do), and that would count as the streams' cost
+    games = fresh_games(c, users, players, ruleset, args.games)
     before = resources(proc)
     versions = {g["id"]: c.request("GET", f"/games/{g['id']}", g["tokens"][0])[1]["version"] for g in games}
     specs = []
@@ -552,7 +560,6 @@ def run(proc, base: str, port: int, args, per_user: int) -> int:
                 after_answer.append(max(0.0, t - t_answer) * 1000)
     time.sleep(3.0)  # the server notices the disconnects
     after = resources(proc)
-
     # A leak grows with every round; pools do not (they were filled by round one):
     # open and close the same streams once more and count again.
     again = RemoteStreams(port)
@@ -564,22 +571,9 @@ def run(proc, base: str, port: int, args, per_user: int) -> int:
     time.sleep(3.0)
     after2 = resources(proc)
 
-    # 3. without streams again: the runs come one after another while the games move
-    # on (later turns can cost more or less than the first ones), so the drop is
-    # judged against the mean of the runs before and after the streams (this one
-    # after the leak count: its own connections would read as the streams' leak)
-    cpu.clients = []
-    cpu.start()
-    sent2, _lat2, el2 = command_run(base, games, args.clients, args.seconds)
-    shares2 = cpu.stop()
-    after_rate = len(sent2) / el2
-    print(f"without streams, again: {after_rate:,.1f} commands/s", flush=True)
-
     ms = [d * 1000 for d in delays]
     hms = [h * 1000 for h in health]
-    bracket = (base_rate + after_rate) / 2
-    drop = (1 - rate / bracket) * 100 if bracket else float("nan")
-    drop_first = (1 - rate / base_rate) * 100 if base_rate else float("nan")
+    drop = (1 - rate / base_rate) * 100 if base_rate else float("nan")
     print()
     print(
         table(
@@ -597,25 +591,13 @@ def run(proc, base: str, port: int, args, per_user: int) -> int:
                     percentile([x * 1000 for x in lat1], 50),
                     percentile([x * 1000 for x in lat1], 99),
                 ],
-                [
-                    "without streams, again",
-                    after_rate,
-                    percentile([x * 1000 for x in _lat2], 50),
-                    percentile([x * 1000 for x in _lat2], 99),
-                ],
             ],
         )
     )
-    print(
-        f"\nthroughput drop with streams: {drop:.1f}% (goal < 20%) against the mean of the runs "
-        f"without (before {base_rate:,.1f}, after {after_rate:,.1f}); {drop_first:.1f}% against the "
-        "run before alone"
-    )
-    cores = os.cpu_count() or 1
+    print(f"\nthroughput drop with streams: {drop:.1f}% (goal < 20%)")
     cpu_ms = {
-        "without": {k: round(v * cores * 1000 / base_rate, 2) for k, v in shares0.items()},
-        "with": {k: round(v * cores * 1000 / rate, 2) for k, v in shares1.items()},
-        "without_again": {k: round(v * cores * 1000 / after_rate, 2) for k, v in shares2.items()},
+        "without": {k: round(v * (os.cpu_count() or 1) * 1000 / base_rate, 2) for k, v in shares0.items()},
+        "with": {k: round(v * (os.cpu_count() or 1) * 1000 / rate, 2) for k, v in shares1.items()},
     }
     print(
         "CPU per command (ms: CPU seconds per second / commands per second) without -> with streams: "
@@ -661,10 +643,9 @@ def run(proc, base: str, port: int, args, per_user: int) -> int:
             "redis": bool(os.environ.get("REDIS_URL")),
             "commands_per_s_without": base_rate,
             "commands_per_s_with": rate,
-            "commands_per_s_without_again": after_rate,
+            "fresh_games": True,  # each run on new games (the results before 2026-11-27: run 2 on run 1's)
             "drop_percent": drop,
-            "drop_percent_against_first": drop_first,
-            "cpu_shares": {"without": shares0, "with": shares1, "without_again": shares2},
+            "cpu_shares": {"without": shares0, "with": shares1},
             "cpu_ms_per_command": cpu_ms,
             "delivery_ms": {
                 "count": len(ms),

@@ -1,6 +1,5 @@
-"""The streams section of docs/benchmarks.md (bench/report_streams.py): the drop is
-judged against the mean of the runs without streams before and after (the games
-move on between runs), and the drop against the run before alone is shown beside it."""
+"""The streams section of docs/benchmarks.md (bench/report_streams.py): the drop and
+its verdict, and whether each run played games of its own (since 2026-11-27)."""
 
 from __future__ import annotations
 
@@ -35,20 +34,14 @@ def _result(**extra) -> dict:
     }
 
 
-def test_the_drop_is_judged_against_the_bracketing_runs():
-    lines, goals = streams_section(
-        _result(
-            commands_per_s_without_again=225.7,
-            drop_percent=14.8,
-            drop_percent_against_first=16.0,
-        )
-    )
-    text = "\n".join(lines)
-    assert "before and after" in text and "without streams, again" in text and "14.8% (16.0%)" in text
+def test_fresh_games_per_run_are_said_and_the_drop_judged():
+    lines, goals = streams_section(_result(fresh_games=True, drop_percent=14.8))
+    assert "each run on games of its own" in "\n".join(lines)
     assert goals[2] == ["streams: command throughput drop < 20%", "14.8%", "**met**"]
 
 
-def test_older_results_keep_their_single_baseline():
+def test_older_results_say_they_shared_the_games():
     lines, goals = streams_section(_result(drop_percent=24.8))
-    assert "ran first without streams" in "\n".join(lines)
+    text = "\n".join(lines)
+    assert "ran first without streams" in text and "games of its own" not in text
     assert goals[2][1:] == ["24.8%", "**not met**"]
