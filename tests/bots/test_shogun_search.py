@@ -117,3 +117,35 @@ def test_a_searched_plan_is_reproducible_and_accepted():
     assert picks[0]["type"] == "plan"
     assert canonical_json(picks[0]) == canonical_json(picks[1])
     RULES.decide(state, 0, picks[0], rng_factory("z", 1))  # accepted
+
+
+def _attacking():
+    """A 3-player game where seat 0 must attack (or decline) with several moves open."""
+
+    def done(s):
+        p = RULES.pending(s)
+        if not (s.get("phase") == "actions" and p and p[0].seat == 0 and p[0].kind.endswith(":attack")):
+            return False
+        return sum(c["type"] == "move" for c in RULES.legal_commands(s, 0).commands) > 1
+
+    for seed in range(20):
+        try:
+            return _play_until(3, seed, done)
+        except IndexError:  # the game ended first
+            continue
+    pytest.fail("no attack with several moves in 20 seeded games")
+
+
+def test_an_attack_is_searched_against_other_legal_moves_and_the_decline():
+    state = _attacking()
+    worlds_ = info_set(RULES, state, 0, 3)
+    view, legal = RULES.view(state, 0), RULES.legal_commands(state, 0)
+    cands, ruled = mcts.root_candidates(view, legal, random.Random(3), Budget(worlds=worlds_))
+    assert ruled and cands[0]["type"] in ("move", "decline")
+    tested = mcts._tested(RULES, view, 0, cands, random.Random(3))
+    listed = [canonical_json(c) for c in legal.commands]
+    assert len(tested) > 1 and tested[0] == cands[0]
+    assert all(c["type"] in ("move", "decline") and canonical_json(c) in listed for c in tested)
+    pick = mcts.choose(view, legal, random.Random(4), Budget(iterations=24, worlds=worlds_))
+    assert canonical_json(pick) in listed
+    RULES.decide(state, 0, pick, rng_factory("z", 1))  # accepted
