@@ -13,8 +13,8 @@ from .variants import variants
 
 __all__ = ["SEARCHED", "STAGES", "WIDTH", "reward", "stage", "variants"]
 
-# Attacks ({"move", "decline"}): with the forecast as reward, +7.9 points pairwise at 3 and
-# 4 seats, +2.2 at 5 (paired, 146 games at 1 s CPU; games/bots/README.md). A decline is
+# Attacks ({"move", "decline"}): with the forecast as reward, +11.5/+6.7/+2.2 points pairwise
+# at 3/4/5 seats (paired, seeds 0-49 at 1 s CPU; games/bots/README.md). A decline is
 # searched only where moves are its alternatives: an action's decline against its
 # execution ("execute" is not searched) is played as the rules answer it.
 SEARCHED: frozenset[str] = frozenset({"plan", "move", "decline"})
