@@ -56,7 +56,11 @@ def table_verdict(r: dict, mode: str) -> str:
 
 def _rows(d: dict, mode: str) -> list[list[object]]:
     rows = []
-    for r in d["results"].values():
+    # one order whatever run rebuilt the JSON last (a run of one table writes it first)
+    order = {name: i for i, name in enumerate(("rising-sun", "shogun", "imjin"))}
+    for r in sorted(
+        d["results"].values(), key=lambda r: (order.get(r["ruleset"], 9), r["ruleset"], r["players"])
+    ):
         lo, hi = r["ci95"]
         note = f"{len(r['failures'])} failed: {r['failures'][0]}" if r["failures"] else ""
         note = "; ".join(x for x in (note, r.get("note", "")) if x)  # e.g. a row kept from an earlier run
