@@ -56,7 +56,7 @@ services-down: ## stop them
 bench: install ## benchmarks (event store, API load, engines) -> docs/benchmarks.md
 	@scripts/bench.sh
 
-# Resumes: games played with the same bot and engine code are kept (var/bench/bots_games/),
+# Resumes: games played with the same bot and engine code are kept (bench/records/, committed),
 # so a run interrupted or bounded by BENCH_BOTS_MINUTES (per mode) goes on where it stopped.
 bench-bots: install ## bot tables to 200 games each (heuristic, then mcts at 1 s CPU) -> docs/benchmarks.md
 	$(PY) bench/bots.py --mode heuristic --games 200 --jobs $${BENCH_JOBS:-1} \

@@ -1,9 +1,16 @@
 """The bot benchmark's game log (issue 17): every finished game of bench/bots.py is
-one line of var/bench/bots_games/<mode>.jsonl, keyed by a fingerprint of the bot
+one line of bench/records/<mode>.jsonl, keyed by a fingerprint of the bot
 and engine code and by the settings it was played with. A table's figures are
 rebuilt from the games whose key matches the code and settings of this run, so a
 200-game table fills over several runs, and a change to a bot or an engine starts
-it over (its old games stay in the log, unmatched)."""
+it over (its old games stay in the log, unmatched).
+
+The log is committed with the code it measured: the mcts tables take hours of
+CPU, more than one machine's session, and a log kept under var/ was lost with
+the machine that played it (2026-11-27: both logs, with the mcts tables at 135
+to 200 games each). In the repository a clone
+resumes where the last one stopped, and each figure of docs/benchmarks.md can be
+re-derived and audited seed by seed."""
 
 from __future__ import annotations
 
@@ -19,6 +26,7 @@ from bench.common import ROOT
 # what a bot's play depends on: the bots and the engines, code and game data
 # (Markdown is documentation and left out, so a README edit keeps the tables)
 CODE_DIRS = ("games/bots", "games/rules")
+RECORDS = ROOT / "bench" / "records"
 CODE_SUFFIXES = frozenset({".py", ".json", ".yaml", ".yml", ".toml", ".csv", ".txt"})
 
 

@@ -21,7 +21,7 @@ clock by a fixed number of search iterations per decision (reproducible on a
 shared machine).
 
 Games accumulate: every finished game is appended to
-var/bench/bots_games/<mode>.jsonl under a fingerprint of games/bots and
+bench/records/<mode>.jsonl (committed: the tables outlive the machine) under a fingerprint of games/bots and
 games/rules less the other rulesets' folders (bench/bot_games.py), and its
 settings. A run plays only the seeds of `--games` not yet played with the same
 code and settings, round-robin over the tables (fewest games first, `--chunk`
@@ -259,12 +259,20 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     return ap.parse_args(argv)
 
 
+def records_dir(a: argparse.Namespace) -> Path:
+    """Where the game log lives: bench/records/, in the repository, so the tables
+    survive the machine (a session's var/ does not) and every figure of
+    docs/benchmarks.md can be re-derived and audited game by game; a run whose
+    results go elsewhere (the tests' --results-dir) keeps its log beside them."""
+    return bot_games.RECORDS if a.results_dir == RESULTS else a.results_dir / "bots_games"
+
+
 def main(argv: list[str] | None = None) -> int:
     a = arguments(argv)
     tested, opponent = MODES[a.mode]
     key = bot_games.settings(a.mode, tested, opponent, a.seconds, a.iterations, a.clock)
     fp = bot_games.Fingerprints()
-    log = a.results_dir / "bots_games" / f"{a.save_as or a.mode}.jsonl"
+    log = records_dir(a) / f"{a.save_as or a.mode}.jsonl"
     if a.rekey:
         print(f"{bot_games.rekey(log)} games of this very code re-keyed to their ruleset's fingerprint")
     tables = a.tables.split(",")

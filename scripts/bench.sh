@@ -8,7 +8,7 @@
 #        BENCH_BOT_GAMES (heuristic vs random, games per ruleset and player count, 200),
 #        BENCH_MCTS_GAMES (mcts at BENCH_MCTS_SECONDS=1 of CPU vs heuristic; 0 = skip: hours at 200),
 #        BENCH_JOBS (bot games in parallel, 2). Bot games accumulate across runs of the same
-#        code (var/bench/bots_games/): `make bench-bots` fills every table to 200, resuming.
+#        code (bench/records/, committed): `make bench-bots` fills every table to 200, resuming.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PY=.venv/bin/python

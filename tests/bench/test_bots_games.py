@@ -248,3 +248,13 @@ def test_pairwise_leaves_out_the_partner():
     won = Outcome(winners=[0, 2], scores={0: 1.0, 1: 0.0, 2: 1.0, 3: 0.0}, reason="")
     assert bots.pairwise(won, 0, 4, [0, 2]) == 1.0
     assert bots.pairwise(won, 0, 4) == 2.5 / 3  # the old count: a partner ties
+
+
+def test_the_game_log_is_kept_in_the_repository_unless_results_go_elsewhere(tmp_path):
+    """The tables take more CPU than one machine's session: their log lives in
+    bench/records/ (committed), not in var/, which a new machine does not have."""
+    default = bots.arguments(["--mode", "mcts"])
+    assert bots.records_dir(default) == bot_games.RECORDS
+    assert bot_games.RECORDS.relative_to(bot_games.ROOT).as_posix() == "bench/records"
+    moved = bots.arguments(["--mode", "mcts", "--results-dir", str(tmp_path)])
+    assert bots.records_dir(moved) == tmp_path / "bots_games"
