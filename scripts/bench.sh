@@ -6,7 +6,8 @@
 #        BENCH_GAMES (engine games per ruleset, 5), BENCH_RULESETS (rising-sun:5,shogun:5,imjin:2),
 #        BENCH_ONLY ("store api streams fairness replay engines bots"), BENCH_STREAMS_SECONDS (20),
 #        BENCH_BOT_GAMES (heuristic vs random, games per ruleset and player count, 200),
-#        BENCH_MCTS_GAMES (mcts at BENCH_MCTS_SECONDS=1 of CPU vs heuristic; 0 = skip: hours at 200),
+#        BENCH_MCTS_GAMES (mcts at BENCH_MCTS_SECONDS=1 of CPU vs heuristic; 0 = play none, report the
+#        committed log bench/records/mcts.jsonl: hours at 200),
 #        BENCH_JOBS (bot games in parallel, 2). Bot games accumulate across runs of the same
 #        code (bench/records/, committed): `make bench-bots` fills every table to 200, resuming.
 set -uo pipefail
@@ -77,6 +78,8 @@ case " $ONLY " in *" bots "*)
     echo "=== bots: mcts (${BENCH_MCTS_SECONDS:-1} s) vs heuristic (${BENCH_MCTS_GAMES} games per table) ==="
     $PY bench/bots.py --mode mcts --games "$BENCH_MCTS_GAMES" --seconds "${BENCH_MCTS_SECONDS:-1}" \
       --clock cpu --jobs "${BENCH_JOBS:-2}" || failed+=(bots_mcts)
+  else  # the mcts tables from the committed log alone (bench/records/mcts.jsonl): no game played
+    $PY bench/bots.py --mode mcts --games 0 --seconds "${BENCH_MCTS_SECONDS:-1}" --clock cpu || failed+=(bots_mcts)
   fi ;;
 esac
 
