@@ -241,13 +241,20 @@ def test_settings_and_email_link_sign_in_first(page, finished_game):
     page.css("#id_password1").send_keys(browser.PASSWORD)
     page.css("#id_password2").send_keys(browser.PASSWORD)
     page.css("form.card button[type=submit]").click()
-    page.wait(lambda: "/accounts/settings" in page.d.current_url, what="the settings page")
+    # the URL changes when the navigation commits, before the new page's DOM exists:
+    # wait for the form too (under load the bare URL check raced the find)
+    page.wait(
+        lambda: "/accounts/settings" in page.d.current_url and page.all("#email"), what="the settings page"
+    )
     page.css("#email").send_keys("sora@example.org")
     languages = page.all("#language")
     if languages:  # the catalogue's six languages
         Select(languages[0]).select_by_value("ja")
         page.css("#settings-form button[type=submit]").click()
-        page.wait(lambda: "saved=1" in page.d.current_url, what="the page redrawn in its new language")
+        page.wait(
+            lambda: "saved=1" in page.d.current_url and page.all("#language"),
+            what="the page redrawn in its new language",
+        )
         assert page.css("#language").get_attribute("value") == "ja"
     else:
         page.css("#settings-form button[type=submit]").click()
