@@ -14,7 +14,8 @@ from or that others acted on has happened since. Precisely (docs/audit.md):
    commitment opened) and none is core.GameFinished / core.SeedRevealed;
 4. the batch does not depend on chance: ``decide`` run again on the state
    before the batch with the same command and seed reproduces the batch and
-   reads no random stream but commitment salts (purposes ``salt:...``). The
+   draws nothing at random that could have come out otherwise (see `_Watched`;
+   commitment salts are not outcomes). The
    check is exact: it watches which streams are read instead of comparing
    outcomes under other seeds, which a d6 that happened to roll alike under
    every probe seed would pass (1 time in 36 with two probes) and so let a
@@ -56,8 +57,6 @@ from .errors import Conflict, ErrorCode, Forbidden, NotFound
 from .lobby import get_game
 from .state import load_state, rules_for
 
-# a stream read under one of these purposes is a commitment's secret salt, not an outcome
-SALT_PURPOSE = "salt:"
 # the batch of a command these end cannot be taken back
 ENDED = (*ENDINGS, SeedRevealed.TYPE)
 
@@ -115,15 +114,24 @@ def _masked(type_: str, payload: Any, visible_to: Any) -> str:
 
 
 class _Watched(Rng):
-    """An `Rng` that notes its purpose in ``read`` the first time it gives out bytes."""
+    """An `Rng` that notes its purpose in ``read`` when it draws something that could
+    have come out otherwise: ``randbelow(n)`` for n > 1 (``choice``, ``randint`` and
+    ``shuffled`` go through it) and ``random()``. A commitment's ``salt()`` is not an
+    outcome anyone saw, and a choice among one (the last card of a pile: Shogun's
+    last action card) is no chance; both still advance the stream exactly as `Rng`."""
 
     def __init__(self, seed: str, seq: int, purpose: str, read: set[str]):
         super().__init__(seed, seq, purpose)
         self._purpose, self._read = purpose, read
 
-    def _bytes(self, n: int) -> bytes:
+    def randbelow(self, n: int) -> int:
+        if n > 1:
+            self._read.add(self._purpose)
+        return super().randbelow(n)
+
+    def random(self) -> float:
         self._read.add(self._purpose)
-        return super()._bytes(n)
+        return super().random()
 
 
 def _watched_factory(seed: str, seq: int, read: set[str]) -> RngFactory:
@@ -139,7 +147,7 @@ def _check_deterministic(game: Game, seat: int, command: dict, batch: list) -> N
         again = rules.decide(before, seat, command, _watched_factory(game.seed, frm, read))
     except RulesError:  # the command no longer decides as it did: something else changed
         raise _refuse("other events happened since") from None
-    if any(not purpose.startswith(SALT_PURPOSE) for purpose in read):
+    if read:
         raise _refuse("its outcome depends on chance")
     if len(again) != len(batch):  # what else is in the stream?
         raise _refuse("other events happened since")

@@ -167,3 +167,20 @@ def test_a_die_roll_is_never_taken_back_whatever_it_rolled(api, host, player):
         driver.play(game, 0, {"type": "keep"})  # awards the prize and rolls the next
         r = api.as_(host).post(url(gid))
         assert r.status_code == 409 and "depends on chance" in r.json()["detail"], r.content
+
+
+def test_what_counts_as_chance():
+    """Drawing among several is chance; a salt, or a choice among one (Shogun's last
+    action card), is not; and watching changes no draw."""
+    from games.rules.base import Rng
+    from games.services.undo import _watched_factory
+
+    read: set[str] = set()
+    rng = _watched_factory("s", 5, read)
+    assert rng("salt:bid").salt() == Rng("s", 5, "salt:bid").salt()
+    assert rng("last").choice(["only"]) == "only" and rng("one").randint(3, 3) == 3
+    assert read == set()
+    assert rng("die").randint(1, 6) == Rng("s", 5, "die").randint(1, 6)
+    assert rng("deck").shuffled([1, 2]) == Rng("s", 5, "deck").shuffled([1, 2])
+    assert rng("f").random() == Rng("s", 5, "f").random()
+    assert read == {"die", "deck", "f"}
