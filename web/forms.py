@@ -17,12 +17,28 @@ TIME_CONTROLS = [
 ]
 
 
+# (value, label): the server's bots (games/bots), strongest first.
+BOT_KINDS = [
+    ("heuristic", "Heuristic: plays to the score, moves at once"),
+    ("mcts", "Search (mcts): stronger, ~1 s a move"),
+    ("random", "Random: any legal move"),
+]
+
+
 class CreateGameForm(forms.Form):
     ruleset = forms.ChoiceField()
     players = forms.IntegerField(min_value=2, max_value=5, initial=3)
     name = forms.CharField(required=False, max_length=100)
     bots = forms.IntegerField(
         min_value=0, max_value=4, initial=2, help_text="Bot seats; the game starts when every seat is taken."
+    )
+    # Who plays the bot seats: the heuristic by default, since a person sitting down
+    # against a bot wants an opponent that plays to the score (issue 17).
+    bot_kind = forms.ChoiceField(
+        required=False,
+        choices=BOT_KINDS,
+        initial="heuristic",
+        help_text="Who plays the bot seats.",
     )
     time = forms.ChoiceField(required=False, choices=[(v, label) for v, label, _ in TIME_CONTROLS])
     private = forms.BooleanField(required=False, help_text="Unlisted: share the invite link.")
@@ -46,4 +62,5 @@ class CreateGameForm(forms.Form):
         d = super().clean()
         seconds = {v: s for v, _, s in TIME_CONTROLS}.get(d.get("time") or "")
         d["time_control"] = {"seconds_per_decision": seconds} if seconds else None
+        d["bot_kind"] = d.get("bot_kind") or "heuristic"
         return d

@@ -65,6 +65,8 @@ def test_sign_up_create_with_bots_and_play_rising_sun_to_the_end(page):
     page.shot("lobby")
     gid = page.create_game("rising-sun", players=3, bots=2)
     page.wait_my_turn_or_end()
+    # the lobby's default bots play to the score, and the seat list says who plays
+    assert page.css("#players").text.count("bot: heuristic") == 2
     page.shot("game-rising-sun")
     made = play(page, random.Random(7), None)
     assert page.body("status") == "finished" and made > 10

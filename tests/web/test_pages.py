@@ -92,15 +92,40 @@ def test_sign_up_refuses_an_outside_next():
     assert r.status_code == 302 and r["Location"] == "/"
 
 
-def test_create_game_with_bots_starts_it(hana):
+def test_create_game_with_bots_starts_it_with_heuristic_bots(hana):
+    """A person sitting down against bots gets opponents that play to the score."""
     r = client_for(hana).post(
         "/games/new", {"ruleset": "rising-sun", "players": 3, "bots": 2, "time": "1d", "options": "{}"}
     )
     assert r.status_code == 302
     game = Game.objects.get()
     assert r["Location"] == f"/games/{game.id}"
-    assert game.status == Game.Status.RUNNING and game.seats.filter(bot="random").count() == 2
+    assert game.status == Game.Status.RUNNING and game.seats.filter(bot="heuristic").count() == 2
     assert game.time_control["seconds_per_decision"] == 86400
+
+
+@pytest.mark.parametrize("kind", ["mcts", "random", "heuristic"])
+def test_create_game_seats_the_bots_chosen(hana, kind):
+    r = client_for(hana).post(
+        "/games/new", {"ruleset": "shogun", "players": 3, "bots": 2, "bot_kind": kind, "options": "{}"}
+    )
+    assert r.status_code == 302
+    game = Game.objects.get()
+    assert sorted(s.bot or "" for s in game.seats.all()) == ["", kind, kind]
+
+
+def test_create_game_with_an_unknown_bot_is_a_400_and_creates_nothing(hana):
+    r = client_for(hana).post(
+        "/games/new", {"ruleset": "shogun", "players": 3, "bots": 2, "bot_kind": "oracle", "options": "{}"}
+    )
+    assert r.status_code == 400 and b"oracle is not one of the available choices" in r.content
+    assert not Game.objects.exists()
+
+
+def test_the_lobby_offers_each_bot_kind(hana):
+    page = client_for(hana).get("/").content.decode()
+    for kind in ("heuristic", "mcts", "random"):
+        assert f'<option value="{kind}"' in page
 
 
 def test_create_game_with_bad_options_is_a_400_with_the_reason(hana):

@@ -92,7 +92,7 @@ def create(request):
             d["private"],
         )
         for _ in range(min(d["bots"], d["players"] - 1)):
-            lobby.join(game.id, request.user, bot="random")
+            lobby.join(game.id, request.user, bot=d["bot_kind"])
         if d["bots"] >= d["players"] - 1:
             lobby.start(game.id, request.user)
     except ServiceError as exc:

@@ -42,7 +42,13 @@
   function seatName(i) {
     const s = meta && meta.seats.find((x) => x.index === i);
     if (!s) return "seat " + i;
-    return (s.faction || "seat " + i) + " (" + (s.user ? s.user.username : "bot") + ")";
+    return (s.faction || "seat " + i) + " (" + who(s) + ")";
+  }
+  /* Who plays a seat: a person, a bot account (a program playing through the API),
+     or one of the server's bots by kind; a zombie seat (missed deadlines) says so. */
+  function who(s) {
+    if (!s.user) return "bot: " + (s.bot || "?");
+    return s.user.username + (s.user.is_bot ? " [bot]" : "") + (s.zombie ? " (a bot stands in)" : "");
   }
   function describe(cmd) {
     const labels = fieldLabels(cmd.type);
@@ -98,7 +104,7 @@
     $("waiting").hidden = false;
     $("status").textContent = "Open: " + meta.seats.length + " of " + meta.players + " seats taken";
     const list = $("seat-list");
-    list.replaceChildren(...meta.seats.map((s) => el("li", {}, "Seat " + s.index + ": " + (s.user ? s.user.username : "bot") + (s.faction ? " (" + s.faction + ")" : ""))));
+    list.replaceChildren(...meta.seats.map((s) => el("li", {}, "Seat " + s.index + ": " + who(s) + (s.faction ? " (" + s.faction + ")" : ""))));
     if (meta.invite_code) {
       $("invite").hidden = false;
       $("invite-link").value = location.origin + "/games/" + meta.id + "?invite=" + meta.invite_code;
@@ -146,7 +152,7 @@
     const pending = new Set(meta.pending.map((p) => p.seat));
     $("players").replaceChildren(...meta.seats.map((s) => {
       const tr = el("tr", s.index === boot.seat ? { class: "me" } : {});
-      tr.append(el("td", {}, String(s.index) + (s.faction ? " " + s.faction : "")), el("td", {}, s.user ? s.user.username : "bot (" + s.bot + ")"),
+      tr.append(el("td", {}, String(s.index) + (s.faction ? " " + s.faction : "")), el("td", {}, who(s)),
         el("td", {}, String(scoreOf(view.state, s.index))), pending.has(s.index) ? el("td", { "aria-label": "yes", title: "must act now" }, "●") : el("td"));
       return tr;
     }));
