@@ -19,9 +19,9 @@ TIME_CONTROLS = [
 
 # (value, label): the server's bots (games/bots), strongest first.
 BOT_KINDS = [
-    ("heuristic", "Heuristic: plays to the score, moves at once"),
-    ("mcts", "Search (mcts): stronger, ~1 s a move"),
-    ("random", "Random: any legal move"),
+    ("heuristic", "Heuristic (fast)"),
+    ("mcts", "Search (mcts, 1 s a move)"),
+    ("random", "Random"),
 ]
 
 
