@@ -34,13 +34,13 @@ def _until(stop: threading.Event, errors: list, fn):
     return run
 
 
-def _player_step(who, gid: str):
-    """One player's move: sometimes a legal command, always a message."""
+def _player_step(who, gid: str, acts: bool = True):
+    """One player's move: sometimes a legal command (never, if not `acts`), always a message."""
     client = Api().as_(who)
 
     def step():
         legal = client.get(f"/api/v1/games/{gid}/legal-commands").json()
-        if legal["commands"] and int(time.monotonic() * 10) % 3 == 0:
+        if acts and legal["commands"] and int(time.monotonic() * 10) % 3 == 0:
             r = client.post(f"/api/v1/games/{gid}/commands", {"command": legal["commands"][0]})
             assert r.status_code in (201, 409, 422), r.content
         r = client.post(f"/api/v1/games/{gid}/messages", {"text": "hm"})
@@ -64,14 +64,22 @@ def test_everything_at_once(api, clock, host, player, third, caplog):
     errors: list = []
 
     threads = [threading.Thread(target=_until(stop, errors, sweep)) for _ in range(3)]
+    # The third player only talks: every decision of theirs ends by a default, so
+    # a deadline must fire whatever the others do (a CI run once saw none fire
+    # while all three played and the short auction could end without one).
     threads += [
-        threading.Thread(target=_until(stop, errors, _player_step(w, gid))) for w in (host, player, third)
+        threading.Thread(target=_until(stop, errors, _player_step(w, gid, acts=w != third)))
+        for w in (host, player, third)
     ]
     for t in threads:
         t.start()
-    for _ in range(40):
+    # At least 4 s of racing; on a loaded machine, on until a deadline has fired
+    # (at most 20 s), so the checks below always have a default to look at.
+    for i in range(200):
         time.sleep(0.1)
         clock.shift(20)
+        if i >= 39 and events_of(gid, "core.DeadlineMissed"):
+            break
     stop.set()
     for t in threads:
         t.join(30)
