@@ -221,6 +221,27 @@ def reveal_entry(seat: int, key: str, choice: JSON, salt: str) -> dict[str, JSON
     return {"seat": seat, "key": key, "choice": choice, "salt": salt}
 
 
+GAME_SEAT = -1
+"""The ``seat`` of a commitment made by the game itself (core.ChoiceCommitted
+documents -1): a hidden fact of the table that no seat may see."""
+
+NOBODY: tuple[int, ...] = ()
+"""``visible_to`` of an event private to no seat: every feed redacts it while the
+game runs; the finished (or aborted) game's export shows it like any other."""
+
+
+def commit_hidden(
+    rng: RngFactory, key: str, choice: JSON, private_type: str, extra: Mapping[str, JSON] | None = None
+) -> tuple[Event, Event]:
+    """`commit` for a secret nobody at the table sees (e.g. which cubes stick inside
+    Shogun's cube tower): the private event (choice and salt) is visible to `NOBODY`
+    and the public ``core.ChoiceCommitted`` names ``seat = GAME_SEAT``. The engine
+    reveals it later with ``reveal_entry(GAME_SEAT, key, choice, salt)``; the audit
+    checks that reveal as it checks a seat's."""
+    private, public = commit(rng, GAME_SEAT, key, choice, private_type, extra)
+    return Event(private.type, private.payload, private.version, NOBODY), public
+
+
 # ---------------------------------------------------------------------------
 # What the platform asks of a state.
 
