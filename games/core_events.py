@@ -180,13 +180,17 @@ ENDINGS = (GameFinished.TYPE, GameAborted.TYPE)
 
 @dataclass(frozen=True, kw_only=True)
 class ChoiceCommitted(CoreEvent):
-    """Public commitment to a secret choice. Engines emit it through
-    games.rules.base.commit (whose COMMITTED is this TYPE, checked by a test)."""
+    """Commitment to a secret choice, public (or private to the seats a secret
+    offer concerns). Engines emit it through games.rules.base.commit (whose
+    COMMITTED is this TYPE, checked by a test)."""
 
     TYPE: ClassVar[str] = "core.ChoiceCommitted"
     seat: int  # -1: a choice of the game itself
     key: str
     commitment: str
+    # Only when the commitment is itself private to some seats (base.commit's
+    # `viewers`: a secret offer): the engine's salt, as every private event has.
+    salt: str | None = optional()
 
 
 # ---------------------------------------------------------------------------------------------

@@ -19,8 +19,9 @@ Checks, each reported separately (see docs/audit.md for the exact rules):
 4. **salts** — every event private to some seats carries ``payload.salt``
    (32 lowercase hex characters), no two private events share a salt, and a
    private platform (``core.*``) event's salt is ``Rng(seed, seq,
-   "core:salt").salt()`` once the seed is known (an engine's salts are checked
-   by the replay, which re-derives them).
+   "core:salt").salt()`` once the seed is known (an engine's salts, and those
+   of the private ``core.ChoiceCommitted`` of a secret offer, which the engine
+   emits, are checked by the replay, which re-derives them).
 5. **replay** — with the revealed seed: faction draw and ``rules.start`` for
    the setup batch, then ``rules.decide(state, seat, command,
    rng_factory(seed, first_seq))`` for every recorded command (``cause``),
@@ -332,6 +333,9 @@ def _commitment(report: Report, current: dict, private: dict, seq: int, row: Map
         "reveal_ok": None,
         "reveal_seq": None,
         "replaced_by": None,
+        # a secret offer's commitment is private to its seats (the audit of a
+        # running game lists only the public ones)
+        "private": row.get("visible_to") is not None,
     }
     current[key] = entry
     report.commitments.append(entry)
@@ -399,6 +403,9 @@ def check_salts(rows: list[Mapping[str, Any]], report: Report, salted_since: int
             problem is None
             and isinstance(report.seed, str)
             and is_core(r.get("type"))
+            # a private commitment is the engine's event, salted from the decision's
+            # stream like the engine's own; the replay re-derives that salt
+            and r.get("type") != ChoiceCommitted.TYPE
             and isinstance(seq, int)
             and p["salt"] != platform_salt(report.seed, seq)
         ):

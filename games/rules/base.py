@@ -198,6 +198,7 @@ def commit(
     choice: JSON,
     private_type: str,
     extra: Mapping[str, JSON] | None = None,
+    viewers: Sequence[int] | None = None,
 ) -> tuple[Event, Event]:
     """The two events of a secret choice: a private one carrying the choice and its
     salt (seen by ``seat`` only), then a public ``core.ChoiceCommitted`` carrying
@@ -205,13 +206,21 @@ def commit(
     (e.g. "bid:s2:p4:seat1"); re-committing the same key replaces the choice
     where the rules allow it. ``core.*`` events never reach ``evolve``: the
     engine folds the private event (choice and salt) into state, and its later
-    reveal event lists `reveal_entry` items under ``payload["reveals"]``."""
+    reveal event lists `reveal_entry` items under ``payload["reveals"]``.
+
+    ``viewers``: a choice whose very existence is secret (a secret offer) has its
+    commitment private to those seats instead of public. Like every private
+    event it then carries its own ``salt`` (``rng("salt:<key>:commitment")``:
+    the engine's, re-derived by the audit's replay, not the platform's)."""
     salt = rng(f"salt:{key}").salt()
     private = Event(
         private_type, {**(extra or {}), "key": key, "choice": choice, "salt": salt}, visible_to=(seat,)
     )
-    public = Event(COMMITTED, {"seat": seat, "key": key, "commitment": commitment_of(salt, choice)})
-    return private, public
+    committed: dict[str, JSON] = {"seat": seat, "key": key, "commitment": commitment_of(salt, choice)}
+    if viewers is None:
+        return private, Event(COMMITTED, committed)
+    committed["salt"] = rng(f"salt:{key}:commitment").salt()
+    return private, Event(COMMITTED, committed, visible_to=tuple(sorted(set(viewers))))
 
 
 def reveal_entry(seat: int, key: str, choice: JSON, salt: str) -> dict[str, JSON]:

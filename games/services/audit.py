@@ -88,7 +88,9 @@ def audit(game: Game) -> dict:
         "seed_commitment": report.seed_commitment,
         "seed": report.seed if ended and report.seed_ok is not None else None,
         "seed_ok": report.seed_ok if not problems_of(report, "seed") else False,
-        "commitments": [_public_commitment(c) for c in report.commitments],
+        # a secret offer's commitment (private to its two seats) is nobody else's
+        # business while the game runs: not even that it exists
+        "commitments": [_public_commitment(c) for c in report.commitments if ended or not c.get("private")],
         "reveals_ok": report.reveals_ok,
         "replay_ok": report.replayed,
         "problems": problems,

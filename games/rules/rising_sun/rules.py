@@ -30,7 +30,7 @@ from .outcomes import restate
 from .setup import OPTIONS_SCHEMA
 from .setup import initial_state as _initial
 from .setup import start as _start
-from .state import ADVANTAGES, Player, State, clone, current_battle, top, version
+from .state import ADVANTAGES, Player, Proposal, State, clone, current_battle, top, version
 from .view import view as _view
 
 ADV: tuple[str, ...] = ADVANTAGES  # the War Advantages as plain names (command fields)
@@ -53,10 +53,11 @@ GIFT_SCHEMA = {
 }
 
 
-RULES_VERSION = 4
+RULES_VERSION = 5
 ANONYMOUS = -1
-"""The `seat` of a version-3 alliance proposal's public commitment: nobody's, so
-it does not name the proposer; its choice `{from, to}` names both once revealed."""
+"""The `seat` of a version-3/4 alliance proposal's public commitment: nobody's, so
+it does not name the proposer; its choice `{from, to}` names both once revealed.
+From version 5 the commitment is private to the two players and names the proposer."""
 
 
 def _key(s: State, what: str) -> str:
@@ -76,7 +77,9 @@ class RisingSun:
     end), Take Hostage moves each hostage's VP at once; 4 - events state facts:
     `decide` computes the outcome once and the batch's public event carries it
     (plus a hidden `HiddenStateChanged` with the secret part), `evolve` applies
-    it without rules code (facts.py, outcomes.py)."""
+    it without rules code (facts.py, outcomes.py); 5 - a proposal's commitment
+    is private to the two players and its key is not numbered by the public
+    `commit_count` (issue 31: no public trace of how many proposals were made)."""
 
     upcasters = NO_UPCASTERS  # rules versions change events by `evolve_legacy`, not by upcasting
 
@@ -98,7 +101,7 @@ class RisingSun:
     def for_rules_version(self, version: int) -> RisingSun:
         """The engine for a game started under `version` (versions 1 and 2 share
         one engine: version 1 games were re-recorded; 3 keeps command-style
-        events; newer or unknown: current)."""
+        events; 4 has public proposal commitments; newer or unknown: current)."""
         if not isinstance(version, int) or version >= RULES_VERSION:
             return RULES
         version = max(2, version)
@@ -172,10 +175,7 @@ class RisingSun:
                     for p in answered
                     if t == "accept_alliance" and (p["from"], p["to"]) == (cmd["from"], seat)
                 ]
-                reveals = [
-                    reveal_entry(ANONYMOUS, p["key"], {"from": p["from"], "to": p["to"]}, p["salt"])
-                    for p in gone
-                ]
+                reveals = [_proposal_reveal(s, p) for p in gone]
             else:
                 gone = [p for p in old if p not in s["proposals"]] if answered or tea_step else []
                 reveals = [reveal_entry(p["from"], p["key"], p["to"], p["salt"]) for p in gone]
@@ -191,10 +191,7 @@ class RisingSun:
             # proposals that were never accepted) are revealed for the audit
             tiles = s.get("lotus_tiles", []) + [t for t in s["track"] if t["face_down"]]
             extra = [reveal_entry(t["seat"], t["key"], t["tile"], t["salt"]) for t in tiles]
-            extra += [
-                reveal_entry(ANONYMOUS, p["key"], {"from": p["from"], "to": p["to"]}, p["salt"])
-                for p in s.get("closed_proposals", [])
-            ]
+            extra += [_proposal_reveal(s, p) for p in s.get("closed_proposals", [])]
             if extra:
                 i = max(i for i, e in enumerate(out) if e.type in ev.COMMAND_EVENTS)
                 e = out[i]
@@ -220,17 +217,27 @@ class RisingSun:
 
     def _propose(self, s: State, seat: int, cmd: Command, rng: RngFactory) -> list[Event]:
         tea.check_proposal(s, seat, cmd["to"])
-        key = _key(s, "alliance")
         if version(s) < 3:
+            key = _key(s, "alliance")
             priv, pub = commit(rng, seat, key, cmd["to"], ev.PROPOSAL_MADE, extra={"seat": seat})
             _store_proposal(s, seat, cmd["to"], priv)
             told = Event(ev.PROPOSAL_RECEIVED, {"from": seat, "to": cmd["to"]}, visible_to=(cmd["to"],))
             return [priv, pub, told]
-        # the public commitment names nobody: its choice names proposer and target
-        priv, pub = commit(
-            rng, seat, key, {"from": seat, "to": cmd["to"]}, ev.PROPOSAL_MADE, extra={"seat": seat}
-        )
-        pub = Event(pub.type, {**pub.payload, "seat": ANONYMOUS})
+        choice = {"from": seat, "to": cmd["to"]}
+        if version(s) < 5:
+            # the public commitment names nobody: its choice names proposer and target
+            key = _key(s, "alliance")
+            priv, pub = commit(rng, seat, key, choice, ev.PROPOSAL_MADE, extra={"seat": seat})
+            pub = Event(pub.type, {**pub.payload, "seat": ANONYMOUS})
+        else:
+            # issue 31: a public commitment, even anonymous, told everybody that a
+            # proposal was made, when, and (by its key, numbered by the public
+            # commit_count) how many. Now only the two players see the commitment,
+            # and its key is a secret random name, not a count.
+            key = "alliance:" + rng("proposal-key").salt()[:16]
+            priv, pub = commit(
+                rng, seat, key, choice, ev.PROPOSAL_MADE, extra={"seat": seat}, viewers=(seat, cmd["to"])
+            )
         _store_proposal(s, seat, cmd["to"], priv)
         told = Event(
             ev.PROPOSAL_RECEIVED,
@@ -351,9 +358,19 @@ class RisingSun:
 
 
 def _store_proposal(s: State, seat: int, to: int, priv: Event) -> None:
-    """What the proposal's private commitment does (evolve_legacy's `_proposal`)."""
-    s["commit_count"] += 1
+    """What the proposal's private commitment does (evolve_legacy's `_proposal`).
+    From version 5 a proposal is not counted in the public `commit_count` (the
+    next public commitment's key would show that one was made)."""
+    if version(s) < 5:
+        s["commit_count"] += 1
     tea.store_proposal(s, seat, to, str(priv.payload["key"]), str(priv.payload["salt"]))
+
+
+def _proposal_reveal(s: State, p: Proposal) -> dict[str, Any]:
+    """The reveal item of a proposal: the anonymous seat of its public commitment
+    (versions 3-4), or the proposer's of its private one (5)."""
+    seat = ANONYMOUS if version(s) < 5 else p["from"]
+    return reveal_entry(seat, p["key"], {"from": p["from"], "to": p["to"]}, p["salt"])
 
 
 def _random_bid(rnd: random.Random, coins: int) -> Command:

@@ -1,23 +1,28 @@
-"""Alliance proposals through the real services (issue 10 item 1): what the
-players not involved and a spectator get from the feed, the view and the game
-page is the same before and after a proposal is made and declined (or
-withdrawn), but for the anonymous public commitment."""
+"""Alliance proposals through the real services (issue 10 item 1, issue 31):
+what the players not involved and a spectator get from the feed (events and
+their game log lines), the view, the game page (pending seats, deadlines), the
+inbox and the audit of the running game is the same before and after a
+proposal is made and declined (or withdrawn), but for the redacted entries
+every private event leaves; the two players see its commitment, and the
+audit verifies it once the game is over."""
 
 from __future__ import annotations
 
 import pytest
 
-from games.services import reading
+from games import verify
+from games.services import audit, inbox, reading
 from tests.audit import driver
 
 pytestmark = pytest.mark.django_db
 
 NAMES = ("hana", "kenji", "mitsu", "rin")
+STUB = {"seq", "type", "redacted", "prev_hash", "hash"}
 
 
 def _game():
     game = driver.new_game("rising-sun", 4, names=NAMES)
-    assert game.rules_version == 4
+    assert game.rules_version == 5
     return game
 
 
@@ -26,16 +31,28 @@ def _page(game) -> dict:
     return {k: v for k, v in out.items() if k not in ("version", "chain_head")}
 
 
+def _inbox(user) -> list:
+    return [
+        {k: v for k, v in e.items() if k not in ("version", "chain_head", "last_activity")}
+        for e in inbox.entries(user)
+    ]
+
+
+def _audit_commitments(game) -> list:
+    """The running game's audit: the commitments anyone may read."""
+    return audit.audit(game)["commitments"]
+
+
 def _seen(game, who) -> tuple:
     game.refresh_from_db()
     state = reading.view(game, who)["state"]
-    return state, _page(game)
+    return state, _page(game), _inbox(who), _audit_commitments(game)
 
 
 @pytest.mark.parametrize(
     "answer", [(1, {"type": "decline_alliance", "from": 0}), (0, {"type": "withdraw_alliance", "to": 1})]
 )
-def test_others_see_nothing_of_a_proposal_but_its_anonymous_commitment(answer):
+def test_others_see_nothing_of_a_proposal_but_redacted_entries(answer):
     game = _game()
     others = [driver.user("mitsu"), driver.user("rin"), driver.user("outsider")]
     before = {u.username: _seen(game, u) for u in others}
@@ -46,15 +63,33 @@ def test_others_see_nothing_of_a_proposal_but_its_anonymous_commitment(answer):
     assert {u.username: _seen(game, u) for u in others} == before
     for u in others:
         rows, _ = reading.events_page(game, u, after=start, limit=100)
-        # proposal, commitment, notice to the target, hidden outcome; the answer, hidden outcome
+        # proposal, commitment, notice to the target, hidden outcome; the answer, hidden outcome:
+        # all of them bare stubs (no actor, no cause, no game log line, no public commitment)
         assert len(rows) == 6
-        for row in rows:
-            if row.get("redacted"):
-                assert set(row) == {"seq", "type", "redacted", "prev_hash", "hash"}
-                continue
-            # the only public trace: a commitment that names nobody, with no actor or cause
-            assert row["type"] == "core.ChoiceCommitted" and row["actor"] is None and "cause" not in row
-            assert row["payload"]["seat"] == -1 and set(row["payload"]) == {"seat", "key", "commitment"}
-    # the two players do see it
+        assert all(row.get("redacted") and set(row) == STUB for row in rows), rows
+    # the two players do see it, the commitment included
+    for name in ("hana", "kenji"):
+        mine, _ = reading.events_page(game, driver.user(name), after=start, limit=100)
+        (committed,) = [r for r in mine if r["type"] == "core.ChoiceCommitted"]
+        assert not committed["redacted"] and committed["visible_to"] == [0, 1]
+        assert committed["payload"]["seat"] == 0 and committed["payload"]["key"].startswith("alliance:")
     mine, _ = reading.events_page(game, driver.user("kenji"), after=start, limit=100)
     assert any(r["type"] == "rising-sun.AllianceProposalReceived" and r["payload"]["from"] == 0 for r in mine)
+
+
+def test_the_audit_verifies_a_secret_proposal_after_the_game():
+    game = _game()
+    driver.play(game, 0, {"type": "propose_alliance", "to": 1})
+    driver.play(game, 1, {"type": "decline_alliance", "from": 0})
+    running = audit.audit(game)
+    assert running["ok"] and not any(c["key"].startswith("alliance:") for c in running["commitments"])
+    driver.play_out(game, seed=31)
+    assert game.status == "finished"
+    rows = driver.full_export(game)
+    report = verify.verify(rows)
+    assert report.ok and report.salts_ok and report.replayed, verify.format_report(report)
+    secret = [c for c in report.commitments if c["key"].startswith("alliance:")]
+    assert secret and all(c["private"] and c["revealed"] and c["reveal_ok"] for c in secret)
+    assert secret[0]["seat"] == 0
+    finished = audit.audit(game)
+    assert finished["ok"] and any(c["key"] == secret[0]["key"] for c in finished["commitments"])
