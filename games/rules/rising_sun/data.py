@@ -11,7 +11,7 @@ _DIR = Path(__file__).parent / "data"
 BOARD = json.loads((_DIR / "board.json").read_text())
 _CARDS = json.loads((_DIR / "cards.json").read_text())
 # {"<event type>": JSON Schema (draft 2020-12) of its payload} for every event
-# the engine emits at rules version 4 (published in the OpenAPI document)
+# the engine emits at rules version 5 (published in the OpenAPI document)
 EVENT_SCHEMAS: dict[str, dict[str, Any]] = json.loads((_DIR / "schemas" / "events.json").read_text())
 
 CARDS: dict[str, dict[str, Any]] = {c["name"]: c for c in _CARDS["cards"]}

@@ -1,5 +1,5 @@
 """data/schemas/events.json: a JSON Schema (draft 2020-12) for the payload of
-every event type Rising Sun emits at rules version 4, checked against every
+every event type Rising Sun emits at rules version 5, checked against every
 event of random games (so the schemas cannot drift from the engine)."""
 
 import dataclasses
