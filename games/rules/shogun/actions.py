@@ -25,6 +25,7 @@ from .context import Ctx
 from .court import calms
 from .options import option
 from .state import State
+from .tower_secret import publish
 
 
 def actor(s: State) -> tuple[int, str, str] | None:
@@ -232,9 +233,7 @@ def decide_move(ctx: Ctx, seat: int, to: str, armies: int) -> None:
         ctx.emit(ev.ARMIES_MOVED, {"seat": seat, "from": prov, "to": to, "armies": armies})
         return
     kind = "neutral" if owner is None else "attack"
-    ctx.emit(
-        ev.BATTLE_FOUGHT,
-        fight(
-            s, ctx.stream("tower"), kind, to, attacker=seat, origin=prov, moving=armies, version=ctx.version
-        ),
+    battle = fight(
+        s, ctx.stream("tower"), kind, to, attacker=seat, origin=prov, moving=armies, version=ctx.version
     )
+    ctx.emit(ev.BATTLE_FOUGHT, publish(ctx, battle))

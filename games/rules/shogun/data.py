@@ -46,7 +46,7 @@ ARMIES: int = SETUP["armies_per_player"]
 OFFICIALS: int = SETUP["officials_per_player"]
 CHESTS: list[int] = SETUP["war_chest_cards"]
 GREEN = -1  # the peasants' colour in tower lists (seats are 0..4)
-RULES_VERSION = 3  # the current rules version (rules.py keeps versions 1 and 2 reachable for old games)
+RULES_VERSION = 4  # the current rules version (rules.py keeps versions 1-3 reachable for old games)
 
 
 def court_size(space: str) -> int:

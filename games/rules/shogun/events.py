@@ -4,6 +4,8 @@ P = "shogun."
 
 GAME_STARTED = P + "GameStarted"
 TOWER_SEEDED = P + "TowerSeeded"
+TOWER_SETTLED = P + "TowerSettled"  # v4, private to nobody (visible_to=()): the cubes stuck inside
+TOWER_REVEALED = P + "TowerRevealed"  # v4, at the end: every TowerSettled commitment revealed
 YEAR_BEGAN = P + "YearBegan"
 PROVINCES_DEALT = P + "ProvincesDealt"  # beginner set-up
 DRAFT_BEGAN = P + "DraftBegan"

@@ -116,7 +116,7 @@ def _started(s: State, p: Payload) -> None:
 
 @evolves(ev.TOWER_SEEDED, mutates=("players",))
 def _seeded(s: State, p: Payload) -> None:
-    s["tower"] = _tower(p["tower"])
+    s["tower"] = _thrown(s, p["tower"])
     for seat, k in enumerate(p["officials"]):
         s["players"][seat]["officials"] -= k
         s["players"][seat]["vestibule"] += k
@@ -147,6 +147,29 @@ def _occupy(prov: Province, seat: int, armies: int) -> None:
 
 def _tower(t: dict[str, list[int]]) -> Tower:
     return {"l1": list(t["l1"]), "l2": list(t["l2"]), "tray": list(t["tray"])}
+
+
+def _thrown(s: State, t: dict[str, list[int]]) -> Tower:
+    """The tower after a throw's public event: the whole tower it carries (rules
+    versions 1-3), or, when the levels are hidden (version 4 on), the levels set by the
+    `TowerSettled` just before it and the tray it carries (a new tower: the old one may
+    be shared with the state before)."""
+    if "l1" in t:
+        return _tower(t)
+    return {"l1": list(s["tower"]["l1"]), "l2": list(s["tower"]["l2"]), "tray": list(t["tray"])}
+
+
+@evolves(ev.TOWER_SETTLED, mutates=("tower",))
+def _settled(s: State, p: Payload) -> None:
+    """The hidden contents after a throw, and their commitment kept for the end."""
+    s["tower"]["l1"] = list(p["choice"]["l1"])
+    s["tower"]["l2"] = list(p["choice"]["l2"])
+    choice = {"l1": list(p["choice"]["l1"]), "l2": list(p["choice"]["l2"])}
+    # a new list (the old one stays shared with the state before)
+    s["tower_commits"] = [*s.get("tower_commits", []), {"key": p["key"], "choice": choice, "salt": p["salt"]}]
+
+
+evolves.ignores(ev.TOWER_REVEALED)  # the levels are in the state already; the end view shows them
 
 
 def _take_from_deck(d: Draft, card: str) -> None:
@@ -568,7 +591,7 @@ def _battle(s: State, p: Payload) -> None:
     if p["from"]:
         s["provinces"][p["from"]]["armies"] -= p["armies"]
     s["provinces"][p["province"]] = cast(Province, dict(p["after"]))
-    s["tower"] = _tower(p["tower"])
+    s["tower"] = _thrown(s, p["tower"])
     for kind in p["tiles"]:
         s["tiles"][kind] += 1
     if p.get("lost"):

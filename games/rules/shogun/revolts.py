@@ -16,6 +16,7 @@ from . import events as ev
 from .battle import fight
 from .context import Ctx
 from .state import State
+from .tower_secret import publish
 
 
 def yield_of(s: State, seat: int, prov: str, what: str) -> int:
@@ -38,7 +39,7 @@ def place_marker(ctx: Ctx, prov: str) -> None:
 
 
 def revolt(ctx: Ctx, prov: str, green: int, kind: str = "revolt") -> dict[str, Any]:
-    payload = fight(ctx.state, ctx.stream("tower"), kind, prov, green=green, version=ctx.version)
+    payload = publish(ctx, fight(ctx.state, ctx.stream("tower"), kind, prov, green=green, version=ctx.version))
     ctx.emit(ev.BATTLE_FOUGHT, payload)
     return payload
 

@@ -31,7 +31,9 @@ from .view import views as _views
 class ShogunRules:
     """Rules versions (games keep the version they started under, see docs/audit.md):
     1 - first release; 2 - a favour whose text has no "may" (rice, VP, immunity) is applied
-    when taken (seed), instead of being takeable unused."""
+    when taken (seed), instead of being takeable unused; 3 - the capacity tower model and
+    four options; 4 - the cubes inside the tower are hidden from every seat, committed at
+    each throw and revealed at the end (tower_secret.py)."""
 
     id = "shogun"
     upcasters = NO_UPCASTERS  # no Shogun event has changed shape yet

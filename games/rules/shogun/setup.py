@@ -16,6 +16,7 @@ from .flow import advance
 from .options import normalise
 from .state import State, Tower, initial
 from .tower import drop, empty, model_for
+from .tower_secret import publish
 
 
 def colours(factions: list[str | None], rng: RngFactory) -> list[str]:
@@ -56,14 +57,13 @@ def start(
 def seed_tower(ctx: Ctx) -> None:
     """7 armies per player + 10 green into the empty tower; what falls out goes back to
     the supplies - with Tenno's Court each fallen army becomes an official in the
-    vestibule (seed)."""
+    vestibule (seed). From rules version 4 what stays inside is committed, not shown."""
     s = ctx.state
     seed = data.SETUP["tower_seed"]
     cubes = [seat for seat in range(s["n"]) for _ in range(seed["armies_per_player"])]
     cubes += [data.GREEN] * seed["green"]
-    ctx.emit(
-        ev.TOWER_SEEDED, seeding(s, drop(empty(), cubes, ctx.stream("tower-seed"), model_for(ctx.version)))
-    )
+    thrown = drop(empty(), cubes, ctx.stream("tower-seed"), model_for(ctx.version))
+    ctx.emit(ev.TOWER_SEEDED, publish(ctx, seeding(s, thrown)))
 
 
 def seeding(s: State, t: Tower) -> dict[str, Any]:

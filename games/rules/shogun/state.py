@@ -5,7 +5,8 @@ Why a dict and not nested frozen dataclasses: `evolve` makes a shallow copy, dee
 changes, mutates those and returns the copy - copy-on-write, so the input is never
 touched (a test checks every event of whole games); states compare with ``==`` and
 pickle as they are. Secret planned cards
-and their salts live in ``plans`` (per seat); `view.py` is the only door out.
+and their salts live in ``plans`` (per seat), the tower's levels and their commitments
+(rules version 4 on) in ``tower`` and ``tower_commits``; `view.py` is the only door out.
 
 Shape (filled by `GameStarted`)::
 
@@ -13,7 +14,9 @@ Shape (filled by `GameStarted`)::
     provinces: {name: {owner, armies, castle, temple, theatre, markers}}
     in_play: [names]             players: [{money, rice, vp, officials, vestibule, hall,
                                             samurai, fav4, immune, special}]
-    tiles: {castle, temple, theatre}   tower: {l1, l2, tray} (seat numbers, -1 = green)
+    tiles: {castle, temple, theatre}   tower: {l1, l2, tray} (seat numbers, -1 = green;
+                                        l1/l2 secret from rules version 4, tower_secret.py)
+    tower_commits: [{key, choice, salt}] (rules version 4 on: the tower's commitments, secret)
     year_events, used_events, event, event_cancelled
     plans: [{space: {card, salt}} per seat]  (secret)
     round: {actions, pool, cur, specials, planned, revealed, lost, bids,
@@ -61,6 +64,14 @@ class Tower(TypedDict):
     l1: list[int]  # cubes stuck on baffle level 1
     l2: list[int]  # cubes stuck on baffle level 2
     tray: list[int]
+
+
+class TowerCommit(TypedDict):
+    """One commitment of the cubes inside the tower (rules version 4, tower_secret.py)."""
+
+    key: str  # tower:<throw number>
+    choice: dict[str, list[int]]  # {l1, l2}
+    salt: str
 
 
 class PlanEntry(TypedDict):
@@ -127,6 +138,7 @@ class State(TypedDict, total=False):
     players: list[Player]
     tiles: dict[str, int]
     tower: Tower
+    tower_commits: list[TowerCommit]  # only in games whose tower is hidden (rules version 4 on)
     year_events: list[str]
     used_events: list[str]
     past_events: list[str]
@@ -195,6 +207,13 @@ def on_map(s: State, seat: int) -> int:
 def in_tower(s: State, seat: int) -> int:
     t = s["tower"]
     return t["l1"].count(seat) + t["l2"].count(seat) + t["tray"].count(seat)
+
+
+def inside(t: Tower, n: int) -> dict[str, Any]:
+    """The cubes stuck inside the tower per colour, as anyone at the table can count
+    them: ``{seats: [count of seat 0, ...], green}``, never which level holds them."""
+    stuck = t["l1"] + t["l2"]
+    return {"seats": [stuck.count(seat) for seat in range(n)], "green": stuck.count(data.GREEN)}
 
 
 def supply(s: State, seat: int) -> int:

@@ -1,15 +1,16 @@
 """What a seat (or a spectator, None) may see at the table.
 
 Everything on the board is public: provinces, armies, buildings, markers, chests, rice, VP,
-officials, the tower's contents (both levels and the tray), revealed cards, bids once
-revealed. Secret: the cards still face down on a player's planning boards - each seat sees
-his own - and no salt is ever shown. After the game ends everything is shown.
+officials, the tower's tray, revealed cards, bids once revealed. Secret: the cards still
+face down on a player's planning boards - each seat sees his own - and no salt is ever
+shown. After the game ends everything is shown.
 
-The tower's retained cubes are public by the project's decision (shared/rules/shogun.md,
-project decisions: "contents ... part of the game state and visible to all"). The physical
-game cannot show them: players see only what falls into the tray and can at best count
-what is missing, never which cubes sit on which baffle level. The level split (`l1`,
-`l2`) shown here is information a table at home does not have.
+The inside of the cube tower is secret from every seat, as at the table (issue 31):
+players see what falls into the tray and can count what has not come out, never which
+cubes sit on which baffle level. So `tower` shows the tray and the cubes inside per
+colour (``inside: {seats, green}``); the levels (`l1`, `l2`) only once the game is over.
+The view is the same for games of every rules version (those of versions 1-3 recorded
+the levels in public events; their view hides them all the same).
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ _PUBLIC = (
     "provinces",
     "players",
     "tiles",
-    "tower",
     "year_events",
     "used_events",
     "event",
@@ -69,6 +69,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     # every version in a range replay: one marshal round trip, not one per key)
     out: dict[str, Any] = state.clone({k: s.get(k) for k in _PUBLIC})
     out["season_name"] = state.SEASONS[s["season"]]
+    out["tower"] = _tower(s)
     out["supply"] = state.supplies(s)
     out["favours_left"] = len(s["favour_pool"])
     out["pending"] = [{"seat": p.seat, "kind": p.kind} for p in pending(s)]
@@ -83,6 +84,15 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         }
     if s.get("round"):
         out["round"] = _round(s, seat)
+    return out
+
+
+def _tower(s: State) -> dict[str, Any]:
+    """The tray and the cubes inside per colour; the levels only once the game is over."""
+    t = s["tower"]
+    out: dict[str, Any] = {"tray": list(t["tray"]), "inside": state.inside(t, s["n"])}
+    if s["phase"] == "over":
+        out["l1"], out["l2"] = list(t["l1"]), list(t["l2"])
     return out
 
 

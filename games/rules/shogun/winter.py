@@ -22,6 +22,7 @@ from .event_cards import year_events
 from .revolts import revolt
 from .scoring import score
 from .state import State, owned, round_of, winter_of
+from .tower_secret import reveal as reveal_tower
 
 
 def fourth_event(s: State) -> str:
@@ -84,6 +85,7 @@ def finish(ctx: Ctx) -> None:
     if s["year"] >= 2:
         vps = [pl["vp"] for pl in s["players"]]
         best = max(vps)
+        reveal_tower(ctx)  # before the end: a finished game has no secrets left
         ctx.emit(ev.GAME_ENDED, {"scores": vps, "winners": [x for x in range(s["n"]) if vps[x] == best]})
     else:
         ctx.emit(ev.YEAR_BEGAN, {"year": s["year"] + 1, "events": year_events(ctx, s["past_events"])})

@@ -153,10 +153,15 @@ def test_evolve_never_mutates_its_input(n, opts, seed):
     assert state == out.state
 
 
-def test_view_shows_the_tower_and_hides_face_down_action_cards():
+def test_view_shows_the_tray_and_counts_inside_the_tower_and_hides_face_down_action_cards():
     s = new_game(4)
     v = RULES.view(s, None)
-    assert v["tower"] == s["tower"] and v["supply"] == [
+    stuck = s["tower"]["l1"] + s["tower"]["l2"]
+    assert v["tower"] == {
+        "tray": s["tower"]["tray"],
+        "inside": {"seats": [stuck.count(x) for x in range(4)], "green": stuck.count(-1)},
+    }
+    assert v["supply"] == [
         62
         - sum(p["armies"] for p in s["provinces"].values() if p["owner"] == x)
         - sum(s["tower"][k].count(x) for k in ("l1", "l2", "tray"))

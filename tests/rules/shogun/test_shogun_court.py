@@ -298,8 +298,8 @@ def test_favours_without_may_apply_when_taken(card):
         act(s, 0, {"type": "favour", "card": card, "use": False, "province": None})
     # games started under rules_version 1 keep the old behaviour (replays of old games)
     v1 = RULES.for_rules_version(1)
-    assert v1.rules_version == 1 and RULES.for_rules_version(3) is RULES is v1.for_rules_version(3)
-    assert RULES.for_rules_version(2).rules_version == 2
+    assert v1.rules_version == 1 and RULES.for_rules_version(4) is RULES is v1.for_rules_version(4)
+    assert RULES.for_rules_version(2).rules_version == 2 and RULES.for_rules_version(3).rules_version == 3
     assert {"type": "favour", "card": card, "use": False, "province": None} in v1.legal_commands(
         s, 0
     ).commands

@@ -19,7 +19,9 @@ from games.rules.shogun.rules import RULES
 from games.rules.testing import pick, roundtrip
 
 HEX32 = re.compile(r"[0-9a-f]{32}")
-PRIVATE_TYPES = {"shogun.CardPlanned"}  # the engine's only private event type
+# the engine's private event types: a seat's planned card, and (rules version 4) the cubes
+# stuck inside the tower, private to no seat
+PRIVATE_TYPES = {"shogun.CardPlanned", "shogun.TowerSettled"}
 
 options = st.fixed_dictionaries({}, optional={k: st.sampled_from(o.choices) for k, o in OPTIONS.items()})
 
@@ -62,7 +64,9 @@ def test_every_private_event_is_salted_from_the_decision_rng(players, opts, seed
     events = play(players, opts, seed)
     n = check_salts(f"salt-{seed}", events)
     planned = sum(1 for _, e in events if e.type == "shogun.CardPlanned")
-    assert n == planned > 0  # every season's plan is private, and each is salted
+    settled = [e for _, e in events if e.type == "shogun.TowerSettled"]
+    assert n == planned + len(settled) and planned > 0  # every season's plan is private, and each is salted
+    assert settled and all(e.visible_to == () for e in settled)  # the seeding at least; seen by nobody
 
 
 def test_an_unsalted_or_repeated_salt_fails_the_check():
