@@ -15,7 +15,8 @@ Checks, each reported separately (see docs/audit.md for the exact rules):
    ``core.SeedRevealed`` event publishes the seed; nothing may follow it.
 3. **commitments** — every ``core.ChoiceCommitted`` against the private event
    carrying its choice and salt, and every item of every ``payload["reveals"]``
-   against the latest commitment of its key (a re-commit replaces the earlier).
+   against the latest commitment of its key (a re-commit replaces the earlier);
+   a finished game has revealed every commitment of the game itself (seat -1).
 4. **salts** — every event private to some seats carries ``payload.salt``
    (32 lowercase hex characters), no two private events share a salt, and a
    private platform (``core.*``) event's salt is ``Rng(seed, seq,
@@ -61,6 +62,7 @@ from games.core_events import (
 )
 from games.rules import registry
 from games.rules.base import (
+    GAME_SEAT,
     Event,
     Rng,
     RulesError,
@@ -286,9 +288,11 @@ def _check_revealed(rows: list[Mapping[str, Any]], r: Mapping[str, Any], report:
 def check_commitments(rows: list[Mapping[str, Any]], report: Report) -> None:
     current: dict[str, dict] = {}
     private: dict[str, tuple[int, Any, Any]] = {}  # key -> (seq, choice, salt) of the latest private event
+    hidden = 0  # commitments in redacted lines (another seat's secret offer, in a running game's export)
     for r in rows:
         seq, p = r.get("seq"), _payload(r)
         if is_redacted(r):
+            hidden += r.get("type") == ChoiceCommitted.TYPE
             continue
         if r.get("visible_to") is not None and "salt" in p and "key" in p and "choice" in p:
             private[str(p["key"])] = (seq, p["choice"], p["salt"])
@@ -303,8 +307,24 @@ def check_commitments(rows: list[Mapping[str, Any]], report: Report) -> None:
             report.add(seq, "commitment", "`reveals` is not a list")
             continue
         for item in reveals:
-            _reveal(report, current, seq, item)
+            _reveal(report, current, seq, item, hidden)
+    _game_secrets_revealed(rows, report)
     report.reveals_ok = not any(pr.check == "commitment" for pr in report.problems)
+
+
+def _game_secrets_revealed(rows: list[Mapping[str, Any]], report: Report) -> None:
+    """A commitment of the game itself (seat `GAME_SEAT`: what nobody at the table sees,
+    such as the cubes inside Shogun's tower) is a promise to reveal it when the game
+    ends, so that everyone can check it: a finished game that leaves one unrevealed
+    fails. (An aborted game reveals none; its full export still holds their hidden
+    events, checked against the commitments above and re-derived by the replay.)"""
+    if not any(r.get("type") == FINISHED for r in rows):
+        return
+    for c in report.commitments:
+        if c["seat"] == GAME_SEAT and not c["revealed"] and c["replaced_by"] is None:
+            report.add(
+                c["seq"], "commitment", f"{c['key']!r}, a secret of the game itself, was never revealed"
+            )
 
 
 def _commitment(report: Report, current: dict, private: dict, seq: int, row: Mapping[str, Any]) -> None:
@@ -348,11 +368,17 @@ def _commitment(report: Report, current: dict, private: dict, seq: int, row: Map
         )
 
 
-def _reveal(report: Report, current: dict, seq: int, item: Any) -> None:
+def _reveal(report: Report, current: dict, seq: int, item: Any, hidden: int = 0) -> None:
     if not isinstance(item, dict) or not {"seat", "key", "choice", "salt"} <= set(item):
         report.add(seq, "commitment", "a reveal needs seat, key, choice and salt")
         return
     c = current.get(item["key"]) if isinstance(item["key"], str) else None
+    if c is None and hidden:
+        # a secret offer's commitment is private to its seats: in a redacted
+        # export it is one of the redacted commitments, checked by whoever (or
+        # once the game is over, everyone) holds the complete export
+        report.notes.append(f"seq {seq}: reveal of {item['key']!r}, committed in a redacted line")
+        return
     if c is None:
         report.add(seq, "commitment", f"reveal of {item['key']!r} which was never committed")
         return

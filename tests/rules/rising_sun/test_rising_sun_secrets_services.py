@@ -8,6 +8,8 @@ audit verifies it once the game is over."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from games import verify
@@ -93,3 +95,23 @@ def test_the_audit_verifies_a_secret_proposal_after_the_game():
     assert secret[0]["seat"] == 0
     finished = audit.audit(game)
     assert finished["ok"] and any(c["key"] == secret[0]["key"] for c in finished["commitments"])
+
+
+def test_another_seats_export_checks_with_the_accepted_commitment_redacted():
+    """While the game runs, an accepted proposal's reveal is public but its
+    commitment is still private to the two players: another seat's verifier
+    notes it (committed in a redacted line) instead of calling it forged."""
+    game = _game()
+    driver.play(game, 0, {"type": "propose_alliance", "to": 1})
+    driver.play(game, 1, {"type": "accept_alliance", "from": 0})
+    rows = [json.loads(line) for line in audit.export_lines(game, driver.user("mitsu"))]
+    (reveal,) = [i for r in rows if not r.get("redacted") for i in r["payload"].get("reveals", ())]
+    assert reveal["choice"] == {"from": 0, "to": 1}
+    report = verify.verify(rows)
+    assert report.chain_ok and report.reveals_ok, verify.format_report(report)
+    assert any(reveal["key"] in note and "redacted" in note for note in report.notes)
+    # the target's export holds the commitment: checked in full
+    rows = [json.loads(line) for line in audit.export_lines(game, driver.user("kenji"))]
+    report = verify.verify(rows)
+    (checked,) = [c for c in report.commitments if c["key"] == reveal["key"]]
+    assert report.reveals_ok and checked["revealed"] and checked["reveal_ok"]
