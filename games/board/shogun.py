@@ -166,12 +166,23 @@ def _panel(view: Mapping[str, Any], seats, t: Texts) -> list[tuple[str, list[Row
     return out
 
 
+def _tower_counts(tower: Mapping[str, Any]) -> dict[str, Counter]:
+    """Cube counts per colour of each part of the tower the view shows: the cubes inside
+    (per colour only: nobody sees which level holds them) and the tray; the two levels
+    instead of the inside once the game is over and the view shows them."""
+    if "l1" in tower:
+        return {level: Counter(tower.get(level, [])) for level in ("l1", "l2", "tray")}
+    inside = tower.get("inside") or {}
+    stuck = Counter({seat: n for seat, n in enumerate(inside.get("seats", [])) if n})
+    if inside.get("green"):
+        stuck[PEASANTS] = inside["green"]
+    return {"inside": stuck, "tray": Counter(tower.get("tray", []))}
+
+
 def _tower_rows(view: Mapping[str, Any], seats, t: Texts) -> list[Row]:
-    tower = view.get("tower") or {}
     cubes = []
-    for level in ("l1", "l2", "tray"):
+    for level, counts in _tower_counts(view.get("tower") or {}).items():
         label = t(f"board.tower.{level}")
-        counts = Counter(tower.get(level, []))
         chips = tuple(
             Piece(
                 "cube",

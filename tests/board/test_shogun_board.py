@@ -41,10 +41,16 @@ def test_out_of_play_provinces_and_the_tower():
     assert len(out) == 8
     cubes = pieces(root, {"cube"}, where="panel")
     want: Counter = Counter()
-    for level in ("l1", "l2", "tray"):
-        for c in view["tower"][level]:
-            want[("cube", None if c == -1 else c, None)] += 1
-    assert cubes == want
+    for c in view["tower"]["tray"]:
+        want[("cube", None if c == -1 else c, None)] += 1
+    # nobody sees inside the tower (Shogun rules version 4): the panel draws the cubes
+    # inside per colour, never per level
+    for seat, n in enumerate(view["tower"]["inside"]["seats"]):
+        want[("cube", seat, None)] += n
+    want[("cube", None, None)] += view["tower"]["inside"]["green"]
+    assert cubes == +want
+    levels = {el.get("data-level") for el in root.iter() if el.get("data-level")}
+    assert levels <= {"inside", "tray"}
 
 
 def test_moon_side_is_marked_experimental():

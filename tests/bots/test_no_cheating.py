@@ -92,6 +92,17 @@ def _perturb_shogun(s, seat: int, rnd: random.Random) -> None:
             rnd.shuffle(cards)
             for k, c in zip(hidden, cards, strict=True):
                 plan[k]["card"] = c
+    tower = s.get("tower")
+    if tower and s.get("phase") != "over":
+        # nobody sees inside the tower (rules version 4): move its cubes between the
+        # levels, keeping the count per colour, and change the commitments' contents
+        stuck = tower["l1"] + tower["l2"]
+        rnd.shuffle(stuck)
+        cut = rnd.randint(0, len(stuck))
+        tower["l1"], tower["l2"] = stuck[:cut], stuck[cut:]
+        for c in s.get("tower_commits", []):
+            c["choice"] = {"l1": c["choice"]["l2"], "l2": c["choice"]["l1"]}
+            c["salt"] = "e" * 32
 
 
 def _perturb_imjin(s, seat: int, rnd: random.Random) -> None:

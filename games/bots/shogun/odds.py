@@ -1,4 +1,5 @@
-"""How likely an attack through the cube tower wins, from the public tower.
+"""How likely an attack through the cube tower wins, from the public tower (the tray
+and the cubes inside per colour).
 
 A closed form rather than simulated throws (a decision must stay near a few ms):
 the engine's calibrated tower lets about 73% of a throw's cubes through and
@@ -18,11 +19,18 @@ THROUGH = 0.73  # share of a throw's cubes that fall out
 RELEASED = 0.26  # stuck cubes knocked out per cube thrown
 
 
+def _inside(tower: dict[str, Any], colour: int) -> int:
+    """Cubes of `colour` stuck inside: the per-colour count every seat sees (the view
+    never shows which level holds them, and this estimate does not need it)."""
+    counts = tower["inside"]
+    return int(counts["green"] if colour == data.GREEN else counts["seats"][colour])
+
+
 def _side(tower: dict[str, Any], colour: int, new: int, thrown: int) -> tuple[float, float]:
     """Mean and variance of the cubes of `colour` that come out of a throw."""
-    stuck = tower["l1"] + tower["l2"]
+    stuck = sum(tower["inside"]["seats"]) + tower["inside"]["green"]
     mine = new + tower["tray"].count(colour)
-    share = stuck.count(colour) / len(stuck) if stuck else 0.0
+    share = _inside(tower, colour) / stuck if stuck else 0.0
     loose = RELEASED * thrown * share
     return THROUGH * mine + loose, THROUGH * (1 - THROUGH) * mine + loose
 

@@ -1,6 +1,7 @@
 """Shogun determinizations. Secret for a seat (the engine's view.py): the cards
 other seats laid face down on their planning boards, the order of face-down
-action cards, of the draft deck and of the favour pool, and salts.
+action cards, of the draft deck and of the favour pool, salts, and which cubes
+sit on which level inside the tower (only the count per colour is seen).
 
 While plans are being laid, a rival's hidden plan is redrawn as the plan the
 rules would lay from its own view of the world (plan.py: public information and
@@ -15,6 +16,8 @@ import random
 from typing import Any
 
 from games.rules.shogun import state as shogun_state
+from games.rules.shogun.data import RULES_VERSION
+from games.rules.shogun.tower import model_for
 from games.rules.shogun.view import view
 
 from ..worlds import BLANK_SALT, reshuffled
@@ -45,9 +48,30 @@ def sample(state: Any, seat: int, rng: random.Random) -> Any:
                 plan[k] = {"card": cards.pop() if cards else None, "salt": BLANK_SALT}
             for k in plan:
                 plan[k]["salt"] = BLANK_SALT
+    _redraw_tower(s, rng)
     if s.get("phase") == "plan":
         _ruled_plans(s, seat, rng)
     return s
+
+
+def _redraw_tower(s: Any, rng: random.Random) -> None:
+    """Nobody sees inside the tower: the cubes stuck there (a multiset every seat can
+    count) are dealt to the two levels in proportion to their capacities, in an order
+    drawn from the bot's source; the commitments of earlier contents are blanked."""
+    t = s.get("tower")
+    if not t:
+        return
+    stuck = reshuffled(t["l1"] + t["l2"], rng)
+    upper = round(len(stuck) * _UPPER_SHARE)
+    t["l1"], t["l2"] = stuck[:upper], stuck[upper:]
+    if "tower_commits" in s:
+        s["tower_commits"] = [
+            {"key": c["key"], "choice": {"l1": [], "l2": []}, "salt": BLANK_SALT} for c in s["tower_commits"]
+        ]
+
+
+_LEVELS = model_for(RULES_VERSION).levels
+_UPPER_SHARE = (_LEVELS[0].capacity or 1) / ((_LEVELS[0].capacity or 1) + (_LEVELS[1].capacity or 1))
 
 
 def _ruled_plans(s: Any, seat: int, rng: random.Random) -> None:

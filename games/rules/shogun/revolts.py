@@ -39,7 +39,9 @@ def place_marker(ctx: Ctx, prov: str) -> None:
 
 
 def revolt(ctx: Ctx, prov: str, green: int, kind: str = "revolt") -> dict[str, Any]:
-    payload = publish(ctx, fight(ctx.state, ctx.stream("tower"), kind, prov, green=green, version=ctx.version))
+    payload = publish(
+        ctx, fight(ctx.state, ctx.stream("tower"), kind, prov, green=green, version=ctx.version)
+    )
     ctx.emit(ev.BATTLE_FOUGHT, payload)
     return payload
 
