@@ -70,8 +70,9 @@ def test_rice_goes_to_the_richest_unmarked_province_when_rice_is_short(planning)
 def test_an_attack_is_planned_from_a_big_army_next_to_a_neutral_province(planning):
     view = copy.deepcopy(RULES.view(planning, 0))
     prov = _mine(view, 0)[0]
-    target = data.ADJ[prov][0]
-    view["provinces"][prov]["armies"] = 12
+    target = next(p for p in data.ADJ[prov] if p in view["provinces"])
+    # fully built: a first-spring building there would outbid any attack from it
+    view["provinces"][prov].update(armies=12, castle=True, temple=True, theatre=True)
     view["provinces"][target].update(owner=None, armies=0, markers=0)
     spaces = plan.build_plan(view, 0, random.Random(1))["spaces"]
     assert prov in (spaces["attackA"], spaces["attackB"])
@@ -141,7 +142,8 @@ def test_a_recruit_keeps_the_chests_a_later_build_needs(acting):
 
 def test_attacks_go_where_the_odds_are_and_not_against_a_fortress(acting):
     view, prov = _at(acting, "attackA", "attack")
-    weak, strong = data.ADJ[prov][0], data.ADJ[prov][-1]
+    near = [p for p in data.ADJ[prov] if p in view["provinces"]]  # in play
+    weak, strong = near[0], near[-1]
     view["provinces"][prov]["armies"] = 10
     view["provinces"][weak].update(owner=None, armies=0, markers=0)
     legal = [{"type": "move", "to": weak, "armies": k} for k in range(1, 10)] + [{"type": "decline"}]

@@ -12,7 +12,7 @@ Two models, both data (`data/tables.yaml` `tower`), chosen by the game's rules v
 * ``fixed`` (rules versions 1-2, [imr] as §8.3 words it): a passing cube falls through
   with p = fall (17/20) whatever the level holds. It cannot reproduce seed 001's seeding
   (7 of 31 cubes out; this model drops ~24).
-* ``capacity`` (rules version 3): a level of capacity K holding k cubes catches a passing
+* ``capacity`` (rules versions 3 on): a level of capacity K holding k cubes catches a passing
   cube with p = catch * (1 - (k/K)^shape): an empty level catches nearly every cube, a
   full one none, so an empty tower keeps most of a large throw and a filled tower behaves
   as the fixed one in battles, releasing cubes stuck earlier. Calibrated by
@@ -20,7 +20,9 @@ Two models, both data (`data/tables.yaml` `tower`), chosen by the game's rules v
 
 All probabilities are exact integer fractions drawn with `randbelow`, so a verifier
 re-derives every throw. Only `decide`/`start` call `drop` (it draws randomness); the
-resulting tower is written into the event payload and `evolve` just copies it.
+resulting tower is written into the events and `evolve` just copies it: into the throw's
+public event (rules versions 1-3), or, from version 4, the levels into a hidden,
+committed event and only the tray into the public one (`tower_secret.py`).
 """
 
 from __future__ import annotations
