@@ -66,16 +66,41 @@ METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
 if METRICS_TOKEN and len(METRICS_TOKEN) < 16:
     raise ImproperlyConfigured("METRICS_TOKEN must be at least 16 characters (or empty: loopback only)")
 
-# HTTPS (SENGOKU_PRODUCTION): a TLS-terminating proxy in front sets X-Forwarded-Proto;
-# plain-HTTP requests are redirected except the probes (health, metrics) that run inside.
+# HTTPS. SENGOKU_TLS says the site is served over TLS (default: in production, or when
+# PUBLIC_BASE_URL is https://): cookies are Secure, HSTS is sent, and the TLS-terminating
+# proxy's X-Forwarded-Proto is believed. Plain-HTTP requests are redirected in production
+# only, except the probes (health, metrics) that run inside.
+TLS = _strict_bool("SENGOKU_TLS", PRODUCTION or PUBLIC_BASE_URL.startswith("https://"))
 SECURE_SSL_REDIRECT = _strict_bool("SECURE_SSL_REDIRECT", PRODUCTION)
 SECURE_REDIRECT_EXEMPT = [r"^api/v1/health/?$", r"^metrics/?$"]
-if PRODUCTION:
+if TLS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if PRODUCTION else 0)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if TLS else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = _strict_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
-SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = PRODUCTION
+SESSION_COOKIE_SECURE = _strict_bool("SESSION_COOKIE_SECURE", TLS)
+CSRF_COOKIE_SECURE = _strict_bool("CSRF_COOKIE_SECURE", TLS)
 X_FRAME_OPTIONS = "DENY"
+# Private game ids (invite links) stay on this site: other sites get no Referer at all.
+SECURE_REFERRER_POLICY = env.str("SECURE_REFERRER_POLICY", default="same-origin")
+# Content-Security-Policy on every answer (django-csp's middleware). Every script, style
+# and font is a file of ours ('self'); nothing inline, no eval, no plugins, no <base>, no
+# framing; images may also be data: URIs (Swagger UI's icons, the page's empty favicon).
+# The web templates, static scripts and the API docs page are written for it
+# (tests/web/test_security_headers.py; docs/deployment.md, "Security headers").
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    }
+}
 CSRF_TRUSTED_ORIGINS = [
     "{0.scheme}://{0.netloc}".format(urlsplit(PUBLIC_BASE_URL))
 ]  # the admin behind a proxy
@@ -93,6 +118,7 @@ INSTALLED_APPS = [
     "knox",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI / Redoc assets served by us (whitenoise), no CDN
+    "csp",
     "accounts",
     "events",
     "games",
@@ -105,6 +131,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.observability.ObservabilityMiddleware",  # first: request id, access log, HTTP metrics
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",  # before whitenoise: static files and every error carry it too
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "api.middleware.JsonErrorsMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -331,6 +358,8 @@ SPECTACULAR_SETTINGS = {
     # the docs page works offline: its assets come from drf-spectacular-sidecar (pinned)
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # no badge fetched from the public validator (it would be a third-party image, and leak the URL)
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "REDOC_DIST": "SIDECAR",
 }
 

@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 
 from games.services import board, lobby
 
+from ..caching import per_viewer
 from ..language import language_for
 from ..renderers import SvgRenderer
 from .common import JsonErrors, errors
@@ -45,18 +46,20 @@ class BoardView(JsonErrors, APIView):
         tags=["play"],
     )
     def get(self, request, game_id):
-        game = lobby.get_game(game_id, request.user)
-        q = request.query_params
-        version, lang = q.get("version"), language_for(request)
-        # an ETag is only ever issued for a valid request, so a match needs no checks
-        etag = f'"{game.id}-{version or game.version}-{game.status}-{lang or ""}"'
-        if request.headers.get("If-None-Match") == etag:
-            return HttpResponse(status=304, headers={"ETag": etag})
-        svg = board.board_svg(game, request.user, version, lang)
-        resp = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
-        resp["ETag"] = etag
-        resp["Vary"] = "Authorization, Accept-Language"  # the names follow the caller's language
-        return resp
+        game = lobby.get_game(game_id, request.user, seats="plain")  # the viewer's seats, same round trip
+        version, lang = request.query_params.get("version"), language_for(request)
+        # The ETag covers the viewer (seat, account) and the language, not just the version: the
+        # bytes differ by seat, so another seat's ETag must not answer 304 (issue 31).
+        return per_viewer(
+            request,
+            game,
+            lambda: HttpResponse(
+                board.board_svg(game, request.user, version, lang),
+                content_type="image/svg+xml; charset=utf-8",
+            ),
+            lang,
+            negotiated=False,
+        )
 
     def perform_content_negotiation(self, request, force=False):
         # SVG whatever the Accept header says (errors: JSON, see JsonErrors)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer, extend_schema
+from rest_framework.exceptions import NotFound
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -13,6 +14,7 @@ from rest_framework.views import APIView
 from games.services import audit, lobby, play, reading, replay_range
 from games.services.errors import ErrorCode, Invalid
 
+from ..caching import per_viewer
 from ..language import language_for
 from ..renderers import EventStreamRenderer, JsonLinesRenderer
 from ..serializers import (
@@ -39,18 +41,13 @@ def _first_error(errors: dict) -> str:
 class StateView(APIView):
     @extend_schema(
         responses={200: ViewSerializer, 304: OpenApiResponse(description="not modified"), **errors(401, 404)},
-        summary="Your redacted view of the current state (ETag = version)",
+        summary="Your redacted view of the current state (ETag per version and viewer)",
         operation_id="get_view",
         tags=["play"],
     )
     def get(self, request, game_id):
         game = lobby.get_game(game_id, request.user, seats="plain")  # the viewer's seats, same round trip
-        etag = f'"{game.id}-{game.version}-{game.status}"'
-        if request.headers.get("If-None-Match") == etag:
-            return HttpResponse(status=304, headers={"ETag": etag})
-        resp = Response(reading.view(game, request.user))
-        resp["ETag"] = etag
-        return resp
+        return per_viewer(request, game, lambda: Response(reading.view(game, request.user)))
 
 
 class LegalView(APIView):
@@ -125,8 +122,8 @@ class EventsView(JsonErrors, APIView):
         tags=["play"],
     )
     def get(self, request, game_id):
-        game = lobby.get_game(game_id, request.user)
         if wants_stream(request):
+            game = lobby.get_game(game_id, request.user)  # a stream outlives any seats read now
             return sse_response(
                 request,
                 game.id,
@@ -134,16 +131,22 @@ class EventsView(JsonErrors, APIView):
                     game, request.user, language_for(request), shared=getattr(request, "sengoku_live", False)
                 ),
             )
+        game = lobby.get_game(game_id, request.user, seats="plain")
         after = _int(request.query_params.get("after"), 0, "after", 0)
         limit = _int(request.query_params.get("limit"), 100, "limit", 1, 1000)
-        events, more = reading.events_page(game, request.user, after, limit, language_for(request))
-        nxt = None
-        if more:
-            q = request.query_params.copy()
-            q["after"] = str(events[-1]["seq"])
-            q["limit"] = str(limit)
-            nxt = request.build_absolute_uri(request.path) + "?" + q.urlencode()
-        return Response({"results": events, "next": nxt})
+        lang = language_for(request)
+
+        def page():
+            events, more = reading.events_page(game, request.user, after, limit, lang)
+            nxt = None
+            if more:
+                q = request.query_params.copy()
+                q["after"] = str(events[-1]["seq"])
+                q["limit"] = str(limit)
+                nxt = request.build_absolute_uri(request.path) + "?" + q.urlencode()
+            return Response({"results": events, "next": nxt})
+
+        return per_viewer(request, game, page, lang)
 
 
 class ReplayView(APIView):
@@ -178,20 +181,26 @@ class ReplayView(APIView):
         tags=["audit"],
     )
     def get(self, request, game_id):
-        game = lobby.get_game(game_id, request.user)
+        game = lobby.get_game(game_id, request.user, seats="plain")
         q = request.query_params
         if "from" not in q and "to" not in q:
-            return Response(reading.replay(game, request.user, q.get("version")))
+            return per_viewer(
+                request, game, lambda: Response(reading.replay(game, request.user, q.get("version")))
+            )
         if "version" in q:
             raise Invalid("give either version or from/to", code=ErrorCode.INVALID)
-        body = replay_range.replay_range(game, request.user, q.get("from"), q.get("to"))
-        more, asked = body.pop("more"), body.pop("asked_to")
-        nxt = None
-        if more:
-            nq = q.copy()
-            nq["from"], nq["to"] = str(body["to"]), str(asked)
-            nxt = request.build_absolute_uri(request.path) + "?" + nq.urlencode()
-        return Response({**body, "next": nxt})
+
+        def patches():
+            body = replay_range.replay_range(game, request.user, q.get("from"), q.get("to"))
+            more, asked = body.pop("more"), body.pop("asked_to")
+            nxt = None
+            if more:
+                nq = q.copy()
+                nq["from"], nq["to"] = str(body["to"]), str(asked)
+                nxt = request.build_absolute_uri(request.path) + "?" + nq.urlencode()
+            return Response({**body, "next": nxt})
+
+        return per_viewer(request, game, patches)
 
 
 class AuditView(APIView):
@@ -223,12 +232,21 @@ class ExportView(JsonErrors, APIView):
         tags=["audit"],
     )
     def get(self, request, game_id):
-        game = lobby.get_game(game_id, request.user)
-        lines = audit.export_lines(game, request.user, language_for(request))
-        resp = HttpResponse("".join(line + "\n" for line in lines), content_type="application/x-ndjson")
-        resp["Content-Disposition"] = f'attachment; filename="{game.ruleset}-{game.id}.jsonl"'
-        return resp
+        game = lobby.get_game(game_id, request.user, seats="plain")
+        lang = language_for(request)
+
+        def lines():
+            text = "".join(line + "\n" for line in audit.export_lines(game, request.user, lang))
+            resp = HttpResponse(text, content_type="application/x-ndjson")
+            resp["Content-Disposition"] = f'attachment; filename="{game.ruleset}-{game.id}.jsonl"'
+            return resp
+
+        return per_viewer(request, game, lines, lang, negotiated=False)
 
     def perform_content_negotiation(self, request, force=False):
-        # JSON Lines whatever the Accept header says (api.md).
+        # JSON Lines whatever the Accept header says (api.md); forcing also swallowed an
+        # unknown `?format=`, which every other view answers 404 (issue 31)
+        fmt = request.query_params.get("format")
+        if fmt is not None and fmt not in {r.format for r in self.get_renderers()}:
+            raise NotFound(f"no {fmt!r} format here")
         return super().perform_content_negotiation(request, force=True)

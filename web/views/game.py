@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from games.models import Game
-from games.services import audit, board, reading
+from games.services import audit, board, caching, reading
 from games.services.errors import ServiceError
 from games.services.present import viewer_for
 
@@ -21,6 +22,13 @@ MAX_LOG = 20000  # a long Rising Sun game has a few thousand events
 
 def _viewer_user(request):
     return request.user if request.user.is_authenticated else None
+
+
+def _private(resp: HttpResponse) -> HttpResponse:
+    """One viewer's bytes (their seat's redaction): browsers only, per session (issue 31)."""
+    resp["Cache-Control"] = caching.PRIVATE
+    patch_vary_headers(resp, caching.VARY_VIEWER)
+    return resp
 
 
 @require_GET
@@ -84,7 +92,7 @@ def replay_json(request, game_id, version: int):
         body = reading.replay(game, _viewer_user(request), version)
     except ServiceError as exc:
         return JsonResponse({"code": exc.code, "detail": exc.detail}, status=exc.status)
-    return JsonResponse(body)
+    return _private(JsonResponse(body))
 
 
 @require_GET
@@ -98,7 +106,7 @@ def board_svg(request, game_id, version: int):
         svg = board.board_svg(game, _viewer_user(request), version)
     except ServiceError as exc:
         return JsonResponse({"code": exc.code, "detail": exc.detail}, status=exc.status)
-    return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+    return _private(HttpResponse(svg, content_type="image/svg+xml; charset=utf-8"))
 
 
 @require_GET
@@ -122,7 +130,7 @@ def export(request, game_id):
     lines = audit.export_lines(game, _viewer_user(request))
     resp = HttpResponse("".join(line + "\n" for line in lines), content_type="application/x-ndjson")
     resp["Content-Disposition"] = f'attachment; filename="{game.ruleset}-{game.id}.jsonl"'
-    return resp
+    return _private(resp)
 
 
 def log_lines(game: Game, user) -> list[dict]:
