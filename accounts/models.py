@@ -49,3 +49,31 @@ class TokenInfo(models.Model):
 
     def __str__(self) -> str:
         return f"TokenInfo({self.id} {self.client_name!r})"
+
+
+class UsernameSkeleton(models.Model):
+    """The look of a username (accounts.usernames.skeletons), kept current by a
+    post_save signal on the user, so "is a name like this one taken?" is one
+    indexed lookup. Unique: two accounts never look alike. A value is None only
+    for an account that already looked like an older one when this table was
+    filled (or was named so by the admin); the older account still holds it."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="skeleton")
+    folded = models.CharField(max_length=600, unique=True, null=True)  # case-folded, then mapped
+    shaped = models.CharField(max_length=600, unique=True, null=True)  # mapped, then case-folded
+
+    def __str__(self) -> str:
+        return f"UsernameSkeleton({self.user_id} {self.folded!r})"
+
+
+class WebSession(models.Model):
+    """Which browser sessions (django.contrib.sessions keys) an account signed
+    in, so logout-all and a password change can end them (issue 31) whatever
+    the SESSION_ENGINE: the engine's own store deletes each key."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="web_sessions")
+    session_key = models.CharField(max_length=40, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"WebSession({self.user_id})"

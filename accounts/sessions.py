@@ -4,15 +4,22 @@ revoke one / the current / all, and revoke the others on a password change.
 Tokens are django-rest-knox tokens (stored as a digest) with a sliding expiry:
 REST_KNOX TOKEN_TTL (TOKEN_TTL_DAYS, default 30) from the last use, refreshed by
 knox (AUTO_REFRESH) at most once per MIN_REFRESH_INTERVAL. `TokenInfo` keeps the
-client name and the last use next to each token."""
+client name and the last use next to each token.
+
+Browser sessions (django.contrib.sessions) are listed in `WebSession` when they
+sign in; `end_web_sessions` ends them through the configured SESSION_ENGINE's
+own store, so logout-all and a password change reach every browser too."""
 
 from __future__ import annotations
 
+from importlib import import_module
+
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from knox.models import AuthToken
 
-from .models import TokenInfo
+from .models import TokenInfo, WebSession
 
 CLIENT_NAME_MAX = 100
 
@@ -84,3 +91,32 @@ def revoke_all(user, keep: AuthToken | None = None) -> int:
     n = qs.count()
     qs.delete()
     return n
+
+
+def end_web_sessions(user, keep: str | None = None) -> int:
+    """End every browser session `user` signed in (but the one keyed `keep`);
+    the number ended."""
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    rows = WebSession.objects.filter(user=user)
+    if keep:
+        rows = rows.exclude(session_key=keep)
+    keys = list(rows.values_list("session_key", flat=True))
+    for key in keys:
+        store().delete(key)
+    WebSession.objects.filter(session_key__in=keys).delete()
+    return len(keys)
+
+
+def keep_signed_in(request, user) -> str | None:
+    """After a password change made from a browser session, keep that session
+    signed in (Django's update_session_auth_hash; it rotates the key, so the
+    listing follows) and return its key; None for a request without one."""
+    from django.contrib.auth import update_session_auth_hash
+
+    session = getattr(request, "session", None)
+    if session is None or session.session_key is None or not session.get("_auth_user_id"):
+        return None
+    old = session.session_key
+    update_session_auth_hash(request, user)
+    WebSession.objects.filter(session_key=old).update(session_key=session.session_key)
+    return session.session_key

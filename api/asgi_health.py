@@ -38,13 +38,20 @@ IDLE_SECONDS = 60.0
 
 
 def handles(scope) -> bool:
-    return scope.get("type") == "http" and scope.get("method") == "GET" and bool(_HEALTH.match(scope["path"]))
+    # an unknown `?probe=` goes on to the view, which answers it 400 `invalid` (issue 31)
+    return (
+        scope.get("type") == "http"
+        and scope.get("method") == "GET"
+        and bool(_HEALTH.match(scope["path"]))
+        and _probe(scope) is not None
+    )
 
 
-def _probe(scope) -> str:
+def _probe(scope) -> str | None:
+    """"" (the full check), "live" or "ready"; None for anything else."""
     query = parse_qs(scope.get("query_string", b"").decode("latin1"))
     probe = (query.get("probe") or [""])[0]
-    return probe if probe in ("live", "ready") else ""  # anything else is the full check, as in the view
+    return probe if probe in ("", "live", "ready") else None
 
 
 class Checks:
@@ -112,7 +119,7 @@ def checks() -> Checks:
 
 
 async def serve(django_app, scope, receive, send) -> None:
-    probe = _probe(scope)
+    probe = _probe(scope) or ""
     got = (200, {"status": "ok"}) if probe == "live" else checks().answer(probe)
     if got is None:  # no run has completed yet: the view, in the health lane
         await asgi_sync.serve(django_app, scope, receive, send)

@@ -60,8 +60,11 @@ class ErrorSerializer(serializers.Serializer):
 
 # -- accounts -------------------------------------------------------------------------------
 class RegisterSerializer(StrictSerializer):
-    username = serializers.RegexField(
-        r"^[\w.@+-]{3,40}$", max_length=40, help_text="3-40 letters, digits and @.+-_"
+    # The rules are accounts/usernames.py's (the web sign-up form's too), applied in the view.
+    username = serializers.CharField(
+        max_length=150,
+        help_text="3-40 letters, digits and @.+-_ after NFKC normalisation; "
+        "not taken, nor looking like a taken name (409 username_taken)",
     )
     password = serializers.CharField(write_only=True, max_length=200)
     email = serializers.EmailField(required=False, allow_blank=True)

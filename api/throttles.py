@@ -7,30 +7,26 @@
 * The account-security limits (register, token, failed logins) count in the
   `throttle` cache, which every web process shares and which survives restarts:
   Redis when `REDIS_URL` is set, else the database table `sengoku_cache`.
-* `FailedLogins`: per account, failed token requests in a sliding window
-  (`THROTTLE_LOGIN_FAILURES`, default 10/hour). Beyond it every token request
-  for that username (even with the right password) is refused with 429
-  `too_many_failed_logins` + `Retry-After` until the oldest failure leaves the
-  window; a success clears the count. Tokens already issued keep working.
+* `FailedLogins`: per account, failed password checks at any door (API token,
+  web sign-in, /admin/ login, password change; accounts/security.py) in a
+  sliding window (`THROTTLE_LOGIN_FAILURES`, default 10/hour). Beyond it every
+  password check for that username (even the right password) is refused with
+  429 `too_many_failed_logins` + `Retry-After` until the oldest failure leaves
+  the window; a success clears the count. Tokens already issued keep working.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 import threading
-import time
 
-from django.conf import settings
-from django.core.cache import caches
-from django.utils.connection import ConnectionProxy
 from rest_framework import exceptions
 from rest_framework import throttling as drf_throttling
-from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
+from rest_framework.throttling import ScopedRateThrottle
 
+from accounts import security
+from accounts.security import shared_cache
 from games.services.errors import ErrorCode
-
-shared_cache = ConnectionProxy(caches, "throttle")
 
 
 class SharedScopedRateThrottle(ScopedRateThrottle):
@@ -49,31 +45,15 @@ class TooManyFailedLogins(exceptions.Throttled):
         )
 
 
-class FailedLogins:
-    """The failed token requests of one username (case-insensitive, whether or not
-    the account exists, so the answer never tells which accounts exist)."""
-
-    def __init__(self, username: str):
-        digest = hashlib.sha256(username.casefold().encode("utf-8", "surrogatepass")).hexdigest()
-        self.key = f"login-failures:{digest}"
-        self.limit, self.window = SimpleRateThrottle.parse_rate(None, settings.THROTTLE_LOGIN_FAILURES)
-
-    def _history(self, now: float) -> list[float]:
-        return [t for t in shared_cache.get(self.key, []) if t > now - self.window]
+class FailedLogins(security.FailedLogins):
+    """accounts.security.FailedLogins (one count per account at every door),
+    answering a locked account with the API's 429 `too_many_failed_logins`."""
 
     def check(self) -> None:
-        """Raise TooManyFailedLogins while the account is over its limit."""
-        now = time.time()
-        history = self._history(now)
-        if len(history) >= self.limit:
-            raise TooManyFailedLogins(max(1.0, self.window - (now - min(history))))
-
-    def failed(self) -> None:
-        now = time.time()
-        shared_cache.set(self.key, [*self._history(now), now], self.window)
-
-    def succeeded(self) -> None:
-        shared_cache.delete(self.key)
+        try:
+            super().check()
+        except security.LoginLocked as exc:
+            raise TooManyFailedLogins(exc.wait) from exc
 
 
 class _Leases:

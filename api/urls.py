@@ -1,6 +1,7 @@
 from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularSwaggerView
 
+from . import converters  # noqa: F401  (registers <int64:…> before the routes below use it)
 from .views import accounts, board, catalogue, games, inbox, invitations, meta, play
 
 
@@ -19,7 +20,7 @@ urlpatterns = [
     *p("accounts/logout", accounts.LogoutView.as_view(), "logout"),
     *p("accounts/logout-all", accounts.LogoutAllView.as_view(), "logout-all"),
     *p("accounts/me/password", accounts.PasswordView.as_view(), "password"),
-    *p("accounts/me/tokens/<int:token_id>", accounts.TokenRevokeView.as_view(), "token-revoke"),
+    *p("accounts/me/tokens/<int64:token_id>", accounts.TokenRevokeView.as_view(), "token-revoke"),
     *p("rulesets", games.RulesetsView.as_view(), "rulesets"),
     *p("rulesets/<str:ruleset_id>/catalogue", catalogue.CatalogueView.as_view(), "ruleset-catalogue"),
     *p("games", games.GamesView.as_view(), "games"),
@@ -39,6 +40,6 @@ urlpatterns = [
     *p("health", meta.HealthView.as_view(), "health"),
     path("", include("api.urls_pbem")),
     path("", include("api.urls_audit")),
-    re_path(r"^schema/?$", SpectacularAPIView.as_view(), name="schema"),
+    re_path(r"^schema/?$", meta.SchemaView.as_view(), name="schema"),
     re_path(r"^docs/?$", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]

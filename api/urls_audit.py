@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from . import converters  # noqa: F401  (registers <int64:…>)
 from .views import audit
 
 
@@ -13,12 +14,12 @@ urlpatterns = [
     *p("games/<str:game_id>/abort", audit.AbortView.as_view(), "abort"),
     *p("games/<str:game_id>/takeback", audit.TakebackView.as_view(), "takeback"),
     *p(
-        "games/<str:game_id>/takeback/<int:request_seq>/accept",
+        "games/<str:game_id>/takeback/<int64:request_seq>/accept",
         audit.TakebackAcceptView.as_view(),
         "takeback-accept",
     ),
     *p(
-        "games/<str:game_id>/takeback/<int:request_seq>/refuse",
+        "games/<str:game_id>/takeback/<int64:request_seq>/refuse",
         audit.TakebackRefuseView.as_view(),
         "takeback-refuse",
     ),

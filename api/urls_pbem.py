@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from . import converters  # noqa: F401  (registers <int64:…>)
 from .views import pbem
 
 
@@ -13,7 +14,7 @@ def p(route: str, view, name: str):
 urlpatterns = [
     *p("games/<str:game_id>/pause", pbem.PauseView.as_view(), "pause"),
     *p("games/<str:game_id>/resume", pbem.ResumeView.as_view(), "resume"),
-    *p("games/<str:game_id>/seats/<int:index>/reclaim", pbem.ReclaimView.as_view(), "reclaim"),
+    *p("games/<str:game_id>/seats/<int64:index>/reclaim", pbem.ReclaimView.as_view(), "reclaim"),
     *p("games/<str:game_id>/messages", pbem.MessagesView.as_view(), "messages"),
     *p("accounts/me/notifications", pbem.NotificationsView.as_view(), "notifications"),
     *p("accounts/me/stream", pbem.UserStreamView.as_view(), "user-stream"),

@@ -212,6 +212,14 @@ PASSWORD_HASHERS = env.list(
         "django.contrib.auth.hashers.PBKDF2PasswordHasher",
     ],
 )
+# Every password check (API token and password change, web sign-in, admin login) goes
+# through AccountBackend: one failure count per account, locked doors compute no hash
+# (accounts/backends.py). ModelBackend stays listed only so browser sessions signed in
+# before it keep working; AccountBackend answers every password check itself.
+AUTHENTICATION_BACKENDS = [
+    "accounts.backends.AccountBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -318,11 +326,8 @@ THROTTLE_LOGIN_FAILURES = env.str("THROTTLE_LOGIN_FAILURES", default="10/hour") 
 # come back every few days, so an active client never has to log in again).
 TOKEN_TTL_DAYS = _positive_int("TOKEN_TTL_DAYS", 30)
 KNOX_TOKEN_MODEL = "knox.AuthToken"  # named so accounts.TokenInfo can point at it (knox's swappable model)
-# Seconds a verified bearer token is remembered in the cache (api/auth.py); 0 = off.
-TOKEN_CACHE_SECONDS = (
-    _positive_int("TOKEN_CACHE_SECONDS", 30) if env.str("TOKEN_CACHE_SECONDS", default="") != "0" else 0
-)
-TOKEN_LOCAL_CACHE_SECONDS = float(env.str("TOKEN_LOCAL_CACHE_SECONDS", default="5"))
+# Bearer tokens are read from the database on every request (api/auth.py): revocation
+# is at once on every process (issue 31), so there is no token cache to configure.
 REST_KNOX = {
     "AUTH_HEADER_PREFIX": "Bearer",
     "TOKEN_TTL": timedelta(days=TOKEN_TTL_DAYS),
@@ -350,6 +355,10 @@ SPECTACULAR_SETTINGS = {
         "GameStatusEnum": ["open", "running", "finished", "aborted"],
     },
     "PREPROCESSING_HOOKS": ["api.schema_extensions.drop_trailing_slash_twins"],
+    # `<int64:…>` path parameters (api/converters.py): integers 0..2**63-1, else 404
+    "PATH_CONVERTER_OVERRIDES": {
+        "int64": {"type": "integer", "format": "int64", "minimum": 0, "maximum": 2**63 - 1}
+    },
     # the rulesets' JSON Schemas as typed components (api/schema_typed.py)
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -1,4 +1,4 @@
-"""The lobby's create-game form. Options arrive as the JSON object the page's
+"""The sign-up form (the API's username and password rules) and the lobby's create-game form. Options arrive as the JSON object the page's
 script builds from the ruleset's options schema; the lobby service validates it
 against that schema (the same check as POST /api/v1/games)."""
 
@@ -7,6 +7,59 @@ from __future__ import annotations
 import json
 
 from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+
+from accounts import usernames
+
+
+class SignUpForm(forms.Form):
+    """POST /api/v1/accounts/register's rules, from the same place
+    (accounts/usernames.py): NFKC, 3-40 characters, not taken nor confusable
+    with a taken name. Validation computes no hash; `save` does."""
+
+    username = forms.CharField(
+        max_length=usernames.USERNAME_INPUT_MAX,
+        help_text=usernames.USERNAME_HELP,
+        widget=forms.TextInput(attrs={"autocomplete": "username", "maxlength": usernames.USERNAME_MAX}),
+    )
+    password1 = forms.CharField(
+        label="Password",
+        strip=False,
+        max_length=200,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+    password2 = forms.CharField(
+        label="Password confirmation",
+        strip=False,
+        max_length=200,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def clean_username(self) -> str:
+        try:
+            name = usernames.clean(self.cleaned_data["username"])
+            usernames.check_available(name)
+        except usernames.UsernameRefused as exc:
+            raise forms.ValidationError(str(exc), code=exc.code) from exc
+        return name
+
+    def clean(self):
+        d = super().clean()
+        p1, p2 = d.get("password1"), d.get("password2")
+        if p1 and p2 and p1 != p2:
+            self.add_error("password2", "The two password fields didn't match.")
+        elif p1 and "username" in d:
+            try:
+                validate_password(p1, user=get_user_model()(username=d["username"]))
+            except forms.ValidationError as exc:
+                self.add_error("password1", exc)
+        return d
+
+    def save(self):
+        """The new account; UsernameRefused if a look-alike won a race since clean()."""
+        return usernames.create_account(self.cleaned_data["username"], self.cleaned_data["password1"])
+
 
 # (value, label, seconds per decision): the choices offered in the lobby.
 TIME_CONTROLS = [

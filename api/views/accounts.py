@@ -6,14 +6,15 @@ from __future__ import annotations
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import sessions
+from accounts import sessions, usernames
 from accounts.models import profile_of
+from accounts.security import LoginLocked
 from games.pbem.webhooks import RefusedTarget, check_url
 from games.services.errors import Conflict, ErrorCode, Invalid, NotFound, ServiceError
 from games.services.vacation import days_left, set_vacation
@@ -27,10 +28,20 @@ from ..serializers import (
     RevokedSerializer,
     TokenSerializer,
 )
-from ..throttles import FailedLogins, SharedScopedRateThrottle
+from ..throttles import SharedScopedRateThrottle, TooManyFailedLogins
 from .common import errors, json_body
 
 User = get_user_model()
+
+
+def check_password_once(request, username: str, password: str):
+    """The user if `password` is right, else None; counted per account with every
+    other door (accounts.backends.AccountBackend); 429 while the account is locked,
+    before any hash is computed."""
+    try:
+        return authenticate(request, username=username, password=password)
+    except LoginLocked as exc:
+        raise TooManyFailedLogins(exc.wait) from exc
 
 
 class RegisterView(APIView):
@@ -51,7 +62,13 @@ class RegisterView(APIView):
         s = RegisterSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
         d = s.validated_data
-        candidate = User(username=d["username"], email=d.get("email", ""))
+        # the same rules as the web sign-up form (accounts/usernames.py): NFKC, length, confusables
+        try:
+            username = usernames.clean(d["username"])
+            usernames.check_available(username)
+        except usernames.UsernameRefused as exc:
+            raise _refused(exc) from exc
+        candidate = User(username=username, email=d.get("email", ""))
         try:
             validate_password(d["password"], user=candidate)
         except DjangoValidationError as exc:
@@ -60,14 +77,17 @@ class RegisterView(APIView):
             ) from exc
         try:
             with transaction.atomic():
-                if User.objects.filter(username__iexact=d["username"]).exists():
-                    raise Conflict("that username is taken", code=ErrorCode.USERNAME_TAKEN)
-                user = User.objects.create_user(d["username"], d.get("email", ""), d["password"])
-                profile_of(user)
+                user = usernames.create_account(username, d["password"], d.get("email", ""))
                 token = sessions.issue(user, d.get("client_name", ""))
-        except IntegrityError as exc:
-            raise Conflict("that username is taken", code=ErrorCode.USERNAME_TAKEN) from exc
+        except usernames.UsernameRefused as exc:
+            raise _refused(exc) from exc
         return Response({"id": user.id, "username": user.username, "token": token}, status=201)
+
+
+def _refused(exc: usernames.UsernameRefused) -> ServiceError:
+    if exc.code == "taken":
+        return Conflict(str(exc), code=ErrorCode.USERNAME_TAKEN)
+    return Invalid(f"username: {exc}", fields={"username": [str(exc)]})
 
 
 class TokenView(APIView):
@@ -87,15 +107,10 @@ class TokenView(APIView):
     def post(self, request):
         s = CredentialsSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
-        failures = FailedLogins(s.validated_data["username"])
-        failures.check()  # credential stuffing: per account, whatever the address
-        user = authenticate(
-            request, username=s.validated_data["username"], password=s.validated_data["password"]
-        )
+        # credential stuffing: counted per account, whatever the address or door
+        user = check_password_once(request, s.validated_data["username"], s.validated_data["password"])
         if user is None or not user.is_active:
-            failures.failed()
             raise ServiceError("wrong username or password", code=ErrorCode.INVALID_CREDENTIALS, status=401)
-        failures.succeeded()
         token = sessions.issue(user, s.validated_data.get("client_name", ""))
         return Response({"token": token})
 
@@ -180,7 +195,9 @@ class LogoutAllView(APIView):
         tags=["accounts"],
     )
     def post(self, request):
-        return Response({"revoked": sessions.revoke_all(request.user)})
+        revoked = sessions.revoke_all(request.user)
+        sessions.end_web_sessions(request.user)  # the browsers too, this one included
+        return Response({"revoked": revoked})
 
 
 class TokenRevokeView(APIView):
@@ -212,7 +229,8 @@ class PasswordView(APIView):
         s = PasswordChangeSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
         d, user = s.validated_data, request.user
-        if not user.check_password(d["current_password"]):
+        # counted with the account's other failed logins: a stolen session cannot guess on
+        if check_password_once(request, user.get_username(), d["current_password"]) is None:
             raise Invalid(
                 "the current password is wrong",
                 code=ErrorCode.WRONG_PASSWORD,
@@ -228,4 +246,8 @@ class PasswordView(APIView):
             user.set_password(d["new_password"])
             user.save(update_fields=["password"])
             revoked = sessions.revoke_all(user, keep=request.auth)
+            # the browsers signed in end too (their session hash no longer matches);
+            # a change made from a browser keeps that one
+            kept = sessions.keep_signed_in(request._request, user)
+            sessions.end_web_sessions(user, keep=kept)
         return Response({"revoked": revoked})

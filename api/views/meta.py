@@ -14,13 +14,16 @@ import redis
 from django.conf import settings
 from django.db import connection
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.views import SpectacularAPIView
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.services.errors import ErrorCode, Invalid
 from heartbeats.beat import status
 
 from ..serializers import HealthSerializer
+from .common import JsonErrors, errors
 
 
 def _database() -> str:
@@ -64,13 +67,16 @@ def _broker() -> str:
         return f"error: {type(exc).__name__}"
 
 
+PROBES = ("", "live", "ready")
+
+
 class HealthView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
     throttle_classes: list = []
 
     @extend_schema(
-        responses={200: HealthSerializer, 503: HealthSerializer},
+        responses={200: HealthSerializer, 503: HealthSerializer, **errors(400)},
         parameters=[
             OpenApiParameter(
                 "probe",
@@ -86,7 +92,10 @@ class HealthView(APIView):
         tags=["meta"],
     )
     def get(self, request):
-        code, body = check(request.query_params.get("probe", ""))
+        probe = request.query_params.get("probe", "")
+        if probe not in PROBES:  # a typo must not run (and 503 on) the full check
+            raise Invalid(f"probe must be one of {', '.join(PROBES[1:])} (or absent)", code=ErrorCode.INVALID)
+        code, body = check(probe)
         return Response(body, status=code)
 
 
@@ -103,3 +112,10 @@ def check(probe: str) -> tuple[int, dict]:
             body[key] = state if age is None or state == "ok" else f"{state} (last heartbeat {age:.0f}s ago)"
             ok = ok and state == "ok"
     return (200 if ok else 503), {"status": "ok" if ok else "error", **body}
+
+
+class SchemaView(JsonErrors, SpectacularAPIView):
+    """The OpenAPI document. Its default renderer is YAML, which cannot write an
+    error (`?format=x` failed as a 500 while rendering the 404, issue 31): errors
+    are JSON `{code, detail}` as everywhere else."""
+

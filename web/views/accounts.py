@@ -1,18 +1,29 @@
 """Sign up, sign in, sign out (browser sessions) and the settings page, whose
-script saves through PATCH /api/v1/accounts/me like any other client."""
+script saves through PATCH /api/v1/accounts/me like any other client.
+
+The doors are as tight as the API's (issue 31, accounts/security.py): sign-up
+and sign-in count in the API's per-address register limit (THROTTLE_REGISTER),
+and sign-in (here and at /admin/login/) in the per-account failure count; a
+refusal is a 429 page with Retry-After, decided before any password hash."""
 
 from __future__ import annotations
 
+from django.contrib import admin
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.views import LoginView, LogoutView
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_protect
 
+from accounts import usernames
 from accounts.models import profile_of
+from accounts.security import LoginLocked, register_wait
 from games.rules.i18n import LANGUAGES
 from games.services.vacation import days_left
+
+from ..forms import SignUpForm
 
 
 def _next(request) -> str:
@@ -21,18 +32,77 @@ def _next(request) -> str:
     return target if ok else "/"
 
 
+BACKEND = "accounts.backends.AccountBackend"
+
+
+def too_many(request, wait: float, title: str, text: str):
+    seconds = int(wait) + 1
+    r = render(
+        request,
+        "web/message.html",
+        {"title": title, "text": f"{text} Try again in {seconds} seconds."},
+        status=429,
+    )
+    r["Retry-After"] = str(seconds)
+    return r
+
+
+def too_many_signups(request, wait: float):
+    return too_many(request, wait, "Too many sign-ups", "Too many sign-ups or sign-ins from your address.")
+
+
+def locked(request, exc: LoginLocked):
+    return too_many(
+        request,
+        exc.wait,
+        "Too many failed sign-ins",
+        "Too many failed sign-ins for this account; it is locked for a while, whatever the password.",
+    )
+
+
 def signup(request):
-    form = UserCreationForm(request.POST or None)
+    if request.method == "POST":
+        wait = register_wait(request)  # counted before anything is validated or hashed
+        if wait is not None:
+            return too_many_signups(request, wait)
+    form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect(_next(request))
+        try:
+            user = form.save()
+        except usernames.UsernameRefused as exc:  # a look-alike was created meanwhile
+            form.add_error("username", str(exc))
+        else:
+            login(request, user, backend=BACKEND)
+            return redirect(_next(request))
     return render(request, "web/signup.html", {"form": form, "next": _next(request)})
 
 
 class SignIn(LoginView):
     template_name = "web/signin.html"
     redirect_authenticated_user = True
+
+    def post(self, request, *args, **kwargs):
+        wait = register_wait(request)  # the API's token endpoint counts here too
+        if wait is not None:
+            return too_many_signups(request, wait)
+        try:
+            return super().post(request, *args, **kwargs)
+        except LoginLocked as exc:
+            return locked(request, exc)
+
+
+@csrf_protect
+@never_cache
+def admin_login(request, extra_context=None):
+    """The admin's login (AdminSite.login), with the same doors as the sign-in page."""
+    if request.method == "POST":
+        wait = register_wait(request)
+        if wait is not None:
+            return too_many_signups(request, wait)
+    try:
+        return admin.site.login(request, extra_context)
+    except LoginLocked as exc:
+        return locked(request, exc)
 
 
 class SignOut(LogoutView):

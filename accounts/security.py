@@ -1,0 +1,93 @@
+"""Account security shared by every door (issue 31): the API (api/) and the
+browser pages and admin (web/, config/urls.py) import this; it imports neither.
+
+* `FailedLogins`: one failure count per account, whichever door the password
+  was tried at (API token, web sign-in, /admin/ login, password change). Every
+  door that checks a password goes through `django.contrib.auth.authenticate`
+  and so through `accounts.backends.AccountBackend`, which refuses a locked
+  account with `LoginLocked` before any password hash is computed, counts a
+  failure and clears the count on success. Counts live in the `throttle` cache
+  that every web process shares (Redis, else the database table
+  `sengoku_cache`), so a lock holds on every process and node.
+* `register_wait`: the per-address sign-up limit (`THROTTLE_REGISTER`), the
+  same counter as the API's register and token endpoints (DRF's scoped
+  throttle with scope "register", keyed by DRF's `get_ident`, so `NUM_PROXIES`
+  decides how far `X-Forwarded-For` is trusted on the web form too).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+import unicodedata
+
+from django.conf import settings
+from django.core.cache import caches
+from django.utils.connection import ConnectionProxy
+from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
+
+shared_cache = ConnectionProxy(caches, "throttle")
+
+
+class LoginLocked(Exception):
+    """The account had THROTTLE_LOGIN_FAILURES failed password checks within the
+    window; `wait` is the number of seconds until the oldest leaves it."""
+
+    def __init__(self, wait: float):
+        self.wait = wait
+        self.retry_after = int(wait) + 1
+        super().__init__(f"too many failed logins for this account; try again in {self.retry_after} seconds")
+
+
+def account_key(username: str) -> str:
+    """How a typed username names an account for counting: NFKC (as names are
+    stored) and case-folded (a case change must not escape the count)."""
+    return unicodedata.normalize("NFKC", username).casefold()
+
+
+class FailedLogins:
+    """The failed password checks of one username (whether or not the account
+    exists, so the answer never tells which accounts exist), in a sliding window."""
+
+    def __init__(self, username: str):
+        digest = hashlib.sha256(account_key(username).encode("utf-8", "surrogatepass")).hexdigest()
+        self.key = f"login-failures:{digest}"
+        self.limit, self.window = SimpleRateThrottle.parse_rate(None, settings.THROTTLE_LOGIN_FAILURES)
+
+    def _history(self, now: float) -> list[float]:
+        return [t for t in shared_cache.get(self.key, []) if t > now - self.window]
+
+    def check(self) -> None:
+        """Raise LoginLocked while the account is over its limit."""
+        now = time.time()
+        history = self._history(now)
+        if len(history) >= self.limit:
+            raise LoginLocked(max(1.0, self.window - (now - min(history))))
+
+    def failed(self) -> None:
+        now = time.time()
+        shared_cache.set(self.key, [*self._history(now), now], self.window)
+
+    def succeeded(self) -> None:
+        shared_cache.delete(self.key)
+
+
+class _RegisterScope:
+    """Stands for a view whose `throttle_scope` is "register" (the API's
+    RegisterView and TokenView), so the web form counts in the same counter."""
+
+    throttle_scope = "register"
+
+
+class RegisterThrottle(ScopedRateThrottle):
+    cache = shared_cache
+
+
+def register_wait(request) -> float | None:
+    """Count one sign-up (or sign-in) attempt from this request's address; None
+    if it is allowed, else the seconds to wait. Works on a DRF request or a plain
+    Django one (the throttle reads only META and `user`)."""
+    throttle = RegisterThrottle()
+    if throttle.allow_request(request, _RegisterScope()):
+        return None
+    return throttle.wait() or 1.0
