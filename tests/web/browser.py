@@ -23,6 +23,9 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "var" / "screenshots"
 PASSWORD = "a-l0ng-passphrase!"
+# What Chromium writes to the console when the Content-Security-Policy refuses something
+# (an inline script or style, eval, a handler attribute, a source not allowed).
+CSP_MARKERS = ("Content Security Policy", "Refused to")
 
 
 def missing() -> str | None:
@@ -56,11 +59,14 @@ class Page:
 
     def __init__(self, driver: webdriver.Chrome, base: str):
         self.d, self.base = driver, base
+        self.logs: list[dict] = []  # every console entry so far (reading the browser's log empties it)
         self.forms_played = 0  # moves made through a command template's form
         self.provinces_clicked = 0  # moves chosen by clicking a province on the board
 
     def go(self, path: str) -> None:
+        self.assert_no_csp_violation()  # the page being left, and any it came through
         self.d.get(self.base + path)
+        self.assert_no_csp_violation()
 
     def css(self, selector: str):
         return self.d.find_element(By.CSS_SELECTOR, selector)
@@ -74,14 +80,29 @@ class Page:
         except TimeoutException as exc:
             raise AssertionError(f"timed out waiting for {what}; console: {self.console()}") from exc
 
-    def console(self) -> list[str]:
+    def _read_log(self) -> list[dict]:
         try:
-            return [e["message"] for e in self.d.get_log("browser") if e["level"] == "SEVERE"]
+            self.logs += self.d.get_log("browser")
         except WebDriverException:
-            return []
+            pass
+        return self.logs
 
-    def shot(self, name: str) -> Path:
-        """Save a screenshot, after checking every visible control has a name."""
+    def console(self) -> list[str]:
+        return [e["message"] for e in self._read_log() if e["level"] == "SEVERE"]
+
+    def csp_violations(self) -> list[str]:
+        return [e["message"] for e in self._read_log() if any(m in e["message"] for m in CSP_MARKERS)]
+
+    def assert_no_csp_violation(self) -> None:
+        """Fails on anything the Content-Security-Policy refused on the pages seen so far."""
+        found = self.csp_violations()
+        assert not found, f"Content-Security-Policy violations (now at {self.d.current_url}): {found}"
+
+    def shot(self, name: str, strict: bool = True) -> Path:
+        """Save a screenshot, after checking every visible control has a name and
+        (`strict`) that the policy refused nothing on the way."""
+        if strict:
+            self.assert_no_csp_violation()
         assert not self.unlabelled(), f"controls without a label on {name}: {self.unlabelled()}"
         self.js("window.scrollTo(0, 0)")  # the page as it opens, not where the last click left it
         SHOTS.mkdir(parents=True, exist_ok=True)

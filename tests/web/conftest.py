@@ -10,4 +10,4 @@ def pytest_runtest_makereport(item, call):
     if report.when == "call" and report.failed:
         page = item.funcargs.get("page")
         if page is not None:
-            page.shot(f"failed-{item.name}")
+            page.shot(f"failed-{item.name}", strict=False)

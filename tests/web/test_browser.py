@@ -45,8 +45,13 @@ def server(tmp_path_factory):
 @pytest.fixture
 def page(server):
     d = browser.chrome()
-    yield browser.Page(d, f"http://127.0.0.1:{server.port}")
-    d.quit()
+    p = browser.Page(d, f"http://127.0.0.1:{server.port}")
+    try:
+        yield p
+        # whatever the test did last (clicks, live updates, form posts) ran under the policy too
+        p.assert_no_csp_violation()
+    finally:
+        d.quit()
 
 
 def play(page: browser.Page, rnd: random.Random, moves: int | None) -> int:
@@ -266,3 +271,38 @@ def test_settings_and_email_link_sign_in_first(page, finished_game):
     if languages:
         assert json.loads(me)["language"] == "ja"
     page.shot("settings")
+
+
+def test_a_policy_violation_fails_the_page_check(page):
+    """The check the other tests rely on sees a refusal: an inline script that an
+    injection would add is refused by the policy and reported."""
+    page.go("/accounts/signin")
+    header = page.d.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch(location.href).then(r => done(r.headers.get('content-security-policy')));"
+    )
+    assert "script-src 'self'" in header
+    page.js(
+        "const s = document.createElement('script'); s.textContent = 'window.__ran = true';"
+        "document.body.appendChild(s);"
+        "const d = document.createElement('div'); d.setAttribute('onclick', 'window.__ran = true');"
+        "document.body.appendChild(d); d.click();"
+    )
+    assert page.js("return window.__ran === undefined"), "an inline script ran: no policy?"
+    page.wait(lambda: page.csp_violations(), what="the browser to report the refusal")
+    with pytest.raises(AssertionError, match="Content-Security-Policy violations"):
+        page.assert_no_csp_violation()
+    page.logs.clear()  # seen and expected: the fixture's own check must not fail on it
+
+
+def test_api_docs_and_admin_work_under_the_policy(page):
+    """Swagger UI starts from its static script and lists the operations; the
+    admin's login page renders; the policy refuses nothing on either."""
+    page.go("/api/v1/docs")
+    page.wait(lambda: page.all(".swagger-ui .opblock"), what="Swagger UI's operations")
+    assert page.css(".swagger-ui .info .title").text.startswith("Sengoku API")
+    page.all(".swagger-ui .opblock-summary")[0].click()  # expanding one runs more of its script
+    page.wait(lambda: page.all(".swagger-ui .opblock-body"), what="an operation's details")
+    page.go("/admin/login/")
+    assert page.css("#id_username") and page.css("input[type=submit]")
+    page.assert_no_csp_violation()
