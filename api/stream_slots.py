@@ -1,18 +1,21 @@
-"""At most STREAMS_PER_ACCOUNT open live streams per account (issue 10).
+"""At most STREAMS_PER_ACCOUNT open live streams per account (issue 10), counted
+across every web process and node (issue 31).
 
-With REDIS_URL the count is shared by every web process: a sorted set per
-account whose members are open streams scored by their expiry, so the slots of
-a process that died without closing its streams free themselves after
-slot_ttl(). The scores are renewed every refresh_interval() whether a stream is
-idle or busy: under ASGI by the live hub, for all the process's open slots in
-one pipelined round trip (`refresh_open`); on the WSGI path by each stream's
-own clock (events.feed.sse's `on_tick`). (They used to be renewed at each
-keep-alive, which a stream with an event at least every keep-alive interval
-never sends: its slot lapsed after slot_ttl() and the account could open more
-streams than the cap.) Without Redis (the
-embedded default) the count is per web process: `make run` starts WEB_WORKERS
-processes, so an account can hold up to WEB_WORKERS x the cap there
-(documented in docs/deployment.md).
+Each open stream holds a lease: a member scored by its expiry in its account's
+entry, so the slots of a process that died without closing its streams free
+themselves after slot_ttl(). With REDIS_URL the entry is a sorted set per
+account (one Lua script acquires atomically); without Redis (the embedded
+default, whose `make run` starts several web processes) it is one entry of the
+shared `throttle` cache -- the database table `sengoku_cache` -- changed under a
+cross-process lock (api/shared_state.py). The leases are renewed every
+refresh_interval() whether a stream is idle or busy: under ASGI by the live hub,
+for all the process's open slots at once (`refresh_open`); on the WSGI path by
+each stream's own clock (events.feed.sse's `on_tick`). (They used to be renewed
+at each keep-alive, which a stream with an event at least every keep-alive
+interval never sends: its slot lapsed after slot_ttl() and the account could
+open more streams than the cap.) A stream's end releases its lease at once.
+Only when Redis is configured but unreachable does a process fall back to
+counting its own streams.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ from rest_framework.exceptions import Throttled
 
 from games.services.errors import ErrorCode
 
+from . import shared_state
+
 # Lua: drop expired members, refuse at the cap, else add -- atomically.
 _ACQUIRE = """
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
@@ -39,8 +44,8 @@ return 1
 """
 
 _lock = threading.Lock()
-_local: dict[int, int] = defaultdict(int)
-_open: set[Slot] = set()  # this process's slots held in Redis, renewed by refresh_open()
+_local: dict[int, int] = defaultdict(int)  # only while Redis is configured but down
+_open: set[Slot] = set()  # this process's leased slots (Redis or shared), renewed by refresh_open()
 _redis_client = None
 
 
@@ -79,14 +84,19 @@ def _redis():
 
 
 class Slot:
-    """One open stream's place in its account's count; release() is idempotent."""
+    """One open stream's place in its account's count; release() is idempotent.
+    `member` names its lease; `shared`: the lease is in the `throttle` cache
+    (no Redis), else in Redis; no member: counted in this process only."""
 
-    def __init__(self, user_id: int, member: str | None):
-        self.user_id, self.member, self.released = user_id, member, False
+    def __init__(self, user_id: int, member: str | None, shared: bool = False):
+        self.user_id, self.member, self.shared, self.released = user_id, member, shared, False
         self._lock = threading.Lock()
 
     def refresh(self) -> None:
         if self.member is None or self.released:
+            return
+        if self.shared:
+            _renew_shared(self.user_id, [self.member])
             return
         try:
             _redis().zadd(_key(self.user_id), {self.member: time.time() + slot_ttl()}, xx=True)
@@ -107,28 +117,88 @@ class Slot:
                     del _local[self.user_id]
             return
         try:
-            _redis().zrem(_key(self.user_id), self.member)
+            if self.shared:
+                _release_shared(self.user_id, self.member)
+            else:
+                _redis().zrem(_key(self.user_id), self.member)
         except Exception:  # it expires after slot_ttl()
             pass
+
+
+# -- without Redis: leases in the shared `throttle` cache ---------------------------------------
+def _shared_key(user_id: int) -> str:
+    return f"streams:user:{user_id}"
+
+
+def _live(held, now: float) -> dict[str, float]:
+    return {m: t for m, t in (held or {}).items() if t > now}
+
+
+def _acquire_shared(user_id: int, cap: int, member: str) -> bool:
+    now = time.time()
+
+    def change(held):
+        leases = _live(held, now)
+        if len(leases) >= cap:
+            return leases or None, False
+        leases[member] = now + slot_ttl()
+        return leases, True
+
+    return shared_state.update(_shared_key(user_id), change, slot_ttl() + 1)
+
+
+def _renew_shared(user_id: int, members: list[str]) -> None:
+    """Push the expiry of these leases on; one already lapsed or released stays gone
+    (it may have been counted again by another stream meanwhile)."""
+    now = time.time()
+
+    def change(held):
+        leases = _live(held, now)
+        for m in members:
+            if m in leases:
+                leases[m] = now + slot_ttl()
+        return leases or None, None
+
+    try:
+        shared_state.update(_shared_key(user_id), change, slot_ttl() + 1)
+    except Exception:  # database busy or down: the lease lapses at worst, the stream goes on
+        pass
+
+
+def _release_shared(user_id: int, member: str) -> None:
+    now = time.time()
+
+    def change(held):
+        leases = _live(held, now)
+        leases.pop(member, None)
+        return leases or None, None
+
+    shared_state.update(_shared_key(user_id), change, slot_ttl() + 1)
 
 
 def acquire(user_id: int) -> Slot:
     """A slot for a new stream of this account, or TooManyStreams (429)."""
     cap = settings.SENGOKU["STREAMS_PER_ACCOUNT"]
     wait = settings.SENGOKU["STREAM_RETRY_AFTER_SECONDS"]
-    if settings.REDIS_URL:
-        member = uuid.uuid4().hex
-        try:
-            ok = _redis().eval(_ACQUIRE, 1, _key(user_id), time.time(), slot_ttl(), cap, member)
-        except Exception:
-            ok = None  # Redis down: fall back to this process's count rather than refuse every stream
-        if ok == 1:
-            slot = Slot(user_id, member)
-            with _lock:
-                _open.add(slot)
-            return slot
-        if ok == 0:
+    member = uuid.uuid4().hex
+    if not settings.REDIS_URL:
+        if not _acquire_shared(user_id, cap, member):
             raise TooManyStreams(cap, wait)
+        slot = Slot(user_id, member, shared=True)
+        with _lock:
+            _open.add(slot)
+        return slot
+    try:
+        ok = _redis().eval(_ACQUIRE, 1, _key(user_id), time.time(), slot_ttl(), cap, member)
+    except Exception:
+        ok = None  # Redis down: fall back to this process's count rather than refuse every stream
+    if ok == 1:
+        slot = Slot(user_id, member)
+        with _lock:
+            _open.add(slot)
+        return slot
+    if ok == 0:
+        raise TooManyStreams(cap, wait)
     with _lock:
         if _local[user_id] >= cap:
             raise TooManyStreams(cap, wait)
@@ -137,32 +207,42 @@ def acquire(user_id: int) -> Slot:
 
 
 def open_count(user_id: int) -> int:
-    """Streams this account holds (all processes with Redis; this one without)."""
-    if settings.REDIS_URL:
-        try:
-            r = _redis()
-            r.zremrangebyscore(_key(user_id), "-inf", time.time())
-            return int(r.zcard(_key(user_id)))
-        except Exception:
-            pass
+    """Streams this account holds, in every process (without Redis, or with it up)."""
+    if not settings.REDIS_URL:
+        return len(_live(shared_state.read(_shared_key(user_id)), time.time()))
+    try:
+        r = _redis()
+        r.zremrangebyscore(_key(user_id), "-inf", time.time())
+        return int(r.zcard(_key(user_id)))
+    except Exception:
+        pass
     with _lock:
         return _local.get(user_id, 0)
 
 
 def refresh_open() -> int:
-    """Renew every open Redis slot of this process in one round trip (ZADD XX: a
-    slot already released or expired elsewhere is not brought back). Returns how
-    many were renewed; with Redis down they lapse at worst, the streams go on."""
+    """Renew every open leased slot of this process: Redis ones in one pipelined
+    round trip (ZADD XX: a slot already released or expired elsewhere is not
+    brought back), shared ones in one locked update per account. Returns how many
+    were renewed; with the store down they lapse at worst, the streams go on."""
     with _lock:
         slots = [s for s in _open if not s.released]
     if not slots:
         return 0
-    until = time.time() + slot_ttl()
-    try:
-        pipe = _redis().pipeline(transaction=False)
-        for slot in slots:
-            pipe.zadd(_key(slot.user_id), {slot.member: until}, xx=True)
-        pipe.execute()
-    except Exception:
-        return 0
+    shared: dict[int, list[str]] = defaultdict(list)
+    for slot in slots:
+        if slot.shared:
+            shared[slot.user_id].append(slot.member)
+    for user_id, members in shared.items():
+        _renew_shared(user_id, members)
+    in_redis = [s for s in slots if not s.shared]
+    if in_redis:
+        until = time.time() + slot_ttl()
+        try:
+            pipe = _redis().pipeline(transaction=False)
+            for slot in in_redis:
+                pipe.zadd(_key(slot.user_id), {slot.member: until}, xx=True)
+            pipe.execute()
+        except Exception:
+            return len(slots) - len(in_redis)
     return len(slots)

@@ -13,7 +13,6 @@ from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts.models import Profile
@@ -25,6 +24,7 @@ from games.services.errors import ErrorCode, Invalid, NotFound
 from games.services.notify import user_channel
 from games.services.reading import game_json
 
+from ..press_throttle import PressRateThrottle
 from ..renderers import EventStreamRenderer
 from ..serializers import EventSerializer, GameSerializer
 from .common import JsonErrors, errors, json_body
@@ -111,8 +111,7 @@ class MessageResultSerializer(serializers.Serializer):
 
 
 class MessagesView(APIView):
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "press"
+    throttle_classes = [PressRateThrottle]  # counted across processes (api/press_throttle.py)
 
     @extend_schema(
         request=SendMessageSerializer,
