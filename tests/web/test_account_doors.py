@@ -305,3 +305,26 @@ def test_a_password_change_from_a_browser_keeps_that_session():
     assert r.status_code == 200, r.content
     assert here.get("/accounts/settings").status_code == 200
     assert there.get("/accounts/settings").status_code == 302
+
+
+def test_the_admin_password_change_is_a_counted_door_and_revokes_like_the_api(rates):
+    user = register("staffer")
+    User.objects.filter(pk=user.id).update(is_staff=True)
+    rates(failures="2/hour")
+    admin = Client()
+    assert admin_login(admin, user.name, user.password).status_code == 302
+    other = web_session(user)
+    form = {"new_password1": "An0ther-passphrase!", "new_password2": "An0ther-passphrase!"}
+    r = admin.post("/admin/password_change/", {**form, "old_password": "wrong"})
+    assert r.status_code == 200 and "incorrect" in r.content.decode()
+    r = admin.post("/admin/password_change/", {**form, "old_password": user.password})
+    assert r.status_code == 302 and r["Location"] == "/admin/password_change/done/"
+    assert Api(user.token).get("/api/v1/accounts/me").status_code == 401
+    assert other.get("/accounts/settings").status_code == 302
+    assert admin.get("/admin/").status_code == 200  # the session that changed it stays
+    # the success cleared the count; two failures now lock every door, this one included
+    for _ in range(2):
+        admin.post("/admin/password_change/", {**form, "old_password": "wrong"})
+    r = admin.post("/admin/password_change/", {**form, "old_password": "An0ther-passphrase!"})
+    assert r.status_code == 429 and "Too many failed sign-ins" in r.content.decode()
+    assert Api().post(TOKEN, {"username": user.name, "password": "An0ther-passphrase!"}).status_code == 429

@@ -9,15 +9,18 @@ refusal is a 429 page with Retry-After, decided before any password hash."""
 from __future__ import annotations
 
 from django.contrib import admin
-from django.contrib.auth import login
+from django.contrib.admin.forms import AdminPasswordChangeForm
+from django.contrib.auth import authenticate, login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import LoginView, LogoutView
+from django.contrib.auth.views import LoginView, LogoutView, PasswordChangeView
+from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 
-from accounts import usernames
+from accounts import sessions, usernames
 from accounts.models import profile_of
 from accounts.security import LoginLocked, register_wait
 from games.rules.i18n import LANGUAGES
@@ -103,6 +106,47 @@ def admin_login(request, extra_context=None):
         return admin.site.login(request, extra_context)
     except LoginLocked as exc:
         return locked(request, exc)
+
+
+class CountedPasswordChangeForm(AdminPasswordChangeForm):
+    """The admin's password change, its current password checked through
+    authenticate(): counted with the account's other failed logins, refused
+    (LoginLocked) while the account is locked."""
+
+    def clean_old_password(self):
+        old = self.cleaned_data["old_password"]
+        if authenticate(None, username=self.user.get_username(), password=old) is None:
+            raise ValidationError(self.error_messages["password_incorrect"], code="password_incorrect")
+        return old
+
+
+class AdminPasswordChange(PasswordChangeView):
+    """/admin/password_change/: as the API's password change, every token of the
+    account is revoked and every other browser session ends."""
+
+    form_class = CountedPasswordChangeForm
+
+    def get_success_url(self) -> str:
+        return reverse("admin:password_change_done")
+
+    def get_context_data(self, **kwargs):
+        return {**admin.site.each_context(self.request), **super().get_context_data(**kwargs)}
+
+    def form_valid(self, form):
+        user = form.save()
+        kept = sessions.keep_signed_in(self.request, user)
+        sessions.revoke_all(user)
+        sessions.end_web_sessions(user, keep=kept)
+        return redirect(self.get_success_url())
+
+    def post(self, request, *args, **kwargs):
+        try:
+            return super().post(request, *args, **kwargs)
+        except LoginLocked as exc:
+            return locked(request, exc)
+
+
+admin_password_change = admin.site.admin_view(AdminPasswordChange.as_view())
 
 
 class SignOut(LogoutView):
