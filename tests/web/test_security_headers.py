@@ -262,3 +262,14 @@ def test_hsts_is_sent_over_tls(client, settings):
     r = client.get("/accounts/signin", HTTP_X_FORWARDED_PROTO="https")
     assert r["Strict-Transport-Security"].startswith("max-age=31536000")
     assert "Strict-Transport-Security" not in client.get("/accounts/signin")
+
+
+def test_the_board_picture_needs_nothing_inline(hana):
+    """board.svg is also opened on its own (a link, a new tab): it is drawn with
+    presentation attributes, no script, no style block or attribute, no handler."""
+    game = finished_game(hana)
+    r = signed_in(hana).get(f"/api/v1/games/{game.id}/board.svg")
+    assert r.status_code == 200 and r["Content-Type"].startswith("image/svg+xml")
+    svg = r.content.decode()
+    assert "<svg" in svg and not inline_parts(svg), inline_parts(svg)
+    assert_strict(r)
