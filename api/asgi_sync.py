@@ -18,15 +18,20 @@ load balancer and gets restarted for being busy.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
+from django.conf import settings
 from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.base import BaseHandler
 from django.urls import set_script_prefix
+
+from games.services.errors import ErrorCode
 
 _pools: dict[str, ThreadPoolExecutor] = {}
 _handler: BaseHandler | None = None
@@ -90,10 +95,52 @@ def _messages(response) -> tuple[dict, dict]:
     return start, {"type": "http.response.body", "body": response.content}
 
 
+async def read_body(django_app: ASGIHandler, scope, receive):
+    """The request body in a temporary file, or None for an /api/ body over
+    MAX_REQUEST_BYTES. Django's read_body spools any size to disk before a
+    middleware can look at Content-Length, and a chunked body has none (issue 31):
+    an API body stops being read one byte past the limit."""
+    if not scope.get("path", "").startswith("/api/"):
+        return await django_app.read_body(receive)
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    body_file = tempfile.SpooledTemporaryFile(max_size=settings.FILE_UPLOAD_MAX_MEMORY_SIZE, mode="w+b")
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            body_file.close()
+            raise RequestAborted()
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if limit is not None and size > limit:
+            body_file.close()
+            return None
+        body_file.write(chunk)
+        if not message.get("more_body", False):
+            break
+    body_file.seek(0)
+    return body_file
+
+
+async def _too_large(send) -> None:
+    body = json.dumps(
+        {
+            "code": ErrorCode.REQUEST_TOO_LARGE.value,
+            "detail": f"request bodies are limited to {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes",
+        }
+    ).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": 413, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
 async def serve(django_app: ASGIHandler, scope, receive, send) -> None:
     try:
-        body_file = await django_app.read_body(receive)
+        body_file = await read_body(django_app, scope, receive)
     except RequestAborted:
+        return
+    if body_file is None:
+        await _too_large(send)
         return
     loop = asyncio.get_running_loop()
     threads = pool(lane(scope))

@@ -13,6 +13,7 @@ import logging
 
 from django.conf import settings
 from django.core.exceptions import SuspiciousOperation
+from django.core.handlers.asgi import ASGIRequest
 from django.core.handlers.wsgi import LimitedStream, WSGIRequest
 from django.http import JsonResponse
 
@@ -99,10 +100,24 @@ def _refuse_malformed(request) -> JsonResponse | None:
 
 
 def _read_chunked(request) -> JsonResponse | None:
-    """Django reads a body only up to Content-Length, so a chunked body (no length)
-    would be read as empty. gunicorn de-chunks it and says so with
-    `wsgi.input_terminated`: then read it whole (bounded) and give it its length;
-    where no server vouches for the end of the body, 411."""
+    """Django and DRF read a body only up to Content-Length, so a chunked body (no
+    length) was read as empty (issue 31). Where the server has de-chunked it whole,
+    give it its length (and hold it to the size limit); where no server vouches for
+    the end of the body, 411.
+
+    * ASGI (`make run`, compose: uvicorn): the server de-chunks and Django has the
+      whole body in a temporary file before any middleware runs (api/asgi_sync.py
+      stops reading an /api/ body past the limit).
+    * WSGI: gunicorn de-chunks and says so with `wsgi.input_terminated`; then read
+      it whole (bounded). Django's test client and servers that do not say so: 411."""
+    if isinstance(request, ASGIRequest):
+        stream = request._stream
+        size = stream.seek(0, io.SEEK_END)
+        stream.seek(0)
+        if size > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
+            return _too_large()
+        request.META["CONTENT_LENGTH"] = str(size)
+        return None
     if isinstance(request, WSGIRequest) and request.META.get("wsgi.input_terminated"):
         body = request.META["wsgi.input"].read(settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1)
         if len(body) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
@@ -110,10 +125,8 @@ def _read_chunked(request) -> JsonResponse | None:
         request.META["CONTENT_LENGTH"] = str(len(body))
         request._stream = LimitedStream(io.BytesIO(body), len(body))  # what WSGIRequest.__init__ builds
         return None
-    if isinstance(request, WSGIRequest):
-        return _error(
-            411,
-            ErrorCode.LENGTH_REQUIRED,
-            "send the body with a Content-Length (chunked bodies are not supported by this server)",
-        )
-    return None  # ASGI: the server hands Django the whole body whatever its framing
+    return _error(
+        411,
+        ErrorCode.LENGTH_REQUIRED,
+        "send the body with a Content-Length (chunked bodies are not supported by this server)",
+    )
