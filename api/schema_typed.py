@@ -20,6 +20,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from games.core_events import REDACTED_TYPE
 from games.rules import registry, schemas
 
 REF = "#/components/schemas/"
@@ -158,6 +159,13 @@ def typed_components(result: dict, generator, request, public) -> dict:
         else:
             _typed_events(comps, base_event, declared_events, events)
     _typed_events(comps, base_event, schemas.core_events(), events)
+    redacted = copy.deepcopy(base_event)
+    redacted["description"] = (
+        "Another seat's private event: its seq and chain links only; its real type is not shown."
+    )
+    redacted["properties"]["type"] = {"type": "string", "enum": [REDACTED_TYPE]}
+    comps["RedactedEvent"] = redacted
+    events[REDACTED_TYPE] = "RedactedEvent"
     comps["View"] = {"description": "Your view of a game; `ruleset` says which.", **_union(views, "ruleset")}
     comps["LegalCommands"] = {
         "description": "Your legal commands; `ruleset` says which.",

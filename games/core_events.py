@@ -31,6 +31,13 @@ from events.codec import Upcaster, Upcasters
 
 PREFIX = "core."
 
+# The `type` every reader who may not see a private event gets for it (issue 31).
+# Not a stored event: the store keeps the real type, which the chain hash covers.
+# The real type would say which kind of secret was played, when and how often (a
+# secret alliance offer, a bid, a message to one seat), so a redacted entry is the
+# same for every private event: its seq and chain links, nothing else.
+REDACTED_TYPE = "core.Redacted"
+
 
 class BadCoreEvent(ValueError):
     """A stored ``core.*`` payload that does not fit its declared type."""

@@ -51,6 +51,7 @@ from typing import Any
 from events.codec import GENESIS_HASH, Upcasters, chain_hash, platform_salt, salt_problem, upcast
 from games import core_events
 from games.core_events import (
+    REDACTED_TYPE,
     BadCoreEvent,
     ChoiceCommitted,
     GameAborted,
@@ -292,7 +293,8 @@ def check_commitments(rows: list[Mapping[str, Any]], report: Report) -> None:
     for r in rows:
         seq, p = r.get("seq"), _payload(r)
         if is_redacted(r):
-            hidden += r.get("type") == ChoiceCommitted.TYPE
+            # Any redacted line may be a commitment: its type is not shown (REDACTED_TYPE).
+            hidden += r.get("type") in (ChoiceCommitted.TYPE, REDACTED_TYPE)
             continue
         if r.get("visible_to") is not None and "salt" in p and "key" in p and "choice" in p:
             private[str(p["key"])] = (seq, p["choice"], p["salt"])

@@ -412,7 +412,9 @@ def apply_default(game: Game, d: Deadline) -> None:
     seat.misses += 1
     limit = excused_misses(game)
     zombie = seat.misses > limit and game.status == Game.Status.RUNNING
-    secret = any(r.visible_to is not None for r in rows)
+    # A seat's secret makes the record secret; a secret of the game itself (visible to
+    # nobody: the cubes inside Shogun's tower after a defaulted attack) does not.
+    secret = any(r.visible_to for r in rows)
     missed = DeadlineMissed(
         seat=d.seat,
         kind=d.kind,

@@ -8,6 +8,7 @@ from datetime import UTC
 from typing import Any
 
 from events.models import StoredEvent
+from games.core_events import REDACTED_TYPE
 
 from ..models import Game, Seat
 from . import prepared
@@ -49,10 +50,11 @@ def can_see(row: StoredEvent, viewer: Viewer) -> bool:
 def present_event(row: StoredEvent, viewer: Viewer) -> dict[str, Any]:
     """A stored event as the viewer may see it (redacted to its chain links when private to others)."""
     if not can_see(row, viewer):
-        # No gaps in feeds: the seq and chain links stay, the content does not.
+        # No gaps in feeds: the seq and chain links stay, the content does not; nor
+        # does the type, which would tell which kind of secret was played.
         return {
             "seq": row.seq,
-            "type": row.type,
+            "type": REDACTED_TYPE,
             "redacted": True,
             "prev_hash": row.prev_hash,
             "hash": row.hash,

@@ -59,7 +59,7 @@
     return commandName(cmd.type) + (parts.length ? " — " + parts.join(", ") : "");
   }
   function logText(e) {
-    if (e.redacted) return "(hidden) " + e.type;
+    if (e.redacted) return "(hidden)";
     if (e.summary) return e.summary;
     const who = e.payload && Number.isInteger(e.payload.seat) && e.payload.seat >= 0 ? seatName(e.payload.seat) + ": " : "";
     return who + e.type.replace(/^[a-z_-]+\./, "").replace(/([a-z])([A-Z])/g, "$1 $2");
