@@ -48,7 +48,7 @@ def handles(scope) -> bool:
 
 
 def _probe(scope) -> str | None:
-    """"" (the full check), "live" or "ready"; None for anything else."""
+    """The probe asked for: the full check (""), "live" or "ready"; None for anything else."""
     query = parse_qs(scope.get("query_string", b"").decode("latin1"))
     probe = (query.get("probe") or [""])[0]
     return probe if probe in ("", "live", "ready") else None

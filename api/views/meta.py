@@ -118,4 +118,3 @@ class SchemaView(JsonErrors, SpectacularAPIView):
     """The OpenAPI document. Its default renderer is YAML, which cannot write an
     error (`?format=x` failed as a 500 while rendering the 404, issue 31): errors
     are JSON `{code, detail}` as everywhere else."""
-
