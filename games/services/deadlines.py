@@ -385,6 +385,14 @@ def fire_one(deadline_id: int, now=None) -> bool:
     return True
 
 
+def played_a_secret(rows) -> bool:
+    """Whether a default's events hold a seat's secret, which makes its record secret
+    too. A secret of the game itself (visible to no seat: the cubes inside Shogun's
+    tower after a defaulted attack) is nobody's choice and does not: the record of a
+    public default stays public."""
+    return any(r.visible_to for r in rows)
+
+
 def apply_default(game: Game, d: Deadline) -> None:
     """The missed decision: the rules' default (or, if the engine refuses its
     own default, a bot's legal choice), a counted miss, maybe a zombie."""
@@ -412,9 +420,7 @@ def apply_default(game: Game, d: Deadline) -> None:
     seat.misses += 1
     limit = excused_misses(game)
     zombie = seat.misses > limit and game.status == Game.Status.RUNNING
-    # A seat's secret makes the record secret; a secret of the game itself (visible to
-    # nobody: the cubes inside Shogun's tower after a defaulted attack) does not.
-    secret = any(r.visible_to for r in rows)
+    secret = played_a_secret(rows)
     missed = DeadlineMissed(
         seat=d.seat,
         kind=d.kind,

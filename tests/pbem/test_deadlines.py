@@ -261,3 +261,14 @@ def test_finished_games_close_their_rows(api, clock, host, player):
     assert not Deadline.objects.filter(game_id=g["id"], status="open").exists()
     clock.shift(10**5)
     assert sweep()["fired"] == 0
+
+
+def test_only_a_seats_secret_makes_a_default_secret():
+    from types import SimpleNamespace as Row
+
+    from games.services.deadlines import played_a_secret
+
+    public, nobodys, seats = Row(visible_to=None), Row(visible_to=[]), Row(visible_to=[0])
+    assert not played_a_secret([public, nobodys])  # e.g. a defaulted attack that throws the tower
+    assert played_a_secret([public, nobodys, seats])
+    assert not played_a_secret([public])
