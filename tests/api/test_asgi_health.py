@@ -81,9 +81,15 @@ def test_the_first_probe_runs_the_view_then_answers_come_from_the_checks_thread(
 def test_the_full_check_is_the_views_answer(fresh):
     probe(b"")
     assert wait_for(lambda: asgi_health.checks().answer("") is not None)
-    code, body = probe(b"probe=whatever")  # an unknown probe is the full check, as in the view
+    code, body = probe(b"")
     assert (code, body) == check("")
     assert code == 503 and body["worker"] == "never seen"  # no worker heartbeats in tests
+
+
+def test_an_unknown_probe_is_the_views_400_not_the_full_check(fresh):
+    """A typo such as `?probe=redy` must not run (and 503 on) the full check (issue 31)."""
+    code, body = probe(b"probe=whatever")
+    assert code == 400 and body["code"] == "invalid"
 
 
 def test_checks_that_stop_completing_make_the_probe_stale(fresh, monkeypatch):
