@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from django.core.signals import request_finished
+from django.db import close_old_connections
 
 pytestmark = pytest.mark.django_db
 
@@ -76,6 +78,19 @@ def _call(api, who, method, url):
     return client.post(url, {})
 
 
+def _close_stream(resp) -> None:
+    """A stream that did open frees its slot. As Django's test client does it: the
+    request_finished signal must not close the test's database connection (on
+    PostgreSQL, inside the test's transaction, that broke every later request)."""
+    if not resp.streaming:
+        return  # the test client closed it already
+    request_finished.disconnect(close_old_connections)
+    try:
+        resp.close()
+    finally:
+        request_finished.connect(close_old_connections)
+
+
 def _check(resp, refuse: bool, label: str) -> None:
     assert resp.status_code < 500, f"{label}: {resp.status_code} {resp.content[:300]!r}"
     if refuse:
@@ -107,7 +122,7 @@ def test_every_parameter_refuses_hostile_values(api, host, real, path, method, p
             except AssertionError as exc:
                 failures.append(str(exc))
             finally:
-                resp.close()  # a stream that did open frees its slot
+                _close_stream(resp)
     assert not failures, "\n".join(failures)
 
 
