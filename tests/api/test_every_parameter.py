@@ -55,6 +55,12 @@ def _must_refuse(param: dict, value) -> bool:
     return "enum" in schema and value in (UNKNOWN_ENUM, *HOSTILE_STRINGS)
 
 
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    """Each operation registers two accounts: a cheap hash keeps the walk fast."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def real(api, host, player, running_game):
     me = api.as_(host).get("/api/v1/accounts/me").json()
