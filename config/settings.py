@@ -378,9 +378,17 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="sengoku@localhost")
 
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    # Rate-limit counters: shared by every web process and kept across restarts
-    # (the table is created by accounts/migrations/0002).
-    "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "sengoku_cache"},
+    # Rate-limit counters, stream leases and press logs: shared by every web process
+    # and kept across restarts (the table is created by accounts/migrations/0002).
+    # Past MAX_ENTRIES rows (300 by default) Django deletes the expired rows and then
+    # a third of the live ones: live leases and logs vanished and let more through.
+    # Each write also counts the rows, so the bound stays moderate (deployments with
+    # that many active accounts at once use Redis).
+    "throttle": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "sengoku_cache",
+        "OPTIONS": {"MAX_ENTRIES": 20_000},
+    },
 }
 if REDIS_URL:
     # one connection pool per process (config/cache.py: the stock backend opens one per ASGI request)
