@@ -402,8 +402,8 @@ SENGOKU = {
     # Without Redis, how often each process's one stream listener reads the heads of
     # the streams it serves (events written by the worker or another web process).
     "SSE_POLL_SECONDS": float(env.str("SSE_POLL_SECONDS", default="0.25")),
-    # Live streams (issue 10): at most STREAMS_PER_ACCOUNT open at once per account
-    # (across processes with Redis; per web process without), then 429 + Retry-After.
+    # Live streams (issue 10): at most STREAMS_PER_ACCOUNT open at once per account,
+    # counted across every web process (api/stream_slots.py), then 429 + Retry-After.
     # A stream ends (`event: reconnect`) after STREAM_IDLE_SECONDS without an event
     # or STREAM_MAX_SECONDS in all; the client resumes with Last-Event-ID.
     "STREAMS_PER_ACCOUNT": _positive_int("STREAMS_PER_ACCOUNT", 8),
