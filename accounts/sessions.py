@@ -15,6 +15,7 @@ from __future__ import annotations
 from importlib import import_module
 
 from django.conf import settings
+from django.contrib.auth import update_session_auth_hash
 from django.db import transaction
 from django.utils import timezone
 from knox.models import AuthToken
@@ -111,8 +112,6 @@ def keep_signed_in(request, user) -> str | None:
     """After a password change made from a browser session, keep that session
     signed in (Django's update_session_auth_hash; it rotates the key, so the
     listing follows) and return its key; None for a request without one."""
-    from django.contrib.auth import update_session_auth_hash
-
     session = getattr(request, "session", None)
     if session is None or session.session_key is None or not session.get("_auth_user_id"):
         return None

@@ -20,6 +20,11 @@ import unicodedata
 from functools import lru_cache
 
 from confusable_homoglyphs.confusables import confusables_data
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+
+from .models import UsernameSkeleton, profile_of
 
 USERNAME_MIN, USERNAME_MAX = 3, 40
 USERNAME_RE = re.compile(rf"^[\w.@+-]{{{USERNAME_MIN},{USERNAME_MAX}}}\Z")
@@ -91,11 +96,6 @@ def clean(name: str) -> str:
 def check_available(name: str, exclude_user_id: int | None = None) -> None:
     """UsernameRefused("taken") if the (cleaned) name or one that looks like it
     belongs to another account."""
-    from django.contrib.auth import get_user_model
-    from django.db.models import Q
-
-    from .models import UsernameSkeleton
-
     users = get_user_model().objects.filter(username__iexact=name)
     folded, shaped = skeletons(name)
     looks = UsernameSkeleton.objects.filter(Q(folded=folded) | Q(shaped=shaped))
@@ -109,11 +109,6 @@ def create_account(username: str, password: str, email: str = ""):
     """Create an account under the rules; the caller has cleaned `username` and
     validated the password (both before this, the hash is computed here).
     Raises UsernameRefused("taken") -- also when a confusable name won a race."""
-    from django.contrib.auth import get_user_model
-    from django.db import IntegrityError, transaction
-
-    from .models import UsernameSkeleton, profile_of
-
     check_available(username)
     try:
         with transaction.atomic():

@@ -30,7 +30,7 @@ from functools import lru_cache
 from django.contrib.auth import get_user_model
 from django.db import connections, router
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_lazy
 from knox.auth import TokenAuthentication
 from knox.crypto import hash_token
 from knox.models import AuthToken
@@ -98,13 +98,13 @@ class BearerTokenAuthentication(TokenAuthentication):
         try:
             digest = hash_token(token.decode("utf-8"))
         except (TypeError, UnicodeDecodeError, binascii.Error, ValueError) as exc:
-            raise exceptions.AuthenticationFailed(_("Invalid token.")) from exc
+            raise exceptions.AuthenticationFailed(gettext_lazy("Invalid token.")) from exc
         auth_token = _lookup(router.db_for_read(AuthToken))(digest)
         if auth_token is None:
-            raise exceptions.AuthenticationFailed(_("Invalid token."))
+            raise exceptions.AuthenticationFailed(gettext_lazy("Invalid token."))
         if auth_token.expiry is not None and auth_token.expiry < timezone.now():
             auth_token.delete()
-            raise exceptions.AuthenticationFailed(_("Invalid token."))
+            raise exceptions.AuthenticationFailed(gettext_lazy("Invalid token."))
         if knox_settings.AUTO_REFRESH and auth_token.expiry:
             self.renew_token(auth_token)
         return self.validate_user(auth_token)  # an inactive user is refused
