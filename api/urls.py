@@ -41,5 +41,11 @@ urlpatterns = [
     path("", include("api.urls_pbem")),
     path("", include("api.urls_audit")),
     re_path(r"^schema/?$", meta.SchemaView.as_view(), name="schema"),
-    re_path(r"^docs/?$", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    # Swagger UI from our own template: drf-spectacular's page has an inline script and
+    # style, which the Content-Security-Policy refuses (web/templates/web/api_docs.html).
+    re_path(
+        r"^docs/?$",
+        SpectacularSwaggerView.as_view(url_name="schema", template_name="web/api_docs.html"),
+        name="docs",
+    ),
 ]
