@@ -9,6 +9,8 @@ import runpy
 from pathlib import Path
 
 import pytest
+from django.core.cache import caches
+from rest_framework.throttling import SimpleRateThrottle
 
 from games.rules import registry
 
@@ -180,3 +182,21 @@ def running_game(api, host, player, open_game):
     r = api.as_(host).post(f"/api/v1/games/{gid}/start")
     assert r.status_code == 200, r.content
     return r.json()
+
+
+@pytest.fixture
+def rates(monkeypatch, settings):
+    """Small limits, counted in a database cache private to this test database
+    (under xdist with REDIS_URL, workers would otherwise share one Redis)."""
+    settings.CACHES = {
+        **settings.CACHES,
+        "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "sengoku_cache"},
+    }
+    caches["throttle"].clear()
+
+    def set_(register="1000/hour", failures="1000/hour"):
+        monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, "register", register)
+        settings.THROTTLE_LOGIN_FAILURES = failures
+
+    set_()
+    return set_

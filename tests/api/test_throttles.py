@@ -24,24 +24,6 @@ REG, TOKEN = "/api/v1/accounts/register", "/api/v1/accounts/token"
 PASSWORD = "Xq9!mountain-river"
 
 
-@pytest.fixture
-def rates(monkeypatch, settings):
-    """Small limits, counted in a database cache private to this test database
-    (under xdist with REDIS_URL, workers would otherwise share one Redis)."""
-    settings.CACHES = {
-        **settings.CACHES,
-        "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "sengoku_cache"},
-    }
-    caches["throttle"].clear()
-
-    def set_(register="1000/hour", failures="1000/hour"):
-        monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, "register", register)
-        settings.THROTTLE_LOGIN_FAILURES = failures
-
-    set_()
-    return set_
-
-
 def fresh_ip(i: int) -> dict:
     return {"HTTP_X_FORWARDED_FOR": f"203.0.113.{i}", "REMOTE_ADDR": "198.51.100.7"}
 

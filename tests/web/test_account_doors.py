@@ -14,9 +14,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
-from django.core.cache import caches
 from django.test import Client
-from rest_framework.throttling import SimpleRateThrottle
 
 from tests.conftest import Api, register
 
@@ -24,23 +22,6 @@ pytestmark = pytest.mark.django_db
 User = get_user_model()
 REG, TOKEN = "/api/v1/accounts/register", "/api/v1/accounts/token"
 PASSWORD = "Xq9!mountain-river"
-
-
-@pytest.fixture
-def rates(monkeypatch, settings):
-    """Small limits, counted in a database cache private to this test database."""
-    settings.CACHES = {
-        **settings.CACHES,
-        "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "sengoku_cache"},
-    }
-    caches["throttle"].clear()
-
-    def set_(register="1000/hour", failures="1000/hour"):
-        monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, "register", register)
-        settings.THROTTLE_LOGIN_FAILURES = failures
-
-    set_()
-    return set_
 
 
 @pytest.fixture
