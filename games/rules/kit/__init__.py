@@ -1,8 +1,10 @@
 """The engine kit: the few pieces every ruleset is built from (pure Python).
 
 - `commands`: a JSON command checked against its declared `Shape` (`parse_command`).
-- `decisions`: `Decision(pending, legal, decide, default)`, one table per ruleset
-  (`flow.DECISIONS`), keyed by the decision kind that `pending` reports.
+- `position`: the stack of frames at `state["position"]`: who must act now.
+- `decisions`: typed `Decision(pending, legal, decide, default)`, one table per
+  ruleset (`flow.DECISIONS`), keyed by the kind of the position's top frame;
+  `Decided(events, state)` is what `decide_folded` returns.
 - `context`: `Context`, the scratch of one decision: emit events, fold them at
   once into a private working state, hand out named random streams.
 - `cow`: `deep_copy` and `copy_on_write` (copy only what an event changes).
@@ -15,13 +17,15 @@ See games/rules/CONTRIBUTING.md for how a ruleset uses them.
 from .commands import Shape, parse_command
 from .context import Context
 from .cow import ALL, copy_on_write, deep_copy
-from .decisions import Command, Decision, decision_of
+from . import position
+from .decisions import Command, Decided, Decision, decision_of
 from .evolves import Evolver, UnknownEvent
 
 __all__ = [
     "ALL",
     "Command",
     "Context",
+    "Decided",
     "Decision",
     "Evolver",
     "Shape",
@@ -30,4 +34,5 @@ __all__ = [
     "decision_of",
     "deep_copy",
     "parse_command",
+    "position",
 ]
