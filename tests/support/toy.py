@@ -25,8 +25,10 @@ from games.rules.base import (
     RngFactory,
     Template,
     commit,
+    fold,
     reveal_entry,
 )
+from games.rules.kit import Decided
 
 ROUNDS = 3
 
@@ -74,6 +76,14 @@ class ToyRules:
         ]
 
     # -- decide ------------------------------------------------------------------------------
+
+    def decide_folded(
+        self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory
+    ) -> Decided[State]:
+        """`decide` and the state after its events (kit.Decided)."""
+        events = self.decide(state, seat, command, rng)
+        return Decided(events, fold(self, events, state))
+
     def decide(self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory):
         kind = command.get("type")
         if kind == "bid":

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.rules.base import NO_UPCASTERS, Event, IllegalCommand, LegalSet, Outcome, Pending, RngFactory
-from games.rules.kit import decision_of
+from games.rules.base import NO_UPCASTERS, Event, IllegalCommand, LegalSet, Outcome, Pending, RngFactory, fold
+from games.rules.kit import Decided, decision_of
 
 from . import commands, flow, setup
 from .context import Ctx
@@ -68,6 +68,13 @@ class ImjinRules:
 
     def initial_state(self) -> State:
         return initial()
+
+    def decide_folded(
+        self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory
+    ) -> Decided[State]:
+        """`decide` and the state after its events (kit.Decided)."""
+        events = self.decide(state, seat, command, rng)
+        return Decided(events, fold(self, events, state))
 
     def decide(self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory) -> list[Event]:
         cmd = commands.parse(command)

@@ -14,10 +14,10 @@
 See games/rules/CONTRIBUTING.md for how a ruleset uses them.
 """
 
+from . import position
 from .commands import Shape, parse_command
 from .context import Context
 from .cow import ALL, copy_on_write, deep_copy
-from . import position
 from .decisions import Command, Decided, Decision, decision_of
 from .evolves import Evolver, UnknownEvent
 

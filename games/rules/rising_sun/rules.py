@@ -17,8 +17,10 @@ from ..base import (
     RngFactory,
     Template,
     commit,
+    fold,
     reveal_entry,
 )
+from ..kit import Decided
 from . import battle, flow, politics, tea
 from . import events as ev
 from .commands import parse
@@ -133,6 +135,14 @@ class RisingSun:
         return _evolve(state, event)
 
     # ------------------------------------------------------------ decide
+
+    def decide_folded(
+        self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory
+    ) -> Decided[State]:
+        """`decide` and the state after its events (kit.Decided)."""
+        events = self.decide(state, seat, command, rng)
+        return Decided(events, fold(self, events, state))
+
     def decide(self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory) -> list[Event]:
         cmd = parse(command)
         if "player_count" not in state or not isinstance(seat, int) or not 0 <= seat < state["player_count"]:

@@ -14,7 +14,9 @@ from games.rules.base import (
     Outcome,
     Pending,
     RngFactory,
+    fold,
 )
+from games.rules.kit import Decided
 
 from . import data, flow, planning
 from .commands import parse
@@ -70,6 +72,13 @@ class ShogunRules:
 
     def evolve(self, state: State, event: Event) -> State:
         return _evolve(state, event)
+
+    def decide_folded(
+        self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory
+    ) -> Decided[State]:
+        """`decide` and the state after its events (kit.Decided)."""
+        events = self.decide(state, seat, command, rng)
+        return Decided(events, fold(self, events, state))
 
     def decide(self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory) -> list[Event]:
         cmd = parse(command)
