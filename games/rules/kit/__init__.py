@@ -20,8 +20,11 @@ from .context import Context
 from .cow import ALL, copy_on_write, deep_copy
 from .decisions import Command, Decided, Decision, decision_of
 from .evolves import Evolver, UnknownEvent
+from .header import ViewHeader, view_header
 
 __all__ = [
+    "ViewHeader",
+    "view_header",
     "ALL",
     "Command",
     "Context",
