@@ -26,9 +26,10 @@ from urllib.parse import parse_qs
 
 import orjson
 
-from config import metrics
+from telemetry import metrics
 
-from . import asgi_sync, live
+from . import asgi_sync
+from .live import hub
 from .views.meta import check
 
 _HEALTH = re.compile(r"^/api/v1/health/?$")
@@ -98,7 +99,7 @@ class Checks:
                     return
             for probe in wanted:
                 try:
-                    code, body = live.guarded(self.check, probe)
+                    code, body = hub.guarded(self.check, probe)
                 except Exception as exc:  # the checks report failures; this is the unforeseen one
                     code, body = 503, {"status": "error", "check": f"error: {type(exc).__name__}"}
                 with self.lock:

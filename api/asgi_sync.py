@@ -8,7 +8,7 @@ time -- measured at half the commands per second of the gthread server on the
 same machine. Here the same steps (read the body, request_started, the
 middleware chain and view, request_finished) run in long-lived threads, and
 only the network I/O stays on the event loop. Live streams do not come here
-(api/asgi_streams.py), so they can never take these threads.
+(api/live/asgi.py), so they can never take these threads.
 
 `/health` has a lane of its own (HEALTH_THREADS threads): a probe must not wait in
 the queue behind a burst of game requests, or a busy server looks dead to its

@@ -19,7 +19,7 @@ from games.services.error_texts import SENTENCES
 from games.services.errors import ErrorCode, ServiceError
 
 from .language import language_quiet
-from .stream_slots import TooManyStreams
+from .live.slots import TooManyStreams
 from .throttles import TooManyFailedLogins
 
 _CODES = {  # first match wins: subclasses before their bases

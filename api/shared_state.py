@@ -1,5 +1,5 @@
 """Small pieces of state that every web process and node must agree on exactly:
-the live-stream leases of an account (api/stream_slots.py without Redis) and
+the live-stream leases of an account (api/live/slots.py without Redis) and
 the press log of an account (api/press_throttle.py).
 
 They live in the `throttle` cache, which every process shares (Redis with

@@ -16,8 +16,8 @@ app.autodiscover_tasks()
 
 # Log context per task and the worker's metrics exporter (docs/deployment.md);
 # heartbeats are connected by the heartbeats app (heartbeats/apps.py).
-from config.logs import celery_signals  # noqa: E402
 from ops.worker_exporter import connect as _worker_exporter  # noqa: E402
+from telemetry.logs import celery_signals  # noqa: E402
 
 celery_signals()
 _worker_exporter()

@@ -24,8 +24,7 @@ from django.conf import settings
 from django.http import HttpResponse, JsonResponse
 
 from ops.collectors import DatabaseCollector
-
-from . import metrics
+from telemetry import metrics
 
 log = structlog.get_logger("sengoku.access")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:@/+=-]{1,128}$")
@@ -125,7 +124,7 @@ class ObservabilityMiddleware:
         metrics.http_requests.labels(view, request.method, status).inc()
         metrics.http_latency.labels(view, request.method, status).observe(elapsed)
         response["X-Request-ID"] = request.request_id
-        live = getattr(response, "live_body", None) is not None  # api.asgi_streams counts those itself
+        live = getattr(response, "live_body", None) is not None  # api.live.asgi counts those itself
         if (
             response.streaming
             and not live

@@ -284,9 +284,7 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_TASK_DEFAULT_PRIORITY = 5  # 0 is the highest on Redis; the clocks' beat entry uses it
-# games.tasks is found by autodiscovery; the play-by-email task module is named here
-# (the layers contract keeps task modules from importing each other).
-CELERY_IMPORTS = ["games.tasks_pbem"]
+# Every task is in games/tasks.py, found by autodiscovery; beat and the services send them by name.
 CELERY_BEAT_SWEEP_SECONDS = _positive_int("DEADLINE_SWEEP_SECONDS", 2)
 
 REST_FRAMEWORK = {
@@ -403,7 +401,7 @@ SENGOKU = {
     # the streams it serves (events written by the worker or another web process).
     "SSE_POLL_SECONDS": float(env.str("SSE_POLL_SECONDS", default="0.25")),
     # Live streams (issue 10): at most STREAMS_PER_ACCOUNT open at once per account,
-    # counted across every web process (api/stream_slots.py), then 429 + Retry-After.
+    # counted across every web process (api/live/slots.py), then 429 + Retry-After.
     # A stream ends (`event: reconnect`) after STREAM_IDLE_SECONDS without an event
     # or STREAM_MAX_SECONDS in all; the client resumes with Last-Event-ID.
     "STREAMS_PER_ACCOUNT": _positive_int("STREAMS_PER_ACCOUNT", 8),
@@ -425,8 +423,8 @@ SENGOKU = {
     "BOT_MCTS_SECONDS": float(env.str("BOT_MCTS_SECONDS", default="1.0")),
 }
 
-# Structured logs (config/logs.py): LOG_FORMAT=json (compose) or console (make run).
-from config import logs as _logs  # noqa: E402
+# Structured logs (telemetry/logs.py): LOG_FORMAT=json (compose) or console (make run).
+from telemetry import logs as _logs  # noqa: E402
 
 LOG_FORMAT = env.str("LOG_FORMAT", default="console").strip().lower()
 LOGGING = _logs.build(LOG_FORMAT, env.str("LOG_LEVEL", default="INFO"))

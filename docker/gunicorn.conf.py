@@ -1,7 +1,7 @@
 """gunicorn settings for the container (env-driven).
 
 uvicorn workers serving config.asgi: a live stream (SSE) is an async task fed
-by the process's one shared listener (api/live.py), not a thread, so a few
+by the process's one shared listener (api/live/hub.py), not a thread, so a few
 processes carry thousands of open streams; ordinary requests run Django's
 sync views in its thread pool.
 """

@@ -3,7 +3,7 @@
 `publish(stream, version, news)` is called after every commit. With REDIS_URL set
 it goes to Redis pub/sub channel ``sengoku:stream:<id>`` (so readers in any
 process wake up); in this process it also wakes the local listeners -- the
-async hub of the ASGI server (api/live.py) registers one -- and the threads
+async hub of the ASGI server (api/live/hub.py) registers one -- and the threads
 blocked in a `Waiter` (the WSGI fallback below).
 
 `news` is the commit's (game status, stored rows): the live streams then need
@@ -13,7 +13,7 @@ them as they are; the Redis message carries them when the message is small
 never crosses pub/sub in the clear, and a message that says only the version
 (or does not open) makes readers read.
 
-Under ASGI the streams are served by api/live.py (one shared listener per
+Under ASGI the streams are served by api/live/hub.py (one shared listener per
 process, no thread per stream); `sse()` here is the synchronous loop kept for
 WSGI servers and Django's test client. Both follow the same `Lifetime`.
 """

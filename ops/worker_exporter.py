@@ -10,7 +10,7 @@ import os
 
 from celery import signals
 
-from config.metrics import start_exporter
+from telemetry.metrics import start_exporter
 
 log = logging.getLogger(__name__)
 

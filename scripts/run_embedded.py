@@ -5,7 +5,7 @@ Migrates the database (SQLite under var/ unless DATABASE_URL says otherwise),
 collects static files, then runs together
 
   * gunicorn with uvicorn workers serving config.asgi (live streams cost no
-    thread: see api/live.py),
+    thread: see api/live/hub.py),
   * a Celery worker and Celery beat (broker: kombu's SQLAlchemy transport on
     var/celery-broker.sqlite3 when neither CELERY_BROKER_URL nor REDIS_URL is
     set -- config/broker.py says why not the filesystem transport),
@@ -244,7 +244,7 @@ def main() -> int:
     env = dict(os.environ)
     env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     env["PYTHONUNBUFFERED"] = "1"
-    # Metrics of gunicorn workers, the Celery worker and beat add up in one /metrics (config/metrics.py).
+    # Metrics of gunicorn workers, the Celery worker and beat add up in one /metrics (telemetry/metrics.py).
     env.setdefault("PROMETHEUS_MULTIPROC_DIR", str(VAR / f"prometheus-{port}"))
     shutil.rmtree(env["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
     os.makedirs(env["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)

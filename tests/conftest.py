@@ -64,10 +64,10 @@ def _fresh_caches(request):
         clear_cache()
         # per-process stream slots (no Redis) are keyed by user id, and ids repeat
         # across tests: a stream an earlier test left open must not count here
-        from api import stream_slots
+        from api.live import slots
 
-        stream_slots._local.clear()
-        stream_slots._open.clear()
+        slots._local.clear()
+        slots._open.clear()
         # ... and so do the throttles' leases (hits a process counted ahead, per key)
         from api import throttles
 

@@ -17,19 +17,19 @@ from rest_framework.views import APIView
 
 from accounts.models import Profile
 from games.models import Notification, WebhookDelivery
-from games.pbem.userstream import notice_json, notices_after, user_fetch
 from games.services import pause, press
 from games.services.deadlines import iso
 from games.services.errors import ErrorCode, Invalid, NotFound
 from games.services.notify import user_channel
 from games.services.reading import game_json
+from games.services.userstream import notice_json, notices_after, user_fetch
 
+from ..live.sse import sse_response
 from ..press_throttle import PressRateThrottle
 from ..renderers import EventStreamRenderer
 from ..serializers import EventSerializer, GameSerializer
 from .common import JsonErrors, errors, json_body
 from .common import int_param as _int
-from .stream import sse_response
 
 
 # -- pause / resume / reclaim -------------------------------------------------------------------

@@ -16,6 +16,7 @@ from games.services.errors import ErrorCode, Invalid
 
 from ..caching import per_viewer
 from ..language import language_for
+from ..live.sse import event_fetch, sse_response, wants_stream
 from ..renderers import EventStreamRenderer, JsonLinesRenderer
 from ..serializers import (
     CommandResultSerializer,
@@ -29,7 +30,6 @@ from .audit import AuditReportSerializer
 from .catalogue import LANG_PARAM
 from .common import JsonErrors, errors, json_body
 from .common import int_param as _int
-from .stream import event_fetch, sse_response, wants_stream
 
 
 def _first_error(errors: dict) -> str:

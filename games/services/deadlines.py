@@ -1,6 +1,6 @@
 """Deadlines (play-by-email).
 
-Every pending decision of a human seat has a `Deadline` row (models_pbem). For
+Every pending decision of a human seat has a `Deadline` row (games/models/pbem.py). For
 timed games it carries `due_at`; Celery beat runs `sweep()` every
 DEADLINE_SWEEP_SECONDS, and firing a row is the idempotent command
 
@@ -36,10 +36,9 @@ from accounts.models import Profile
 from events.models import StoredEvent
 from games import bots
 
-from .. import observe
 from ..core_events import DeadlineMissed, SeatZombified
 from ..models import Deadline, Game, PbemCursor, Seat, SweeperState
-from . import hooks, notify, play
+from . import hooks, notify, observe, play
 from .commit import new_event
 from .errors import ServiceError
 from .present import iso

@@ -12,7 +12,7 @@ from celery import current_app
 log = logging.getLogger(__name__)
 
 AFTER_EVENTS = "games.after_events"  # games/tasks.py: one game's coalesced after-commit work
-DELIVER = "games.pbem.deliver"  # games/tasks_pbem.py: one notification delivery
+DELIVER = "games.pbem.deliver"  # games/tasks.py: one notification delivery
 
 
 def send(name: str, *args, countdown: float | None = None) -> bool:

@@ -23,10 +23,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from events import feed
-from games import observe
 
 from ..models import Game
-from . import dispatch
+from . import dispatch, observe
 from .state import cache_put
 
 # A flag older than this belongs to a task that was lost (broker restart, worker

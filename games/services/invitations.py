@@ -10,8 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from ..models import Game, Invitation
-from ..models_pbem import Notification
+from ..models import Game, Invitation, Notification
 from . import lobby, notify
 from .errors import Conflict, ErrorCode, Forbidden, NotFound
 

@@ -27,9 +27,9 @@ from accounts.models import profile_of
 from events import feed, store
 from games.pbem import emails, webhooks
 
-from .. import core_events, observe
+from .. import core_events
 from ..models import Deadline, Game, Notification, PbemCursor, WebhookDelivery
-from . import dispatch
+from . import dispatch, observe
 from .present import iso
 
 log = logging.getLogger(__name__)

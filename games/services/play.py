@@ -26,10 +26,9 @@ from django.utils import timezone
 from events import store
 from games.rules.base import BadCommand, IllegalCommand, Ruleset, canonical_json, rng_factory
 
-from .. import observe
 from ..core_events import GameFinished, Result, SeatReclaimed, SeedRevealed, is_core
 from ..models import CommandReceipt, Game, Seat
-from . import prepared
+from . import observe, prepared
 from .commit import append_core, commit, new_event, row_insert
 from .errors import Conflict, EngineError, ErrorCode, Forbidden, Invalid, ServiceError, Unprocessable
 from .lobby import get_game, lock_game

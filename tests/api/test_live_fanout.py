@@ -1,4 +1,4 @@
-"""A game's live streams in a process are fed by one fan-out (api/live_fanout.py):
+"""A game's live streams in a process are fed by one fan-out (api/live/fanout.py):
 one read per round for all streams of a group, every stream gets every event once
 and in order whether it joined late, lagged or read slowly, and a commit announced
 while a read runs is never lost."""
@@ -9,8 +9,9 @@ import asyncio
 
 import pytest
 
-from api import live, live_fanout
-from api.live_fanout import Fanout
+from api.live import fanout
+from api.live import hub as live_hub
+from api.live.fanout import Fanout
 from events import feed
 from games.services import stream_reads
 
@@ -125,7 +126,7 @@ def test_a_commit_announced_during_a_read_makes_another_round():
 
 
 def test_a_slow_reader_is_left_behind_then_catches_up_without_a_gap(monkeypatch):
-    monkeypatch.setattr(live_fanout, "MAX_QUEUED", 2)
+    monkeypatch.setattr(fanout, "MAX_QUEUED", 2)
 
     async def run():
         log = Log(0)
@@ -198,7 +199,7 @@ def test_the_hub_drops_a_wake_for_a_version_it_already_announced():
             Counting.kicks += 1
 
     async def run():
-        hub = live.Hub(asyncio.get_running_loop())
+        hub = live_hub.Hub(asyncio.get_running_loop())
         hub.fanouts["g"] = Counting()
         for version in (5, 5, 4, 6):
             hub.wake("g", version)
@@ -215,7 +216,7 @@ def test_the_hub_parses_only_messages_for_games_it_watches_and_versions_it_lacks
     its own commit coming back, is dropped before its rows are parsed or opened."""
 
     async def run():
-        hub = live.Hub(asyncio.get_running_loop())
+        hub = live_hub.Hub(asyncio.get_running_loop())
         hub.fanouts["g"] = type("Watching", (), {"subs": {object()}, "kick": lambda self: None})()
         hub.wake("g", 5)  # the local listener delivered version 5
         assert not hub._wanted("other", b"9")  # nobody here watches that game
@@ -226,7 +227,7 @@ def test_the_hub_parses_only_messages_for_games_it_watches_and_versions_it_lacks
 
 
 class MemoryFetch(Fetch):
-    """A fetch that can make its batch on the loop (api/views/stream.py's EventFetch)."""
+    """A fetch that can make its batch on the loop (api/live/sse.py's EventFetch)."""
 
     def __init__(self, log: Log, viewer: str, memory: str):
         super().__init__(log, viewer, False)

@@ -1,4 +1,4 @@
-"""The fan-out writes a game stream's batch itself when it can (api/live_writer.py):
+"""The fan-out writes a game stream's batch itself when it can (api/live/writer.py):
 the stream's task is not woken, chunks reach the client in order whatever
 suspends, a slow client's later chunks wait behind its unfinished one, and a
 batch that ends the stream, or one that arrives while the stream's task
@@ -10,9 +10,9 @@ import asyncio
 
 import pytest
 
-from api import asgi_streams
-from api.live_fanout import Fanout
-from api.live_writer import EagerWriter
+from api.live import asgi as live_streams
+from api.live.fanout import Fanout
+from api.live.writer import EagerWriter
 from tests.api.test_live_fanout import Log, inline, received, settle
 
 
@@ -175,7 +175,7 @@ def test_send_live_lets_the_fan_out_write_only_after_the_first_chunk_and_waits_f
             loop.call_later(0.05, sock.writable.set)
             yield b"id: 2\n\n"  # the task's own chunk waits for the eager one
 
-        await asyncio_wait_for(asgi_streams.send_live(Response(writer), body(), sock), 5)
+        await asyncio_wait_for(live_streams.send_live(Response(writer), body(), sock), 5)
         assert seen_send == [None, sock]
         assert sock.chunks == [b"retry: 2000\n\n", b"id: 1\n\n", b"id: 2\n\n"] and sock.ended
         assert writer.send is None

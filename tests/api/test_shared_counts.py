@@ -17,7 +17,8 @@ import pytest
 from django.conf import settings
 from django.core.cache import cache
 
-from api import shared_state, stream_slots, throttles
+from api import shared_state, throttles
+from api.live import slots
 
 pytestmark = pytest.mark.django_db
 
@@ -29,8 +30,8 @@ def _no_redis(settings):
 
 def other_process() -> None:
     """What a fresh process would not know."""
-    stream_slots._open.clear()
-    stream_slots._local.clear()
+    slots._open.clear()
+    slots._local.clear()
     throttles.forget_leases()
     if "LocMemCache" in settings.CACHES["default"]["BACKEND"]:
         cache.clear()  # process memory (with Redis it is shared, and FLUSHDB would wipe the store too)
@@ -42,45 +43,45 @@ def test_the_stream_cap_holds_across_processes(settings, host):
     held = []
     for _ in range(cap):
         other_process()
-        held.append(stream_slots.acquire(host.id))
+        held.append(slots.acquire(host.id))
     other_process()
-    with pytest.raises(stream_slots.TooManyStreams):
-        stream_slots.acquire(host.id)
-    assert stream_slots.open_count(host.id) == cap
+    with pytest.raises(slots.TooManyStreams):
+        slots.acquire(host.id)
+    assert slots.open_count(host.id) == cap
     held.pop().release()  # a stream that ends frees its slot at once, for every process
     other_process()
-    held.append(stream_slots.acquire(host.id))
-    with pytest.raises(stream_slots.TooManyStreams):
-        stream_slots.acquire(host.id)
+    held.append(slots.acquire(host.id))
+    with pytest.raises(slots.TooManyStreams):
+        slots.acquire(host.id)
 
 
 def test_a_dead_process_leases_lapse_and_a_live_one_renews_them(settings, host, monkeypatch):
     cap = settings.SENGOKU["STREAMS_PER_ACCOUNT"]
     now = [time.time()]
-    monkeypatch.setattr(stream_slots.time, "time", lambda: now[0])
-    alive = [stream_slots.acquire(host.id) for _ in range(2)]
+    monkeypatch.setattr(slots.time, "time", lambda: now[0])
+    alive = [slots.acquire(host.id) for _ in range(2)]
     other_process()  # the process holding those two died: nobody renews or releases them
-    alive = [stream_slots.acquire(host.id) for _ in range(cap - 2)]  # this one holds six
-    with pytest.raises(stream_slots.TooManyStreams):
-        stream_slots.acquire(host.id)
+    alive = [slots.acquire(host.id) for _ in range(cap - 2)]  # this one holds six
+    with pytest.raises(slots.TooManyStreams):
+        slots.acquire(host.id)
     for _ in range(4):  # past the TTL, the living process renewing all along
-        now[0] += stream_slots.refresh_interval()
-        assert stream_slots.refresh_open() == cap - 2
-    assert stream_slots.open_count(host.id) == cap - 2
-    extra = [stream_slots.acquire(host.id) for _ in range(2)]  # the dead ones' places
-    with pytest.raises(stream_slots.TooManyStreams):
-        stream_slots.acquire(host.id)
+        now[0] += slots.refresh_interval()
+        assert slots.refresh_open() == cap - 2
+    assert slots.open_count(host.id) == cap - 2
+    extra = [slots.acquire(host.id) for _ in range(2)]  # the dead ones' places
+    with pytest.raises(slots.TooManyStreams):
+        slots.acquire(host.id)
     for slot in alive + extra:
         slot.release()
-    assert stream_slots.open_count(host.id) == 0
+    assert slots.open_count(host.id) == 0
 
 
 def test_a_released_lease_is_not_revived_by_a_late_renewal(host):
-    slot = stream_slots.acquire(host.id)
+    slot = slots.acquire(host.id)
     member = slot.member
     slot.release()
-    stream_slots._renew_shared(host.id, [member])
-    assert stream_slots.open_count(host.id) == 0
+    slots._renew_shared(host.id, [member])
+    assert slots.open_count(host.id) == 0
 
 
 @pytest.mark.django_db(transaction=True)
@@ -104,8 +105,8 @@ def test_concurrent_acquisitions_never_pass_the_cap(settings, django_user_model)
         try:
             barrier.wait()
             try:
-                got.append(stream_slots.acquire(user.id))
-            except stream_slots.TooManyStreams:
+                got.append(slots.acquire(user.id))
+            except slots.TooManyStreams:
                 refused.append(1)
         finally:
             connection.close()

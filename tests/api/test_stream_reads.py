@@ -9,7 +9,7 @@ import uuid
 import pytest
 from django.contrib.auth import get_user_model
 
-from api.views.stream import event_fetch
+from api.live.sse import event_fetch
 from events import feed, sealed, store
 from games.models import Game
 from games.services import stream_reads, summaries
@@ -181,7 +181,7 @@ def test_a_private_commit_from_another_process_arrives_sealed_and_needs_no_read(
 def test_from_memory_makes_the_batch_on_an_event_loop_only_without_the_database(
     api, host, player, running_game, monkeypatch
 ):
-    """api/live_fanout.py calls `from_memory` on the event loop: it gives the batch a
+    """api/live/fanout.py calls `from_memory` on the event loop: it gives the batch a
     call would give when the announced rows and the cached state suffice, and None
     (the pool then reads) when nothing is held, when a read is in progress, or when
     it would need the database, which Django refuses on a thread running a loop."""

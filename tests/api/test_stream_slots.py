@@ -1,4 +1,4 @@
-"""A live stream keeps its place in its account's count (api/stream_slots.py) for
+"""A live stream keeps its place in its account's count (api/live/slots.py) for
 as long as it is open, busy or idle. Slots used to be renewed only at a
 keep-alive, which a stream with an event every few seconds never sends: its
 slot lapsed after slot_ttl() and the account could open more than the cap."""
@@ -13,7 +13,8 @@ import uuid
 import pytest
 import redis
 
-from api import live, stream_slots
+from api.live import hub as live_hub
+from api.live import slots
 from events import feed
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -27,47 +28,47 @@ def shared_slots(settings):
     user_id = 10**9 + uuid.uuid4().int % 10**6  # an account no other test counts streams for
     client = redis.Redis.from_url(REDIS_URL)
     yield user_id, client
-    client.delete(stream_slots._key(user_id))
+    client.delete(slots._key(user_id))
 
 
 def test_refresh_open_renews_every_open_slot_in_one_go_and_never_revives_a_released_one(shared_slots):
     user_id, client = shared_slots
-    key = stream_slots._key(user_id)
-    kept, gone = stream_slots.acquire(user_id), stream_slots.acquire(user_id)
+    key = slots._key(user_id)
+    kept, gone = slots.acquire(user_id), slots.acquire(user_id)
     gone.release()
     soon = time.time() + 1
     client.zadd(key, {kept.member: soon})  # about to lapse: a busy stream never sent a keep-alive
 
-    assert stream_slots.refresh_open() >= 1
+    assert slots.refresh_open() >= 1
     score = client.zscore(key, kept.member)
-    assert score is not None and score > time.time() + stream_slots.slot_ttl() - 5
+    assert score is not None and score > time.time() + slots.slot_ttl() - 5
     assert client.zscore(key, gone.member) is None
     kept.release()
-    assert kept not in stream_slots._open and gone not in stream_slots._open
+    assert kept not in slots._open and gone not in slots._open
 
 
 def test_a_slot_lapsed_elsewhere_is_not_brought_back(shared_slots):
     user_id, client = shared_slots
-    slot = stream_slots.acquire(user_id)
-    client.zrem(stream_slots._key(user_id), slot.member)  # expired and swept by another process
-    stream_slots.refresh_open()
-    assert client.zscore(stream_slots._key(user_id), slot.member) is None
+    slot = slots.acquire(user_id)
+    client.zrem(slots._key(user_id), slot.member)  # expired and swept by another process
+    slots.refresh_open()
+    assert client.zscore(slots._key(user_id), slot.member) is None
     slot.release()
 
 
 def test_the_hub_renews_the_slots_while_it_has_streams_and_stops_after_the_last(monkeypatch):
     calls: list[float] = []
-    monkeypatch.setattr(stream_slots, "refresh_interval", lambda: 0.02)
-    monkeypatch.setattr(stream_slots, "refresh_open", lambda: calls.append(time.monotonic()) or 0)
-    monkeypatch.setattr(live, "in_background", lambda fn, *args: fn(*args))
+    monkeypatch.setattr(slots, "refresh_interval", lambda: 0.02)
+    monkeypatch.setattr(slots, "refresh_open", lambda: calls.append(time.monotonic()) or 0)
+    monkeypatch.setattr(live_hub, "in_background", lambda fn, *args: fn(*args))
 
     async def quiet(self):  # no listener: this test is about the renewal clock
         await asyncio.Event().wait()
 
-    monkeypatch.setattr(live.Hub, "_listen", quiet)
+    monkeypatch.setattr(live_hub.Hub, "_listen", quiet)
 
     async def run():
-        hub = live.Hub(asyncio.get_running_loop())
+        hub = live_hub.Hub(asyncio.get_running_loop())
         ev = hub.subscribe("user:1")
         await asyncio.sleep(0.15)
         assert len(calls) >= 3, "renewed on its own clock, events or not"

@@ -15,7 +15,7 @@ import tokenize
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("games", "api", "accounts", "events", "config", "heartbeats", "ops")
+PACKAGES = ("games", "api", "accounts", "events", "config", "heartbeats", "ops", "telemetry")
 SKIP = {"migrations", "tests", "__pycache__"}
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)

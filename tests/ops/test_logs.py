@@ -10,8 +10,8 @@ import logging
 
 import pytest
 
-from config.logs import formatter, redact
 from events.models import StoredEvent
+from telemetry.logs import formatter, redact
 from tests.conftest import register
 
 from .helpers import play_to_the_end

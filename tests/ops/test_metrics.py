@@ -173,8 +173,8 @@ def test_a_loopback_proxy_does_not_make_remote_clients_local(db, settings):
 
 # ---- several processes ---------------------------------------------------------------------
 
-_INC = "from config import metrics; metrics.commands.labels('toy-auction', 'accepted').inc({n})"
-_RENDER = "from config import metrics; print(metrics.render()[0].decode())"
+_INC = "from telemetry import metrics; metrics.commands.labels('toy-auction', 'accepted').inc({n})"
+_RENDER = "from telemetry import metrics; print(metrics.render()[0].decode())"
 
 
 def test_counts_from_several_processes_add_up(tmp_path):

@@ -140,7 +140,7 @@ def test_grafana_dashboard_queries_only_exported_metrics():
         re.sub(r"_(bucket|sum|count)$", "", m) for e in exprs for m in re.findall(r"\bsengoku_[a-z_]+", e)
     }
     assert used == EXPORTED, used ^ EXPORTED
-    from config import metrics
+    from telemetry import metrics
 
     defined = {m._name for m in vars(metrics).values() if hasattr(m, "_name") and hasattr(m, "_type")}
     db = {

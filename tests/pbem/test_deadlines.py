@@ -160,7 +160,7 @@ def test_crash_between_claim_and_apply_leaves_nothing_and_retries_once(api, cloc
 def test_a_redelivered_sweep_task_has_no_double_effect(api, clock, host, player):
     """acks_late: a worker killed after the commit but before the ack gets the
     same message again; running the task twice changes nothing the second time."""
-    from games.tasks_pbem import sweep as sweep_task
+    from games.tasks import sweep as sweep_task
 
     g = start_game(api, host, [player], TC)
     clock.shift(61)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from events.store import NewEvent
-from games import tasks, tasks_pbem
+from games import tasks
 from games.models import Game, Seat
 from games.services import deadlines, dispatch
 from games.services.commit import append_core
@@ -48,7 +48,7 @@ def broker(settings, monkeypatch):
             if name == dispatch.AFTER_EVENTS:
                 return name, tasks.after_events_task(*args)
             if name == FIRE:
-                return name, tasks_pbem.fire()
+                return name, tasks.fire()
             raise AssertionError(f"unexpected task {name}")
 
     b = Broker()

@@ -230,7 +230,7 @@ def test_the_celery_task_retries_a_failing_webhook(api, clock, host, player, rec
     """The worker path: `deliver` raises Celery's retry with the backoff
     countdown (executed at once here: eager mode)."""
     from games.services import notify
-    from games.tasks_pbem import deliver
+    from games.tasks import deliver
 
     set_hook(api, player, "http://127.0.0.1:9/nothing-listens-here")
     monkeypatch.setattr(notify, "enqueue", lambda nid, attempt: None)  # queue nothing at start

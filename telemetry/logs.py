@@ -115,7 +115,7 @@ def build(fmt: str, level: str) -> dict:
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "formatters": {"structured": {"()": "config.logs.formatter", "fmt": fmt}},
+        "formatters": {"structured": {"()": "telemetry.logs.formatter", "fmt": fmt}},
         "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "structured"}},
         "root": {"handlers": ["console"], "level": level},
         "loggers": {

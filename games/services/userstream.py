@@ -8,10 +8,8 @@ in-process condition otherwise, and polls the database as a fallback.
 
 from __future__ import annotations
 
-from events import feed
 from events.prepared import Prepared
 from games.models import Notification
-from games.services.notify import user_channel
 
 # compiled once (events/prepared.py): a user stream reads on every notice it is woken for
 _after = Prepared(
@@ -22,6 +20,7 @@ _after = Prepared(
 
 
 def notices_after(user_id: int, after: int, limit: int = 200):
+    """The user's stream notices after id `after`, oldest first (at most `limit`)."""
     if limit == 200:
         return _after(user_id, after, Notification.Channel.STREAM.value)
     return list(
@@ -31,18 +30,22 @@ def notices_after(user_id: int, after: int, limit: int = 200):
     )
 
 
-def notice_json(n: Notification) -> dict:
-    return {"id": n.id, "kind": n.kind, "created_at": n.payload.get("created_at"), "payload": n.payload}
+def notice_json(notification: Notification) -> dict:
+    """One notice as the API and the stream show it."""
+    payload = notification.payload
+    return {
+        "id": notification.id,
+        "kind": notification.kind,
+        "created_at": payload.get("created_at"),
+        "payload": payload,
+    }
 
 
 def user_fetch(user):
-    """`fetch(after) -> (items, finished)` for the SSE loops (events.feed, api.live)."""
+    """`fetch(after) -> (items, finished)` for the SSE loops (events.feed, api.live.hub)."""
 
     def fetch(after: int):
-        return [(n.id, n.kind, notice_json(n)) for n in notices_after(user.id, after)], False
+        notices = notices_after(user.id, after)
+        return [(notice.id, notice.kind, notice_json(notice)) for notice in notices], False
 
     return fetch
-
-
-def user_stream(user, after: int, max_seconds: float | None = None, on_tick=None):
-    return feed.sse(user_channel(user.id), after, user_fetch(user), max_seconds, on_tick)

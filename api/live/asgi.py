@@ -3,7 +3,7 @@
 Django's own ASGI handler would run the request's sync parts (the
 request_started signal, sync middleware, a DRF view) in a thread kept for the
 whole request -- for a stream, as long as the client listens. Here the same
-middleware and view run once in the shared pool of api/live.py (so
+middleware and view run once in the shared pool of api/live/hub.py (so
 authentication, throttles, the stream cap, lookups and `{code, detail}` errors
 are exactly those of the WSGI path), the request is marked `sengoku_live`, and
 the async body the view returns is streamed from the event loop. A client that
@@ -21,9 +21,9 @@ from urllib.parse import parse_qs
 from django.core.handlers.asgi import ASGIHandler, ASGIRequest
 from django.core.handlers.base import BaseHandler
 
-from config import metrics
+from telemetry import metrics
 
-from . import live
+from . import hub
 
 _GAME_EVENTS = re.compile(r"^/api/v1/games/[^/]+/events/?$")
 _USER_STREAM = re.compile(r"^/api/v1/accounts/me/stream/?$")
@@ -63,7 +63,7 @@ async def _until_disconnect(receive) -> None:
 async def serve(django_app: ASGIHandler, scope, receive, send) -> None:
     request = ASGIRequest(scope, io.BytesIO(b""))
     request.sengoku_live = True
-    response = await live.db(_get_response, request)
+    response = await hub.db(_get_response, request)
     body = getattr(response, "live_body", None)
     writing = (
         send_live(response, body, send) if body is not None else django_app.send_response(response, send)
@@ -81,7 +81,7 @@ async def serve(django_app: ASGIHandler, scope, receive, send) -> None:
             except (asyncio.CancelledError, Exception):
                 pass
         # request_finished, the response's closers (the slot), the DB connection if obsolete
-        await live.db(response.close)
+        await hub.db(response.close)
 
 
 def _headers(response) -> list[tuple[bytes, bytes]]:

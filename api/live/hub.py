@@ -34,9 +34,9 @@ from events import feed
 from games.models import Game, Notification
 from games.services import stream_reads
 
-from . import stream_slots
-from .live_fanout import MAX_QUEUED, Fanout, Sub
-from .live_writer import EagerWriter
+from . import slots
+from .fanout import MAX_QUEUED, Fanout, Sub
+from .writer import EagerWriter
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +88,7 @@ def in_background(fn, *args) -> None:
 
 class Hub:
     """Pull streams (a user's notices) wait on an `asyncio.Event` each; game streams
-    join their game's `Fanout` (api/live_fanout.py), which reads and presents each
+    join their game's `Fanout` (api/live/fanout.py), which reads and presents each
     announced commit once and pushes the result to them."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop):
@@ -148,12 +148,12 @@ class Hub:
             self.listener = self.renewer = None
 
     async def _renew_slots(self) -> None:
-        """The open streams' slots (api/stream_slots.py), busy or idle, renewed
+        """The open streams' slots (api/live/slots.py), busy or idle, renewed
         together: one pipelined Redis round trip per interval for the whole
         process, not one command per stream at its keep-alive."""
         while True:
-            await asyncio.sleep(stream_slots.refresh_interval())
-            in_background(stream_slots.refresh_open)
+            await asyncio.sleep(slots.refresh_interval())
+            in_background(slots.refresh_open)
 
     def streams(self) -> list[str]:
         return list(self.subs.keys() | self.fanouts.keys())
@@ -330,7 +330,7 @@ async def _fetch(fetch, after: int) -> feed.Batch:
 async def sse_body(stream, after: int, fetch, slot=None, max_seconds: float | None = None):
     """The async twin of events.feed.sse: same frames, same Lifetime, but it
     sleeps on the hub instead of holding a thread, and its fetches run in the
-    shared pool; it yields bytes (api.asgi_streams writes them as they are). Cancelled by the server when the client goes away; the
+    shared pool; it yields bytes (api.live.asgi writes them as they are). Cancelled by the server when the client goes away; the
     finally clause then unsubscribes and frees the account's slot."""
     h = hub()
     stream = str(stream)
@@ -393,7 +393,7 @@ async def push_body(
     """A game stream fed by its game's Fanout: the same frames and Lifetime as
     sse_body, but the stream itself never reads; it writes what the fan-out
     queued for it (bytes, so the ASGI sender writes them as they are). With a
-    `writer` (api.asgi_streams gives it the server's send) the fan-out writes
+    `writer` (api.live.asgi gives it the server's send) the fan-out writes
     most batches itself and this task wakes only for the rest: keep-alives, the
     end, a client too slow to take a batch at once."""
     h = hub()

@@ -13,9 +13,9 @@ import structlog
 from django.db import transaction
 from django.utils import timezone
 
-from config import metrics
+from telemetry import metrics
 
-from .services.errors import Conflict, Invalid, Unprocessable
+from .errors import Conflict, Invalid, Unprocessable
 
 log = structlog.get_logger("sengoku.games")
 
@@ -61,11 +61,13 @@ def _count(ruleset: str, outcome: str, exc, **fields) -> None:
 
 
 def events_committed(game, rows) -> None:
-    ruleset, n = game.ruleset, len(rows)
-    transaction.on_commit(lambda: metrics.events_appended.labels(ruleset).inc(n))
+    """Count a commit's events once its transaction commits."""
+    ruleset, count = game.ruleset, len(rows)
+    transaction.on_commit(lambda: metrics.events_appended.labels(ruleset).inc(count))
 
 
 def deadline_fired(deadline) -> None:
+    """Log a fired deadline; count it and its lateness once the firing commits."""
     due = deadline.due_at
 
     def _count() -> None:

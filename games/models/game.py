@@ -91,10 +91,6 @@ class CommandReceipt(models.Model):
         constraints = [models.UniqueConstraint(fields=["game", "user", "key"], name="receipt_unique")]
 
 
-# Play-by-email tables (deadlines, notifications, webhooks) live in their own module.
-from .models_pbem import *  # noqa: E402,F401,F403
-
-
 class Invitation(models.Model):
     """A host asks an account (typically a bot account) to take a seat in an open
     game; the account sees it in GET /accounts/me/invitations and on its stream,

@@ -32,7 +32,7 @@ from rest_framework.exceptions import Throttled
 
 from games.services.errors import ErrorCode
 
-from . import shared_state
+from .. import shared_state
 
 # Lua: drop expired members, refuse at the cap, else add -- atomically.
 _ACQUIRE = """

@@ -3,8 +3,8 @@
 
 The views run as usual (authentication, throttles, lookups, errors); only the
 body differs by server. Under ASGI (config/asgi.py hands stream requests to
-api.asgi_streams, which marks them `sengoku_live`) the body is the async
-generator of api/live.py, fed by the process's one shared listener; under WSGI
+api.live.asgi, which marks them `sengoku_live`) the body is the async
+generator of api/live/hub.py, fed by the process's one shared listener; under WSGI
 (Django's test client, a gthread server) it is the synchronous loop of
 events/feed.py."""
 
@@ -18,9 +18,9 @@ from games.models import Game
 from games.services import prepared, stream_reads, summaries
 from games.services.present import present_event, viewer_for
 
-from .. import live, stream_slots
-from ..live_writer import EagerWriter
-from .common import int_param
+from ..views.common import int_param
+from . import hub, slots
+from .writer import EagerWriter
 
 
 def wants_stream(request) -> bool:
@@ -37,20 +37,20 @@ def sse_response(request, stream, fetch) -> StreamingHttpResponse:
     last = request.headers.get("Last-Event-ID")
     if last:
         after = int_param(last, 0, "Last-Event-ID", 0)
-    slot = stream_slots.acquire(request.user.id)
+    slot = slots.acquire(request.user.id)
     live_body = live_writer = None
     if getattr(request, "sengoku_live", False):
         # a game stream is pushed to by its game's fan-out, which writes it itself
-        # when it can (api/live_writer.py); a user's notices are pulled
+        # when it can (api/live/writer.py); a user's notices are pulled
         if getattr(fetch, "group_key", None):
             live_writer = EagerWriter()
-            body = live_body = live.push_body(stream, after, fetch, slot=slot, writer=live_writer)
+            body = live_body = hub.push_body(stream, after, fetch, slot=slot, writer=live_writer)
         else:
-            body = live_body = live.sse_body(stream, after, fetch, slot=slot)
+            body = live_body = hub.sse_body(stream, after, fetch, slot=slot)
     else:
         body = feed.sse(stream, after, fetch, on_tick=slot.refresh)
     resp = StreamingHttpResponse(body, content_type="text/event-stream")
-    # api.asgi_streams writes this body itself (Django's per-chunk wrappers cost more than the write)
+    # api.live.asgi writes this body itself (Django's per-chunk wrappers cost more than the write)
     resp.live_body = live_body
     resp.live_writer = live_writer
     # However the response ends (finished, client gone, never started), the slot is freed.
@@ -69,7 +69,7 @@ class EventFetch:
     each batch's `summary` in `lang` as in the paged feed (games/services/summaries.py).
 
     `shared`: a live (ASGI) stream. The process's streams of a game are fed by one
-    fan-out (api/live_fanout.py), which groups them by `group_key(after)` and makes
+    fan-out (api/live/fanout.py), which groups them by `group_key(after)` and makes
     each group's batch once; the rows come from games/services/stream_reads.py,
     read once per announced commit, and a batch is kept there per viewer and
     language. The seats are read once: nobody changes seat during a game, and a

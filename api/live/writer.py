@@ -2,7 +2,7 @@
 
 Each delivery used to go: the fan-out queues the batch on the stream's outbox
 and sets its Event; the stream's task wakes (leaving and re-entering its
-keep-alive timeout), drains the outbox, yields the bytes to api.asgi_streams,
+keep-alive timeout), drains the outbox, yields the bytes to api.live.asgi,
 which `await`s the ASGI server's `send`. Measured on the streams bench, that
 hop cost more of the event loop than the write itself, nine times per command
 (docs/benchmarks.md, "Live streams").

@@ -14,7 +14,7 @@ the state is cached (`fetch.from_memory`, the usual case: no hop to a pool
 thread and back), else in ONE pool call for the groups left
 (games/services/stream_reads.py reads the rows once), and
 writes it to every stream of the group at once when nothing waits before it
-there (api/live_writer.py), else appends it to the stream's outbox, which the
+there (api/live/writer.py), else appends it to the stream's outbox, which the
 stream's own task writes.
 
 Order and completeness: a stream's position (`Sub.after`) moves only when a batch
@@ -37,13 +37,13 @@ from typing import Any
 from events import feed
 from games.services import stream_reads
 
-from .live_writer import EagerWriter
+from .writer import EagerWriter
 
 log = logging.getLogger(__name__)
 
 MAX_QUEUED = 8  # batches waiting for a slow client before the stream is left to catch up alone
 
-Runner = Callable[..., Awaitable[Any]]  # api.live.db: sync work in the shared pool
+Runner = Callable[..., Awaitable[Any]]  # api.live.hub.db: sync work in the shared pool
 
 
 class Sub:
@@ -166,7 +166,7 @@ class Fanout:
             if sub in self.subs and sub.after == after:  # still here, and not moved meanwhile
                 sub.after = last
                 writer = sub.writer
-                # straight to the client when nothing waits before it (api/live_writer.py)
+                # straight to the client when nothing waits before it (api/live/writer.py)
                 if eager and writer is not None and not sub.out and writer.write_now(got.data, now):
                     continue
                 sub.give(got)
