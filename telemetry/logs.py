@@ -2,7 +2,7 @@
 goes through structlog's ProcessorFormatter and carries `timestamp`, `level`,
 `logger` and `event`, plus whatever is bound in the current context:
 `request_id` (config/observability.py), `game_id`, `seat` and `command_type`
-(games/observe.py), `task` and `task_id` in Celery tasks.
+(games/services/observe.py), `task` and `task_id` in Celery tasks.
 
 LOG_FORMAT=json   one JSON object per line (the compose default)
 LOG_FORMAT=console  aligned key=value text for a terminal (the `make run` default)

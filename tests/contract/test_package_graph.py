@@ -6,13 +6,15 @@ alike (import-linter sees both too, but only per contract; this sees the
 whole house at once). A package is a top-level app (`api`, `config`, ...) or,
 under `games`, its first sub-package or module (`games.services`,
 `games.rules`, ...). The graph must have no strongly connected component of
-more than one package, and no arrow may point from a lower floor to a higher
-one in FLOORS, the order docs/architecture.md ("Layers") documents.
+more than one package, and every arrow must point to a lower floor: the floors
+are the layers contract's in pyproject.toml, the order docs/architecture.md
+("Layers") draws, so the two checks read one list.
 """
 
 from __future__ import annotations
 
 import ast
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,32 +22,19 @@ ROOT = Path(__file__).resolve().parents[2]
 TOP = ("accounts", "api", "config", "events", "games", "heartbeats", "ops", "telemetry", "web")
 SKIP = {"migrations", "tests", "__pycache__"}
 
-# Floors from the top: a package may import its own floor's neighbours only where
-# the pair is listed in PEERS, and any package on a floor below its own.
-FLOORS: tuple[tuple[str, ...], ...] = (
-    ("config",),  # settings and wiring: ASGI routing, Celery app, middleware list
-    ("api", "web", "games.tasks", "ops", "games.management"),  # requests, pages, tasks, operations
-    ("games.services",),  # what the platform does
-    ("games.bots", "games.board", "games.pbem", "games.core_events", "games.verify", "heartbeats"),
-    ("games.models", "games.apps", "games"),  # the game tables (Django app)
-    ("events",),  # the event store
-    ("games.rules",),  # the pure engines
-    ("accounts",),  # users and profiles
-    ("telemetry",),  # metrics and logging helpers: imports no other first-party package
-)
-# Same-floor arrows that are allowed (a peer uses the other's public helpers).
-PEERS = {
-    ("ops", "api"),  # ops' health collectors read api.views.meta's checks
-    ("games.management", "games.tasks"),
-    ("games.verify", "games.core_events"),  # the verifier reads the platform's event types
-    ("games.pbem", "games.core_events"),
-    ("games.board", "games.bots"),
-}
+
+def floors() -> list[set[str]]:
+    """The layers of pyproject's layers contract, top first: the one written order."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    (layers,) = [contract["layers"] for contract in config["contracts"] if contract["type"] == "layers"]
+    return [{name.strip() for name in layer.split("|")} for layer in layers]
 
 
 def package_of(module: str) -> str | None:
+    """The package a module belongs to; None outside the first-party tree (and for
+    `games` itself, the container of the games packages)."""
     parts = module.split(".")
-    if parts[0] not in TOP:
+    if parts[0] not in TOP or module == "games":
         return None
     if parts[0] == "games" and len(parts) > 1:
         return f"games.{parts[1]}"
@@ -93,22 +82,18 @@ def absolute(node: ast.ImportFrom, module: str, is_package: bool) -> str:
 
 
 def package_graph() -> dict[str, dict[str, set[str]]]:
-    """{package: {imported package: {importing module, ...}}}."""
+    """{package: {imported package: {"importing module -> imported package", ...}}}."""
     graph: dict[str, dict[str, set[str]]] = {}
     for path in python_files():
         source = package_of(module_name(path))
-        assert source is not None
-        graph.setdefault(source, {})
-        for target_module in imported_modules(path):
-            target = package_of(target_module)
-            # `from games import x` yields both "games" and "games.x": keep the precise one.
-            if target is None or target == source or target_module == "games":
-                continue
-            if target == "games" and target_module.count(".") == 1:
-                target = target_module
-            graph[source].setdefault(target, set()).add(f"{module_name(path)} -> {target_module}")
+        if source is None:  # games/__init__.py: the container, not a package of its own
+            continue
+        targets = graph.setdefault(source, {})
+        for target in filter(None, map(package_of, imported_modules(path))):
+            if target != source:
+                targets.setdefault(target, set()).add(f"{module_name(path)} -> {target}")
     for targets in list(graph.values()):
-        for target in list(targets):
+        for target in targets:
             graph.setdefault(target, {})
     return graph
 
@@ -144,16 +129,19 @@ def circles(graph: dict[str, dict[str, set[str]]]) -> list[list[str]]:
     return found
 
 
-def floor_of(package: str) -> int:
-    for number, floor in enumerate(FLOORS):
+def floor_of(package: str, layers: list[set[str]]) -> int:
+    for number, floor in enumerate(layers):
         if package in floor:
             return number
-    raise AssertionError(f"{package} is on no floor: add it to FLOORS (and docs/architecture.md)")
+    raise AssertionError(
+        f"{package} is on no floor: add it to pyproject's layers contract and docs/architecture.md"
+    )
 
 
 def test_every_package_has_a_floor() -> None:
+    layers = floors()
     for package in package_graph():
-        floor_of(package)
+        floor_of(package, layers)
 
 
 def test_no_package_circle() -> None:
@@ -176,11 +164,10 @@ def test_no_package_circle() -> None:
 
 
 def test_no_arrow_runs_back_up() -> None:
-    upward = []
+    layers, upward = floors(), []
     for source, targets in sorted(package_graph().items()):
         for target, edges in sorted(targets.items()):
-            below_or_peer = floor_of(target) > floor_of(source) or (source, target) in PEERS
-            if not below_or_peer:
+            if floor_of(target, layers) <= floor_of(source, layers):
                 upward.extend(sorted(edges))
     assert not upward, "arrows against the floors (docs/architecture.md, Layers):\n" + "\n".join(upward)
 
