@@ -107,6 +107,15 @@ def _union(members: dict[str, str], prop: str) -> dict:
     }
 
 
+def _ruleset_first(properties: dict[str, Any], ruleset_id: str) -> dict[str, Any]:
+    """The properties with `ruleset` first, pinned to this ruleset's id: the union's
+    discriminator. (The serializer's own `ruleset`, a plain string, used to win
+    here, and a generated client then read an Imjin view as the first branch that
+    parsed: Rising Sun's.)"""
+    pinned = {**properties.get("ruleset", {}), "type": "string", "enum": [ruleset_id]}
+    return {"ruleset": pinned, **{name: p for name, p in properties.items() if name != "ruleset"}}
+
+
 def typed_components(result: dict, generator, request, public) -> dict:
     comps = result["components"]["schemas"]
     base_event = comps["Event"]
@@ -129,7 +138,7 @@ def typed_components(result: dict, generator, request, public) -> dict:
             **_oas30(schemas.load(rid, "view")),
         }
         view = copy.deepcopy(comps["View"])
-        view["properties"] = {"ruleset": {"type": "string", "enum": [rid]}, **view["properties"]}
+        view["properties"] = _ruleset_first(view["properties"], rid)
         view["required"] = sorted({"ruleset", *view.get("required", [])})
         view["properties"]["state"] = {**ref(f"{prefix}SeatView"), "nullable": True}
         view["properties"]["seats"] = {
@@ -141,7 +150,7 @@ def typed_components(result: dict, generator, request, public) -> dict:
         comps[f"{prefix}View"] = view
         views[rid] = f"{prefix}View"
         legal = copy.deepcopy(comps["LegalCommands"])
-        legal["properties"] = {"ruleset": {"type": "string", "enum": [rid]}, **legal["properties"]}
+        legal["properties"] = _ruleset_first(legal["properties"], rid)
         legal["required"] = sorted({"ruleset", *legal.get("required", [])})
         legal["properties"]["commands"] = {"type": "array", "items": ref(f"{prefix}Command")}
         legal["properties"]["samples"] = {"type": "array", "items": ref(f"{prefix}Command")}

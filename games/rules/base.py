@@ -121,7 +121,7 @@ class Rng:
     x % n (rejection sampling: no modulo bias). ``shuffle`` is Fisher-Yates from
     the last index down: for i = len-1 .. 1, j = randbelow(i+1), swap(i, j).
     An outside program re-derives every outcome from the revealed seed with
-    exactly these steps (see ``games/verify.py``).
+    exactly these steps (see ``games/verify/replay.py``).
     """
 
     def __init__(self, seed: str, seq: int, purpose: str):

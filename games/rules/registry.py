@@ -1,13 +1,19 @@
-"""The rulesets this server plays. Engines are imported lazily by dotted path so a
-broken or slow engine does not slow down unrelated imports."""
+"""The rulesets this server plays, and the engine that plays a given game.
+
+Engines are imported lazily by dotted path so a broken or slow engine does not
+slow down unrelated imports. `engine_for` picks the engine of a game's rules
+version and `rules_upcasters` its event upcasters: both are pure, so the
+services and the standalone verifier (games.verify) look engines up the same
+way, from the engines' own floor."""
 
 from __future__ import annotations
 
 import importlib
 import logging
+from collections.abc import Callable, Mapping
 from functools import cache
 
-from .base import Ruleset
+from .base import JSON, Ruleset
 
 log = logging.getLogger(__name__)
 
@@ -63,3 +69,20 @@ def get(ruleset_id: str) -> Ruleset | None:
     except Exception:  # noqa: BLE001 - any failure to load means "not available here"
         log.exception("ruleset %s failed to load", ruleset_id)
         return None
+
+
+def engine_for(rules: Ruleset, rules_version: object) -> Ruleset:
+    """The engine that plays games started under `rules_version`: a ruleset that
+    changed behaviour keeps the old one reachable through `for_rules_version(v)`.
+    Used by the services (the game's engine) and the verifier (the export's)."""
+    pick = getattr(rules, "for_rules_version", None)
+    if pick is not None and isinstance(rules_version, int):
+        chosen: Ruleset = pick(rules_version)
+        return chosen
+    return rules
+
+
+def rules_upcasters(rules: Ruleset) -> Mapping[tuple[str, int], Callable[[dict[str, JSON]], dict[str, JSON]]]:
+    """The ruleset's `upcasters` (a member of games.rules.base.Ruleset): what turns
+    a stored engine event of an older payload version into the current one."""
+    return rules.upcasters

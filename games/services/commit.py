@@ -137,9 +137,7 @@ def append_core(game: Game, events: list[store.NewEvent]) -> list:
     return commit(
         game,
         events,
-        lambda rows: fold_rows(
-            rules_for(game), rows, load_state(game, upto=old), lambda v: load_state(game, upto=v)
-        ),
+        lambda rows: fold_rows(rules_for(game), rows, load_state(game, upto=old), game),
     )
 
 

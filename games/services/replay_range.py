@@ -68,7 +68,7 @@ def _page(game: Game, viewer, a: int, end: int) -> dict:
     for row in store.load(game.id, after=a, upto=end):
         # One row at a time (a version is one event); a takeback puts the state
         # back to the version before the undone batch (services/state.py).
-        state = fold_rows(rules, [row], state, lambda v: load_state(game, upto=v))
+        state = fold_rows(rules, [row], state, game)
         cur = _view_body(game, state, viewer, row.seq)
         out["patches"].append({"version": row.seq, "patch": diff(prev, cur)})
         prev = cur

@@ -1,13 +1,19 @@
-"""Loading a game's engine state: latest snapshot + the events after it, folded.
+"""A game's engine state: its engine, its latest snapshot + the events after it, folded.
 
-States are immutable by contract (evolve never mutates), so a small in-process
-LRU of (game, version) -> state is safe and makes reads O(1) for hot games.
+`rules_for` is the game's engine (games.rules.registry.engine_for: the rules
+version it started under); `load_state` folds the stored rows after the newest
+cached state or snapshot with `fold_rows`, the fold the verifier uses too
+(games/rules/replay.py, takebacks included). States are immutable by contract
+(evolve never mutates), so a small in-process LRU of (game, version) -> state is
+safe and makes reads O(1) for hot games; snapshots are written every
+SNAPSHOT_EVERY events under `snapshot_key`.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
@@ -17,11 +23,13 @@ from events.codec import upcast
 from events.models import StoredEvent
 from games.rules import registry
 from games.rules.base import Event, Ruleset
-from games.verify import engine_for, rules_upcasters
+from games.rules.replay import Fold, Step
 
 from ..core_events import TakebackAccepted, is_core, read_row
 from ..models import Game
 from .errors import ErrorCode, ServiceError
+
+Row = StoredEvent | store.Recorded  # a stored event, read back or just appended
 
 _CACHE: OrderedDict[tuple[str, int], Any] = OrderedDict()
 _CACHE_SIZE = 512
@@ -31,7 +39,7 @@ _LOCK = threading.Lock()
 def rules_for(game: Game) -> Ruleset:
     """The engine that plays `game`: the rules it started under, so a game that
     spans a deploy keeps its rules (a ruleset keeps older versions reachable
-    through `for_rules_version`; games.verify.engine_for)."""
+    through `for_rules_version`; games.rules.registry.engine_for)."""
     rules = registry.get(game.ruleset)
     if rules is None:
         raise ServiceError(
@@ -39,7 +47,7 @@ def rules_for(game: Game) -> Ruleset:
             code=ErrorCode.UNKNOWN_RULESET,
             status=409,
         )
-    return engine_for(rules, game.rules_version)
+    return registry.engine_for(rules, game.rules_version)
 
 
 def snapshot_key(game: Game) -> int:
@@ -51,14 +59,14 @@ def snapshot_key(game: Game) -> int:
     return int(game.rules_version) * 1000 + schema
 
 
-def to_engine_event(row: StoredEvent, rules: Ruleset) -> Event:
+def to_engine_event(row: Row, rules: Ruleset) -> Event:
     """A stored engine event as the engine reads it: upcast with the ruleset's upcasters."""
-    version, payload = upcast(row.type, row.version, row.payload, rules_upcasters(rules))
+    version, payload = upcast(row.type, row.version, row.payload, registry.rules_upcasters(rules))
     vis = None if row.visible_to is None else tuple(row.visible_to)
     return Event(row.type, payload, version, vis)
 
 
-def _cache_get(game_id, version):
+def _cache_get(game_id: object, version: int) -> tuple[bool, Any]:
     with _LOCK:
         key = (str(game_id), version)
         if key in _CACHE:
@@ -67,7 +75,7 @@ def _cache_get(game_id, version):
     return False, None
 
 
-def _cached_before(game_id, version: int) -> tuple[int, Any] | None:
+def _cached_before(game_id: object, version: int) -> tuple[int, Any] | None:
     """(version, state) of the newest cached state of the game a little before
     `version`, or None.
     Another web process committed the versions since (each process has its own
@@ -75,19 +83,20 @@ def _cached_before(game_id, version: int) -> tuple[int, Any] | None:
     SNAPSHOT_EVERY of them."""
     key = str(game_id)
     with _LOCK:
-        for v in range(version - 1, max(0, version - settings.SENGOKU["SNAPSHOT_EVERY"]) - 1, -1):
-            if (key, v) in _CACHE:
-                return v, _CACHE[(key, v)]
+        oldest = max(0, version - settings.SENGOKU["SNAPSHOT_EVERY"])
+        for earlier in range(version - 1, oldest - 1, -1):
+            if (key, earlier) in _CACHE:
+                return earlier, _CACHE[(key, earlier)]
     return None
 
 
-def is_cached(game_id, version: int) -> bool:
+def is_cached(game_id: object, version: int) -> bool:
     """Whether the state of `game_id` at `version` is in this process's cache."""
     with _LOCK:
         return (str(game_id), version) in _CACHE
 
 
-def cache_put(game_id, version: int, state: Any) -> None:
+def cache_put(game_id: object, version: int, state: Any) -> None:
     """Remember the state of `game_id` at `version` (least recently used entries go first)."""
     with _LOCK:
         _CACHE[(str(game_id), version)] = state
@@ -102,23 +111,31 @@ def clear_cache() -> None:
         _CACHE.clear()
 
 
-def fold_rows(rules: Ruleset, rows, state=None, state_at=None):
-    """Fold stored rows. A `core.TakebackAccepted` (games/services/undo.py) puts the
-    state back to what it was before the undone batch: remembered when that batch
-    was folded here, else asked of `state_at(version)` (a snapshot sat inside it)."""
-    s = rules.initial_state() if state is None else state
-    before = None  # (first seq, state before) of the latest command's batch
+def step_of(row: Row, rules: Ruleset) -> Step:
+    """A stored row as the fold (games/rules/replay.py) reads it."""
+    taken = read_row(row) if row.type == TakebackAccepted.TYPE else None
+    if isinstance(taken, TakebackAccepted):
+        return Step(row.seq, undoes_from=taken.undo_from_seq)
+    return Step(
+        row.seq,
+        event=None if is_core(row.type) else to_engine_event(row, rules),
+        starts_batch=bool(row.cause and "command" in row.cause),
+    )
+
+
+def fold_rows(rules: Ruleset, rows: Iterable[Row], state: Any = None, game: Game | None = None) -> Any:
+    """Fold stored rows onto `state` (None: the engine's initial state). A
+    `core.TakebackAccepted` (games/services/undo.py) puts the state back to what
+    it was before the undone batch: remembered when that batch was folded here,
+    else the state of `game` at the version before it (a snapshot sat inside it)."""
+    fold = Fold.start(rules, state)
     for row in rows:
-        if row.type == TakebackAccepted.TYPE:
-            frm = read_row(row).undo_from_seq
-            s = before[1] if before is not None and before[0] == frm else state_at(frm - 1)
-            before = None
-            continue
-        if row.cause and "command" in row.cause:
-            before = (row.seq, s)
-        if not is_core(row.type):
-            s = rules.evolve(s, to_engine_event(row, rules))
-    return s
+        needed = fold.step(step_of(row, rules))
+        if needed is not None:
+            if game is None:
+                raise ValueError(f"a takeback of seq {needed + 1}, a batch not folded here, needs the game")
+            fold.state = load_state(game, upto=needed)
+    return fold.state
 
 
 def load_state(game: Game, upto: int | None = None, use_snapshots: bool = True) -> Any:
@@ -135,7 +152,7 @@ def load_state(game: Game, upto: int | None = None, use_snapshots: bool = True) 
         if snap is not None:
             base_version, state = snap
     rows = store.load(game.id, after=base_version, upto=target)
-    state = fold_rows(rules, rows, state, lambda v: load_state(game, upto=v, use_snapshots=use_snapshots))
+    state = fold_rows(rules, rows, state, game)
     cache_put(game.id, target, state)
     return state
 

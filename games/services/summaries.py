@@ -63,7 +63,7 @@ def annotate(
     prev = starts[0]
     for i in starts:
         if i > prev:
-            state = fold_rows(rules, every[prev:i], state, lambda v: load_state(game, upto=v))
+            state = fold_rows(rules, every[prev:i], state, game)
             prev = i
         end = next((j for j in range(i + 1, len(every)) if starts_batch(every[j])), len(every))
         visible = [j for j in range(i, end) if can_see(every[j], viewer)]

@@ -1,0 +1,53 @@
+"""The standalone verifier: audit an exported game without Django or a database.
+
+    python -m games.verify GAME.jsonl [--ruleset-module tests.support.toy:RULES] [--json]
+
+One module per check, each reported separately (docs/audit.md has the exact rules):
+chain (links and hashes), commitments (seed, commitments of secret choices, salts),
+replay (re-decide every recorded command with the revealed seed); run.verify runs
+them all into a report.Report, cli is the command line. It imports only the
+standard library, ``games.rules``, ``games.core_events`` and ``events.codec``,
+never Django (its own import-linter contract), so anyone can run it on an export.
+The names below are what the services, the management commands and the tests use.
+"""
+
+from events.codec import platform_salt
+from games.rules.base import sha256_hex
+from games.rules.registry import engine_for, rules_upcasters
+
+from .chain import check_chain
+from .cli import main, register_module
+from .commitments import check_commitments, check_salts, check_seed
+from .reading import ABORTED, FINISHED, SEED, STARTED, is_redacted, load_jsonl, parse_lines, read_core
+from .replay import FACTIONS_PURPOSE, expected_factions, replay
+from .report import Problem, Report, VerifyError, format_report
+from .run import verify
+
+__all__ = [
+    "ABORTED",
+    "FACTIONS_PURPOSE",
+    "FINISHED",
+    "SEED",
+    "STARTED",
+    "Problem",
+    "Report",
+    "VerifyError",
+    "check_chain",
+    "check_commitments",
+    "check_salts",
+    "check_seed",
+    "engine_for",
+    "expected_factions",
+    "format_report",
+    "is_redacted",
+    "load_jsonl",
+    "main",
+    "parse_lines",
+    "platform_salt",
+    "read_core",
+    "register_module",
+    "replay",
+    "rules_upcasters",
+    "sha256_hex",
+    "verify",
+]
