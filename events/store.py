@@ -1,14 +1,14 @@
 """The event store: append with an expected version, load, snapshots.
 
-    append(stream, expected_version, [NewEvent(...)...]) -> [StoredEvent...]
+    write(Batch.after(stream, expected_version, [NewEvent(...)...])) -> [Recorded...]
 
-raises `VersionConflict(current)` when the stream is not at `expected_version`
-(the unique (stream, seq) key is the optimistic lock, so two writers that both
-read version N cannot both write N+1), and `UnsaltedPrivateEvent` (writing
-nothing) when an event private to some seats has no valid `payload.salt` or
-repeats a salt of its batch: this is the one place every event passes through,
-so no ruleset and no platform service can forget the rule (docs/audit.md). Call it inside ``transaction.atomic()``
-together with whatever else must commit with the events.
+A `Batch` is one unit of work: the events, the owning row's new fields, rows
+to insert with them (an Idempotency-Key's receipt) and a snapshot. The store
+hashes the events when the batch is made, then `write` checks the expected
+version (the unique (stream, seq) key is the optimistic lock: `VersionConflict`),
+chooses the pipelining and sends everything in one transaction. A private
+event without a valid `payload.salt` is refused before anything is written
+(`UnsaltedPrivateEvent`, docs/audit.md): every event passes through here.
 """
 
 from __future__ import annotations
@@ -18,13 +18,15 @@ import json
 import pickle
 import time
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 import psycopg
-from django.db import IntegrityError, connections, router, transaction
+from django.db import IntegrityError, connections, models, router, transaction
+from django.db.models.constants import OnConflict
+from django.db.models.sql import InsertQuery
 from django.utils import timezone
 from psycopg.errors import UniqueViolation
 from psycopg.pq import TransactionStatus
@@ -89,61 +91,171 @@ class Recorded:
 Statement = tuple[str, Sequence[Any]]  # SQL with %s placeholders, and its parameters
 
 
+@dataclass(frozen=True)
+class RowUpdate:
+    """The owning row's new fields (the game row: version, chain head, status...):
+    `instance.save(update_fields=fields)`, sent as one statement after the INSERT."""
+
+    instance: models.Model
+    fields: Sequence[str]
+
+
+@dataclass(frozen=True)
+class SnapshotOf:
+    """The folded state after the batch, stored under `rules_version` (a cache)."""
+
+    rules_version: int
+    state: Any
+
+
+@dataclass
+class Batch:
+    """One unit of work on a stream, filled by its caller and written by `write`
+    in one transaction: the events (hashed when the batch is made, so the caller
+    can build what depends on them as plain values), the owning row's update, new
+    rows to insert (a receipt), a snapshot, and whether nothing follows it in the
+    caller's transaction (`last_write`: the COMMIT may ride in the pipeline)."""
+
+    stream: uuid.UUID
+    expected_version: int
+    rows: list[Recorded]
+    texts: list[tuple[str, str | None, str | None, str | None]] = field(repr=False)
+    update: RowUpdate | None = None
+    inserts: list[models.Model] = field(default_factory=list)
+    snapshot: SnapshotOf | None = None
+    last_write: bool = False
+
+    @classmethod
+    def after(
+        cls,
+        stream: uuid.UUID,
+        expected_version: int,
+        events: Iterable[NewEvent],
+        prev_hash: str | None = None,
+    ) -> Batch:
+        """The events hashed onto the stream after `expected_version`. `prev_hash`
+        is the hash of the event at `expected_version` when the caller knows it
+        (the game row keeps the chain head under its lock), saving a query; the
+        unique (stream, seq) key still refuses a stale writer at `write`. Raises
+        `UnsaltedPrivateEvent` (nothing written) and, when it reads the head,
+        `VersionConflict`."""
+        events = list(events)
+        check_salts(expected_version, events)
+        if prev_hash is None or (expected_version == 0) != (prev_hash == GENESIS_HASH):
+            version, prev = head(stream)
+            if version != expected_version:
+                raise VersionConflict(version)
+        else:
+            prev = prev_hash
+        now = timezone.now()
+        rows: list[Recorded] = []
+        texts: list[tuple[str, str | None, str | None, str | None]] = []
+        for seq, event in enumerate(events, start=expected_version + 1):
+            payload = dict(event.payload)
+            payload_text = canonical_json(payload)
+            digest = sha256_hex(prev + chain_body(seq, event.type, event.version, payload_text))
+            visible = None if event.visible_to is None else sorted(event.visible_to)
+            rows.append(
+                Recorded(
+                    stream,
+                    seq,
+                    event.type,
+                    event.version,
+                    payload,
+                    event.actor,
+                    event.cause,
+                    visible,
+                    now,
+                    prev,
+                    digest,
+                )
+            )
+            texts.append((payload_text, _json(event.actor), _json(event.cause), _json(visible)))
+            prev = digest
+        return cls(stream, expected_version, rows, texts)
+
+    @property
+    def version(self) -> int:
+        """The stream's version once the batch is written."""
+        return self.rows[-1].seq if self.rows else self.expected_version
+
+    @property
+    def head(self) -> str:
+        """The chain head once the batch is written (the last event's hash)."""
+        return self.rows[-1].hash
+
+
+def write(batch: Batch) -> list[Recorded]:
+    """Write `batch` inside the caller's transaction: one multi-row INSERT of the
+    events, then the row update, the inserts and the snapshot, in one pipeline
+    (one round trip) on PostgreSQL. A conflict (another writer took the seqs)
+    raises `VersionConflict` and PostgreSQL skips the rest of the pipeline; the
+    caller's transaction rolls back (no savepoint: on PostgreSQL that would cost
+    two more round trips).
+
+    With `batch.last_write` and the caller's ``transaction.atomic()`` the
+    outermost block (no savepoint, no test case's wrapper), the COMMIT rides in
+    the same pipeline on PostgreSQL: Django's own commit at the block's exit then
+    finds nothing to do and runs the on-commit hooks as usual. Elsewhere
+    (SQLite, a nested block) it changes nothing. Nothing may write after it in
+    the block: a later statement would open a second transaction."""
+    if not batch.rows:
+        return []
+    statements: list[Statement] = []
+    if batch.update is not None:
+        statements.append(update_statement(batch.update.instance, batch.update.fields))
+    statements += [insert_statement(row) for row in batch.inserts]
+    if batch.snapshot is not None:
+        snapshot = Snapshot(
+            stream=batch.stream,
+            version=batch.version,
+            rules_version=batch.snapshot.rules_version,
+            state=pickle.dumps(batch.snapshot.state, protocol=pickle.HIGHEST_PROTOCOL),
+        )
+        # another process may have written the same snapshot: it is the same state
+        statements.append(insert_statement(snapshot, ignore_conflicts=True))
+    _insert(batch.rows, batch.texts, statements, batch.last_write)
+    return batch.rows
+
+
 def append(
     stream: uuid.UUID,
     expected_version: int,
     events: Iterable[NewEvent],
     prev_hash: str | None = None,
-    then: Callable[[list[Recorded]], Sequence[Statement]] | None = None,
     commit: bool = False,
 ) -> list[Recorded]:
-    """Append after `expected_version`. `prev_hash` is the hash of the event at
-    `expected_version` when the caller already knows it (the game row keeps the
-    chain head under its lock), saving a query; the unique (stream, seq) key
-    still refuses a stale writer. Must run inside the caller's transaction: a
-    conflict raises and the caller's transaction rolls back (no savepoint — on
-    PostgreSQL that would cost two more round trips per append).
+    """Append events alone: a batch with nothing else in it (`commit`: its
+    `last_write`). Must run inside the caller's transaction, like `write`."""
+    batch = Batch.after(stream, expected_version, events, prev_hash)
+    batch.last_write = commit
+    return write(batch)
 
-    Everything is computed before the database is touched (hashes, JSON text,
-    the row tuples); then one multi-row INSERT is the only statement. The salt
-    rule is checked first: a refused batch writes nothing.
 
-    `then(rows)` gives statements of the caller's to run right after the INSERT,
-    in the same round trip on PostgreSQL (the game service moves its row's
-    version and chain head there: they depend on the rows' hashes). A conflict
-    stops them: PostgreSQL skips the rest of a pipeline after an error.
+def update_statement(instance: models.Model, fields: Sequence[str]) -> Statement:
+    """`instance.save(update_fields=fields)` as one statement, without the ORM's
+    per-save machinery (for models without save signals or a save() of their own)."""
+    model = type(instance)
+    connection = connections[router.db_for_write(model)]
+    quote, meta = connection.ops.quote_name, model._meta
+    columns = [meta.get_field(name) for name in fields]
+    sets = ", ".join(f"{quote(column.column)} = %s" for column in columns)
+    params = [column.get_db_prep_save(getattr(instance, column.attname), connection) for column in columns]
+    params.append(meta.pk.get_db_prep_value(instance.pk, connection))
+    return f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s", params
 
-    `commit=True` says this append (with `then`'s statements) is the last write
-    of the caller's transaction: on PostgreSQL, when the caller's
-    ``transaction.atomic()`` is the outermost block (no savepoint, no test
-    case's wrapper), the COMMIT rides in the same pipeline, so BEGIN, the INSERT
-    and COMMIT cost one round trip instead of two; Django's own commit at the
-    block's exit then finds nothing to do and runs the on-commit hooks as
-    usual. Elsewhere (SQLite, a nested block) it changes nothing. Nothing may
-    write after it in the block: a later statement would open a second
-    transaction."""
-    events = list(events)
-    check_salts(expected_version, events)
-    if prev_hash is None or (expected_version == 0) != (prev_hash == GENESIS_HASH):
-        version, prev = head(stream)
-        if version != expected_version:
-            raise VersionConflict(version)
-    else:
-        prev = prev_hash
-    now = timezone.now()
-    rows: list[Recorded] = []
-    texts: list[tuple[str, str | None, str | None, str | None]] = []
-    for seq, e in enumerate(events, start=expected_version + 1):
-        payload = dict(e.payload)
-        payload_text = canonical_json(payload)
-        h = sha256_hex(prev + chain_body(seq, e.type, e.version, payload_text))
-        vis = None if e.visible_to is None else sorted(e.visible_to)
-        rows.append(Recorded(stream, seq, e.type, e.version, payload, e.actor, e.cause, vis, now, prev, h))
-        texts.append((payload_text, _json(e.actor), _json(e.cause), _json(vis)))
-        prev = h
-    if rows:
-        _insert(rows, texts, then(rows) if then is not None else (), commit)
-    return rows
+
+def insert_statement(instance: models.Model, ignore_conflicts: bool = False) -> Statement:
+    """`instance.save()` of a new row as one statement (Django's own INSERT
+    compiler: defaults, auto_now_add and JSON adaptation as the ORM would), to
+    send in a pipeline with other statements instead of a round trip of its own."""
+    model = type(instance)
+    meta = model._meta
+    fields = [column for column in meta.local_concrete_fields if column is not meta.auto_field]
+    query = InsertQuery(model, on_conflict=OnConflict.IGNORE if ignore_conflicts else None)
+    query.insert_values(fields, [instance])
+    [(sql, params)] = query.get_compiler(using=router.db_for_write(model)).as_sql()
+    return sql, params
 
 
 def check_salts(expected_version: int, events: list[NewEvent]) -> None:

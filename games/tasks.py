@@ -1,7 +1,7 @@
 """Celery tasks of the games app: thin wrappers that call services.
 
 `games.after_events` is one game's coalesced background work (deadline rows,
-notifications, one bot move): services/hooks.py queues it by name, at most one
+notifications, one bot move): services/commit.py queues it by name, at most one
 per game at a time, and services/background.py does the work.
 `games.deadlines.fire` (every DEADLINE_FIRE_SECONDS, settings
 CELERY_BEAT_SCHEDULE) only fires due deadlines, so a busy sweep never delays a

@@ -41,7 +41,7 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    # When this game's background task was queued and not yet started (services/hooks.py):
+    # When this game's background task was queued and not yet started (services/commit.py):
     # at most one waits in the queue per game.
     work_queued_at = models.DateTimeField(null=True, blank=True)
 

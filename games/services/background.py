@@ -3,7 +3,7 @@ engine's pending decisions, notifications go out, and a bot (or zombie seat)
 whose turn it is plays one move.
 
 Fairness (docs/architecture.md, "Background work"): the worker gets at most
-one task per game at a time (services/hooks.py coalesces), each task does a
+one task per game at a time (services/commit.py coalesces), each task does a
 bounded amount of work — one bot move, then the move's own commit queues the
 next run after BOT_MOVE_SECONDS — so a bot-vs-bot game cannot hold a worker
 for a whole game, and the deadline sweep (its own beat entry) waits behind at
@@ -25,7 +25,7 @@ from django.db import transaction
 from games import bots
 
 from ..models import Game
-from . import deadlines, hooks, notify
+from . import commit, deadlines, notify
 from .play import apply
 from .state import load_state, rules_for
 
@@ -54,11 +54,11 @@ def after_events(
         return 0  # the bot loop running in this thread continues by itself
     if not bot_pending(game_id):
         return 0
-    inline = hooks.bots_inline() if bots_here is None else bots_here
+    inline = commit.bots_inline() if bots_here is None else bots_here
     if inline:
         return play_bots(game_id)
-    if bots_here is None and hooks.hooks_inline():
-        hooks.request_work(game_id, bot_delay)  # inline hooks hand the bot's move to the worker
+    if bots_here is None and commit.hooks_inline():
+        commit.request_work(game_id, bot_delay)  # inline hooks hand the bot's move to the worker
         return 0
     return int(play_one_bot_move(game_id))
 

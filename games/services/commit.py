@@ -1,114 +1,92 @@
-"""The commit step every write after start shares: append the events (expected
-version = the locked game row's), move the row's version and chain head,
-snapshot on the boundary, and register the after-commit hooks.
+"""The commit step every write shares, and what follows it. One
+`events.store.Batch` per write holds the events, the game row's new version and
+chain head (and other changed fields), the snapshot when one is due and what
+the caller adds (a command's receipt); the store writes it in one transaction.
+`play.apply`, `append_core` (messages, misses, pauses, takebacks) and the start
+of a game all end here, so row, snapshot and background work cannot drift apart.
 
-`play.apply` (a decided command) and `append_core` (platform events: messages,
-misses, pauses, takebacks…) both end here, so the row, the snapshot and the
-background work can never drift apart between the two."""
+After the commit (`transaction.on_commit`, so a rolled-back write leaves
+nothing behind, not even a cached state): the state is cached, live readers
+woken, and the game's background work queued, coalesced to one task per game
+through `Game.work_queued_at` (docs/architecture.md, "Background work")."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from dataclasses import replace
+from datetime import timedelta
 from typing import Any
 
-from django.db import connections, models, router
-from django.db.models.sql import InsertQuery
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
 
-from events import store
+from events import feed, store
 from events.codec import platform_salt
+from games import observe
 
 from ..core_events import CoreEvent
 from ..models import Game
-from . import hooks
+from . import dispatch
 from .errors import Conflict, EngineError, ErrorCode
-from .state import fold_rows, load_state, maybe_snapshot, rules_for, snapshot_due
+from .state import cache_put, fold_rows, load_state, rules_for, snapshot_due, snapshot_key
 
 log = logging.getLogger(__name__)
 
 
-def commit(
-    game: Game,
-    events: list[store.NewEvent],
-    fold: Callable[[list], Any],
-    last_write: bool = False,
-    more: Callable[[list], list[store.Statement]] | None = None,
-    **changes,
-) -> list:
-    """Append `events` after `game.version` (game locked, inside the caller's
-    transaction). `fold(rows)` gives the engine state after them; `changes`
-    are further fields of the game row saved with the new version.
-
-    `last_write`: the caller writes nothing after this in its transaction, so
-    the COMMIT may ride with the INSERT (store.append's `commit`) — unless a
-    snapshot is due, which is written after the append. `more(rows)`: the
-    caller's own statements to send in the same pipeline, after the game row's
-    (an Idempotency-Key's receipt), made once the rows and the game's new
-    fields are known."""
-    old = game.version
-    fields = ["version", "chain_head", *changes]
-    queue = hooks.claim_work(game)
-    if queue:
-        fields.append("work_queued_at")
-
-    def move_row(rows: list[store.Recorded]) -> list[store.Statement]:
-        """The row's new version and chain head, sent with the events' INSERT."""
-        game.version, game.chain_head = rows[-1].seq, rows[-1].hash
-        for name, value in changes.items():
-            setattr(game, name, value)
-        return [row_update(game, fields), *(more(rows) if more is not None else ())]
-
+def batch_of(game: Game, events: list[store.NewEvent]) -> store.Batch:
+    """`events` hashed onto the game's chain after its version (game locked): the
+    store's batch, for the caller to fill and `commit`. An event that breaks the
+    salt rule is an engine (or platform) bug: EngineError, nothing written."""
     try:
-        rows = store.append(
-            game.id,
-            old,
-            events,
-            prev_hash=game.chain_head or None,
-            then=move_row,
-            commit=last_write and not snapshot_due(old, old + len(events)),
-        )
+        return store.Batch.after(game.id, game.version, events, prev_hash=game.chain_head or None)
     except store.VersionConflict as exc:
-        raise Conflict(
-            f"the game moved on to version {exc.current}",
-            code=ErrorCode.VERSION_CONFLICT,
-            current_version=exc.current,
-        ) from exc
+        raise _conflict(exc) from exc
     except store.UnsaltedPrivateEvent as exc:  # an engine broke the salt rule (docs/audit.md)
         log.error("engine_error: game %s (%s): %s", game.id, game.ruleset, exc)
         raise EngineError(
             f"the rules engine produced an unsalted private event ({exc.type}); "
             f"nothing was written and the failure was logged"
         ) from exc
-    state = fold(rows)
-    maybe_snapshot(game, old, game.version, state)
-    hooks.after_commit(game, state, rows, queue)
+
+
+def commit(
+    game: Game, batch: store.Batch, state: Any, last_write: bool = False, **changes: Any
+) -> list[store.Recorded]:
+    """Write `batch` (game locked, inside the caller's transaction) with the game
+    row's new version and chain head, the further `changes` of the row, and a
+    snapshot of `state` (the engine state after the batch) when this write
+    crosses a multiple of SNAPSHOT_EVERY.
+
+    `last_write`: the caller writes nothing after this in its transaction, so
+    the store may send the COMMIT with the batch (one round trip)."""
+    old = game.version
+    fields = ["version", "chain_head", *changes]
+    queue = claim_work(game)
+    if queue:
+        fields.append("work_queued_at")
+    game.version, game.chain_head = batch.version, batch.head
+    for name, value in changes.items():
+        setattr(game, name, value)
+    batch.update = store.RowUpdate(game, fields)
+    if snapshot_due(old, game.version):
+        batch.snapshot = store.SnapshotOf(snapshot_key(game), state)
+    batch.last_write = last_write
+    try:
+        rows = store.write(batch)
+    except store.VersionConflict as exc:
+        raise _conflict(exc) from exc
+    after_commit(game, state, rows, queue)
     return rows
 
 
-def row_update(game: Game, fields: list[str]) -> store.Statement:
-    """`game.save(update_fields=fields)` as one statement, without the ORM's
-    per-save machinery (Game has no save signals and no save() of its own)."""
-    connection = connections[router.db_for_write(Game)]
-    quote, meta = connection.ops.quote_name, Game._meta
-    columns = [meta.get_field(name) for name in fields]
-    sets = ", ".join(f"{quote(column.column)} = %s" for column in columns)
-    params = [column.get_db_prep_save(getattr(game, column.attname), connection) for column in columns]
-    params.append(meta.pk.get_db_prep_value(game.pk, connection))
-    return f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s", params
-
-
-def row_insert(obj: models.Model) -> store.Statement:
-    """`obj.save()` of a new row as one statement (Django's own INSERT compiler:
-    defaults, auto_now_add and JSON adaptation as the ORM would), to send in a
-    pipeline with other statements instead of a round trip of its own."""
-    using = router.db_for_write(type(obj))
-    meta = obj._meta
-    fields = [f for f in meta.local_concrete_fields if f is not meta.auto_field]
-    query = InsertQuery(type(obj))
-    query.insert_values(fields, [obj])
-    [(sql, params)] = query.get_compiler(using=using).as_sql()
-    return sql, params
+def _conflict(exc: store.VersionConflict) -> Conflict:
+    return Conflict(
+        f"the game moved on to version {exc.current}",
+        code=ErrorCode.VERSION_CONFLICT,
+        current_version=exc.current,
+    )
 
 
 def new_event(
@@ -125,23 +103,90 @@ def new_event(
     )
 
 
-def append_core(game: Game, events: list[store.NewEvent]) -> list:
+def append_core(game: Game, events: list[store.NewEvent]) -> list[store.Recorded]:
     """Append platform events with `game` locked. Most leave the engine state as
     it was; a `core.TakebackAccepted` folds it back (state.fold_rows), so the
     state is folded, not assumed. A private one (press to some seats, a secret
     missed deadline) is salted here with the game's Rng for its seq
     (events.codec.platform_salt), as the store requires of every private event."""
     old = game.version
-    events = [_salted(game, old + i, e) for i, e in enumerate(events, start=1)]
+    batch = batch_of(game, [_salted(game, old + index, event) for index, event in enumerate(events, start=1)])
     # only committed versions are loaded (and cached): `old` and earlier
-    return commit(
-        game,
-        events,
-        lambda rows: fold_rows(rules_for(game), rows, load_state(game, upto=old), game),
-    )
+    state = fold_rows(rules_for(game), batch.rows, load_state(game, upto=old), game)
+    return commit(game, batch, state)
 
 
-def _salted(game: Game, seq: int, e: store.NewEvent) -> store.NewEvent:
-    if e.visible_to is None or "salt" in e.payload:
-        return e
-    return replace(e, payload={**e.payload, "salt": platform_salt(game.seed, seq)})
+def _salted(game: Game, seq: int, event: store.NewEvent) -> store.NewEvent:
+    if event.visible_to is None or "salt" in event.payload:
+        return event
+    return replace(event, payload={**event.payload, "salt": platform_salt(game.seed, seq)})
+
+
+# ---------------------------------------------------------------------------------------------
+# After the commit
+
+# A flag older than this belongs to a task that was lost (broker restart, worker
+# killed before it started): the next commit, or the sweep, queues a new one.
+STALE_QUEUED_SECONDS = 60
+
+
+def hooks_inline() -> bool:
+    """Whether after-commit work runs in the committing process (embedded broker, eager tests)."""
+    return settings.SENGOKU["HOOKS_INLINE"] or settings.CELERY_TASK_ALWAYS_EAGER
+
+
+def bots_inline() -> bool:
+    """Whether bot moves are played in the committing process instead of by a task."""
+    return settings.SENGOKU["BOTS_INLINE"] or settings.CELERY_TASK_ALWAYS_EAGER
+
+
+def bot_interval(actor) -> float:
+    """Seconds before the game's next background run: a bot's own move waits
+    BOT_MOVE_SECONDS, so bots play at a bounded rate per game."""
+    is_bot = isinstance(actor, dict) and ("bot" in actor or "zombie" in actor)
+    return float(settings.SENGOKU.get("BOT_MOVE_SECONDS", 0.25)) if is_bot else 0.0
+
+
+def claim_work(game, now=None) -> bool:
+    """With `game` locked and about to be saved: should this commit queue the
+    game's background task? Sets `work_queued_at` when it should (the caller
+    saves the field with the rest of the row)."""
+    if hooks_inline():
+        return False
+    now = now or timezone.now()
+    queued = game.work_queued_at
+    if queued is not None and queued > now - timedelta(seconds=STALE_QUEUED_SECONDS):
+        return False
+    game.work_queued_at = now
+    return True
+
+
+def after_commit(game, state, rows, queue: bool) -> None:
+    """Register the after-commit steps of a write (`queue`: claim_work said so)."""
+    game_id, version = game.id, rows[-1].seq
+    countdown = bot_interval(rows[0].actor)
+    observe.events_committed(game, rows)  # sengoku_events_appended_total, on commit
+
+    def _run() -> None:
+        cache_put(game_id, version, state)
+        feed.publish(game_id, version, (game.status, rows))
+        if hooks_inline():
+            dispatch.run_here(dispatch.AFTER_EVENTS, str(game_id), version, True, countdown)
+        elif queue:
+            # Deadlines, notifications and bots are the worker's job: the request
+            # answers as soon as its events are committed.
+            dispatch.send(dispatch.AFTER_EVENTS, str(game_id), version, countdown=countdown)
+
+    transaction.on_commit(_run)
+
+
+def request_work(game_id, countdown: float = 0.0) -> bool:
+    """Queue the game's background task from outside a write (the inline path
+    handing bots to the worker, the sweep's repair): the same flag, claimed
+    with a conditional UPDATE since the row is not locked here."""
+    now = timezone.now()
+    stale = now - timedelta(seconds=STALE_QUEUED_SECONDS)
+    free = Game.objects.filter(Q(work_queued_at__isnull=True) | Q(work_queued_at__lt=stale), id=game_id)
+    if not free.update(work_queued_at=now):
+        return False
+    return dispatch.send(dispatch.AFTER_EVENTS, str(game_id), None, countdown=countdown)

@@ -38,7 +38,7 @@ from games import bots
 
 from ..core_events import DeadlineMissed, SeatZombified
 from ..models import Deadline, Game, PbemCursor, Seat, SweeperState
-from . import hooks, notify, observe, play
+from . import commit, notify, observe, play
 from .commit import new_event
 from .errors import ServiceError
 from .present import iso
@@ -283,8 +283,15 @@ def sweep(now=None, limit: int = SWEEP_BATCH) -> dict:
     _thaw_vacations(now)
     reminded = send_reminders(now)
     fired = _fire(now, limit)
-    caught_up = _guarded(catch_up, now)
-    requeued = _guarded(notify.requeue_stale, now)
+    caught_up = requeued = 0
+    try:  # repairs: a failure is logged and the next sweep tries again
+        caught_up = catch_up(now)
+    except Exception:
+        log.exception("catch_up failed")
+    try:
+        requeued = notify.requeue_stale(now)
+    except Exception:
+        log.exception("requeue_stale failed")
     return {
         "outage_seconds": outage,
         "reminded": reminded,
@@ -311,14 +318,6 @@ def _fire(now, limit: int) -> int:
         except Exception:  # one broken game must not stop the others' clocks
             log.exception("firing deadline %s failed", did)
     return fired
-
-
-def _guarded(fn, now) -> int:
-    try:
-        return fn(now)
-    except Exception:
-        log.exception("%s failed", fn.__name__)
-        return 0
 
 
 def outage_guard(now) -> float:
@@ -492,8 +491,8 @@ def catch_up(now, limit: int = 20) -> int:
         n += 1
     # a background task that was queued and lost (its flag is stale): queue it again
     lost = Game.objects.filter(
-        status=Game.Status.RUNNING, work_queued_at__lt=now - timedelta(seconds=hooks.STALE_QUEUED_SECONDS)
+        status=Game.Status.RUNNING, work_queued_at__lt=now - timedelta(seconds=commit.STALE_QUEUED_SECONDS)
     )
     for gid in lost.values_list("id", flat=True)[:limit]:
-        n += hooks.request_work(gid)
+        n += commit.request_work(gid)
     return n

@@ -20,7 +20,7 @@ from games.rules.base import RulesError, rng_factory, sha256_hex
 from ..core_events import GameStarted
 from ..models import Game, Seat
 from . import prepared
-from .commit import commit, new_event
+from .commit import batch_of, commit, new_event
 from .errors import Conflict, EngineError, ErrorCode, Forbidden, Invalid, NotFound, ServiceError
 from .state import fold_rows
 
@@ -358,18 +358,8 @@ def start(game_id, user) -> Game:
         new = [started] + [
             store.NewEvent(e.type, dict(e.payload), e.version, e.visible_to) for e in engine_events
         ]
-        try:
-            commit(
-                game,
-                new,
-                lambda rows: fold_rows(rules, rows),
-                status=Game.Status.RUNNING,
-                started_at=game.started_at or timezone.now(),
-            )
-        except store.UnsaltedPrivateEvent as exc:  # the engine broke the salt rule (docs/audit.md)
-            log.error("engine_error: game %s (%s) setup: %s", game.id, game.ruleset, exc)
-            raise EngineError(
-                f"the rules engine produced an unsalted private event ({exc.type}) at setup; "
-                f"nothing was written and the failure was logged"
-            ) from exc
+        # an unsalted private event is refused here, nothing written (commit.batch_of)
+        batch = batch_of(game, new)
+        state = fold_rows(rules, batch.rows)
+        commit(game, batch, state, status=Game.Status.RUNNING, started_at=game.started_at or timezone.now())
     return game

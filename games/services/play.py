@@ -3,20 +3,22 @@ API, a bot, a missed deadline's default). `apply` is the only writer of game
 events after start, in four steps (the shape of Zulip's actions):
 
     check   guards: running, not paused, the expected version
-    decide  the engine's `decide`, its errors mapped to service errors
-    stamp   who (actor) and why (cause) on the first event; the outcome events
-    commit  append, game row, snapshot, hooks (services/commit.py, shared
-            with `append_core`)
+    decide  the engine's `decide_folded`, its errors mapped to service errors
+    stamp   who (actor) and why (cause) on the first event, the end of the
+            game; the store hashes them into one `events.store.Batch`
+    commit  the batch with the game row, snapshot and receipt, then the hooks
+            (services/commit.py, shared with `append_core`)
 
-`submit` wraps it for a player's request: idempotency, the seat, reclaiming a
-zombie seat. It takes an already validated request (the API's serializer) and
+The engine folds each event once (`decide_folded`); its state is the one cached
+and snapshotted. `submit` wraps `apply` for a player's request: idempotency
+(the receipt rides in the batch), the seat, reclaiming a zombie seat. It
 returns a domain value; the view chooses the HTTP status."""
 
 from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,11 +27,12 @@ from django.utils import timezone
 
 from events import store
 from games.rules.base import BadCommand, IllegalCommand, Ruleset, canonical_json, rng_factory
+from games.rules.kit import Decided
 
-from ..core_events import GameFinished, Result, SeatReclaimed, SeedRevealed, is_core
+from ..core_events import GameFinished, Result, SeatReclaimed, SeedRevealed
 from ..models import CommandReceipt, Game, Seat
 from . import observe, prepared
-from .commit import append_core, commit, new_event, row_insert
+from .commit import append_core, batch_of, commit, new_event
 from .errors import Conflict, EngineError, ErrorCode, Forbidden, Invalid, ServiceError, Unprocessable
 from .lobby import get_game, lock_game
 from .present import Viewer, present_event
@@ -52,6 +55,16 @@ def _body_hash(command: Any, expected_version: Any) -> str:
     return hashlib.sha256(canonical_json({"c": command, "v": expected_version}).encode()).hexdigest()
 
 
+@dataclass(frozen=True)
+class Receipt:
+    """An Idempotency-Key's receipt, written in the command's batch: a twin
+    request finds it and gets the first answer again."""
+
+    user: Any
+    key: str
+    body_hash: str
+
+
 def submit(
     game_id,
     user,
@@ -62,61 +75,49 @@ def submit(
     """A player's command (validated by the caller: an object with a string
     `type`, an integer or no expected version, a key of 1-200 characters)."""
     body_hash = _body_hash(command, expected_version)
-    if idempotency_key:
-        found = _receipt(get_game(game_id, user), user, idempotency_key, body_hash)
+    receipt = Receipt(user, idempotency_key, body_hash) if idempotency_key else None
+    if receipt is not None:
+        found = _receipt(get_game(game_id, user), receipt)
         if found is not None:
             return found
     with transaction.atomic():
         # one round trip: the game under the lock, and its seats (read after the lock)
         game = lock_game(game_id, user, seats="plain")
-        if idempotency_key:  # a concurrent twin may have committed while we waited for the lock
-            found = _receipt(game, user, idempotency_key, body_hash)
+        if receipt is not None:  # a concurrent twin may have committed while we waited for the lock
+            found = _receipt(game, receipt)
             if found is not None:
                 return found
-        seat = next((s for s in prepared.seats(game) if s.user_id == user.id), None)
+        seat = next((held for held in prepared.seats(game) if held.user_id == user.id), None)
         if seat is None:
             raise Forbidden("you have no seat in this game", code=ErrorCode.NOT_SEATED)
-        # Nothing is written after the events unless the seat is reclaimed: then the
-        # COMMIT may ride with the INSERT (one round trip). A receipt rides there too.
-        last_write = not seat.zombie
         actor = {"seat": seat.index, "user": user.username}
-        answer: list[Submitted] = []
-
-        def keep_receipt(rows: list) -> list:
-            """The Idempotency-Key's receipt: its INSERT goes in the events' pipeline."""
-            answer.append(_answer(game, seat, rows))
-            receipt = CommandReceipt(
-                game=game,
-                user=user,
-                key=idempotency_key,
-                body_hash=body_hash,
-                status_code=201,
-                response={"version": answer[0].version, "events": answer[0].events},
-            )
-            return [row_insert(receipt)]
-
-        more = keep_receipt if idempotency_key else None
-        rows = apply(game, seat, command, expected_version, actor=actor, last_write=last_write, more=more)
+        # Nothing is written after the batch unless the seat is reclaimed: then
+        # the COMMIT may ride with it (one round trip).
+        rows = apply(
+            game, seat, command, expected_version, actor, receipt=receipt, last_write=not seat.zombie
+        )
+        answered = game.version  # the command's version: what the receipt holds
         if seat.zombie:  # pbem: the player is back; their own command reclaims the seat from the bot
             reclaim_locked(game, seat, user)
-    return answer[0] if answer else _answer(game, seat, rows)
+    return _answer(game, seat, rows, answered if receipt is not None else game.version)
 
 
-def _answer(game: Game, seat: Seat, rows: list) -> Submitted:
+def _answer(game: Game, seat: Seat, rows: list[store.Recorded], version: int) -> Submitted:
     """What the player is told: the new version and the events as their seat sees them."""
-    viewer = Viewer(frozenset({seat.index}), game.status != "running")
-    return Submitted(game.version, [present_event(r, viewer) for r in rows])
+    viewer = Viewer(frozenset({seat.index}), game.status != Game.Status.RUNNING)
+    return Submitted(version, [present_event(row, viewer) for row in rows])
 
 
-def _receipt(game: Game, user, key: str, body_hash: str) -> Submitted | None:
-    r = CommandReceipt.objects.filter(game=game, user=user, key=key).first()
-    if r is None:
+def _receipt(game: Game, receipt: Receipt) -> Submitted | None:
+    """The first answer to this key, or None; a key reused for another request is refused."""
+    found = CommandReceipt.objects.filter(game=game, user=receipt.user, key=receipt.key).first()
+    if found is None:
         return None
-    if r.body_hash != body_hash:
+    if found.body_hash != receipt.body_hash:
         raise Unprocessable(
             "this Idempotency-Key was used with a different request", code=ErrorCode.IDEMPOTENCY_KEY_REUSED
         )
-    return Submitted(r.response["version"], r.response["events"], replayed=True)
+    return Submitted(found.response["version"], found.response["events"], replayed=True)
 
 
 def reclaim_locked(game: Game, seat: Seat, user) -> None:
@@ -146,29 +147,20 @@ def apply(
     expected_version: int | None,
     actor: dict,
     cause_extra: dict | None = None,
+    receipt: Receipt | None = None,
     last_write: bool = False,
-    more: Callable[[list], list] | None = None,
-) -> list:
-    """Decide and append, inside the caller's transaction with `game` locked.
+) -> list[store.Recorded]:
+    """Decide and write, inside the caller's transaction with `game` locked.
     Raises ServiceError subclasses; nothing is written when it raises.
-    `last_write`: the caller writes nothing after it; `more`: the caller's
-    statements for the same pipeline (commit.commit)."""
+    `receipt`: written in the same batch; `last_write`: the caller writes
+    nothing after it (the COMMIT may ride with the batch)."""
     check(game, expected_version)
     rules = rules_for(game)
-    new, state = decide(game, rules, seat.index, command)
-    events, outcome = stamp(game, rules, state, seat.index, command, new, actor, cause_extra)
-    if outcome is None:
-        return commit(game, events, lambda rows: state, last_write, more)
-    return commit(
-        game,
-        events,
-        lambda rows: state,
-        last_write,
-        more,
-        status=Game.Status.FINISHED,
-        outcome=outcome,
-        finished_at=timezone.now(),
-    )
+    decided = decide(game, rules, seat.index, command)
+    batch, ended = stamp(game, rules, decided, seat.index, command, actor, cause_extra)
+    if receipt is not None:
+        batch.inserts.append(_receipt_row(game, seat, batch, receipt, over=bool(ended)))
+    return commit(game, batch, decided.state, last_write, **ended)
 
 
 def check(game: Game, expected_version: int | None) -> None:
@@ -184,11 +176,12 @@ def check(game: Game, expected_version: int | None) -> None:
         )
 
 
-def decide(game: Game, rules: Ruleset, seat: int, command: Mapping[str, Any]) -> tuple[list, Any]:
-    """(the engine's new events, the state after them)."""
-    state = load_state(game)
+def decide(game: Game, rules: Ruleset, seat: int, command: Mapping[str, Any]) -> Decided[Any]:
+    """The engine's events and the state after them, folded once by the engine."""
     try:
-        new = rules.decide(state, seat, command, rng_factory(game.seed, game.version + 1))
+        decided = rules.decide_folded(
+            load_state(game), seat, command, rng_factory(game.seed, game.version + 1)
+        )
     except BadCommand as exc:  # the engine's code, carried through (400)
         raise Invalid(exc.reason, code=exc.code) from exc
     except IllegalCommand as exc:  # the engine's code, carried through (422)
@@ -206,45 +199,62 @@ def decide(game: Game, rules: Ruleset, seat: int, command: Mapping[str, Any]) ->
             f"the rules engine failed on this command ({type(exc).__name__}); "
             f"nothing was written and the failure was logged"
         ) from exc
-    if not new:
+    if not decided.events:
         raise Unprocessable("this command changes nothing", code=ErrorCode.ILLEGAL_COMMAND)
-    for e in new:
-        if not is_core(e.type):
-            state = rules.evolve(state, e)
-    return new, state
+    return decided
 
 
 def stamp(
     game: Game,
     rules: Ruleset,
-    state: Any,
+    decided: Decided[Any],
     seat: int,
     command: Mapping[str, Any],
-    new: list,
     actor: dict,
     cause_extra: dict | None,
-) -> tuple[list[store.NewEvent], dict | None]:
-    """The events to store: actor and cause on the first, and when the game is
-    over core.GameFinished + core.SeedRevealed. Returns (events, outcome)."""
+) -> tuple[store.Batch, dict[str, Any]]:
+    """The events to store, hashed into the store's batch: actor and cause on
+    the first, and when the game is over core.GameFinished + core.SeedRevealed.
+    Returns (the batch, the game row's further changes: none, or the end)."""
     cause = {"seat": seat, "command": dict(command), **(cause_extra or {})}
     events = [
         store.NewEvent(
-            e.type,
-            dict(e.payload),
-            e.version,
-            e.visible_to,
-            actor=actor if i == 0 else None,
-            cause=cause if i == 0 else None,
+            event.type,
+            dict(event.payload),
+            event.version,
+            event.visible_to,
+            actor=actor if index == 0 else None,
+            cause=cause if index == 0 else None,
         )
-        for i, e in enumerate(new)
+        for index, event in enumerate(decided.events)
     ]
-    outcome = rules.outcome(state)
+    outcome = rules.outcome(decided.state)
     if outcome is None:
-        return events, None
+        return batch_of(game, events), {}
     finished = GameFinished(outcome=Result.of(outcome))
     events.append(new_event(finished))
     events.append(new_event(SeedRevealed(seed=game.seed)))
-    return events, finished.outcome.as_json()
+    ended = {
+        "status": Game.Status.FINISHED,
+        "outcome": finished.outcome.as_json(),
+        "finished_at": timezone.now(),
+    }
+    return batch_of(game, events), ended
+
+
+def _receipt_row(game: Game, seat: Seat, batch: store.Batch, receipt: Receipt, over: bool) -> CommandReceipt:
+    """The receipt's row: the answer the player gets (`_answer`: the version
+    after the batch, the events as the seat sees them)."""
+    viewer = Viewer(frozenset({seat.index}), over)
+    events = [present_event(row, viewer) for row in batch.rows]
+    return CommandReceipt(
+        game=game,
+        user=receipt.user,
+        key=receipt.key,
+        body_hash=receipt.body_hash,
+        status_code=201,
+        response={"version": batch.version, "events": events},
+    )
 
 
 __all__ = ["submit", "apply", "append_core", "reclaim_locked", "Submitted", "ServiceError"]

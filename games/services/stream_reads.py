@@ -23,7 +23,6 @@ import threading
 import time
 import uuid
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from events import store
@@ -126,18 +125,6 @@ class SharedReads:
         """How many times the game was announced as moved (in this process)."""
         with self._lock:
             return self._generation.get(str(game_id), 0)
-
-    def presented(self, game_id: uuid.UUID, key: Callable[[str], tuple]):
-        """What a stream made of the current rows for `key(status)` (see
-        Head.presented), or None: memory only, no lock wait, safe on the event loop."""
-        with self._lock:
-            entry = self._entries.get(str(game_id))
-            generation = self._generation.get(str(game_id), 0)
-        if entry is None or entry.generation != generation:
-            return None
-        if time.monotonic() - entry.read_at >= MAX_AGE_SECONDS:
-            return None
-        return entry.presented.get(key(entry.status))
 
     def peek(self, game_id: uuid.UUID, after: int) -> Head | None:
         """What `read` would return without reading, or None: memory only and no

@@ -1,9 +1,8 @@
-"""A command's COMMIT rides with its INSERT when nothing follows it in the
-transaction (store.append's `commit`), and not when something does: a
-snapshot on the boundary. An Idempotency-Key's receipt rides in the same
-pipeline. Either way the
-events, the game row, the receipt and the snapshot are all there and the
-after-commit work is queued once."""
+"""A command is one batch (events.store.Batch): its COMMIT rides with its
+INSERT when nothing follows it in the transaction (the batch's `last_write`).
+An Idempotency-Key's receipt and a snapshot on the boundary ride in the same
+batch. Either way the events, the game row, the receipt and the snapshot are
+all there and the after-commit work is queued once."""
 
 from __future__ import annotations
 
@@ -19,17 +18,17 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def spied(settings, monkeypatch):
-    """After-commit work goes to the worker (recorded); each append's `commit` is recorded."""
+    """After-commit work goes to the worker (recorded); each batch's `last_write` is recorded."""
     settings.SENGOKU = {**settings.SENGOKU, "HOOKS_INLINE": False, "SNAPSHOT_EVERY": 1000}
     sent, commits = [], []
     monkeypatch.setattr(dispatch, "send", lambda name, *args, countdown=None: sent.append(name) or True)
-    real = store.append
+    real = store.write
 
-    def append(*args, commit=False, **kwargs):
-        commits.append(commit)
-        return real(*args, commit=commit, **kwargs)
+    def write(batch):
+        commits.append(batch.last_write)
+        return real(batch)
 
-    monkeypatch.setattr(store, "append", append)
+    monkeypatch.setattr(store, "write", write)
     return sent, commits
 
 
@@ -80,10 +79,10 @@ def test_which_commands_send_their_commit_with_the_insert(api, host, player, run
     assert again.json() == r.json() and len(commits) == 2  # answered from the receipt, nothing appended
     assert Game.objects.get(id=gid).version == r.json()["version"]
 
-    # a snapshot due on this commit is written after it: the COMMIT waits for it
+    # a snapshot due on this commit rides in the same batch: the COMMIT still goes with it
     settings.SENGOKU = {**settings.SENGOKU, "SNAPSHOT_EVERY": r.json()["version"] + 1}
     r = _next_command(api, gid, people)
-    assert r.status_code == 201 and commits[-1] is False
+    assert r.status_code == 201 and commits[-1] is True
     assert Snapshot.objects.filter(stream=gid, version=r.json()["version"]).exists()
 
     # a stale command commits nothing, with or without the early COMMIT

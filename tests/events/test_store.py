@@ -147,41 +147,52 @@ def test_snapshots_roundtrip_and_pick_latest_below_target():
     assert store.latest_snapshot(s, 2) is None and Snapshot.objects.count() == 2
 
 
-def _snapshot_row(stream, rows) -> list[store.Statement]:
-    """A caller's statement that depends on the rows (as the game row's chain head does)."""
-    table = Snapshot._meta.db_table
-    sql = (
-        f"INSERT INTO {table} (stream, version, rules_version, state, created_at) VALUES (%s, %s, %s, %s, %s)"
-    )
-    field = Snapshot._meta.get_field
-    params = [
-        field("stream").get_db_prep_save(stream, connection),
-        rows[-1].seq,
-        7,
-        b"",
-        field("created_at").get_db_prep_save(rows[-1].recorded_at, connection),
-    ]
-    return [(sql, params)]
+def _batch(stream, expected_version, events, prev_hash=None, last_write=False) -> store.Batch:
+    """A batch with a row of the caller's that depends on the events (as the game
+    row's version and chain head do): a snapshot row at the batch's version."""
+    batch = store.Batch.after(stream, expected_version, events, prev_hash)
+    batch.inserts.append(Snapshot(stream=stream, version=batch.version, rules_version=7, state=b""))
+    batch.last_write = last_write
+    return batch
 
 
-def test_then_statements_run_with_the_insert_and_see_the_rows():
+def test_a_batch_writes_its_rows_update_and_snapshot_with_the_events():
     s = uuid.uuid4()
-    seen = []
-
-    def then(rows):
-        seen.append([(r.seq, r.hash) for r in rows])
-        return _snapshot_row(s, rows)
-
-    rows = store.append(s, 0, [ev(), ev(1)], then=then)
-    assert seen == [[(r.seq, r.hash) for r in rows]]
+    batch = _batch(s, 0, [ev(), ev(1)])
+    assert [row.seq for row in batch.rows] == [1, 2] and batch.version == 2  # hashed before any write
+    assert not StoredEvent.objects.filter(stream=s).exists()
+    assert store.write(batch) == batch.rows
     assert list(Snapshot.objects.filter(stream=s).values_list("version", "rules_version")) == [(2, 7)]
+    assert [(r.seq, r.hash) for r in store.load(s)] == [(r.seq, r.hash) for r in batch.rows]
+
+    row = Snapshot.objects.get(stream=s)
+    row.rules_version = 8
+    later = store.Batch.after(s, 2, [ev(2)], prev_hash=batch.head)
+    later.update = store.RowUpdate(row, ["rules_version"])
+    later.snapshot = store.SnapshotOf(9, {"folded": 3})
+    store.write(later)
+    assert store.latest_snapshot(s, 9) == (3, {"folded": 3})
+    assert Snapshot.objects.get(id=row.id).rules_version == 8
+
+
+def test_a_snapshot_written_twice_is_kept_once():
+    """Another process may have written the same snapshot (it is the same state)."""
+    s = uuid.uuid4()
+    store.save_snapshot(s, 1, 9, {"v": 1})
+    batch = store.Batch.after(s, 0, [ev()])
+    batch.snapshot = store.SnapshotOf(9, {"v": "twin"})
+    store.write(batch)
+    assert store.latest_snapshot(s, 9) == (1, {"v": 1}) and store.head(s)[0] == 1
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_conflict_stops_the_then_statements_with_the_events():
+def test_a_conflict_stops_the_rest_of_the_batch_with_the_events():
     s = uuid.uuid4()
     store.append(s, 0, [ev()])
+    stale = _batch(s, 0, [ev()], prev_hash=GENESIS_HASH)  # a writer that read version 0
     with pytest.raises(store.VersionConflict), transaction.atomic():
-        store.append(s, 0, [ev()], then=lambda rows: _snapshot_row(s, rows))
+        store.write(stale)
+    with pytest.raises(store.VersionConflict):  # one that reads the head is refused before any write
+        store.Batch.after(s, 0, [ev()])
     assert StoredEvent.objects.filter(stream=s).count() == 1
     assert not Snapshot.objects.filter(stream=s).exists()

@@ -1,6 +1,7 @@
-"""`store.append(..., commit=True)`: the append that ends its transaction sends
-the COMMIT with the INSERT (PostgreSQL), and changes nothing where that would
-commit more or less than the caller's block (a savepoint, SQLite)."""
+"""A batch with `last_write` (`store.append(..., commit=True)` for events alone):
+the write that ends its transaction sends the COMMIT with the INSERT
+(PostgreSQL), and changes nothing where that would commit more or less than
+the caller's block (a savepoint, SQLite)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from django.db import connection, transaction
 from psycopg.pq import TransactionStatus
 
 from events import store
+from events.codec import GENESIS_HASH
 from events.models import Snapshot, StoredEvent
-from tests.events.test_store import _snapshot_row
+from tests.events.test_store import _batch
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -41,7 +43,7 @@ def _seen_by_another_connection(stream) -> int:
 @pytest.mark.parametrize("opened_before", [False, True], ids=["append-opens", "already-open"])
 def test_the_append_ends_the_transaction_itself(opened_before):
     """Committed before the block exits (another session sees the rows and the
-    `then` statements), the connection idle; the block's exit then runs the
+    batch's other rows), the connection idle; the block's exit then runs the
     on-commit hooks as usual. Writes made earlier in the block commit with it."""
     _pg_only()
     s, earlier, hooks = uuid.uuid4(), uuid.uuid4(), []
@@ -49,7 +51,7 @@ def test_the_append_ends_the_transaction_itself(opened_before):
         if opened_before:  # as a command does: its game row is locked first
             store.append(earlier, 0, [ev()])
         transaction.on_commit(lambda: hooks.append("ran"))
-        store.append(s, 0, [ev(1), ev(2)], then=lambda rows: _snapshot_row(s, rows), commit=True)
+        store.write(_batch(s, 0, [ev(1), ev(2)], last_write=True))
         assert connection.connection.info.transaction_status == TransactionStatus.IDLE
         assert _seen_by_another_connection(s) == 2
         assert _seen_by_another_connection(earlier) == (1 if opened_before else 0)
@@ -74,7 +76,7 @@ def test_a_conflict_commits_nothing(opened_before):
     with pytest.raises(store.VersionConflict), transaction.atomic():
         if opened_before:
             store.append(earlier, 0, [ev()])
-        store.append(s, 0, [ev()], then=lambda rows: _snapshot_row(s, rows), commit=True)
+        store.write(_batch(s, 0, [ev()], prev_hash=GENESIS_HASH, last_write=True))
     assert StoredEvent.objects.filter(stream=s).count() == 1
     assert not StoredEvent.objects.filter(stream=earlier).exists()
     assert not Snapshot.objects.filter(stream=s).exists()
