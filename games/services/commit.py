@@ -24,11 +24,10 @@ from django.utils import timezone
 
 from events import feed, store
 from events.codec import platform_salt
-from games import observe
 
 from ..core_events import CoreEvent
 from ..models import Game
-from . import dispatch
+from . import dispatch, observe
 from .errors import Conflict, EngineError, ErrorCode
 from .state import cache_put, fold_rows, load_state, rules_for, snapshot_due, snapshot_key
 
