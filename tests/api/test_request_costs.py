@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from knox.models import AuthToken
 
+from events.models import Snapshot
 from games.services import dispatch
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -20,8 +21,9 @@ def queued(settings, monkeypatch):
     return sent
 
 
-def _bid(api, who, gid, amount):
-    return api.as_(who).post(f"/api/v1/games/{gid}/commands", {"command": {"type": "bid", "amount": amount}})
+def _bid(api, who, gid, amount, **extra):
+    body = {"command": {"type": "bid", "amount": amount}}
+    return api.as_(who).post(f"/api/v1/games/{gid}/commands", body, **extra)
 
 
 def test_queries_per_request_on_the_hot_paths(
@@ -42,6 +44,26 @@ def test_queries_per_request_on_the_hot_paths(
     with django_assert_max_num_queries(7):
         assert _bid(api, host, gid, 1).status_code == 201
     assert queued == [dispatch.AFTER_EVENTS]  # the start's task still waits: nothing more queued
+
+
+def test_a_receipt_and_a_snapshot_ride_in_the_commands_batch(
+    api, host, player, running_game, queued, settings, django_assert_max_num_queries
+):
+    """One batch (events.store.Batch) per command: the receipt and a snapshot due
+    on this commit are statements of its pipeline, not writes of their own (the
+    snapshot no longer pays a savepoint and its release)."""
+    gid = running_game["id"]
+    api.as_(host).get(f"/api/v1/games/{gid}/view")  # warms the state cache
+    # token, game, receipt (before the lock), BEGIN, lock, seats, receipt (under the
+    # lock), INSERT events, UPDATE game, INSERT receipt, COMMIT
+    with django_assert_max_num_queries(11):
+        assert _bid(api, host, gid, 1, HTTP_IDEMPOTENCY_KEY="k-costs").status_code == 201
+    version = api.as_(host).get(f"/api/v1/games/{gid}").json()["version"]
+    settings.SENGOKU = {**settings.SENGOKU, "SNAPSHOT_EVERY": version + 1}
+    with django_assert_max_num_queries(8):  # token, BEGIN, lock, seats, INSERT, UPDATE, snapshot, COMMIT
+        r = _bid(api, player, gid, 2)
+    assert r.status_code == 201
+    assert Snapshot.objects.filter(stream=gid, version=r.json()["version"]).exists()
 
 
 def test_a_revoked_token_stops_working_at_once(api, host):
