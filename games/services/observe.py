@@ -1,13 +1,14 @@
 """Metrics and log context for the game services, as one-line calls (so the
-services stay about games): `@observe.command` around `play.apply`,
+services stay about games): `with observe.command(...)` around `play.apply`,
 `events_committed` from the after-commit hook, `deadline_fired` from the
 sweeper, `notification` from delivery. Counting happens on commit where a
 rollback could otherwise count what never happened."""
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Mapping
+import contextlib
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 import structlog
 from django.db import transaction
@@ -20,37 +21,36 @@ from .errors import Conflict, Invalid, Unprocessable
 log = structlog.get_logger("sengoku.games")
 
 
-def command(apply):
-    """Wrap `apply(game, seat, command, ...)`: bind game id, seat and command
-    type for every log line inside; count the outcome per ruleset."""
+@contextlib.contextmanager
+def command(game: Any, seat: Any, command: Mapping[str, Any] | Any) -> Iterator[None]:
+    """Around one `play.apply`: bind game id, seat and command type for every log
+    line inside, and count a refusal per ruleset (`accepted` counts the success)."""
+    ctype = command.get("type") if isinstance(command, Mapping) else None
+    ctx = {
+        "game_id": str(game.id),
+        "seat": getattr(seat, "index", None),
+        "command_type": str(ctype)[:80] if ctype is not None else None,
+    }
+    with structlog.contextvars.bound_contextvars(**ctx):
+        try:
+            yield
+        except Conflict as exc:
+            _count(game.ruleset, "conflict", exc)
+            raise
+        except (Invalid, Unprocessable) as exc:
+            _count(game.ruleset, "illegal", exc)
+            raise
 
-    @functools.wraps(apply)
-    def wrapper(game, seat, command, *args, **kwargs):
-        ctype = command.get("type") if isinstance(command, Mapping) else None
-        ctx = {
-            "game_id": str(game.id),
-            "seat": getattr(seat, "index", None),
-            "command_type": str(ctype)[:80] if ctype is not None else None,
-        }
-        with structlog.contextvars.bound_contextvars(**ctx):
-            try:
-                rows = apply(game, seat, command, *args, **kwargs)
-            except Conflict as exc:
-                _count(game.ruleset, "conflict", exc)
-                raise
-            except (Invalid, Unprocessable) as exc:
-                _count(game.ruleset, "illegal", exc)
-                raise
-            _count(
-                game.ruleset,
-                "accepted",
-                None,
-                version=rows[-1].seq if rows else None,
-                events=[r.type for r in rows],
-            )
-            return rows
 
-    return wrapper
+def accepted(game: Any, rows: Sequence[Any]) -> None:
+    """Count an accepted command (inside `command`, so the log line carries its context)."""
+    _count(
+        game.ruleset,
+        "accepted",
+        None,
+        version=rows[-1].seq if rows else None,
+        events=[row.type for row in rows],
+    )
 
 
 def _count(ruleset: str, outcome: str, exc, **fields) -> None:

@@ -139,7 +139,6 @@ def reclaim_locked(game: Game, seat: Seat, user) -> None:
 # apply = check, decide, stamp, commit
 
 
-@observe.command  # metrics + log context (games/observe.py)
 def apply(
     game: Game,
     seat: Seat,
@@ -154,13 +153,16 @@ def apply(
     Raises ServiceError subclasses; nothing is written when it raises.
     `receipt`: written in the same batch; `last_write`: the caller writes
     nothing after it (the COMMIT may ride with the batch)."""
-    check(game, expected_version)
-    rules = rules_for(game)
-    decided = decide(game, rules, seat.index, command)
-    batch, ended = stamp(game, rules, decided, seat.index, command, actor, cause_extra)
-    if receipt is not None:
-        batch.inserts.append(_receipt_row(game, seat, batch, receipt, over=bool(ended)))
-    return commit(game, batch, decided.state, last_write, **ended)
+    with observe.command(game, seat, command):  # metrics + log context
+        check(game, expected_version)
+        rules = rules_for(game)
+        decided = decide(game, rules, seat.index, command)
+        batch, ended = stamp(game, rules, decided, seat.index, command, actor, cause_extra)
+        if receipt is not None:
+            batch.inserts.append(_receipt_row(game, seat, batch, receipt, over=bool(ended)))
+        rows = commit(game, batch, decided.state, last_write, **ended)
+        observe.accepted(game, rows)
+        return rows
 
 
 def check(game: Game, expected_version: int | None) -> None:
