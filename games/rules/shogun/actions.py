@@ -30,7 +30,7 @@ from .tower_secret import publish
 
 def actor(s: State) -> tuple[int, str, str] | None:
     """(seat, action, sub-step) of the player who must decide now, else None."""
-    if s["phase"] != "actions":
+    if state.phase_of(s) != "actions":
         return None
     r = state.round_of(s)
     cur = r["cur"]

@@ -10,12 +10,12 @@ from games.rules.base import IllegalCommand
 
 from . import events as ev
 from .context import Ctx
-from .state import State, round_of
+from .state import State, phase_of, round_of
 
 
 def chooser(s: State) -> int | None:
     q = round_of(s)["queue"]
-    return q[0] if s["phase"] == "special" and q else None
+    return q[0] if phase_of(s) == "special" and q else None
 
 
 def free_slots(s: State) -> list[int]:

@@ -81,7 +81,7 @@ def auto_convert(ctx: Ctx) -> bool:
 
 def current(s: State) -> int | None:
     q = state.round_of(s)["court_queue"]
-    return q[0] if s["phase"] == "favour" and q else None
+    return q[0] if state.phase_of(s) == "favour" and q else None
 
 
 def affordable(s: State, seat: int) -> list[list[int]]:

@@ -17,7 +17,7 @@ from games.rules.base import IllegalCommand, Rng
 from . import data
 from . import events as ev
 from .context import Ctx
-from .state import State, draft_of
+from .state import State, draft_of, frame_of
 
 DISPLAY = data.SETUP["draft_display"]
 
@@ -63,7 +63,7 @@ def auto(ctx: Ctx) -> bool:
 
 
 def legal(s: State, seat: int) -> list[dict[str, Any]]:
-    if s["phase"] != "draft" or not draft_of(s)["offered"] or drafter(s) != seat:
+    if frame_of(s, "draft") is None or not draft_of(s)["offered"] or drafter(s) != seat:
         return []
     d = draft_of(s)
     sizes = sorted(set(d["villages"][seat]), reverse=True)
@@ -73,7 +73,7 @@ def legal(s: State, seat: int) -> list[dict[str, Any]]:
 
 def decide(ctx: Ctx, seat: int, cmd: dict[str, Any]) -> None:
     s = ctx.state
-    if s["phase"] != "draft" or drafter(s) != seat:
+    if frame_of(s, "draft") is None or drafter(s) != seat:
         raise IllegalCommand("it is not your turn to draft a province")
     d = draft_of(s)
     if cmd["village"] not in d["villages"][seat]:

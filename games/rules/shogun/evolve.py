@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from games.rules.base import Event
-from games.rules.kit import Evolver
+from games.rules.kit import Evolver, position
 
 from . import data
 from . import events as ev
@@ -23,10 +23,13 @@ from .state import (
     State,
     Tower,
     draft_of,
+    enter,
+    phase_of,
     plans_of,
     raw,
     raw_province,
     round_of,
+    samurai_pending,
     winter_of,
 )
 
@@ -71,7 +74,7 @@ def _started(s: State, p: Payload) -> None:
     raw(s).clear()
     s.update(
         {
-            "phase": "setup",
+            "position": [position.frame("setup")],
             "opts": dict(p["opts"]),
             "n": n,
             "colours": list(p["colours"]),
@@ -103,9 +106,6 @@ def _started(s: State, p: Payload) -> None:
             "favour_pool": list(data.FAVOUR_IDS),
             "round": None,
             "plans": None,
-            "draft": None,
-            "samurai_pending": [],
-            "winter": None,
             "last_battle": None,
             "famine": [],
             "last_scoring": None,
@@ -129,10 +129,9 @@ def _year(s: State, p: Payload) -> None:
     s["past_events"] = s.get("past_events", []) + list(p["events"])
     s["used_events"] = []
     s["season"] = 0
-    s["winter"] = None
     for pl in s["players"]:
         pl["rice"] = 0  # rice is reset each year [sbw][imr]
-    s["phase"] = "season_start"
+    enter(s, "season_start")
 
 
 @evolves(ev.PROVINCES_DEALT, mutates=("provinces",))
@@ -193,11 +192,10 @@ def _draft_began(s: State, p: Payload) -> None:
     }
     for c in p["display"]:
         _take_from_deck(d, c)
-    s["draft"] = d
-    s["phase"] = "draft"
+    enter(s, "draft", **d)
 
 
-@evolves(ev.DRAFT_DISPLAY_RECYCLED, mutates=("draft",))
+@evolves(ev.DRAFT_DISPLAY_RECYCLED, mutates=(position.POSITION,))
 def _recycled(s: State, p: Payload) -> None:
     d = draft_of(s)
     d["bottom"].extend(p["recycled"])
@@ -206,7 +204,7 @@ def _recycled(s: State, p: Payload) -> None:
         _take_from_deck(d, c)
 
 
-@evolves(ev.DRAFT_TURN_BEGAN, mutates=("draft",))
+@evolves(ev.DRAFT_TURN_BEGAN, mutates=(position.POSITION,))
 def _draft_turn(s: State, p: Payload) -> None:
     d = draft_of(s)
     d["last_offer"][p["seat"]] = sorted(p["display"])
@@ -216,7 +214,7 @@ def _draft_turn(s: State, p: Payload) -> None:
 @evolves(
     ev.PROVINCE_DRAFTED,
     mutates=(
-        "draft",
+        position.POSITION,
         "provinces",
     ),
 )
@@ -235,8 +233,7 @@ def _drafted(s: State, p: Payload) -> None:
     d["turn"] += 1
     d["offered"] = False
     if not any(d["villages"]):
-        s["draft"] = None
-        s["phase"] = "season_start"
+        enter(s, "season_start")
 
 
 # --- season -----------------------------------------------------------------------------
@@ -279,8 +276,10 @@ def _season(s: State, p: Payload) -> None:
         s["players"][seat]["samurai"] = card
         if data.SAMURAI[card - 1]:
             pending.append(seat)
-    s["samurai_pending"] = pending
-    s["phase"] = "samurai" if pending else "plan"
+    if pending:
+        enter(s, "samurai", seats=pending)
+    else:
+        enter(s, "plan")
 
 
 @evolves(
@@ -288,7 +287,7 @@ def _season(s: State, p: Payload) -> None:
     mutates=(
         "players",
         "tower",
-        "samurai_pending",
+        position.POSITION,
     ),
 )
 def _samurai(s: State, p: Payload) -> None:
@@ -302,9 +301,10 @@ def _samurai(s: State, p: Payload) -> None:
         pl["vp"] += amount
     elif bonus == "tray":
         s["tower"]["tray"].extend([p["seat"]] * amount)
-    s["samurai_pending"].remove(p["seat"])
-    if not s["samurai_pending"]:
-        s["phase"] = "plan"
+    waiting = samurai_pending(s)
+    waiting.remove(p["seat"])
+    if not waiting:
+        enter(s, "plan")
 
 
 @evolves(
@@ -342,7 +342,7 @@ def _bids(s: State, p: Payload) -> None:
     for seat, paid in enumerate(p["paid"]):
         s["players"][seat]["money"] -= paid
     r["queue"] = list(p["order"])
-    s["phase"] = "special"
+    enter(s, "special")
 
 
 @evolves(
@@ -360,7 +360,7 @@ def _special(s: State, p: Payload) -> None:
     r["queue"].remove(seat)
     if not r["queue"]:
         r["order"] = sorted(range(s["n"]), key=lambda x: r["chosen"][x] or 0)
-        s["phase"] = "court" if s["opts"]["tennos_court"] else "actions"
+        enter(s, "court" if s["opts"]["tennos_court"] else "actions")
 
 
 # --- Tenno's Court ----------------------------------------------------------------------
@@ -394,7 +394,7 @@ def _converted(s: State, p: Payload) -> None:
 @evolves(ev.COURT_RANKED, mutates=("round",))
 def _ranked(s: State, p: Payload) -> None:
     round_of(s)["court_queue"] = list(p["queue"])
-    s["phase"] = "favour"
+    enter(s, "favour")
 
 
 def _to_hall(s: State, seat: int) -> None:
@@ -482,14 +482,14 @@ def _court_ended(s: State, p: Payload) -> None:
         pl["vestibule"] += pl["hall"]
         pl["hall"] = 0
     round_of(s)["favours"] = []
-    s["phase"] = "actions"
+    enter(s, "actions")
 
 
 # --- actions ----------------------------------------------------------------------------
 
 
 def _sub(s: State, value: str) -> None:
-    if s["phase"] == "actions":
+    if phase_of(s) == "actions":
         round_of(s)["cur"]["sub"] = value
 
 
@@ -584,7 +584,7 @@ def _moved(s: State, p: Payload) -> None:
         "provinces",
         "tiles",
         "round",
-        "winter",
+        position.POSITION,
     ),
 )
 def _battle(s: State, p: Payload) -> None:
@@ -636,10 +636,10 @@ def _season_ended(s: State, p: Payload) -> None:
     round_of(s)["cur"] = {"i": 10, "j": 0, "sub": None}
     if s["season"] == 2:
         s["season"] = 3
-        s["phase"] = "winter"
+        enter(s, "winter")
     else:
         s["season"] += 1
-        s["phase"] = "season_start"
+        enter(s, "season_start")
 
 
 # --- winter -----------------------------------------------------------------------------
@@ -650,14 +650,14 @@ def _rice_lost(s: State, p: Payload) -> None:
     s["famine"] = []
     for seat, loss in enumerate(p["losses"]):
         s["players"][seat]["rice"] -= loss
-    s["winter"] = {"queue": list(p["starving"]), "seat": None, "left": [], "extra": 0}
+    enter(s, "winter", queue=list(p["starving"]), seat=None, left=[], extra=0)
 
 
 @evolves(
     ev.FAMINE_STRUCK,
     mutates=(
         "famine",
-        "winter",
+        position.POSITION,
     ),
 )
 def _famine(s: State, p: Payload) -> None:
@@ -682,5 +682,5 @@ def _cleared(s: State, p: Payload) -> None:
 
 @evolves(ev.GAME_ENDED)
 def _ended(s: State, p: Payload) -> None:
-    s["phase"] = "over"
+    position.clear(raw(s))
     s["result"] = {"winners": list(p["winners"]), "scores": list(p["scores"])}

@@ -17,7 +17,7 @@ from games.rules.kit import Command, Decision, decision_of
 from . import actions, bidding, court, data, draft, planning, samurai, winter
 from . import events as ev
 from .context import Ctx
-from .state import State, draft_of, owned, region_of, round_of
+from .state import State, draft_of, owned, phase_of, region_of, round_of, samurai_pending
 
 # ---------------------------------------------------------------------------
 # The decision table: phase -> Decision. The kit's four roles take, here:
@@ -58,7 +58,7 @@ def _pass(s: State, seat: int, version: int) -> Command:
 def _listed_default(s: State, seat: int, version: int) -> Command | None:
     """Decline when the rules allow it; a forced execution moves within the seat's own
     provinces rather than into a battle; otherwise the first listed command."""
-    listed = DECISIONS[s["phase"]].legal(s, seat, version)
+    listed = DECISIONS[phase_of(s)].legal(s, seat, version)
     if any(c["type"] == "decline" for c in listed):
         return {"type": "decline"}
     safe = [c for c in listed if c["type"] == "move" and s["provinces"][c["to"]]["owner"] == seat]
@@ -78,7 +78,7 @@ DECISIONS: dict[str, Decision] = {
         commands=frozenset({"draft"}),
     ),
     "samurai": Decision(
-        pending=lambda s: list(s["samurai_pending"]),
+        pending=lambda s: list(samurai_pending(s)),
         legal=_version_free(samurai.legal),
         decide=lambda ctx, seat, cmd: samurai.decide(ctx, seat, cmd["bonus"]),
         default=_listed_default,
@@ -143,7 +143,7 @@ def _action(ctx: Ctx, seat: int, cmd: Command) -> None:
 def kind_of(state: State) -> str:
     """The name `pending` gives the decision of the current phase (an action's is
     `<action>:<sub-step>`)."""
-    phase = state["phase"]
+    phase = phase_of(state)
     a = actions.actor(state) if phase == "actions" else None
     if a is not None:
         return f"{a[1]}:{a[2]}"
@@ -152,7 +152,7 @@ def kind_of(state: State) -> str:
 
 def pending(state: State) -> list[Pending]:
     """The seats that must decide now, with the decision's kind."""
-    decision = DECISIONS.get(state.get("phase", ""))
+    decision = DECISIONS.get(phase_of(state))
     if decision is None:
         return []
     return [Pending(seat, kind_of(state)) for seat in decision.pending(state)]
@@ -161,7 +161,7 @@ def pending(state: State) -> list[Pending]:
 def decide(ctx: Ctx, seat: int, cmd: Command) -> None:
     """Apply `cmd` through the decision of the current phase (refused if it does not
     understand that command type), then run the automatic steps."""
-    decision = decision_of(DECISIONS, ctx.state["phase"], cmd["type"])
+    decision = decision_of(DECISIONS, phase_of(ctx.state), cmd["type"])
     assert decision.decide is not None  # every Shogun phase decides its own commands
     decision.decide(ctx, seat, cmd)
     advance(ctx)
@@ -178,7 +178,7 @@ def advance(ctx: Ctx) -> None:
         "winter": winter.auto,
     }
     for _ in range(100000):  # a guard; a real game needs a few hundred steps
-        step = steps.get(ctx.state["phase"])
+        step = steps.get(phase_of(ctx.state))
         if step is None or not step(ctx):
             return
     raise RuntimeError("automatic steps did not settle")

@@ -107,7 +107,7 @@ def template(s: State, seat: int) -> Template:
 
 def decide(ctx: Ctx, seat: int, spaces: dict[str, Any]) -> None:
     s = ctx.state
-    if s["phase"] != "plan" or state.round_of(s)["planned"][seat]:
+    if state.phase_of(s) != "plan" or state.round_of(s)["planned"][seat]:
         raise IllegalCommand("you have nothing to plan now")
     plan = validate(s, seat, spaces)
     for space, card in plan.items():

@@ -25,7 +25,7 @@ from .evolve import evolve as _evolve
 from .flow import DECISIONS, pending
 from .options import schema
 from .setup import start as _start
-from .state import State, initial, round_of
+from .state import State, initial, phase_of, round_of
 from .view import view as _view
 from .view import views as _views
 
@@ -39,6 +39,9 @@ class ShogunRules:
 
     id = "shogun"
     upcasters = NO_UPCASTERS  # no Shogun event has changed shape yet
+    # the shape of the pickled state (services.state.snapshot_key): 2 - whose turn it is
+    # lives in the kit's Position (state["position"]) instead of the phase key
+    state_schema = 2
     name = "Shogun (with Tenno's Court)"
     min_players = 3
     max_players = 5
@@ -82,7 +85,7 @@ class ShogunRules:
 
     def decide(self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory) -> list[Event]:
         cmd = parse(command)
-        if state.get("phase") in ("init", "over"):
+        if phase_of(state) in ("init", "over"):
             raise IllegalCommand("the game is not running")
         if not isinstance(seat, int) or not 0 <= seat < state["n"]:
             raise IllegalCommand("no such seat")
@@ -91,7 +94,7 @@ class ShogunRules:
         return ctx.events
 
     def legal_commands(self, state: State, seat: int) -> LegalSet:
-        phase = state.get("phase")
+        phase = phase_of(state)
         if phase == "plan" and not round_of(state)["planned"][seat]:
             return LegalSet(
                 templates=(planning.template(state, seat),),
@@ -105,7 +108,7 @@ class ShogunRules:
     def default_command(self, state: State, seat: int) -> dict[str, Any] | None:
         if seat not in [p.seat for p in pending(state)]:
             return None
-        default = DECISIONS[state["phase"]].default
+        default = DECISIONS[phase_of(state)].default
         assert default is not None  # every Shogun phase declares its default
         return default(state, seat, self.rules_version)
 
@@ -116,7 +119,7 @@ class ShogunRules:
         return _views(state, seats)
 
     def outcome(self, state: State) -> Outcome | None:
-        if state.get("phase") != "over":
+        if phase_of(state) != "over":
             return None
         res = state["result"]
         assert res is not None
@@ -128,7 +131,7 @@ class ShogunRules:
 
 
 def _listed(state: State, seat: int, version: int = data.RULES_VERSION) -> list[dict[str, Any]]:
-    decision = DECISIONS.get(state.get("phase", ""))
+    decision = DECISIONS.get(phase_of(state))
     return [] if decision is None else decision.legal(state, seat, version)
 
 

@@ -12,7 +12,7 @@ from games.rules.base import IllegalCommand
 from . import data, state
 from . import events as ev
 from .context import Ctx
-from .state import State
+from .state import State, samurai_pending
 
 
 def bonuses(s: State, seat: int) -> dict[str, Any]:
@@ -20,14 +20,14 @@ def bonuses(s: State, seat: int) -> dict[str, Any]:
 
 
 def legal(s: State, seat: int) -> list[dict[str, Any]]:
-    if s["phase"] != "samurai" or seat not in s["samurai_pending"]:
+    if seat not in samurai_pending(s):
         return []
     return [{"type": "samurai", "bonus": b} for b in bonuses(s, seat)]
 
 
 def decide(ctx: Ctx, seat: int, bonus: str) -> None:
     s = ctx.state
-    if s["phase"] != "samurai" or seat not in s["samurai_pending"]:
+    if seat not in samurai_pending(s):
         raise IllegalCommand("you have no Samurai bonus to take now")
     offer = bonuses(s, seat)
     if bonus not in offer:

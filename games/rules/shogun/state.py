@@ -10,7 +10,9 @@ and their salts live in ``plans`` (per seat), the tower's levels and their commi
 
 Shape (filled by `GameStarted`)::
 
-    opts, n, colours, phase, year (1..2), season (0 spring .. 2 autumn, 3 winter)
+    position: the kit's frames (`phase_of`); the draft, the Samurai bonuses still to take
+              and winter's famine order are fields of their frame (`draft_of`, ...)
+    opts, n, colours, year (1..2), season (0 spring .. 2 autumn, 3 winter)
     provinces: {name: {owner, armies, castle, temple, theatre, markers}}
     in_play: [names]             players: [{money, rice, vp, officials, vestibule, hall,
                                             samurai, fav4, immune, special}]
@@ -21,14 +23,14 @@ Shape (filled by `GameStarted`)::
     plans: [{space: {card, salt}} per seat]  (secret)
     round: {actions, pool, cur, specials, planned, revealed, lost, bids,
              queue, chosen, order, favours, favour_pool, court_queue}
-    draft, samurai_pending, last_battle, result
+    last_battle, result
 """
 
 from __future__ import annotations
 
 from typing import Any, TypedDict, cast
 
-from games.rules.kit import deep_copy
+from games.rules.kit import deep_copy, position
 
 from . import data
 
@@ -125,9 +127,9 @@ class Result(TypedDict):
 
 
 class State(TypedDict, total=False):
-    """Every key is present from `GameStarted` on (before it the state is {"phase": "init"})."""
+    """Every key is present from `GameStarted` on (before it the state is {"position": []})."""
 
-    phase: str
+    position: list[dict[str, Any]]  # the kit's Position: one frame, whose kind is the phase
     opts: dict[str, Any]
     n: int  # number of players
     colours: list[str]
@@ -147,9 +149,6 @@ class State(TypedDict, total=False):
     favour_pool: list[int]
     round: Round | None
     plans: list[dict[str, PlanEntry]] | None
-    draft: Draft | None
-    samurai_pending: list[Seat]
-    winter: Winter | None
     last_battle: dict[str, Any] | None
     famine: list[dict[str, Any]]
     last_scoring: list[dict[str, Any]] | None
@@ -157,7 +156,34 @@ class State(TypedDict, total=False):
 
 
 def initial() -> State:
-    return {"phase": "init"}
+    """The state before `GameStarted`: nothing pending (phase "init")."""
+    return {"position": []}
+
+
+def phase_of(state: State) -> str:
+    """The phase: the kind of the position's frame ("init" before the start, "over" at the end)."""
+    current = position.base(state)
+    if current is not None:
+        return str(current["kind"])
+    return "over" if state.get("result") is not None else "init"
+
+
+def frame_of(state: State, kind: str) -> dict[str, Any] | None:
+    """The position's frame when it is of `kind` (its fields carry the step's data), else None."""
+    current = position.top(state)
+    return current if current is not None and current["kind"] == kind else None
+
+
+def enter(state: State, kind: str, **data: Any) -> None:
+    """A new phase: the position becomes one frame of `kind` carrying `data` (a new list,
+    so the state before keeps its own)."""
+    position.start(raw(state), kind, **data)
+
+
+def samurai_pending(state: State) -> list[Seat]:
+    """The seats still to take a Samurai bonus (the `samurai` frame's `seats`)."""
+    current = frame_of(state, "samurai")
+    return [] if current is None else cast(list[Seat], current["seats"])
 
 
 def round_of(s: State) -> Round:
@@ -167,16 +193,23 @@ def round_of(s: State) -> Round:
     return r
 
 
-def draft_of(s: State) -> Draft:
-    d = s["draft"]
-    assert d is not None, "no draft is running"
-    return d
+def draft_of(state: State) -> Draft:
+    """The draft: the fields of the `draft` frame."""
+    current = frame_of(state, "draft")
+    assert current is not None, "no draft is running"
+    return cast(Draft, current)
 
 
-def winter_of(s: State) -> Winter:
-    w = s["winter"]
-    assert w is not None, "it is not winter"
-    return w
+def winter_step(state: State) -> Winter | None:
+    """Winter's famine order (the `winter` frame's fields once the rice is lost), else None."""
+    current = frame_of(state, "winter")
+    return cast(Winter, current) if current is not None and "queue" in current else None
+
+
+def winter_of(state: State) -> Winter:
+    found = winter_step(state)
+    assert found is not None, "it is not winter"
+    return found
 
 
 def plans_of(s: State) -> list[dict[str, PlanEntry]]:

@@ -23,7 +23,7 @@ from .flow import pending
 from .state import State
 
 _PUBLIC = (
-    "phase",
+    "phase",  # from the position (filled in below, kept first as before)
     "opts",
     "n",
     "colours",
@@ -37,7 +37,7 @@ _PUBLIC = (
     "used_events",
     "event",
     "event_cancelled",
-    "samurai_pending",
+    "samurai_pending",  # from the position's `samurai` frame
     "last_battle",
     "famine",
     "last_scoring",
@@ -63,17 +63,19 @@ def views(s: State, seats: Sequence[int | None]) -> dict[int | None, dict[str, A
 
 
 def view(s: State, seat: int | None) -> dict[str, Any]:
-    if s.get("phase") == "init":
+    if state.phase_of(s) == "init":
         return {"phase": "init"}
     # one deep copy of all the public parts (a view is built for every seat of
     # every version in a range replay: one marshal round trip, not one per key)
     out: dict[str, Any] = state.clone({k: s.get(k) for k in _PUBLIC})
+    out["phase"] = state.phase_of(s)
+    out["samurai_pending"] = list(state.samurai_pending(s))
     out["season_name"] = state.SEASONS[s["season"]]
     out["tower"] = _tower(s)
     out["supply"] = state.supplies(s)
     out["favours_left"] = len(s["favour_pool"])
     out["pending"] = [{"seat": p.seat, "kind": p.kind} for p in pending(s)]
-    if s.get("draft"):
+    if state.frame_of(s, "draft") is not None:
         d = state.draft_of(s)
         out["draft"] = {
             "first": d["first"],
@@ -91,7 +93,7 @@ def _tower(s: State) -> dict[str, Any]:
     """The tray and the cubes inside per colour; the levels only once the game is over."""
     t = s["tower"]
     out: dict[str, Any] = {"tray": list(t["tray"]), "inside": state.inside(t, s["n"])}
-    if s["phase"] == "over":
+    if state.phase_of(s) == "over":
         out["l1"], out["l2"] = list(t["l1"]), list(t["l2"])
     return out
 
@@ -124,5 +126,5 @@ def _round(s: State, seat: int | None) -> dict[str, Any]:
 
 def _plans(s: State, seat: int | None) -> dict[str, dict[str, Any]]:
     """The planning boards a seat may see: its own; all of them once the game is over."""
-    visible = range(s["n"]) if s["phase"] == "over" else ([seat] if seat is not None else [])
+    visible = range(s["n"]) if state.phase_of(s) == "over" else ([seat] if seat is not None else [])
     return {str(x): {k: e["card"] for k, e in state.plans_of(s)[x].items()} for x in visible}

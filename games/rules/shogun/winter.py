@@ -21,7 +21,7 @@ from .context import Ctx
 from .event_cards import year_events
 from .revolts import revolt
 from .scoring import score
-from .state import State, owned, round_of, winter_of
+from .state import State, owned, round_of, winter_of, winter_step
 from .tower_secret import reveal as reveal_tower
 
 
@@ -36,7 +36,7 @@ def shortfall(s: State, seat: int) -> int:
 
 def auto(ctx: Ctx) -> bool:
     s = ctx.state
-    w = s.get("winter")
+    w = winter_step(s)
     if w is None:
         event_card = fourth_event(s)
         loss = data.EVENTS[event_card]["rice_loss"]
@@ -95,7 +95,7 @@ def finish(ctx: Ctx) -> None:
 
 
 def chooser(s: State) -> int | None:
-    w = s.get("winter") if s.get("phase") == "winter" else None
+    w = winter_step(s)
     return w["seat"] if w and len(w["left"]) > 1 else None
 
 
