@@ -186,9 +186,9 @@ def samurai_pending(state: State) -> list[Seat]:
     return [] if current is None else cast(list[Seat], current["seats"])
 
 
-def round_of(s: State) -> Round:
+def round_of(state: State) -> Round:
     """The current season's round (set from the first season on)."""
-    r = s["round"]
+    r = state["round"]
     assert r is not None, "no season is running"
     return r
 
@@ -212,135 +212,135 @@ def winter_of(state: State) -> Winter:
     return found
 
 
-def plans_of(s: State) -> list[dict[str, PlanEntry]]:
-    plans = s["plans"]
+def plans_of(state: State) -> list[dict[str, PlanEntry]]:
+    plans = state["plans"]
     assert plans is not None, "no season is running"
     return plans
 
 
-def raw_province(p: Province) -> dict[str, Any]:
+def raw_province(province: Province) -> dict[str, Any]:
     """A province as a plain dict, for code that picks a building by name."""
-    return cast(dict[str, Any], p)
+    return cast(dict[str, Any], province)
 
 
-def raw(s: State) -> dict[str, Any]:
+def raw(state: State) -> dict[str, Any]:
     """The state as a plain dict, for code that addresses its entries by computed keys."""
-    return cast(dict[str, Any], s)
+    return cast(dict[str, Any], state)
 
 
-def clone(s: Any) -> Any:
+def clone(value: Any) -> Any:
     """A deep copy (the kit's `deep_copy`)."""
-    return deep_copy(s)
+    return deep_copy(value)
 
 
-def on_map(s: State, seat: int) -> int:
-    return sum(p["armies"] for p in s["provinces"].values() if p["owner"] == seat)
+def on_map(state: State, seat: int) -> int:
+    return sum(p["armies"] for p in state["provinces"].values() if p["owner"] == seat)
 
 
-def in_tower(s: State, seat: int) -> int:
-    t = s["tower"]
+def in_tower(state: State, seat: int) -> int:
+    t = state["tower"]
     return t["l1"].count(seat) + t["l2"].count(seat) + t["tray"].count(seat)
 
 
-def inside(t: Tower, n: int) -> dict[str, Any]:
+def inside(tower: Tower, players: int) -> dict[str, Any]:
     """The cubes stuck inside the tower per colour, as anyone at the table can count
     them: ``{seats: [count of seat 0, ...], green}``, never which level holds them."""
-    stuck = t["l1"] + t["l2"]
-    return {"seats": [stuck.count(seat) for seat in range(n)], "green": stuck.count(data.GREEN)}
+    stuck = tower["l1"] + tower["l2"]
+    return {"seats": [stuck.count(seat) for seat in range(players)], "green": stuck.count(data.GREEN)}
 
 
-def supply(s: State, seat: int) -> int:
+def supply(state: State, seat: int) -> int:
     """Armies in the player's supply: 62 minus those on the map and in the tower."""
-    return data.ARMIES - on_map(s, seat) - in_tower(s, seat)
+    return data.ARMIES - on_map(state, seat) - in_tower(state, seat)
 
 
-def supplies(s: State) -> list[int]:
+def supplies(state: State) -> list[int]:
     """`supply` of every seat, in one pass over the map and the tower."""
-    n = s["n"]
+    n = state["n"]
     used = [0] * n
-    for p in s["provinces"].values():
+    for p in state["provinces"].values():
         owner = p["owner"]
         if isinstance(owner, int) and 0 <= owner < n:
             used[owner] += p["armies"]
-    t = s["tower"]
+    t = state["tower"]
     for cube in (*t["l1"], *t["l2"], *t["tray"]):
         if isinstance(cube, int) and 0 <= cube < n:
             used[cube] += 1
     return [data.ARMIES - u for u in used]
 
 
-def owned(s: State, seat: int) -> list[str]:
-    return [n for n, p in s["provinces"].items() if p["owner"] == seat]
+def owned(state: State, seat: int) -> list[str]:
+    return [n for n, p in state["provinces"].items() if p["owner"] == seat]
 
 
 def buildings(prov: Province) -> list[str]:
     return [b for b in data.BUILDINGS if raw_province(prov)[b]]
 
 
-def hand(s: State, seat: int) -> list[str]:
+def hand(state: State, seat: int) -> list[str]:
     """Cards a player may plan with: his province cards, chest cards, tower cards (court)."""
-    cards = sorted(owned(s, seat)) + data.chest_cards()
-    if s["opts"]["tennos_court"]:
+    cards = sorted(owned(state, seat)) + data.chest_cards()
+    if state["opts"]["tennos_court"]:
         cards += data.tower_cards()
     return cards
 
 
-def spaces(s: State) -> list[str]:
+def spaces(state: State) -> list[str]:
     out = list(data.ACTION_IDS) + ["bid"]
-    if s["opts"]["tennos_court"]:
+    if state["opts"]["tennos_court"]:
         out += data.COURT_SPACES
     return out
 
 
-def event(s: State) -> dict[str, Any]:
+def event(state: State) -> dict[str, Any]:
     """The season event's data, or {} when none applies (winter, cancelled by favour #1)."""
-    ev = s.get("event")
-    if ev is None or s.get("event_cancelled") or s.get("season", 3) >= 3:
+    ev = state.get("event")
+    if ev is None or state.get("event_cancelled") or state.get("season", 3) >= 3:
         return {}
     return data.EVENTS[ev]
 
 
-def special(s: State, seat: int) -> dict[str, Any]:
-    sid = s["players"][seat]["special"]
+def special(state: State, seat: int) -> dict[str, Any]:
+    sid = state["players"][seat]["special"]
     return data.SPECIALS[sid] if sid else {}
 
 
-def region_of(s: State, prov: str) -> str:
-    return data.regions(s["opts"]["board"])[prov]
+def region_of(state: State, prov: str) -> str:
+    return data.regions(state["opts"]["board"])[prov]
 
 
-def plan_card(s: State, seat: int, space: str) -> str | None:
-    plan = plans_of(s)[seat]
+def plan_card(state: State, seat: int, space: str) -> str | None:
+    plan = plans_of(state)[seat]
     entry = plan.get(space) if plan else None
     return None if entry is None else entry["card"]
 
 
-def planned_province(s: State, seat: int, space: str) -> str:
+def planned_province(state: State, seat: int, space: str) -> str:
     """The province card on a space whose action is under way (it is one by then)."""
-    card = plan_card(s, seat, space)
+    card = plan_card(state, seat, space)
     assert card is not None and data.is_province(card), f"{space} holds no province card"
     return card
 
 
-def card_lost(s: State, seat: int, prov: str) -> bool:
-    return [seat, prov] in round_of(s)["lost"]
+def card_lost(state: State, seat: int, prov: str) -> bool:
+    return [seat, prov] in round_of(state)["lost"]
 
 
-def can_build(s: State, seat: int, prov: str, kind: str) -> bool:
+def can_build(state: State, seat: int, prov: str, kind: str) -> bool:
     """Normal building rules: own province, free site, one of each type, a tile left."""
-    p = s["provinces"].get(prov)
-    if p is None or p["owner"] != seat or raw_province(p)[kind] or s["tiles"][kind] <= 0:
+    p = state["provinces"].get(prov)
+    if p is None or p["owner"] != seat or raw_province(p)[kind] or state["tiles"][kind] <= 0:
         return False
     return len(buildings(p)) < int(data.PROVINCES[prov]["sites"])
 
 
-def protected(s: State, attacker: int, prov: str, letter: str) -> bool:
+def protected(state: State, attacker: int, prov: str, letter: str) -> bool:
     """May `attacker` not target `prov` with Attack/Move `letter`? Temple event and the
     immunity favours protect only other players' provinces (Appendix R #8, #24)."""
-    p = s["provinces"][prov]
+    p = state["provinces"][prov]
     owner = p["owner"]
     if owner is None or owner == attacker:
         return False
-    if event(s).get("effect") == "temple_immune" and p["temple"]:
+    if event(state).get("effect") == "temple_immune" and p["temple"]:
         return True
-    return letter in s["players"][owner]["immune"]
+    return letter in state["players"][owner]["immune"]
