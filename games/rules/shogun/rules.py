@@ -116,10 +116,10 @@ class ShogunRules:
         return default(state, seat)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        return _view(state, seat)
+        return _view(state, seat, self.rules_version)
 
     def views(self, state: State, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
-        return _views(state, seats)
+        return _views(state, seats, self.rules_version)
 
     def outcome(self, state: State) -> Outcome | None:
         if phase_of(state) != "over":

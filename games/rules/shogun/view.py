@@ -18,6 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from games.rules.kit import ViewHeader, view_header
+
+from . import data
 from . import state as shogun_state
 from .flow import pending
 from .state import State
@@ -45,36 +48,55 @@ _PUBLIC = (
 )
 
 
-def views(state: State, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
-    """`view(s, seat)` for each of `seats`: only the round's plans depend on the
-    seat, so the rest is built once and shared (read-only) by all of them."""
+def views(
+    state: State, seats: Sequence[int | None], version: int = data.RULES_VERSION
+) -> dict[int | None, dict[str, Any]]:
+    """`view(state, seat)` for each of `seats`: only the header's seat and the round's
+    plans depend on the seat, so the rest is built once and shared (read-only) by all."""
     if not seats:
         return {}
-    first = view(state, seats[0])
+    first = view(state, seats[0], version)
     out = {seats[0]: first}
     for seat in seats[1:]:
         if seat in out:
             continue
         other = dict(first)
+        shared: ViewHeader = first["header"]
+        other["header"] = ViewHeader(**{**shared, "seat": seat})
         if "round" in first:
             other["round"] = {**first["round"], "plans": _plans(state, seat)}
         out[seat] = other
     return out
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
+def header(state: State, seat: int | None, version: int = data.RULES_VERSION) -> ViewHeader:
+    """The kit's common view header (ruleset, rules version, phase, seats to act, seat, ended)."""
+    phase = shogun_state.phase_of(state)
+    return view_header(
+        ruleset="shogun",
+        rules_version=version,
+        phase=phase,
+        to_act=[waiting.seat for waiting in pending(state)],
+        seat=seat,
+        ended=phase == "over",
+    )
+
+
+def view(state: State, seat: int | None, version: int = data.RULES_VERSION) -> dict[str, Any]:
+    """What `seat` (None: a spectator) sees, under the kit's header."""
     if shogun_state.phase_of(state) == "init":
-        return {"phase": "init"}
+        return {"header": header(state, seat, version), "phase": "init"}
     # one deep copy of all the public parts (a view is built for every seat of
     # every version in a range replay: one marshal round trip, not one per key)
-    out: dict[str, Any] = shogun_state.clone({k: state.get(k) for k in _PUBLIC})
+    out: dict[str, Any] = {"header": header(state, seat, version)}
+    out.update(shogun_state.clone({key: state.get(key) for key in _PUBLIC}))
     out["phase"] = shogun_state.phase_of(state)
     out["samurai_pending"] = list(shogun_state.samurai_pending(state))
     out["season_name"] = shogun_state.SEASONS[state["season"]]
     out["tower"] = _tower(state)
     out["supply"] = shogun_state.supplies(state)
     out["favours_left"] = len(state["favour_pool"])
-    out["pending"] = [{"seat": p.seat, "kind": p.kind} for p in pending(state)]
+    out["pending"] = [{"seat": waiting.seat, "kind": waiting.kind} for waiting in pending(state)]
     if shogun_state.frame_of(state, "draft") is not None:
         d = shogun_state.draft_of(state)
         out["draft"] = {
