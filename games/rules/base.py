@@ -130,26 +130,26 @@ class Rng:
         self._block = 0
         self._buf = b""
 
-    def _bytes(self, n: int) -> bytes:
-        while len(self._buf) < n:
+    def _bytes(self, count: int) -> bytes:
+        while len(self._buf) < count:
             msg = (self._prefix + str(self._block)).encode()
             self._buf += hmac.new(self._key, msg, hashlib.sha256).digest()
             self._block += 1
-        out, self._buf = self._buf[:n], self._buf[n:]
+        out, self._buf = self._buf[:count], self._buf[count:]
         return out
 
-    def randbelow(self, n: int) -> int:
-        if n <= 0:
-            raise ValueError("randbelow needs n >= 1")
-        limit = 2**64 - (2**64 % n)
+    def randbelow(self, bound: int) -> int:
+        if bound <= 0:
+            raise ValueError("randbelow needs bound >= 1")
+        limit = 2**64 - (2**64 % bound)
         while True:
             x = int.from_bytes(self._bytes(8), "big")
             if x < limit:
-                return x % n
+                return x % bound
 
-    def randint(self, a: int, b: int) -> int:
+    def randint(self, low: int, high: int) -> int:
         """Inclusive on both ends, like random.randint."""
-        return a + self.randbelow(b - a + 1)
+        return low + self.randbelow(high - low + 1)
 
     def choice(self, seq: Sequence[T]) -> T:
         return seq[self.randbelow(len(seq))]

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from games.bots import _sampler, play
 from games.rules.base import canonical_json, fold, rng_factory
 from games.rules.registry import get
+from games.rules.shogun.state import phase_of
 
 GAMES = [("rising-sun", 3), ("rising-sun", 5), ("shogun", 3), ("shogun", 5), ("imjin", 2), ("imjin", 4)]
 
@@ -93,7 +94,7 @@ def _perturb_shogun(s, seat: int, rnd: random.Random) -> None:
             for k, c in zip(hidden, cards, strict=True):
                 plan[k]["card"] = c
     tower = s.get("tower")
-    if tower and s.get("phase") != "over":
+    if tower and phase_of(s) != "over":
         # nobody sees inside the tower (rules version 4): move its cubes between the
         # levels, keeping the count per colour, and change the commitments' contents
         stuck = tower["l1"] + tower["l2"]

@@ -14,6 +14,7 @@ from games.bots.shogun import court, odds, opening, plan, tactics
 from games.rules.base import fold, rng_factory
 from games.rules.registry import get
 from games.rules.shogun import data
+from games.rules.shogun.state import phase_of
 
 RULES = get("shogun")
 
@@ -35,7 +36,7 @@ def _play_until(players: int, seed: int, done) -> dict:
 
 @pytest.fixture(scope="module")
 def planning():
-    return _play_until(4, 3, lambda s: s.get("phase") == "plan")
+    return _play_until(4, 3, lambda s: phase_of(s) == "plan")
 
 
 def _mine(view, seat):
@@ -85,10 +86,7 @@ def acting():
     def done(s):
         p = RULES.pending(s)
         return (
-            s.get("phase") == "actions"
-            and p
-            and p[0].seat == 0
-            and p[0].kind.endswith((":execute", ":attack"))
+            phase_of(s) == "actions" and p and p[0].seat == 0 and p[0].kind.endswith((":execute", ":attack"))
         )
 
     return _play_until(3, 5, done)
@@ -203,7 +201,7 @@ def test_the_draft_keeps_provinces_together():
         4,
         2,
         lambda s: (
-            s.get("phase") == "draft"
+            phase_of(s) == "draft"
             and RULES.pending(s)[0].seat == 0
             and any(p["owner"] == 0 for p in s["provinces"].values())
         ),

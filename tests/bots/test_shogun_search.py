@@ -15,6 +15,7 @@ from games.rules.base import canonical_json, rng_factory
 from games.rules.registry import get
 from games.rules.shogun import data
 from games.rules.shogun import state as shogun_state
+from games.rules.shogun.state import phase_of
 from tests.bots.test_shogun_rules_bot import _play_until
 
 RULES = get("shogun")
@@ -22,7 +23,7 @@ RULES = get("shogun")
 
 @pytest.fixture(scope="module")
 def planning():
-    return _play_until(4, 3, lambda s: s.get("phase") == "plan")
+    return _play_until(4, 3, lambda s: phase_of(s) == "plan")
 
 
 def test_every_plan_variant_is_accepted_and_differs_from_the_rules_plan(planning):
@@ -65,7 +66,7 @@ def test_only_a_plan_has_variants(planning):
 
 def _rival_planned():
     """A plan phase in which seat 1 has planned and seat 0 has not."""
-    state = _play_until(3, 5, lambda s: s.get("phase") == "plan")
+    state = _play_until(3, 5, lambda s: phase_of(s) == "plan")
     view = RULES.view(state, 1)
     cmd = plan.build_plan(view, 1, random.Random(2))
     for e in RULES.decide(state, 1, cmd, rng_factory("p", 1)):
@@ -124,7 +125,7 @@ def _attacking():
 
     def done(s):
         p = RULES.pending(s)
-        if not (s.get("phase") == "actions" and p and p[0].seat == 0 and p[0].kind.endswith(":attack")):
+        if not (phase_of(s) == "actions" and p and p[0].seat == 0 and p[0].kind.endswith(":attack")):
             return False
         return sum(c["type"] == "move" for c in RULES.legal_commands(s, 0).commands) > 1
 

@@ -35,7 +35,7 @@ def _worth(s: Any, q: int, winter: list[dict[str, Any]]) -> float:
 def evaluate(s: Any, seat: int) -> float:
     if s.get("result") is not None:
         return 1000.0 if seat in s["result"]["winners"] else -1000.0
-    if s.get("phase") == "init":
+    if shogun_state.phase_of(s) == "init":
         return 0.0
     winter = score(s)
     worth = [_worth(s, q, winter) for q in range(s["n"])]

@@ -66,7 +66,7 @@ def reward(s: Any, seat: int) -> float:
     of each rival, squashed pair by pair and averaged. Per pair rather than against
     the best rival alone: the pairwise rank counts too, and a seat far behind the
     leader would otherwise see every plan score the same."""
-    if s.get("phase") == "init":
+    if shogun_state.phase_of(s) == "init":
         return 0.0
     worth = worths(s)
     rivals = [q for q in range(len(worth)) if q != seat]

@@ -26,10 +26,10 @@ from . import plan as rule_plan
 
 def sample(state: Any, seat: int, rng: random.Random) -> Any:
     s = pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
-    if s.get("phase") in ("init", "over") or s.get("result") is not None:
+    if shogun_state.phase_of(s) in ("init", "over") or s.get("result") is not None:
         return s
     s["favour_pool"] = reshuffled(s["favour_pool"], rng)
-    d = s.get("draft")
+    d = shogun_state.frame_of(s, "draft")
     if d:
         cards = reshuffled(d["pool"] + d["bottom"], rng)
         d["pool"], d["bottom"] = cards[: len(d["pool"])], cards[len(d["pool"]) :]
@@ -49,7 +49,7 @@ def sample(state: Any, seat: int, rng: random.Random) -> Any:
             for k in plan:
                 plan[k]["salt"] = BLANK_SALT
     _redraw_tower(s, rng)
-    if s.get("phase") == "plan":
+    if shogun_state.phase_of(s) == "plan":
         _ruled_plans(s, seat, rng)
     return s
 

@@ -17,8 +17,9 @@ from typing import Any
 
 from games.rules.base import IllegalCommand
 
-from . import data, revolts, state
+from . import data, revolts
 from . import events as ev
+from . import state as shogun_state
 from .base_reveal import reveal_space
 from .battle import fight
 from .context import Ctx
@@ -28,11 +29,11 @@ from .state import State
 from .tower_secret import publish
 
 
-def actor(s: State) -> tuple[int, str, str] | None:
+def actor(state: State) -> tuple[int, str, str] | None:
     """(seat, action, sub-step) of the player who must decide now, else None."""
-    if s["phase"] != "actions":
+    if shogun_state.phase_of(state) != "actions":
         return None
-    r = state.round_of(s)
+    r = shogun_state.round_of(state)
     cur = r["cur"]
     sub = cur["sub"]
     if cur["i"] >= 10 or cur["j"] >= len(r["order"]) or sub is None or sub == "end":
@@ -40,65 +41,68 @@ def actor(s: State) -> tuple[int, str, str] | None:
     return r["order"][cur["j"]], r["actions"][cur["i"]], sub
 
 
-def recruit_size(s: State, seat: int, action: str) -> int:
+def recruit_size(state: State, seat: int, action: str) -> int:
     """Armies of a recruit: shortage event first, the Recruit-6 special last (R #23)."""
     a = data.ACTIONS[action]
     n = a["armies"]
-    if state.event(s).get("effect") == "shortage":
-        n = state.event(s).get(action, n)
-    return int(state.special(s, seat).get(f"{action}_armies", n))
+    if shogun_state.event(state).get("effect") == "shortage":
+        n = shogun_state.event(state).get(action, n)
+    return int(shogun_state.special(state, seat).get(f"{action}_armies", n))
 
 
-def can_recruit(s: State, seat: int, action: str) -> bool:
-    return s["players"][seat]["money"] >= data.ACTIONS[action]["cost"] and state.supply(
-        s, seat
-    ) >= recruit_size(s, seat, action)
+def can_recruit(state: State, seat: int, action: str) -> bool:
+    return state["players"][seat]["money"] >= data.ACTIONS[action]["cost"] and shogun_state.supply(
+        state, seat
+    ) >= recruit_size(state, seat, action)
 
 
-def move_targets(s: State, seat: int, action: str, prov: str) -> list[str]:
+def move_targets(state: State, seat: int, action: str, prov: str) -> list[str]:
     """Where armies of `prov` may go with this action (origin keeps >= 1 army)."""
-    if s["provinces"][prov]["armies"] < 2:
+    if state["provinces"][prov]["armies"] < 2:
         return []
     out = []
     for t in data.ADJ[prov]:
-        p = s["provinces"].get(t)
+        p = state["provinces"].get(t)
         if p is None:  # not in play (3 players)
             continue
         if action == "recruit1":
             if p["owner"] == seat:
                 out.append(t)
-        elif not state.protected(s, seat, t, data.ACTIONS[action]["letter"]):
+        elif not shogun_state.protected(state, seat, t, data.ACTIONS[action]["letter"]):
             out.append(t)
     return out
 
 
-def first_step(s: State, seat: int, action: str, card: str | None) -> tuple[str, str]:
+def first_step(state: State, seat: int, action: str, card: str | None) -> tuple[str, str]:
     """The sub-step a revealed card leads to, and why not ("end") when it is blank."""
     if card is None or not data.is_province(card):
         return "end", "blank"
-    p = s["provinces"].get(card)
-    if p is None or p["owner"] != seat or state.card_lost(s, seat, card):
+    p = state["provinces"].get(card)
+    if p is None or p["owner"] != seat or shogun_state.card_lost(state, seat, card):
         return "end", "province lost"
     a = data.ACTIONS[action]
     if "build" in a:
-        ok = state.can_build(s, seat, card, a["build"]) and s["players"][seat]["money"] >= a["cost"]
+        ok = (
+            shogun_state.can_build(state, seat, card, a["build"])
+            and state["players"][seat]["money"] >= a["cost"]
+        )
         return ("execute", "") if ok else ("end", "cannot build")
     if "collect" in a:
         return "execute", ""
     if action in ("recruit5", "recruit3"):
-        return ("execute", "") if can_recruit(s, seat, action) else ("end", "cannot recruit")
+        return ("execute", "") if can_recruit(state, seat, action) else ("end", "cannot recruit")
     if action == "recruit1":
-        if can_recruit(s, seat, action):
+        if can_recruit(state, seat, action):
             return "recruit", ""
-        if option(s, "recruit1") == "mandatory":  # [imr]: no move without the recruit
+        if option(state, "recruit1") == "mandatory":  # [imr]: no move without the recruit
             return "end", "cannot recruit"
-        return ("move", "") if move_targets(s, seat, action, card) else ("end", "cannot act")
-    return ("attack", "") if move_targets(s, seat, action, card) else ("end", "cannot move")
+        return ("move", "") if move_targets(state, seat, action, card) else ("end", "cannot act")
+    return ("attack", "") if move_targets(state, seat, action, card) else ("end", "cannot move")
 
 
 def auto(ctx: Ctx) -> bool:
     s = ctx.state
-    r = state.round_of(s)
+    r = shogun_state.round_of(s)
     cur = r["cur"]
     if cur["i"] >= 10:
         ctx.emit(ev.SEASON_ENDED, {"year": s["year"], "season": s["season"]})
@@ -110,7 +114,7 @@ def auto(ctx: Ctx) -> bool:
         return True
     seat = r["order"][cur["j"]]
     if cur["sub"] is None:
-        card = state.plan_card(s, seat, action)
+        card = shogun_state.plan_card(s, seat, action)
         nxt, why = first_step(s, seat, action, card)
         ctx.emit(
             ev.SPACE_REVEALED,
@@ -126,7 +130,7 @@ def auto(ctx: Ctx) -> bool:
         return True
     if cur["sub"] == "end" or (
         cur["sub"] == "move"
-        and not move_targets(s, seat, "recruit1", state.planned_province(s, seat, action))
+        and not move_targets(s, seat, "recruit1", shogun_state.planned_province(s, seat, action))
     ):
         ctx.emit(ev.ACTION_TURN_ENDED, {"seat": seat, "space": action})
         return True
@@ -136,36 +140,36 @@ def auto(ctx: Ctx) -> bool:
     return False
 
 
-def forced(s: State, sub: str) -> bool:
+def forced(state: State, sub: str) -> bool:
     """May this step not be declined? With `forced_execution` (R #12 option) a build,
     collection, recruit or attack/move that can be executed must be; the move after
     Recruit 1 stays optional (R #10: the card's second part is a "may")."""
-    return sub in ("execute", "recruit", "attack") and bool(option(s, "forced_execution"))
+    return sub in ("execute", "recruit", "attack") and bool(option(state, "forced_execution"))
 
 
 # --- decisions --------------------------------------------------------------------------
 
 
-def legal(s: State, seat: int) -> list[dict[str, Any]]:
-    a = actor(s)
+def legal(state: State, seat: int) -> list[dict[str, Any]]:
+    a = actor(state)
     if a is None or a[0] != seat:
         return []
     _, action, sub = a
-    decline = [] if forced(s, sub) else [{"type": "decline"}]
+    decline = [] if forced(state, sub) else [{"type": "decline"}]
     if sub in ("execute", "recruit"):
         return [{"type": "execute"}, *decline]
-    prov = state.planned_province(s, seat, action)
-    armies = s["provinces"][prov]["armies"]
+    prov = shogun_state.planned_province(state, seat, action)
+    armies = state["provinces"][prov]["armies"]
     moves = [
         {"type": "move", "to": t, "armies": k}
-        for t in move_targets(s, seat, action if sub == "attack" else "recruit1", prov)
+        for t in move_targets(state, seat, action if sub == "attack" else "recruit1", prov)
         for k in range(1, armies)
     ]
     return moves + decline
 
 
-def _need(s: State, seat: int, subs: tuple[str, ...]) -> tuple[str, str]:
-    a = actor(s)
+def _need(state: State, seat: int, subs: tuple[str, ...]) -> tuple[str, str]:
+    a = actor(state)
     if a is None or a[0] != seat:
         raise IllegalCommand("you have no action to execute now")
     if a[2] not in subs:
@@ -192,7 +196,7 @@ def decide_execute(ctx: Ctx, seat: int) -> None:
 def execute(ctx: Ctx, seat: int, action: str) -> None:
     """Carry out a build, collection or recruit on the seat's planned province."""
     s = ctx.state
-    prov = state.planned_province(s, seat, action)
+    prov = shogun_state.planned_province(s, seat, action)
     a = data.ACTIONS[action]
     if "build" in a:
         ctx.emit(
@@ -223,7 +227,7 @@ def execute(ctx: Ctx, seat: int, action: str) -> None:
 def decide_move(ctx: Ctx, seat: int, to: str, armies: int) -> None:
     s = ctx.state
     action, sub = _need(s, seat, ("move", "attack"))
-    prov = state.planned_province(s, seat, action)
+    prov = shogun_state.planned_province(s, seat, action)
     if to not in move_targets(s, seat, action if sub == "attack" else "recruit1", prov):
         raise IllegalCommand(f"armies of {prov} cannot go to {to} with this action")
     if not 1 <= armies < s["provinces"][prov]["armies"]:

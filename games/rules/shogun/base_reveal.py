@@ -10,26 +10,26 @@ from games.rules.base import reveal_entry
 from .state import State, plans_of, round_of
 
 
-def plan_key(s: State, seat: int, space: str) -> str:
-    return f"plan:y{s['year']}:s{s['season']}:seat{seat}:{space}"
+def plan_key(state: State, seat: int, space: str) -> str:
+    return f"plan:y{state['year']}:s{state['season']}:seat{seat}:{space}"
 
 
-def reveal_space(s: State, seat: int, space: str) -> list[dict[str, Any]]:
+def reveal_space(state: State, seat: int, space: str) -> list[dict[str, Any]]:
     """The reveal entry of one planned space (empty if already public or never planned)."""
-    plans = plans_of(s)[seat]
-    if not plans or space in round_of(s)["revealed"][seat] or space not in plans:
+    plans = plans_of(state)[seat]
+    if not plans or space in round_of(state)["revealed"][seat] or space not in plans:
         return []
     e = plans[space]
-    return [reveal_entry(seat, plan_key(s, seat, space), e["card"], e["salt"])]
+    return [reveal_entry(seat, plan_key(state, seat, space), e["card"], e["salt"])]
 
 
-def reveal_planned_card(s: State, seat: int, prov: str) -> list[dict[str, Any]]:
+def reveal_planned_card(state: State, seat: int, prov: str) -> list[dict[str, Any]]:
     """When a province changes hands its card is taken off the old owner's board and so
     becomes public (Appendix R #16)."""
-    plans = s.get("plans")
+    plans = state.get("plans")
     if not plans or not plans[seat]:
         return []
     for space, e in plans[seat].items():
         if e["card"] == prov:
-            return reveal_space(s, seat, space)
+            return reveal_space(state, seat, space)
     return []

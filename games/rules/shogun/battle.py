@@ -16,7 +16,8 @@ from typing import Any
 
 from games.rules.base import Rng
 
-from . import data, state
+from . import data
+from . import state as shogun_state
 from .base_reveal import reveal_planned_card
 from .state import State
 from .tower import drop, model_for
@@ -24,14 +25,14 @@ from .tower import drop, model_for
 GREEN = data.GREEN
 
 
-def _defence_bonus(s: State, seat: int, prov: str, kind: str) -> int:
+def _defence_bonus(state: State, seat: int, prov: str, kind: str) -> int:
     """Extra defender cubes from supply: Defence special, castle event (not in winter)."""
     if kind == "famine":
         return 0
-    bonus = int(state.special(s, seat).get("defence_cubes", 0))
-    if state.event(s).get("effect") == "castle_defence" and s["provinces"][prov]["castle"]:
+    bonus = int(shogun_state.special(state, seat).get("defence_cubes", 0))
+    if shogun_state.event(state).get("effect") == "castle_defence" and state["provinces"][prov]["castle"]:
         bonus += 1
-    return min(bonus, state.supply(s, seat))
+    return min(bonus, shogun_state.supply(state, seat))
 
 
 def _devastated() -> dict[str, Any]:
@@ -39,7 +40,7 @@ def _devastated() -> dict[str, Any]:
 
 
 def fight(
-    s: State,
+    state: State,
     rng: Rng,
     kind: str,
     prov: str,
@@ -49,28 +50,30 @@ def fight(
     green: int = 0,
     version: int = data.RULES_VERSION,
 ) -> dict[str, Any]:
-    p = s["provinces"][prov]
+    p = state["provinces"][prov]
     defender = p["owner"]
     att_cubes, def_cubes = 0, 0
     if attacker is not None:
-        att_cubes = moving + min(state.special(s, attacker).get("attack_cubes", 0), state.supply(s, attacker))
+        att_cubes = moving + min(
+            shogun_state.special(state, attacker).get("attack_cubes", 0), shogun_state.supply(state, attacker)
+        )
     if defender is not None:
-        def_cubes = p["armies"] + _defence_bonus(s, defender, prov, kind)
+        def_cubes = p["armies"] + _defence_bonus(state, defender, prov, kind)
     if kind == "neutral":
-        green = state.event(s).get("green", 1)
+        green = shogun_state.event(state).get("green", 1)
     thrown: list[int] = []
     if attacker is not None:
         thrown += [attacker] * att_cubes
     if defender is not None:
         thrown += [defender] * def_cubes
     thrown += [GREEN] * green
-    tower = drop(s["tower"], thrown, rng, model_for(version))
+    tower = drop(state["tower"], thrown, rng, model_for(version))
     out = tower["tray"]
     a = out.count(attacker) if attacker is not None else 0
     d = out.count(defender) if defender is not None else 0
     g = out.count(GREEN)
     green_counts = kind != "attack" or p["markers"] == 0
-    result, after = _resolve(kind, state.raw_province(p), attacker, a, d, g if green_counts else 0)
+    result, after = _resolve(kind, shogun_state.raw_province(p), attacker, a, d, g if green_counts else 0)
     counted = {x for x in (attacker, defender) if x is not None}
     if green_counts:
         counted.add(GREEN)
@@ -87,31 +90,31 @@ def fight(
         "result": result,
         "after": after,
         "tower": tower,
-        "tiles": [b for b in data.BUILDINGS if state.raw_province(p)[b] and not after[b]],
+        "tiles": [b for b in data.BUILDINGS if shogun_state.raw_province(p)[b] and not after[b]],
     }
     if defender is not None and after["owner"] != defender:
         payload["lost"] = [defender, prov]
-        payload["reveals"] = reveal_planned_card(s, defender, prov)
+        payload["reveals"] = reveal_planned_card(state, defender, prov)
     return payload
 
 
 def _resolve(
-    kind: str, p: dict[str, Any], attacker: int | None, a: int, d: int, g: int
+    kind: str, province: dict[str, Any], attacker: int | None, attackers: int, defenders: int, green: int
 ) -> tuple[str, dict[str, Any]]:
     """Win / loss / tie arithmetic. `g` = green cubes that count for the peasant side or
     (player battles) for the defender."""
-    keep = {k: p[k] for k in ("owner", "armies", "castle", "temple", "theatre", "markers")}
+    keep = {k: province[k] for k in ("owner", "armies", "castle", "temple", "theatre", "markers")}
     if kind == "neutral":
-        if a > g:
-            return "conquered", {**_devastated(), "owner": attacker, "armies": a - g}
+        if attackers > green:
+            return "conquered", {**_devastated(), "owner": attacker, "armies": attackers - green}
         return "repelled", keep
     if kind in ("revolt", "famine"):
-        if g >= d:  # 0-0 included: the revolt succeeds
+        if green >= defenders:  # 0-0 included: the revolt succeeds
             return "revolted", _devastated()
-        return "suppressed", {**keep, "armies": d - g}
-    total = d + g
-    if a > total:
-        return "conquered", {**keep, "owner": attacker, "armies": a - total}
-    if total > a and d > 0:  # winning with peasants only is a tie [frsum]
-        return "held", {**keep, "armies": min(total - a, d)}
+        return "suppressed", {**keep, "armies": defenders - green}
+    total = defenders + green
+    if attackers > total:
+        return "conquered", {**keep, "owner": attacker, "armies": attackers - total}
+    if total > attackers and defenders > 0:  # winning with peasants only is a tie [frsum]
+        return "held", {**keep, "armies": min(total - attackers, defenders)}
     return "devastated", _devastated()

@@ -10,23 +10,23 @@ from games.rules.base import IllegalCommand
 
 from . import events as ev
 from .context import Ctx
-from .state import State, round_of
+from .state import State, phase_of, round_of
 
 
-def chooser(s: State) -> int | None:
-    q = round_of(s)["queue"]
-    return q[0] if s["phase"] == "special" and q else None
+def chooser(state: State) -> int | None:
+    q = round_of(state)["queue"]
+    return q[0] if phase_of(state) == "special" and q else None
 
 
-def free_slots(s: State) -> list[int]:
-    taken = set(x for x in round_of(s)["chosen"] if x is not None)
-    return [slot for slot in range(1, len(round_of(s)["specials"]) + 1) if slot not in taken]
+def free_slots(state: State) -> list[int]:
+    taken = set(x for x in round_of(state)["chosen"] if x is not None)
+    return [slot for slot in range(1, len(round_of(state)["specials"]) + 1) if slot not in taken]
 
 
-def legal(s: State, seat: int) -> list[dict[str, Any]]:
-    if chooser(s) != seat:
+def legal(state: State, seat: int) -> list[dict[str, Any]]:
+    if chooser(state) != seat:
         return []
-    return [{"type": "special", "slot": slot} for slot in free_slots(s)]
+    return [{"type": "special", "slot": slot} for slot in free_slots(state)]
 
 
 def decide(ctx: Ctx, seat: int, slot: int) -> None:

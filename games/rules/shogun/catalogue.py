@@ -9,7 +9,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml  # type: ignore[import-untyped]
+import yaml
 
 from .. import cataloguing
 from ..i18n import Texts
@@ -31,7 +31,7 @@ def texts(lang: str) -> Texts:
     return Texts(I18N, lang)
 
 
-def _provinces(t: Texts) -> list[dict[str, Any]]:
+def _provinces(texts: Texts) -> list[dict[str, Any]]:
     geo = cataloguing.geometry(DATA)
     out = []
     for name in data.NAMES:
@@ -46,10 +46,10 @@ def _provinces(t: Texts) -> list[dict[str, Any]]:
         )
         entry = {
             "id": name,
-            "name": t(f"province.{name}"),
+            "name": texts(f"province.{name}"),
             "kind": "land",
             "region": p["sun"],
-            "region_name": t(f"region.{p['sun']}"),
+            "region_name": texts(f"region.{p['sun']}"),
             "region_moon": p["moon"],
             "adjacent": list(data.ADJ[name]),
             "land_borders": land,
@@ -61,13 +61,13 @@ def _provinces(t: Texts) -> list[dict[str, Any]]:
     return out
 
 
-def _action_cards(t: Texts) -> list[dict[str, Any]]:
+def _action_cards(texts: Texts) -> list[dict[str, Any]]:
     return [
         {
             "id": a,
             "kind": "action",
-            "name": t(f"action.{a}"),
-            "text": t(f"action.{a}.text", cost=spec["cost"], armies=spec.get("armies", 1)),
+            "name": texts(f"action.{a}"),
+            "text": texts(f"action.{a}.text", cost=spec["cost"], armies=spec.get("armies", 1)),
             "order": i + 1,
             "cost": spec["cost"],
             "effect": dict(spec),
@@ -77,21 +77,21 @@ def _action_cards(t: Texts) -> list[dict[str, Any]]:
     ]
 
 
-def _events(t: Texts) -> list[dict[str, Any]]:
+def _events(texts: Texts) -> list[dict[str, Any]]:
     out = []
     for e in data.EVENT_IDS:
         spec = data.EVENTS[e]
         params = {k: spec[k] for k in _EVENT_PARAMS if k in spec}
-        text = t(
+        text = texts(
             "event.text",
-            effect=t(f"event.{spec['effect']}", **params),
-            rice_loss=t("event.rice_loss", rice_loss=spec["rice_loss"]),
+            effect=texts(f"event.{spec['effect']}", **params),
+            rice_loss=texts("event.rice_loss", rice_loss=spec["rice_loss"]),
         )
         out.append(
             {
                 "id": e,
                 "kind": "event",
-                "name": t("event.E", n=int(e[1:])),
+                "name": texts("event.E", n=int(e[1:])),
                 "text": text,
                 "effect": dict(spec),
                 "placeholder": False,
@@ -100,7 +100,7 @@ def _events(t: Texts) -> list[dict[str, Any]]:
     return out
 
 
-def _favours(t: Texts) -> list[dict[str, Any]]:
+def _favours(texts: Texts) -> list[dict[str, Any]]:
     out = []
     for n in data.FAVOUR_IDS:
         spec = data.FAVOURS[n]
@@ -108,15 +108,15 @@ def _favours(t: Texts) -> list[dict[str, Any]]:
         if "amount" in spec:
             params["amount"] = spec["amount"]
         if "building" in spec:
-            params["building"] = t(f"figure.{spec['building']}")
+            params["building"] = texts(f"figure.{spec['building']}")
         if "letters" in spec:
             params["letters"] = " + ".join(spec["letters"])
         out.append(
             {
                 "id": str(n),
                 "kind": "favour",
-                "name": t("favour.name", n=n),
-                "text": t(f"favour.{spec['type']}", **params),
+                "name": texts("favour.name", n=n),
+                "text": texts(f"favour.{spec['type']}", **params),
                 "effect": dict(spec),
                 "optional": bool(spec.get("optional", False)),
                 "placeholder": bool(spec.get("placeholder", False)),

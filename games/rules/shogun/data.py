@@ -6,7 +6,7 @@ import os
 from functools import cache
 from typing import Any
 
-import yaml  # type: ignore[import-untyped]
+import yaml
 
 _DIR = os.path.join(os.path.dirname(__file__), "data")
 

@@ -17,20 +17,20 @@ from games.rules.base import IllegalCommand, Rng
 from . import data
 from . import events as ev
 from .context import Ctx
-from .state import State, draft_of
+from .state import State, draft_of, frame_of
 
 DISPLAY = data.SETUP["draft_display"]
 
 
-def drafter(s: State) -> int:
-    d = draft_of(s)
-    return (d["first"] + d["turn"]) % s["n"]
+def drafter(state: State) -> int:
+    d = draft_of(state)
+    return (d["first"] + d["turn"]) % state["n"]
 
 
-def draw(pool: list[str], bottom: list[str], k: int, rng: Rng) -> list[str]:
+def draw(pool: list[str], bottom: list[str], count: int, rng: Rng) -> list[str]:
     """Draw k cards (without replacement) from copies of the deck piles."""
     pool, bottom, out = list(pool), list(bottom), []
-    for _ in range(k):
+    for _ in range(count):
         if pool:
             out.append(pool.pop(rng.randbelow(len(pool))))
         elif bottom:
@@ -62,10 +62,10 @@ def auto(ctx: Ctx) -> bool:
     return True
 
 
-def legal(s: State, seat: int) -> list[dict[str, Any]]:
-    if s["phase"] != "draft" or not draft_of(s)["offered"] or drafter(s) != seat:
+def legal(state: State, seat: int) -> list[dict[str, Any]]:
+    if frame_of(state, "draft") is None or not draft_of(state)["offered"] or drafter(state) != seat:
         return []
-    d = draft_of(s)
+    d = draft_of(state)
     sizes = sorted(set(d["villages"][seat]), reverse=True)
     cards = list(d["display"]) + (["blind"] if d["pool"] or d["bottom"] else [])
     return [{"type": "draft", "card": c, "village": v} for c in cards for v in sizes]
@@ -73,7 +73,7 @@ def legal(s: State, seat: int) -> list[dict[str, Any]]:
 
 def decide(ctx: Ctx, seat: int, cmd: dict[str, Any]) -> None:
     s = ctx.state
-    if s["phase"] != "draft" or drafter(s) != seat:
+    if frame_of(s, "draft") is None or drafter(s) != seat:
         raise IllegalCommand("it is not your turn to draft a province")
     d = draft_of(s)
     if cmd["village"] not in d["villages"][seat]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from games.rules.base import Event
-from games.rules.kit import Evolver
+from games.rules.kit import Evolver, position
 
 from . import data
 from . import events as ev
@@ -23,10 +23,13 @@ from .state import (
     State,
     Tower,
     draft_of,
+    enter,
+    phase_of,
     plans_of,
     raw,
     raw_province,
     round_of,
+    samurai_pending,
     winter_of,
 )
 
@@ -44,10 +47,10 @@ def _neutral() -> Province:
     return {"owner": None, "armies": 0, "castle": False, "temple": False, "theatre": False, "markers": 0}
 
 
-def _reveal(s: State, reveals: list[dict[str, Any]] | None) -> None:
+def _reveal(state: State, reveals: list[dict[str, Any]] | None) -> None:
     for r in reveals or ():
         space = r["key"].rsplit(":", 1)[1]
-        round_of(s)["revealed"][r["seat"]][space] = r["choice"]
+        round_of(state)["revealed"][r["seat"]][space] = r["choice"]
 
 
 def p_owner(prov: Province) -> int:
@@ -57,31 +60,31 @@ def p_owner(prov: Province) -> int:
     return owner
 
 
-def _lose(s: State, seat: int, prov: str) -> None:
-    if s.get("round") and [seat, prov] not in round_of(s)["lost"]:
-        round_of(s)["lost"].append([seat, prov])
+def _lose(state: State, seat: int, prov: str) -> None:
+    if state.get("round") and [seat, prov] not in round_of(state)["lost"]:
+        round_of(state)["lost"].append([seat, prov])
 
 
 # --- setup ------------------------------------------------------------------------------
 
 
 @evolves(ev.GAME_STARTED)
-def _started(s: State, p: Payload) -> None:
-    n = len(p["colours"])
-    raw(s).clear()
-    s.update(
+def _started(state: State, payload: Payload) -> None:
+    n = len(payload["colours"])
+    raw(state).clear()
+    state.update(
         {
-            "phase": "setup",
-            "opts": dict(p["opts"]),
+            "position": [position.frame("setup")],
+            "opts": dict(payload["opts"]),
             "n": n,
-            "colours": list(p["colours"]),
+            "colours": list(payload["colours"]),
             "year": 1,
             "season": 0,
-            "in_play": list(p["in_play"]),
-            "provinces": {name: _neutral() for name in p["in_play"]},
+            "in_play": list(payload["in_play"]),
+            "provinces": {name: _neutral() for name in payload["in_play"]},
             "players": [
                 {
-                    "money": p["money"],
+                    "money": payload["money"],
                     "rice": 0,
                     "vp": 0,
                     "officials": data.OFFICIALS,
@@ -103,9 +106,6 @@ def _started(s: State, p: Payload) -> None:
             "favour_pool": list(data.FAVOUR_IDS),
             "round": None,
             "plans": None,
-            "draft": None,
-            "samurai_pending": [],
-            "winter": None,
             "last_battle": None,
             "famine": [],
             "last_scoring": None,
@@ -115,128 +115,128 @@ def _started(s: State, p: Payload) -> None:
 
 
 @evolves(ev.TOWER_SEEDED, mutates=("players",))
-def _seeded(s: State, p: Payload) -> None:
-    s["tower"] = _thrown(s, p["tower"])
-    for seat, k in enumerate(p["officials"]):
-        s["players"][seat]["officials"] -= k
-        s["players"][seat]["vestibule"] += k
+def _seeded(state: State, payload: Payload) -> None:
+    state["tower"] = _thrown(state, payload["tower"])
+    for seat, k in enumerate(payload["officials"]):
+        state["players"][seat]["officials"] -= k
+        state["players"][seat]["vestibule"] += k
 
 
 @evolves(ev.YEAR_BEGAN, mutates=("players",))
-def _year(s: State, p: Payload) -> None:
-    s["year"] = p["year"]
-    s["year_events"] = list(p["events"])
-    s["past_events"] = s.get("past_events", []) + list(p["events"])
-    s["used_events"] = []
-    s["season"] = 0
-    s["winter"] = None
-    for pl in s["players"]:
+def _year(state: State, payload: Payload) -> None:
+    state["year"] = payload["year"]
+    state["year_events"] = list(payload["events"])
+    state["past_events"] = state.get("past_events", []) + list(payload["events"])
+    state["used_events"] = []
+    state["season"] = 0
+    for pl in state["players"]:
         pl["rice"] = 0  # rice is reset each year [sbw][imr]
-    s["phase"] = "season_start"
+    enter(state, "season_start")
 
 
 @evolves(ev.PROVINCES_DEALT, mutates=("provinces",))
-def _dealt(s: State, p: Payload) -> None:
-    for prov, seat, armies in p["placements"]:
-        _occupy(s["provinces"][prov], seat, armies)
+def _dealt(state: State, payload: Payload) -> None:
+    for prov, seat, armies in payload["placements"]:
+        _occupy(state["provinces"][prov], seat, armies)
 
 
 def _occupy(prov: Province, seat: int, armies: int) -> None:
     prov["owner"], prov["armies"] = seat, armies
 
 
-def _tower(t: dict[str, list[int]]) -> Tower:
-    return {"l1": list(t["l1"]), "l2": list(t["l2"]), "tray": list(t["tray"])}
+def _tower(tower: dict[str, list[int]]) -> Tower:
+    return {"l1": list(tower["l1"]), "l2": list(tower["l2"]), "tray": list(tower["tray"])}
 
 
-def _thrown(s: State, t: dict[str, list[int]]) -> Tower:
+def _thrown(state: State, tower: dict[str, list[int]]) -> Tower:
     """The tower after a throw's public event: the whole tower it carries (rules
     versions 1-3), or, when the levels are hidden (version 4 on), the levels set by the
     `TowerSettled` just before it and the tray it carries (a new tower: the old one may
     be shared with the state before)."""
-    if "l1" in t:
-        return _tower(t)
-    return {"l1": list(s["tower"]["l1"]), "l2": list(s["tower"]["l2"]), "tray": list(t["tray"])}
+    if "l1" in tower:
+        return _tower(tower)
+    return {"l1": list(state["tower"]["l1"]), "l2": list(state["tower"]["l2"]), "tray": list(tower["tray"])}
 
 
 @evolves(ev.TOWER_SETTLED, mutates=("tower",))
-def _settled(s: State, p: Payload) -> None:
+def _settled(state: State, payload: Payload) -> None:
     """The hidden contents after a throw, and their commitment kept for the end."""
-    s["tower"]["l1"] = list(p["choice"]["l1"])
-    s["tower"]["l2"] = list(p["choice"]["l2"])
-    choice = {"l1": list(p["choice"]["l1"]), "l2": list(p["choice"]["l2"])}
+    state["tower"]["l1"] = list(payload["choice"]["l1"])
+    state["tower"]["l2"] = list(payload["choice"]["l2"])
+    choice = {"l1": list(payload["choice"]["l1"]), "l2": list(payload["choice"]["l2"])}
     # a new list (the old one stays shared with the state before)
-    s["tower_commits"] = [*s.get("tower_commits", []), {"key": p["key"], "choice": choice, "salt": p["salt"]}]
+    state["tower_commits"] = [
+        *state.get("tower_commits", []),
+        {"key": payload["key"], "choice": choice, "salt": payload["salt"]},
+    ]
 
 
 evolves.ignores(ev.TOWER_REVEALED)  # the levels are in the state already; the end view shows them
 
 
-def _take_from_deck(d: Draft, card: str) -> None:
-    for pile in (d["pool"], d["bottom"]):
+def _take_from_deck(deck: Draft, card: str) -> None:
+    for pile in (deck["pool"], deck["bottom"]):
         if card in pile:
             pile.remove(card)
             return
 
 
 @evolves(ev.DRAFT_BEGAN)
-def _draft_began(s: State, p: Payload) -> None:
+def _draft_began(state: State, payload: Payload) -> None:
     d: Draft = {
-        "first": p["first"],
+        "first": payload["first"],
         "turn": 0,
-        "display": list(p["display"]),
-        "pool": sorted(s["in_play"]),
+        "display": list(payload["display"]),
+        "pool": sorted(state["in_play"]),
         "bottom": [],
-        "villages": [list(v) for v in p["villages"]],
-        "last_offer": [None] * s["n"],
+        "villages": [list(v) for v in payload["villages"]],
+        "last_offer": [None] * state["n"],
         "offered": False,
     }
-    for c in p["display"]:
+    for c in payload["display"]:
         _take_from_deck(d, c)
-    s["draft"] = d
-    s["phase"] = "draft"
+    enter(state, "draft", **d)
 
 
-@evolves(ev.DRAFT_DISPLAY_RECYCLED, mutates=("draft",))
-def _recycled(s: State, p: Payload) -> None:
-    d = draft_of(s)
-    d["bottom"].extend(p["recycled"])
-    d["display"] = list(p["display"])
-    for c in p["display"]:
+@evolves(ev.DRAFT_DISPLAY_RECYCLED, mutates=(position.POSITION,))
+def _recycled(state: State, payload: Payload) -> None:
+    d = draft_of(state)
+    d["bottom"].extend(payload["recycled"])
+    d["display"] = list(payload["display"])
+    for c in payload["display"]:
         _take_from_deck(d, c)
 
 
-@evolves(ev.DRAFT_TURN_BEGAN, mutates=("draft",))
-def _draft_turn(s: State, p: Payload) -> None:
-    d = draft_of(s)
-    d["last_offer"][p["seat"]] = sorted(p["display"])
+@evolves(ev.DRAFT_TURN_BEGAN, mutates=(position.POSITION,))
+def _draft_turn(state: State, payload: Payload) -> None:
+    d = draft_of(state)
+    d["last_offer"][payload["seat"]] = sorted(payload["display"])
     d["offered"] = True
 
 
 @evolves(
     ev.PROVINCE_DRAFTED,
     mutates=(
-        "draft",
+        position.POSITION,
         "provinces",
     ),
 )
-def _drafted(s: State, p: Payload) -> None:
-    d = draft_of(s)
-    prov, seat = p["province"], p["seat"]
+def _drafted(state: State, payload: Payload) -> None:
+    d = draft_of(state)
+    prov, seat = payload["province"], payload["seat"]
     if prov in d["display"]:
         d["display"].remove(prov)
     else:
         _take_from_deck(d, prov)
-    _occupy(s["provinces"][prov], seat, p["armies"])
-    d["villages"][seat].remove(p["armies"])
-    for c in p["refill"]:
+    _occupy(state["provinces"][prov], seat, payload["armies"])
+    d["villages"][seat].remove(payload["armies"])
+    for c in payload["refill"]:
         _take_from_deck(d, c)
         d["display"].append(c)
     d["turn"] += 1
     d["offered"] = False
     if not any(d["villages"]):
-        s["draft"] = None
-        s["phase"] = "season_start"
+        enter(state, "season_start")
 
 
 # --- season -----------------------------------------------------------------------------
@@ -249,18 +249,18 @@ def _drafted(s: State, p: Payload) -> None:
         "favour_pool",
     ),
 )
-def _season(s: State, p: Payload) -> None:
-    n = s["n"]
-    s["season"] = p["season"]
-    s["event"], s["event_cancelled"] = None, False
-    favours = [list(f) for f in p["favours"]]
+def _season(state: State, payload: Payload) -> None:
+    n = state["n"]
+    state["season"] = payload["season"]
+    state["event"], state["event_cancelled"] = None, False
+    favours = [list(f) for f in payload["favours"]]
     for _, card in favours:
-        s["favour_pool"].remove(card)
-    s["plans"] = [{} for _ in range(n)]  # secret: see view.py
-    s["round"] = {
-        "actions": list(p["actions"]),
-        "pool": list(p["pool"]),
-        "specials": list(p["specials"]),
+        state["favour_pool"].remove(card)
+    state["plans"] = [{} for _ in range(n)]  # secret: see view.py
+    state["round"] = {
+        "actions": list(payload["actions"]),
+        "pool": list(payload["pool"]),
+        "specials": list(payload["specials"]),
         "favours": favours,
         "cur": {"i": 0, "j": 0, "sub": None},
         "planned": [False] * n,
@@ -272,15 +272,17 @@ def _season(s: State, p: Payload) -> None:
         "order": [],
         "court_queue": [],
     }
-    for pl in s["players"]:
+    for pl in state["players"]:
         pl["special"], pl["immune"] = None, []
     pending = []
-    for seat, card in p["samurai"]:
-        s["players"][seat]["samurai"] = card
+    for seat, card in payload["samurai"]:
+        state["players"][seat]["samurai"] = card
         if data.SAMURAI[card - 1]:
             pending.append(seat)
-    s["samurai_pending"] = pending
-    s["phase"] = "samurai" if pending else "plan"
+    if pending:
+        enter(state, "samurai", seats=pending)
+    else:
+        enter(state, "plan")
 
 
 @evolves(
@@ -288,12 +290,12 @@ def _season(s: State, p: Payload) -> None:
     mutates=(
         "players",
         "tower",
-        "samurai_pending",
+        position.POSITION,
     ),
 )
-def _samurai(s: State, p: Payload) -> None:
-    pl = s["players"][p["seat"]]
-    bonus, amount = p["bonus"], p["amount"]
+def _samurai(state: State, payload: Payload) -> None:
+    pl = state["players"][payload["seat"]]
+    bonus, amount = payload["bonus"], payload["amount"]
     if bonus == "chests":
         pl["money"] += amount
     elif bonus == "rice":
@@ -301,10 +303,11 @@ def _samurai(s: State, p: Payload) -> None:
     elif bonus == "vp":
         pl["vp"] += amount
     elif bonus == "tray":
-        s["tower"]["tray"].extend([p["seat"]] * amount)
-    s["samurai_pending"].remove(p["seat"])
-    if not s["samurai_pending"]:
-        s["phase"] = "plan"
+        state["tower"]["tray"].extend([payload["seat"]] * amount)
+    waiting = samurai_pending(state)
+    waiting.remove(payload["seat"])
+    if not waiting:
+        enter(state, "plan")
 
 
 @evolves(
@@ -314,18 +317,18 @@ def _samurai(s: State, p: Payload) -> None:
         "plans",
     ),
 )
-def _planned(s: State, p: Payload) -> None:
-    r = round_of(s)
-    seat = p["seat"]
-    plans_of(s)[seat][p["space"]] = {"card": p["choice"], "salt": p["salt"]}
-    if len(plans_of(s)[seat]) == p["of"]:
+def _planned(state: State, payload: Payload) -> None:
+    r = round_of(state)
+    seat = payload["seat"]
+    plans_of(state)[seat][payload["space"]] = {"card": payload["choice"], "salt": payload["salt"]}
+    if len(plans_of(state)[seat]) == payload["of"]:
         r["planned"][seat] = True
 
 
 @evolves(ev.EVENT_REVEALED, mutates=("used_events",))
-def _event(s: State, p: Payload) -> None:
-    s["event"] = p["event"]
-    s["used_events"].append(p["event"])
+def _event(state: State, payload: Payload) -> None:
+    state["event"] = payload["event"]
+    state["used_events"].append(payload["event"])
 
 
 @evolves(
@@ -335,14 +338,14 @@ def _event(s: State, p: Payload) -> None:
         "players",
     ),
 )
-def _bids(s: State, p: Payload) -> None:
-    r = round_of(s)
-    _reveal(s, p["reveals"])
-    r["bids"] = list(p["bids"])
-    for seat, paid in enumerate(p["paid"]):
-        s["players"][seat]["money"] -= paid
-    r["queue"] = list(p["order"])
-    s["phase"] = "special"
+def _bids(state: State, payload: Payload) -> None:
+    r = round_of(state)
+    _reveal(state, payload["reveals"])
+    r["bids"] = list(payload["bids"])
+    for seat, paid in enumerate(payload["paid"]):
+        state["players"][seat]["money"] -= paid
+    r["queue"] = list(payload["order"])
+    enter(state, "special")
 
 
 @evolves(
@@ -352,15 +355,15 @@ def _bids(s: State, p: Payload) -> None:
         "players",
     ),
 )
-def _special(s: State, p: Payload) -> None:
-    r = round_of(s)
-    seat, slot = p["seat"], p["slot"]
+def _special(state: State, payload: Payload) -> None:
+    r = round_of(state)
+    seat, slot = payload["seat"], payload["slot"]
     r["chosen"][seat] = slot
-    s["players"][seat]["special"] = r["specials"][slot - 1]
+    state["players"][seat]["special"] = r["specials"][slot - 1]
     r["queue"].remove(seat)
     if not r["queue"]:
-        r["order"] = sorted(range(s["n"]), key=lambda x: r["chosen"][x] or 0)
-        s["phase"] = "court" if s["opts"]["tennos_court"] else "actions"
+        r["order"] = sorted(range(state["n"]), key=lambda seat: r["chosen"][seat] or 0)
+        enter(state, "court" if state["opts"]["tennos_court"] else "actions")
 
 
 # --- Tenno's Court ----------------------------------------------------------------------
@@ -375,33 +378,33 @@ def _special(s: State, p: Payload) -> None:
         "players",
     ),
 )
-def _converted(s: State, p: Payload) -> None:
-    _reveal(s, p["reveals"])
-    if not p["done"]:
+def _converted(state: State, payload: Payload) -> None:
+    _reveal(state, payload["reveals"])
+    if not payload["done"]:
         return
-    seat, k = p["seat"], p["n"]
-    if p["province"]:
-        s["provinces"][p["province"]]["armies"] -= k
+    seat, k = payload["seat"], payload["n"]
+    if payload["province"]:
+        state["provinces"][payload["province"]]["armies"] -= k
     else:
-        tray = s["tower"]["tray"]
+        tray = state["tower"]["tray"]
         for _ in range(k):
             tray.remove(seat)
-    pl = s["players"][seat]
+    pl = state["players"][seat]
     pl["officials"] -= k
     pl["vestibule"] += k
 
 
 @evolves(ev.COURT_RANKED, mutates=("round",))
-def _ranked(s: State, p: Payload) -> None:
-    round_of(s)["court_queue"] = list(p["queue"])
-    s["phase"] = "favour"
+def _ranked(state: State, payload: Payload) -> None:
+    round_of(state)["court_queue"] = list(payload["queue"])
+    enter(state, "favour")
 
 
-def _to_hall(s: State, seat: int) -> None:
-    pl = s["players"][seat]
+def _to_hall(state: State, seat: int) -> None:
+    pl = state["players"][seat]
     pl["hall"] += pl["vestibule"]
     pl["vestibule"] = 0
-    round_of(s)["court_queue"].remove(seat)
+    round_of(state)["court_queue"].remove(seat)
 
 
 @evolves(
@@ -411,8 +414,8 @@ def _to_hall(s: State, seat: int) -> None:
         "round",
     ),
 )
-def _passed(s: State, p: Payload) -> None:
-    _to_hall(s, p["seat"])
+def _passed(state: State, payload: Payload) -> None:
+    _to_hall(state, payload["seat"])
 
 
 @evolves(
@@ -425,49 +428,49 @@ def _passed(s: State, p: Payload) -> None:
         "tiles",
     ),
 )
-def _favour(s: State, p: Payload) -> None:
-    seat, card = p["seat"], p["card"]
-    _to_hall(s, seat)
-    pl = s["players"][seat]
-    pl["hall"] -= p["cost"]
-    pl["officials"] += p["cost"]
-    r = round_of(s)
+def _favour(state: State, payload: Payload) -> None:
+    seat, card = payload["seat"], payload["card"]
+    _to_hall(state, seat)
+    pl = state["players"][seat]
+    pl["hall"] -= payload["cost"]
+    pl["officials"] += payload["cost"]
+    r = round_of(state)
     r["favours"] = [f for f in r["favours"] if f[1] != card]
-    if p["use"]:
-        _apply_favour(s, seat, data.FAVOURS[card], p)
+    if payload["use"]:
+        _apply_favour(state, seat, data.FAVOURS[card], payload)
 
 
 _COUNTERS = {"chests": "money", "rice": "rice", "vp": "vp"}  # favour type -> player counter
 
 
-def _apply_favour(s: State, seat: int, fav: dict[str, Any], p: Payload) -> None:
-    pl, t, prov = s["players"][seat], fav["type"], p.get("province")
+def _apply_favour(state: State, seat: int, fav: dict[str, Any], payload: Payload) -> None:
+    pl, t, prov = state["players"][seat], fav["type"], payload.get("province")
     if t == "cancel_event":
-        s["event_cancelled"] = True
+        state["event_cancelled"] = True
     elif t in _COUNTERS:
         cast(dict[str, Any], pl)[_COUNTERS[t]] += fav["amount"]
     elif t == "tray":
-        s["tower"]["tray"].extend([seat] * p["n"])
+        state["tower"]["tray"].extend([seat] * payload["n"])
     elif t == "immunity":
         pl["immune"] = sorted(set(pl["immune"]) | set(fav["letters"]))
     elif t == "remove_marker":
         if prov:
-            s["provinces"][prov]["markers"] -= 1
+            state["provinces"][prov]["markers"] -= 1
         else:
             pl["fav4"] = True  # kept until the next marker on his provinces
     elif t == "building" and prov:
-        _build(s, prov, fav["building"], p.get("calmed", False))
+        _build(state, prov, fav["building"], payload.get("calmed", False))
     elif t == "free_armies" and prov:
-        s["provinces"][prov]["owner"] = seat
-        s["provinces"][prov]["armies"] += p["n"]
+        state["provinces"][prov]["owner"] = seat
+        state["provinces"][prov]["armies"] += payload["n"]
 
 
-def _build(s: State, prov: str, kind: str, calmed: bool) -> None:
-    p = s["provinces"][prov]
+def _build(state: State, prov: str, kind: str, calmed: bool) -> None:
+    p = state["provinces"][prov]
     raw_province(p)[kind] = True
-    s["tiles"][kind] -= 1
+    state["tiles"][kind] -= 1
     if calmed:  # Nô-theatre event: the peasants calm down (all markers, or one: option)
-        p["markers"] = 0 if option(s, "theatre_calms") == "all" else max(0, p["markers"] - 1)
+        p["markers"] = 0 if option(state, "theatre_calms") == "all" else max(0, p["markers"] - 1)
 
 
 @evolves(
@@ -477,35 +480,35 @@ def _build(s: State, prov: str, kind: str, calmed: bool) -> None:
         "round",
     ),
 )
-def _court_ended(s: State, p: Payload) -> None:
-    for pl in s["players"]:
+def _court_ended(state: State, payload: Payload) -> None:
+    for pl in state["players"]:
         pl["vestibule"] += pl["hall"]
         pl["hall"] = 0
-    round_of(s)["favours"] = []
-    s["phase"] = "actions"
+    round_of(state)["favours"] = []
+    enter(state, "actions")
 
 
 # --- actions ----------------------------------------------------------------------------
 
 
-def _sub(s: State, value: str) -> None:
-    if s["phase"] == "actions":
-        round_of(s)["cur"]["sub"] = value
+def _sub(state: State, value: str) -> None:
+    if phase_of(state) == "actions":
+        round_of(state)["cur"]["sub"] = value
 
 
 @evolves(ev.SPACE_REVEALED, mutates=("round",))
-def _space(s: State, p: Payload) -> None:
-    _reveal(s, p["reveals"])
-    round_of(s)["revealed"][p["seat"]][p["space"]] = p["card"]
-    _sub(s, p["next"])
+def _space(state: State, payload: Payload) -> None:
+    _reveal(state, payload["reveals"])
+    round_of(state)["revealed"][payload["seat"]][payload["space"]] = payload["card"]
+    _sub(state, payload["next"])
 
 
 @evolves(ev.ACTION_DECLINED, mutates=("round",))
-def _declined(s: State, p: Payload) -> None:
+def _declined(state: State, payload: Payload) -> None:
     # Declining the recruit of Recruit 1 + move leaves the move, unless the move needs
     # the recruit (option recruit1: mandatory).
-    then_move = p["part"] == "recruit" and option(s, "recruit1") == "optional"
-    _sub(s, "move" if then_move else "end")
+    then_move = payload["part"] == "recruit" and option(state, "recruit1") == "optional"
+    _sub(state, "move" if then_move else "end")
 
 
 @evolves(
@@ -517,10 +520,10 @@ def _declined(s: State, p: Payload) -> None:
         "round",
     ),
 )
-def _built(s: State, p: Payload) -> None:
-    s["players"][p["seat"]]["money"] -= p["cost"]
-    _build(s, p["province"], p["building"], p["calmed"])
-    _sub(s, "end")
+def _built(state: State, payload: Payload) -> None:
+    state["players"][payload["seat"]]["money"] -= payload["cost"]
+    _build(state, payload["province"], payload["building"], payload["calmed"])
+    _sub(state, "end")
 
 
 @evolves(
@@ -530,10 +533,10 @@ def _built(s: State, p: Payload) -> None:
         "round",
     ),
 )
-def _collected(s: State, p: Payload) -> None:
-    pl = s["players"][p["seat"]]
-    pl["rice" if p["what"] == "rice" else "money"] += p["amount"]
-    _sub(s, "end")
+def _collected(state: State, payload: Payload) -> None:
+    pl = state["players"][payload["seat"]]
+    pl["rice" if payload["what"] == "rice" else "money"] += payload["amount"]
+    _sub(state, "end")
 
 
 @evolves(
@@ -543,10 +546,10 @@ def _collected(s: State, p: Payload) -> None:
         "players",
     ),
 )
-def _marker(s: State, p: Payload) -> None:
-    prov = s["provinces"][p["province"]]
-    if p["cancelled"]:
-        s["players"][p_owner(prov)]["fav4"] = False
+def _marker(state: State, payload: Payload) -> None:
+    prov = state["provinces"][payload["province"]]
+    if payload["cancelled"]:
+        state["players"][p_owner(prov)]["fav4"] = False
     else:
         prov["markers"] += 1
 
@@ -559,10 +562,10 @@ def _marker(s: State, p: Payload) -> None:
         "round",
     ),
 )
-def _recruited(s: State, p: Payload) -> None:
-    s["players"][p["seat"]]["money"] -= p["cost"]
-    s["provinces"][p["province"]]["armies"] += p["armies"]
-    _sub(s, "move" if p["space"] == "recruit1" else "end")
+def _recruited(state: State, payload: Payload) -> None:
+    state["players"][payload["seat"]]["money"] -= payload["cost"]
+    state["provinces"][payload["province"]]["armies"] += payload["armies"]
+    _sub(state, "move" if payload["space"] == "recruit1" else "end")
 
 
 @evolves(
@@ -572,10 +575,10 @@ def _recruited(s: State, p: Payload) -> None:
         "round",
     ),
 )
-def _moved(s: State, p: Payload) -> None:
-    s["provinces"][p["from"]]["armies"] -= p["armies"]
-    s["provinces"][p["to"]]["armies"] += p["armies"]
-    _sub(s, "end")
+def _moved(state: State, payload: Payload) -> None:
+    state["provinces"][payload["from"]]["armies"] -= payload["armies"]
+    state["provinces"][payload["to"]]["armies"] += payload["armies"]
+    _sub(state, "end")
 
 
 @evolves(
@@ -584,42 +587,42 @@ def _moved(s: State, p: Payload) -> None:
         "provinces",
         "tiles",
         "round",
-        "winter",
+        position.POSITION,
     ),
 )
-def _battle(s: State, p: Payload) -> None:
-    if p["from"]:
-        s["provinces"][p["from"]]["armies"] -= p["armies"]
-    s["provinces"][p["province"]] = cast(Province, dict(p["after"]))
-    s["tower"] = _thrown(s, p["tower"])
-    for kind in p["tiles"]:
-        s["tiles"][kind] += 1
-    if p.get("lost"):
-        _lose(s, *p["lost"])
-        _reveal(s, p.get("reveals"))
-    s["last_battle"] = {
-        k: p[k] for k in ("kind", "province", "attacker", "defender", "thrown", "out", "result")
+def _battle(state: State, payload: Payload) -> None:
+    if payload["from"]:
+        state["provinces"][payload["from"]]["armies"] -= payload["armies"]
+    state["provinces"][payload["province"]] = cast(Province, dict(payload["after"]))
+    state["tower"] = _thrown(state, payload["tower"])
+    for kind in payload["tiles"]:
+        state["tiles"][kind] += 1
+    if payload.get("lost"):
+        _lose(state, *payload["lost"])
+        _reveal(state, payload.get("reveals"))
+    state["last_battle"] = {
+        k: payload[k] for k in ("kind", "province", "attacker", "defender", "thrown", "out", "result")
     }
-    if p["kind"] in ("attack", "neutral"):
-        _sub(s, "end")
-    if p["kind"] == "famine" and p["province"] in winter_of(s)["left"]:
-        winter_of(s)["left"].remove(p["province"])
+    if payload["kind"] in ("attack", "neutral"):
+        _sub(state, "end")
+    if payload["kind"] == "famine" and payload["province"] in winter_of(state)["left"]:
+        winter_of(state)["left"].remove(payload["province"])
 
 
 @evolves(ev.ACTION_TURN_ENDED, mutates=("round",))
-def _turn_ended(s: State, p: Payload) -> None:
-    cur = round_of(s)["cur"]
+def _turn_ended(state: State, payload: Payload) -> None:
+    cur = round_of(state)["cur"]
     cur["j"] += 1
     cur["sub"] = None
 
 
 @evolves(ev.ACTION_COMPLETED, mutates=("round",))
-def _action_done(s: State, p: Payload) -> None:
-    r = round_of(s)
+def _action_done(state: State, payload: Payload) -> None:
+    r = round_of(state)
     r["cur"] = {"i": r["cur"]["i"] + 1, "j": 0, "sub": None}
-    if p["next"]:
-        r["actions"].append(p["next"])
-        r["pool"].remove(p["next"])
+    if payload["next"]:
+        r["actions"].append(payload["next"])
+        r["pool"].remove(payload["next"])
 
 
 @evolves(
@@ -629,58 +632,58 @@ def _action_done(s: State, p: Payload) -> None:
         "round",
     ),
 )
-def _season_ended(s: State, p: Payload) -> None:
-    for pl in s["players"]:
+def _season_ended(state: State, payload: Payload) -> None:
+    for pl in state["players"]:
         pl["special"], pl["immune"] = None, []  # specials returned, immunities discarded
-    s["event"], s["event_cancelled"] = None, False
-    round_of(s)["cur"] = {"i": 10, "j": 0, "sub": None}
-    if s["season"] == 2:
-        s["season"] = 3
-        s["phase"] = "winter"
+    state["event"], state["event_cancelled"] = None, False
+    round_of(state)["cur"] = {"i": 10, "j": 0, "sub": None}
+    if state["season"] == 2:
+        state["season"] = 3
+        enter(state, "winter")
     else:
-        s["season"] += 1
-        s["phase"] = "season_start"
+        state["season"] += 1
+        enter(state, "season_start")
 
 
 # --- winter -----------------------------------------------------------------------------
 
 
 @evolves(ev.WINTER_RICE_LOST, mutates=("players",))
-def _rice_lost(s: State, p: Payload) -> None:
-    s["famine"] = []
-    for seat, loss in enumerate(p["losses"]):
-        s["players"][seat]["rice"] -= loss
-    s["winter"] = {"queue": list(p["starving"]), "seat": None, "left": [], "extra": 0}
+def _rice_lost(state: State, payload: Payload) -> None:
+    state["famine"] = []
+    for seat, loss in enumerate(payload["losses"]):
+        state["players"][seat]["rice"] -= loss
+    enter(state, "winter", queue=list(payload["starving"]), seat=None, left=[], extra=0)
 
 
 @evolves(
     ev.FAMINE_STRUCK,
     mutates=(
         "famine",
-        "winter",
+        position.POSITION,
     ),
 )
-def _famine(s: State, p: Payload) -> None:
-    s["famine"].append({k: p[k] for k in ("seat", "shortfall", "revolts", "extra", "provinces")})
-    w = winter_of(s)
-    w["queue"].remove(p["seat"])
-    w["seat"], w["left"], w["extra"] = p["seat"], list(p["provinces"]), p["extra"]
+def _famine(state: State, payload: Payload) -> None:
+    state["famine"].append({k: payload[k] for k in ("seat", "shortfall", "revolts", "extra", "provinces")})
+    w = winter_of(state)
+    w["queue"].remove(payload["seat"])
+    w["seat"], w["left"], w["extra"] = payload["seat"], list(payload["provinces"]), payload["extra"]
 
 
 @evolves(ev.SCORED, mutates=("players",))
-def _scored(s: State, p: Payload) -> None:
-    for seat, sc in enumerate(p["scores"]):
-        s["players"][seat]["vp"] += sc["total"]
-    s["last_scoring"] = list(p["scores"])
+def _scored(state: State, payload: Payload) -> None:
+    for seat, sc in enumerate(payload["scores"]):
+        state["players"][seat]["vp"] += sc["total"]
+    state["last_scoring"] = list(payload["scores"])
 
 
 @evolves(ev.MARKERS_CLEARED, mutates=("provinces",))
-def _cleared(s: State, p: Payload) -> None:
-    for prov in s["provinces"].values():
+def _cleared(state: State, payload: Payload) -> None:
+    for prov in state["provinces"].values():
         prov["markers"] = 0
 
 
 @evolves(ev.GAME_ENDED)
-def _ended(s: State, p: Payload) -> None:
-    s["phase"] = "over"
-    s["result"] = {"winners": list(p["winners"]), "scores": list(p["scores"])}
+def _ended(state: State, payload: Payload) -> None:
+    position.clear(raw(state))
+    state["result"] = {"winners": list(payload["winners"]), "scores": list(payload["scores"])}

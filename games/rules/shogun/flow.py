@@ -9,161 +9,226 @@ the import graph free of circles.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
 
 from games.rules.base import Pending
-from games.rules.kit import Command, Decision, decision_of
+from games.rules.kit import Command, Context, Decision, decision_of
+from games.rules.kit.decisions import DefaultRole, LegalRole
 
 from . import actions, bidding, court, data, draft, planning, samurai, winter
 from . import events as ev
 from .context import Ctx
-from .state import State, draft_of, owned, region_of, round_of
+from .state import State, draft_of, owned, phase_of, region_of, round_of, samurai_pending
 
 # ---------------------------------------------------------------------------
-# The decision table: phase -> Decision. The kit's four roles take, here:
-# pending(state) -> seats; legal(state, seat, version) -> commands;
-# decide(ctx, seat, cmd); default(state, seat, version) -> command.
+# The decision table: phase (the kind of the position's frame) -> Decision, with the
+# kit's four typed roles: pending(state) -> seats; legal(state, seat) -> commands;
+# decide(context, seat, command); default(state, seat) -> command. One table per
+# rules version, since what a favour allows depends on it (court.must_apply).
 
 
 def _one(seat: int | None) -> list[int]:
     return [] if seat is None else [seat]
 
 
-def _draft_pending(s: State) -> list[int]:
-    return [draft.drafter(s)] if draft_of(s)["offered"] else []
+def _draft_pending(state: State) -> list[int]:
+    return [draft.drafter(state)] if draft_of(state)["offered"] else []
 
 
-def _plan_pending(s: State) -> list[int]:
-    return [x for x in range(s["n"]) if not round_of(s)["planned"][x]]
+def _samurai_pending(state: State) -> list[int]:
+    return list(samurai_pending(state))
 
 
-def _actor(s: State) -> list[int]:
-    a = actions.actor(s)
-    return [] if a is None else [a[0]]
+def _plan_pending(state: State) -> list[int]:
+    return [seat for seat in range(state["n"]) if not round_of(state)["planned"][seat]]
 
 
-def _unlisted(s: State, seat: int, version: int) -> list[Command]:
+def _actor(state: State) -> list[int]:
+    current = actions.actor(state)
+    return [] if current is None else [current[0]]
+
+
+def _chooser(state: State) -> list[int]:
+    return _one(bidding.chooser(state))
+
+
+def _courtier(state: State) -> list[int]:
+    return _one(court.current(state))
+
+
+def _starving(state: State) -> list[int]:
+    return _one(winter.chooser(state))
+
+
+def _unlisted(state: State, seat: int) -> list[Command]:
     """Planning has too many commands to list: `rules.legal_commands` gives a template."""
     return []
 
 
-def _plan_default(s: State, seat: int, version: int) -> Command:
-    return {"type": "plan", "spaces": planning.default(s, seat)}
+def _plan_default(state: State, seat: int) -> Command:
+    return {"type": "plan", "spaces": planning.default(state, seat)}
 
 
-def _pass(s: State, seat: int, version: int) -> Command:
+def _pass(state: State, seat: int) -> Command:
     return {"type": "pass"}
 
 
-def _listed_default(s: State, seat: int, version: int) -> Command | None:
+def _listed_default(legal: LegalRole[State]) -> DefaultRole[State]:
     """Decline when the rules allow it; a forced execution moves within the seat's own
     provinces rather than into a battle; otherwise the first listed command."""
-    listed = DECISIONS[s["phase"]].legal(s, seat, version)
-    if any(c["type"] == "decline" for c in listed):
-        return {"type": "decline"}
-    safe = [c for c in listed if c["type"] == "move" and s["provinces"][c["to"]]["owner"] == seat]
-    return (safe or listed)[0] if listed else None
+
+    def default(state: State, seat: int) -> Command | None:
+        listed = legal(state, seat)
+        if any(command["type"] == "decline" for command in listed):
+            return {"type": "decline"}
+        safe = [
+            command
+            for command in listed
+            if command["type"] == "move" and state["provinces"][command["to"]]["owner"] == seat
+        ]
+        return (safe or listed)[0] if listed else None
+
+    return default
 
 
-def _version_free(legal: Callable[[State, int], list[Command]]) -> Callable[[State, int, int], list[Command]]:
-    return lambda s, seat, version: legal(s, seat)
+def shogun_context(context: Context[State]) -> Ctx:
+    """The Shogun context the rules built (it carries the game's rules version)."""
+    assert isinstance(context, Ctx), "Shogun decides through its own Ctx"
+    return context
 
 
-DECISIONS: dict[str, Decision] = {
-    "draft": Decision(
-        pending=_draft_pending,
-        legal=_version_free(draft.legal),
-        decide=lambda ctx, seat, cmd: draft.decide(ctx, seat, cmd),
-        default=_listed_default,
-        commands=frozenset({"draft"}),
-    ),
-    "samurai": Decision(
-        pending=lambda s: list(s["samurai_pending"]),
-        legal=_version_free(samurai.legal),
-        decide=lambda ctx, seat, cmd: samurai.decide(ctx, seat, cmd["bonus"]),
-        default=_listed_default,
-        commands=frozenset({"samurai"}),
-    ),
-    "plan": Decision(
-        pending=_plan_pending,
-        legal=_unlisted,
-        decide=lambda ctx, seat, cmd: planning.decide(ctx, seat, cmd["spaces"]),
-        default=_plan_default,
-        commands=frozenset({"plan"}),
-    ),
-    "special": Decision(
-        pending=lambda s: _one(bidding.chooser(s)),
-        legal=_version_free(bidding.legal),
-        decide=lambda ctx, seat, cmd: bidding.decide(ctx, seat, cmd["slot"]),
-        default=_listed_default,
-        commands=frozenset({"special"}),
-        name="choose_special",
-    ),
-    "favour": Decision(
-        pending=lambda s: _one(court.current(s)),
-        legal=court.legal,
-        decide=lambda ctx, seat, cmd: _favour(ctx, seat, cmd),
-        default=_pass,
-        commands=frozenset({"favour", "pass"}),
-    ),
-    "actions": Decision(
-        pending=_actor,
-        legal=_version_free(actions.legal),
-        decide=lambda ctx, seat, cmd: _action(ctx, seat, cmd),
-        default=_listed_default,
-        commands=frozenset({"execute", "decline", "move"}),
-    ),
-    "winter": Decision(
-        pending=lambda s: _one(winter.chooser(s)),
-        legal=_version_free(winter.legal),
-        decide=lambda ctx, seat, cmd: winter.decide(ctx, seat, cmd["province"]),
-        default=_listed_default,
-        commands=frozenset({"revolt"}),
-        name="famine_order",
-    ),
-}
+def _draft(context: Context[State], seat: int, command: Command) -> None:
+    draft.decide(shogun_context(context), seat, command)
 
 
-def _favour(ctx: Ctx, seat: int, cmd: Command) -> None:
-    if cmd["type"] == "pass":
+def _samurai(context: Context[State], seat: int, command: Command) -> None:
+    samurai.decide(shogun_context(context), seat, command["bonus"])
+
+
+def _plan(context: Context[State], seat: int, command: Command) -> None:
+    planning.decide(shogun_context(context), seat, command["spaces"])
+
+
+def _special(context: Context[State], seat: int, command: Command) -> None:
+    bidding.decide(shogun_context(context), seat, command["slot"])
+
+
+def _favour(context: Context[State], seat: int, command: Command) -> None:
+    ctx = shogun_context(context)
+    if command["type"] == "pass":
         court.decide_pass(ctx, seat)
     else:
-        court.decide_favour(ctx, seat, cmd["card"], cmd["use"], cmd["province"])
+        court.decide_favour(ctx, seat, command["card"], command["use"], command["province"])
 
 
-def _action(ctx: Ctx, seat: int, cmd: Command) -> None:
-    if cmd["type"] == "execute":
+def _action(context: Context[State], seat: int, command: Command) -> None:
+    ctx = shogun_context(context)
+    if command["type"] == "execute":
         actions.decide_execute(ctx, seat)
-    elif cmd["type"] == "decline":
+    elif command["type"] == "decline":
         actions.decide_decline(ctx, seat)
     else:
-        actions.decide_move(ctx, seat, cmd["to"], cmd["armies"])
+        actions.decide_move(ctx, seat, command["to"], command["armies"])
+
+
+def _famine_order(context: Context[State], seat: int, command: Command) -> None:
+    winter.decide(shogun_context(context), seat, command["province"])
+
+
+def _court_legal(version: int) -> LegalRole[State]:
+    def legal(state: State, seat: int) -> list[Command]:
+        return court.legal(state, seat, version)
+
+    return legal
+
+
+@functools.cache
+def decisions(version: int) -> dict[str, Decision[State]]:
+    """The decision table of a game started under rules `version`."""
+    favour_legal = _court_legal(version)
+    return {
+        "draft": Decision(
+            pending=_draft_pending,
+            legal=draft.legal,
+            decide=_draft,
+            default=_listed_default(draft.legal),
+            commands=frozenset({"draft"}),
+        ),
+        "samurai": Decision(
+            pending=_samurai_pending,
+            legal=samurai.legal,
+            decide=_samurai,
+            default=_listed_default(samurai.legal),
+            commands=frozenset({"samurai"}),
+        ),
+        "plan": Decision(
+            pending=_plan_pending,
+            legal=_unlisted,
+            decide=_plan,
+            default=_plan_default,
+            commands=frozenset({"plan"}),
+        ),
+        "special": Decision(
+            pending=_chooser,
+            legal=bidding.legal,
+            decide=_special,
+            default=_listed_default(bidding.legal),
+            commands=frozenset({"special"}),
+            name="choose_special",
+        ),
+        "favour": Decision(
+            pending=_courtier,
+            legal=favour_legal,
+            decide=_favour,
+            default=_pass,
+            commands=frozenset({"favour", "pass"}),
+        ),
+        "actions": Decision(
+            pending=_actor,
+            legal=actions.legal,
+            decide=_action,
+            default=_listed_default(actions.legal),
+            commands=frozenset({"execute", "decline", "move"}),
+        ),
+        "winter": Decision(
+            pending=_starving,
+            legal=winter.legal,
+            decide=_famine_order,
+            default=_listed_default(winter.legal),
+            commands=frozenset({"revolt"}),
+            name="famine_order",
+        ),
+    }
+
+
+DECISIONS: dict[str, Decision[State]] = decisions(data.RULES_VERSION)
+"""The table of the current rules version."""
 
 
 def kind_of(state: State) -> str:
     """The name `pending` gives the decision of the current phase (an action's is
     `<action>:<sub-step>`)."""
-    phase = state["phase"]
-    a = actions.actor(state) if phase == "actions" else None
-    if a is not None:
-        return f"{a[1]}:{a[2]}"
+    phase = phase_of(state)
+    current = actions.actor(state) if phase == "actions" else None
+    if current is not None:
+        return f"{current[1]}:{current[2]}"
     return DECISIONS[phase].name or phase
 
 
 def pending(state: State) -> list[Pending]:
     """The seats that must decide now, with the decision's kind."""
-    decision = DECISIONS.get(state.get("phase", ""))
+    decision = DECISIONS.get(phase_of(state))
     if decision is None:
         return []
     return [Pending(seat, kind_of(state)) for seat in decision.pending(state)]
 
 
-def decide(ctx: Ctx, seat: int, cmd: Command) -> None:
-    """Apply `cmd` through the decision of the current phase (refused if it does not
+def decide(ctx: Ctx, seat: int, command: Command) -> None:
+    """Apply `command` through the decision of the current phase (refused if it does not
     understand that command type), then run the automatic steps."""
-    decision = decision_of(DECISIONS, ctx.state["phase"], cmd["type"])
+    decision = decision_of(decisions(ctx.version), phase_of(ctx.state), command["type"])
     assert decision.decide is not None  # every Shogun phase decides its own commands
-    decision.decide(ctx, seat, cmd)
+    decision.decide(ctx, seat, command)
     advance(ctx)
 
 
@@ -178,14 +243,14 @@ def advance(ctx: Ctx) -> None:
         "winter": winter.auto,
     }
     for _ in range(100000):  # a guard; a real game needs a few hundred steps
-        step = steps.get(ctx.state["phase"])
+        step = steps.get(phase_of(ctx.state))
         if step is None or not step(ctx):
             return
     raise RuntimeError("automatic steps did not settle")
 
 
-def regions_held(s: State, seat: int) -> int:
-    return len({region_of(s, p) for p in owned(s, seat)})
+def regions_held(state: State, seat: int) -> int:
+    return len({region_of(state, province) for province in owned(state, seat)})
 
 
 def begin_season(ctx: Ctx) -> bool:

@@ -68,9 +68,9 @@ OPTIONS: dict[str, Option] = {
 }
 
 
-def _same(a: Any, b: Any) -> bool:
+def _same(left: Any, right: Any) -> bool:
     """Equal and of the same type (True is not 1)."""
-    return a == b and type(a) is type(b)
+    return left == right and type(left) is type(right)
 
 
 def known(version: int) -> dict[str, Option]:
@@ -106,7 +106,7 @@ def schema(version: int) -> dict[str, Any]:
     }
 
 
-def option(s: State, key: str) -> Any:
+def option(state: State, key: str) -> Any:
     """A game's option; the default when the game predates it (its GameStarted has no
     such key)."""
-    return s["opts"].get(key, OPTIONS[key].default)
+    return state["opts"].get(key, OPTIONS[key].default)

@@ -18,18 +18,19 @@ from typing import Any
 
 from games.rules.base import IllegalCommand, Template, commit
 
-from . import data, state
+from . import data
 from . import events as ev
+from . import state as shogun_state
 from .base_reveal import plan_key, reveal_space
 from .context import Ctx
 from .state import State
 
 
-def validate(s: State, seat: int, spaces: dict[str, Any]) -> dict[str, Any]:
-    names = state.spaces(s)
+def validate(state: State, seat: int, spaces: dict[str, Any]) -> dict[str, Any]:
+    names = shogun_state.spaces(state)
     if set(spaces) != set(names):
         raise IllegalCommand(f"a plan must name exactly these spaces: {', '.join(names)}")
-    hand = state.hand(s, seat)
+    hand = shogun_state.hand(state, seat)
     used = [c for c in spaces.values() if c is not None]
     if any(c not in hand for c in used):
         raise IllegalCommand("a planned card is not in your hand")
@@ -39,20 +40,20 @@ def validate(s: State, seat: int, spaces: dict[str, Any]) -> dict[str, Any]:
         raise IllegalCommand("every court space must hold a card")
     if len(used) != min(len(hand), len(names)):
         raise IllegalCommand("spaces may stay empty only when you have no card left")
-    if data.chest_value(spaces["bid"]) > s["players"][seat]["money"]:
+    if data.chest_value(spaces["bid"]) > state["players"][seat]["money"]:
         raise IllegalCommand("you cannot bid more war chests than you own")
     return {k: spaces[k] for k in names}
 
 
-def default(s: State, seat: int) -> dict[str, Any]:
+def default(state: State, seat: int) -> dict[str, Any]:
     """The missed-deadline plan: bid the 0 chest, chest cards on the court spaces (no
     conversion), then the other cards on the action spaces (none executes unless its
     owner chooses to when it is revealed)."""
-    names = state.spaces(s)
-    extras = [c for c in state.hand(s, seat) if not data.is_province(c) and c != "chest0"]
-    provinces = sorted(state.owned(s, seat))
+    names = shogun_state.spaces(state)
+    extras = [c for c in shogun_state.hand(state, seat) if not data.is_province(c) and c != "chest0"]
+    provinces = sorted(shogun_state.owned(state, seat))
     plan: dict[str, str | None] = {"bid": "chest0"}
-    for space in data.COURT_SPACES if s["opts"]["tennos_court"] else ():
+    for space in data.COURT_SPACES if state["opts"]["tennos_court"] else ():
         plan[space] = extras.pop(0)
     rest = extras + provinces
     for space in data.ACTION_IDS:
@@ -60,12 +61,12 @@ def default(s: State, seat: int) -> dict[str, Any]:
     return {k: plan[k] for k in names}
 
 
-def sample(s: State, seat: int, rnd: random.Random) -> dict[str, Any]:
+def sample(state: State, seat: int, rnd: random.Random) -> dict[str, Any]:
     """A random valid plan: shuffle the hand over the spaces (court spaces first)."""
-    names = state.spaces(s)
-    money = s["players"][seat]["money"]
+    names = shogun_state.spaces(state)
+    money = state["players"][seat]["money"]
     for _ in range(50):
-        hand = state.hand(s, seat)
+        hand = shogun_state.hand(state, seat)
         rnd.shuffle(hand)
         court = [x for x in names if x.startswith("court")]
         base = [x for x in names if not x.startswith("court")]
@@ -75,11 +76,11 @@ def sample(s: State, seat: int, rnd: random.Random) -> dict[str, Any]:
         plan.update(zip(base, cards, strict=False))  # surplus cards stay in hand
         if data.chest_value(plan["bid"]) <= money:
             return {k: plan[k] for k in names}
-    return default(s, seat)
+    return default(state, seat)
 
 
-def template(s: State, seat: int) -> Template:
-    names = state.spaces(s)
+def template(state: State, seat: int) -> Template:
+    names = shogun_state.spaces(state)
     schema = {
         "type": "object",
         "additionalProperties": False,
@@ -90,7 +91,7 @@ def template(s: State, seat: int) -> Template:
                 "type": "object",
                 "additionalProperties": False,
                 "required": names,
-                "properties": {n: {"enum": state.hand(s, seat) + [None]} for n in names},
+                "properties": {n: {"enum": shogun_state.hand(state, seat) + [None]} for n in names},
             },
         },
     }
@@ -107,7 +108,7 @@ def template(s: State, seat: int) -> Template:
 
 def decide(ctx: Ctx, seat: int, spaces: dict[str, Any]) -> None:
     s = ctx.state
-    if s["phase"] != "plan" or state.round_of(s)["planned"][seat]:
+    if shogun_state.phase_of(s) != "plan" or shogun_state.round_of(s)["planned"][seat]:
         raise IllegalCommand("you have nothing to plan now")
     plan = validate(s, seat, spaces)
     for space, card in plan.items():
@@ -125,7 +126,7 @@ def decide(ctx: Ctx, seat: int, spaces: dict[str, Any]) -> None:
 def auto(ctx: Ctx) -> bool:
     """When every plan is in: the season's event, then the bids revealed and paid."""
     s = ctx.state
-    if not all(state.round_of(s)["planned"]):
+    if not all(shogun_state.round_of(s)["planned"]):
         return False
     left = [e for e in s["year_events"] if e not in s["used_events"]]
     ctx.emit(ev.EVENT_REVEALED, {"event": ctx.stream("event").choice(left)})
@@ -138,7 +139,7 @@ def reveal_bids(ctx: Ctx) -> None:
     broken by one seeded random permutation (Appendix R #15)."""
     s = ctx.state
     n = s["n"]
-    bids = [data.chest_value(state.plan_card(s, seat, "bid")) for seat in range(n)]
+    bids = [data.chest_value(shogun_state.plan_card(s, seat, "bid")) for seat in range(n)]
     perm = ctx.stream("bid-ties").shuffled(range(n))
     order = sorted(perm, key=lambda seat: -bids[seat])
     reveals = [r for seat in range(n) for r in reveal_space(s, seat, "bid")]

@@ -11,24 +11,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import data, state
+from . import data
 from . import events as ev
+from . import state as shogun_state
 from .battle import fight
 from .context import Ctx
 from .state import State
 from .tower_secret import publish
 
 
-def yield_of(s: State, seat: int, prov: str, what: str) -> int:
+def yield_of(state: State, seat: int, prov: str, what: str) -> int:
     """Province value, clamped by the season event, then + the special (after events)."""
     key = "tax" if what == "tax" else "rice"
     n = data.PROVINCES[prov][key]
-    card = state.event(s)
+    card = shogun_state.event(state)
     if card.get("effect") == f"{key}_max":
         n = min(n, card["value"])
     if card.get("effect") == f"{key}_min":
         n = max(n, card["value"])
-    return int(n + state.special(s, seat).get(f"{key}_bonus", 0))
+    return int(n + shogun_state.special(state, seat).get(f"{key}_bonus", 0))
 
 
 def place_marker(ctx: Ctx, prov: str) -> None:

@@ -14,7 +14,6 @@ from games.rules.base import (
     Outcome,
     Pending,
     RngFactory,
-    fold,
 )
 from games.rules.kit import Decided
 
@@ -22,10 +21,10 @@ from . import data, flow, planning
 from .commands import parse
 from .context import Ctx
 from .evolve import evolve as _evolve
-from .flow import DECISIONS, pending
+from .flow import decisions, pending
 from .options import schema
 from .setup import start as _start
-from .state import State, initial, round_of
+from .state import State, initial, phase_of, round_of
 from .view import view as _view
 from .view import views as _views
 
@@ -39,13 +38,16 @@ class ShogunRules:
 
     id = "shogun"
     upcasters = NO_UPCASTERS  # no Shogun event has changed shape yet
+    # the shape of the pickled state (services.state.snapshot_key): 2 - whose turn it is
+    # lives in the kit's Position (state["position"]) instead of the phase key
+    state_schema = 2
     name = "Shogun (with Tenno's Court)"
     min_players = 3
     max_players = 5
 
     def __init__(self, version: int = data.RULES_VERSION) -> None:
         self.rules_version = version
-        self.options_schema = schema(version)
+        self.options_schema: Mapping[str, Any] = schema(version)
 
     def for_rules_version(self, version: object) -> ShogunRules:
         """The engine for a game started under `version` (the current one for newer or
@@ -77,25 +79,29 @@ class ShogunRules:
         self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory
     ) -> Decided[State]:
         """`decide` and the state after its events (kit.Decided)."""
-        events = self.decide(state, seat, command, rng)
-        return Decided(events, fold(self, events, state))
+        ctx = self._decided(state, seat, command, rng)
+        # the Context folded each event as it was emitted: its state is the one after them
+        return Decided(ctx.events, ctx.state)
 
     def decide(self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory) -> list[Event]:
-        cmd = parse(command)
-        if state.get("phase") in ("init", "over"):
+        return self._decided(state, seat, command, rng).events
+
+    def _decided(self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory) -> Ctx:
+        parsed = parse(command)
+        if phase_of(state) in ("init", "over"):
             raise IllegalCommand("the game is not running")
         if not isinstance(seat, int) or not 0 <= seat < state["n"]:
             raise IllegalCommand("no such seat")
         ctx = Ctx(state, rng, self.rules_version)
-        flow.decide(ctx, seat, cmd)
-        return ctx.events
+        flow.decide(ctx, seat, parsed)
+        return ctx
 
     def legal_commands(self, state: State, seat: int) -> LegalSet:
-        phase = state.get("phase")
+        phase = phase_of(state)
         if phase == "plan" and not round_of(state)["planned"][seat]:
             return LegalSet(
                 templates=(planning.template(state, seat),),
-                sample=lambda rnd: {"type": "plan", "spaces": planning.sample(state, seat, rnd)},
+                sample=lambda random: {"type": "plan", "spaces": planning.sample(state, seat, random)},
             )
         return LegalSet(commands=tuple(_listed(state, seat, self.rules_version)))
 
@@ -103,33 +109,33 @@ class ShogunRules:
         return pending(state)
 
     def default_command(self, state: State, seat: int) -> dict[str, Any] | None:
-        if seat not in [p.seat for p in pending(state)]:
+        if seat not in [waiting.seat for waiting in pending(state)]:
             return None
-        default = DECISIONS[state["phase"]].default
+        default = decisions(self.rules_version)[phase_of(state)].default
         assert default is not None  # every Shogun phase declares its default
-        return default(state, seat, self.rules_version)
+        return default(state, seat)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        return _view(state, seat)
+        return _view(state, seat, self.rules_version)
 
     def views(self, state: State, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
-        return _views(state, seats)
+        return _views(state, seats, self.rules_version)
 
     def outcome(self, state: State) -> Outcome | None:
-        if state.get("phase") != "over":
+        if phase_of(state) != "over":
             return None
-        res = state["result"]
-        assert res is not None
+        result = state["result"]
+        assert result is not None
         return Outcome(
-            winners=tuple(res["winners"]),
-            scores={seat: float(v) for seat, v in enumerate(res["scores"])},
+            winners=tuple(result["winners"]),
+            scores={seat: float(score) for seat, score in enumerate(result["scores"])},
             reason="the second winter has been scored",
         )
 
 
 def _listed(state: State, seat: int, version: int = data.RULES_VERSION) -> list[dict[str, Any]]:
-    decision = DECISIONS.get(state.get("phase", ""))
-    return [] if decision is None else decision.legal(state, seat, version)
+    decision = decisions(version).get(phase_of(state))
+    return [] if decision is None else decision.legal(state, seat)
 
 
 RULES = ShogunRules()

@@ -9,32 +9,33 @@ from typing import Any
 
 from games.rules.base import IllegalCommand
 
-from . import data, state
+from . import data
 from . import events as ev
+from . import state as shogun_state
 from .context import Ctx
-from .state import State
+from .state import State, samurai_pending
 
 
-def bonuses(s: State, seat: int) -> dict[str, Any]:
-    return data.SAMURAI[s["players"][seat]["samurai"] - 1]
+def bonuses(state: State, seat: int) -> dict[str, Any]:
+    return data.SAMURAI[state["players"][seat]["samurai"] - 1]
 
 
-def legal(s: State, seat: int) -> list[dict[str, Any]]:
-    if s["phase"] != "samurai" or seat not in s["samurai_pending"]:
+def legal(state: State, seat: int) -> list[dict[str, Any]]:
+    if seat not in samurai_pending(state):
         return []
-    return [{"type": "samurai", "bonus": b} for b in bonuses(s, seat)]
+    return [{"type": "samurai", "bonus": b} for b in bonuses(state, seat)]
 
 
 def decide(ctx: Ctx, seat: int, bonus: str) -> None:
     s = ctx.state
-    if s["phase"] != "samurai" or seat not in s["samurai_pending"]:
+    if seat not in samurai_pending(s):
         raise IllegalCommand("you have no Samurai bonus to take now")
     offer = bonuses(s, seat)
     if bonus not in offer:
         raise IllegalCommand(f"your Samurai card offers: {', '.join(offer)}")
     amount = offer[bonus]
     if bonus == "tray":
-        amount = min(amount, state.supply(s, seat))  # only armies you have
+        amount = min(amount, shogun_state.supply(s, seat))  # only armies you have
     ctx.emit(
         ev.SAMURAI_BONUS_TAKEN,
         {"seat": seat, "bonus": bonus, "amount": amount, "card": s["players"][seat]["samurai"]},

@@ -6,22 +6,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import data, state
+from . import data
+from . import state as shogun_state
 from .state import State
 
 _T = data.TABLES["scoring"]
 
 
-def majorities(s: State) -> list[dict[str, Any]]:
+def majorities(state: State) -> list[dict[str, Any]]:
     """Per seat: {"<region>:<type>": vp} for every majority he wins or shares."""
-    n = s["n"]
+    n = state["n"]
     out: list[dict[str, int]] = [{} for _ in range(n)]
-    regions = data.regions(s["opts"]["board"])
+    regions = data.regions(state["opts"]["board"])
     for region in data.REGION_COLOURS:
         for kind in data.BUILDINGS:
             counts = [0] * n
-            for name, p in s["provinces"].items():
-                if regions[name] == region and p["owner"] is not None and state.raw_province(p)[kind]:
+            for name, p in state["provinces"].items():
+                if regions[name] == region and p["owner"] is not None and shogun_state.raw_province(p)[kind]:
                     counts[p["owner"]] += 1
             best = max(counts)
             if best < 1:
@@ -35,12 +36,12 @@ def majorities(s: State) -> list[dict[str, Any]]:
     return out
 
 
-def score(s: State) -> list[dict[str, Any]]:
-    maj = majorities(s)
+def score(state: State) -> list[dict[str, Any]]:
+    maj = majorities(state)
     rows = []
-    for seat in range(s["n"]):
-        provs = state.owned(s, seat)
-        nb = sum(len(state.buildings(s["provinces"][p])) for p in provs)
+    for seat in range(state["n"]):
+        provs = shogun_state.owned(state, seat)
+        nb = sum(len(shogun_state.buildings(state["provinces"][p])) for p in provs)
         row = {
             "provinces": len(provs) * _T["per_province"],
             "buildings": nb * _T["per_building"],

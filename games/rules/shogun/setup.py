@@ -66,14 +66,14 @@ def seed_tower(ctx: Ctx) -> None:
     ctx.emit(ev.TOWER_SEEDED, publish(ctx, seeding(s, thrown)))
 
 
-def seeding(s: State, t: Tower) -> dict[str, Any]:
+def seeding(state: State, tower: Tower) -> dict[str, Any]:
     """The TowerSeeded payload for a thrown tower `t`: the tray is emptied."""
-    fell = [t["tray"].count(seat) for seat in range(s["n"])]
-    officials = [min(k, data.OFFICIALS) if s["opts"]["tennos_court"] else 0 for k in fell]
+    fell = [tower["tray"].count(seat) for seat in range(state["n"])]
+    officials = [min(k, data.OFFICIALS) if state["opts"]["tennos_court"] else 0 for k in fell]
     return {
-        "tower": {"l1": t["l1"], "l2": t["l2"], "tray": []},
+        "tower": {"l1": tower["l1"], "l2": tower["l2"], "tray": []},
         "fell": fell,
-        "green_fell": t["tray"].count(data.GREEN),
+        "green_fell": tower["tray"].count(data.GREEN),
         "officials": officials,
     }
 

@@ -10,7 +10,9 @@ and their salts live in ``plans`` (per seat), the tower's levels and their commi
 
 Shape (filled by `GameStarted`)::
 
-    opts, n, colours, phase, year (1..2), season (0 spring .. 2 autumn, 3 winter)
+    position: the kit's frames (`phase_of`); the draft, the Samurai bonuses still to take
+              and winter's famine order are fields of their frame (`draft_of`, ...)
+    opts, n, colours, year (1..2), season (0 spring .. 2 autumn, 3 winter)
     provinces: {name: {owner, armies, castle, temple, theatre, markers}}
     in_play: [names]             players: [{money, rice, vp, officials, vestibule, hall,
                                             samurai, fav4, immune, special}]
@@ -21,14 +23,14 @@ Shape (filled by `GameStarted`)::
     plans: [{space: {card, salt}} per seat]  (secret)
     round: {actions, pool, cur, specials, planned, revealed, lost, bids,
              queue, chosen, order, favours, favour_pool, court_queue}
-    draft, samurai_pending, last_battle, result
+    last_battle, result
 """
 
 from __future__ import annotations
 
 from typing import Any, TypedDict, cast
 
-from games.rules.kit import deep_copy
+from games.rules.kit import deep_copy, position
 
 from . import data
 
@@ -125,9 +127,9 @@ class Result(TypedDict):
 
 
 class State(TypedDict, total=False):
-    """Every key is present from `GameStarted` on (before it the state is {"phase": "init"})."""
+    """Every key is present from `GameStarted` on (before it the state is {"position": []})."""
 
-    phase: str
+    position: list[dict[str, Any]]  # the kit's Position: one frame, whose kind is the phase
     opts: dict[str, Any]
     n: int  # number of players
     colours: list[str]
@@ -147,9 +149,6 @@ class State(TypedDict, total=False):
     favour_pool: list[int]
     round: Round | None
     plans: list[dict[str, PlanEntry]] | None
-    draft: Draft | None
-    samurai_pending: list[Seat]
-    winter: Winter | None
     last_battle: dict[str, Any] | None
     famine: list[dict[str, Any]]
     last_scoring: list[dict[str, Any]] | None
@@ -157,157 +156,191 @@ class State(TypedDict, total=False):
 
 
 def initial() -> State:
-    return {"phase": "init"}
+    """The state before `GameStarted`: nothing pending (phase "init")."""
+    return {"position": []}
 
 
-def round_of(s: State) -> Round:
+def phase_of(state: State) -> str:
+    """The phase: the kind of the position's frame ("init" before the start, "over" at the end)."""
+    current = position.base(state)
+    if current is not None:
+        return str(current["kind"])
+    return "over" if state.get("result") is not None else "init"
+
+
+def frame_of(state: State, kind: str) -> dict[str, Any] | None:
+    """The position's frame when it is of `kind` (its fields carry the step's data), else None."""
+    current = position.top(state)
+    return current if current is not None and current["kind"] == kind else None
+
+
+def enter(state: State, kind: str, **data: Any) -> None:
+    """A new phase: the position becomes one frame of `kind` carrying `data` (a new list,
+    so the state before keeps its own)."""
+    position.start(raw(state), kind, **data)
+
+
+def samurai_pending(state: State) -> list[Seat]:
+    """The seats still to take a Samurai bonus (the `samurai` frame's `seats`)."""
+    current = frame_of(state, "samurai")
+    return [] if current is None else cast(list[Seat], current["seats"])
+
+
+def round_of(state: State) -> Round:
     """The current season's round (set from the first season on)."""
-    r = s["round"]
+    r = state["round"]
     assert r is not None, "no season is running"
     return r
 
 
-def draft_of(s: State) -> Draft:
-    d = s["draft"]
-    assert d is not None, "no draft is running"
-    return d
+def draft_of(state: State) -> Draft:
+    """The draft: the fields of the `draft` frame."""
+    current = frame_of(state, "draft")
+    assert current is not None, "no draft is running"
+    return cast(Draft, current)
 
 
-def winter_of(s: State) -> Winter:
-    w = s["winter"]
-    assert w is not None, "it is not winter"
-    return w
+def winter_step(state: State) -> Winter | None:
+    """Winter's famine order (the `winter` frame's fields once the rice is lost), else None."""
+    current = frame_of(state, "winter")
+    return cast(Winter, current) if current is not None and "queue" in current else None
 
 
-def plans_of(s: State) -> list[dict[str, PlanEntry]]:
-    plans = s["plans"]
+def winter_of(state: State) -> Winter:
+    found = winter_step(state)
+    assert found is not None, "it is not winter"
+    return found
+
+
+def plans_of(state: State) -> list[dict[str, PlanEntry]]:
+    plans = state["plans"]
     assert plans is not None, "no season is running"
     return plans
 
 
-def raw_province(p: Province) -> dict[str, Any]:
+def raw_province(province: Province) -> dict[str, Any]:
     """A province as a plain dict, for code that picks a building by name."""
-    return cast(dict[str, Any], p)
+    return cast(dict[str, Any], province)
 
 
-def raw(s: State) -> dict[str, Any]:
+def raw(state: State) -> dict[str, Any]:
     """The state as a plain dict, for code that addresses its entries by computed keys."""
-    return cast(dict[str, Any], s)
+    return cast(dict[str, Any], state)
 
 
-def clone(s: Any) -> Any:
+def clone(value: Any) -> Any:
     """A deep copy (the kit's `deep_copy`)."""
-    return deep_copy(s)
+    return deep_copy(value)
 
 
-def on_map(s: State, seat: int) -> int:
-    return sum(p["armies"] for p in s["provinces"].values() if p["owner"] == seat)
+def on_map(state: State, seat: int) -> int:
+    return sum(p["armies"] for p in state["provinces"].values() if p["owner"] == seat)
 
 
-def in_tower(s: State, seat: int) -> int:
-    t = s["tower"]
+def in_tower(state: State, seat: int) -> int:
+    t = state["tower"]
     return t["l1"].count(seat) + t["l2"].count(seat) + t["tray"].count(seat)
 
 
-def inside(t: Tower, n: int) -> dict[str, Any]:
+def inside(tower: Tower, players: int) -> dict[str, Any]:
     """The cubes stuck inside the tower per colour, as anyone at the table can count
     them: ``{seats: [count of seat 0, ...], green}``, never which level holds them."""
-    stuck = t["l1"] + t["l2"]
-    return {"seats": [stuck.count(seat) for seat in range(n)], "green": stuck.count(data.GREEN)}
+    stuck = tower["l1"] + tower["l2"]
+    return {"seats": [stuck.count(seat) for seat in range(players)], "green": stuck.count(data.GREEN)}
 
 
-def supply(s: State, seat: int) -> int:
+def supply(state: State, seat: int) -> int:
     """Armies in the player's supply: 62 minus those on the map and in the tower."""
-    return data.ARMIES - on_map(s, seat) - in_tower(s, seat)
+    return data.ARMIES - on_map(state, seat) - in_tower(state, seat)
 
 
-def supplies(s: State) -> list[int]:
+def supplies(state: State) -> list[int]:
     """`supply` of every seat, in one pass over the map and the tower."""
-    n = s["n"]
+    n = state["n"]
     used = [0] * n
-    for p in s["provinces"].values():
+    for p in state["provinces"].values():
         owner = p["owner"]
         if isinstance(owner, int) and 0 <= owner < n:
             used[owner] += p["armies"]
-    t = s["tower"]
+    t = state["tower"]
     for cube in (*t["l1"], *t["l2"], *t["tray"]):
         if isinstance(cube, int) and 0 <= cube < n:
             used[cube] += 1
     return [data.ARMIES - u for u in used]
 
 
-def owned(s: State, seat: int) -> list[str]:
-    return [n for n, p in s["provinces"].items() if p["owner"] == seat]
+def owned(state: State, seat: int) -> list[str]:
+    return [n for n, p in state["provinces"].items() if p["owner"] == seat]
 
 
 def buildings(prov: Province) -> list[str]:
     return [b for b in data.BUILDINGS if raw_province(prov)[b]]
 
 
-def hand(s: State, seat: int) -> list[str]:
+def hand(state: State, seat: int) -> list[str]:
     """Cards a player may plan with: his province cards, chest cards, tower cards (court)."""
-    cards = sorted(owned(s, seat)) + data.chest_cards()
-    if s["opts"]["tennos_court"]:
+    cards = sorted(owned(state, seat)) + data.chest_cards()
+    if state["opts"]["tennos_court"]:
         cards += data.tower_cards()
     return cards
 
 
-def spaces(s: State) -> list[str]:
+def spaces(state: State) -> list[str]:
     out = list(data.ACTION_IDS) + ["bid"]
-    if s["opts"]["tennos_court"]:
+    if state["opts"]["tennos_court"]:
         out += data.COURT_SPACES
     return out
 
 
-def event(s: State) -> dict[str, Any]:
+def event(state: State) -> dict[str, Any]:
     """The season event's data, or {} when none applies (winter, cancelled by favour #1)."""
-    ev = s.get("event")
-    if ev is None or s.get("event_cancelled") or s.get("season", 3) >= 3:
+    ev = state.get("event")
+    if ev is None or state.get("event_cancelled") or state.get("season", 3) >= 3:
         return {}
     return data.EVENTS[ev]
 
 
-def special(s: State, seat: int) -> dict[str, Any]:
-    sid = s["players"][seat]["special"]
+def special(state: State, seat: int) -> dict[str, Any]:
+    sid = state["players"][seat]["special"]
     return data.SPECIALS[sid] if sid else {}
 
 
-def region_of(s: State, prov: str) -> str:
-    return data.regions(s["opts"]["board"])[prov]
+def region_of(state: State, prov: str) -> str:
+    return data.regions(state["opts"]["board"])[prov]
 
 
-def plan_card(s: State, seat: int, space: str) -> str | None:
-    plan = plans_of(s)[seat]
+def plan_card(state: State, seat: int, space: str) -> str | None:
+    plan = plans_of(state)[seat]
     entry = plan.get(space) if plan else None
     return None if entry is None else entry["card"]
 
 
-def planned_province(s: State, seat: int, space: str) -> str:
+def planned_province(state: State, seat: int, space: str) -> str:
     """The province card on a space whose action is under way (it is one by then)."""
-    card = plan_card(s, seat, space)
+    card = plan_card(state, seat, space)
     assert card is not None and data.is_province(card), f"{space} holds no province card"
     return card
 
 
-def card_lost(s: State, seat: int, prov: str) -> bool:
-    return [seat, prov] in round_of(s)["lost"]
+def card_lost(state: State, seat: int, prov: str) -> bool:
+    return [seat, prov] in round_of(state)["lost"]
 
 
-def can_build(s: State, seat: int, prov: str, kind: str) -> bool:
+def can_build(state: State, seat: int, prov: str, kind: str) -> bool:
     """Normal building rules: own province, free site, one of each type, a tile left."""
-    p = s["provinces"].get(prov)
-    if p is None or p["owner"] != seat or raw_province(p)[kind] or s["tiles"][kind] <= 0:
+    p = state["provinces"].get(prov)
+    if p is None or p["owner"] != seat or raw_province(p)[kind] or state["tiles"][kind] <= 0:
         return False
     return len(buildings(p)) < int(data.PROVINCES[prov]["sites"])
 
 
-def protected(s: State, attacker: int, prov: str, letter: str) -> bool:
+def protected(state: State, attacker: int, prov: str, letter: str) -> bool:
     """May `attacker` not target `prov` with Attack/Move `letter`? Temple event and the
     immunity favours protect only other players' provinces (Appendix R #8, #24)."""
-    p = s["provinces"][prov]
+    p = state["provinces"][prov]
     owner = p["owner"]
     if owner is None or owner == attacker:
         return False
-    if event(s).get("effect") == "temple_immune" and p["temple"]:
+    if event(state).get("effect") == "temple_immune" and p["temple"]:
         return True
-    return letter in s["players"][owner]["immune"]
+    return letter in state["players"][owner]["immune"]

@@ -18,12 +18,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from . import state
+from games.rules.kit import ViewHeader, view_header
+
+from . import data
+from . import state as shogun_state
 from .flow import pending
 from .state import State
 
 _PUBLIC = (
-    "phase",
+    "phase",  # from the position (filled in below, kept first as before)
     "opts",
     "n",
     "colours",
@@ -37,7 +40,7 @@ _PUBLIC = (
     "used_events",
     "event",
     "event_cancelled",
-    "samurai_pending",
+    "samurai_pending",  # from the position's `samurai` frame
     "last_battle",
     "famine",
     "last_scoring",
@@ -45,60 +48,81 @@ _PUBLIC = (
 )
 
 
-def views(s: State, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
-    """`view(s, seat)` for each of `seats`: only the round's plans depend on the
-    seat, so the rest is built once and shared (read-only) by all of them."""
+def views(
+    state: State, seats: Sequence[int | None], version: int = data.RULES_VERSION
+) -> dict[int | None, dict[str, Any]]:
+    """`view(state, seat)` for each of `seats`: only the header's seat and the round's
+    plans depend on the seat, so the rest is built once and shared (read-only) by all."""
     if not seats:
         return {}
-    first = view(s, seats[0])
+    first = view(state, seats[0], version)
     out = {seats[0]: first}
     for seat in seats[1:]:
         if seat in out:
             continue
         other = dict(first)
+        shared: ViewHeader = first["header"]
+        other["header"] = ViewHeader(**{**shared, "seat": seat})
         if "round" in first:
-            other["round"] = {**first["round"], "plans": _plans(s, seat)}
+            other["round"] = {**first["round"], "plans": _plans(state, seat)}
         out[seat] = other
     return out
 
 
-def view(s: State, seat: int | None) -> dict[str, Any]:
-    if s.get("phase") == "init":
-        return {"phase": "init"}
+def header(state: State, seat: int | None, version: int = data.RULES_VERSION) -> ViewHeader:
+    """The kit's common view header (ruleset, rules version, phase, seats to act, seat, ended)."""
+    phase = shogun_state.phase_of(state)
+    return view_header(
+        ruleset="shogun",
+        rules_version=version,
+        phase=phase,
+        to_act=[waiting.seat for waiting in pending(state)],
+        seat=seat,
+        ended=phase == "over",
+    )
+
+
+def view(state: State, seat: int | None, version: int = data.RULES_VERSION) -> dict[str, Any]:
+    """What `seat` (None: a spectator) sees, under the kit's header."""
+    if shogun_state.phase_of(state) == "init":
+        return {"header": header(state, seat, version), "phase": "init"}
     # one deep copy of all the public parts (a view is built for every seat of
     # every version in a range replay: one marshal round trip, not one per key)
-    out: dict[str, Any] = state.clone({k: s.get(k) for k in _PUBLIC})
-    out["season_name"] = state.SEASONS[s["season"]]
-    out["tower"] = _tower(s)
-    out["supply"] = state.supplies(s)
-    out["favours_left"] = len(s["favour_pool"])
-    out["pending"] = [{"seat": p.seat, "kind": p.kind} for p in pending(s)]
-    if s.get("draft"):
-        d = state.draft_of(s)
+    out: dict[str, Any] = {"header": header(state, seat, version)}
+    out.update(shogun_state.clone({key: state.get(key) for key in _PUBLIC}))
+    out["phase"] = shogun_state.phase_of(state)
+    out["samurai_pending"] = list(shogun_state.samurai_pending(state))
+    out["season_name"] = shogun_state.SEASONS[state["season"]]
+    out["tower"] = _tower(state)
+    out["supply"] = shogun_state.supplies(state)
+    out["favours_left"] = len(state["favour_pool"])
+    out["pending"] = [{"seat": waiting.seat, "kind": waiting.kind} for waiting in pending(state)]
+    if shogun_state.frame_of(state, "draft") is not None:
+        d = shogun_state.draft_of(state)
         out["draft"] = {
             "first": d["first"],
             "turn": d["turn"],
             "display": list(d["display"]),
             "deck": len(d["pool"]) + len(d["bottom"]),
-            "villages": state.clone(d["villages"]),
+            "villages": shogun_state.clone(d["villages"]),
         }
-    if s.get("round"):
-        out["round"] = _round(s, seat)
+    if state.get("round"):
+        out["round"] = _round(state, seat)
     return out
 
 
-def _tower(s: State) -> dict[str, Any]:
+def _tower(state: State) -> dict[str, Any]:
     """The tray and the cubes inside per colour; the levels only once the game is over."""
-    t = s["tower"]
-    out: dict[str, Any] = {"tray": list(t["tray"]), "inside": state.inside(t, s["n"])}
-    if s["phase"] == "over":
+    t = state["tower"]
+    out: dict[str, Any] = {"tray": list(t["tray"]), "inside": shogun_state.inside(t, state["n"])}
+    if shogun_state.phase_of(state) == "over":
         out["l1"], out["l2"] = list(t["l1"]), list(t["l2"])
     return out
 
 
-def _round(s: State, seat: int | None) -> dict[str, Any]:
-    r = state.round_of(s)
-    shown: dict[str, Any] = state.clone(
+def _round(state: State, seat: int | None) -> dict[str, Any]:
+    r = shogun_state.round_of(state)
+    shown: dict[str, Any] = shogun_state.clone(
         {
             k: r[k]
             for k in (
@@ -118,11 +142,13 @@ def _round(s: State, seat: int | None) -> dict[str, Any]:
         }
     )
     shown["face_down"] = len(r["pool"])
-    shown["plans"] = _plans(s, seat)
+    shown["plans"] = _plans(state, seat)
     return shown
 
 
-def _plans(s: State, seat: int | None) -> dict[str, dict[str, Any]]:
+def _plans(state: State, seat: int | None) -> dict[str, dict[str, Any]]:
     """The planning boards a seat may see: its own; all of them once the game is over."""
-    visible = range(s["n"]) if s["phase"] == "over" else ([seat] if seat is not None else [])
-    return {str(x): {k: e["card"] for k, e in state.plans_of(s)[x].items()} for x in visible}
+    visible = (
+        range(state["n"]) if shogun_state.phase_of(state) == "over" else ([seat] if seat is not None else [])
+    )
+    return {str(x): {k: e["card"] for k, e in shogun_state.plans_of(state)[x].items()} for x in visible}

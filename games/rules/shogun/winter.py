@@ -21,22 +21,22 @@ from .context import Ctx
 from .event_cards import year_events
 from .revolts import revolt
 from .scoring import score
-from .state import State, owned, round_of, winter_of
+from .state import State, owned, round_of, winter_of, winter_step
 from .tower_secret import reveal as reveal_tower
 
 
-def fourth_event(s: State) -> str:
-    left = [e for e in s["year_events"] if e not in s["used_events"]]
+def fourth_event(state: State) -> str:
+    left = [e for e in state["year_events"] if e not in state["used_events"]]
     return left[0]
 
 
-def shortfall(s: State, seat: int) -> int:
-    return len(owned(s, seat)) - s["players"][seat]["rice"]
+def shortfall(state: State, seat: int) -> int:
+    return len(owned(state, seat)) - state["players"][seat]["rice"]
 
 
 def auto(ctx: Ctx) -> bool:
     s = ctx.state
-    w = s.get("winter")
+    w = winter_step(s)
     if w is None:
         event_card = fourth_event(s)
         loss = data.EVENTS[event_card]["rice_loss"]
@@ -94,15 +94,15 @@ def finish(ctx: Ctx) -> None:
 # --- the famine-order decision -------------------------------------------------------------
 
 
-def chooser(s: State) -> int | None:
-    w = s.get("winter") if s.get("phase") == "winter" else None
+def chooser(state: State) -> int | None:
+    w = winter_step(state)
     return w["seat"] if w and len(w["left"]) > 1 else None
 
 
-def legal(s: State, seat: int) -> list[dict[str, Any]]:
-    if chooser(s) != seat:
+def legal(state: State, seat: int) -> list[dict[str, Any]]:
+    if chooser(state) != seat:
         return []
-    return [{"type": "revolt", "province": p} for p in winter_of(s)["left"]]
+    return [{"type": "revolt", "province": p} for p in winter_of(state)["left"]]
 
 
 def decide(ctx: Ctx, seat: int, prov: str) -> None:

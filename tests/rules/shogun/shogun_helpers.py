@@ -9,7 +9,7 @@ from games.rules.shogun import data
 from games.rules.shogun.context import Ctx
 from games.rules.shogun.flow import advance
 from games.rules.shogun.rules import RULES
-from games.rules.shogun.state import clone
+from games.rules.shogun.state import clone, enter
 from games.rules.shogun.tower import model_for
 
 
@@ -119,7 +119,7 @@ def setup_action(s: dict, action: str, plans: dict, order=None, event=None, bloc
     r["revealed"] = [{} for _ in range(n)]
     r["lost"] = []
     r["cur"] = {"i": 0, "j": 0, "sub": None}
-    s["phase"] = "actions"
+    enter(s, "actions")
     s["event"] = event
     s["event_cancelled"] = False
     return s

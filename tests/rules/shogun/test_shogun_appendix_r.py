@@ -6,7 +6,7 @@ from shogun_helpers import act, clear_board, new_game, of_type, own, run, setup_
 from games.rules.base import IllegalCommand
 from games.rules.shogun import data, planning
 from games.rules.shogun.rules import RULES
-from games.rules.shogun.state import hand, owned, plan_card
+from games.rules.shogun.state import enter, hand, owned, plan_card
 
 
 def favour_state(card, n=4, vestibule=4, event=None):
@@ -15,7 +15,7 @@ def favour_state(card, n=4, vestibule=4, event=None):
     own(s, "Yamato", n - 1, 2)
     s = setup_action(s, "castle", {n - 1: {"castle": "Yamato"}}, blocker=False, event=event)
     s["players"][n - 1]["money"] = 10
-    s["phase"] = "court"
+    enter(s, "court")
     for x, pl in enumerate(s["players"]):
         pl.update(officials=7 - (vestibule if x == 0 else 0), vestibule=vestibule if x == 0 else 0, hall=0)
         s["plans"][x].update(
@@ -102,7 +102,7 @@ def test_r22_a_player_without_provinces_plans_converts_and_can_return():
     for name in owned(s, 0):
         s["provinces"][name].update(owner=None, armies=0)
     s["tower"]["tray"] = [0, 0]
-    s["phase"] = "court"
+    enter(s, "court")
     s["plans"][0]["court2"] = {"card": "tower1", "salt": "b"}
     s["round"]["court_queue"] = []
     s, _ = run(s)

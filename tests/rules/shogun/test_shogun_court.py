@@ -8,6 +8,7 @@ from games.rules.shogun import data, state
 from games.rules.shogun import events as ev
 from games.rules.shogun.evolve import evolve
 from games.rules.shogun.setup import seeding
+from games.rules.shogun.state import enter, phase_of
 
 G = data.GREEN
 JENS, DIRK, ANIKA, BARBARA = 0, 1, 2, 3
@@ -50,7 +51,7 @@ def _court_state(n=4):
     own(s, "Yamato", 3, 2)
     s = setup_action(s, "castle", {3: {"castle": "Yamato"}}, blocker=False)
     s["players"][3]["money"] = 10
-    s["phase"] = "court"
+    enter(s, "court")
     for pl in s["players"]:
         pl.update(officials=7, vestibule=0, hall=0)
     return s
@@ -140,7 +141,7 @@ def test_t3_favour_ranking_and_payment():
     assert [s["players"][x]["officials"] for x in (BARBARA, DIRK, JENS, ANIKA)] == [5, 6, 5, 5]
     assert all(p["hall"] == 0 for p in s["players"])
     assert s["round"]["favours"] == [] and 10 not in s["favour_pool"]  # #10 left the game
-    assert s["phase"] == "actions"
+    assert phase_of(s) == "actions"
 
 
 def rules_pending(s):
@@ -266,13 +267,13 @@ def test_building_favours(card, kind):
 def test_player_may_pass_and_keep_officials():
     s = _favour_state(2)
     s2, _ = act(s, 0, {"type": "pass"})
-    assert s2["players"][0]["vestibule"] == 4 and s2["phase"] == "actions"
+    assert s2["players"][0]["vestibule"] == 4 and phase_of(s2) == "actions"
 
 
 def test_favours_revealed_highest_on_the_4_space():
     s = new_game(4)
     s["favour_pool"] = [2, 8, 10, 15]
-    s["phase"] = "season_start"
+    enter(s, "season_start")
     s2, events = run(s)  # FixedRng: the first three of the pool
     assert of_type(events, "SeasonBegan")[0]["favours"] == [[4, 10], [3, 8], [2, 2]]
     assert s2["favour_pool"] == [15]

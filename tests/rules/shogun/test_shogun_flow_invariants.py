@@ -12,6 +12,7 @@ from games.rules.base import canonical_json, fold, rng_factory
 from games.rules.shogun import data
 from games.rules.shogun import state as shogun_state
 from games.rules.shogun.rules import RULES
+from games.rules.shogun.state import phase_of
 from games.rules.testing import pick
 
 SEASON_STEPS = [
@@ -35,7 +36,7 @@ def _invariants(s):
         assert min(pl["officials"], pl["vestibule"], pl["hall"]) >= 0
         assert 0 <= shogun_state.supply(s, x) <= data.ARMIES
         assert pl["money"] >= 0 and pl["rice"] >= 0
-        if s["phase"] != "favour":
+        if phase_of(s) != "favour":
             assert pl["hall"] == 0
     for name, p in s["provinces"].items():
         if p["owner"] is None:  # neutral provinces never hold armies, buildings or markers
@@ -125,7 +126,7 @@ def test_random_game_flow_secrecy_and_invariants(n, opts, seed):
             state = _fold_checked(state, e, public)
         events += new
         _invariants(state)
-        if state["phase"] != "over" and state.get("round"):
+        if phase_of(state) != "over" and state.get("round"):
             _check_views(state, n, public)
     _check_seasons([e.type.split(".", 1)[1] for e in events], n)
     assert fold(RULES, events) == state

@@ -27,6 +27,7 @@ from games.rules.base import COMMITTED, GAME_SEAT, Event, canonical_json, commit
 from games.rules.shogun import data
 from games.rules.shogun.describe import describe
 from games.rules.shogun.rules import RULES
+from games.rules.shogun.state import phase_of
 from games.rules.testing import pick, roundtrip
 
 G = data.GREEN
@@ -132,7 +133,7 @@ def shuffled_inside(state: dict, rnd: random.Random) -> dict:
 def test_no_view_shows_the_levels_only_the_tray_and_the_count_per_colour(players, seed):
     _, _, _, states = play(players, seed)
     rnd = random.Random(seed)
-    running = [s for s in states if s["phase"] != "over"]
+    running = [s for s in states if phase_of(s) != "over"]
     assert len(running) > 50
     for s in running[::7]:
         twin = shuffled_inside(s, rnd)

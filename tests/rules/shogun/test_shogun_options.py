@@ -7,7 +7,7 @@ from shogun_helpers import act, clear_board, new_game, of_type, own, run, setup_
 from games.rules.base import BadCommand, IllegalCommand, rng_factory
 from games.rules.shogun.options import OPTIONS, normalise
 from games.rules.shogun.rules import RULES
-from games.rules.shogun.state import supply
+from games.rules.shogun.state import enter, supply
 
 NEW = {"court_conversion": "exact", "recruit1": "optional", "forced_execution": False, "theatre_calms": "all"}
 
@@ -76,7 +76,7 @@ def _court(**opts):
     own(s, "Yamato", 3, 2)
     s = setup_action(s, "castle", {3: {"castle": "Yamato"}}, blocker=False)
     s["players"][3]["money"] = 10
-    s["phase"] = "court"
+    enter(s, "court")
     for pl in s["players"]:
         pl.update(officials=7, vestibule=0, hall=0)
     return s
@@ -230,7 +230,7 @@ def test_one_marker_calming_applies_to_a_favour_theatre_too():
     s = _court(theatre_calms="one")
     s["event"] = "E01"
     own(s, "Etchu", 0, 2, markers=2)
-    s["phase"] = "favour"
+    enter(s, "favour")
     s["round"]["favours"] = [[2, 7]]
     s["round"]["court_queue"] = [0]
     s["players"][0]["vestibule"] = 2

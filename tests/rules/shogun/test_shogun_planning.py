@@ -8,7 +8,7 @@ from shogun_helpers import act, new_game, of_type
 from games.rules.base import IllegalCommand, commitment_of, rng_factory
 from games.rules.shogun import data, planning
 from games.rules.shogun.rules import RULES
-from games.rules.shogun.state import owned
+from games.rules.shogun.state import owned, phase_of
 
 
 def plan_of(s, seat, **changes):
@@ -19,7 +19,7 @@ def plan_of(s, seat, **changes):
 
 def test_planning_is_simultaneous_and_secret():
     s = new_game(4)
-    assert s["phase"] == "plan"
+    assert phase_of(s) == "plan"
     assert sorted(p.seat for p in RULES.pending(s)) == [0, 1, 2, 3]
     legal = RULES.legal_commands(s, 0)
     assert legal.templates and not legal.commands
@@ -99,7 +99,7 @@ def test_sampled_plans_are_accepted():
     for seat in range(5):
         cmd = RULES.legal_commands(s, seat).sample(rnd)
         s, _ = act(s, seat, cmd, rng=rng_factory("p", seat + 1))
-    assert s["phase"] in ("special",)
+    assert phase_of(s) in ("special",)
 
 
 def test_bids_are_paid_and_order_follows_bids_with_random_ties():
@@ -118,7 +118,7 @@ def test_bids_are_paid_and_order_follows_bids_with_random_ties():
     assert [r["choice"] for r in revealed["reveals"]] == [bids[x] for x in range(5)]
     assert [pl["money"] for pl in s["players"]] == [11, 12, 8, 10, 12]
     assert of_type(events, "EventRevealed")[0]["event"] in s["year_events"]
-    assert s["phase"] == "special"
+    assert phase_of(s) == "special"
     assert [(p.seat, p.kind) for p in RULES.pending(s)] == [(2, "choose_special")]
 
 
@@ -137,7 +137,7 @@ def test_special_slot_gives_turn_order():
         s, _ = act(s, seat, {"type": "special", "slot": slots[seat]})
     assert s["round"]["order"] == [queue[1], queue[0], queue[2], queue[3], queue[4]]
     assert s["players"][queue[0]]["special"] == s["round"]["specials"][1]
-    assert s["phase"] == "actions"
+    assert phase_of(s) == "actions"
 
 
 def test_samples_and_default_match_the_template_schema():

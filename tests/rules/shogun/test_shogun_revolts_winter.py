@@ -5,7 +5,7 @@ from shogun_helpers import act, clear_board, new_game, of_type, own, run, setup_
 
 from games.rules.shogun.rules import RULES
 from games.rules.shogun.scoring import score
-from games.rules.shogun.state import owned
+from games.rules.shogun.state import enter, owned, phase_of, winter_step
 
 
 def board(**opts):
@@ -88,7 +88,8 @@ def winter_state(year=1):
     s["year_events"] = ["E01", "E02", "E03", "E04"]
     s["used_events"] = ["E01", "E02", "E03"]  # the 4th is E04: rice loss 2
     s["past_events"] = list(s["year_events"])
-    s["phase"], s["season"] = "winter", 3
+    enter(s, "winter")
+    s["season"] = 3
     return s
 
 
@@ -119,7 +120,7 @@ def test_winter_rice_loss_famine_and_reset():
     assert sorted(owned(s2, 0)) == ["Kaga"]
     assert all(p["markers"] == 0 for p in s2["provinces"].values())
     assert s2["year"] == 2 and all(p["rice"] == 0 for p in s2["players"])
-    assert s2["phase"] in ("plan", "samurai") and s2["winter"] is None
+    assert phase_of(s2) in ("plan", "samurai") and winter_step(s2) is None
     assert len(set(s2["year_events"]) & set(s["year_events"])) == 0
 
 
@@ -173,7 +174,7 @@ def test_game_ends_after_second_winter_and_ties_share_the_win():
     for pl in s["players"]:
         pl["rice"], pl["vp"] = 5, 10
     s2, events = run(s)
-    assert s2["phase"] == "over"
+    assert phase_of(s2) == "over"
     out = RULES.outcome(s2)
     assert out.winners == (0, 1) and out.scores == {0: 11.0, 1: 11.0, 2: 10.0, 3: 10.0}
     assert RULES.pending(s2) == []

@@ -5,6 +5,7 @@ from shogun_helpers import act, clear_board, new_game, own, run
 
 from games.rules.base import IllegalCommand
 from games.rules.shogun.rules import RULES
+from games.rules.shogun.state import enter, phase_of
 
 
 def season_start(samurai_card=1):
@@ -15,13 +16,13 @@ def season_start(samurai_card=1):
     for prov in ("Kai", "Mino", "Musashi"):  # only 3 regions
         own(s, prov, 1, 2)
     s["players"][0]["samurai"] = samurai_card
-    s["phase"] = "season_start"
+    enter(s, "season_start")
     return run(s)[0]
 
 
 def test_four_regions_turn_the_next_card():
     s = season_start()
-    assert s["phase"] == "samurai"
+    assert phase_of(s) == "samurai"
     assert [(p.seat, p.kind) for p in RULES.pending(s)] == [(0, "samurai")]
     assert s["players"][0]["samurai"] == 2 and s["players"][1]["samurai"] == 1
     assert RULES.legal_commands(s, 0).commands == (
@@ -31,7 +32,7 @@ def test_four_regions_turn_the_next_card():
     with pytest.raises(IllegalCommand):
         act(s, 0, {"type": "samurai", "bonus": "vp"})
     s2, _ = act(s, 0, {"type": "samurai", "bonus": "tray"})
-    assert s2["tower"]["tray"].count(0) == 1 and s2["phase"] == "plan"
+    assert s2["tower"]["tray"].count(0) == 1 and phase_of(s2) == "plan"
 
 
 @pytest.mark.parametrize(
@@ -57,6 +58,6 @@ def test_no_samurai_without_the_option():
     s = clear_board(new_game(4))
     for prov in ("Etchu", "Izu", "Omi", "Ise"):
         own(s, prov, 0, 2)
-    s["phase"] = "season_start"
+    enter(s, "season_start")
     s = run(s)[0]
-    assert s["phase"] == "plan" and s["players"][0]["samurai"] == 1
+    assert phase_of(s) == "plan" and s["players"][0]["samurai"] == 1

@@ -7,7 +7,7 @@ from shogun_helpers import act, new_game, of_type, roundtrip, run
 from games.rules.base import IllegalCommand, fold, rng_factory
 from games.rules.shogun import data
 from games.rules.shogun.rules import RULES
-from games.rules.shogun.state import clone, on_map, owned, supply
+from games.rules.shogun.state import clone, draft_of, on_map, owned, phase_of, supply
 
 
 def started(n, **opts):
@@ -21,7 +21,7 @@ def test_starting_chests_and_year_events(n, money):
     assert [p["money"] for p in s["players"]] == [money] * n
     assert len(s["year_events"]) == 4 and set(s["year_events"]) <= set(data.EVENT_IDS)
     assert len(s["in_play"]) == (37 if n == 3 else 45)
-    assert s["phase"] == "draft"
+    assert phase_of(s) == "draft"
 
 
 def test_tower_seeding_keeps_stuck_cubes_and_makes_officials():
@@ -61,37 +61,37 @@ def test_beginner_setups(n):
     for seat, letter in enumerate(sorted(table)):
         mine = {p: s["provinces"][p]["armies"] for p in owned(s, seat)}
         assert mine == table[letter]
-    assert s["phase"] == "plan"
+    assert phase_of(s) == "plan"
 
 
 def test_draft_pick_from_display_and_refill():
     s, _ = started(4)
-    d = s["draft"]
+    d = draft_of(s)
     seat = (d["first"] + d["turn"]) % 4
     assert [(p.seat, p.kind) for p in RULES.pending(s)] == [(seat, "draft")]
     card = d["display"][0]
     s2, events = act(s, seat, {"type": "draft", "card": card, "village": 5}, rng=rng_factory("d", 2))
     assert s2["provinces"][card] == {**s["provinces"][card], "owner": seat, "armies": 5}
-    assert len(s2["draft"]["display"]) == 2 and card not in s2["draft"]["display"]
-    assert s2["draft"]["villages"][seat] == [4, 4, 3, 3, 2, 2, 2]
+    assert len(draft_of(s2)["display"]) == 2 and card not in draft_of(s2)["display"]
+    assert draft_of(s2)["villages"][seat] == [4, 4, 3, 3, 2, 2, 2]
     with pytest.raises(IllegalCommand):
         act(s2, seat, {"type": "draft", "card": "blind", "village": 4})  # not his turn
 
 
 def test_draft_blind_pick():
     s, _ = started(3)
-    seat = s["draft"]["first"]
+    seat = draft_of(s)["first"]
     s2, events = act(s, seat, {"type": "draft", "card": "blind", "village": 2}, rng=rng_factory("d", 3))
     got = of_type(events, "ProvinceDrafted")[0]
-    assert got["source"] == "blind" and got["province"] not in s["draft"]["display"]
+    assert got["source"] == "blind" and got["province"] not in draft_of(s)["display"]
     assert got["province"] in s["in_play"]
-    assert s2["draft"]["display"] == s["draft"]["display"]
+    assert draft_of(s2)["display"] == draft_of(s)["display"]
 
 
 def test_draft_repeated_pair_goes_under_the_deck():
     s, _ = started(4)
     s = clone(s)
-    d = s["draft"]
+    d = draft_of(s)
     seat = (d["first"] + d["turn"]) % 4
     d["offered"] = False
     d["last_offer"][seat] = sorted(d["display"])
@@ -99,23 +99,23 @@ def test_draft_repeated_pair_goes_under_the_deck():
     s2, events = run(s, rng_factory("r", 4))
     rec = of_type(events, "DraftDisplayRecycled")[0]
     assert rec["recycled"] == old and not set(rec["display"]) & set(old)
-    assert s2["draft"]["bottom"][-2:] == old
+    assert draft_of(s2)["bottom"][-2:] == old
     assert of_type(events, "DraftTurnBegan")[0]["display"] == rec["display"]
 
 
 def test_full_draft_places_every_village():
     s, _ = started(4)
-    while s["phase"] == "draft":
+    while phase_of(s) == "draft":
         p = RULES.pending(s)[0]
         s, _ = act(
             s,
             p.seat,
             RULES.legal_commands(s, p.seat).commands[-1],
-            rng=rng_factory("f", s["draft"]["turn"] + 5),
+            rng=rng_factory("f", draft_of(s)["turn"] + 5),
         )
     for seat in range(4):
         assert len(owned(s, seat)) == 8 and on_map(s, seat) == 25
-    assert s["phase"] == "plan"
+    assert phase_of(s) == "plan"
 
 
 def test_start_rejects_bad_player_counts():
