@@ -17,7 +17,7 @@ from . import commands, data
 from . import events as ev
 from .context import Ctx
 from .movement import can_enter, mark_moved, relocate
-from .state import State, adjacent, rules_version, timed_active, units_in
+from .state import State, adjacent, head_prompt, rules_version, timed_active, units_in
 
 KOBAYAKAWA = "kobayakawa_takakage"
 
@@ -200,7 +200,7 @@ def _norm(cmd: Mapping[str, Any]) -> dict[str, Any]:
 
 def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
-    prompt = dict(s["queue"][0])
+    prompt = dict(head_prompt(s))
     norm = _norm(cmd)
     if norm not in legal(s, prompt):
         raise IllegalCommand(_why(s, norm))

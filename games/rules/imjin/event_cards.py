@@ -19,20 +19,20 @@ from . import commands, data
 from . import events as ev
 from .context import Ctx
 from .generals import damage, deploy, heal, leave, management_blocked, side_generals_on_map
-from .state import State, hp_left, income, other, rules_version, team_chooser
+from .state import State, head_prompt, hp_left, income, other, rules_version, stage, team_chooser
 from .supply import deploy_targets
 
 TIMED_LIFE = 2  # "until the card after next is revealed"
 
 
 def sides_from_turn(s: State) -> list[str]:
-    first = s["side"][s["flow"]["turn"]]
+    first = s["side"][stage(s)["turn"]]
     return [first, other(first)]
 
 
 def seats_from_turn(s: State) -> list[int]:
     order = s["order"]
-    i = order.index(s["flow"]["turn"])
+    i = order.index(stage(s)["turn"])
     return order[i:] + order[:i]
 
 
@@ -182,7 +182,7 @@ def _reset(ctx: Ctx) -> None:
 def reset_after(ctx: Ctx) -> None:
     s = ctx.state
     if s["resets"] >= data.rules()["deck"]["end_on_reset_draw"]:
-        ctx.step(ev.FINAL_TURN, s["flow"]["step"], ending=True)  # the turn is finished first
+        ctx.step(ev.FINAL_TURN, stage(s)["step"], ending=True)  # the turn is finished first
         return
     pool = sorted(e for e in data.events() if e != "reset")
     ctx.emit(ev.DECK_REBUILT, {"size": s["deck"]["size"], "pool": pool})
@@ -226,7 +226,7 @@ def choose_options(s: State, prompt: dict[str, Any]) -> list[str]:
 
 
 def decide_choose(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
-    prompt = ctx.state["queue"][0]
+    prompt = head_prompt(ctx.state)
     gid = commands.general(cmd)
     if gid not in choose_options(ctx.state, prompt):
         raise IllegalCommand("that general cannot be chosen for this card")
@@ -276,7 +276,7 @@ def split_legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
 
 def decide_split(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
-    prompt = s["queue"][0]
+    prompt = head_prompt(s)
     mine = commands.integer(cmd, "mine")
     amount, least, most = split_amount(s, prompt)
     if not least <= mine <= most:
@@ -301,7 +301,7 @@ def reset_deploy_options(s: State, prompt: dict[str, Any]) -> list[dict[str, Any
 
 def decide_reset_deploy(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
-    prompt = dict(s["queue"][0])
+    prompt = dict(head_prompt(s))
     if cmd["type"] == "pass":
         rest = list(prompt.get("then", []))
         if rest:  # the team-mate may deploy from his own hand instead

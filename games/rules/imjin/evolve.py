@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any, cast
 
 from games.rules.base import Event
-from games.rules.kit import Evolver
+from games.rules.kit import Evolver, position
 
 from . import events as ev
-from .state import GeneralRecord, State, Taunt, TimedEffect, Unit, copy
+from .state import GeneralRecord, State, Taunt, TimedEffect, Unit, copy, set_prompts, stage, stage_frame
 
 evolves: Evolver[State] = Evolver("imjin", copy_payload=True)
 """Event type -> handler and the top-level keys it mutates (deep-copied by the kit;
@@ -21,14 +21,21 @@ store parts of them in the state."""
 def _set_up(s: State, p: dict[str, Any]) -> None:
     whole = cast(dict[str, Any], s)  # the table replaces everything, whatever it was
     whole.clear()
-    whole.update(copy(dict(p["table"])))
+    table = copy(dict(p["table"]))
+    # the stored table names a flow record and a prompt queue: laid out as position frames
+    flow, queue = table.pop("flow"), table.pop("queue")
+    whole.update(table)
+    s["position"] = [stage_frame(flow), *reversed(queue)]
 
 
 @evolves(ev.FLOW_CHANGED)
 def _flow(s: State, p: dict[str, Any]) -> None:
-    for key in ("flow", "queue", "act"):
-        if key in p:
-            s[key] = p[key]
+    if "flow" in p:
+        s["position"] = [stage_frame(p["flow"]), *s["position"][1:]]
+    if "queue" in p:
+        set_prompts(s, p["queue"])
+    if "act" in p:
+        s["act"] = p["act"]
 
 
 @evolves(ev.SUPPLY_CHANGED, mutates=("supply",))
@@ -232,50 +239,53 @@ def _killed(s: State, p: dict[str, Any]) -> None:
 # -- facts of rules version 4: the decision queue and the turn -------------------
 
 
-@evolves(ev.DECISION_QUEUED, mutates=("queue",))
+@evolves(ev.DECISION_QUEUED, mutates=("position",))
 def _queued(s: State, p: dict[str, Any]) -> None:
+    prompt = dict(p["prompt"])
+    kind = prompt.pop("kind")
     if p["at"] == "front":
-        s["queue"].insert(0, p["prompt"])
-    else:
-        s["queue"].append(p["prompt"])
+        position.push(s, kind, **prompt)
+    else:  # after every queued prompt, before the stage frame (queue order kept)
+        position.enqueue(s, kind, **prompt)
 
 
-@evolves(ev.DECISION_TAKEN, mutates=("queue",))
+@evolves(ev.DECISION_TAKEN, mutates=("position",))
 def _taken(s: State, p: dict[str, Any]) -> None:
-    s["queue"].pop(0)
+    position.pop(s)
 
 
-@evolves(ev.DECISION_UPDATED, mutates=("queue",))
+@evolves(ev.DECISION_UPDATED, mutates=("position",))
 def _updated(s: State, p: dict[str, Any]) -> None:
-    s["queue"][0] = p["prompt"]
+    prompt = dict(p["prompt"])
+    position.replace(s, prompt.pop("kind"), **prompt)
 
 
-@evolves(ev.TURN_BEGAN)
+@evolves(ev.TURN_BEGAN, mutates=("position",))
 def _turn(s: State, p: dict[str, Any]) -> None:
-    s["flow"] = {"stage": "turn", "turn": p["seat"], "step": "wheel"}
+    s["position"][0] = position.frame("turn", turn=p["seat"], step="wheel")
     s["act"] = {}
 
 
-@evolves(ev.ACTION_CHOSEN, mutates=("flow",))
+@evolves(ev.ACTION_CHOSEN, mutates=("position",))
 def _chosen(s: State, p: dict[str, Any]) -> None:
-    s["flow"]["step"] = "begin"
-    s["flow"]["action"] = p["action"]
+    stage(s)["step"] = "begin"
+    stage(s)["action"] = p["action"]
 
 
-@evolves(ev.ACTION_STARTED, mutates=("flow",))
+@evolves(ev.ACTION_STARTED, mutates=("position",))
 def _started(s: State, p: dict[str, Any]) -> None:
-    s["flow"]["step"] = "act"
+    stage(s)["step"] = "act"
     s["act"] = {}
 
 
-@evolves(ev.ACTION_ENDED, mutates=("flow",))
+@evolves(ev.ACTION_ENDED, mutates=("position",))
 def _action_ended(s: State, p: dict[str, Any]) -> None:
-    s["flow"]["step"] = "closing"
+    stage(s)["step"] = "closing"
 
 
-@evolves(ev.FINAL_TURN, mutates=("flow",))
+@evolves(ev.FINAL_TURN, mutates=("position",))
 def _final_turn(s: State, p: dict[str, Any]) -> None:
-    s["flow"]["ending"] = True
+    stage(s)["ending"] = True
 
 
 @evolves(ev.BATTLE_DECLARED, mutates=("act",))

@@ -27,7 +27,18 @@ from . import (
 from . import events as ev
 from .context import Ctx
 from .generals import damage, owner_on_map
-from .state import State, adjacent, hp_left, reserve, timed_active, troop_cap, unit_of
+from .state import (
+    State,
+    adjacent,
+    head_prompt,
+    hp_left,
+    prompts,
+    reserve,
+    stage,
+    timed_active,
+    troop_cap,
+    unit_of,
+)
 
 KUKI, YU, YI_EOK, NONGAE = "kuki_yoshitaka", "yu_seongryong", "yi_eokgi", "nongae"
 KOBAYAKAWA = "kobayakawa_takakage"
@@ -37,7 +48,7 @@ def settle(ctx: Ctx) -> None:
     for _ in range(500):
         if victory.check_instant(ctx):
             return
-        more = _queued_step(ctx) if ctx.state["queue"] else _turn_step(ctx)
+        more = _queued_step(ctx) if prompts(ctx.state) else _turn_step(ctx)
         if not more:
             return
     raise AssertionError("settle did not converge")
@@ -46,7 +57,7 @@ def settle(ctx: Ctx) -> None:
 def _queued_step(ctx: Ctx) -> bool:
     """Run the automatic item at the head of the queue (False: a seat must decide)."""
     s = ctx.state
-    head = s["queue"][0]
+    head = head_prompt(s)
     if head["kind"] == "choose_general" and not event_cards.choose_options(s, head):
         ctx.pop()  # nobody qualifies: that side's part has no effect (R #19)
         return True
@@ -60,8 +71,8 @@ def _queued_step(ctx: Ctx) -> bool:
 def _turn_step(ctx: Ctx) -> bool:
     """Move the turn on by one step (False: the game is not in a turn, or the
     player must advance the wheel)."""
-    f = ctx.state["flow"]
-    if f["stage"] != "turn":
+    f = stage(ctx.state)
+    if f["kind"] != "turn":
         return False
     step = f["step"]
     if step == "wheel":
@@ -85,7 +96,7 @@ def _turn_step(ctx: Ctx) -> bool:
 
 def end_turn(ctx: Ctx) -> None:
     s = ctx.state
-    f = s["flow"]
+    f = stage(s)
     if f.get("ending"):
         winner, reason = victory.final(s)
         victory.end(ctx, winner, reason)
@@ -109,7 +120,7 @@ def begin_move_battle(ctx: Ctx, seat: int) -> None:
 
 def _kuki(ctx: Ctx, item: dict[str, Any]) -> None:
     s = ctx.state
-    seat = s["flow"]["turn"]
+    seat = stage(s)["turn"]
     if owner_on_map(s, seat, KUKI):
         uid = unit_of(s, KUKI)
         if not data.is_land(s["units"][uid]["area"]):
@@ -120,7 +131,7 @@ def forced_taunt(s: State) -> dict[str, Any] | None:
     """論介's taunt: the taunted unit must attack her unit first, if it can and the
     attack is affordable and legal (A-41, R #5, R #22)."""
     t = s["taunt"]
-    seat = s["flow"]["turn"]
+    seat = stage(s)["turn"]
     if t is None or not owner_on_map(s, seat, t["general"]) or not owner_on_map_any(s, NONGAE):
         return None
     uid = t["unit"]
@@ -144,7 +155,7 @@ def owner_on_map_any(s: State, gid: str) -> bool:
 def _taunt_check(ctx: Ctx, item: dict[str, Any]) -> None:
     draft = forced_taunt(ctx.state)
     if draft is not None:
-        ctx.push({"kind": "declare", "seat": ctx.state["flow"]["turn"], "draft": draft, "forced": True})
+        ctx.push({"kind": "declare", "seat": stage(ctx.state)["turn"], "draft": draft, "forced": True})
 
 
 def _kobayakawa_check(ctx: Ctx, item: dict[str, Any]) -> None:
@@ -153,7 +164,7 @@ def _kobayakawa_check(ctx: Ctx, item: dict[str, Any]) -> None:
     action, after the forced taunt attack (which precedes 移動戰鬥) and before moving.
     Not asked when nothing could come of option 2 (和談, or his unit already fought)."""
     s = ctx.state
-    seat = s["flow"]["turn"]
+    seat = stage(s)["turn"]
     if not owner_on_map(s, seat, KOBAYAKAWA) or battle.peace(s):
         return
     uid = s["generals"][KOBAYAKAWA]["unit"]
@@ -171,13 +182,13 @@ def decide_kobayakawa(ctx: Ctx, seat: int, option: int) -> None:
 
 
 def _move_step(ctx: Ctx, item: dict[str, Any]) -> None:
-    seat = ctx.state["flow"]["turn"]
+    seat = stage(ctx.state)["turn"]
     if ctx.facts():  # the move prompt goes before the declare prompt
         movement.begin(ctx, seat, front=True)
         return
     movement.begin(ctx, seat)
     # begin appends the move prompt at the end; bring it before the declare prompt
-    q = list(ctx.state["queue"])
+    q = prompts(ctx.state)
     move = q.pop()
     ctx.flow(queue=[move] + q)
 
@@ -258,7 +269,7 @@ def _gwak_legal(s: State, p: Prompt) -> list[Command]:
 
 def _gwak_decide(ctx: Ctx, seat: int, cmd: Command) -> None:
     s = ctx.state
-    p = s["queue"][0]
+    p = head_prompt(s)
     if cmd["type"] != "attack":
         movement.decide(ctx, seat, cmd)
         return
@@ -358,10 +369,9 @@ DECISIONS: dict[str, Decision] = {
 
 def head(state: State) -> Prompt | None:
     """The decision asked now (None: nothing to decide, or the game is over)."""
-    if state.get("stage") != "play" or state.get("result") is not None or not state["queue"]:
+    if state.get("stage") != "play" or state.get("result") is not None or not prompts(state):
         return None
-    prompt: Prompt = state["queue"][0]
-    return prompt
+    return head_prompt(state)
 
 
 def pending_seats(prompt: Prompt) -> list[int]:
@@ -399,8 +409,8 @@ def default(state: State, listed: list[Command]) -> Command:
             and c["go"] is False
         ):
             return c
-        if c["type"] == "cancel" or c["type"] == "confirm" and state["queue"][0].get("forced"):
+        if c["type"] == "cancel" or c["type"] == "confirm" and head_prompt(state).get("forced"):
             return c
-    if state["queue"][0]["kind"] == "split":
+    if head_prompt(state)["kind"] == "split":
         return listed[-1]  # keep (or bear) all that may be
     return listed[0]

@@ -13,7 +13,7 @@ from games.rules.base import IllegalCommand
 from . import commands, data
 from . import events as ev
 from .context import Ctx
-from .state import State, adjacent, side_in, timed_active, units_in
+from .state import State, adjacent, head_prompt, side_in, timed_active, units_in
 
 LI = "li_rusong"
 
@@ -125,7 +125,7 @@ def legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
 
 def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
-    prompt = dict(s["queue"][0])
+    prompt = dict(head_prompt(s))
     t = cmd["type"]
     if t == "done":
         ctx.pop()

@@ -11,7 +11,17 @@ from games.rules.base import IllegalCommand
 from . import commands, data
 from .context import Ctx
 from .generals import owner_on_map
-from .state import State, controller, new_unit_room, reserve, side_in, timed_active, troop_cap, units_in
+from .state import (
+    State,
+    controller,
+    head_prompt,
+    new_unit_room,
+    reserve,
+    side_in,
+    timed_active,
+    troop_cap,
+    units_in,
+)
 
 YU = "yu_seongryong"
 
@@ -87,7 +97,7 @@ def legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
 
 def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
-    prompt = dict(s["queue"][0])
+    prompt = dict(head_prompt(s))
     if cmd["type"] == "done":
         ctx.pop()
         _after(ctx, seat, prompt)
@@ -152,7 +162,7 @@ def reorganize_legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
 
 def reorganize_decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
-    prompt = dict(s["queue"][0])
+    prompt = dict(head_prompt(s))
     if cmd["type"] == "done":
         ctx.pop()
         return

@@ -14,7 +14,7 @@ from . import events as ev
 from .context import Ctx
 from .generals import damage, heal, info, kill_if_spent, on_map, set_troops, wound
 from .movement import relocate
-from .state import State, other, reserve, timed_active, troop_cap, units_in
+from .state import State, head_prompt, other, reserve, stage, timed_active, troop_cap, units_in
 
 XING = "xing_jie"
 
@@ -41,7 +41,7 @@ def resolve_legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
 def decide_resolve(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
     c = {"type": "resolve", "battle": commands.integer(cmd, "battle")}
-    if c not in resolve_legal(s, s["queue"][0]):
+    if c not in resolve_legal(s, head_prompt(s)):
         raise IllegalCommand("that battle cannot be resolved now")
     prompt = ctx.pop()
     remaining = [b for b in s["act"]["battles"] if not b["done"] and b["n"] != c["battle"]]
@@ -147,7 +147,7 @@ def reroll_legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
 
 def decide_reroll(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
-    prompt = s["queue"][0]
+    prompt = head_prompt(s)
     dice = commands.int_list(cmd, "dice")
     if {"type": "reroll", "dice": dice} not in reroll_legal(s, prompt):
         raise IllegalCommand("choose up to 3 distinct dice of your side, in increasing order")
@@ -213,7 +213,7 @@ def _apply(
         m_new -= 1  # 權慄: no loss caused → the attacking main unit loses 1
     hits_t = rt["general"] + _nurhaci(s, main, plain or defender_only)
     hits_m = rd["general"] + _nurhaci(s, target, plain or attacker_only)
-    turn_seat = ctx.state["flow"]["turn"]
+    turn_seat = stage(ctx.state)["turn"]
     a_side = "japan" if plain else s["side"][s["units"][main]["owner"]]
     d_side = "japan" if plain else other(a_side)  # 內訌: every kill counts for Japan
     g_t, g_m = combat.gen(s, target), combat.gen(s, main)

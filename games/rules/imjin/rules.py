@@ -41,6 +41,10 @@ class ImjinRules:
     }
 
     salted_since = 3  # first rules version whose private events all carry payload.salt (issue 10)
+    # The shape of the pickled state: 2 = who acts lives in the kit's position frames
+    # (1 had `flow` and a `queue` of prompts). Events are unchanged; a snapshot taken
+    # under another schema is re-folded from the events, never loaded.
+    state_schema = 2
 
     def __init__(self, version: int = RULES_VERSION):
         self.rules_version = version

@@ -11,7 +11,7 @@ from . import commands, data
 from . import events as ev
 from .context import Ctx
 from .generals import deploy, info
-from .state import LEGACY_VERSION, RULES_VERSION, State
+from .state import LEGACY_VERSION, RULES_VERSION, State, head_prompt, prompts
 
 FACTIONS_2P = ["japan", "allies"]
 FACTIONS_4P = ["kato", "joseon", "konishi", "ming"]
@@ -150,7 +150,7 @@ def decide_legendary(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     ctx.pop()
     penalty = data.rules()["supply"]["legendary_penalty"]
     ctx.emit(ev.LEGENDARY_CHOSEN, {"seat": seat, "general": gid, "penalty": penalty})
-    if not ctx.state["queue"]:
+    if not prompts(ctx.state):
         begin_picks(ctx)
 
 
@@ -204,7 +204,7 @@ def decide_pick(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
             continue
         for e in commit(ctx.factory, seat, f"hand:{seat}:{i}", g, ev.HAND_CARD_SEALED, {"seat": seat}):
             ctx.add(e)
-    head = dict(s["queue"][0])
+    head = dict(head_prompt(s))
     head["seats"] = [x for x in head["seats"] if x != seat]
     if head["seats"]:
         ctx.set_head(head)
@@ -242,5 +242,5 @@ def decide_place(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         raise IllegalCommand("that general cannot be placed on that unit")
     ctx.pop()
     deploy(ctx, seat, gid, uid, 0, "setup")
-    if not ctx.state["queue"]:
+    if not prompts(ctx.state):
         ctx.begin_turn(ctx.state["order"][0], first=True)

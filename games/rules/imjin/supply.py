@@ -11,7 +11,18 @@ from games.rules.base import IllegalCommand
 from . import commands, data
 from .context import Ctx
 from .generals import deploy, info, leave, management_blocked
-from .state import State, controller, hp_left, income, leader, new_unit_room, reserve, side_in, units_in
+from .state import (
+    State,
+    controller,
+    head_prompt,
+    hp_left,
+    income,
+    leader,
+    new_unit_room,
+    reserve,
+    side_in,
+    units_in,
+)
 
 GWAK = "gwak_jaeu"
 
@@ -91,7 +102,7 @@ def legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
 
 def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
-    prompt = dict(s["queue"][0])
+    prompt = dict(head_prompt(s))
     t = cmd["type"]
     norm = _normalise(cmd)
     if norm not in legal(s, prompt):
