@@ -239,25 +239,30 @@ def _killed(s: State, p: dict[str, Any]) -> None:
 # -- facts of rules version 4: the decision queue and the turn -------------------
 
 
+def _stack(state: State) -> dict[str, Any]:
+    """The state as the kit's position helpers take it (a TypedDict is no MutableMapping to mypy)."""
+    return cast(dict[str, Any], state)
+
+
 @evolves(ev.DECISION_QUEUED, mutates=("position",))
 def _queued(s: State, p: dict[str, Any]) -> None:
     prompt = dict(p["prompt"])
     kind = prompt.pop("kind")
     if p["at"] == "front":
-        position.push(s, kind, **prompt)
+        position.push(_stack(s), kind, **prompt)
     else:  # after every queued prompt, before the stage frame (queue order kept)
-        position.enqueue(s, kind, **prompt)
+        position.enqueue(_stack(s), kind, **prompt)
 
 
 @evolves(ev.DECISION_TAKEN, mutates=("position",))
 def _taken(s: State, p: dict[str, Any]) -> None:
-    position.pop(s)
+    position.pop(_stack(s))
 
 
 @evolves(ev.DECISION_UPDATED, mutates=("position",))
 def _updated(s: State, p: dict[str, Any]) -> None:
     prompt = dict(p["prompt"])
-    position.replace(s, prompt.pop("kind"), **prompt)
+    position.replace(_stack(s), prompt.pop("kind"), **prompt)
 
 
 @evolves(ev.TURN_BEGAN, mutates=("position",))

@@ -9,7 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 from games.rules.base import IllegalCommand
-from games.rules.kit import Command, Decision
+from games.rules.kit import Command, Context, Decision
+from games.rules.kit.decisions import DecideRole, LegalRole
 
 from . import (
     battle,
@@ -238,32 +239,45 @@ AUTO = {
 
 
 # ---------------------------------------------------------------------------
-# The decision table. Every decision is a prompt at the head of `state["queue"]`;
-# the kit's four roles take, here: pending(prompt) -> seats;
-# legal(state, prompt, seat) -> commands; decide(ctx, seat, cmd); and one
-# `default` for every kind (the rules-faithful "do nothing" among the legal ones).
+# The decision table. Every decision is a prompt frame on top of the position
+# (`kit.position`, above the stage frame); the kit's four typed roles read it:
+# pending(state) -> seats; legal(state, seat) -> commands; decide(context, seat,
+# command); default(state, seat), one for every kind (the rules-faithful "do
+# nothing" among the legal ones).
 
 Prompt = dict[str, Any]
 Legal = Callable[[State, Prompt], list[Command]]
+Decide = Callable[[Ctx, int, Command], None]
 
 
-def _one_seat(prompt: Prompt) -> list[int]:
-    return [prompt["seat"]]
+def _one_seat(state: State) -> list[int]:
+    return [head_prompt(state)["seat"]]
 
 
-def _asked(legal: Legal) -> Callable[[State, Prompt, int], list[Command]]:
-    """A `legal` that only needs the prompt (it names the one seat asked)."""
-    return lambda s, prompt, seat: legal(s, prompt)
+def _asked(legal: Legal) -> LegalRole[State]:
+    """A `legal` role from one that only needs the prompt (it names the one seat asked)."""
+    return lambda state, seat: legal(state, head_prompt(state))
 
 
-def _gwak_legal(s: State, p: Prompt) -> list[Command]:
-    out = movement.legal(s, p)
-    uid = p["unit"]
-    if uid in s["units"] and not battle.peace(s):
-        here = s["units"][uid]["area"]
-        for t in battle.targets(s, p["seat"]):
-            if s["units"][t]["area"] in data.adjacency()[here]:
-                out.append({"type": "attack", "target": t, "main": uid, "via": None, "mode": "normal"})
+def _on_ctx(decide: Decide) -> DecideRole[State]:
+    """A `decide` role from one that uses Imjin's shorthands (`Ctx`, the kit's `Context`
+    with Imjin's facts): `rules.decide` always hands it an Imjin `Ctx`."""
+
+    def role(context: Context[State], seat: int, command: Command) -> None:
+        assert isinstance(context, Ctx), "Imjin decides through its own Ctx"
+        decide(context, seat, command)
+
+    return role
+
+
+def _gwak_legal(state: State, prompt: Prompt) -> list[Command]:
+    out = movement.legal(state, prompt)
+    uid = prompt["unit"]
+    if uid in state["units"] and not battle.peace(state):
+        here = state["units"][uid]["area"]
+        for target in battle.targets(state, prompt["seat"]):
+            if state["units"][target]["area"] in data.adjacency()[here]:
+                out.append({"type": "attack", "target": target, "main": uid, "via": None, "mode": "normal"})
     return out
 
 
@@ -298,49 +312,124 @@ def _kobayakawa(ctx: Ctx, seat: int, cmd: Command) -> None:
     decide_kobayakawa(ctx, seat, option)
 
 
-def _yes_no(answer: str, decide: Callable[[Ctx, int, Command], None]) -> Decision:
+def _yes_no(answer: str, decide: Decide) -> Decision[State]:
     return Decision(
         pending=_one_seat,
-        legal=lambda s, prompt, seat: resolution.yes_no(answer),
-        decide=decide,
+        legal=lambda state, seat: resolution.yes_no(answer),
+        decide=_on_ctx(decide),
+        default=default,
         commands=frozenset({answer}),
     )
 
 
-def _listed(legal: Legal, decide: Callable[[Ctx, int, Command], None], *types: str) -> Decision:
-    return Decision(pending=_one_seat, legal=_asked(legal), decide=decide, commands=frozenset(types))
+def _listed(legal: Legal, decide: Decide, *types: str) -> Decision[State]:
+    return Decision(
+        pending=_one_seat,
+        legal=_asked(legal),
+        decide=_on_ctx(decide),
+        default=default,
+        commands=frozenset(types),
+    )
 
 
-DECISIONS: dict[str, Decision] = {
+def _pickers(state: State) -> list[int]:
+    return list(head_prompt(state)["seats"])
+
+
+def _pick_legal(state: State, seat: int) -> list[Command]:
+    return [{"type": "pick_general", "general": general} for general in setup.pick_options(state, seat)]
+
+
+def _legendary_legal(state: State, prompt: Prompt) -> list[Command]:
+    options = setup.legendary_options(state, prompt["seat"])
+    return [{"type": "choose_legendary", "general": general} for general in options]
+
+
+def _place_legal(state: State, prompt: Prompt) -> list[Command]:
+    options = setup.place_options(state, prompt["seat"])
+    return [{"type": "place_general", "general": general, "unit": unit} for general, unit in options]
+
+
+def _choose_legal(state: State, prompt: Prompt) -> list[Command]:
+    options = event_cards.choose_options(state, prompt)
+    return [{"type": "choose_general", "general": general} for general in options]
+
+
+def _kobayakawa_legal(state: State, prompt: Prompt) -> list[Command]:
+    return [{"type": "kobayakawa", "option": 1}, {"type": "kobayakawa", "option": 2}]
+
+
+def _wheel_legal(state: State, prompt: Prompt) -> list[Command]:
+    return wheel.legal(state, prompt["seat"])
+
+
+def head(state: State) -> Prompt | None:
+    """The decision asked now (None: nothing to decide, or the game is over)."""
+    if state.get("stage") != "play" or state.get("result") is not None or not prompts(state):
+        return None
+    return head_prompt(state)
+
+
+def pending_seats(state: State) -> list[int]:
+    """The seats asked now (none when nothing is to decide)."""
+    prompt = head(state)
+    return [] if prompt is None else DECISIONS[prompt["kind"]].pending(state)
+
+
+def legal(state: State, seat: int) -> list[Command]:
+    """What `seat` may do now (nothing when it is not asked)."""
+    prompt = head(state)
+    if prompt is None or seat not in pending_seats(state):
+        return []
+    return DECISIONS[prompt["kind"]].legal(state, seat)
+
+
+_NOTHING: list[Command] = [
+    {"type": "done"},
+    {"type": "pass"},
+    {"type": "fight"},
+    {"type": "reroll", "dice": []},
+    {"type": "choose_legendary", "general": None},
+]
+
+
+def default(state: State, seat: int) -> Command | None:
+    """The rules-faithful "do nothing": done/pass/decline/no reroll; keep all of a
+    split; mandatory choices (picks, placements, 流言/暗殺/軍醫, resolve order,
+    forced taunt) take the first listed option; the wheel moves 1 step. None when
+    `seat` is not asked."""
+    listed = legal(state, seat)
+    if not listed:
+        return None
+    for nothing in _NOTHING:
+        if nothing in listed:
+            return nothing
+    for command in listed:
+        if (
+            command["type"] in ("second_attack", "taunt", "advance_into", "sacrifice", "splash")
+            and command["go"] is False
+        ):
+            return command
+        if command["type"] == "cancel" or command["type"] == "confirm" and head_prompt(state).get("forced"):
+            return command
+    if head_prompt(state)["kind"] == "split":
+        return listed[-1]  # keep (or bear) all that may be
+    return listed[0]
+
+
+DECISIONS: dict[str, Decision[State]] = {
     "pick_generals": Decision(
-        pending=lambda prompt: list(prompt["seats"]),
-        legal=lambda s, prompt, seat: [
-            {"type": "pick_general", "general": g} for g in setup.pick_options(s, seat)
-        ],
-        decide=setup.decide_pick,
+        pending=_pickers,
+        legal=_pick_legal,
+        decide=_on_ctx(setup.decide_pick),
+        default=default,
         commands=frozenset({"pick_general"}),
     ),
-    "choose_legendary": _listed(
-        lambda s, p: [
-            {"type": "choose_legendary", "general": g} for g in setup.legendary_options(s, p["seat"])
-        ],
-        setup.decide_legendary,
-        "choose_legendary",
-    ),
-    "place_general": _listed(
-        lambda s, p: [
-            {"type": "place_general", "general": g, "unit": u} for g, u in setup.place_options(s, p["seat"])
-        ],
-        setup.decide_place,
-        "place_general",
-    ),
-    "advance_wheel": _listed(lambda s, p: wheel.legal(s, p["seat"]), wheel.decide, "advance"),
+    "choose_legendary": _listed(_legendary_legal, setup.decide_legendary, "choose_legendary"),
+    "place_general": _listed(_place_legal, setup.decide_place, "place_general"),
+    "advance_wheel": _listed(_wheel_legal, wheel.decide, "advance"),
     "split": _listed(event_cards.split_legal, event_cards.decide_split, "split"),
-    "choose_general": _listed(
-        lambda s, p: [{"type": "choose_general", "general": g} for g in event_cards.choose_options(s, p)],
-        event_cards.decide_choose,
-        "choose_general",
-    ),
+    "choose_general": _listed(_choose_legal, event_cards.decide_choose, "choose_general"),
     "reset_deploy": _listed(
         event_cards.reset_deploy_options, event_cards.decide_reset_deploy, "deploy", "pass"
     ),
@@ -359,58 +448,5 @@ DECISIONS: dict[str, Decision] = {
     "advance": _yes_no("advance_into", resolution.decide_advance),
     "sacrifice": _yes_no("sacrifice", _sacrifice),
     "splash": _yes_no("splash", resolution.decide_splash),
-    "kobayakawa": _listed(
-        lambda s, p: [{"type": "kobayakawa", "option": 1}, {"type": "kobayakawa", "option": 2}],
-        _kobayakawa,
-        "kobayakawa",
-    ),
+    "kobayakawa": _listed(_kobayakawa_legal, _kobayakawa, "kobayakawa"),
 }
-
-
-def head(state: State) -> Prompt | None:
-    """The decision asked now (None: nothing to decide, or the game is over)."""
-    if state.get("stage") != "play" or state.get("result") is not None or not prompts(state):
-        return None
-    return head_prompt(state)
-
-
-def pending_seats(prompt: Prompt) -> list[int]:
-    """The seats the prompt asks."""
-    return DECISIONS[prompt["kind"]].pending(prompt)
-
-
-def legal(state: State, seat: int) -> list[Command]:
-    """What `seat` may do now (nothing when it is not asked)."""
-    prompt = head(state)
-    if prompt is None or seat not in pending_seats(prompt):
-        return []
-    return DECISIONS[prompt["kind"]].legal(state, prompt, seat)
-
-
-_NOTHING: list[Command] = [
-    {"type": "done"},
-    {"type": "pass"},
-    {"type": "fight"},
-    {"type": "reroll", "dice": []},
-    {"type": "choose_legendary", "general": None},
-]
-
-
-def default(state: State, listed: list[Command]) -> Command:
-    """The rules-faithful "do nothing": done/pass/decline/no reroll; keep all of a
-    split; mandatory choices (picks, placements, 流言/暗殺/軍醫, resolve order,
-    forced taunt) take the first listed option; the wheel moves 1 step."""
-    for c in _NOTHING:
-        if c in listed:
-            return c
-    for c in listed:
-        if (
-            c["type"] in ("second_attack", "taunt", "advance_into", "sacrifice", "splash")
-            and c["go"] is False
-        ):
-            return c
-        if c["type"] == "cancel" or c["type"] == "confirm" and head_prompt(state).get("forced"):
-            return c
-    if head_prompt(state)["kind"] == "split":
-        return listed[-1]  # keep (or bear) all that may be
-    return listed[0]

@@ -25,7 +25,7 @@ class ImjinRules:
     min_players = 2
     max_players = 4
     upcasters = NO_UPCASTERS  # no Imjin event has changed shape yet
-    options_schema = {
+    options_schema: Mapping[str, Any] = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
         "additionalProperties": False,
@@ -85,7 +85,7 @@ class ImjinRules:
         prompt = flow.head(state)
         if prompt is None:
             raise IllegalCommand("the game is over" if state.get("result") else "nothing to decide now")
-        if seat not in flow.pending_seats(prompt):
+        if seat not in flow.pending_seats(state):
             raise IllegalCommand("it is not your decision now")
         decision = decision_of(flow.DECISIONS, prompt["kind"], cmd["type"])
         assert decision.decide is not None  # every Imjin decision applies its own commands
@@ -102,11 +102,14 @@ class ImjinRules:
 
     def pending(self, state: State) -> list[Pending]:
         prompt = flow.head(state)
-        return [] if prompt is None else [Pending(x, prompt["kind"]) for x in flow.pending_seats(prompt)]
+        return [] if prompt is None else [Pending(seat, prompt["kind"]) for seat in flow.pending_seats(state)]
 
     def default_command(self, state: State, seat: int) -> Mapping[str, Any] | None:
-        legal = flow.legal(state, seat)
-        return flow.default(state, legal) if legal else None
+        prompt = flow.head(state)
+        if prompt is None:
+            return None
+        decision = flow.DECISIONS[prompt["kind"]]
+        return None if decision.default is None else decision.default(state, seat)
 
     def view(self, state: State, seat: int | None) -> Any:
         return _view(state, seat)

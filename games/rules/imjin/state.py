@@ -267,7 +267,7 @@ def is_pending_turn(state: State, seat: int) -> bool:
 def team_chooser(state: State, side: str) -> int:
     """Who decides for a side ("the team-mates decide together"): the turn player
     if on that side, else that side's first seat after the turn player in play order."""
-    turn = stage(state).get("turn", state["order"][0])
+    turn = int(stage(state).get("turn", state["order"][0]))
     if state["side"][turn] == side:
         return turn
     order = state["order"]
