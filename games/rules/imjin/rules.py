@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.rules.base import NO_UPCASTERS, Event, IllegalCommand, LegalSet, Outcome, Pending, RngFactory, fold
+from games.rules.base import NO_UPCASTERS, Event, IllegalCommand, LegalSet, Outcome, Pending, RngFactory
 from games.rules.kit import Decided, decision_of
 
 from . import commands, flow, setup
@@ -76,11 +76,17 @@ class ImjinRules:
     def decide_folded(
         self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory
     ) -> Decided[State]:
-        """`decide` and the state after its events (kit.Decided)."""
-        events = self.decide(state, seat, command, rng)
-        return Decided(events, fold(self, events, state))
+        """The events of `command` and the state after them (kit.Decided): the state is
+        the one the kit's Context folded while the command was decided, so nobody folds
+        the events a second time."""
+        ctx = self._decided(state, seat, command, rng)
+        return Decided(ctx.events, ctx.state)
 
     def decide(self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory) -> list[Event]:
+        return self._decided(state, seat, command, rng).events
+
+    def _decided(self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory) -> Ctx:
+        """The Context of one command, after it and the automatic steps that follow."""
         cmd = commands.parse(command)
         prompt = flow.head(state)
         if prompt is None:
@@ -92,7 +98,7 @@ class ImjinRules:
         ctx = Ctx(state, rng)
         decision.decide(ctx, seat, cmd)
         flow.settle(ctx)
-        return ctx.events
+        return ctx
 
     def evolve(self, state: State, event: Event) -> State:
         return _evolve(state, event)
