@@ -25,14 +25,14 @@ from .supply import deploy_targets
 TIMED_LIFE = 2  # "until the card after next is revealed"
 
 
-def sides_from_turn(s: State) -> list[str]:
-    first = s["side"][stage(s)["turn"]]
+def sides_from_turn(state: State) -> list[str]:
+    first = state["side"][stage(state)["turn"]]
     return [first, other(first)]
 
 
-def seats_from_turn(s: State) -> list[int]:
-    order = s["order"]
-    i = order.index(stage(s)["turn"])
+def seats_from_turn(state: State) -> list[int]:
+    order = state["order"]
+    i = order.index(stage(state)["turn"])
     return order[i:] + order[:i]
 
 
@@ -155,7 +155,7 @@ def _redeploy(ctx: Ctx) -> None:
 
 def _plague(ctx: Ctx) -> None:
     s = ctx.state
-    for uid in sorted(s["units"], key=lambda u: int(u[1:])):
+    for uid in sorted(s["units"], key=lambda uid: int(uid[1:])):
         d = s["units"][uid]
         if data.is_land(d["area"]) and d["troops"] > 3:
             ctx.troops(uid, 3, "plague")
@@ -215,13 +215,13 @@ START = {
 # Choosing a general (流言 / 暗殺 / 軍醫): mandatory when one qualifies (A-54, R #19).
 
 
-def choose_options(s: State, prompt: dict[str, Any]) -> list[str]:
+def choose_options(state: State, prompt: dict[str, Any]) -> list[str]:
     side, card = prompt["side"], prompt["card"]
     if card == "army_surgeon":
-        return [g for g in side_generals_on_map(s, side) if s["generals"][g]["damage"] > 0]
-    enemy = side_generals_on_map(s, other(side))
+        return [g for g in side_generals_on_map(state, side) if state["generals"][g]["damage"] > 0]
+    enemy = side_generals_on_map(state, other(side))
     if card == "assassination":
-        return [g for g in enemy if hp_left(s, g) > 1]
+        return [g for g in enemy if hp_left(state, g) > 1]
     return enemy
 
 
@@ -243,21 +243,21 @@ def decide_choose(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
 # 4p split of a side's supply between the team-mates.
 
 
-def split_amount(s: State, prompt: dict[str, Any]) -> tuple[int, int, int]:
+def split_amount(state: State, prompt: dict[str, Any]) -> tuple[int, int, int]:
     """(amount, least, most) the chooser may keep/bear. Rules version 3: the side
     gains or loses the whole amount (「朝明勢力-5補給」: 5, or all it has if less;
     a gain stops only when both stocks reach the track's end), split freely (I-16);
     each share fits its player's stock, so no share is floored away. Version 2: any
     share of the nominal amount, each stock clamped on its own."""
     total = prompt["total"]
-    if rules_version(s) < 3:
+    if rules_version(state) < 3:
         return total, prompt["min_mine"], total
     seat = prompt["seat"]
-    mate = team_mate(s, seat)
+    mate = team_mate(state, seat)
     top = data.rules()["supply"]["max"]
 
-    def room(x: int) -> int:
-        return s["supply"][x] if prompt["sign"] < 0 else top - s["supply"][x]
+    def room(seat: int) -> int:
+        return state["supply"][seat] if prompt["sign"] < 0 else top - state["supply"][seat]
 
     amount = min(total, room(seat) + room(mate))
     most = min(amount, room(seat))
@@ -265,12 +265,12 @@ def split_amount(s: State, prompt: dict[str, Any]) -> tuple[int, int, int]:
     return amount, least, most
 
 
-def team_mate(s: State, seat: int) -> int:
-    return next(x for x in s["order"] if s["side"][x] == s["side"][seat] and x != seat)
+def team_mate(state: State, seat: int) -> int:
+    return next(x for x in state["order"] if state["side"][x] == state["side"][seat] and x != seat)
 
 
-def split_legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
-    _, least, most = split_amount(s, prompt)
+def split_legal(state: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
+    _, least, most = split_amount(state, prompt)
     return [{"type": "split", "mine": k} for k in range(least, most + 1)]
 
 
@@ -287,14 +287,14 @@ def decide_split(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     ctx.supply(mate, prompt["sign"] * (amount - mine), prompt["reason"])
 
 
-def reset_deploy_options(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
+def reset_deploy_options(state: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
     """Only the deciding seat's own hand, onto his own units, paid by him (4p team-mates'
     hands are private: a seat never sees or plays its team-mate's cards)."""
     out: list[dict[str, Any]] = [{"type": "pass"}]
     seat = prompt["seat"]
-    if management_blocked(s) or s["supply"][seat] < data.rules()["costs"]["deploy"]:
+    if management_blocked(state) or state["supply"][seat] < data.rules()["costs"]["deploy"]:
         return out
-    for gid, uid in deploy_targets(s, seat, set(), set()):
+    for gid, uid in deploy_targets(state, seat, set(), set()):
         out.append({"type": "deploy", "general": gid, "unit": uid})
     return out
 

@@ -128,28 +128,30 @@ def _kuki(ctx: Ctx, item: dict[str, Any]) -> None:
             ctx.supply(seat, 5, "kuki")
 
 
-def forced_taunt(s: State) -> dict[str, Any] | None:
+def forced_taunt(state: State) -> dict[str, Any] | None:
     """論介's taunt: the taunted unit must attack her unit first, if it can and the
     attack is affordable and legal (A-41, R #5, R #22)."""
-    t = s["taunt"]
-    seat = stage(s)["turn"]
-    if t is None or not owner_on_map(s, seat, t["general"]) or not owner_on_map_any(s, NONGAE):
+    t = state["taunt"]
+    seat = stage(state)["turn"]
+    if t is None or not owner_on_map(state, seat, t["general"]) or not owner_on_map_any(state, NONGAE):
         return None
     uid = t["unit"]
-    her = unit_of(s, NONGAE)
-    if uid not in s["units"] or s["units"][uid]["general"] != t["general"]:
+    her = unit_of(state, NONGAE)
+    if uid not in state["units"] or state["units"][uid]["general"] != t["general"]:
         return None
-    if timed_active(s, "peace_talks") or not adjacent(s["units"][uid]["area"], s["units"][her]["area"]):
+    if timed_active(state, "peace_talks") or not adjacent(
+        state["units"][uid]["area"], state["units"][her]["area"]
+    ):
         return None
-    if timed_active(s, "typhoon") and not data.is_land(s["units"][uid]["area"]):
+    if timed_active(state, "typhoon") and not data.is_land(state["units"][uid]["area"]):
         return None
-    if s["units"][uid]["troops"] * battle.mult(s) > s["supply"][seat]:
+    if state["units"][uid]["troops"] * battle.mult(state) > state["supply"][seat]:
         return None
     return {"target": her, "main": uid, "via": None, "mode": "normal", "supports": [], "forced": True}
 
 
-def owner_on_map_any(s: State, gid: str) -> bool:
-    rec = s["generals"].get(gid)
+def owner_on_map_any(state: State, gid: str) -> bool:
+    rec = state["generals"].get(gid)
     return rec is not None and rec["where"] == "map"
 
 

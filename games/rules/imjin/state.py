@@ -279,8 +279,8 @@ def team_chooser(state: State, side: str) -> int:
     raise AssertionError("no seat on side")
 
 
-def adjacent(a: str, b: str) -> bool:
-    return b in data.adjacency()[a]
+def adjacent(area: str, other: str) -> bool:
+    return other in data.adjacency()[area]
 
 
 def enemy_units(state: State, area: str, side: str) -> list[str]:
