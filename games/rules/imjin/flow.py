@@ -373,17 +373,18 @@ def head(state: State) -> Prompt | None:
 
 
 def pending_seats(state: State) -> list[int]:
-    """The seats asked now (none when nothing is to decide)."""
+    """The seats asked now (none when nothing is to decide, nor in the middle of a
+    batch, where an automatic item can be at the head of the queue)."""
     prompt = head(state)
-    return [] if prompt is None else DECISIONS[prompt["kind"]].pending(state)
+    decision = None if prompt is None else DECISIONS.get(prompt["kind"])
+    return [] if decision is None else decision.pending(state)
 
 
 def legal(state: State, seat: int) -> list[Command]:
     """What `seat` may do now (nothing when it is not asked)."""
-    prompt = head(state)
-    if prompt is None or seat not in pending_seats(state):
+    if seat not in pending_seats(state):
         return []
-    return DECISIONS[prompt["kind"]].legal(state, seat)
+    return DECISIONS[head_prompt(state)["kind"]].legal(state, seat)
 
 
 _NOTHING: list[Command] = [

@@ -15,7 +15,7 @@ from games.rules.kit import Decided, decision_of
 from . import commands, flow, setup
 from .context import Ctx
 from .evolve import evolve as _evolve
-from .state import LEGACY_VERSION, RULES_VERSION, State, initial
+from .state import LEGACY_VERSION, RULES_VERSION, State, head_prompt, initial
 from .view import view as _view
 
 
@@ -111,14 +111,13 @@ class ImjinRules:
         return [] if prompt is None else [Pending(seat, prompt["kind"]) for seat in flow.pending_seats(state)]
 
     def default_command(self, state: State, seat: int) -> Mapping[str, Any] | None:
-        prompt = flow.head(state)
-        if prompt is None:
+        if seat not in flow.pending_seats(state):
             return None
-        decision = flow.DECISIONS[prompt["kind"]]
+        decision = flow.DECISIONS[head_prompt(state)["kind"]]
         return None if decision.default is None else decision.default(state, seat)
 
     def view(self, state: State, seat: int | None) -> Any:
-        return _view(state, seat)
+        return _view(state, seat, self.rules_version)
 
     def outcome(self, state: State) -> Outcome | None:
         r = state.get("result")
