@@ -1,6 +1,6 @@
 """The Imjin ruleset object: wires the contract to the phase modules.
 
-Every decision is a prompt at the head of `state["queue"]` (kind + seat); the
+Every decision is a prompt frame on top of the kit's position (kind + seat); the
 command is dispatched to the module owning that kind, then `flow.settle` runs
 the automatic steps until someone must decide again."""
 

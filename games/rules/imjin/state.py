@@ -71,15 +71,6 @@ class Result(TypedDict):
     scores: dict[str, float]
 
 
-class Flow(TypedDict, total=False):
-    stage: str  # "setup" | "turn"
-    turn: int
-    step: str  # "wheel" | "begin" | "act" | "closing"
-    action: str  # "supply_general" | "recruit_reorganize" | "move_battle"
-    ending: bool
-    seat: int
-
-
 Prompt = dict[str, Any]
 """One decision of the queue, a position frame: ``kind``, ``seat`` (``seats`` for the
 setup pick) and the kind's own data (see the README's command table)."""
