@@ -12,6 +12,7 @@ from typing import Any
 import yaml  # type: ignore[import-untyped]
 
 from games.rules.i18n import Texts
+from games.rules.kit import position
 
 from .geometry import RULES_DIR
 from .palette import BLUE, ORANGE, SKY, VERMILLION, letters
@@ -67,7 +68,7 @@ def scene(view: Mapping[str, Any], t: Texts) -> Scene:
         return Scene(seats=[], title=t("board.name"), notice=t("board.setting_up"))
     seats = _seats(view, t)
     sides = view["side"]
-    flow = view.get("flow", {})
+    flow = position.base(view) or {}  # the stage frame: whose turn, which step
     step = flow.get("step", "")
     sc = Scene(
         seats=seats,
@@ -138,9 +139,10 @@ def _turn_section(view: Mapping[str, Any], seats, t: Texts) -> list[tuple[str, l
         winners = ", ".join(seats[w][0] for w in result["winners"])
         reason = _reason(t, result.get("reason", ""))
         return [(t("board.game_over"), [Row(t("board.winner_why", winners=winners, reason=reason))])]
-    head = (view.get("queue") or [None])[0]
-    if head is None:
+    frames = position.frames(view)
+    if len(frames) < 2:  # only the stage frame: no prompt is asked
         return []
+    head = frames[-1]
     kind = head["kind"]
     who = head.get("seats", [head.get("seat")]) if kind == "pick_generals" else [head.get("seat")]
     label = word(t, f"prompt.{kind}", kind)

@@ -13,7 +13,7 @@ from games.bots.base import Budget, InfoSet
 from games.bots.imjin import actions, battles, generals, odds, plan, position, worlds
 from games.rules.base import fold, rng_factory
 from games.rules.imjin.rules import RULES
-from games.rules.imjin.state import copy
+from games.rules.imjin.state import copy, head_prompt, set_prompts, stage_frame
 
 JAPAN, ALLIES = 0, 1
 
@@ -22,7 +22,7 @@ def _table() -> dict:
     """A 2-player game past its setup (defaults), at Japan's first wheel advance."""
     state = fold(RULES, RULES.start(["japan", "allies"], {}, rng_factory("plan", 1)))
     seq = 2
-    while state["queue"][0]["kind"] != "advance_wheel":
+    while head_prompt(state)["kind"] != "advance_wheel":
         seat = RULES.pending(state)[0].seat
         for e in RULES.decide(state, seat, RULES.default_command(state, seat), rng_factory("plan", seq)):
             seq += 1
@@ -45,8 +45,10 @@ def _board(s: dict, *units: tuple[str, int, str, int, str | None]) -> None:
 
 
 def _ask(s: dict, prompt: dict, action: str = "move_battle") -> None:
-    s["flow"] = {"stage": "turn", "turn": prompt["seat"], "step": "act", "action": action}
-    s["queue"] = [prompt]
+    s["position"] = [
+        stage_frame({"stage": "turn", "turn": prompt["seat"], "step": "act", "action": action}),
+        prompt,
+    ]
     s["act"] = {}
 
 
@@ -109,7 +111,7 @@ def test_adds_a_cheap_support_then_confirms():
     draft = {"target": "u2", "main": "u1", "via": None, "mode": "normal", "supports": []}
     _ask(s, {"kind": "declare", "seat": JAPAN, "draft": draft})
     assert _choice(s, JAPAN) == {"type": "support", "unit": "u3"}
-    s["queue"][0]["draft"] = {**draft, "supports": ["u3"]}
+    head_prompt(s)["draft"] = {**draft, "supports": ["u3"]}
     assert _choice(s, JAPAN) == {"type": "confirm"}
 
 
@@ -135,7 +137,7 @@ def test_wheel_marches_when_a_battle_pays_and_collects_when_broke():
     s = _table()
     _board(s, ("u1", JAPAN, "GG_L", 4, "kato_kiyomasa"), ("u2", ALLIES, "GG_R", 1, None))
     s["wheel"]["japan"] = 1  # Supply: one step to Recruit, two to Move/Battle
-    s["queue"] = [{"kind": "advance_wheel", "seat": JAPAN}]
+    set_prompts(s, [{"kind": "advance_wheel", "seat": JAPAN}])
     s["supply"][JAPAN] = 20
     assert _choice(s, JAPAN) == {"type": "advance", "steps": 2}
     s["supply"][JAPAN] = 3
@@ -207,7 +209,7 @@ def test_wheel_marches_with_a_rich_stock_even_without_a_battle_in_sight():
     # 全羅右道 touches only Japanese lands and seas: no land to take, no battle
     _board(s, ("u1", JAPAN, "JL_R", 2, None), ("u2", ALLIES, "HG_N", 1, None))
     s["wheel"]["japan"] = 1
-    s["queue"] = [{"kind": "advance_wheel", "seat": JAPAN}]
+    set_prompts(s, [{"kind": "advance_wheel", "seat": JAPAN}])
     s["supply"][JAPAN] = actions.RICH
     assert _choice(s, JAPAN) == {"type": "advance", "steps": 2}
     s["supply"][JAPAN] = actions.RICH - 1  # nothing to take next door: recruit instead
@@ -247,7 +249,7 @@ def test_in_the_last_deck_the_side_losing_the_count_fights_harder_for_lands():
     assert position.urgent(s, "japan") and not position.urgent(s, "allies")
     assert battles.score(s, JAPAN, draft) > calm + 3
     s["wheel"]["japan"] = 2  # Recruit: one step to Move/Battle, two to Supply
-    s["queue"] = [{"kind": "advance_wheel", "seat": JAPAN}]
+    set_prompts(s, [{"kind": "advance_wheel", "seat": JAPAN}])
     s["supply"][JAPAN] = 2  # so poor it would collect, but for the urgency
     assert _choice(s, JAPAN) == {"type": "advance", "steps": 1}
     s["resets"] = 1

@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from games.rules.base import LegalSet
+from games.rules.kit import position
 
 from ..base import InfoSet
 from . import actions, battles, generals, moves, recruits
@@ -88,10 +89,11 @@ RULES: dict[str, Rule] = {
 def decide(
     view: Mapping[str, Any], seat: int, legal: LegalSet, rng: random.Random, worlds: InfoSet
 ) -> Command | None:
-    queue = view.get("queue") or []
-    if not queue:
+    frames = position.frames(view)
+    if len(frames) < 2:  # only the stage frame: no prompt is asked
         return None
-    rule = RULES.get(queue[0]["kind"])
+    head = frames[-1]
+    rule = RULES.get(head["kind"])
     if rule is None:
         return None
-    return rule(view, seat, [dict(c) for c in legal.commands], queue[0])
+    return rule(view, seat, [dict(c) for c in legal.commands], head)

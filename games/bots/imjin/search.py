@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.rules.kit import position
+
 # Searching battles and marches (attack, fight, confirm, cancel, support, move) won 22 of 40
 # games against 19 for the rules' answers, within the noise at 5x the thinking time
 # (games/bots/README.md, mcts A/B): the rules' battles and marches are played as they are.
@@ -16,5 +18,5 @@ STAGES = 3  # playouts stop when the seat whose turn it is has changed three tim
 
 
 def stage(state: Any) -> Any:
-    flow = state.get("flow") or {}
-    return flow.get("turn")
+    bottom = position.base(state) or {}
+    return bottom.get("turn")

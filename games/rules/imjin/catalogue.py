@@ -9,7 +9,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml  # type: ignore[import-untyped]
+import yaml
 
 from .. import cataloguing
 from ..i18n import Texts
@@ -41,7 +41,7 @@ def region_of(area: str) -> str:
     return str(extra()["regions"].get(area.split("_")[0], "sea"))
 
 
-def _areas(t: Texts) -> list[dict[str, Any]]:
+def _areas(texts: Texts) -> list[dict[str, Any]]:
     geo = cataloguing.geometry(DATA)
     adj = data.adjacency()
     by_kind: dict[str, dict[str, list[str]]] = {}
@@ -54,10 +54,10 @@ def _areas(t: Texts) -> list[dict[str, Any]]:
         region = region_of(area)
         entry = {
             "id": area,
-            "name": t(f"area.{area}"),
+            "name": texts(f"area.{area}"),
             "kind": d["type"],
             "region": region,
-            "region_name": t(f"region.{region}"),
+            "region_name": texts(f"region.{region}"),
             "adjacent": sorted(adj[area]),
             "adjacent_by_kind": {k: sorted(v) for k, v in sorted(by_kind.get(area, {}).items())},
             "values": {"supply": d["supply"], "recruit_cap": d["recruit_cap"]},
@@ -73,19 +73,19 @@ def native_language(general: str, nation: str) -> str:
     return str(extra()["native_language_legend"].get(general) or extra()["native_language"][nation])
 
 
-def _generals(t: Texts) -> list[dict[str, Any]]:
+def _generals(translate: Texts) -> list[dict[str, Any]]:
     return [
         {
             "id": g,
             "kind": "general",
-            "name": t(f"general.{g}"),
+            "name": translate(f"general.{g}"),
             "name_native": texts(native_language(g, d["nation"]))(f"general.{g}"),
             "native_language": native_language(g, d["nation"]),
-            "title": t(f"general.{g}.title"),
-            "text": t(f"general.{g}.text"),
+            "title": translate(f"general.{g}.title"),
+            "text": translate(f"general.{g}.text"),
             "side": d["side"],
             "nation": d["nation"],
-            "nation_name": t(f"nation.{d['nation']}"),
+            "nation_name": translate(f"nation.{d['nation']}"),
             "army_4p": d["army_4p"],
             "hp": d["hp"],
             "gender": d["gender"],
@@ -98,16 +98,16 @@ def _generals(t: Texts) -> list[dict[str, Any]]:
     ]
 
 
-def _events(t: Texts) -> list[dict[str, Any]]:
+def _events(texts: Texts) -> list[dict[str, Any]]:
     return [
         {
             "id": e,
             "kind": "event",
             "number": d["n"],
-            "name": t(f"event.{e}"),
-            "text": t(f"event.{e}.text"),
+            "name": texts(f"event.{e}"),
+            "text": texts(f"event.{e}.text"),
             "scope": d["scope"],
-            "scope_name": t(f"scope.{d['scope']}"),
+            "scope_name": texts(f"scope.{d['scope']}"),
             "timed": d["timed"],
             "placeholder": False,
         }

@@ -47,58 +47,58 @@ ENEMY_DICE = {
 }
 
 
-def where(s: State, uid: str) -> str:
-    return "land" if data.is_land(s["units"][uid]["area"]) else "sea"
+def where(state: State, uid: str) -> str:
+    return "land" if data.is_land(state["units"][uid]["area"]) else "sea"
 
 
-def gen(s: State, uid: str | None) -> str | None:
-    return None if uid is None or uid not in s["units"] else s["units"][uid]["general"]
+def gen(state: State, uid: str | None) -> str | None:
+    return None if uid is None or uid not in state["units"] else state["units"][uid]["general"]
 
 
-def own_bonus(s: State, uid: str) -> int:
-    g = gen(s, uid)
+def own_bonus(state: State, uid: str) -> int:
+    g = gen(state, uid)
     if g is None:
         return 0
-    loc = where(s, uid)
-    if g == "luo_shangzhi" and loc == "land" and s["units"][uid]["troops"] == 1:
+    loc = where(state, uid)
+    if g == "luo_shangzhi" and loc == "land" and state["units"][uid]["troops"] == 1:
         return 2
     land, sea = OWN_DICE.get(g, (0, 0))
     return land if loc == "land" else sea
 
 
-def reduction(s: State, uid: str, opponent: str) -> int:
+def reduction(state: State, uid: str, opponent: str) -> int:
     """Dice the general of `uid` takes from the opposing unit `opponent`."""
-    g = gen(s, uid)
+    g = gen(state, uid)
     if g is None:
         return 0
-    loc = where(s, uid)
+    loc = where(state, uid)
     if g == "gwon_yul":
-        return (2 if gen(s, opponent) else 1) if loc == "land" else 0
+        return (2 if gen(state, opponent) else 1) if loc == "land" else 0
     land, sea = ENEMY_DICE.get(g, (0, 0))
     return land if loc == "land" else sea
 
 
-def pools(s: State, b: dict[str, Any]) -> tuple[int, int]:
+def pools(state: State, battle: dict[str, Any]) -> tuple[int, int]:
     """(attacker dice, defender dice). Reductions hit only the opposing unit's own
     dice, never support dice (Appendix R #8); 立花宗茂 defending ignores them."""
-    main, target = b["main"], b["target"]
-    if b["mode"] == "discord":
-        return s["units"][main]["troops"], s["units"][target]["troops"]
-    supports = len([u for u in b["supports"] if u in s["units"]])
-    att_own = s["units"][main]["troops"] + own_bonus(s, main) - reduction(s, target, main)
+    main, target = battle["main"], battle["target"]
+    if battle["mode"] == "discord":
+        return state["units"][main]["troops"], state["units"][target]["troops"]
+    supports = len([u for u in battle["supports"] if u in state["units"]])
+    att_own = state["units"][main]["troops"] + own_bonus(state, main) - reduction(state, target, main)
     a = max(0, att_own) + supports
-    red = 0 if gen(s, target) == "tachibana_muneshige" else reduction(s, main, target)
-    d = max(0, s["units"][target]["troops"] + own_bonus(s, target) - red)
-    if gen(s, main) == "seosan" and where(s, main) == "land":
+    red = 0 if gen(state, target) == "tachibana_muneshige" else reduction(state, main, target)
+    d = max(0, state["units"][target]["troops"] + own_bonus(state, target) - red)
+    if gen(state, main) == "seosan" and where(state, main) == "land":
         d = 0
-    if b["mode"] == "forced_loss":
+    if battle["mode"] == "forced_loss":
         a = 0
     return a, d
 
 
-def crest_as(s: State, uid: str, attacking: bool) -> str | None:
+def crest_as(state: State, uid: str, attacking: bool) -> str | None:
     """What a 徽 rolled by the side of `uid` means (None: nothing)."""
-    g, loc = gen(s, uid), where(s, uid)
+    g, loc = gen(state, uid), where(state, uid)
     if g == "tachibana_muneshige":
         return "troop"
     if g == "chen_lin" and loc == "sea":
@@ -117,7 +117,7 @@ def crest_as(s: State, uid: str, attacking: bool) -> str | None:
 
 
 def read(
-    s: State,
+    state: State,
     roller: str | None,
     receiver: str,
     faces: list[str],
@@ -127,8 +127,8 @@ def read(
 ) -> dict[str, Any]:
     """Results of one side's roll against `receiver` (§5.3 steps 6–8)."""
     hit_faces = {"cannon", "horse" if btype == "land" else "ship"}
-    crest = None if plain or roller is None else crest_as(s, roller, attacking)
-    if crest == "heal_hp" and s["act"].get("kobayakawa") == 2:
+    crest = None if plain or roller is None else crest_as(state, roller, attacking)
+    if crest == "heal_hp" and state["act"].get("kobayakawa") == 2:
         crest = None  # 小早川 chose option 2 (內訌) for this action
     r = {"troop": 0, "cannon": 0, "general": 0, "cart": 0, "heal_troop": 0, "heal_hp": 0}
     for f in faces:
@@ -143,32 +143,32 @@ def read(
             r[crest] += 1
     r["symbols"] = r["troop"]  # counted before the defender's filters (福島, A-32)
     if not plain:
-        _filters(s, r, receiver, attacking)
-        rg = gen(s, roller) if roller else None
+        _filters(state, r, receiver, attacking)
+        rg = gen(state, roller) if roller else None
         if rg == "qi_jiguang" and attacking:
             r["extra"] = r["cannon"]
     r.setdefault("extra", 0)
     return r
 
 
-def _filters(s: State, r: dict[str, Any], receiver: str, attacking: bool) -> None:
-    g, loc = gen(s, receiver), where(s, receiver)
+def _filters(state: State, counts: dict[str, Any], receiver: str, attacking: bool) -> None:
+    g, loc = gen(state, receiver), where(state, receiver)
     defending = attacking  # the receiver defends when the roller attacks
     if g == "kim_simin" and loc == "land":
-        r["troop"] = r["cannon"]
+        counts["troop"] = counts["cannon"]
     ignore = 0
     if g == "kuroda_nagamasa" and defending:
         ignore = 2
     if g == "luo_shangzhi" and loc == "land":
-        ignore = 2 if s["units"][receiver]["troops"] == 1 else 1
+        ignore = 2 if state["units"][receiver]["troops"] == 1 else 1
     # ignored hits are taken from the non-cannon hits first (interpretation I-9)
-    non_cannon = r["troop"] - r["cannon"]
+    non_cannon = counts["troop"] - counts["cannon"]
     skip_plain = min(ignore, non_cannon)
-    r["cannon"] = max(0, r["cannon"] - (ignore - skip_plain))
-    r["troop"] = max(0, r["troop"] - ignore)
+    counts["cannon"] = max(0, counts["cannon"] - (ignore - skip_plain))
+    counts["troop"] = max(0, counts["troop"] - ignore)
     if g == "yi_sunsin":
-        r["general"] = max(0, r["general"] - 1)
+        counts["general"] = max(0, counts["general"] - 1)
 
 
-def roll(rng: Rng, n: int) -> list[str]:
-    return [FACES[rng.randbelow(6)] for _ in range(n)]
+def roll(rng: Rng, count: int) -> list[str]:
+    return [FACES[rng.randbelow(6)] for _ in range(count)]

@@ -11,7 +11,7 @@ from games.rules.kit import Context
 from . import data
 from . import events as ev
 from .evolve import fold_in_place
-from .state import State, copy, rules_version
+from .state import State, copy, flow_record, head_prompt, prompts, rules_version, stage
 
 
 class Ctx(Context[State]):
@@ -95,35 +95,31 @@ class Ctx(Context[State]):
         if self.facts():
             self.emit(ev.DECISION_QUEUED, {"prompt": prompt, "at": "front" if front else "back"})
             return
-        q = list(self.state["queue"])
-        q = [prompt] + q if front else q + [prompt]
-        self.flow(queue=q)
+        queue = prompts(self.state)
+        queue = [prompt] + queue if front else queue + [prompt]
+        self.flow(queue=queue)
 
-    def queue_all(self, prompts: list[dict[str, Any]]) -> None:
+    def queue_all(self, queued: list[dict[str, Any]]) -> None:
         """Queue these decisions after the (empty) queue: setup's rounds of prompts."""
         if self.facts():
-            for p in prompts:
-                self.push(p, front=False)
+            for prompt in queued:
+                self.push(prompt, front=False)
             return
-        self.flow(queue=list(self.state["queue"]) + prompts)
+        self.flow(queue=prompts(self.state) + queued)
 
     def pop(self) -> dict[str, Any]:
+        head = head_prompt(self.state)
         if self.facts():
-            head = self.state["queue"][0]
             self.emit(ev.DECISION_TAKEN, {"kind": head["kind"], "seat": head.get("seat")})
             return head
-        q = list(self.state["queue"])
-        head = q.pop(0)
-        self.flow(queue=q)
+        self.flow(queue=prompts(self.state)[1:])
         return head
 
     def set_head(self, prompt: dict[str, Any]) -> None:
         if self.facts():
             self.emit(ev.DECISION_UPDATED, {"prompt": prompt})
             return
-        q = list(self.state["queue"])
-        q[0] = prompt
-        self.flow(queue=q)
+        self.flow(queue=[prompt, *prompts(self.state)[1:]])
 
     def set_act(self, **changes: Any) -> None:
         if self.facts():
@@ -134,9 +130,7 @@ class Ctx(Context[State]):
         self.flow(act=act)
 
     def set_flow(self, **changes: Any) -> None:
-        f = dict(self.state["flow"])
-        f.update(changes)
-        self.flow(flow=f)
+        self.flow(flow={**flow_record(self.state), **changes})
 
     def begin_turn(self, seat: int, first: bool = False) -> None:
         """A new turn: the seat's wheel step comes first; no action is under way (the
@@ -151,6 +145,6 @@ class Ctx(Context[State]):
     def step(self, fact: str, step: str, **extra: Any) -> None:
         """The turn reaches `step` (version 4: told by the fact `fact`, e.g. ActionChosen)."""
         if self.facts():
-            self.emit(fact, {"seat": self.state["flow"]["turn"], **extra})
+            self.emit(fact, {"seat": stage(self.state)["turn"], **extra})
         else:
             self.set_flow(step=step, **extra)

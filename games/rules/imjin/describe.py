@@ -38,8 +38,8 @@ def _owner(log: Log, unit: Any) -> str:
     return log.who(u.get("owner"))
 
 
-def _battle(log: Log, p: Mapping[str, Any]) -> str:
-    b, r = p.get("battle") or {}, p.get("result")
+def _battle(log: Log, payload: Mapping[str, Any]) -> str:
+    b, r = payload.get("battle") or {}, payload.get("result")
     if not isinstance(r, Mapping):  # "cancelled": the battle did not happen
         return log.t("log.battle_cancelled", area=_a(log, b.get("area")))
     return log.t(
@@ -52,71 +52,78 @@ def _battle(log: Log, p: Mapping[str, Any]) -> str:
     )
 
 
-def _moved(log: Log, p: Mapping[str, Any]) -> list[str]:
+def _moved(log: Log, payload: Mapping[str, Any]) -> list[str]:
     return [
         log.t(
             "log.moved", who=_owner(log, m.get("unit")), src=_a(log, m.get("from")), dst=_a(log, m.get("to"))
         )
-        for m in p.get("moves") or []
+        for m in payload.get("moves") or []
     ]
 
 
-def _supply(log: Log, p: Mapping[str, Any]) -> str | None:
-    delta = int(p.get("delta") or 0)
+def _supply(log: Log, payload: Mapping[str, Any]) -> str | None:
+    delta = int(payload.get("delta") or 0)
     if not delta:
         return None
-    return log.t("log.supply", who=log.who(p.get("seat")), n=log.signed(delta))
+    return log.t("log.supply", who=log.who(payload.get("seat")), n=log.signed(delta))
 
 
-def _troops(log: Log, p: Mapping[str, Any]) -> str | None:
-    delta = int(p.get("delta") or 0)
+def _troops(log: Log, payload: Mapping[str, Any]) -> str | None:
+    delta = int(payload.get("delta") or 0)
     if not delta:
         return None
-    u = (log.state.get("units") or {}).get(p.get("unit")) or {}
+    u = (log.state.get("units") or {}).get(payload.get("unit")) or {}
     return log.t("log.troops", who=log.who(u.get("owner")), area=_a(log, u.get("area")), n=log.signed(delta))
 
 
 CLAUSES: dict[str, Clause] = {
-    "imjin.GameSetUp": lambda log, p: log.t("log.setup"),
-    "imjin.LegendaryChosen": lambda log, p: log.t(
-        "log.legendary", who=log.who(p.get("seat")), general=_g(log, p.get("general"))
+    "imjin.GameSetUp": lambda log, payload: log.t("log.setup"),
+    "imjin.LegendaryChosen": lambda log, payload: log.t(
+        "log.legendary", who=log.who(payload.get("seat")), general=_g(log, payload.get("general"))
     ),
-    "imjin.GeneralPicked": lambda log, p: log.t(
-        "log.picked", who=log.who(p.get("seat")), general=_g(log, p.get("general"))
+    "imjin.GeneralPicked": lambda log, payload: log.t(
+        "log.picked", who=log.who(payload.get("seat")), general=_g(log, payload.get("general"))
     ),
-    "imjin.GeneralDeployed": lambda log, p: log.t(
-        "log.deployed", who=log.who(p.get("seat")), general=_g(log, p.get("general"))
+    "imjin.GeneralDeployed": lambda log, payload: log.t(
+        "log.deployed", who=log.who(payload.get("seat")), general=_g(log, payload.get("general"))
     ),
-    "imjin.GeneralLeftMap": lambda log, p: (
-        log.t(f"log.left.{p.get('to')}", general=_g(log, p.get("general")))
-        if log.t.has(f"log.left.{p.get('to')}")
-        else log.t("log.left.hand", general=_g(log, p.get("general")))
+    "imjin.GeneralLeftMap": lambda log, payload: (
+        log.t(f"log.left.{payload.get('to')}", general=_g(log, payload.get("general")))
+        if log.t.has(f"log.left.{payload.get('to')}")
+        else log.t("log.left.hand", general=_g(log, payload.get("general")))
     ),
-    "imjin.GeneralWounded": lambda log, p: log.t(
-        "log.wounded", general=_g(log, p.get("general")), n=p.get("hits", 1), hp=p.get("hp")
+    "imjin.GeneralWounded": lambda log, payload: log.t(
+        "log.wounded", general=_g(log, payload.get("general")), n=payload.get("hits", 1), hp=payload.get("hp")
     ),
-    "imjin.WheelAdvanced": lambda log, p: log.t(
+    "imjin.WheelAdvanced": lambda log, payload: log.t(
         "log.wheel",
-        who=log.who(p.get("seat")),
-        action=log.t(f"wheel.{p.get('action')}"),
-        steps=p.get("steps"),
+        who=log.who(payload.get("seat")),
+        action=log.t(f"wheel.{payload.get('action')}"),
+        steps=payload.get("steps"),
     ),
     "imjin.SupplyChanged": _supply,
     "imjin.TroopsChanged": _troops,
-    "imjin.UnitFormed": lambda log, p: log.t(
-        "log.formed", who=log.who(p.get("owner")), n=p.get("troops"), area=_a(log, p.get("area"))
+    "imjin.UnitFormed": lambda log, payload: log.t(
+        "log.formed",
+        who=log.who(payload.get("owner")),
+        n=payload.get("troops"),
+        area=_a(log, payload.get("area")),
     ),
-    "imjin.UnitDestroyed": lambda log, p: log.t(
-        "log.destroyed", who=log.who(p.get("owner")), area=_a(log, p.get("area"))
+    "imjin.UnitDestroyed": lambda log, payload: log.t(
+        "log.destroyed", who=log.who(payload.get("owner")), area=_a(log, payload.get("area"))
     ),
     "imjin.UnitsMoved": _moved,
     "imjin.BattleResolved": _battle,
-    "imjin.ControlChanged": lambda log, p: log.t(
-        "log.control", side=log.t(f"faction.{p.get('side')}"), area=_a(log, p.get("area"))
+    "imjin.ControlChanged": lambda log, payload: log.t(
+        "log.control", side=log.t(f"faction.{payload.get('side')}"), area=_a(log, payload.get("area"))
     ),
-    "imjin.EventRevealed": lambda log, p: log.t("log.event", event=log.t(f"event.{p.get('card')}")),
-    "imjin.FinalTurnDeclared": lambda log, p: log.t("log.final_turn"),
-    "imjin.GameEnded": lambda log, p: (
-        log.t("log.ended", side=log.t(f"faction.{p.get('winner_side')}")) if p.get("winner_side") else None
+    "imjin.EventRevealed": lambda log, payload: log.t(
+        "log.event", event=log.t(f"event.{payload.get('card')}")
+    ),
+    "imjin.FinalTurnDeclared": lambda log, payload: log.t("log.final_turn"),
+    "imjin.GameEnded": lambda log, payload: (
+        log.t("log.ended", side=log.t(f"faction.{payload.get('winner_side')}"))
+        if payload.get("winner_side")
+        else None
     ),
 }

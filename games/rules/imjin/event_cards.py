@@ -19,20 +19,20 @@ from . import commands, data
 from . import events as ev
 from .context import Ctx
 from .generals import damage, deploy, heal, leave, management_blocked, side_generals_on_map
-from .state import State, hp_left, income, other, rules_version, team_chooser
+from .state import State, head_prompt, hp_left, income, other, rules_version, stage, team_chooser
 from .supply import deploy_targets
 
 TIMED_LIFE = 2  # "until the card after next is revealed"
 
 
-def sides_from_turn(s: State) -> list[str]:
-    first = s["side"][s["flow"]["turn"]]
+def sides_from_turn(state: State) -> list[str]:
+    first = state["side"][stage(state)["turn"]]
     return [first, other(first)]
 
 
-def seats_from_turn(s: State) -> list[int]:
-    order = s["order"]
-    i = order.index(s["flow"]["turn"])
+def seats_from_turn(state: State) -> list[int]:
+    order = state["order"]
+    i = order.index(stage(state)["turn"])
     return order[i:] + order[:i]
 
 
@@ -155,7 +155,7 @@ def _redeploy(ctx: Ctx) -> None:
 
 def _plague(ctx: Ctx) -> None:
     s = ctx.state
-    for uid in sorted(s["units"], key=lambda u: int(u[1:])):
+    for uid in sorted(s["units"], key=lambda uid: int(uid[1:])):
         d = s["units"][uid]
         if data.is_land(d["area"]) and d["troops"] > 3:
             ctx.troops(uid, 3, "plague")
@@ -182,7 +182,7 @@ def _reset(ctx: Ctx) -> None:
 def reset_after(ctx: Ctx) -> None:
     s = ctx.state
     if s["resets"] >= data.rules()["deck"]["end_on_reset_draw"]:
-        ctx.step(ev.FINAL_TURN, s["flow"]["step"], ending=True)  # the turn is finished first
+        ctx.step(ev.FINAL_TURN, stage(s)["step"], ending=True)  # the turn is finished first
         return
     pool = sorted(e for e in data.events() if e != "reset")
     ctx.emit(ev.DECK_REBUILT, {"size": s["deck"]["size"], "pool": pool})
@@ -215,18 +215,18 @@ START = {
 # Choosing a general (流言 / 暗殺 / 軍醫): mandatory when one qualifies (A-54, R #19).
 
 
-def choose_options(s: State, prompt: dict[str, Any]) -> list[str]:
+def choose_options(state: State, prompt: dict[str, Any]) -> list[str]:
     side, card = prompt["side"], prompt["card"]
     if card == "army_surgeon":
-        return [g for g in side_generals_on_map(s, side) if s["generals"][g]["damage"] > 0]
-    enemy = side_generals_on_map(s, other(side))
+        return [g for g in side_generals_on_map(state, side) if state["generals"][g]["damage"] > 0]
+    enemy = side_generals_on_map(state, other(side))
     if card == "assassination":
-        return [g for g in enemy if hp_left(s, g) > 1]
+        return [g for g in enemy if hp_left(state, g) > 1]
     return enemy
 
 
 def decide_choose(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
-    prompt = ctx.state["queue"][0]
+    prompt = head_prompt(ctx.state)
     gid = commands.general(cmd)
     if gid not in choose_options(ctx.state, prompt):
         raise IllegalCommand("that general cannot be chosen for this card")
@@ -243,21 +243,21 @@ def decide_choose(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
 # 4p split of a side's supply between the team-mates.
 
 
-def split_amount(s: State, prompt: dict[str, Any]) -> tuple[int, int, int]:
+def split_amount(state: State, prompt: dict[str, Any]) -> tuple[int, int, int]:
     """(amount, least, most) the chooser may keep/bear. Rules version 3: the side
     gains or loses the whole amount (「朝明勢力-5補給」: 5, or all it has if less;
     a gain stops only when both stocks reach the track's end), split freely (I-16);
     each share fits its player's stock, so no share is floored away. Version 2: any
     share of the nominal amount, each stock clamped on its own."""
     total = prompt["total"]
-    if rules_version(s) < 3:
+    if rules_version(state) < 3:
         return total, prompt["min_mine"], total
     seat = prompt["seat"]
-    mate = team_mate(s, seat)
+    mate = team_mate(state, seat)
     top = data.rules()["supply"]["max"]
 
-    def room(x: int) -> int:
-        return s["supply"][x] if prompt["sign"] < 0 else top - s["supply"][x]
+    def room(seat: int) -> int:
+        return state["supply"][seat] if prompt["sign"] < 0 else top - state["supply"][seat]
 
     amount = min(total, room(seat) + room(mate))
     most = min(amount, room(seat))
@@ -265,18 +265,18 @@ def split_amount(s: State, prompt: dict[str, Any]) -> tuple[int, int, int]:
     return amount, least, most
 
 
-def team_mate(s: State, seat: int) -> int:
-    return next(x for x in s["order"] if s["side"][x] == s["side"][seat] and x != seat)
+def team_mate(state: State, seat: int) -> int:
+    return next(x for x in state["order"] if state["side"][x] == state["side"][seat] and x != seat)
 
 
-def split_legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
-    _, least, most = split_amount(s, prompt)
+def split_legal(state: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
+    _, least, most = split_amount(state, prompt)
     return [{"type": "split", "mine": k} for k in range(least, most + 1)]
 
 
 def decide_split(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
-    prompt = s["queue"][0]
+    prompt = head_prompt(s)
     mine = commands.integer(cmd, "mine")
     amount, least, most = split_amount(s, prompt)
     if not least <= mine <= most:
@@ -287,21 +287,21 @@ def decide_split(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     ctx.supply(mate, prompt["sign"] * (amount - mine), prompt["reason"])
 
 
-def reset_deploy_options(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
+def reset_deploy_options(state: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
     """Only the deciding seat's own hand, onto his own units, paid by him (4p team-mates'
     hands are private: a seat never sees or plays its team-mate's cards)."""
     out: list[dict[str, Any]] = [{"type": "pass"}]
     seat = prompt["seat"]
-    if management_blocked(s) or s["supply"][seat] < data.rules()["costs"]["deploy"]:
+    if management_blocked(state) or state["supply"][seat] < data.rules()["costs"]["deploy"]:
         return out
-    for gid, uid in deploy_targets(s, seat, set(), set()):
+    for gid, uid in deploy_targets(state, seat, set(), set()):
         out.append({"type": "deploy", "general": gid, "unit": uid})
     return out
 
 
 def decide_reset_deploy(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
-    prompt = dict(s["queue"][0])
+    prompt = dict(head_prompt(s))
     if cmd["type"] == "pass":
         rest = list(prompt.get("then", []))
         if rest:  # the team-mate may deploy from his own hand instead

@@ -9,7 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 from games.rules.base import IllegalCommand
-from games.rules.kit import Command, Decision
+from games.rules.kit import Command, Context, Decision
+from games.rules.kit.decisions import DecideRole, LegalRole
 
 from . import (
     battle,
@@ -27,7 +28,18 @@ from . import (
 from . import events as ev
 from .context import Ctx
 from .generals import damage, owner_on_map
-from .state import State, adjacent, hp_left, reserve, timed_active, troop_cap, unit_of
+from .state import (
+    State,
+    adjacent,
+    head_prompt,
+    hp_left,
+    prompts,
+    reserve,
+    stage,
+    timed_active,
+    troop_cap,
+    unit_of,
+)
 
 KUKI, YU, YI_EOK, NONGAE = "kuki_yoshitaka", "yu_seongryong", "yi_eokgi", "nongae"
 KOBAYAKAWA = "kobayakawa_takakage"
@@ -37,7 +49,7 @@ def settle(ctx: Ctx) -> None:
     for _ in range(500):
         if victory.check_instant(ctx):
             return
-        more = _queued_step(ctx) if ctx.state["queue"] else _turn_step(ctx)
+        more = _queued_step(ctx) if prompts(ctx.state) else _turn_step(ctx)
         if not more:
             return
     raise AssertionError("settle did not converge")
@@ -46,7 +58,7 @@ def settle(ctx: Ctx) -> None:
 def _queued_step(ctx: Ctx) -> bool:
     """Run the automatic item at the head of the queue (False: a seat must decide)."""
     s = ctx.state
-    head = s["queue"][0]
+    head = head_prompt(s)
     if head["kind"] == "choose_general" and not event_cards.choose_options(s, head):
         ctx.pop()  # nobody qualifies: that side's part has no effect (R #19)
         return True
@@ -60,8 +72,8 @@ def _queued_step(ctx: Ctx) -> bool:
 def _turn_step(ctx: Ctx) -> bool:
     """Move the turn on by one step (False: the game is not in a turn, or the
     player must advance the wheel)."""
-    f = ctx.state["flow"]
-    if f["stage"] != "turn":
+    f = stage(ctx.state)
+    if f["kind"] != "turn":
         return False
     step = f["step"]
     if step == "wheel":
@@ -85,7 +97,7 @@ def _turn_step(ctx: Ctx) -> bool:
 
 def end_turn(ctx: Ctx) -> None:
     s = ctx.state
-    f = s["flow"]
+    f = stage(s)
     if f.get("ending"):
         winner, reason = victory.final(s)
         victory.end(ctx, winner, reason)
@@ -109,42 +121,44 @@ def begin_move_battle(ctx: Ctx, seat: int) -> None:
 
 def _kuki(ctx: Ctx, item: dict[str, Any]) -> None:
     s = ctx.state
-    seat = s["flow"]["turn"]
+    seat = stage(s)["turn"]
     if owner_on_map(s, seat, KUKI):
         uid = unit_of(s, KUKI)
         if not data.is_land(s["units"][uid]["area"]):
             ctx.supply(seat, 5, "kuki")
 
 
-def forced_taunt(s: State) -> dict[str, Any] | None:
+def forced_taunt(state: State) -> dict[str, Any] | None:
     """論介's taunt: the taunted unit must attack her unit first, if it can and the
     attack is affordable and legal (A-41, R #5, R #22)."""
-    t = s["taunt"]
-    seat = s["flow"]["turn"]
-    if t is None or not owner_on_map(s, seat, t["general"]) or not owner_on_map_any(s, NONGAE):
+    t = state["taunt"]
+    seat = stage(state)["turn"]
+    if t is None or not owner_on_map(state, seat, t["general"]) or not owner_on_map_any(state, NONGAE):
         return None
     uid = t["unit"]
-    her = unit_of(s, NONGAE)
-    if uid not in s["units"] or s["units"][uid]["general"] != t["general"]:
+    her = unit_of(state, NONGAE)
+    if uid not in state["units"] or state["units"][uid]["general"] != t["general"]:
         return None
-    if timed_active(s, "peace_talks") or not adjacent(s["units"][uid]["area"], s["units"][her]["area"]):
+    if timed_active(state, "peace_talks") or not adjacent(
+        state["units"][uid]["area"], state["units"][her]["area"]
+    ):
         return None
-    if timed_active(s, "typhoon") and not data.is_land(s["units"][uid]["area"]):
+    if timed_active(state, "typhoon") and not data.is_land(state["units"][uid]["area"]):
         return None
-    if s["units"][uid]["troops"] * battle.mult(s) > s["supply"][seat]:
+    if state["units"][uid]["troops"] * battle.mult(state) > state["supply"][seat]:
         return None
     return {"target": her, "main": uid, "via": None, "mode": "normal", "supports": [], "forced": True}
 
 
-def owner_on_map_any(s: State, gid: str) -> bool:
-    rec = s["generals"].get(gid)
+def owner_on_map_any(state: State, gid: str) -> bool:
+    rec = state["generals"].get(gid)
     return rec is not None and rec["where"] == "map"
 
 
 def _taunt_check(ctx: Ctx, item: dict[str, Any]) -> None:
     draft = forced_taunt(ctx.state)
     if draft is not None:
-        ctx.push({"kind": "declare", "seat": ctx.state["flow"]["turn"], "draft": draft, "forced": True})
+        ctx.push({"kind": "declare", "seat": stage(ctx.state)["turn"], "draft": draft, "forced": True})
 
 
 def _kobayakawa_check(ctx: Ctx, item: dict[str, Any]) -> None:
@@ -153,7 +167,7 @@ def _kobayakawa_check(ctx: Ctx, item: dict[str, Any]) -> None:
     action, after the forced taunt attack (which precedes 移動戰鬥) and before moving.
     Not asked when nothing could come of option 2 (和談, or his unit already fought)."""
     s = ctx.state
-    seat = s["flow"]["turn"]
+    seat = stage(s)["turn"]
     if not owner_on_map(s, seat, KOBAYAKAWA) or battle.peace(s):
         return
     uid = s["generals"][KOBAYAKAWA]["unit"]
@@ -171,13 +185,13 @@ def decide_kobayakawa(ctx: Ctx, seat: int, option: int) -> None:
 
 
 def _move_step(ctx: Ctx, item: dict[str, Any]) -> None:
-    seat = ctx.state["flow"]["turn"]
+    seat = stage(ctx.state)["turn"]
     if ctx.facts():  # the move prompt goes before the declare prompt
         movement.begin(ctx, seat, front=True)
         return
     movement.begin(ctx, seat)
     # begin appends the move prompt at the end; bring it before the declare prompt
-    q = list(ctx.state["queue"])
+    q = prompts(ctx.state)
     move = q.pop()
     ctx.flow(queue=[move] + q)
 
@@ -227,38 +241,51 @@ AUTO = {
 
 
 # ---------------------------------------------------------------------------
-# The decision table. Every decision is a prompt at the head of `state["queue"]`;
-# the kit's four roles take, here: pending(prompt) -> seats;
-# legal(state, prompt, seat) -> commands; decide(ctx, seat, cmd); and one
-# `default` for every kind (the rules-faithful "do nothing" among the legal ones).
+# The decision table. Every decision is a prompt frame on top of the position
+# (`kit.position`, above the stage frame); the kit's four typed roles read it:
+# pending(state) -> seats; legal(state, seat) -> commands; decide(context, seat,
+# command); default(state, seat), one for every kind (the rules-faithful "do
+# nothing" among the legal ones).
 
 Prompt = dict[str, Any]
 Legal = Callable[[State, Prompt], list[Command]]
+Decide = Callable[[Ctx, int, Command], None]
 
 
-def _one_seat(prompt: Prompt) -> list[int]:
-    return [prompt["seat"]]
+def _one_seat(state: State) -> list[int]:
+    return [head_prompt(state)["seat"]]
 
 
-def _asked(legal: Legal) -> Callable[[State, Prompt, int], list[Command]]:
-    """A `legal` that only needs the prompt (it names the one seat asked)."""
-    return lambda s, prompt, seat: legal(s, prompt)
+def _asked(legal: Legal) -> LegalRole[State]:
+    """A `legal` role from one that only needs the prompt (it names the one seat asked)."""
+    return lambda state, seat: legal(state, head_prompt(state))
 
 
-def _gwak_legal(s: State, p: Prompt) -> list[Command]:
-    out = movement.legal(s, p)
-    uid = p["unit"]
-    if uid in s["units"] and not battle.peace(s):
-        here = s["units"][uid]["area"]
-        for t in battle.targets(s, p["seat"]):
-            if s["units"][t]["area"] in data.adjacency()[here]:
-                out.append({"type": "attack", "target": t, "main": uid, "via": None, "mode": "normal"})
+def _on_ctx(decide: Decide) -> DecideRole[State]:
+    """A `decide` role from one that uses Imjin's shorthands (`Ctx`, the kit's `Context`
+    with Imjin's facts): `rules.decide` always hands it an Imjin `Ctx`."""
+
+    def role(context: Context[State], seat: int, command: Command) -> None:
+        assert isinstance(context, Ctx), "Imjin decides through its own Ctx"
+        decide(context, seat, command)
+
+    return role
+
+
+def _gwak_legal(state: State, prompt: Prompt) -> list[Command]:
+    out = movement.legal(state, prompt)
+    uid = prompt["unit"]
+    if uid in state["units"] and not battle.peace(state):
+        here = state["units"][uid]["area"]
+        for target in battle.targets(state, prompt["seat"]):
+            if state["units"][target]["area"] in data.adjacency()[here]:
+                out.append({"type": "attack", "target": target, "main": uid, "via": None, "mode": "normal"})
     return out
 
 
 def _gwak_decide(ctx: Ctx, seat: int, cmd: Command) -> None:
     s = ctx.state
-    p = s["queue"][0]
+    p = head_prompt(s)
     if cmd["type"] != "attack":
         movement.decide(ctx, seat, cmd)
         return
@@ -287,49 +314,125 @@ def _kobayakawa(ctx: Ctx, seat: int, cmd: Command) -> None:
     decide_kobayakawa(ctx, seat, option)
 
 
-def _yes_no(answer: str, decide: Callable[[Ctx, int, Command], None]) -> Decision:
+def _yes_no(answer: str, decide: Decide) -> Decision[State]:
     return Decision(
         pending=_one_seat,
-        legal=lambda s, prompt, seat: resolution.yes_no(answer),
-        decide=decide,
+        legal=lambda state, seat: resolution.yes_no(answer),
+        decide=_on_ctx(decide),
+        default=default,
         commands=frozenset({answer}),
     )
 
 
-def _listed(legal: Legal, decide: Callable[[Ctx, int, Command], None], *types: str) -> Decision:
-    return Decision(pending=_one_seat, legal=_asked(legal), decide=decide, commands=frozenset(types))
+def _listed(legal: Legal, decide: Decide, *types: str) -> Decision[State]:
+    return Decision(
+        pending=_one_seat,
+        legal=_asked(legal),
+        decide=_on_ctx(decide),
+        default=default,
+        commands=frozenset(types),
+    )
 
 
-DECISIONS: dict[str, Decision] = {
+def _pickers(state: State) -> list[int]:
+    return list(head_prompt(state)["seats"])
+
+
+def _pick_legal(state: State, seat: int) -> list[Command]:
+    return [{"type": "pick_general", "general": general} for general in setup.pick_options(state, seat)]
+
+
+def _legendary_legal(state: State, prompt: Prompt) -> list[Command]:
+    options = setup.legendary_options(state, prompt["seat"])
+    return [{"type": "choose_legendary", "general": general} for general in options]
+
+
+def _place_legal(state: State, prompt: Prompt) -> list[Command]:
+    options = setup.place_options(state, prompt["seat"])
+    return [{"type": "place_general", "general": general, "unit": unit} for general, unit in options]
+
+
+def _choose_legal(state: State, prompt: Prompt) -> list[Command]:
+    options = event_cards.choose_options(state, prompt)
+    return [{"type": "choose_general", "general": general} for general in options]
+
+
+def _kobayakawa_legal(state: State, prompt: Prompt) -> list[Command]:
+    return [{"type": "kobayakawa", "option": 1}, {"type": "kobayakawa", "option": 2}]
+
+
+def _wheel_legal(state: State, prompt: Prompt) -> list[Command]:
+    return wheel.legal(state, prompt["seat"])
+
+
+def head(state: State) -> Prompt | None:
+    """The decision asked now (None: nothing to decide, or the game is over)."""
+    if state.get("stage") != "play" or state.get("result") is not None or not prompts(state):
+        return None
+    return head_prompt(state)
+
+
+def pending_seats(state: State) -> list[int]:
+    """The seats asked now (none when nothing is to decide, nor in the middle of a
+    batch, where an automatic item can be at the head of the queue)."""
+    prompt = head(state)
+    decision = None if prompt is None else DECISIONS.get(prompt["kind"])
+    return [] if decision is None else decision.pending(state)
+
+
+def legal(state: State, seat: int) -> list[Command]:
+    """What `seat` may do now (nothing when it is not asked)."""
+    if seat not in pending_seats(state):
+        return []
+    return DECISIONS[head_prompt(state)["kind"]].legal(state, seat)
+
+
+_NOTHING: list[Command] = [
+    {"type": "done"},
+    {"type": "pass"},
+    {"type": "fight"},
+    {"type": "reroll", "dice": []},
+    {"type": "choose_legendary", "general": None},
+]
+
+
+def default(state: State, seat: int) -> Command | None:
+    """The rules-faithful "do nothing": done/pass/decline/no reroll; keep all of a
+    split; mandatory choices (picks, placements, 流言/暗殺/軍醫, resolve order,
+    forced taunt) take the first listed option; the wheel moves 1 step. None when
+    `seat` is not asked."""
+    listed = legal(state, seat)
+    if not listed:
+        return None
+    for nothing in _NOTHING:
+        if nothing in listed:
+            return nothing
+    for command in listed:
+        if (
+            command["type"] in ("second_attack", "taunt", "advance_into", "sacrifice", "splash")
+            and command["go"] is False
+        ):
+            return command
+        if command["type"] == "cancel" or command["type"] == "confirm" and head_prompt(state).get("forced"):
+            return command
+    if head_prompt(state)["kind"] == "split":
+        return listed[-1]  # keep (or bear) all that may be
+    return listed[0]
+
+
+DECISIONS: dict[str, Decision[State]] = {
     "pick_generals": Decision(
-        pending=lambda prompt: list(prompt["seats"]),
-        legal=lambda s, prompt, seat: [
-            {"type": "pick_general", "general": g} for g in setup.pick_options(s, seat)
-        ],
-        decide=setup.decide_pick,
+        pending=_pickers,
+        legal=_pick_legal,
+        decide=_on_ctx(setup.decide_pick),
+        default=default,
         commands=frozenset({"pick_general"}),
     ),
-    "choose_legendary": _listed(
-        lambda s, p: [
-            {"type": "choose_legendary", "general": g} for g in setup.legendary_options(s, p["seat"])
-        ],
-        setup.decide_legendary,
-        "choose_legendary",
-    ),
-    "place_general": _listed(
-        lambda s, p: [
-            {"type": "place_general", "general": g, "unit": u} for g, u in setup.place_options(s, p["seat"])
-        ],
-        setup.decide_place,
-        "place_general",
-    ),
-    "advance_wheel": _listed(lambda s, p: wheel.legal(s, p["seat"]), wheel.decide, "advance"),
+    "choose_legendary": _listed(_legendary_legal, setup.decide_legendary, "choose_legendary"),
+    "place_general": _listed(_place_legal, setup.decide_place, "place_general"),
+    "advance_wheel": _listed(_wheel_legal, wheel.decide, "advance"),
     "split": _listed(event_cards.split_legal, event_cards.decide_split, "split"),
-    "choose_general": _listed(
-        lambda s, p: [{"type": "choose_general", "general": g} for g in event_cards.choose_options(s, p)],
-        event_cards.decide_choose,
-        "choose_general",
-    ),
+    "choose_general": _listed(_choose_legal, event_cards.decide_choose, "choose_general"),
     "reset_deploy": _listed(
         event_cards.reset_deploy_options, event_cards.decide_reset_deploy, "deploy", "pass"
     ),
@@ -348,59 +451,5 @@ DECISIONS: dict[str, Decision] = {
     "advance": _yes_no("advance_into", resolution.decide_advance),
     "sacrifice": _yes_no("sacrifice", _sacrifice),
     "splash": _yes_no("splash", resolution.decide_splash),
-    "kobayakawa": _listed(
-        lambda s, p: [{"type": "kobayakawa", "option": 1}, {"type": "kobayakawa", "option": 2}],
-        _kobayakawa,
-        "kobayakawa",
-    ),
+    "kobayakawa": _listed(_kobayakawa_legal, _kobayakawa, "kobayakawa"),
 }
-
-
-def head(state: State) -> Prompt | None:
-    """The decision asked now (None: nothing to decide, or the game is over)."""
-    if state.get("stage") != "play" or state.get("result") is not None or not state["queue"]:
-        return None
-    prompt: Prompt = state["queue"][0]
-    return prompt
-
-
-def pending_seats(prompt: Prompt) -> list[int]:
-    """The seats the prompt asks."""
-    return DECISIONS[prompt["kind"]].pending(prompt)
-
-
-def legal(state: State, seat: int) -> list[Command]:
-    """What `seat` may do now (nothing when it is not asked)."""
-    prompt = head(state)
-    if prompt is None or seat not in pending_seats(prompt):
-        return []
-    return DECISIONS[prompt["kind"]].legal(state, prompt, seat)
-
-
-_NOTHING: list[Command] = [
-    {"type": "done"},
-    {"type": "pass"},
-    {"type": "fight"},
-    {"type": "reroll", "dice": []},
-    {"type": "choose_legendary", "general": None},
-]
-
-
-def default(state: State, listed: list[Command]) -> Command:
-    """The rules-faithful "do nothing": done/pass/decline/no reroll; keep all of a
-    split; mandatory choices (picks, placements, 流言/暗殺/軍醫, resolve order,
-    forced taunt) take the first listed option; the wheel moves 1 step."""
-    for c in _NOTHING:
-        if c in listed:
-            return c
-    for c in listed:
-        if (
-            c["type"] in ("second_attack", "taunt", "advance_into", "sacrifice", "splash")
-            and c["go"] is False
-        ):
-            return c
-        if c["type"] == "cancel" or c["type"] == "confirm" and state["queue"][0].get("forced"):
-            return c
-    if state["queue"][0]["kind"] == "split":
-        return listed[-1]  # keep (or bear) all that may be
-    return listed[0]

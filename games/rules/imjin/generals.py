@@ -87,12 +87,12 @@ def leave(ctx: Ctx, gid: str, to: str, killer_side: str | None = None) -> None:
             damage(ctx, taunted, 2, "allies")
 
 
-def damage(ctx: Ctx, gid: str, n: int, killer_side: str) -> None:
+def damage(ctx: Ctx, gid: str, amount: int, killer_side: str) -> None:
     """n HP of damage; at 0 HP or less the general dies."""
     s = ctx.state
-    if n <= 0 or not on_map(s, gid):
+    if amount <= 0 or not on_map(s, gid):
         return
-    _set_damage(ctx, gid, s["generals"][gid]["damage"] + n)
+    _set_damage(ctx, gid, s["generals"][gid]["damage"] + amount)
     if hp_left(s, gid) <= 0:
         leave(ctx, gid, "dead", killer_side)
 
@@ -111,8 +111,8 @@ def kill_if_spent(ctx: Ctx, gid: str, killer_side: str) -> None:
         leave(ctx, gid, "dead", killer_side)
 
 
-def heal(ctx: Ctx, gid: str, n: int) -> None:
-    _set_damage(ctx, gid, max(0, ctx.state["generals"][gid]["damage"] - n))
+def heal(ctx: Ctx, gid: str, amount: int) -> None:
+    _set_damage(ctx, gid, max(0, ctx.state["generals"][gid]["damage"] - amount))
 
 
 def _set_damage(ctx: Ctx, gid: str, new: int) -> None:

@@ -13,7 +13,7 @@ from games.rules.base import IllegalCommand
 from . import commands, data
 from . import events as ev
 from .context import Ctx
-from .state import State, adjacent, side_in, timed_active, units_in
+from .state import State, adjacent, head_prompt, side_in, timed_active, units_in
 
 LI = "li_rusong"
 
@@ -26,106 +26,107 @@ def begin(ctx: Ctx, seat: int, front: bool = False) -> None:
     ctx.push({"kind": "move", "seat": seat, "mode": "action", "moved": []}, front=front)
 
 
-def rain(s: State, prompt: dict[str, Any]) -> int:
-    return 2 if prompt["mode"] == "action" and timed_active(s, "torrential_rain") else 1
+def rain(state: State, prompt: dict[str, Any]) -> int:
+    return 2 if prompt["mode"] == "action" and timed_active(state, "torrential_rain") else 1
 
 
-def can_enter(s: State, side: str, area: str) -> bool:
+def can_enter(state: State, side: str, area: str) -> bool:
     return (
-        side_in(s, area) in (None, side) and len(units_in(s, area)) < data.rules()["limits"]["units_per_area"]
+        side_in(state, area) in (None, side)
+        and len(units_in(state, area)) < data.rules()["limits"]["units_per_area"]
     )
 
 
-def movable(s: State, prompt: dict[str, Any], uid: str) -> bool:
-    d = s["units"].get(uid)
+def movable(state: State, prompt: dict[str, Any], uid: str) -> bool:
+    d = state["units"].get(uid)
     if d is None or d["owner"] != prompt["seat"] or uid in prompt["moved"]:
         return False
     if prompt["mode"] == "gwak":
         return bool(uid == prompt["unit"])
-    if prompt["mode"] == "action" and uid in s["act"].get("used", []):
+    if prompt["mode"] == "action" and uid in state["act"].get("used", []):
         return False  # a taunted unit that already fought (R #5)
-    return not (timed_active(s, "typhoon") and not data.is_land(d["area"]))
+    return not (timed_active(state, "typhoon") and not data.is_land(d["area"]))
 
 
-def paths(s: State, prompt: dict[str, Any], uid: str) -> list[list[str]]:
-    d = s["units"][uid]
-    side = s["side"][d["owner"]]
+def paths(state: State, prompt: dict[str, Any], uid: str) -> list[list[str]]:
+    d = state["units"][uid]
+    side = state["side"][d["owner"]]
     here = d["area"]
-    typhoon = timed_active(s, "typhoon")
+    typhoon = timed_active(state, "typhoon")
     out: list[list[str]] = []
     for b in sorted(data.adjacency()[here]):
         if typhoon and not data.is_land(b):
             continue
-        if can_enter(s, side, b):
+        if can_enter(state, side, b):
             out.append([b])
     if prompt["mode"] == "gwak":
         return out
     naval = (not data.is_land(here)) and (
-        prompt["mode"] == "redeploy" or uid in s["act"].get("sea_start", [])
+        prompt["mode"] == "redeploy" or uid in state["act"].get("sea_start", [])
     )
     li = prompt["mode"] == "action" and d["general"] == LI and data.is_land(here)
     for b in sorted(data.adjacency()[here]):
-        if side_in(s, b) not in (None, side):
+        if side_in(state, b) not in (None, side):
             continue  # never pass through enemies
-        out += _second_steps(s, side, here, b, naval, li)
+        out += _second_steps(state, side, here, b, naval, li)
     return out
 
 
-def _second_steps(s: State, side: str, here: str, b: str, naval: bool, li: bool) -> list[list[str]]:
+def _second_steps(state: State, side: str, here: str, middle: str, naval: bool, li: bool) -> list[list[str]]:
     """Two-area paths through `b`: by sea (landing only on a land holding no units
     at all), or 李舜臣's land march."""
     out: list[list[str]] = []
-    if naval and not data.is_land(b):
-        for c in sorted(data.adjacency()[b]):
-            if c == here or not can_enter(s, side, c):
+    if naval and not data.is_land(middle):
+        for c in sorted(data.adjacency()[middle]):
+            if c == here or not can_enter(state, side, c):
                 continue
-            if data.is_land(c) and units_in(s, c):
+            if data.is_land(c) and units_in(state, c):
                 continue
-            out.append([b, c])
-    if li and data.is_land(b):
-        for c in sorted(data.adjacency()[b]):
-            if c != here and data.is_land(c) and can_enter(s, side, c):
-                out.append([b, c])
+            out.append([middle, c])
+    if li and data.is_land(middle):
+        for c in sorted(data.adjacency()[middle]):
+            if c != here and data.is_land(c) and can_enter(state, side, c):
+                out.append([middle, c])
     return out
 
 
-def budget(s: State, prompt: dict[str, Any]) -> int:
-    stock = s["supply"][int(prompt["seat"])]
+def budget(state: State, prompt: dict[str, Any]) -> int:
+    stock = state["supply"][int(prompt["seat"])]
     if prompt["mode"] == "redeploy":
         return min(stock, int(prompt["budget"]))
     return 0 if prompt["mode"] == "gwak" else stock
 
 
-def cost(s: State, prompt: dict[str, Any], troops: int) -> int:
-    return 0 if prompt["mode"] == "gwak" else troops * rain(s, prompt)
+def cost(state: State, prompt: dict[str, Any], troops: int) -> int:
+    return 0 if prompt["mode"] == "gwak" else troops * rain(state, prompt)
 
 
-def legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
+def legal(state: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = [{"type": "done"}]
-    money = budget(s, prompt)
-    mine = sorted((u for u in s["units"] if movable(s, prompt, u)), key=lambda u: int(u[1:]))
+    money = budget(state, prompt)
+    mine = sorted((u for u in state["units"] if movable(state, prompt, u)), key=lambda uid: int(uid[1:]))
     for uid in mine:
-        if cost(s, prompt, s["units"][uid]["troops"]) > money:
+        if cost(state, prompt, state["units"][uid]["troops"]) > money:
             continue
-        out += [{"type": "move", "unit": uid, "path": p} for p in paths(s, prompt, uid)]
+        out += [{"type": "move", "unit": uid, "path": p} for p in paths(state, prompt, uid)]
     if prompt["mode"] == "gwak":
         return out
-    typhoon = timed_active(s, "typhoon")
+    typhoon = timed_active(state, "typhoon")
     for i, a in enumerate(mine):
         for b in mine[i + 1 :]:
-            da, db = s["units"][a], s["units"][b]
+            da, db = state["units"][a], state["units"][b]
             if not adjacent(da["area"], db["area"]):
                 continue
             if typhoon and not (data.is_land(da["area"]) and data.is_land(db["area"])):
                 continue
-            if cost(s, prompt, da["troops"] + db["troops"]) <= money:
+            if cost(state, prompt, da["troops"] + db["troops"]) <= money:
                 out.append({"type": "swap", "unit": a, "with": b})
     return out
 
 
 def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
-    prompt = dict(s["queue"][0])
+    prompt = dict(head_prompt(s))
     t = cmd["type"]
     if t == "done":
         ctx.pop()

@@ -11,7 +11,17 @@ from games.rules.base import IllegalCommand
 from . import commands, data
 from .context import Ctx
 from .generals import owner_on_map
-from .state import State, controller, new_unit_room, reserve, side_in, timed_active, troop_cap, units_in
+from .state import (
+    State,
+    controller,
+    head_prompt,
+    new_unit_room,
+    reserve,
+    side_in,
+    timed_active,
+    troop_cap,
+    units_in,
+)
 
 YU = "yu_seongryong"
 
@@ -23,44 +33,44 @@ def begin(ctx: Ctx, seat: int) -> None:
     )
 
 
-def total_cost(s: State, prompt: dict[str, Any], n: int) -> int:
+def total_cost(state: State, prompt: dict[str, Any], count: int) -> int:
     """Cost of n troops in this recruitment: 1 each, doubled under 逃避兵役, halved
     (total, rounded up) by 柳成龍 in his controller's own Recruit action (R #3)."""
-    per = int(data.rules()["costs"]["recruit_per_troop"]) * (2 if timed_active(s, "draft_dodging") else 1)
-    cost = n * per
-    if prompt["mode"] == "action" and owner_on_map(s, prompt["seat"], YU):
+    per = int(data.rules()["costs"]["recruit_per_troop"]) * (2 if timed_active(state, "draft_dodging") else 1)
+    cost = count * per
+    if prompt["mode"] == "action" and owner_on_map(state, prompt["seat"], YU):
         cost = math.ceil(cost / 2)
     return cost
 
 
-def may_recruit_in(s: State, seat: int, area: str) -> bool:
+def may_recruit_in(state: State, seat: int, area: str) -> bool:
     info = data.areas()[area]
-    side = s["side"][seat]
-    if not info.get("recruit_cap") or controller(s, area) != side:
+    side = state["side"][seat]
+    if not info.get("recruit_cap") or controller(state, area) != side:
         return False
     special = info.get("special")
     if special == "japan_home" and side != "japan":
         return False
     if special == "allied_home" and side != "allies":
         return False
-    return side_in(s, area) in (None, side)  # an enemy presence blocks the owner (seed)
+    return side_in(state, area) in (None, side)  # an enemy presence blocks the owner (seed)
 
 
-def area_room(s: State, prompt: dict[str, Any], area: str) -> int:
+def area_room(state: State, prompt: dict[str, Any], area: str) -> int:
     cap = int(data.areas()[area]["recruit_cap"])
     return cap - int(prompt["areas"].get(area, 0))
 
 
-def legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
+def legal(state: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
     seat = prompt["seat"]
-    side = s["side"][seat]
+    side = state["side"][seat]
     out: list[dict[str, Any]] = [{"type": "done"}]
-    left = min(data.rules()["limits"]["recruit_per_action"] - prompt["count"], reserve(s, side))
+    left = min(data.rules()["limits"]["recruit_per_action"] - prompt["count"], reserve(state, side))
     if left <= 0:
         return out
-    taken = s["act"].get("event_areas", {}).get(side, []) if prompt.get("team_distinct") else []
+    taken = state["act"].get("event_areas", {}).get(side, []) if prompt.get("team_distinct") else []
     for area in sorted(data.areas()):
-        if not may_recruit_in(s, seat, area) or area in taken:
+        if not may_recruit_in(state, seat, area) or area in taken:
             continue
         if (
             prompt["max_areas"] is not None
@@ -68,18 +78,21 @@ def legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
             and len(prompt["areas"]) >= prompt["max_areas"]
         ):
             continue
-        room = min(left, area_room(s, prompt, area))
-        here = units_in(s, area)
+        room = min(left, area_room(state, prompt, area))
+        here = units_in(state, area)
         targets: list[tuple[str | None, int]] = [
-            (u, troop_cap(s, u) - s["units"][u]["troops"]) for u in here if s["units"][u]["owner"] == seat
+            (u, troop_cap(state, u) - state["units"][u]["troops"])
+            for u in here
+            if state["units"][u]["owner"] == seat
         ]
-        if len(here) < data.rules()["limits"]["units_per_area"] and new_unit_room(s, seat) > 0:
+        if len(here) < data.rules()["limits"]["units_per_area"] and new_unit_room(state, seat) > 0:
             targets.append((None, data.rules()["limits"]["troops_per_unit"]))
         for uid, space in targets:
             for k in range(1, min(room, space) + 1):
                 if (
-                    total_cost(s, prompt, prompt["count"] + k) - total_cost(s, prompt, prompt["count"])
-                    <= s["supply"][seat]
+                    total_cost(state, prompt, prompt["count"] + k)
+                    - total_cost(state, prompt, prompt["count"])
+                    <= state["supply"][seat]
                 ):
                     out.append({"type": "recruit", "area": area, "unit": uid, "count": k})
     return out
@@ -87,7 +100,7 @@ def legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
 
 def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
-    prompt = dict(s["queue"][0])
+    prompt = dict(head_prompt(s))
     if cmd["type"] == "done":
         ctx.pop()
         _after(ctx, seat, prompt)
@@ -138,21 +151,25 @@ def _after(ctx: Ctx, seat: int, prompt: dict[str, Any]) -> None:
 # units there in one command (each keeps ≥1 troop, A-21; caps respected).
 
 
-def reorganize_legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
+def reorganize_legal(state: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
     seat = prompt["seat"]
     out: list[dict[str, Any]] = [{"type": "done"}]
     for area in prompt["areas"]:
-        a, b = [u for u in units_in(s, area) if s["units"][u]["owner"] == seat]
-        total = s["units"][a]["troops"] + s["units"][b]["troops"]
+        a, b = [u for u in units_in(state, area) if state["units"][u]["owner"] == seat]
+        total = state["units"][a]["troops"] + state["units"][b]["troops"]
         for x in range(1, total):
-            if x <= troop_cap(s, a) and total - x <= troop_cap(s, b) and x != s["units"][a]["troops"]:
+            if (
+                x <= troop_cap(state, a)
+                and total - x <= troop_cap(state, b)
+                and x != state["units"][a]["troops"]
+            ):
                 out.append({"type": "reorganize", "area": area, "troops": [x, total - x]})
     return out
 
 
 def reorganize_decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
-    prompt = dict(s["queue"][0])
+    prompt = dict(head_prompt(s))
     if cmd["type"] == "done":
         ctx.pop()
         return

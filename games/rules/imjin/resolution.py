@@ -14,7 +14,7 @@ from . import events as ev
 from .context import Ctx
 from .generals import damage, heal, info, kill_if_spent, on_map, set_troops, wound
 from .movement import relocate
-from .state import State, other, reserve, timed_active, troop_cap, units_in
+from .state import State, head_prompt, other, reserve, stage, timed_active, troop_cap, units_in
 
 XING = "xing_jie"
 
@@ -24,12 +24,12 @@ XING = "xing_jie"
 # any other battle on the same area).
 
 
-def resolve_legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
-    open_ = [b for b in s["act"].get("battles", []) if not b["done"]]
+def resolve_legal(state: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
+    open_ = [b for b in state["act"].get("battles", []) if not b["done"]]
     out = []
     for b in open_:
         if (
-            combat.gen(s, b["main"]) == "zu_chengxun"
+            combat.gen(state, b["main"]) == "zu_chengxun"
             and b["mode"] != "discord"
             and any(o["area"] == b["area"] and o["n"] != b["n"] for o in open_)
         ):
@@ -41,7 +41,7 @@ def resolve_legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
 def decide_resolve(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
     c = {"type": "resolve", "battle": commands.integer(cmd, "battle")}
-    if c not in resolve_legal(s, s["queue"][0]):
+    if c not in resolve_legal(s, head_prompt(s)):
         raise IllegalCommand("that battle cannot be resolved now")
     prompt = ctx.pop()
     remaining = [b for b in s["act"]["battles"] if not b["done"] and b["n"] != c["battle"]]
@@ -50,68 +50,69 @@ def decide_resolve(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     start(ctx, s["act"]["battles"][c["battle"]])
 
 
-def _mark_done(ctx: Ctx, n: int) -> None:
+def _mark_done(ctx: Ctx, index: int) -> None:
     if ctx.facts():
-        ctx.emit(ev.BATTLE_STARTED, {"battle": n})
+        ctx.emit(ev.BATTLE_STARTED, {"battle": index})
         return
     battles = [dict(b) for b in ctx.state["act"]["battles"]]
-    battles[n]["done"] = True
+    battles[index]["done"] = True
     ctx.set_act(battles=battles)
 
 
-def _valid(s: State, b: dict[str, Any]) -> bool:
-    t, m = b["target"], b["main"]
-    if t not in s["units"] or m not in s["units"]:
+def _valid(state: State, battle: dict[str, Any]) -> bool:
+    t, m = battle["target"], battle["main"]
+    if t not in state["units"] or m not in state["units"]:
         return False
     return (
-        s["units"][t]["area"] == b["area"]
-        and s["side"][s["units"][t]["owner"]] != s["side"][s["units"][m]["owner"]]
-        or b["mode"] == "discord"
+        state["units"][t]["area"] == battle["area"]
+        and state["side"][state["units"][t]["owner"]] != state["side"][state["units"][m]["owner"]]
+        or battle["mode"] == "discord"
     )
 
 
-def _barred(ctx: Ctx, b: dict[str, Any]) -> bool:
+def _barred(ctx: Ctx, battle: dict[str, Any]) -> bool:
     """Rules version 3: a battle against a unit that may not be attacked again this
     action (the defender of 內訌, 論介 after the forced attack) is not fought; the
     battle that made it immune is its own exception."""
-    if ctx.version < 3 or b["mode"] == "discord" or b.get("forced"):
+    if ctx.version < 3 or battle["mode"] == "discord" or battle.get("forced"):
         return False
-    return b["target"] in ctx.state["act"].get("immune", [])
+    return battle["target"] in ctx.state["act"].get("immune", [])
 
 
-def first_strike(s: State, b: dict[str, Any]) -> bool:
-    g = combat.gen(s, b["main"])
-    if b["mode"] == "discord":
+def first_strike(state: State, battle: dict[str, Any]) -> bool:
+    g = combat.gen(state, battle["main"])
+    if battle["mode"] == "discord":
         return False
-    return g == "sanada_yukimura" or (g == "deng_zilong" and combat.where(s, b["main"]) == "sea")
+    return g == "sanada_yukimura" or (g == "deng_zilong" and combat.where(state, battle["main"]) == "sea")
 
 
-def start(ctx: Ctx, b: dict[str, Any]) -> None:
+def start(ctx: Ctx, battle: dict[str, Any]) -> None:
     s = ctx.state
-    _mark_done(ctx, b["n"])
-    if not _valid(s, b) or _barred(ctx, b):  # A-27: cancelled, no refund
+    _mark_done(ctx, battle["n"])
+    if not _valid(s, battle) or _barred(ctx, battle):  # A-27: cancelled, no refund
         ctx.emit(
-            ev.BATTLE_RESOLVED, {"battle": b, "attacker_dice": [], "defender_dice": [], "result": "cancelled"}
+            ev.BATTLE_RESOLVED,
+            {"battle": battle, "attacker_dice": [], "defender_dice": [], "result": "cancelled"},
         )
         return
     pre = {
-        "main": s["units"][b["main"]]["troops"],
-        "target": s["units"][b["target"]]["troops"],
-        "target_general": s["units"][b["target"]]["general"],
-        "target_owner": s["units"][b["target"]]["owner"],
-        "main_general": s["units"][b["main"]]["general"],
+        "main": s["units"][battle["main"]]["troops"],
+        "target": s["units"][battle["target"]]["troops"],
+        "target_general": s["units"][battle["target"]]["general"],
+        "target_owner": s["units"][battle["target"]]["owner"],
+        "main_general": s["units"][battle["main"]]["general"],
     }
     if ctx.version >= 3:  # who may answer 祖承訓's optional splash, even if his unit fell
-        pre["main_owner"] = s["units"][b["main"]]["owner"]
-    a, d = combat.pools(s, b)
-    rng = ctx.factory(f"battle:{len(ctx.state['revealed'])}:{b['n']}:{b['mode']}")
+        pre["main_owner"] = s["units"][battle["main"]]["owner"]
+    a, d = combat.pools(s, battle)
+    rng = ctx.factory(f"battle:{len(ctx.state['revealed'])}:{battle['n']}:{battle['mode']}")
     att = combat.roll(rng, a)
-    first = first_strike(s, b)
-    rolling = {"battle": b, "att": att, "def": None, "first": first, "pre": pre}
+    first = first_strike(s, battle)
+    rolling = {"battle": battle, "att": att, "def": None, "first": first, "pre": pre}
     if first:
-        _apply(ctx, b, att, [], pre, attacker_only=True)
-        if b["target"] in s["units"]:
-            _, d = combat.pools(s, b)
+        _apply(ctx, battle, att, [], pre, attacker_only=True)
+        if battle["target"] in s["units"]:
+            _, d = combat.pools(s, battle)
             rolling["def"] = combat.roll(rng, d)
         else:
             rolling["def"] = []
@@ -137,8 +138,8 @@ def _maybe_reroll(ctx: Ctx, rolling: dict[str, Any]) -> None:
     ctx.push({"kind": "reroll", "seat": s["units"][unit]["owner"], "which": who})
 
 
-def reroll_legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
-    dice = s["act"]["rolling"][prompt["which"]]
+def reroll_legal(state: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
+    dice = state["act"]["rolling"][prompt["which"]]
     out = []
     for k in range(0, min(3, len(dice)) + 1):
         out += [{"type": "reroll", "dice": list(c)} for c in combinations(range(len(dice)), k)]
@@ -147,7 +148,7 @@ def reroll_legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
 
 def decide_reroll(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
-    prompt = s["queue"][0]
+    prompt = head_prompt(s)
     dice = commands.int_list(cmd, "dice")
     if {"type": "reroll", "dice": dice} not in reroll_legal(s, prompt):
         raise IllegalCommand("choose up to 3 distinct dice of your side, in increasing order")
@@ -182,7 +183,7 @@ def _finish(ctx: Ctx, rolling: dict[str, Any]) -> None:
 
 def _apply(
     ctx: Ctx,
-    b: dict[str, Any],
+    battle: dict[str, Any],
     att: list[str],
     dfn: list[str],
     pre: dict[str, Any],
@@ -190,13 +191,13 @@ def _apply(
     defender_only: bool = False,
 ) -> None:
     s = ctx.state
-    main, target = b["main"], b["target"]
-    plain = b["mode"] == "discord"
+    main, target = battle["main"], battle["target"]
+    plain = battle["mode"] == "discord"
     roller_a = None if plain else main
     roller_d = None if plain else target
-    rt = combat.read(s, roller_a, target, att, b["type"], True, plain)
-    rd = combat.read(s, roller_d, main, dfn, b["type"], False, plain)
-    if b["mode"] == "forced_loss" and not defender_only:
+    rt = combat.read(s, roller_a, target, att, battle["type"], True, plain)
+    rd = combat.read(s, roller_d, main, dfn, battle["type"], False, plain)
+    if battle["mode"] == "forced_loss" and not defender_only:
         rt["troop"] += 2  # 誾千代 option 2: the target loses 2 outright
     t_now, m_now = s["units"][target]["troops"], s["units"][main]["troops"]
     # heals never exceed the pre-battle strength (小西行長: 不可超過戰鬥前的兵力值); after a
@@ -213,7 +214,7 @@ def _apply(
         m_new -= 1  # 權慄: no loss caused → the attacking main unit loses 1
     hits_t = rt["general"] + _nurhaci(s, main, plain or defender_only)
     hits_m = rd["general"] + _nurhaci(s, target, plain or attacker_only)
-    turn_seat = ctx.state["flow"]["turn"]
+    turn_seat = stage(ctx.state)["turn"]
     a_side = "japan" if plain else s["side"][s["units"][main]["owner"]]
     d_side = "japan" if plain else other(a_side)  # 內訌: every kill counts for Japan
     g_t, g_m = combat.gen(s, target), combat.gen(s, main)
@@ -233,10 +234,10 @@ def _apply(
     )
 
 
-def _nurhaci(s: State, unit: str, off: bool) -> int:
+def _nurhaci(state: State, unit: str, off: bool) -> int:
     """努爾哈赤 on land: 1 more hit on the opposing general (not in 內訌, nor in the
     half of a first strike his side does not roll)."""
-    return int(not off and combat.where(s, unit) == "land" and combat.gen(s, unit) == "nurhaci")
+    return int(not off and combat.where(state, unit) == "land" and combat.gen(state, unit) == "nurhaci")
 
 
 def _settle_in_order(
@@ -290,14 +291,14 @@ def _steal(ctx: Ctx, victim: int, thief: int, amount: int) -> None:
 # After the battle (§5.3 step 10).
 
 
-def _after(ctx: Ctx, b: dict[str, Any], rolling: dict[str, Any], pre: dict[str, Any]) -> None:
+def _after(ctx: Ctx, battle: dict[str, Any], rolling: dict[str, Any], pre: dict[str, Any]) -> None:
     s = ctx.state
-    main, target = b["main"], b["target"]
+    main, target = battle["main"], battle["target"]
     t_lost = pre["target"] - (s["units"][target]["troops"] if target in s["units"] else 0)
     ctx.emit(
         ev.BATTLE_RESOLVED,
         {
-            "battle": b,
+            "battle": battle,
             "attacker_dice": rolling["att"],
             "defender_dice": rolling["def"],
             "result": {
@@ -306,70 +307,76 @@ def _after(ctx: Ctx, b: dict[str, Any], rolling: dict[str, Any], pre: dict[str, 
             },
         },
     )
-    if b["mode"] == "discord":
+    if battle["mode"] == "discord":
         return
     g = combat.gen(s, main)
     alive = main in s["units"] and g is not None
     if alive:
-        _survivor_bonus(ctx, b, g, pre, t_lost)
+        _survivor_bonus(ctx, battle, g, pre, t_lost)
     splash = None
     if pre.get("main_general") == "zu_chengxun" and t_lost >= 1:  # splash (A-45)
         t_side = s["side"][pre["target_owner"]]
         others = [
-            u for u in units_in(s, b["area"]) if u != target and s["side"][s["units"][u]["owner"]] == t_side
+            u
+            for u in units_in(s, battle["area"])
+            if u != target and s["side"][s["units"][u]["owner"]] == t_side
         ]
         if others and ctx.version >= 3:  # 「可對…」: his controller may (rules version 3)
             splash = {"kind": "splash", "seat": pre["main_owner"], "unit": others[0]}
         elif others:
             set_troops(ctx, others[0], s["units"][others[0]]["troops"] - 1, "zu_splash")
-    if b.get("forced"):
-        _after_taunt_attack(ctx, b)
-    ctx.push({"kind": "auto", "what": "offer_advance", "battle": b})
+    if battle.get("forced"):
+        _after_taunt_attack(ctx, battle)
+    ctx.push({"kind": "auto", "what": "offer_advance", "battle": battle})
     if splash is not None:  # answered first: its outcome may open the advance
         ctx.push(splash)
     if main in s["units"] and combat.gen(s, main) == "nongae":
-        ctx.push({"kind": "auto", "what": "offer_taunt", "battle": b})
+        ctx.push({"kind": "auto", "what": "offer_taunt", "battle": battle})
     x = rolling.get("symbols_override")
     symbols = (
-        combat.read(s, None, main, rolling["att"], b["type"], True, plain=True)["troop"] if x is None else x
+        combat.read(s, None, main, rolling["att"], battle["type"], True, plain=True)["troop"]
+        if x is None
+        else x
     )
     if (
         main in s["units"]
         and combat.gen(s, main) == "fukushima_masanori"
         and symbols > 0
         and not s["act"].get("fukushima_used")
-        and b["mode"] == "normal"
+        and battle["mode"] == "normal"
     ):
-        ctx.push({"kind": "auto", "what": "offer_second", "battle": b, "x": symbols})
+        ctx.push({"kind": "auto", "what": "offer_second", "battle": battle, "x": symbols})
 
 
-def _survivor_bonus(ctx: Ctx, b: dict[str, Any], g: str | None, pre: dict[str, Any], t_lost: int) -> None:
+def _survivor_bonus(
+    ctx: Ctx, battle: dict[str, Any], general: str | None, pre: dict[str, Any], t_lost: int
+) -> None:
     s = ctx.state
-    main = b["main"]
+    main = battle["main"]
     side = s["side"][s["units"][main]["owner"]]
     troops = s["units"][main]["troops"]
     room = reserve(s, side)
-    if g == "kato_kiyomasa":
+    if general == "kato_kiyomasa":
         add = min(1, pre["main"] - troops, room)
-    elif g == "liu_ting":
+    elif general == "liu_ting":
         add = min(t_lost, troop_cap(s, main) - troops, room)
-    elif g == "sanada_yukimura":
-        won = b["target"] not in s["units"] or (
+    elif general == "sanada_yukimura":
+        won = battle["target"] not in s["units"] or (
             pre["target_general"] is not None and s["generals"][pre["target_general"]]["where"] == "dead"
         )
         add = min(1, troop_cap(s, main) - troops, room) if won else 0
     else:
         add = 0
     if add > 0:
-        ctx.troops(main, troops + add, f"{g}_bonus")
-    if g == "ma_gui" and combat.where(s, main) == "land":
+        ctx.troops(main, troops + add, f"{general}_bonus")
+    if general == "ma_gui" and combat.where(s, main) == "land":
         ctx.supply(pre["target_owner"], -7, "ma_gui")
 
 
-def _after_taunt_attack(ctx: Ctx, b: dict[str, Any]) -> None:
+def _after_taunt_attack(ctx: Ctx, battle: dict[str, Any]) -> None:
     s = ctx.state
-    immune = s["act"].get("immune", []) + [b["target"]]
-    moved = s["act"].get("moved", []) + [b["main"]]
+    immune = s["act"].get("immune", []) + [battle["target"]]
+    moved = s["act"].get("moved", []) + [battle["main"]]
     ctx.set_act(immune=immune, moved=moved)
 
 
@@ -383,16 +390,18 @@ def offer_second(ctx: Ctx, item: dict[str, Any]) -> None:
     ctx.push({"kind": "second_attack", "seat": s["units"][b["main"]]["owner"], "battle": b, "x": item["x"]})
 
 
-def _second_target(s: State, b: dict[str, Any]) -> str | None:
+def _second_target(state: State, battle: dict[str, Any]) -> str | None:
     """The same target if it survived, else another enemy unit in the area (R #7); a
     unit that may not be attacked again this action (論介 after the forced attack,
     the defender of 內訌) is never the target of the second attack."""
-    immune = s["act"].get("immune", [])
-    if b["target"] in s["units"]:
-        return None if b["target"] in immune else b["target"]
-    side = s["side"][s["units"][b["main"]]["owner"]]
+    immune = state["act"].get("immune", [])
+    if battle["target"] in state["units"]:
+        return None if battle["target"] in immune else battle["target"]
+    side = state["side"][state["units"][battle["main"]]["owner"]]
     enemies = [
-        u for u in units_in(s, b["area"]) if s["side"][s["units"][u]["owner"]] != side and u not in immune
+        u
+        for u in units_in(state, battle["area"])
+        if state["side"][state["units"][u]["owner"]] != side and u not in immune
     ]
     return enemies[0] if enemies else None
 

@@ -11,7 +11,7 @@ from . import commands, data
 from . import events as ev
 from .context import Ctx
 from .generals import deploy, info
-from .state import LEGACY_VERSION, RULES_VERSION, State
+from .state import LEGACY_VERSION, RULES_VERSION, State, head_prompt, prompts
 
 FACTIONS_2P = ["japan", "allies"]
 FACTIONS_4P = ["kato", "joseon", "konishi", "ming"]
@@ -26,8 +26,8 @@ def factions(players: int, options: Mapping[str, Any]) -> list[str]:
     raise BadCommand("Imjin is played by 2 or 4 players")
 
 
-def side_of_faction(f: str) -> str:
-    return f if f in ("japan", "allies") else data.rules()["armies"][f]
+def side_of_faction(faction: str) -> str:
+    return faction if faction in ("japan", "allies") else data.rules()["armies"][faction]
 
 
 def assign(given: Sequence[str | None], rng: RngFactory) -> list[str]:
@@ -120,7 +120,7 @@ def start(
     s = ctx.state
     if opts["legendary_generals"]:
         # Japan's seats choose first (seed: 日本方勢力先行選擇), each in play order
-        order = sorted(s["order"], key=lambda x: (s["side"][x] != "japan", s["order"].index(x)))
+        order = sorted(s["order"], key=lambda seat: (s["side"][seat] != "japan", s["order"].index(seat)))
         ctx.queue_all([{"kind": "choose_legendary", "seat": seat} for seat in order])
     else:
         begin_picks(ctx)
@@ -132,13 +132,15 @@ def start(
 # to the hand (Appendix R #2); its taker starts with 10 supply less.
 
 
-def legendary_options(s: State, seat: int) -> list[str | None]:
-    side = s["side"][seat]
-    if s["legendary"][side] is not None:
+def legendary_options(state: State, seat: int) -> list[str | None]:
+    side = state["side"][seat]
+    if state["legendary"][side] is not None:
         return [None]
-    taken = set(g for g in s["legendary"].values() if g)
+    taken = set(g for g in state["legendary"].values() if g)
     ok = [
-        g for g in s["options"]["legendary_generals"] if g not in taken and info(g)["side"] in ("any", side)
+        g
+        for g in state["options"]["legendary_generals"]
+        if g not in taken and info(g)["side"] in ("any", side)
     ]
     return [None, *ok]
 
@@ -150,7 +152,7 @@ def decide_legendary(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     ctx.pop()
     penalty = data.rules()["supply"]["legendary_penalty"]
     ctx.emit(ev.LEGENDARY_CHOSEN, {"seat": seat, "general": gid, "penalty": penalty})
-    if not ctx.state["queue"]:
+    if not prompts(ctx.state):
         begin_picks(ctx)
 
 
@@ -159,13 +161,13 @@ def decide_legendary(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
 # commitment that is revealed when the card is played.
 
 
-def hand_size(s: State) -> int:
-    return int(data.rules()["hand"]["size_2p" if s["n"] == 2 else "size_4p"])
+def hand_size(state: State) -> int:
+    return int(data.rules()["hand"]["size_2p" if state["n"] == 2 else "size_4p"])
 
 
-def pool_for(s: State, seat: int) -> list[str]:
-    f = s["faction"][seat]
-    if s["n"] == 2:
+def pool_for(state: State, seat: int) -> list[str]:
+    f = state["faction"][seat]
+    if state["n"] == 2:
         nations = {"japan"} if f == "japan" else {"ming", "joseon"}
         return sorted(g for g, d in data.generals().items() if d["nation"] in nations)
     return sorted(g for g, d in data.generals().items() if d["nation"] != "legend" and d["army_4p"] == f)
@@ -180,11 +182,11 @@ def begin_picks(ctx: Ctx) -> None:
     ctx.queue_all([{"kind": "pick_generals", "seats": list(s["order"])}])
 
 
-def pick_options(s: State, seat: int) -> list[str]:
-    picks = s["picks"][seat]
+def pick_options(state: State, seat: int) -> list[str]:
+    picks = state["picks"][seat]
     fours = sum(1 for g in picks if info(g)["hp"] == 4)
     cap = data.rules()["hand"]["max_four_hp"]
-    return [g for g in pool_for(s, seat) if g not in picks and (info(g)["hp"] < 4 or fours < cap)]
+    return [g for g in pool_for(state, seat) if g not in picks and (info(g)["hp"] < 4 or fours < cap)]
 
 
 def decide_pick(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
@@ -204,7 +206,7 @@ def decide_pick(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
             continue
         for e in commit(ctx.factory, seat, f"hand:{seat}:{i}", g, ev.HAND_CARD_SEALED, {"seat": seat}):
             ctx.add(e)
-    head = dict(s["queue"][0])
+    head = dict(head_prompt(s))
     head["seats"] = [x for x in head["seats"] if x != seat]
     if head["seats"]:
         ctx.set_head(head)
@@ -223,14 +225,14 @@ def begin_placements(ctx: Ctx) -> None:
     ctx.queue_all([{"kind": "place_general", "seat": seat} for seat in order])
 
 
-def place_options(s: State, seat: int) -> list[tuple[str, str]]:
-    hand = sorted(s["hands"][seat])
-    if s["n"] == 4:
+def place_options(state: State, seat: int) -> list[tuple[str, str]]:
+    hand = sorted(state["hands"][seat])
+    if state["n"] == 4:
         hand = [g for g in hand if info(g)["leader"]]
     gens = [g for g in hand if not info(g)["setup_banned"]]
     units = [
         u
-        for u, d in sorted(s["units"].items(), key=lambda x: int(x[0][1:]))
+        for u, d in sorted(state["units"].items(), key=lambda seat: int(seat[0][1:]))
         if d["owner"] == seat and d["general"] is None
     ]
     return [(g, u) for g in gens for u in units]
@@ -242,5 +244,5 @@ def decide_place(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
         raise IllegalCommand("that general cannot be placed on that unit")
     ctx.pop()
     deploy(ctx, seat, gid, uid, 0, "setup")
-    if not ctx.state["queue"]:
+    if not prompts(ctx.state):
         ctx.begin_turn(ctx.state["order"][0], first=True)

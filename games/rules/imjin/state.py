@@ -12,7 +12,9 @@ Layout (keys of the dict):
   legendary{side: gid|None}, killed{side: [gids of enemy generals killed]}
   deck{size, drawn, pool, reset_in}, resets, timed[{card, left}], last_card
   taunt None|{unit, general}
-  flow{stage, ...} the current step; queue[...] prompts to answer first
+  position[...] the kit's frames (`kit.position`): the bottom one is the stage
+                  ({kind: setup|turn, turn, step, action, ending}), the prompts to
+                  answer first sit above it, the head of the queue on top
   act{...} scratch of the current action; result None|{winners, reason, scores}
   rules_version                     the rules the game is played under (absent: 2)
 """
@@ -21,7 +23,8 @@ from __future__ import annotations
 
 from typing import Any, TypedDict, TypeVar
 
-from games.rules.kit import deep_copy
+from games.rules.kit import deep_copy, position
+from games.rules.kit.position import Frame
 
 from . import data
 
@@ -68,18 +71,9 @@ class Result(TypedDict):
     scores: dict[str, float]
 
 
-class Flow(TypedDict, total=False):
-    stage: str  # "setup" | "turn"
-    turn: int
-    step: str  # "wheel" | "begin" | "act" | "closing"
-    action: str  # "supply_general" | "recruit_reorganize" | "move_battle"
-    ending: bool
-    seat: int
-
-
 Prompt = dict[str, Any]
-"""One decision at the head of the queue: ``kind``, ``seat`` (``seats`` for the setup
-pick) and the kind's own data (see the README's command table)."""
+"""One decision of the queue, a position frame: ``kind``, ``seat`` (``seats`` for the
+setup pick) and the kind's own data (see the README's command table)."""
 Act = dict[str, Any]
 """Scratch of the current action: battles, used/moved/immune units, rolling dice..."""
 
@@ -114,8 +108,7 @@ class State(TypedDict, total=False):
     last_battle: dict[str, Any] | None
     ending: bool
     result: Result | None
-    flow: Flow
-    queue: list[Prompt]
+    position: list[Frame]
     act: Act
 
 
@@ -259,13 +252,13 @@ def timed_active(state: State, card: str) -> bool:
 
 
 def is_pending_turn(state: State, seat: int) -> bool:
-    return state["flow"].get("seat") == seat
+    return stage(state).get("seat") == seat
 
 
 def team_chooser(state: State, side: str) -> int:
     """Who decides for a side ("the team-mates decide together"): the turn player
     if on that side, else that side's first seat after the turn player in play order."""
-    turn = state["flow"].get("turn", state["order"][0])
+    turn = int(stage(state).get("turn", state["order"][0]))
     if state["side"][turn] == side:
         return turn
     order = state["order"]
@@ -277,8 +270,8 @@ def team_chooser(state: State, side: str) -> int:
     raise AssertionError("no seat on side")
 
 
-def adjacent(a: str, b: str) -> bool:
-    return b in data.adjacency()[a]
+def adjacent(area: str, other: str) -> bool:
+    return other in data.adjacency()[area]
 
 
 def enemy_units(state: State, area: str, side: str) -> list[str]:
@@ -289,3 +282,42 @@ def unit_view(state: State, uid: str) -> dict[str, Any]:
     d = dict(state["units"][uid])
     d["id"] = uid
     return d
+
+
+# -- the position: the stage frame at the bottom, the prompt queue above it ------
+
+
+def stage(state: State) -> Frame:
+    """The bottom frame: the stage (`kind` "setup" or "turn") and the turn's step data."""
+    bottom = position.base(state)
+    assert bottom is not None, "the game has no position before it is set up"
+    return bottom
+
+
+def prompts(state: State) -> list[Prompt]:
+    """The prompt queue, head first (the frames above the stage, top first)."""
+    return list(reversed(position.frames(state)[1:]))
+
+
+def head_prompt(state: State) -> Prompt:
+    """The prompt at the head of the queue (the top frame; one is known to be there)."""
+    stack = position.frames(state)
+    assert len(stack) > 1, "no prompt is queued"
+    return stack[-1]
+
+
+def flow_record(state: State) -> dict[str, Any]:
+    """The stage frame as the `flow` record that versions 1-3 write into FlowChanged."""
+    bottom = dict(stage(state))
+    return {"stage": bottom.pop("kind"), **bottom}
+
+
+def stage_frame(flow: dict[str, Any]) -> Frame:
+    """The stage frame of a `flow` record (GameSetUp's table, FlowChanged)."""
+    rest = {key: value for key, value in flow.items() if key != "stage"}
+    return position.frame(str(flow["stage"]), **rest)
+
+
+def set_prompts(state: State, queue: list[Prompt]) -> None:
+    """Replace the prompt queue (head first) above the stage frame."""
+    state["position"] = [stage(state), *reversed(queue)]

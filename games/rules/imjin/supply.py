@@ -11,7 +11,18 @@ from games.rules.base import IllegalCommand
 from . import commands, data
 from .context import Ctx
 from .generals import deploy, info, leave, management_blocked
-from .state import State, controller, hp_left, income, leader, new_unit_room, reserve, side_in, units_in
+from .state import (
+    State,
+    controller,
+    head_prompt,
+    hp_left,
+    income,
+    leader,
+    new_unit_room,
+    reserve,
+    side_in,
+    units_in,
+)
 
 GWAK = "gwak_jaeu"
 
@@ -41,47 +52,51 @@ def begin(ctx: Ctx, seat: int) -> None:
     )
 
 
-def own_units(s: State, seat: int) -> list[str]:
-    return sorted((u for u, d in s["units"].items() if d["owner"] == seat), key=lambda u: int(u[1:]))
+def own_units(state: State, seat: int) -> list[str]:
+    return sorted((u for u, d in state["units"].items() if d["owner"] == seat), key=lambda uid: int(uid[1:]))
 
 
-def deploy_targets(s: State, seat: int, blocked_g: set[str], blocked_u: set[str]) -> list[tuple[str, str]]:
-    gens = [g for g in sorted(s["hands"][seat]) if g not in blocked_g]
-    units = [u for u in own_units(s, seat) if s["units"][u]["general"] is None and u not in blocked_u]
+def deploy_targets(
+    state: State, seat: int, blocked_g: set[str], blocked_u: set[str]
+) -> list[tuple[str, str]]:
+    gens = [g for g in sorted(state["hands"][seat]) if g not in blocked_g]
+    units = [u for u in own_units(state, seat) if state["units"][u]["general"] is None and u not in blocked_u]
     return [(g, u) for g in gens for u in units]
 
 
-def gwak_areas(s: State, seat: int) -> list[str]:
-    side = s["side"][seat]
-    if reserve(s, side) < 2 or new_unit_room(s, seat) < 1:
+def gwak_areas(state: State, seat: int) -> list[str]:
+    side = state["side"][seat]
+    if reserve(state, side) < 2 or new_unit_room(state, seat) < 1:
         return []
     cap = data.rules()["limits"]["units_per_area"]
     return [
         a
         for a in data.lands()
-        if controller(s, a) == side and len(units_in(s, a)) < cap and side_in(s, a) in (None, side)
+        if controller(state, a) == side
+        and len(units_in(state, a)) < cap
+        and side_in(state, a) in (None, side)
     ]
 
 
-def legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
+def legal(state: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
     seat = prompt["seat"]
     out: list[dict[str, Any]] = [{"type": "done"}]
-    if management_blocked(s):
+    if management_blocked(state):
         return out
-    stock = s["supply"][seat]
+    stock = state["supply"][seat]
     bg, bu = set(prompt["blocked_generals"]), set(prompt["blocked_units"])
     if not prompt["deployed"] and stock >= data.rules()["costs"]["deploy"]:
-        out += [{"type": "deploy", "general": g, "unit": u} for g, u in deploy_targets(s, seat, bg, bu)]
-        if GWAK in s["hands"][seat] and GWAK not in bg:
-            out += [{"type": "deploy_gwak", "area": a} for a in gwak_areas(s, seat)]
+        out += [{"type": "deploy", "general": g, "unit": u} for g, u in deploy_targets(state, seat, bg, bu)]
+        if GWAK in state["hands"][seat] and GWAK not in bg:
+            out += [{"type": "deploy_gwak", "area": a} for a in gwak_areas(state, seat)]
     if stock >= data.rules()["costs"]["replace"]:
-        for u in own_units(s, seat):
-            old = s["units"][u]["general"]
+        for u in own_units(state, seat):
+            old = state["units"][u]["general"]
             if old is None:
                 continue
             out.append({"type": "recall", "unit": u})
-            dmg = s["generals"][old]["damage"]
-            for g in sorted(s["hands"][seat]):
+            dmg = state["generals"][old]["damage"]
+            for g in sorted(state["hands"][seat]):
                 # no replacement into death; the seed bars only *deploying* a card
                 # that was just replaced/recalled, so it may still replace (I-4)
                 if info(g)["hp"] > dmg:
@@ -91,7 +106,7 @@ def legal(s: State, prompt: dict[str, Any]) -> list[dict[str, Any]]:
 
 def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:
     s = ctx.state
-    prompt = dict(s["queue"][0])
+    prompt = dict(head_prompt(s))
     t = cmd["type"]
     norm = _normalise(cmd)
     if norm not in legal(s, prompt):
@@ -138,12 +153,12 @@ def _normalise(cmd: Mapping[str, Any]) -> dict[str, Any]:
     return {"type": t}
 
 
-def _why(s: State, prompt: dict[str, Any], t: str) -> str:
-    if management_blocked(s):
+def _why(state: State, prompt: dict[str, Any], command_type: str) -> str:
+    if management_blocked(state):
         return "Infighting (內鬥) forbids deploying, replacing and recalling generals now"
-    if t in ("deploy", "deploy_gwak") and prompt["deployed"]:
+    if command_type in ("deploy", "deploy_gwak") and prompt["deployed"]:
         return "only one general may be deployed per Supply/General action"
-    return f"that {t} is not allowed now (cost, hand, or unit)"
+    return f"that {command_type} is not allowed now (cost, hand, or unit)"
 
 
 def _gwak_entry(ctx: Ctx, seat: int, area: str) -> None:
@@ -154,5 +169,5 @@ def _gwak_entry(ctx: Ctx, seat: int, area: str) -> None:
     ctx.push({"kind": "gwak_action", "seat": seat, "unit": uid, "mode": "gwak", "moved": []})
 
 
-def hp_ok(s: State, gid: str) -> bool:
-    return hp_left(s, gid) > 0
+def hp_ok(state: State, gid: str) -> bool:
+    return hp_left(state, gid) > 0

@@ -10,25 +10,25 @@ from .context import Ctx
 from .state import State, income, lands_of, side_in
 
 
-def instant(s: State) -> tuple[str, str] | None:
+def instant(state: State) -> tuple[str, str] | None:
     iw = data.rules()["instant_win"]
     for side in ("japan", "allies"):
-        if lands_of(s, side) >= iw["lands"]:
+        if lands_of(state, side) >= iw["lands"]:
             return side, f"{side} controls {iw['lands']} land territories"
-    if sum(1 for a in iw["japan_any_2_of"] if s["control"].get(a) == "japan") >= 2:
+    if sum(1 for a in iw["japan_any_2_of"] if state["control"].get(a) == "japan") >= 2:
         return "japan", "Japan controls two of 平安西道/黃海右道/京畿右道"
-    if all(side_in(s, a) == "allies" for a in iw["allies_all_of"]):
+    if all(side_in(state, a) == "allies" for a in iw["allies_all_of"]):
         return "allies", "the allies occupy both Tsushima channels"
     return None
 
 
-def final(s: State) -> tuple[str | None, str]:
+def final(state: State) -> tuple[str | None, str]:
     """More lands, then more enemy generals killed, then higher income, then higher
     stock (4p: team sum, R #17); else a draw."""
     keys = {}
     for side in ("japan", "allies"):
-        stock = sum(s["supply"][x] for x in s["order"] if s["side"][x] == side)
-        keys[side] = (lands_of(s, side), len(s["killed"][side]), income(s, side), stock)
+        stock = sum(state["supply"][x] for x in state["order"] if state["side"][x] == side)
+        keys[side] = (lands_of(state, side), len(state["killed"][side]), income(state, side), stock)
     names = ["lands", "generals killed", "income", "supply stock"]
     for i, name in enumerate(names):
         a, b = keys["japan"][i], keys["allies"][i]

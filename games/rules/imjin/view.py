@@ -1,17 +1,43 @@
 """What each seat may see: other seats' hands (except cards known to be there),
-picks and commitment salts are hidden until the game ends."""
+picks and commitment salts are hidden until the game ends. Every view, the one
+before setup included, starts with the kit's common header (`kit.view_header`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import data
-from .state import State, copy, income, lands_of
+from games.rules.kit import ViewHeader, position, view_header
+
+from . import data, flow
+from .state import State, copy, income, lands_of, rules_version
+
+RULESET = "imjin"
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
+def header(state: State, seat: int | None, version: int) -> ViewHeader:
+    """The common header. `phase` is the kind of the position's top frame: the
+    decision asked now (e.g. "advance_wheel", "declare"), or the stage ("setup",
+    "turn") when nothing is asked; "setup" before the game is set up, when the
+    rules version is the engine's (`version`) instead of the state's."""
     if state.get("stage") != "play":
-        return {"stage": "new"}
+        return view_header(
+            ruleset=RULESET, rules_version=version, phase="setup", to_act=[], seat=seat, ended=False
+        )
+    return view_header(
+        ruleset=RULESET,
+        rules_version=rules_version(state),
+        phase=position.kind(state),
+        to_act=flow.pending_seats(state),
+        seat=seat,
+        ended=state.get("result") is not None,
+    )
+
+
+def view(state: State, seat: int | None, version: int) -> dict[str, Any]:
+    """What `seat` (None: a spectator) sees of `state`; `version` is the engine's rules
+    version, which the header names before the game's state carries its own."""
+    if state.get("stage") != "play":
+        return {"header": header(state, seat, version), "stage": "new"}
     s: dict[str, Any] = dict(copy(state))  # the view's own shape (counts for hidden parts)
     over = state.get("result") is not None
     hands: list[dict[str, Any]] = []
@@ -33,4 +59,5 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     s["lands"] = {side: lands_of(state, side) for side in ("japan", "allies")}
     s["generals_hp"] = {g: data.generals()[g]["hp"] - r["damage"] for g, r in s["generals"].items()}
     s["seat"] = seat
+    s["header"] = header(state, seat, version)
     return s

@@ -18,13 +18,13 @@ def spaces() -> list[str]:
     return list(data.rules()["wheel"]["spaces"])
 
 
-def step_costs(s: State, seat: int) -> dict[int, int]:
+def step_costs(state: State, seat: int) -> dict[int, int]:
     w = data.rules()["wheel"]
-    if s["n"] == 4:
+    if state["n"] == 4:
         return {k: 0 for k in w["free_steps_4p"]}
     out = {k: 0 for k in w["free_steps_2p"]}
     paid = w["paid_step_2p"]
-    if s["supply"][seat] >= paid["cost"]:
+    if state["supply"][seat] >= paid["cost"]:
         out[paid["steps"]] = paid["cost"]
     return out
 
@@ -36,8 +36,8 @@ def crosses_divider(pos: int, steps: int) -> bool:
     return any((pos + i) % n in data.rules()["wheel"]["event_spaces"] for i in range(1, steps + 1))
 
 
-def legal(s: State, seat: int) -> list[dict[str, Any]]:
-    return [{"type": "advance", "steps": k} for k in sorted(step_costs(s, seat))]
+def legal(state: State, seat: int) -> list[dict[str, Any]]:
+    return [{"type": "advance", "steps": k} for k in sorted(step_costs(state, seat))]
 
 
 def decide(ctx: Ctx, seat: int, cmd: Mapping[str, Any]) -> None:

@@ -7,7 +7,7 @@ import json
 from games.rules.base import Event, Rng, canonical_json, fold, rng_factory
 from games.rules.imjin.combat import FACES
 from games.rules.imjin.rules import RULES
-from games.rules.imjin.state import copy
+from games.rules.imjin.state import copy, head_prompt, prompts, stage, stage_frame
 
 ZH = {"馬": "horse", "船": "ship", "砲": "cannon", "車": "cart", "徽": "crest", "將": "general"}
 
@@ -61,7 +61,7 @@ class Game:
 
     @property
     def head(self) -> dict:
-        return self.state["queue"][0]
+        return head_prompt(self.state)
 
     def legal(self, seat: int) -> list[dict]:
         return [dict(c) for c in RULES.legal_commands(self.state, seat).commands]
@@ -70,7 +70,7 @@ class Game:
         """Decline legendaries, pick hands (default: first legal), place generals."""
         s = self.state
         for _seat in list(s["order"]):
-            if self.state["queue"] and self.head["kind"] == "choose_legendary":
+            if prompts(self.state) and self.head["kind"] == "choose_legendary":
                 self.do(self.head["seat"], {"type": "choose_legendary", "general": None})
         hands = hands or {}
         for seat in range(s["n"]):
@@ -125,8 +125,7 @@ def put(s, uid, owner, area, troops, general=None, damage=0):
 def prompt(s, p, turn=None, action="move_battle", act=None):
     """Make `p` the only pending decision, during `turn`'s action."""
     t = p["seat"] if turn is None else turn
-    s["flow"] = {"stage": "turn", "turn": t, "step": "act", "action": action}
-    s["queue"] = [p]
+    s["position"] = [stage_frame({"stage": "turn", "turn": t, "step": "act", "action": action}), p]
     s["act"] = act or {}
 
 
@@ -229,7 +228,7 @@ def reveal_now(g, seat=None, wheel_from=2):
     """Have the turn player step onto a Move/Battle space (crossing a divider)."""
     from games.rules.imjin.rules import RULES  # noqa: F401
 
-    seat = g.state["flow"]["turn"] if seat is None else seat
+    seat = stage(g.state)["turn"] if seat is None else seat
     side = g.state["side"][seat]
     g.edit(lambda s: s["wheel"].__setitem__(side, wheel_from))
     g.do(seat, {"type": "advance", "steps": 1})

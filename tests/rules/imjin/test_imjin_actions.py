@@ -5,7 +5,7 @@ from imjin_helpers import Game, clear_board, duel, fight, in_hand, pools, prompt
 
 from games.rules.base import IllegalCommand
 from games.rules.imjin.rules import RULES
-from games.rules.imjin.state import income
+from games.rules.imjin.state import income, prompts, set_prompts
 from games.rules.imjin.victory import final, instant
 
 J, A = 0, 1
@@ -163,7 +163,7 @@ def move_prompt(s, seat, sea_start=()):
     prompt(
         s, {"kind": "move", "seat": seat, "mode": "action", "moved": []}, act={"sea_start": list(sea_start)}
     )
-    s["queue"].append({"kind": "declare", "seat": seat, "draft": None})
+    set_prompts(s, [*prompts(s), {"kind": "declare", "seat": seat, "draft": None}])
 
 
 def test_movement_blocked_by_enemies_and_stacking():

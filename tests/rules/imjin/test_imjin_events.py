@@ -15,6 +15,7 @@ from imjin_helpers import (
 
 from games.rules.imjin import events as ev
 from games.rules.imjin.rules import RULES
+from games.rules.imjin.state import head_prompt, prompts, set_prompts, stage
 
 J, A = 0, 1
 
@@ -129,7 +130,7 @@ def test_torrential_rain_doubles_move_and_battle_costs():
         s["timed"] = [{"card": "torrential_rain", "left": 2}]
         s["supply"] = [30, 30]
         prompt(s, {"kind": "move", "seat": A, "mode": "action", "moved": []}, act={"sea_start": []})
-        s["queue"].append({"kind": "declare", "seat": A, "draft": None})
+        set_prompts(s, [*prompts(s), {"kind": "declare", "seat": A, "draft": None}])
 
     g.edit(setup)
     g.do(A, {"type": "move", "unit": "u1", "path": ["HG_S"]})
@@ -224,7 +225,7 @@ def test_typhoon_blocks_sea_units_and_sea_entry():
         put(s, "u3", J, "GGB", 1)
         s["timed"] = [{"card": "typhoon", "left": 2}]
         prompt(s, {"kind": "move", "seat": A, "mode": "action", "moved": []}, act={"sea_start": ["u1"]})
-        s["queue"].append({"kind": "declare", "seat": A, "draft": None})
+        set_prompts(s, [*prompts(s), {"kind": "declare", "seat": A, "draft": None}])
 
     g.edit(setup)
     moves = [c for c in g.legal(A) if c["type"] == "move"]
@@ -306,7 +307,7 @@ def test_third_reset_ends_game_after_the_turn():
     reveal_now(g)
     g.do(J, {"type": "pass"})
     g.do(A, {"type": "pass"})
-    assert g.state["flow"]["ending"] and RULES.outcome(g.state) is None
+    assert stage(g.state)["ending"] and RULES.outcome(g.state) is None
     assert revealed(g)[-1] == "reset"  # no extra card on the third draw
     run_defaults_until(g, [])
     out = RULES.outcome(g.state)
@@ -324,7 +325,7 @@ def test_typhoon_forbids_advancing_into_the_sea():
     g.edit(lambda s: s.__setitem__("timed", [{"card": "typhoon", "left": 2}]))
     fight(g, target="u4", main="u3", dice=("砲徽徽", "徽"))
     assert "u4" not in g.state["units"]
-    assert g.state["queue"][0]["kind"] != "advance"
+    assert head_prompt(g.state)["kind"] != "advance"
 
 
 def test_peace_talks_blocks_gwak_attack_and_forced_taunt():
@@ -337,7 +338,7 @@ def test_peace_talks_blocks_gwak_attack_and_forced_taunt():
         put(s, "u1", J, "GW_W", 2, "kato_kiyomasa")
         put(s, "u2", A, "GW_E", 2, "nongae")
         s["taunt"] = {"unit": "u1", "general": "kato_kiyomasa"}
-        s["flow"]["turn"] = J
+        stage(s)["turn"] = J
 
     g.edit(setup)
     assert forced_taunt(g.state) is not None

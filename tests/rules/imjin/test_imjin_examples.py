@@ -3,7 +3,7 @@
 from imjin_helpers import Game, clear_board, prompt, put, scripted
 
 from games.rules.imjin import events as ev
-from games.rules.imjin.state import income
+from games.rules.imjin.state import income, stage
 
 J, A = 0, 1
 
@@ -204,7 +204,7 @@ def test_wheel_examples():
     g = Game(2).skip_setup()
     g.do(J, {"type": "advance", "steps": 1})
     assert not [e for e in g.events if e.type == ev.EVENT_REVEALED]
-    while g.state["flow"]["turn"] == J:
+    while stage(g.state)["turn"] == J:
         g.do(J, rules_default(g, J))
     before = g.state["supply"][A]
     g.do(A, {"type": "advance", "steps": 3})
@@ -226,7 +226,7 @@ def test_lisa_pays_third_step_redeployment_then_her_move_battle():
 
     g = Game(2, options={"legendary_generals": []}).skip_setup()
     g.do(J, {"type": "advance", "steps": 1})
-    while g.state["flow"]["turn"] == J:
+    while stage(g.state)["turn"] == J:
         g.do(J, rules_default(g, J))
     force_card(g, "redeployment")
     g.do(A, {"type": "advance", "steps": 3})

@@ -14,6 +14,7 @@ from imjin_helpers import LAND, duel, fight, rt, scripted
 from games.rules.base import canonical_json, fold, rng_factory
 from games.rules.imjin import events as ev
 from games.rules.imjin.rules import RULES
+from games.rules.imjin.state import prompts, set_prompts
 from games.rules.testing import pick
 
 J, A = 0, 1
@@ -108,7 +109,9 @@ def test_a_declared_battle_is_a_fact():
 
 def test_a_move_marks_the_unit_through_a_fact():
     g = duel(att=J)
-    g.edit(lambda s: s["queue"].insert(0, {"kind": "move", "seat": J, "mode": "action", "moved": []}))
+    g.edit(
+        lambda s: set_prompts(s, [{"kind": "move", "seat": J, "mode": "action", "moved": []}, *prompts(s)])
+    )
     g.do(J, {"type": "move", "unit": "u1", "path": ["GG_L"]})
     assert [e.payload for e in g.events if e.type == ev.UNIT_MARKED_MOVED] == [
         {"unit": "u1", "may_fight": False}

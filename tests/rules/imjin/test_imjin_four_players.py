@@ -5,6 +5,7 @@ from imjin_helpers import Game, clear_board, in_hand, prompt, put, scripted
 
 from games.rules.base import IllegalCommand
 from games.rules.imjin.rules import RULES
+from games.rules.imjin.state import prompts, stage
 
 KATO, JOSEON, KONISHI, MING = 0, 1, 2, 3
 
@@ -17,10 +18,10 @@ def test_play_order_and_shared_wheel():
     g = fresh()
     seen = []
     for _ in range(4):
-        seat = g.state["flow"]["turn"]
+        seat = stage(g.state)["turn"]
         seen.append(seat)
         g.do(seat, {"type": "advance", "steps": 1})
-        while g.state["flow"]["turn"] == seat and RULES.outcome(g.state) is None:
+        while stage(g.state)["turn"] == seat and RULES.outcome(g.state) is None:
             s2 = RULES.pending(g.state)[0].seat
             g.do(s2, dict(RULES.default_command(g.state, s2)))
     assert seen == [KATO, JOSEON, KONISHI, MING]
@@ -96,7 +97,7 @@ def test_moves_only_own_units():
 
 def test_hand_of_four_with_leader_and_private_legendary_choice_order():
     g = Game(4)
-    assert [p["seat"] for p in g.state["queue"]] == [KATO, KONISHI, JOSEON, MING]
+    assert [p["seat"] for p in prompts(g.state)] == [KATO, KONISHI, JOSEON, MING]
     g.do(KATO, {"type": "choose_legendary", "general": None})
     g.do(KONISHI, {"type": "choose_legendary", "general": "sanada_yukimura"})
     assert g.legal(JOSEON)[1:] and "sanada_yukimura" not in [c["general"] for c in g.legal(JOSEON)]

@@ -5,6 +5,7 @@ from imjin_helpers import Game, clear_board, duel, fight, in_hand, pools, prompt
 
 from games.rules.base import IllegalCommand
 from games.rules.imjin.rules import RULES
+from games.rules.imjin.state import head_prompt, prompts, set_prompts, stage, stage_frame
 
 J, A = 0, 1
 
@@ -164,7 +165,7 @@ def test_li_rusong_double_land_move_and_move_then_attack():
         put(s, "u1", A, "HG_N", 2, "li_rusong")
         put(s, "u2", J, "GW_W", 2)
         prompt(s, {"kind": "move", "seat": A, "mode": "action", "moved": []}, act={"sea_start": []})
-        s["queue"].append({"kind": "declare", "seat": A, "draft": None})
+        set_prompts(s, [*prompts(s), {"kind": "declare", "seat": A, "draft": None}])
 
     g.edit(setup)
     paths = [c["path"] for c in g.legal(A) if c["type"] == "move"]
@@ -336,7 +337,7 @@ def test_nongae_taunt_forced_attack_and_death_penalty():
     assert g.head["kind"] == "taunt"
     g.do(A, {"type": "taunt", "go": True})
     assert g.state["taunt"] == {"unit": "u2", "general": "kato_kiyomasa"}
-    while g.state["flow"]["turn"] == A:
+    while stage(g.state)["turn"] == A:
         g.do(A, dict(RULES.default_command(g.state, A)))
 
     def to_mb(s):
@@ -451,8 +452,10 @@ def _koba_turn(timed=()):
         put(s, "u3", A, "GW_W", 2, "li_rusong")
         put(s, "u4", J, "CC_L", 2)
         s["timed"] = [{"card": c, "left": 2} for c in timed]
-        s["flow"] = {"stage": "turn", "turn": J, "step": "wheel"}
-        s["queue"] = [{"kind": "advance_wheel", "seat": J}]
+        s["position"] = [
+            stage_frame({"stage": "turn", "turn": J, "step": "wheel"}),
+            {"kind": "advance_wheel", "seat": J},
+        ]
         s["act"] = {}
 
     g.edit(setup)
@@ -498,7 +501,7 @@ def test_kobayakawa_choice_not_asked_under_peace_talks():
 def test_nongae_cannot_taunt_a_female_general():
     g = duel("nongae", "tachibana_ginchiyo", att=A, att_troops=4, def_troops=4)
     fight(g, dice=("徽徽徽徽", "徽徽徽徽徽"))
-    assert g.state["queue"][0]["kind"] != "taunt"
+    assert head_prompt(g.state)["kind"] != "taunt"
 
 
 def test_taunt_marker_moves_and_is_removed_when_general_leaves():
@@ -570,8 +573,10 @@ def test_fukushima_second_attack_never_hits_nongae_after_the_forced_attack():
         put(s, "u2", A, "GW_W", 4, "nongae")
         put(s, "u3", A, "HG_N", 1)
         s["taunt"] = {"unit": "u1", "general": "fukushima_masanori"}
-        s["flow"] = {"stage": "turn", "turn": J, "step": "wheel"}
-        s["queue"] = [{"kind": "advance_wheel", "seat": J}]
+        s["position"] = [
+            stage_frame({"stage": "turn", "turn": J, "step": "wheel"}),
+            {"kind": "advance_wheel", "seat": J},
+        ]
         s["act"] = {}
 
     g.edit(setup)
