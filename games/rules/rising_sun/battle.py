@@ -41,7 +41,7 @@ def allocated(b: Battle, seat: int) -> int:
 
 def check_bid(s: State, seat: int, cmd: Command) -> dict[str, int]:
     b = s.get("battle")
-    if not b or s["stack"][-1]["kind"] != "bidding":
+    if not b or s["position"][-1]["kind"] != "bidding":
         raise IllegalCommand("no battle is waiting for bids")
     if seat not in b["participants"] or str(seat) in b["bids"]:
         raise IllegalCommand("you have no bid to place in this battle")

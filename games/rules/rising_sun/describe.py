@@ -117,7 +117,7 @@ def _head_alliance(log: Log, who: str, cmd: Mapping[str, Any], p: Mapping[str, A
 
 
 def _head_choose(log: Log, who: str, cmd: Mapping[str, Any], p: Mapping[str, Any]) -> str | None:
-    stack = log.state.get("stack") or []
+    stack = log.state.get("position") or []
     what = stack[-1].get("what") if stack else None
     return log.t("log.answer", who=who, prompt=log.t(f"prompt.{what}")) if what else None
 

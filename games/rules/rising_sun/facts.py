@@ -34,6 +34,7 @@ from collections import Counter
 from typing import Any, cast
 
 from ..base import canonical_json
+from ..kit.position import POSITION
 from .state import State
 
 Outcome = dict[str, Any]
@@ -42,6 +43,9 @@ SECRET_KEYS = ("mandate_deck", "track", "lotus_tiles", "proposals", "closed_prop
 BIDS = "battle_bids"  # the secret part of `battle`, as a key of the split state
 PLAYER_LISTS = ("cards", "war_tokens", "alliance_seasons", "strongholds")
 PLAYER_COUNTS = ("coins", "ronin", "vp")
+STACK = "stack"
+"""The outcome's name for the kit position (`state["position"]`): stored events of
+versions 4-5 say `stack` (the state's key then), and recorded events never change."""
 
 
 def _copy(v: Any) -> Any:
@@ -58,7 +62,9 @@ def split(s: State) -> tuple[dict[str, Any], dict[str, Any]]:
     pub: dict[str, Any] = {}
     sec: dict[str, Any] = {}
     for k, v in cast(dict[str, Any], s).items():
-        if k in SECRET_KEYS:
+        if k == POSITION:
+            pub[STACK] = v  # recorded outcomes (versions 4-5) name the position `stack`
+        elif k in SECRET_KEYS:
             sec[k] = v
         elif k == "battle" and v is not None and not v["revealed"]:
             pub[k] = {bk: bv for bk, bv in v.items() if bk != "bids"}
@@ -191,8 +197,9 @@ def apply(s: State, outcome: Outcome) -> State:
     d = dict(cast(dict[str, Any], s))
     if {"figures", "figures_set", "figures_removed"} & outcome.keys():
         d["figures"] = _apply_figures(d["figures"], outcome)
-    if "stack" in outcome:
-        d["stack"] = d["stack"][: outcome["stack"]["keep"]] + _canon(outcome["stack"]["push"])
+    if STACK in outcome:
+        kept = d[POSITION][: outcome[STACK]["keep"]]
+        d[POSITION] = kept + _canon(outcome[STACK]["push"])
     if "players" in outcome:
         d["players"] = list(d["players"])
         for seat, change in outcome["players"].items():

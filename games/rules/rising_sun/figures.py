@@ -87,7 +87,7 @@ def hate_step(s: State, f: Frame, ctx: Ctx) -> None:
 
 
 def on_oni_of_hate(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
-    f = s["stack"][-1]
+    f = s["position"][-1]
     f["victims"].pop(0)
     f["picked"].append(_one(s, p["victim"], f["province"], choice))
 

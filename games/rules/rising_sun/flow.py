@@ -181,8 +181,8 @@ DECISIONS: dict[str, Decision] = {
 def run(s: State, ctx: Ctx) -> None:
     """Run automatic frames until a player must decide or the game is over."""
     guard = 0
-    while s["result"] is None and s["stack"]:
-        f = s["stack"][-1]
+    while s["result"] is None and s["position"]:
+        f = s["position"][-1]
         fn = AUTO.get(f["kind"])
         if fn is None:
             if not DECISIONS[f["kind"]].pending(s, f):

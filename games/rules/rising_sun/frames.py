@@ -14,10 +14,11 @@ emit-and-fold `Context`.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import MutableMapping
+from typing import Any, cast
 
 from ..base import RngFactory
-from ..kit import Command
+from ..kit import Command, position
 from .state import Frame, State
 
 __all__ = ["Command", "Ctx", "pop", "prompt", "push"]
@@ -42,14 +43,19 @@ class Ctx:
         return list(self.draws.pop(0))
 
 
-def push(s: State, k: str, **kw: Any) -> Frame:
-    frame = {"kind": k, **kw}
-    s["stack"].append(frame)
-    return frame
+def push(state: State, kind: str, **data: Any) -> Frame:
+    """A frame settled before everything below it (the kit's `position.push`)."""
+    return position.push(_mutable(state), kind, **data)
 
 
-def pop(s: State) -> Frame:
-    return s["stack"].pop()
+def pop(state: State) -> Frame:
+    """Remove and return the top frame (the kit's `position.pop`)."""
+    return position.pop(_mutable(state))
+
+
+def _mutable(state: State) -> MutableMapping[str, Any]:
+    # a TypedDict is not a MutableMapping to mypy, though it is one at run time
+    return cast(MutableMapping[str, Any], state)
 
 
 def prompt(s: State, seat: int, what: str, opts: list[str], **kw: Any) -> None:

@@ -50,7 +50,7 @@ def _susanoo(s: State, seat: int) -> None:
 def _fujin(s: State, seat: int) -> None:
     frame = push(s, "fujin", seat=seat, moves=2, toll=False)
     if not move_commands(s, seat, None, None, False):
-        s["stack"].remove(frame)
+        s["position"].remove(frame)
 
 
 def _raijin(s: State, seat: int) -> None:
@@ -87,8 +87,8 @@ def fujin_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
     if f["moves"] <= 0:
         pop(s)
     do_move(s, seat, cmd, None, None, f)
-    if f["moves"] > 0 and f in s["stack"] and not move_commands(s, seat, None, None, f["toll"]):
-        s["stack"].remove(f)
+    if f["moves"] > 0 and f in s["position"] and not move_commands(s, seat, None, None, f["toll"]):
+        s["position"].remove(f)
 
 
 def raijin_legal(s: State, f: Frame, seat: int) -> list[Command]:

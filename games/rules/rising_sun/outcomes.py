@@ -49,7 +49,7 @@ def restate(old: State, new: State, out: list[Event], rng: RngFactory, purpose: 
 
 def _tea_ended(old: State, new: State) -> bool:
     def tea(s: State) -> bool:
-        return any(f["kind"] == "tea" for f in s.get("stack", []))
+        return any(f["kind"] == "tea" for f in s.get("position", []))
 
     return tea(old) and not tea(new)
 

@@ -63,7 +63,7 @@ def choose_legal(s: State, f: Frame, seat: int) -> list[Command]:
 
 
 def check_choice(s: State, seat: int, cmd: Command) -> str:
-    f = s["stack"][-1]
+    f = s["position"][-1]
     if f["kind"] != "choose_mandate" or f["seat"] != seat:
         raise IllegalCommand("it is not your mandate turn")
     if cmd.get("tile") not in drawn(s):
@@ -196,11 +196,11 @@ def recruit_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None
 def _finish_recruit(s: State, f: Frame) -> None:
     """The recruit frame becomes the after-Summon step, in place, so that any
     "enters a province" effect pushed above it resolves first."""
-    i = s["stack"].index(f)
+    i = s["position"].index(f)
     if f["count"]:
-        s["stack"][i] = {"kind": "after_summon", "seat": f["seat"]}
+        s["position"][i] = {"kind": "after_summon", "seat": f["seat"]}
     else:
-        s["stack"].pop(i)
+        s["position"].pop(i)
 
 
 # ----------------------------------------------------------------- marshal
@@ -230,12 +230,12 @@ def marshal_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None
 def _end_marshal(s: State, f: Frame) -> None:
     """The marshal frame becomes the bonus build step in place, so that what the
     last move triggered (Oni of Hate, a Serpent toll) resolves before it."""
-    i = s["stack"].index(f)
+    i = s["position"].index(f)
     seat = f["seat"]
     if f["bonus"]:
-        s["stack"][i] = {"kind": "build_check", "seat": seat}
+        s["position"][i] = {"kind": "build_check", "seat": seat}
     else:
-        s["stack"].pop(i)
+        s["position"].pop(i)
 
 
 def build_check_step(s: State, f: Frame, ctx: Ctx) -> None:
@@ -430,7 +430,7 @@ def betray_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
     s["figures"][target]["at"] = "reserve"
     put(s, mine, at)
     if len(betray_legal(s, f, seat)) == 1:
-        s["stack"].remove(f)
+        s["position"].remove(f)
 
 
 START = {

@@ -93,9 +93,10 @@ class RisingSun:
     event_schemas = EVENT_SCHEMAS  # payload JSON Schemas by event type (data/schemas/events.json), version 4
     salted_since = 3  # first rules version whose private events all carry payload.salt (issue 10)
     # The shape of the pickled state: 2 = full-word keys with TypedDicts (1 had
-    # `figs`, `n`, `o`/`t`/`n`/`loc`...). Events are unchanged; a snapshot taken
-    # under another schema must be re-folded from the events, never loaded.
-    state_schema = 2
+    # `figs`, `n`, `o`/`t`/`n`/`loc`...); 3 = the step frames in the kit's
+    # Position (`state["position"]`, was `state["stack"]`). Events are unchanged;
+    # a snapshot taken under another schema must be re-folded from the events, never loaded.
+    state_schema = 3
 
     def __init__(self, version: int = RULES_VERSION):
         self.rules_version = version

@@ -77,7 +77,7 @@ def start(
 
 
 def initial_state(version: int) -> State:
-    return {"secret_draws": [], "result": None, "stack": [], "phase": "setup", "rules_version": version}
+    return {"secret_draws": [], "result": None, "position": [], "phase": "setup", "rules_version": version}
 
 
 def build(s: State, payload: Mapping[str, Any]) -> State:
@@ -110,7 +110,7 @@ def build(s: State, payload: Mapping[str, Any]) -> State:
         "holder": seating[0],
         "alliances": [None] * n,
         "proposals": [],
-        "stack": [],
+        "position": [],
         "secret_draws": hidden,
         "result": None,
         "phase": "setup",

@@ -8,9 +8,9 @@ the dict they are given: they always work on a private copy.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
-from ..kit import deep_copy
+from ..kit import deep_copy, position
 from .data import CARDS, CLANS, MONSTERS, ONI
 
 
@@ -74,19 +74,19 @@ class Result(TypedDict):
     scores: dict[str, int]  # VP by str(seat)
 
 
-Frame = dict[str, Any]
-"""One step of the game position (flow.py): `kind` names it, its other fields
-depend on the kind (`seat`, `step`, `options`, `what`...)."""
+Frame = position.Frame
+"""One step of the game position (the kit's `position`, driven by flow.py): `kind`
+names it, its other fields depend on the kind (`seat`, `step`, `options`, `what`...)."""
 
 
 class State(TypedDict):
-    """Before setup only `secret_draws`, `result`, `stack`, `phase` and
+    """Before setup only `secret_draws`, `result`, `position`, `phase` and
     `rules_version` exist (`"player_count" not in state`)."""
 
     rules_version: NotRequired[int]  # absent in states of version-2 engines
     phase: str  # setup, tea, politics, war, winter, over
     result: Result | None
-    stack: list[Frame]
+    position: list[Frame]  # the kit's Position: frames, the one to settle now on top
     secret_draws: list[list[str]]  # secret deck orders waiting for their public event
     player_count: NotRequired[int]
     clans: NotRequired[list[str]]  # by seat
@@ -116,8 +116,9 @@ def clone(s: State) -> State:
     return deep_copy(s)
 
 
-def top(s: State) -> Frame | None:
-    return s["stack"][-1] if s["stack"] else None
+def top(state: State) -> Frame | None:
+    """The frame to settle now (the kit's `position.top`), None when nothing is pending."""
+    return position.top(state)
 
 
 def current_battle(s: State) -> Battle:

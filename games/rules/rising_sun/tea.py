@@ -54,7 +54,7 @@ def tea_legal(s: State, f: Frame, seat: int) -> list[Command]:
 
 
 def check_proposal(s: State, seat: int, to: Any) -> None:
-    f = s["stack"][-1] if s["stack"] else None
+    f = s["position"][-1] if s["position"] else None
     if not f or f["kind"] != "tea":
         raise IllegalCommand("alliances are only proposed during the Tea Ceremony")
     if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to < s["player_count"] or to == seat:
@@ -73,7 +73,7 @@ def store_proposal(s: State, seat: int, to: int, key: str, salt: str) -> None:
 def _active_again(s: State, seat: int) -> None:
     if version(s) >= 3:
         return  # a public change that would name the proposer
-    f = s["stack"][-1]
+    f = s["position"][-1]
     if seat in f["done"]:
         f["done"].remove(seat)
 

@@ -44,7 +44,7 @@ def next_seat(s: State, f: Frame) -> int | None:
 
 def on_timing(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     """`<what>_timing`: the highest-Honor player goes first or last."""
-    f = s["stack"][-1]
+    f = s["position"][-1]
     if choice == "last":
         f["order"] = f["order"][1:] + f["order"][:1]
 
@@ -71,6 +71,6 @@ def next_own(s: State, f: Frame) -> str | None:
 
 def take_own(s: State, choice: str) -> Frame:
     """`<what>_order`: the player picked `choice`; the "own" frame it came from."""
-    f = s["stack"][-1]
+    f = s["position"][-1]
     f["todo"].remove(choice)
     return f

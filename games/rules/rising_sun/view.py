@@ -44,7 +44,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "result": s["result"],
         "winter": s.get("winter"),
     }
-    for frame in s["stack"]:
+    for frame in s["position"]:
         if frame["kind"] == "political":
             out["political_step"] = frame["step"]  # steps done on the 3-2-2 track
         if frame["kind"] == "war":
