@@ -9,7 +9,7 @@ from typing import Any
 
 from ..base import IllegalCommand
 from .figures import do_kill, request_kill
-from .frames import Command, Ctx, pop, prompt
+from .frames import Command, Steps, pop, prompt
 from .state import (
     ADVANTAGES,
     Advantage,
@@ -136,7 +136,7 @@ def _ask_poets(s: State) -> None:
         prompt(s, w, "imperial_poets", ["decline", "compose"])
 
 
-def battle_step(s: State, f: Frame, ctx: Ctx) -> None:
+def battle_step(s: State, f: Frame, steps: Steps) -> None:
     """One step of a battle (frame `step`): the War Advantages in rulebook order,
     the outcome, then reparations; the battle ends after the last one."""
     step = f["step"]
@@ -148,7 +148,7 @@ def battle_step(s: State, f: Frame, ctx: Ctx) -> None:
         s["battle"] = None
 
 
-def on_seppuku(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_seppuku(s: State, p: Frame, choice: Any, steps: Steps) -> None:
     if choice != "commit":
         return
     seat = p["seat"]
@@ -159,7 +159,7 @@ def on_seppuku(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
         gain_honor(s, seat)
 
 
-def on_take_hostage(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_take_hostage(s: State, p: Frame, choice: Any, steps: Steps) -> None:
     """One hostage per prompt (Respect: 1 more per copy); the VP stolen by the
     whole Take Hostage advantage are one gain instance (Loyalty, §6). From rules
     version 3 each stolen VP moves to the captor with its hostage (so the VP on
@@ -189,12 +189,12 @@ def on_take_hostage(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
         loyalty(s, seat)
 
 
-def on_hire_ronin(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_hire_ronin(s: State, p: Frame, choice: Any, steps: Steps) -> None:
     if choice == "hire":
         current_battle(s)["hired_ronin"][str(p["seat"])] = ronin_amount(s, p["seat"])
 
 
-def on_imperial_poets(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_imperial_poets(s: State, p: Frame, choice: Any, steps: Steps) -> None:
     if choice == "compose":
         gain_vp(s, p["seat"], current_battle(s)["killed"])
 
@@ -234,7 +234,7 @@ def _reparations(s: State) -> None:
         prompt(s, winner, "reparations", [str(q) for q in losers], left=rem)
 
 
-def on_reparations(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_reparations(s: State, p: Frame, choice: Any, steps: Steps) -> None:
     s["players"][int(choice)]["coins"] += 1
     rest = [o for o in p["options"] if o != choice]
     if p["left"] > 1 and rest:

@@ -1,7 +1,7 @@
 """evolve of rules versions 2 and 3 (games recorded before events stated facts):
 one small function per event type, re-applying the recorded command with the
 rules code. Never validates on purpose and never draws: public events replay
-their recorded draws (Ctx), hidden ones park a secret deck order
+their recorded draws (Steps), hidden ones park a secret deck order
 in state["secret_draws"] for the next public event to consume."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from ..kit import UnknownEvent
 from . import battle, politics, tea
 from . import events as ev
 from .flow import apply_input, run
-from .frames import Ctx, push
+from .frames import Steps, push
 from .setup import build
 from .state import State, clone, version
 
@@ -24,7 +24,7 @@ Payload = Mapping[str, Any]
 def _setup(s: State, p: Payload) -> State:
     s = build(s, p)
     push(s, "season_start")
-    run(s, Ctx(draws=p["draws"]))
+    run(Steps(s, draws=p["draws"]))
     return s
 
 
@@ -38,7 +38,7 @@ def _noop(s: State, p: Payload) -> State:
 
 
 def _command(s: State, p: Payload) -> State:
-    apply_input(s, p["seat"], dict(p["cmd"]), Ctx(draws=p.get("draws", [])))
+    apply_input(Steps(s, draws=p.get("draws", [])), p["seat"], dict(p["cmd"]))
     return s
 
 
@@ -62,7 +62,7 @@ def _tile(s: State, p: Payload) -> State:
 
 def _played(s: State, p: Payload) -> State:
     politics.play_mandate(s, p["seat"], p["declared"])
-    run(s, Ctx(draws=p["draws"]))
+    run(Steps(s, draws=p["draws"]))
     return s
 
 
@@ -74,7 +74,7 @@ def _bid(s: State, p: Payload) -> State:
 
 def _revealed(s: State, p: Payload) -> State:
     battle.reveal(s)
-    run(s, Ctx(draws=p["draws"]))
+    run(Steps(s, draws=p["draws"]))
     return s
 
 

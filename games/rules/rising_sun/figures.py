@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .data import PROVINCES
-from .frames import Ctx, pop, prompt, push
+from .frames import Steps, pop, prompt, push
 from .state import (
     Figure,
     Frame,
@@ -72,7 +72,7 @@ def _hate_kinds(s: State, q: int, prov: str) -> list[str]:
     return sorted(kinds)
 
 
-def hate_step(s: State, f: Frame, ctx: Ctx) -> None:
+def hate_step(s: State, f: Frame, steps: Steps) -> None:
     while f["victims"]:
         q = f["victims"][0]
         kinds = _hate_kinds(s, q, f["province"])
@@ -86,7 +86,7 @@ def hate_step(s: State, f: Frame, ctx: Ctx) -> None:
     request_kill(s, f["picked"], f["owner"])
 
 
-def on_oni_of_hate(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_oni_of_hate(s: State, p: Frame, choice: Any, steps: Steps) -> None:
     f = s["position"][-1]
     f["victims"].pop(0)
     f["picked"].append(_one(s, p["victim"], f["province"], choice))
@@ -104,7 +104,7 @@ def request_kill(s: State, fids: list[str], killer: int | None) -> None:
         push(s, "kill", figures=list(fids), killer=killer)
 
 
-def kill_step(s: State, f: Frame, ctx: Ctx) -> None:
+def kill_step(s: State, f: Frame, steps: Steps) -> None:
     pop(s)
     fids = [x for x in f["figures"] if on_map(s["figures"][x]) or s["figures"][x]["at"].startswith("shrine:")]
     killer = f["killer"]
@@ -115,7 +115,7 @@ def kill_step(s: State, f: Frame, ctx: Ctx) -> None:
     do_kill(s, fids, killer)
 
 
-def on_mercy(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_mercy(s: State, p: Frame, choice: Any, steps: Steps) -> None:
     killer = p["seat"]
     fids = p["figures"]
     if choice == "spare":
@@ -162,7 +162,7 @@ AFTER_SUMMON = [
 ]
 
 
-def after_summon_step(s: State, f: Frame, ctx: Ctx) -> None:
+def after_summon_step(s: State, f: Frame, steps: Steps) -> None:
     """The player's after-Summon cards trigger together: he orders them freely
     (timing.own_order); the optional ones are prompts whose first option declines."""
     pop(s)
@@ -232,7 +232,7 @@ def kenin_targets(s: State, seat: int) -> list[str]:
     return sorted(set(s["players"][seat]["strongholds"]))
 
 
-def on_path_of_the_monkey(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_path_of_the_monkey(s: State, p: Frame, choice: Any, steps: Steps) -> None:
     seat = p["seat"]
     if choice != "take":
         return
@@ -247,7 +247,7 @@ def on_path_of_the_monkey(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
     lose_honor(s, seat)
 
 
-def on_path_of_the_ninja(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_path_of_the_ninja(s: State, p: Frame, choice: Any, steps: Steps) -> None:
     if choice == "pass":
         return
     owner, prov = choice.split(":")
@@ -260,12 +260,12 @@ def on_path_of_the_ninja(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
         request_kill(s, cands[:1], seat)
 
 
-def lose_honor_step(s: State, f: Frame, ctx: Ctx) -> None:
+def lose_honor_step(s: State, f: Frame, steps: Steps) -> None:
     pop(s)
     lose_honor(s, f["seat"])
 
 
-def on_path_of_the_kenin(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_path_of_the_kenin(s: State, p: Frame, choice: Any, steps: Steps) -> None:
     if choice == "pass":
         return
     place_from_reserve(s, p["seat"], "bushi", choice)
@@ -323,12 +323,12 @@ def end_of_recruit_of(s: State, seat: int) -> None:
             prompt(s, seat, "path_of_the_samurai", ["pass"] + list(PROVINCES))
 
 
-def on_path_of_the_samurai(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_path_of_the_samurai(s: State, p: Frame, choice: Any, steps: Steps) -> None:
     if choice != "pass":
         place_from_reserve(s, p["seat"], "bushi", choice)
 
 
-def on_path_of_the_light(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_path_of_the_light(s: State, p: Frame, choice: Any, steps: Steps) -> None:
     if choice == "pass":
         return
     if choice.startswith("Komainu:"):

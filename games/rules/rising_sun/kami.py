@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..base import IllegalCommand
 from .data import PROVINCES
 from .figures import after_summon, put
-from .frames import Command, Ctx, pop, push
+from .frames import Command, Steps, pop, push
 from .movement import do_move, move_commands
 from .politics import start_train
 from .state import Frame, State, best_by, figs_at, gain_coins, gain_vp, honor_to_top, reserve
@@ -20,7 +20,7 @@ def shrine_winner(s: State, shrine: str) -> int | None:
     return best_by(s, scores, minimum=1)
 
 
-def kami_step(s: State, f: Frame, ctx: Ctx) -> None:
+def kami_step(s: State, f: Frame, steps: Steps) -> None:
     if f["step"] >= len(s["shrines"]):
         pop(s)
         return
@@ -77,7 +77,7 @@ def fujin_legal(s: State, f: Frame, seat: int) -> list[Command]:
     return move_commands(s, seat, None, None, f["toll"]) + [{"type": "done"}]
 
 
-def fujin_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
+def fujin_apply(s: State, f: Frame, seat: int, cmd: Command, steps: Steps) -> None:
     if cmd["type"] == "done":
         pop(s)
         return
@@ -95,7 +95,7 @@ def raijin_legal(s: State, f: Frame, seat: int) -> list[Command]:
     return [{"type": "summon", "kind": "bushi", "province": p} for p in PROVINCES] + [{"type": "done"}]
 
 
-def raijin_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
+def raijin_apply(s: State, f: Frame, seat: int, cmd: Command, steps: Steps) -> None:
     pop(s)
     if cmd["type"] == "done":
         return

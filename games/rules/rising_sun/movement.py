@@ -8,7 +8,7 @@ from typing import Any
 from ..base import IllegalCommand
 from .data import LAND, PROVINCES, SEA
 from .figures import put
-from .frames import Command, Ctx, prompt
+from .frames import Command, Steps, prompt
 from .state import Frame, State, by_honor, clan, copies, figs_at, kind_of
 
 
@@ -92,7 +92,7 @@ def do_move(
         prompt(s, q, "path_of_the_serpent", ["waive", "charge"], mover=seat)
 
 
-def on_path_of_the_serpent(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_path_of_the_serpent(s: State, p: Frame, choice: Any, steps: Steps) -> None:
     if choice != "charge":
         return
     mover = s["players"][p["mover"]]

@@ -8,7 +8,7 @@ from typing import Any
 from ..base import IllegalCommand
 from .data import BOARD, CARDS, MANDATES, PROVINCES, TRACK
 from .figures import after_summon, end_of_recruit, put  # noqa: F401
-from .frames import Command, Ctx, pop, prompt, push
+from .frames import Command, Steps, pop, prompt, push
 from .movement import do_move, move_commands
 from .state import (
     Frame,
@@ -35,7 +35,7 @@ from .state import (
 BOARD_STRONGHOLDS = 4
 
 
-def political_step(s: State, f: Frame, ctx: Ctx) -> None:
+def political_step(s: State, f: Frame, steps: Steps) -> None:
     if f["step"] >= len(TRACK):
         pop(s)
         push(s, "war_start")
@@ -113,7 +113,7 @@ def play_mandate(s: State, seat: int, declared: str) -> None:
     push(s, "mandate", mandate=declared, chooser=seat, order=order, step=0)
 
 
-def mandate_step(s: State, f: Frame, ctx: Ctx) -> None:
+def mandate_step(s: State, f: Frame, steps: Steps) -> None:
     if f["step"] >= len(f["order"]):
         pop(s)
         s["holder"] = left_of(s, f["chooser"])
@@ -165,7 +165,7 @@ def recruit_legal(s: State, f: Frame, seat: int) -> list[Command]:
     return cmds + [{"type": "done"}]
 
 
-def recruit_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
+def recruit_apply(s: State, f: Frame, seat: int, cmd: Command, steps: Steps) -> None:
     if cmd["type"] == "done":
         _finish_recruit(s, f)
         return
@@ -216,7 +216,7 @@ def marshal_legal(s: State, f: Frame, seat: int) -> list[Command]:
     return move_commands(s, seat, f["moved"], f["strongholds_moved"], f["toll"]) + [{"type": "done"}]
 
 
-def marshal_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
+def marshal_apply(s: State, f: Frame, seat: int, cmd: Command, steps: Steps) -> None:
     if cmd["type"] == "done":
         _end_marshal(s, f)
         return
@@ -238,7 +238,7 @@ def _end_marshal(s: State, f: Frame) -> None:
         s["position"].pop(i)
 
 
-def build_check_step(s: State, f: Frame, ctx: Ctx) -> None:
+def build_check_step(s: State, f: Frame, steps: Steps) -> None:
     pop(s)
     if can_build(s, f["seat"]):
         push(s, "build", seat=f["seat"])
@@ -254,7 +254,7 @@ def build_legal(s: State, f: Frame, seat: int) -> list[Command]:
     return builds + [{"type": "done"}]
 
 
-def build_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
+def build_apply(s: State, f: Frame, seat: int, cmd: Command, steps: Steps) -> None:
     pop(s)
     if cmd["type"] == "done":
         return
@@ -276,7 +276,7 @@ def benevolence(s: State, seat: int, price: int) -> None:
         prompt(s, seat, "benevolence", opts)
 
 
-def on_benevolence(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_benevolence(s: State, p: Frame, choice: Any, steps: Steps) -> None:
     if choice == "keep":
         return
     s["players"][int(choice)]["coins"] += 1
@@ -303,7 +303,7 @@ def train_legal(s: State, f: Frame, seat: int) -> list[Command]:
     return [{"type": "buy", "card": c} for c in cards] + [{"type": "done"}]
 
 
-def train_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
+def train_apply(s: State, f: Frame, seat: int, cmd: Command, steps: Steps) -> None:
     pop(s)
     if cmd["type"] == "done":
         return
@@ -336,7 +336,7 @@ def place_monster_legal(s: State, f: Frame, seat: int) -> list[Command]:
     return monster_places(s, seat, f["figure"])
 
 
-def place_monster_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
+def place_monster_apply(s: State, f: Frame, seat: int, cmd: Command, steps: Steps) -> None:
     if cmd not in monster_places(s, seat, f["figure"]):
         raise IllegalCommand("summon the monster where you have a Stronghold (or to a Shrine for Komainu)")
     pop(s)
@@ -407,7 +407,7 @@ def betray_legal(s: State, f: Frame, seat: int) -> list[Command]:
     return _betray_targets(s, f, seat) + [{"type": "done"}]
 
 
-def betray_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
+def betray_apply(s: State, f: Frame, seat: int, cmd: Command, steps: Steps) -> None:
     if cmd["type"] == "done":
         pop(s)
         return

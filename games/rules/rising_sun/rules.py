@@ -17,17 +17,16 @@ from ..base import (
     RngFactory,
     Template,
     commit,
-    fold,
     reveal_entry,
 )
-from ..kit import Decided
+from ..kit import Context, Decided
 from . import battle, flow, politics, tea
 from . import events as ev
 from .commands import parse
 from .data import CLAN_NAMES, EVENT_SCHEMAS
 from .evolve import evolve as _evolve
 from .evolve_legacy import evolve_legacy
-from .frames import Command, Ctx
+from .frames import Command, Steps
 from .outcomes import restate
 from .setup import OPTIONS_SCHEMA
 from .setup import initial_state as _initial
@@ -140,9 +139,15 @@ class RisingSun:
     def decide_folded(
         self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory
     ) -> Decided[State]:
-        """`decide` and the state after its events (kit.Decided)."""
-        events = self.decide(state, seat, command, rng)
-        return Decided(events, fold(self, events, state))
+        """`decide` and the state after its events (kit.Decided): the rules run on a
+        private copy (`Steps`), then the batch is emitted into the kit's `Context`,
+        which folds each event as it comes; its state is the one returned (the
+        platform folds nothing again). The fold, not the rules' working copy, is the
+        state: a replay from the store computes exactly that one, dict order included."""
+        context = Context(state, rng, self.evolve)
+        for event in self.decide(state, seat, command, rng):
+            context.add(event)
+        return Decided(context.events, context.state)
 
     def decide(self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory) -> list[Event]:
         cmd = parse(command)
@@ -158,7 +163,7 @@ class RisingSun:
 
     def _decide(self, state: State, s: State, seat: int, cmd: Command, rng: RngFactory) -> list[Event]:
         """The batch of events; `s` (a copy of `state`) ends as the state after it."""
-        ctx = Ctx(rng=rng)
+        steps = Steps(s, rng=rng)
         t = cmd["type"]
         before = top(state)
         if t == "gift":
@@ -170,15 +175,15 @@ class RisingSun:
         if t in ("decline_alliance", "withdraw_alliance") and version(s) >= 3:
             return self._answer_in_secret(s, seat, cmd, rng)
         if t == "choose_mandate":
-            out = self._choose_mandate(s, seat, cmd, rng, ctx)
+            out = self._choose_mandate(s, seat, cmd, rng, steps)
         elif t == "bid":
-            out = self._bid(s, seat, cmd, rng, ctx)
+            out = self._bid(s, seat, cmd, rng, steps)
         else:
             tea_step = before is not None and before["kind"] == "tea"
             answered = tea.answered_proposals(s, seat, cmd) if tea_step else []
             old = list(s["proposals"])
-            flow.apply_input(s, seat, cmd, ctx)
-            payload = {"seat": seat, "cmd": cmd, "draws": ctx.draws}
+            flow.apply_input(steps, seat, cmd)
+            payload = {"seat": seat, "cmd": cmd, "draws": steps.draws}
             if version(s) >= 3:
                 # only an accepted proposal is revealed now (the alliance is public)
                 gone = [
@@ -193,9 +198,9 @@ class RisingSun:
             if reveals:
                 payload["reveals"] = reveals
             out = [Event(ev.COMMAND_APPLIED, payload)]
-        return self._wrap(state, s, ctx, out, rng)
+        return self._wrap(state, s, steps, out, rng)
 
-    def _wrap(self, old: State, s: State, ctx: Ctx, out: list[Event], rng: RngFactory) -> list[Event]:
+    def _wrap(self, old: State, s: State, steps: Steps, out: list[Event], rng: RngFactory) -> list[Event]:
         salted = version(s) >= 3
         if s["result"] is not None and old["result"] is None:
             # the game is over: Lotus's face-down tiles (and, from version 3, the
@@ -207,9 +212,9 @@ class RisingSun:
                 i = max(i for i, e in enumerate(out) if e.type in ev.COMMAND_EVENTS)
                 e = out[i]
                 out[i] = Event(e.type, {**e.payload, "reveals": list(e.payload.get("reveals", [])) + extra})
-        if ctx.hidden:
+        if steps.hidden:
             salt = _salt(rng, "mandates-shuffled") if salted else {}
-            hidden = Event(ev.MANDATES_SHUFFLED, {"orders": ctx.hidden, **salt}, visible_to=())
+            hidden = Event(ev.MANDATES_SHUFFLED, {"orders": steps.hidden, **salt}, visible_to=())
             i = next(i for i, e in enumerate(out) if e.type in ev.COMMAND_EVENTS)
             out.insert(i, hidden)
         f = top(s)
@@ -267,13 +272,15 @@ class RisingSun:
             kind, pair = ev.PROPOSAL_DECLINED, (cmd["from"], seat)
         else:
             kind, pair = ev.PROPOSAL_WITHDRAWN, (seat, cmd["to"])
-        flow.apply_input(s, seat, cmd, Ctx(rng=rng))
+        flow.apply_input(Steps(s, rng=rng), seat, cmd)
         if top(s) is not f:  # pragma: no cover - v3 tea never ends on a decline or withdrawal
             raise RuntimeError("a secret tea answer changed the public flow")
         salt = _salt(rng, f"tea-answer:{pair[0]}:{pair[1]}")
         return [Event(kind, {"seat": seat, "cmd": cmd, **salt}, visible_to=tuple(sorted(set(pair))))]
 
-    def _choose_mandate(self, s: State, seat: int, cmd: Command, rng: RngFactory, ctx: Ctx) -> list[Event]:
+    def _choose_mandate(
+        self, s: State, seat: int, cmd: Command, rng: RngFactory, steps: Steps
+    ) -> list[Event]:
         declared = politics.check_choice(s, seat, cmd)
         key = _key(s, "mandate")
         priv, pub = commit(rng, seat, key, cmd["tile"], ev.MANDATE_CHOSEN, extra={"seat": seat})
@@ -281,13 +288,13 @@ class RisingSun:
         politics.choose_tile(s, seat, cmd["tile"], key, priv.payload["salt"])
         lotus = s["track"][-1]["face_down"]
         politics.play_mandate(s, seat, declared)
-        flow.run(s, ctx)
-        payload = {"seat": seat, "declared": declared, "draws": ctx.draws}
+        flow.run(steps)
+        payload = {"seat": seat, "declared": declared, "draws": steps.draws}
         if not lotus:
             payload["reveals"] = [reveal_entry(seat, key, cmd["tile"], priv.payload["salt"])]
         return [priv, pub, Event(ev.MANDATE_PLAYED, payload)]
 
-    def _bid(self, s: State, seat: int, cmd: Command, rng: RngFactory, ctx: Ctx) -> list[Event]:
+    def _bid(self, s: State, seat: int, cmd: Command, rng: RngFactory, steps: Steps) -> list[Event]:
         bid = battle.check_bid(s, seat, cmd)
         key = _key(s, "bid")
         priv, pub = commit(rng, seat, key, bid, ev.BID_PLACED, extra={"seat": seat})
@@ -300,11 +307,11 @@ class RisingSun:
             for q, x in b["bids"].items()
         ]
         battle.reveal(s)
-        flow.run(s, ctx)
+        flow.run(steps)
         return [
             priv,
             pub,
-            Event(ev.BIDS_REVEALED, {"province": b["province"], "reveals": reveals, "draws": ctx.draws}),
+            Event(ev.BIDS_REVEALED, {"province": b["province"], "reveals": reveals, "draws": steps.draws}),
         ]
 
     # ------------------------------------------------------------ queries
@@ -319,7 +326,7 @@ class RisingSun:
         f = top(state)
         gifts = tea.gifts_open(state) and (state["players"][seat]["coins"] or state["players"][seat]["ronin"])
         if f is not None and f["kind"] == "bidding":
-            if seat not in flow.DECISIONS["bidding"].pending(state, f):
+            if seat not in flow.DECISIONS["bidding"].pending(state):
                 return LegalSet()
             coins = state["players"][seat]["coins"]
             zero = {"type": "bid", **{a: 0 for a in ADV}}

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..base import IllegalCommand
 from .data import SEASONS
-from .frames import Command, Ctx, pop
+from .frames import Command, Steps, pop
 from .state import Frame, Proposal, State, version
 
 
@@ -85,7 +85,7 @@ def find_proposal(s: State, frm: Any, to: Any) -> Proposal:
     raise IllegalCommand("there is no such proposal")
 
 
-def tea_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
+def tea_apply(s: State, f: Frame, seat: int, cmd: Command, steps: Steps) -> None:
     t = cmd["type"]
     if t == "tea_done":
         if seat in f["done"]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .frames import Ctx, pop, prompt, push
+from .frames import Steps, pop, prompt, push
 from .state import Frame, State, by_honor
 
 
@@ -42,7 +42,7 @@ def next_seat(s: State, f: Frame) -> int | None:
     return seat
 
 
-def on_timing(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_timing(s: State, p: Frame, choice: Any, steps: Steps) -> None:
     """`<what>_timing`: the highest-Honor player goes first or last."""
     f = s["position"][-1]
     if choice == "last":

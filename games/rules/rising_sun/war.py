@@ -4,7 +4,7 @@ season cleanup and Winter scoring. Battles themselves are in battle.py."""
 from __future__ import annotations
 
 from .data import CARDS, CLANS, PROVINCES, SEASONS, season_deck, set_bonus
-from .frames import Ctx, pop, push
+from .frames import Steps, pop, push
 from .state import (
     Frame,
     Result,
@@ -34,11 +34,11 @@ def distinct_virtues(s: State, seat: int) -> int:
 # -------------------------------------------------------------- season setup
 
 
-def season_start_step(s: State, f: Frame, ctx: Ctx) -> None:
+def season_start_step(s: State, f: Frame, steps: Steps) -> None:
     pop(s)
     season = SEASONS[s["season"]]
     s["phase"] = "setup"
-    s["war_provinces"] = ctx.shuffled(s, "war-tokens", list(PROVINCES))[: s["player_count"] + 2]
+    s["war_provinces"] = steps.shuffled(s, "war-tokens", list(PROVINCES))[: s["player_count"] + 2]
     s["display"] = season_deck(season, s["season_set"])
     for p in s["players"]:
         p["coins"] = 0
@@ -77,7 +77,7 @@ START_OF_WAR = [
 ]
 
 
-def war_start_step(s: State, f: Frame, ctx: Ctx) -> None:
+def war_start_step(s: State, f: Frame, steps: Steps) -> None:
     s["phase"] = "war"
     if not f.get("upgrades"):
         # War Upgrades of several players trigger at the same moment: timing
@@ -134,7 +134,7 @@ def souls_present(s: State, prov: str) -> list[int]:
     )
 
 
-def war_step(s: State, f: Frame, ctx: Ctx) -> None:
+def war_step(s: State, f: Frame, steps: Steps) -> None:
     if f["step"] >= len(s["war_provinces"]):
         pop(s)
         push(s, "cleanup")
@@ -169,7 +169,7 @@ def war_step(s: State, f: Frame, ctx: Ctx) -> None:
 # ------------------------------------------------------------------ cleanup
 
 
-def cleanup_step(s: State, f: Frame, ctx: Ctx) -> None:
+def cleanup_step(s: State, f: Frame, steps: Steps) -> None:
     pop(s)
     for p in s["players"]:
         p["coins"] = 0
@@ -179,7 +179,7 @@ def cleanup_step(s: State, f: Frame, ctx: Ctx) -> None:
             fig["at"] = "reserve"
     s["display"] = []
     tiles = s["mandate_deck"] + [t["tile"] for t in s["track"]]
-    s["mandate_deck"] = ctx.shuffled(s, "mandates", tiles, hidden=True)
+    s["mandate_deck"] = steps.shuffled(s, "mandates", tiles, hidden=True)
     s["lotus_tiles"] = s.get("lotus_tiles", []) + [t for t in s["track"] if t["face_down"]]
     s["track"] = []
     s["season"] += 1
@@ -204,7 +204,7 @@ def winter_vp(s: State, seat: int) -> dict[str, int]:
     return parts
 
 
-def winter_step(s: State, f: Frame, ctx: Ctx) -> None:
+def winter_step(s: State, f: Frame, steps: Steps) -> None:
     pop(s)
     s["phase"] = "winter"
     return_hostages(s)

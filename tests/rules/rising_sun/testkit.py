@@ -18,7 +18,7 @@ from typing import Any
 from games.rules.base import canonical_json, fold, rng_factory
 from games.rules.rising_sun.events import HIDDEN_CHANGED
 from games.rules.rising_sun.flow import AUTO, run
-from games.rules.rising_sun.frames import Ctx
+from games.rules.rising_sun.frames import Steps
 from games.rules.rising_sun.rules import RULES
 from games.rules.rising_sun.state import force
 from games.rules.testing import roundtrip
@@ -137,23 +137,23 @@ class Game:
     def auto(self, k: str, **kw) -> Game:
         """Execute exactly one automatic frame (no follow-up frames run)."""
         self.s["position"] = [{"kind": k, **kw}]
-        AUTO[k](self.s, self.s["position"][-1], Ctx(rng=rng_factory(self.seed, 998)))
+        AUTO[k](self.s, self.s["position"][-1], Steps(self.s, rng=rng_factory(self.seed, 998)))
         return self
 
     def until(self, k: str, **kw) -> Game:
         """Make `k` the only frame and run automatic frames until one of them
         pushes a "war" or "cleanup" frame, or someone must act."""
         self.s["position"] = [{"kind": k, **kw}]
-        ctx = Ctx(rng=rng_factory(self.seed, 997))
+        steps = Steps(self.s, rng=rng_factory(self.seed, 997))
         while self.s["position"] and self.s["position"][-1]["kind"] not in ("war", "cleanup"):
             fn = AUTO.get(self.s["position"][-1]["kind"])
             if fn is None:
                 break
-            fn(self.s, self.s["position"][-1], ctx)
+            fn(self.s, self.s["position"][-1], steps)
         return self
 
     def resume(self) -> Game:
-        run(self.s, Ctx(rng=rng_factory(self.seed, 999)))
+        run(Steps(self.s, rng=rng_factory(self.seed, 999)))
         return self
 
     # ------------------------------------------------------------ play
