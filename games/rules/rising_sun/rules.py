@@ -32,6 +32,7 @@ from .setup import OPTIONS_SCHEMA
 from .setup import initial_state as _initial
 from .setup import start as _start
 from .state import ADVANTAGES, Player, Proposal, State, clone, current_battle, top, version
+from .view import RULESET
 from .view import view as _view
 
 ADV: tuple[str, ...] = ADVANTAGES  # the War Advantages as plain names (command fields)
@@ -84,7 +85,7 @@ class RisingSun:
 
     upcasters = NO_UPCASTERS  # rules versions change events by `evolve_legacy`, not by upcasting
 
-    id = "rising-sun"
+    id = RULESET
     name = "Rising Sun"
     min_players = 3
     max_players = 5

@@ -6,16 +6,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from .flow import pending
-from .state import State, top
+from ..kit import ViewHeader, view_header
+from .flow import pending, pending_seats
+from .state import State, top, version
+
+RULESET = "rising-sun"  # the registry's id (rules.RisingSun.id; rules.py imports this module)
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
+    """The view of `seat` (None: a spectator), under the kit's common `header`."""
     if "player_count" not in state:
-        return {"phase": "setup"}
+        return {"header": _header(state, seat), "phase": "setup"}
     over = state["result"] is not None
     f = top(state)
     out: dict[str, Any] = {
+        "header": _header(state, seat),
         "season": state["season"],
         "phase": state["phase"],
         "season_set": state["season_set"],
@@ -77,3 +82,15 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     if f is not None and f["kind"] == "prompt" and (over or seat == f["seat"]):
         out["prompt"] = {"what": f["what"], "options": f["options"]}
     return out
+
+
+def _header(state: State, seat: int | None) -> ViewHeader:
+    """What every ruleset's view says first (kit.view_header)."""
+    return view_header(
+        ruleset=RULESET,
+        rules_version=version(state),
+        phase=state["phase"],
+        to_act=pending_seats(state),
+        seat=seat,
+        ended=state["result"] is not None,
+    )
