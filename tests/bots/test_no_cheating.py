@@ -72,7 +72,7 @@ def _perturb(ruleset: str, state, seat: int, rnd: random.Random):
 def _perturb_rising_sun(s, seat: int, rnd: random.Random) -> None:
     if "mandate_deck" not in s:
         return
-    f = s["stack"][-1] if s["stack"] else None
+    f = s["position"][-1] if s["position"] else None
     keep = 4 if f and f["kind"] == "choose_mandate" and f.get("seat") == seat else 0
     rest = s["mandate_deck"][keep:]
     rnd.shuffle(rest)

@@ -26,8 +26,8 @@ def _ask(g: Game, clan: str) -> dict:
 
 def _answer_prompts(g: Game, clan: str) -> None:
     """The bot answers its own prompts; the other seats take the default."""
-    while g.s["stack"] and g.s["stack"][-1]["kind"] == "prompt":
-        f = g.s["stack"][-1]
+    while g.s["position"] and g.s["position"][-1]["kind"] == "prompt":
+        f = g.s["position"][-1]
         if f["seat"] == g.seat(clan):
             g.do(clan, **_ask(g, clan))
         else:

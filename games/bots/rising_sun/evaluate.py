@@ -33,7 +33,7 @@ def _worth(s: Any, q: int) -> float:
     if s["alliances"][q] is not None:
         v += ALLY
     season = min(s["season"], 2)
-    done = next((f["step"] for f in s["stack"] if f["kind"] == "war"), 0)
+    done = next((f["step"] for f in s["position"] if f["kind"] == "war"), 0)
     for prov in s["war_provinces"][done:]:
         forces = {x: force(s, x, prov) for x in range(s["player_count"])}
         mine = forces[q]

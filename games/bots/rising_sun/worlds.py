@@ -17,7 +17,7 @@ def sample(state: Any, seat: int, rng: random.Random) -> Any:
     s = pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
     if "player_count" not in s or s["result"] is not None:
         return s
-    f = s["stack"][-1] if s["stack"] else None
+    f = s["position"][-1] if s["position"] else None
     keep = 4 if f is not None and f["kind"] == "choose_mandate" and f.get("seat") == seat else 0
     seen, deck = s["mandate_deck"][:keep], s["mandate_deck"][keep:]
     # hidden tiles: the unseen deck and the face-down tiles of other seats

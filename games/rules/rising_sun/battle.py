@@ -9,7 +9,7 @@ from typing import Any
 
 from ..base import IllegalCommand
 from .figures import do_kill, request_kill
-from .frames import Command, Ctx, pop, prompt
+from .frames import Command, Steps, pop, prompt
 from .state import (
     ADVANTAGES,
     Advantage,
@@ -34,14 +34,14 @@ from .state import (
 from .war import award
 
 
-def allocated(b: Battle, seat: int) -> int:
-    bid = b["bids"].get(str(seat))
+def allocated(battle: Battle, seat: int) -> int:
+    bid = battle["bids"].get(str(seat))
     return sum(bid[a] for a in ADVANTAGES) if bid else 0
 
 
-def check_bid(s: State, seat: int, cmd: Command) -> dict[str, int]:
-    b = s.get("battle")
-    if not b or s["stack"][-1]["kind"] != "bidding":
+def check_bid(state: State, seat: int, cmd: Command) -> dict[str, int]:
+    b = state.get("battle")
+    if not b or state["position"][-1]["kind"] != "bidding":
         raise IllegalCommand("no battle is waiting for bids")
     if seat not in b["participants"] or str(seat) in b["bids"]:
         raise IllegalCommand("you have no bid to place in this battle")
@@ -49,14 +49,14 @@ def check_bid(s: State, seat: int, cmd: Command) -> dict[str, int]:
     for a, v in bid.items():
         if not isinstance(v, int) or isinstance(v, bool) or v < 0:
             raise IllegalCommand(f"{a}: a bid is a whole number of coins >= 0")
-    if sum(bid.values()) > s["players"][seat]["coins"]:
+    if sum(bid.values()) > state["players"][seat]["coins"]:
         raise IllegalCommand("you cannot bid more coins than you have")
     return bid
 
 
-def store_bid(s: State, seat: int, bid: dict[str, int], key: str, salt: str) -> bool:
+def store_bid(state: State, seat: int, bid: dict[str, int], key: str, salt: str) -> bool:
     """Record a secret bid; True when every participant has bid."""
-    b = current_battle(s)
+    b = current_battle(state)
     b["bids"][str(seat)] = {
         "seppuku": bid["seppuku"],
         "hostage": bid["hostage"],
@@ -68,177 +68,180 @@ def store_bid(s: State, seat: int, bid: dict[str, int], key: str, salt: str) -> 
     return len(b["bids"]) == len(b["participants"])
 
 
-def reveal(s: State) -> None:
-    current_battle(s)["revealed"] = True
-    pop(s)  # the bidding frame
+def reveal(state: State) -> None:
+    current_battle(state)["revealed"] = True
+    pop(state)  # the bidding frame
 
 
-def bidding_pending(s: State, f: Frame) -> list[int]:
-    b = current_battle(s)
+def bidding_pending(state: State, frame: Frame) -> list[int]:
+    b = current_battle(state)
     return [q for q in b["participants"] if str(q) not in b["bids"]]
 
 
-def bidding_legal(s: State, f: Frame, seat: int) -> list[Command]:
+def bidding_legal(state: State, frame: Frame, seat: int) -> list[Command]:
     """Bids are secret and too many to list: the zero bid (rules.py adds a template)."""
     return [{"type": "bid", "seppuku": 0, "hostage": 0, "ronin": 0, "poets": 0}]
 
 
-def adv_winner(s: State, adv: Advantage) -> int | None:
-    b = current_battle(s)
-    return best_by(s, {q: b["bids"][str(q)][adv] for q in b["participants"]}, minimum=1)
+def adv_winner(state: State, adv: Advantage) -> int | None:
+    b = current_battle(state)
+    return best_by(state, {q: b["bids"][str(q)][adv] for q in b["participants"]}, minimum=1)
 
 
-def hostage_targets(s: State, seat: int) -> list[str]:
-    b = current_battle(s)
+def hostage_targets(state: State, seat: int) -> list[str]:
+    b = current_battle(state)
     out = set()
-    for fid in figs_at(s, b["province"]):
-        f = s["figures"][fid]
+    for fid in figs_at(state, b["province"]):
+        f = state["figures"][fid]
         if f["owner"] != seat and not is_daimyo_like(f):
             out.add(f"{f['owner']}:{kind_of(f)}")
     return sorted(out)
 
 
-def ronin_amount(s: State, seat: int) -> int:
-    n = s["players"][seat]["ronin"]
-    if clan(s, seat) == "Koi":
-        n += s["players"][seat]["coins"] - allocated(current_battle(s), seat)
+def ronin_amount(state: State, seat: int) -> int:
+    n = state["players"][seat]["ronin"]
+    if clan(state, seat) == "Koi":
+        n += state["players"][seat]["coins"] - allocated(current_battle(state), seat)
     return n
 
 
-def _ask_seppuku(s: State) -> None:
-    w = adv_winner(s, "seppuku")
+def _ask_seppuku(state: State) -> None:
+    w = adv_winner(state, "seppuku")
     if w is not None:
-        prompt(s, w, "seppuku", ["decline", "commit"])
+        prompt(state, w, "seppuku", ["decline", "commit"])
 
 
-def _ask_hostage(s: State) -> None:
-    w = adv_winner(s, "hostage")
+def _ask_hostage(state: State) -> None:
+    w = adv_winner(state, "hostage")
     if w is not None:
         prompt(
-            s,
+            state,
             w,
             "take_hostage",
-            ["decline"] + hostage_targets(s, w),
-            left=1 + copies(s, w, "Respect"),
+            ["decline"] + hostage_targets(state, w),
+            left=1 + copies(state, w, "Respect"),
             got=0,
         )
 
 
-def _ask_ronin(s: State) -> None:
-    w = adv_winner(s, "ronin")
-    if w is not None and ronin_amount(s, w) > 0:
-        prompt(s, w, "hire_ronin", ["decline", "hire"])
+def _ask_ronin(state: State) -> None:
+    w = adv_winner(state, "ronin")
+    if w is not None and ronin_amount(state, w) > 0:
+        prompt(state, w, "hire_ronin", ["decline", "hire"])
 
 
-def _ask_poets(s: State) -> None:
-    w = adv_winner(s, "poets")
-    if w is not None and current_battle(s)["killed"] > 0:
-        prompt(s, w, "imperial_poets", ["decline", "compose"])
+def _ask_poets(state: State) -> None:
+    w = adv_winner(state, "poets")
+    if w is not None and current_battle(state)["killed"] > 0:
+        prompt(state, w, "imperial_poets", ["decline", "compose"])
 
 
-def battle_step(s: State, f: Frame, ctx: Ctx) -> None:
+def battle_step(state: State, frame: Frame, steps: Steps) -> None:
     """One step of a battle (frame `step`): the War Advantages in rulebook order,
     the outcome, then reparations; the battle ends after the last one."""
-    step = f["step"]
-    f["step"] += 1
+    step = frame["step"]
+    frame["step"] += 1
     if step < len(_BATTLE_STEPS):
-        _BATTLE_STEPS[step](s)
+        _BATTLE_STEPS[step](state)
     else:
-        pop(s)
-        s["battle"] = None
+        pop(state)
+        state["battle"] = None
 
 
-def on_seppuku(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_seppuku(state: State, prompted: Frame, choice: Any, steps: Steps) -> None:
     if choice != "commit":
         return
-    seat = p["seat"]
-    mine = figs_at(s, current_battle(s)["province"], seat)
-    do_kill(s, mine, None)
-    gain_vp(s, seat, len(mine))
+    seat = prompted["seat"]
+    mine = figs_at(state, current_battle(state)["province"], seat)
+    do_kill(state, mine, None)
+    gain_vp(state, seat, len(mine))
     for _ in mine:
-        gain_honor(s, seat)
+        gain_honor(state, seat)
 
 
-def on_take_hostage(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_take_hostage(state: State, prompted: Frame, choice: Any, steps: Steps) -> None:
     """One hostage per prompt (Respect: 1 more per copy); the VP stolen by the
     whole Take Hostage advantage are one gain instance (Loyalty, §6). From rules
     version 3 each stolen VP moves to the captor with its hostage (so the VP on
     the table add up between two prompts) and Loyalty is added once at the end;
     before, they were all credited at the end."""
-    seat = p["seat"]
-    got = p["got"]
-    moving = version(s) >= 3
+    seat = prompted["seat"]
+    got = prompted["got"]
+    moving = version(state) >= 3
     if choice != "decline":
         owner, kind = choice.split(":", 1)
         owner = int(owner)
         fid = sorted(
-            x for x in figs_at(s, current_battle(s)["province"], owner) if kind_of(s["figures"][x]) == kind
+            x
+            for x in figs_at(state, current_battle(state)["province"], owner)
+            if kind_of(state["figures"][x]) == kind
         )[0]
-        s["figures"][fid]["at"] = f"hostage:{seat}"
-        taken = lose_vp(s, owner, 1)
+        state["figures"][fid]["at"] = f"hostage:{seat}"
+        taken = lose_vp(state, owner, 1)
         got += taken
         if moving:
-            s["players"][seat]["vp"] += taken
-        more = hostage_targets(s, seat)
-        if p["left"] > 1 and more:
-            prompt(s, seat, "take_hostage", ["decline"] + more, left=p["left"] - 1, got=got)
+            state["players"][seat]["vp"] += taken
+        more = hostage_targets(state, seat)
+        if prompted["left"] > 1 and more:
+            prompt(state, seat, "take_hostage", ["decline"] + more, left=prompted["left"] - 1, got=got)
             return
     if not moving:
-        gain_vp(s, seat, got)
+        gain_vp(state, seat, got)
     elif got > 0:
-        loyalty(s, seat)
+        loyalty(state, seat)
 
 
-def on_hire_ronin(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_hire_ronin(state: State, prompted: Frame, choice: Any, steps: Steps) -> None:
     if choice == "hire":
-        current_battle(s)["hired_ronin"][str(p["seat"])] = ronin_amount(s, p["seat"])
+        current_battle(state)["hired_ronin"][str(prompted["seat"])] = ronin_amount(state, prompted["seat"])
 
 
-def on_imperial_poets(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_imperial_poets(state: State, prompted: Frame, choice: Any, steps: Steps) -> None:
     if choice == "compose":
-        gain_vp(s, p["seat"], current_battle(s)["killed"])
+        gain_vp(state, prompted["seat"], current_battle(state)["killed"])
 
 
-def _outcome(s: State) -> None:
-    b = current_battle(s)
+def _outcome(state: State) -> None:
+    b = current_battle(state)
     prov = b["province"]
-    forces = {q: force(s, q, prov) for q in b["participants"]}
-    winner = best_by(s, forces, minimum=1)
+    forces = {q: force(state, q, prov) for q in b["participants"]}
+    winner = best_by(state, forces, minimum=1)
     if winner is None:
-        winner = by_honor(s, b["participants"])[0]
+        winner = by_honor(state, b["participants"])[0]
     b["winner"] = winner
-    award(s, winner, prov, b["souls"])
+    award(state, winner, prov, b["souls"])
     dead = [
         fid
-        for fid in figs_at(s, prov)
-        if s["figures"][fid]["owner"] != winner and s["alliances"][winner] != s["figures"][fid]["owner"]
+        for fid in figs_at(state, prov)
+        if state["figures"][fid]["owner"] != winner
+        and state["alliances"][winner] != state["figures"][fid]["owner"]
     ]
-    request_kill(s, dead, winner)
+    request_kill(state, dead, winner)
 
 
-def _reparations(s: State) -> None:
-    b = current_battle(s)
+def _reparations(state: State) -> None:
+    b = current_battle(state)
     winner = b["winner"]
     assert winner is not None  # _outcome ran before
-    losers = by_honor(s, [q for q in b["participants"] if q != winner])
+    losers = by_honor(state, [q for q in b["participants"] if q != winner])
     for q in losers:
-        s["players"][q]["coins"] -= allocated(b, q)
+        state["players"][q]["coins"] -= allocated(b, q)
     pot = allocated(b, winner)
-    s["players"][winner]["coins"] -= pot
+    state["players"][winner]["coins"] -= pot
     if not losers:
         return
     share, rem = divmod(pot, len(losers))
     for q in losers:
-        s["players"][q]["coins"] += share
+        state["players"][q]["coins"] += share
     if rem:
-        prompt(s, winner, "reparations", [str(q) for q in losers], left=rem)
+        prompt(state, winner, "reparations", [str(q) for q in losers], left=rem)
 
 
-def on_reparations(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
-    s["players"][int(choice)]["coins"] += 1
-    rest = [o for o in p["options"] if o != choice]
-    if p["left"] > 1 and rest:
-        prompt(s, p["seat"], "reparations", rest, left=p["left"] - 1)
+def on_reparations(state: State, prompted: Frame, choice: Any, steps: Steps) -> None:
+    state["players"][int(choice)]["coins"] += 1
+    rest = [o for o in prompted["options"] if o != choice]
+    if prompted["left"] > 1 and rest:
+        prompt(state, prompted["seat"], "reparations", rest, left=prompted["left"] - 1)
 
 
 __all__ = ["check_bid", "store_bid", "reveal", "IllegalCommand"]

@@ -19,7 +19,7 @@ ONI: frozenset[str] = frozenset(_CARDS["oni"])
 MONSTERS: frozenset[str] = frozenset(n for n, c in CARDS.items() if c["type"] == "monster")
 PROVINCES: list[str] = list(BOARD["provinces"])
 CLANS: dict[str, dict[str, Any]] = BOARD["clans"]
-CLAN_NAMES: list[str] = sorted(CLANS, key=lambda c: CLANS[c]["rank"])
+CLAN_NAMES: list[str] = sorted(CLANS, key=lambda clan: CLANS[clan]["rank"])
 SHRINES: list[str] = BOARD["shrines"]
 SEASONS: list[str] = BOARD["seasons"]
 SETS = ("archway", "horseman", "teapot")

@@ -79,7 +79,7 @@ def _outcome(log: Log, outcome: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def _head_move(log: Log, who: str, cmd: Mapping[str, Any], p: Mapping[str, Any]) -> str | None:
+def _head_move(log: Log, who: str, cmd: Mapping[str, Any], payload: Mapping[str, Any]) -> str | None:
     return log.t(
         "log.move",
         who=who,
@@ -89,8 +89,8 @@ def _head_move(log: Log, who: str, cmd: Mapping[str, Any], p: Mapping[str, Any])
     )
 
 
-def _head_summon(log: Log, who: str, cmd: Mapping[str, Any], p: Mapping[str, Any]) -> str | None:
-    moved = list((p.get("outcome") or {}).get("figures", {}).items())
+def _head_summon(log: Log, who: str, cmd: Mapping[str, Any], payload: Mapping[str, Any]) -> str | None:
+    moved = list((payload.get("outcome") or {}).get("figures", {}).items())
     for fid, move in moved[:1]:
         return log.t(
             f"log.{cmd['type']}", who=who, figure=_figure(log, fid)[1], where=_place(log, move["to"])
@@ -98,26 +98,26 @@ def _head_summon(log: Log, who: str, cmd: Mapping[str, Any], p: Mapping[str, Any
     return None
 
 
-def _head_buy(log: Log, who: str, cmd: Mapping[str, Any], p: Mapping[str, Any]) -> str | None:
+def _head_buy(log: Log, who: str, cmd: Mapping[str, Any], payload: Mapping[str, Any]) -> str | None:
     return log.t("log.buy", who=who, card=log.t(f"card.{cmd.get('card')}"))
 
 
-def _head_build(log: Log, who: str, cmd: Mapping[str, Any], p: Mapping[str, Any]) -> str | None:
+def _head_build(log: Log, who: str, cmd: Mapping[str, Any], payload: Mapping[str, Any]) -> str | None:
     return log.t("log.build", who=who, province=_place(log, str(cmd.get("province", ""))))
 
 
-def _head_betray(log: Log, who: str, cmd: Mapping[str, Any], p: Mapping[str, Any]) -> str | None:
+def _head_betray(log: Log, who: str, cmd: Mapping[str, Any], payload: Mapping[str, Any]) -> str | None:
     return log.t(
         "log.betray", who=who, victim=log.who(cmd.get("owner")), where=_place(log, str(cmd.get("at", "")))
     )
 
 
-def _head_alliance(log: Log, who: str, cmd: Mapping[str, Any], p: Mapping[str, Any]) -> str | None:
+def _head_alliance(log: Log, who: str, cmd: Mapping[str, Any], payload: Mapping[str, Any]) -> str | None:
     return log.t("log.alliance", who=who, other=log.who(cmd.get("from")))
 
 
-def _head_choose(log: Log, who: str, cmd: Mapping[str, Any], p: Mapping[str, Any]) -> str | None:
-    stack = log.state.get("stack") or []
+def _head_choose(log: Log, who: str, cmd: Mapping[str, Any], payload: Mapping[str, Any]) -> str | None:
+    stack = log.state.get("position") or []
     what = stack[-1].get("what") if stack else None
     return log.t("log.answer", who=who, prompt=log.t(f"prompt.{what}")) if what else None
 
@@ -134,36 +134,40 @@ _HEADS = {
 }
 
 
-def _command(log: Log, p: Mapping[str, Any]) -> list[str]:
-    cmd, who = p.get("cmd") or {}, log.who(p.get("seat"))
+def _command(log: Log, payload: Mapping[str, Any]) -> list[str]:
+    cmd, who = payload.get("cmd") or {}, log.who(payload.get("seat"))
     kind = cmd.get("type")
     head: str | None = None
     if kind in _HEADS:
-        head = _HEADS[kind](log, who, cmd, p)
+        head = _HEADS[kind](log, who, cmd, payload)
     elif kind:
         head = log.t("log.command", who=who, command=log.t(f"command.{kind}"))
-    outcome = p.get("outcome") or {}
+    outcome = payload.get("outcome") or {}
     if kind == "betray":  # replaced figures go home: not a loss
         outcome = {k: v for k, v in outcome.items() if k != "figures"}
     return ([head] if head else []) + _outcome(log, outcome)
 
 
-def _mandate(log: Log, p: Mapping[str, Any]) -> list[str]:
-    head = log.t("log.mandate", who=log.who(p.get("seat")), mandate=log.t(f"mandate.{p.get('declared')}"))
-    return [head, *_outcome(log, p.get("outcome") or {})]
+def _mandate(log: Log, payload: Mapping[str, Any]) -> list[str]:
+    head = log.t(
+        "log.mandate", who=log.who(payload.get("seat")), mandate=log.t(f"mandate.{payload.get('declared')}")
+    )
+    return [head, *_outcome(log, payload.get("outcome") or {})]
 
 
-def _battle(log: Log, p: Mapping[str, Any]) -> list[str]:
+def _battle(log: Log, payload: Mapping[str, Any]) -> list[str]:
     return [
-        log.t("log.war", province=_place(log, str(p.get("province", "")))),
-        *_outcome(log, p.get("outcome") or {}),
+        log.t("log.war", province=_place(log, str(payload.get("province", "")))),
+        *_outcome(log, payload.get("outcome") or {}),
     ]
 
 
-def _gift(log: Log, p: Mapping[str, Any]) -> str:
-    cmd = p.get("cmd") or {}
+def _gift(log: Log, payload: Mapping[str, Any]) -> str:
+    cmd = payload.get("cmd") or {}
     parts = [log.t(f"log.res.{r}", n=cmd[r]) for r in ("coins", "ronin") if cmd.get(r)]
-    return log.t("log.gift", who=log.who(p.get("seat")), other=log.who(cmd.get("to")), what=log.names(parts))
+    return log.t(
+        "log.gift", who=log.who(payload.get("seat")), other=log.who(cmd.get("to")), what=log.names(parts)
+    )
 
 
 ADVANTAGES = {
@@ -174,35 +178,39 @@ ADVANTAGES = {
 }
 
 
-def _bid(log: Log, p: Mapping[str, Any]) -> str:
+def _bid(log: Log, payload: Mapping[str, Any]) -> str:
     """The bidder's own bid (the event is private to them until the reveal)."""
-    bids = p.get("choice") or {}
+    bids = payload.get("choice") or {}
     parts = [
         log.t("log.bid_on", advantage=log.t(f"prompt.{a}"), n=bids.get(k, 0)) for k, a in ADVANTAGES.items()
     ]
-    return log.t("log.war_bid", who=log.who(p.get("seat")), bids=log.names(parts))
+    return log.t("log.war_bid", who=log.who(payload.get("seat")), bids=log.names(parts))
 
 
 CLAUSES: dict[str, Clause] = {
-    "rising-sun.GameSetUp": lambda log, p: log.t(
-        "log.setup", clans=log.names(log.t(f"clan.{c}") for c in p.get("clans") or [])
+    "rising-sun.GameSetUp": lambda log, payload: log.t(
+        "log.setup", clans=log.names(log.t(f"clan.{c}") for c in payload.get("clans") or [])
     ),
     "rising-sun.CommandApplied": _command,
     "rising-sun.MandatePlayed": _mandate,
     "rising-sun.WarBidsRevealed": _battle,
     "rising-sun.GiftGiven": _gift,
-    "rising-sun.WarBidPlaced": lambda log, p: _bid(log, p),
-    "rising-sun.MandateTileChosen": lambda log, p: log.t(
-        "log.tile_chosen", who=log.who(p.get("seat")), mandate=log.t(f"mandate.{p.get('choice')}")
+    "rising-sun.WarBidPlaced": lambda log, payload: _bid(log, payload),
+    "rising-sun.MandateTileChosen": lambda log, payload: log.t(
+        "log.tile_chosen", who=log.who(payload.get("seat")), mandate=log.t(f"mandate.{payload.get('choice')}")
     ),
-    "rising-sun.AllianceProposed": lambda log, p: log.t(
+    "rising-sun.AllianceProposed": lambda log, payload: log.t(
         "log.propose",
-        who=log.who((p.get("choice") or {}).get("from")),
-        other=log.who((p.get("choice") or {}).get("to")),
+        who=log.who((payload.get("choice") or {}).get("from")),
+        other=log.who((payload.get("choice") or {}).get("to")),
     ),
-    "rising-sun.AllianceProposalReceived": lambda log, p: log.t(
-        "log.propose", who=log.who(p.get("from")), other=log.who(p.get("to"))
+    "rising-sun.AllianceProposalReceived": lambda log, payload: log.t(
+        "log.propose", who=log.who(payload.get("from")), other=log.who(payload.get("to"))
     ),
-    "rising-sun.AllianceDeclined": lambda log, p: log.t("log.declined", who=log.who(p.get("seat"))),
-    "rising-sun.AllianceWithdrawn": lambda log, p: log.t("log.withdrawn", who=log.who(p.get("seat"))),
+    "rising-sun.AllianceDeclined": lambda log, payload: log.t(
+        "log.declined", who=log.who(payload.get("seat"))
+    ),
+    "rising-sun.AllianceWithdrawn": lambda log, payload: log.t(
+        "log.withdrawn", who=log.who(payload.get("seat"))
+    ),
 }

@@ -23,14 +23,14 @@ evolves: Evolver[State] = Evolver("rising-sun")
 
 
 @evolves(*ev.TYPES)
-def _facts(s: dict[str, Any], payload: dict[str, Any]) -> None:
+def _facts(state: dict[str, Any], payload: dict[str, Any]) -> None:
     outcome = payload.get("outcome")
     if isinstance(outcome, dict):
         # facts.apply is itself copy-on-write: it returns a new state sharing
-        # what the outcome does not touch; `s` is the kit's shallow copy
-        new = apply(s, outcome)  # type: ignore[arg-type]
-        s.clear()
-        s.update(new)
+        # what the outcome does not touch; `state` is the kit's shallow copy
+        new = apply(state, outcome)  # type: ignore[arg-type]
+        state.clear()
+        state.update(new)
 
 
 def evolve(state: State, event: Event) -> State:

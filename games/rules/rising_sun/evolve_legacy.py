@@ -1,7 +1,7 @@
 """evolve of rules versions 2 and 3 (games recorded before events stated facts):
 one small function per event type, re-applying the recorded command with the
 rules code. Never validates on purpose and never draws: public events replay
-their recorded draws (Ctx), hidden ones park a secret deck order
+their recorded draws (Steps), hidden ones park a secret deck order
 in state["secret_draws"] for the next public event to consume."""
 
 from __future__ import annotations
@@ -14,68 +14,70 @@ from ..kit import UnknownEvent
 from . import battle, politics, tea
 from . import events as ev
 from .flow import apply_input, run
-from .frames import Ctx, push
+from .frames import Steps, push
 from .setup import build
 from .state import State, clone, version
 
 Payload = Mapping[str, Any]
 
 
-def _setup(s: State, p: Payload) -> State:
-    s = build(s, p)
-    push(s, "season_start")
-    run(s, Ctx(draws=p["draws"]))
-    return s
+def _setup(state: State, payload: Payload) -> State:
+    state = build(state, payload)
+    push(state, "season_start")
+    run(Steps(state, draws=payload["draws"]))
+    return state
 
 
-def _shuffled(s: State, p: Payload) -> State:
-    s["secret_draws"] = s.get("secret_draws", []) + [list(o) for o in p["orders"]]
-    return s
+def _shuffled(state: State, payload: Payload) -> State:
+    state["secret_draws"] = state.get("secret_draws", []) + [list(o) for o in payload["orders"]]
+    return state
 
 
-def _noop(s: State, p: Payload) -> State:
-    return s
+def _noop(state: State, payload: Payload) -> State:
+    return state
 
 
-def _command(s: State, p: Payload) -> State:
-    apply_input(s, p["seat"], dict(p["cmd"]), Ctx(draws=p.get("draws", [])))
-    return s
+def _command(state: State, payload: Payload) -> State:
+    apply_input(Steps(state, draws=payload.get("draws", [])), payload["seat"], dict(payload["cmd"]))
+    return state
 
 
-def _gift(s: State, p: Payload) -> State:
-    tea.apply_gift(s, p["seat"], p["cmd"])
-    return s
+def _gift(state: State, payload: Payload) -> State:
+    tea.apply_gift(state, payload["seat"], payload["cmd"])
+    return state
 
 
-def _proposal(s: State, p: Payload) -> State:
-    s["commit_count"] += 1
-    to = p["choice"]["to"] if isinstance(p["choice"], dict) else p["choice"]  # v3: {from, to}; v2: to
-    tea.store_proposal(s, p["seat"], to, p["key"], p["salt"])
-    return s
+def _proposal(state: State, payload: Payload) -> State:
+    state["commit_count"] += 1
+    to = (
+        payload["choice"]["to"] if isinstance(payload["choice"], dict) else payload["choice"]
+    )  # v3: {from, to}; v2: to
+    tea.store_proposal(state, payload["seat"], to, payload["key"], payload["salt"])
+    return state
 
 
-def _tile(s: State, p: Payload) -> State:
-    s["commit_count"] += 1
-    politics.choose_tile(s, p["seat"], p["choice"], p["key"], p["salt"])
-    return s
+def _tile(state: State, payload: Payload) -> State:
+    state["commit_count"] += 1
+    politics.choose_tile(state, payload["seat"], payload["choice"], payload["key"], payload["salt"])
+    return state
 
 
-def _played(s: State, p: Payload) -> State:
-    politics.play_mandate(s, p["seat"], p["declared"])
-    run(s, Ctx(draws=p["draws"]))
-    return s
+def _played(state: State, payload: Payload) -> State:
+    politics.play_mandate(state, payload["seat"], payload["declared"])
+    run(Steps(state, draws=payload["draws"]))
+    return state
 
 
-def _bid(s: State, p: Payload) -> State:
-    s["commit_count"] += 1
-    battle.store_bid(s, p["seat"], dict(p["choice"]), p["key"], p["salt"])
-    return s
+def _bid(state: State, payload: Payload) -> State:
+    state["commit_count"] += 1
+    battle.store_bid(state, payload["seat"], dict(payload["choice"]), payload["key"], payload["salt"])
+    return state
 
 
-def _revealed(s: State, p: Payload) -> State:
-    battle.reveal(s)
-    run(s, Ctx(draws=p["draws"]))
-    return s
+def _revealed(state: State, payload: Payload) -> State:
+    battle.reveal(state)
+    run(Steps(state, draws=payload["draws"]))
+    return state
 
 
 HANDLERS: dict[str, Callable[[State, Payload], State]] = {

@@ -34,6 +34,7 @@ from collections import Counter
 from typing import Any, cast
 
 from ..base import canonical_json
+from ..kit.position import POSITION
 from .state import State
 
 Outcome = dict[str, Any]
@@ -42,23 +43,28 @@ SECRET_KEYS = ("mandate_deck", "track", "lotus_tiles", "proposals", "closed_prop
 BIDS = "battle_bids"  # the secret part of `battle`, as a key of the split state
 PLAYER_LISTS = ("cards", "war_tokens", "alliance_seasons", "strongholds")
 PLAYER_COUNTS = ("coins", "ronin", "vp")
+STACK = "stack"
+"""The outcome's name for the kit position (`state["position"]`): stored events of
+versions 4-5 say `stack` (the state's key then), and recorded events never change."""
 
 
-def _copy(v: Any) -> Any:
-    return pickle.loads(pickle.dumps(v, pickle.HIGHEST_PROTOCOL))
+def _copy(value: Any) -> Any:
+    return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
 
 
-def _canon(v: Any) -> Any:
-    return json.loads(canonical_json(v))
+def _canon(value: Any) -> Any:
+    return json.loads(canonical_json(value))
 
 
-def split(s: State) -> tuple[dict[str, Any], dict[str, Any]]:
+def split(state: State) -> tuple[dict[str, Any], dict[str, Any]]:
     """(public, secret) parts of a state; an unrevealed `battle` loses its bids
     to the secret part (none placed yet: nothing secret)."""
     pub: dict[str, Any] = {}
     sec: dict[str, Any] = {}
-    for k, v in cast(dict[str, Any], s).items():
-        if k in SECRET_KEYS:
+    for k, v in cast(dict[str, Any], state).items():
+        if k == POSITION:
+            pub[STACK] = v  # recorded outcomes (versions 4-5) name the position `stack`
+        elif k in SECRET_KEYS:
             sec[k] = v
         elif k == "battle" and v is not None and not v["revealed"]:
             pub[k] = {bk: bv for bk, bv in v.items() if bk != "bids"}
@@ -75,32 +81,32 @@ def diff(old: State, new: State) -> tuple[Outcome, Outcome]:
     return _diff(op, np_), _diff(osec, nsec)
 
 
-def _diff(a: dict[str, Any], b: dict[str, Any]) -> Outcome:
+def _diff(old: dict[str, Any], new: dict[str, Any]) -> Outcome:
     out: Outcome = {}
-    if "figures" in a and "figures" in b and a["figures"] != b["figures"]:
-        out.update(_figures(a["figures"], b["figures"]))
-    if "stack" in a and "stack" in b and a["stack"] != b["stack"]:
+    if "figures" in old and "figures" in new and old["figures"] != new["figures"]:
+        out.update(_figures(old["figures"], new["figures"]))
+    if "stack" in old and "stack" in new and old["stack"] != new["stack"]:
         keep = 0
-        while keep < min(len(a["stack"]), len(b["stack"])) and a["stack"][keep] == b["stack"][keep]:
+        while keep < min(len(old["stack"]), len(new["stack"])) and old["stack"][keep] == new["stack"][keep]:
             keep += 1
-        out["stack"] = {"keep": keep, "push": _copy(b["stack"][keep:])}
+        out["stack"] = {"keep": keep, "push": _copy(new["stack"][keep:])}
     if (
-        "players" in a
-        and "players" in b
-        and len(a["players"]) == len(b["players"])
-        and a["players"] != b["players"]
+        "players" in old
+        and "players" in new
+        and len(old["players"]) == len(new["players"])
+        and old["players"] != new["players"]
     ):
-        out["players"] = _players(a["players"], b["players"])
+        out["players"] = _players(old["players"], new["players"])
     done = set(out) | ({"figures"} if "figures" in out or "figures_set" in out else set())
     sets = {
         k: _copy(v)
-        for k, v in b.items()
-        if k not in done and (k not in a or a[k] != v) and not (k == "figures" and "figures" in a)
+        for k, v in new.items()
+        if k not in done and (k not in old or old[k] != v) and not (k == "figures" and "figures" in old)
     }
     for k in ("players", "stack"):
         if k in out:
             sets.pop(k, None)
-    unset = sorted(k for k in a if k not in b)
+    unset = sorted(k for k in old if k not in new)
     if sets:
         out["set"] = sets
     if unset:
@@ -108,27 +114,27 @@ def _diff(a: dict[str, Any], b: dict[str, Any]) -> Outcome:
     return out
 
 
-def _figures(a: dict[str, Any], b: dict[str, Any]) -> Outcome:
+def _figures(old: dict[str, Any], new: dict[str, Any]) -> Outcome:
     moved = {
-        fid: {"from": a[fid]["at"], "to": f["at"]}
-        for fid, f in b.items()
-        if fid in a and a[fid] != f and {**a[fid], "at": f["at"]} == f
+        fid: {"from": old[fid]["at"], "to": f["at"]}
+        for fid, f in new.items()
+        if fid in old and old[fid] != f and {**old[fid], "at": f["at"]} == f
     }
-    other = {fid: _copy(f) for fid, f in b.items() if fid not in moved and a.get(fid) != f}
+    other = {fid: _copy(f) for fid, f in new.items() if fid not in moved and old.get(fid) != f}
     out: Outcome = {}
     if moved:
         out["figures"] = moved
     if other:
         out["figures_set"] = other
-    gone = sorted(fid for fid in a if fid not in b)
+    gone = sorted(fid for fid in old if fid not in new)
     if gone:
         out["figures_removed"] = gone
     return out
 
 
-def _players(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> dict[str, Any]:
+def _players(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for seat, (p, q) in enumerate(zip(a, b, strict=True)):
+    for seat, (p, q) in enumerate(zip(old, new, strict=True)):
         if p == q:
             continue
         change: dict[str, Any] = {}
@@ -145,54 +151,55 @@ def _players(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> dict[str, Any]
     return out
 
 
-def _list_change(a: list[Any], b: list[Any]) -> dict[str, Any]:
+def _list_change(old: list[Any], new: list[Any]) -> dict[str, Any]:
     """`{add, remove}` (removed first occurrences, added at the end) when that
     gives `b` exactly, else `{set: b}` (an order change)."""
-    ca, cb = Counter(map(repr, a)), Counter(map(repr, b))
-    remove = [x for x in a if _take(ca, cb, x)]
-    add = [x for x in b if _take_added(cb, Counter(map(repr, a)), x)]
+    ca, cb = Counter(map(repr, old)), Counter(map(repr, new))
+    remove = [x for x in old if _take(ca, cb, x)]
+    add = [x for x in new if _take_added(cb, Counter(map(repr, old)), x)]
     change = {"add": _copy(add), "remove": _copy(remove)}
-    if _apply_list(a, change) == b:
+    if _apply_list(old, change) == new:
         return {k: v for k, v in change.items() if v}
-    return {"set": _copy(b)}
+    return {"set": _copy(new)}
 
 
-def _take(ca: Counter[str], cb: Counter[str], x: Any) -> bool:
+def _take(ca: Counter[str], cb: Counter[str], item: Any) -> bool:
     """Whether this occurrence of x in the old list is one that went away."""
-    r = repr(x)
+    r = repr(item)
     if ca[r] > cb[r]:
         ca[r] -= 1
         return True
     return False
 
 
-def _take_added(cb: Counter[str], ca: Counter[str], x: Any) -> bool:
-    r = repr(x)
+def _take_added(cb: Counter[str], ca: Counter[str], item: Any) -> bool:
+    r = repr(item)
     if cb[r] > ca[r]:
         cb[r] -= 1
         return True
     return False
 
 
-def _apply_list(a: list[Any], change: dict[str, Any]) -> list[Any]:
+def _apply_list(items: list[Any], change: dict[str, Any]) -> list[Any]:
     if "set" in change:
         return list(_canon(change["set"]))
-    out = list(a)
+    out = list(items)
     for x in change.get("remove", []):
         out.remove(x)
     return out + list(_canon(change.get("add", [])))
 
 
-def apply(s: State, outcome: Outcome) -> State:
-    """A new state: `s` with the outcome applied. `s` is left as it is and the
+def apply(state: State, outcome: Outcome) -> State:
+    """A new state: `state` with the outcome applied. `state` is left as it is and the
     new state shares with it what the outcome does not touch (states are values:
     `decide` works on a clone, nothing changes a state in place), so a fold
     copies only what changed instead of the whole state per event."""
-    d = dict(cast(dict[str, Any], s))
+    d = dict(cast(dict[str, Any], state))
     if {"figures", "figures_set", "figures_removed"} & outcome.keys():
         d["figures"] = _apply_figures(d["figures"], outcome)
-    if "stack" in outcome:
-        d["stack"] = d["stack"][: outcome["stack"]["keep"]] + _canon(outcome["stack"]["push"])
+    if STACK in outcome:
+        kept = d[POSITION][: outcome[STACK]["keep"]]
+        d[POSITION] = kept + _canon(outcome[STACK]["push"])
     if "players" in outcome:
         d["players"] = list(d["players"])
         for seat, change in outcome["players"].items():
@@ -215,36 +222,36 @@ def _apply_figures(figures: dict[str, Any], outcome: Outcome) -> dict[str, Any]:
     return figs
 
 
-def _set(d: dict[str, Any], k: str, v: Any) -> None:
-    if k == BIDS:
-        if d.get("battle") is not None:
-            d["battle"] = {**d["battle"], "bids": _canon(v)}
-    elif k == "battle" and v is not None and "bids" not in v:
+def _set(data: dict[str, Any], key: str, value: Any) -> None:
+    if key == BIDS:
+        if data.get("battle") is not None:
+            data["battle"] = {**data["battle"], "bids": _canon(value)}
+    elif key == "battle" and value is not None and "bids" not in value:
         # unrevealed: its bids are the old battle's unrevealed ones, if any
         # (the hidden event of the batch, applied before, set them if they changed)
-        old = d.get("battle")
-        d["battle"] = {
-            **_canon(v),
+        old = data.get("battle")
+        data["battle"] = {
+            **_canon(value),
             "bids": old["bids"] if old is not None and not old["revealed"] else {},
         }
     else:
-        d[k] = _canon(v)
+        data[key] = _canon(value)
 
 
-def _unset(d: dict[str, Any], k: str) -> None:
-    if k != BIDS:
-        d.pop(k, None)
-    elif d.get("battle") is not None and not d["battle"]["revealed"]:
-        d["battle"] = {**d["battle"], "bids": {}}
+def _unset(data: dict[str, Any], key: str) -> None:
+    if key != BIDS:
+        data.pop(key, None)
+    elif data.get("battle") is not None and not data["battle"]["revealed"]:
+        data["battle"] = {**data["battle"], "bids": {}}
 
 
-def _player(p: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
-    p = dict(p)
+def _player(player: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
+    player = dict(player)
     for k, v in change.items():
         if k in PLAYER_COUNTS and isinstance(v, int):
-            p[k] += v
+            player[k] += v
         elif k in PLAYER_LISTS:
-            p[k] = _apply_list(p[k], v)
+            player[k] = _apply_list(player[k], v)
         else:
-            p[k] = _canon(v["set"])
-    return p
+            player[k] = _canon(v["set"])
+    return player

@@ -8,38 +8,42 @@ from typing import Any
 from ..base import IllegalCommand
 from .data import LAND, PROVINCES, SEA
 from .figures import put
-from .frames import Command, Ctx, prompt
+from .frames import Command, Steps, prompt
 from .state import Frame, State, by_honor, clan, copies, figs_at, kind_of
 
 
-def destinations(s: State, seat: int, frm: str, toll_paid: bool) -> list[str]:
-    if clan(s, seat) == "Dragonfly":
+def destinations(state: State, seat: int, frm: str, toll_paid: bool) -> list[str]:
+    if clan(state, seat) == "Dragonfly":
         return [p for p in PROVINCES if p != frm]
     out = set(LAND[frm])
-    if toll_paid or s["players"][seat]["coins"] >= len(serpents(s, seat)):
+    if toll_paid or state["players"][seat]["coins"] >= len(serpents(state, seat)):
         out |= SEA[frm]
     return [p for p in PROVINCES if p in out]
 
 
-def serpents(s: State, seat: int) -> list[int]:
+def serpents(state: State, seat: int) -> list[int]:
     """Other players owning Path of the Serpent: each MAY charge the mover 1 coin
     at his first shipping-route use of a movement instance (a whole Marshal
     execution, one Fujin activation). The mover must be able to pay every
     possible charge to use a route (a player with 0 coins cannot use it)."""
     return [
-        q for q in by_honor(s, range(s["player_count"])) if q != seat and copies(s, q, "Path of the Serpent")
+        q
+        for q in by_honor(state, range(state["player_count"]))
+        if q != seat and copies(state, q, "Path of the Serpent")
     ]
 
 
-def movable(s: State, seat: int, moved: list[str] | None, sh_moved: list[str] | None) -> dict[str, list[str]]:
+def movable(
+    state: State, seat: int, moved: list[str] | None, sh_moved: list[str] | None
+) -> dict[str, list[str]]:
     """province -> kinds that may still move from there."""
     out: dict[str, set[str]] = {}
-    for fid in s["figures"]:
-        f = s["figures"][fid]
+    for fid in state["figures"]:
+        f = state["figures"][fid]
         if f["owner"] == seat and f["at"] in PROVINCES and (moved is None or fid not in moved):
             out.setdefault(f["at"], set()).add(kind_of(f))
-    if clan(s, seat) == "Turtle":
-        strong = s["players"][seat]["strongholds"]
+    if clan(state, seat) == "Turtle":
+        strong = state["players"][seat]["strongholds"]
         for p in set(strong):
             if sh_moved is None or strong.count(p) > sh_moved.count(p):
                 out.setdefault(p, set()).add("stronghold")
@@ -47,34 +51,34 @@ def movable(s: State, seat: int, moved: list[str] | None, sh_moved: list[str] | 
 
 
 def move_commands(
-    s: State, seat: int, moved: list[str] | None, sh_moved: list[str] | None, toll_paid: bool
+    state: State, seat: int, moved: list[str] | None, sh_moved: list[str] | None, toll_paid: bool
 ) -> list[Command]:
     cmds: list[Command] = []
-    for frm, kinds in sorted(movable(s, seat, moved, sh_moved).items()):
-        for to in destinations(s, seat, frm, toll_paid):
+    for frm, kinds in sorted(movable(state, seat, moved, sh_moved).items()):
+        for to in destinations(state, seat, frm, toll_paid):
             for k in kinds:
                 cmds.append({"type": "move", "from": frm, "kind": k, "to": to})
     return cmds
 
 
 def do_move(
-    s: State, seat: int, cmd: Command, moved: list[str] | None, sh_moved: list[str] | None, frame: Frame
+    state: State, seat: int, cmd: Command, moved: list[str] | None, sh_moved: list[str] | None, frame: Frame
 ) -> None:
     frm, kind, to = str(cmd.get("from")), cmd.get("kind"), str(cmd.get("to"))
-    kinds = movable(s, seat, moved, sh_moved).get(frm, [])
+    kinds = movable(state, seat, moved, sh_moved).get(frm, [])
     if kind not in kinds:
         raise IllegalCommand(f"no {kind} of yours can move from {frm}")
-    if to not in destinations(s, seat, frm, frame.get("toll", False)):
+    if to not in destinations(state, seat, frm, frame.get("toll", False)):
         raise IllegalCommand(f"{to} is not reachable from {frm}")
     tolls = []
-    if clan(s, seat) != "Dragonfly" and to not in LAND[frm] and not frame.get("toll"):
+    if clan(state, seat) != "Dragonfly" and to not in LAND[frm] and not frame.get("toll"):
         # first shipping-route use of this movement instance: each Serpent owner
         # decides whether to charge (after the move's own effects, before any
         # later step of the mover)
-        tolls = serpents(s, seat)
+        tolls = serpents(state, seat)
         frame["toll"] = True
     if kind == "stronghold":
-        strong = s["players"][seat]["strongholds"]
+        strong = state["players"][seat]["strongholds"]
         strong.remove(frm)
         strong.append(to)
         if sh_moved is not None:
@@ -82,20 +86,20 @@ def do_move(
     else:
         fid = sorted(
             x
-            for x in figs_at(s, frm, seat)
-            if kind_of(s["figures"][x]) == kind and (moved is None or x not in moved)
+            for x in figs_at(state, frm, seat)
+            if kind_of(state["figures"][x]) == kind and (moved is None or x not in moved)
         )[0]
         if moved is not None:
             moved.append(fid)
-        put(s, fid, to)
+        put(state, fid, to)
     for q in reversed(tolls):
-        prompt(s, q, "path_of_the_serpent", ["waive", "charge"], mover=seat)
+        prompt(state, q, "path_of_the_serpent", ["waive", "charge"], mover=seat)
 
 
-def on_path_of_the_serpent(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_path_of_the_serpent(state: State, prompted: Frame, choice: Any, steps: Steps) -> None:
     if choice != "charge":
         return
-    mover = s["players"][p["mover"]]
+    mover = state["players"][prompted["mover"]]
     if mover["coins"] > 0:
         mover["coins"] -= 1
-        s["players"][p["seat"]]["coins"] += 1
+        state["players"][prompted["seat"]]["coins"] += 1

@@ -48,17 +48,17 @@ def restate(old: State, new: State, out: list[Event], rng: RngFactory, purpose: 
 
 
 def _tea_ended(old: State, new: State) -> bool:
-    def tea(s: State) -> bool:
-        return any(f["kind"] == "tea" for f in s.get("stack", []))
+    def tea(state: State) -> bool:
+        return any(f["kind"] == "tea" for f in state.get("position", []))
 
     return tea(old) and not tea(new)
 
 
-def merge(a: Outcome, b: Outcome) -> Outcome:
+def merge(first: Outcome, second: Outcome) -> Outcome:
     """One outcome doing both (their keys are disjoint: public vs secret)."""
-    out: Outcome = {**a, **b}
-    if "set" in a or "set" in b:
-        out["set"] = {**a.get("set", {}), **b.get("set", {})}
-    if "unset" in a or "unset" in b:
-        out["unset"] = sorted(set(a.get("unset", [])) | set(b.get("unset", [])))
+    out: Outcome = {**first, **second}
+    if "set" in first or "set" in second:
+        out["set"] = {**first.get("set", {}), **second.get("set", {})}
+    if "unset" in first or "unset" in second:
+        out["unset"] = sorted(set(first.get("unset", [])) | set(second.get("unset", [])))
     return out

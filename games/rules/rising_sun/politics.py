@@ -8,7 +8,7 @@ from typing import Any
 from ..base import IllegalCommand
 from .data import BOARD, CARDS, MANDATES, PROVINCES, TRACK
 from .figures import after_summon, end_of_recruit, put  # noqa: F401
-from .frames import Command, Ctx, pop, prompt, push
+from .frames import Command, Steps, pop, prompt, push
 from .movement import do_move, move_commands
 from .state import (
     Frame,
@@ -35,41 +35,41 @@ from .state import (
 BOARD_STRONGHOLDS = 4
 
 
-def political_step(s: State, f: Frame, ctx: Ctx) -> None:
-    if f["step"] >= len(TRACK):
-        pop(s)
-        push(s, "war_start")
+def political_step(state: State, frame: Frame, steps: Steps) -> None:
+    if frame["step"] >= len(TRACK):
+        pop(state)
+        push(state, "war_start")
         return
-    step = TRACK[f["step"]]
-    f["step"] += 1
+    step = TRACK[frame["step"]]
+    frame["step"] += 1
     if step == "M":
-        push(s, "choose_mandate", seat=s["holder"])
+        push(state, "choose_mandate", seat=state["holder"])
     else:
-        push(s, "kami", step=0)
+        push(state, "kami", step=0)
 
 
 # ------------------------------------------------------------ mandate turn
 
 
-def drawn(s: State) -> list[str]:
-    return s["mandate_deck"][:4]
+def drawn(state: State) -> list[str]:
+    return state["mandate_deck"][:4]
 
 
-def choose_legal(s: State, f: Frame, seat: int) -> list[Command]:
-    tiles = sorted(set(drawn(s)))
-    if clan(s, seat) == "Lotus":
+def choose_legal(state: State, frame: Frame, seat: int) -> list[Command]:
+    tiles = sorted(set(drawn(state)))
+    if clan(state, seat) == "Lotus":
         return [{"type": "choose_mandate", "tile": t, "declare": m} for t in tiles for m in MANDATES]
     return [{"type": "choose_mandate", "tile": t} for t in tiles]
 
 
-def check_choice(s: State, seat: int, cmd: Command) -> str:
-    f = s["stack"][-1]
+def check_choice(state: State, seat: int, cmd: Command) -> str:
+    f = state["position"][-1]
     if f["kind"] != "choose_mandate" or f["seat"] != seat:
         raise IllegalCommand("it is not your mandate turn")
-    if cmd.get("tile") not in drawn(s):
+    if cmd.get("tile") not in drawn(state):
         raise IllegalCommand("that tile is not among the 4 you drew")
     declare = cmd.get("declare")
-    if clan(s, seat) == "Lotus":
+    if clan(state, seat) == "Lotus":
         if declare not in MANDATES:
             raise IllegalCommand("Lotus must declare one of the 5 mandates")
         return str(declare)
@@ -78,317 +78,323 @@ def check_choice(s: State, seat: int, cmd: Command) -> str:
     return str(cmd["tile"])
 
 
-def choose_tile(s: State, seat: int, tile: str, key: str, salt: str) -> None:
+def choose_tile(state: State, seat: int, tile: str, key: str, salt: str) -> None:
     """The secret part: the tile leaves the deck (the 3 others keep their order)."""
-    deck = s["mandate_deck"]
+    deck = state["mandate_deck"]
     deck.pop(deck.index(tile, 0, 4))
-    s["track"].append(
+    state["track"].append(
         {
             "seat": seat,
             "tile": tile,
             "key": key,
             "salt": salt,
-            "face_down": clan(s, seat) == "Lotus",
+            "face_down": clan(state, seat) == "Lotus",
             "mandate": None,
         }
     )
 
 
-def play_mandate(s: State, seat: int, declared: str) -> None:
+def play_mandate(state: State, seat: int, declared: str) -> None:
     """The public part: the mandate is announced and executed."""
-    pop(s)
-    s["track"][-1]["mandate"] = declared
-    ally = s["alliances"][seat]
+    pop(state)
+    state["track"][-1]["mandate"] = declared
+    ally = state["alliances"][seat]
     if ally is not None and declared != "betray":
-        gain_vp(s, seat, 2 * copies(s, seat, "Honesty"))
+        gain_vp(state, seat, 2 * copies(state, seat, "Honesty"))
     if declared == "betray" and ally is not None:
-        s["alliances"][seat] = s["alliances"][ally] = None
-        lose_honor(s, seat)
+        state["alliances"][seat] = state["alliances"][ally] = None
+        lose_honor(state, seat)
     if declared == "train":
-        order = [seat] + clockwise_from_left(s, seat)[:-1]
+        order = [seat] + clockwise_from_left(state, seat)[:-1]
     elif declared == "betray":
         order = [seat]
     else:
-        order = clockwise_from_left(s, seat)
-    push(s, "mandate", mandate=declared, chooser=seat, order=order, step=0)
+        order = clockwise_from_left(state, seat)
+    push(state, "mandate", mandate=declared, chooser=seat, order=order, step=0)
 
 
-def mandate_step(s: State, f: Frame, ctx: Ctx) -> None:
-    if f["step"] >= len(f["order"]):
-        pop(s)
-        s["holder"] = left_of(s, f["chooser"])
-        if f["mandate"] == "recruit":
-            end_of_recruit(s)
+def mandate_step(state: State, frame: Frame, steps: Steps) -> None:
+    if frame["step"] >= len(frame["order"]):
+        pop(state)
+        state["holder"] = left_of(state, frame["chooser"])
+        if frame["mandate"] == "recruit":
+            end_of_recruit(state)
         return
-    seat = f["order"][f["step"]]
-    f["step"] += 1
-    bonus = seat == f["chooser"] or s["alliances"][f["chooser"]] == seat
-    START[f["mandate"]](s, seat, bonus)
+    seat = frame["order"][frame["step"]]
+    frame["step"] += 1
+    bonus = seat == frame["chooser"] or state["alliances"][frame["chooser"]] == seat
+    START[frame["mandate"]](state, seat, bonus)
 
 
 # ----------------------------------------------------------------- recruit
 
 
-def _start_recruit(s: State, seat: int, bonus: bool) -> None:
-    strong = s["players"][seat]["strongholds"]
-    if clan(s, seat) == "Dragonfly":
+def _start_recruit(state: State, seat: int, bonus: bool) -> None:
+    strong = state["players"][seat]["strongholds"]
+    if clan(state, seat) == "Dragonfly":
         f = {"slots": {}, "extra": 0, "any": len(strong) + int(bonus)}
     else:
         slots: dict[str, int] = {}
         for p in strong:
             slots[p] = slots.get(p, 0) + 1
         f = {"slots": slots, "extra": int(bonus and bool(strong)), "any": 0}
-    frame = push(s, "recruit", seat=seat, count=0, **f)
-    if not _can_summon(s, frame):
-        pop(s)
+    frame = push(state, "recruit", seat=seat, count=0, **f)
+    if not _can_summon(state, frame):
+        pop(state)
 
 
-def _can_summon(s: State, f: Frame) -> bool:
-    left = sum(f["slots"].values()) + f["extra"] + f["any"]
-    return left > 0 and bool(reserve(s, f["seat"]))
+def _can_summon(state: State, frame: Frame) -> bool:
+    left = sum(frame["slots"].values()) + frame["extra"] + frame["any"]
+    return left > 0 and bool(reserve(state, frame["seat"]))
 
 
-def summon_places(s: State, f: Frame) -> list[str]:
-    if f["any"] > 0:
+def summon_places(state: State, frame: Frame) -> list[str]:
+    if frame["any"] > 0:
         return list(PROVINCES)
-    return [p for p in PROVINCES if f["slots"].get(p, 0) > 0 or (f["extra"] and p in f["slots"])]
+    return [p for p in PROVINCES if frame["slots"].get(p, 0) > 0 or (frame["extra"] and p in frame["slots"])]
 
 
-def recruit_legal(s: State, f: Frame, seat: int) -> list[Command]:
-    kinds = sorted({kind_of(s["figures"][x]) for x in reserve(s, seat)})
+def recruit_legal(state: State, frame: Frame, seat: int) -> list[Command]:
+    kinds = sorted({kind_of(state["figures"][x]) for x in reserve(state, seat)})
     cmds = []
-    for p in summon_places(s, f):
+    for p in summon_places(state, frame):
         for k in kinds:
             cmds.append({"type": "summon", "kind": k, "province": p})
             if k in ("shinto", "Komainu"):
-                cmds += [{"type": "summon", "kind": k, "province": p, "shrine": sh} for sh in s["shrines"]]
+                cmds += [
+                    {"type": "summon", "kind": k, "province": p, "shrine": sh} for sh in state["shrines"]
+                ]
     return cmds + [{"type": "done"}]
 
 
-def recruit_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
+def recruit_apply(state: State, frame: Frame, seat: int, cmd: Command, steps: Steps) -> None:
     if cmd["type"] == "done":
-        _finish_recruit(s, f)
+        _finish_recruit(state, frame)
         return
     if cmd["type"] != "summon":
         raise IllegalCommand("summon a figure or say done")
     kind, prov, shrine = cmd.get("kind"), cmd.get("province"), cmd.get("shrine")
-    if prov not in summon_places(s, f):
+    if prov not in summon_places(state, frame):
         raise IllegalCommand(f"you cannot summon in {prov}")
-    cands = sorted(x for x in reserve(s, seat) if kind_of(s["figures"][x]) == kind)
+    cands = sorted(x for x in reserve(state, seat) if kind_of(state["figures"][x]) == kind)
     if not cands:
         raise IllegalCommand(f"no {kind} in your reserve")
     if shrine is not None and (
-        shrine not in s["shrines"] or "shinto" not in type_classes(s["figures"][cands[0]])
+        shrine not in state["shrines"] or "shinto" not in type_classes(state["figures"][cands[0]])
     ):
         raise IllegalCommand("only a Shinto (or Komainu) may go to a Shrine, and only to one in play")
-    if f["any"]:
-        f["any"] -= 1
-    elif f["slots"].get(prov, 0) > 0:
-        f["slots"][prov] -= 1
+    if frame["any"]:
+        frame["any"] -= 1
+    elif frame["slots"].get(prov, 0) > 0:
+        frame["slots"][prov] -= 1
     else:
-        f["extra"] -= 1
-    f["count"] += 1
-    put(s, cands[0], "shrine:" + shrine if shrine else prov)
-    if not _can_summon(s, f):
-        _finish_recruit(s, f)
+        frame["extra"] -= 1
+    frame["count"] += 1
+    put(state, cands[0], "shrine:" + shrine if shrine else prov)
+    if not _can_summon(state, frame):
+        _finish_recruit(state, frame)
 
 
-def _finish_recruit(s: State, f: Frame) -> None:
+def _finish_recruit(state: State, frame: Frame) -> None:
     """The recruit frame becomes the after-Summon step, in place, so that any
     "enters a province" effect pushed above it resolves first."""
-    i = s["stack"].index(f)
-    if f["count"]:
-        s["stack"][i] = {"kind": "after_summon", "seat": f["seat"]}
+    i = state["position"].index(frame)
+    if frame["count"]:
+        state["position"][i] = {"kind": "after_summon", "seat": frame["seat"]}
     else:
-        s["stack"].pop(i)
+        state["position"].pop(i)
 
 
 # ----------------------------------------------------------------- marshal
 
 
-def _start_marshal(s: State, seat: int, bonus: bool) -> None:
-    frame = push(s, "marshal", seat=seat, moved=[], strongholds_moved=[], bonus=bonus, toll=False)
-    if not move_commands(s, seat, [], [], False):
-        _end_marshal(s, frame)
+def _start_marshal(state: State, seat: int, bonus: bool) -> None:
+    frame = push(state, "marshal", seat=seat, moved=[], strongholds_moved=[], bonus=bonus, toll=False)
+    if not move_commands(state, seat, [], [], False):
+        _end_marshal(state, frame)
 
 
-def marshal_legal(s: State, f: Frame, seat: int) -> list[Command]:
-    return move_commands(s, seat, f["moved"], f["strongholds_moved"], f["toll"]) + [{"type": "done"}]
+def marshal_legal(state: State, frame: Frame, seat: int) -> list[Command]:
+    return move_commands(state, seat, frame["moved"], frame["strongholds_moved"], frame["toll"]) + [
+        {"type": "done"}
+    ]
 
 
-def marshal_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
+def marshal_apply(state: State, frame: Frame, seat: int, cmd: Command, steps: Steps) -> None:
     if cmd["type"] == "done":
-        _end_marshal(s, f)
+        _end_marshal(state, frame)
         return
     if cmd["type"] != "move":
         raise IllegalCommand("move a figure or say done")
-    do_move(s, seat, cmd, f["moved"], f["strongholds_moved"], f)
-    if not move_commands(s, seat, f["moved"], f["strongholds_moved"], f["toll"]):
-        _end_marshal(s, f)
+    do_move(state, seat, cmd, frame["moved"], frame["strongholds_moved"], frame)
+    if not move_commands(state, seat, frame["moved"], frame["strongholds_moved"], frame["toll"]):
+        _end_marshal(state, frame)
 
 
-def _end_marshal(s: State, f: Frame) -> None:
+def _end_marshal(state: State, frame: Frame) -> None:
     """The marshal frame becomes the bonus build step in place, so that what the
     last move triggered (Oni of Hate, a Serpent toll) resolves before it."""
-    i = s["stack"].index(f)
-    seat = f["seat"]
-    if f["bonus"]:
-        s["stack"][i] = {"kind": "build_check", "seat": seat}
+    i = state["position"].index(frame)
+    seat = frame["seat"]
+    if frame["bonus"]:
+        state["position"][i] = {"kind": "build_check", "seat": seat}
     else:
-        s["stack"].pop(i)
+        state["position"].pop(i)
 
 
-def build_check_step(s: State, f: Frame, ctx: Ctx) -> None:
-    pop(s)
-    if can_build(s, f["seat"]):
-        push(s, "build", seat=f["seat"])
+def build_check_step(state: State, frame: Frame, steps: Steps) -> None:
+    pop(state)
+    if can_build(state, frame["seat"]):
+        push(state, "build", seat=frame["seat"])
 
 
-def can_build(s: State, seat: int) -> bool:
-    p = s["players"][seat]
-    return len(p["strongholds"]) < BOARD_STRONGHOLDS and p["coins"] >= pay_cost(s, seat, 3)
+def can_build(state: State, seat: int) -> bool:
+    p = state["players"][seat]
+    return len(p["strongholds"]) < BOARD_STRONGHOLDS and p["coins"] >= pay_cost(state, seat, 3)
 
 
-def build_legal(s: State, f: Frame, seat: int) -> list[Command]:
-    builds = [{"type": "build", "province": p} for p in PROVINCES] if can_build(s, seat) else []
+def build_legal(state: State, frame: Frame, seat: int) -> list[Command]:
+    builds = [{"type": "build", "province": p} for p in PROVINCES] if can_build(state, seat) else []
     return builds + [{"type": "done"}]
 
 
-def build_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
-    pop(s)
+def build_apply(state: State, frame: Frame, seat: int, cmd: Command, steps: Steps) -> None:
+    pop(state)
     if cmd["type"] == "done":
         return
     if cmd["type"] != "build" or cmd.get("province") not in PROVINCES:
         raise IllegalCommand("build in a province or say done")
-    if not can_build(s, seat):
+    if not can_build(state, seat):
         raise IllegalCommand("you cannot pay for (or have no) Stronghold left to build")
-    price = pay_cost(s, seat, 3)
-    s["players"][seat]["coins"] -= price
-    s["players"][seat]["strongholds"].append(cmd["province"])
-    benevolence(s, seat, price)
+    price = pay_cost(state, seat, 3)
+    state["players"][seat]["coins"] -= price
+    state["players"][seat]["strongholds"].append(cmd["province"])
+    benevolence(state, seat, price)
 
 
-def benevolence(s: State, seat: int, price: int) -> None:
+def benevolence(state: State, seat: int, price: int) -> None:
     """Give 1 of the paid coins to another player: Honor + 2 VP (per copy)."""
-    n = min(price, copies(s, seat, "Benevolence"))
-    opts = ["keep"] + [str(q) for q in range(s["player_count"]) if q != seat]
+    n = min(price, copies(state, seat, "Benevolence"))
+    opts = ["keep"] + [str(q) for q in range(state["player_count"]) if q != seat]
     for _ in range(n):
-        prompt(s, seat, "benevolence", opts)
+        prompt(state, seat, "benevolence", opts)
 
 
-def on_benevolence(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_benevolence(state: State, prompted: Frame, choice: Any, steps: Steps) -> None:
     if choice == "keep":
         return
-    s["players"][int(choice)]["coins"] += 1
-    gain_honor(s, p["seat"])
-    gain_vp(s, p["seat"], 2)
+    state["players"][int(choice)]["coins"] += 1
+    gain_honor(state, prompted["seat"])
+    gain_vp(state, prompted["seat"], 2)
 
 
 # ------------------------------------------------------------------- train
 
 
-def price_of(s: State, seat: int, card: str, discount: int) -> int:
-    return pay_cost(s, seat, CARDS[card]["cost"], discount)
+def price_of(state: State, seat: int, card: str, discount: int) -> int:
+    return pay_cost(state, seat, CARDS[card]["cost"], discount)
 
 
-def start_train(s: State, seat: int, bonus: bool, ryujin: bool = False) -> None:
-    frame = push(s, "train", seat=seat, discount=int(bonus), ryujin=ryujin)
-    if not train_legal(s, frame, seat)[:-1]:
-        pop(s)
+def start_train(state: State, seat: int, bonus: bool, ryujin: bool = False) -> None:
+    frame = push(state, "train", seat=seat, discount=int(bonus), ryujin=ryujin)
+    if not train_legal(state, frame, seat)[:-1]:
+        pop(state)
 
 
-def train_legal(s: State, f: Frame, seat: int) -> list[Command]:
-    coins = s["players"][seat]["coins"]
-    cards = sorted({c for c in s["display"] if price_of(s, seat, c, f["discount"]) <= coins})
+def train_legal(state: State, frame: Frame, seat: int) -> list[Command]:
+    coins = state["players"][seat]["coins"]
+    cards = sorted({c for c in state["display"] if price_of(state, seat, c, frame["discount"]) <= coins})
     return [{"type": "buy", "card": c} for c in cards] + [{"type": "done"}]
 
 
-def train_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
-    pop(s)
+def train_apply(state: State, frame: Frame, seat: int, cmd: Command, steps: Steps) -> None:
+    pop(state)
     if cmd["type"] == "done":
         return
     card = cmd.get("card")
-    if cmd["type"] != "buy" or card not in s["display"]:
+    if cmd["type"] != "buy" or card not in state["display"]:
         raise IllegalCommand("buy an available season card or say done")
-    price = price_of(s, seat, card, f["discount"])
-    if price > s["players"][seat]["coins"]:
+    price = price_of(state, seat, card, frame["discount"])
+    if price > state["players"][seat]["coins"]:
         raise IllegalCommand("not enough coins")
-    s["players"][seat]["coins"] -= price
-    s["display"].remove(card)
-    s["players"][seat]["cards"].append(card)
+    state["players"][seat]["coins"] -= price
+    state["display"].remove(card)
+    state["players"][seat]["cards"].append(card)
     if CARDS[card]["type"] == "monster":
         fid = "m:" + card
-        s["figures"][fid] = {"owner": seat, "type": "monster", "name": card, "at": "reserve"}
-        if monster_places(s, seat, fid):
-            push(s, "place_monster", seat=seat, figure=fid)
-    benevolence(s, seat, price)
+        state["figures"][fid] = {"owner": seat, "type": "monster", "name": card, "at": "reserve"}
+        if monster_places(state, seat, fid):
+            push(state, "place_monster", seat=seat, figure=fid)
+    benevolence(state, seat, price)
 
 
-def monster_places(s: State, seat: int, fid: str) -> list[Command]:
-    provs = PROVINCES if clan(s, seat) == "Dragonfly" else sorted(set(s["players"][seat]["strongholds"]))
+def monster_places(state: State, seat: int, fid: str) -> list[Command]:
+    provs = (
+        PROVINCES if clan(state, seat) == "Dragonfly" else sorted(set(state["players"][seat]["strongholds"]))
+    )
     out = [{"type": "place", "province": p} for p in provs]
-    if s["figures"][fid]["name"] == "Komainu":
-        out += [{"type": "place", "province": p, "shrine": sh} for p in provs for sh in s["shrines"]]
+    if state["figures"][fid]["name"] == "Komainu":
+        out += [{"type": "place", "province": p, "shrine": sh} for p in provs for sh in state["shrines"]]
     return out
 
 
-def place_monster_legal(s: State, f: Frame, seat: int) -> list[Command]:
-    return monster_places(s, seat, f["figure"])
+def place_monster_legal(state: State, frame: Frame, seat: int) -> list[Command]:
+    return monster_places(state, seat, frame["figure"])
 
 
-def place_monster_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
-    if cmd not in monster_places(s, seat, f["figure"]):
+def place_monster_apply(state: State, frame: Frame, seat: int, cmd: Command, steps: Steps) -> None:
+    if cmd not in monster_places(state, seat, frame["figure"]):
         raise IllegalCommand("summon the monster where you have a Stronghold (or to a Shrine for Komainu)")
-    pop(s)
-    after_summon(s, seat)
-    put(s, f["figure"], "shrine:" + cmd["shrine"] if cmd.get("shrine") else cmd["province"])
+    pop(state)
+    after_summon(state, seat)
+    put(state, frame["figure"], "shrine:" + cmd["shrine"] if cmd.get("shrine") else cmd["province"])
 
 
 # ----------------------------------------------------------------- harvest
 
 
-def _harvest(s: State, seat: int, bonus: bool) -> None:
+def _harvest(state: State, seat: int, bonus: bool) -> None:
     coins, vp, ronin = 1, 0, 0
     if bonus:
         for prov in PROVINCES:
-            scores = {q: force(s, q, prov) for q in range(s["player_count"])}
-            if best_by(s, scores, minimum=1) == seat:
+            scores = {q: force(state, q, prov) for q in range(state["player_count"])}
+            if best_by(state, scores, minimum=1) == seat:
                 r = BOARD["provinces"][prov]["reward"]
                 coins += r.get("coins", 0)
                 vp += r.get("vp", 0)
                 ronin += r.get("ronin", 0)
-    gain_coins(s, seat, coins)
-    gain_vp(s, seat, vp)
-    s["players"][seat]["ronin"] += ronin
+    gain_coins(state, seat, coins)
+    gain_vp(state, seat, vp)
+    state["players"][seat]["ronin"] += ronin
 
 
 # ------------------------------------------------------------------ betray
 
 
-def _start_betray(s: State, seat: int, bonus: bool) -> None:
+def _start_betray(state: State, seat: int, bonus: bool) -> None:
     frame = push(
-        s, "betray", seat=seat, base=2, extra=copies(s, seat, "Path of the Unrighteous"), targeted=[]
+        state, "betray", seat=seat, base=2, extra=copies(state, seat, "Path of the Unrighteous"), targeted=[]
     )
-    if len(betray_legal(s, frame, seat)) == 1:
-        pop(s)
+    if len(betray_legal(state, frame, seat)) == 1:
+        pop(state)
 
 
-def _betray_targets(s: State, f: Frame, seat: int) -> list[Command]:
+def _betray_targets(state: State, frame: Frame, seat: int) -> list[Command]:
     mine: dict[str, set[str]] = {}
-    for x in reserve(s, seat):
-        for c in type_classes(s["figures"][x]):
-            mine.setdefault(c, set()).add(kind_of(s["figures"][x]))
+    for x in reserve(state, seat):
+        for c in type_classes(state["figures"][x]):
+            mine.setdefault(c, set()).add(kind_of(state["figures"][x]))
     out = []
     seen = set()
-    for fid in sorted(s["figures"]):
-        t = s["figures"][fid]
+    for fid in sorted(state["figures"]):
+        t = state["figures"][fid]
         if t["owner"] == seat or is_daimyo_like(t):
             continue
         on_shrine = t["at"].startswith("shrine:")
         if not (t["at"] in PROVINCES or on_shrine):
             continue
-        base_ok = f["base"] > 0 and t["owner"] not in f["targeted"] and not on_shrine
-        if not (base_ok or f["extra"] > 0):
+        base_ok = frame["base"] > 0 and t["owner"] not in frame["targeted"] and not on_shrine
+        if not (base_ok or frame["extra"] > 0):
             continue
         withs = set()
         for c in type_classes(t):
@@ -403,34 +409,34 @@ def _betray_targets(s: State, f: Frame, seat: int) -> list[Command]:
     return out
 
 
-def betray_legal(s: State, f: Frame, seat: int) -> list[Command]:
-    return _betray_targets(s, f, seat) + [{"type": "done"}]
+def betray_legal(state: State, frame: Frame, seat: int) -> list[Command]:
+    return _betray_targets(state, frame, seat) + [{"type": "done"}]
 
 
-def betray_apply(s: State, f: Frame, seat: int, cmd: Command, ctx: Ctx) -> None:
+def betray_apply(state: State, frame: Frame, seat: int, cmd: Command, steps: Steps) -> None:
     if cmd["type"] == "done":
-        pop(s)
+        pop(state)
         return
-    if cmd not in _betray_targets(s, f, seat):
+    if cmd not in _betray_targets(state, frame, seat):
         raise IllegalCommand("that figure cannot be replaced")
     owner, at = cmd["owner"], cmd["at"]
-    if f["base"] > 0 and owner not in f["targeted"] and not at.startswith("shrine:"):
-        f["base"] -= 1
-        f["targeted"].append(owner)
+    if frame["base"] > 0 and owner not in frame["targeted"] and not at.startswith("shrine:"):
+        frame["base"] -= 1
+        frame["targeted"].append(owner)
     else:
-        f["extra"] -= 1
+        frame["extra"] -= 1
     target = sorted(
         x
-        for x in s["figures"]
-        if s["figures"][x]["owner"] == owner
-        and s["figures"][x]["at"] == at
-        and kind_of(s["figures"][x]) == cmd["kind"]
+        for x in state["figures"]
+        if state["figures"][x]["owner"] == owner
+        and state["figures"][x]["at"] == at
+        and kind_of(state["figures"][x]) == cmd["kind"]
     )[0]
-    mine = sorted(x for x in reserve(s, seat) if kind_of(s["figures"][x]) == cmd["with"])[0]
-    s["figures"][target]["at"] = "reserve"
-    put(s, mine, at)
-    if len(betray_legal(s, f, seat)) == 1:
-        s["stack"].remove(f)
+    mine = sorted(x for x in reserve(state, seat) if kind_of(state["figures"][x]) == cmd["with"])[0]
+    state["figures"][target]["at"] = "reserve"
+    put(state, mine, at)
+    if len(betray_legal(state, frame, seat)) == 1:
+        state["position"].remove(frame)
 
 
 START = {

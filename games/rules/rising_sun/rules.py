@@ -17,22 +17,22 @@ from ..base import (
     RngFactory,
     Template,
     commit,
-    fold,
     reveal_entry,
 )
-from ..kit import Decided
+from ..kit import Context, Decided
 from . import battle, flow, politics, tea
 from . import events as ev
 from .commands import parse
 from .data import CLAN_NAMES, EVENT_SCHEMAS
 from .evolve import evolve as _evolve
 from .evolve_legacy import evolve_legacy
-from .frames import Command, Ctx
+from .frames import Command, Steps
 from .outcomes import restate
 from .setup import OPTIONS_SCHEMA
 from .setup import initial_state as _initial
 from .setup import start as _start
 from .state import ADVANTAGES, Player, Proposal, State, clone, current_battle, top, version
+from .view import RULESET
 from .view import view as _view
 
 ADV: tuple[str, ...] = ADVANTAGES  # the War Advantages as plain names (command fields)
@@ -62,8 +62,8 @@ it does not name the proposer; its choice `{from, to}` names both once revealed.
 From version 5 the commitment is private to the two players and names the proposer."""
 
 
-def _key(s: State, what: str) -> str:
-    return f"{what}:{s['commit_count']}"
+def _key(state: State, what: str) -> str:
+    return f"{what}:{state['commit_count']}"
 
 
 def _salt(rng: RngFactory, purpose: str) -> dict[str, str]:
@@ -85,7 +85,7 @@ class RisingSun:
 
     upcasters = NO_UPCASTERS  # rules versions change events by `evolve_legacy`, not by upcasting
 
-    id = "rising-sun"
+    id = RULESET
     name = "Rising Sun"
     min_players = 3
     max_players = 5
@@ -93,9 +93,10 @@ class RisingSun:
     event_schemas = EVENT_SCHEMAS  # payload JSON Schemas by event type (data/schemas/events.json), version 4
     salted_since = 3  # first rules version whose private events all carry payload.salt (issue 10)
     # The shape of the pickled state: 2 = full-word keys with TypedDicts (1 had
-    # `figs`, `n`, `o`/`t`/`n`/`loc`...). Events are unchanged; a snapshot taken
-    # under another schema must be re-folded from the events, never loaded.
-    state_schema = 2
+    # `figs`, `n`, `o`/`t`/`n`/`loc`...); 3 = the step frames in the kit's
+    # Position (`state["position"]`, was `state["stack"]`). Events are unchanged;
+    # a snapshot taken under another schema must be re-folded from the events, never loaded.
+    state_schema = 3
 
     def __init__(self, version: int = RULES_VERSION):
         self.rules_version = version
@@ -139,9 +140,15 @@ class RisingSun:
     def decide_folded(
         self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory
     ) -> Decided[State]:
-        """`decide` and the state after its events (kit.Decided)."""
-        events = self.decide(state, seat, command, rng)
-        return Decided(events, fold(self, events, state))
+        """`decide` and the state after its events (kit.Decided): the rules run on a
+        private copy (`Steps`), then the batch is emitted into the kit's `Context`,
+        which folds each event as it comes; its state is the one returned (the
+        platform folds nothing again). The fold, not the rules' working copy, is the
+        state: a replay from the store computes exactly that one, dict order included."""
+        context = Context(state, rng, self.evolve)
+        for event in self.decide(state, seat, command, rng):
+            context.add(event)
+        return Decided(context.events, context.state)
 
     def decide(self, state: State, seat: int, command: Mapping[str, Any], rng: RngFactory) -> list[Event]:
         cmd = parse(command)
@@ -155,88 +162,90 @@ class RisingSun:
             return out
         return restate(state, s, out, rng, "decide")
 
-    def _decide(self, state: State, s: State, seat: int, cmd: Command, rng: RngFactory) -> list[Event]:
-        """The batch of events; `s` (a copy of `state`) ends as the state after it."""
-        ctx = Ctx(rng=rng)
+    def _decide(self, state: State, working: State, seat: int, cmd: Command, rng: RngFactory) -> list[Event]:
+        """The batch of events; `working` (a copy of `state`) ends as the state after it."""
+        steps = Steps(working, rng=rng)
         t = cmd["type"]
         before = top(state)
         if t == "gift":
-            tea.check_gift(s, seat, cmd)
-            tea.apply_gift(s, seat, cmd)
+            tea.check_gift(working, seat, cmd)
+            tea.apply_gift(working, seat, cmd)
             return [Event(ev.GIFT_GIVEN, {"seat": seat, "cmd": cmd})]
         if t == "propose_alliance":
-            return self._propose(s, seat, cmd, rng)
-        if t in ("decline_alliance", "withdraw_alliance") and version(s) >= 3:
-            return self._answer_in_secret(s, seat, cmd, rng)
+            return self._propose(working, seat, cmd, rng)
+        if t in ("decline_alliance", "withdraw_alliance") and version(working) >= 3:
+            return self._answer_in_secret(working, seat, cmd, rng)
         if t == "choose_mandate":
-            out = self._choose_mandate(s, seat, cmd, rng, ctx)
+            out = self._choose_mandate(working, seat, cmd, rng, steps)
         elif t == "bid":
-            out = self._bid(s, seat, cmd, rng, ctx)
+            out = self._bid(working, seat, cmd, rng, steps)
         else:
             tea_step = before is not None and before["kind"] == "tea"
-            answered = tea.answered_proposals(s, seat, cmd) if tea_step else []
-            old = list(s["proposals"])
-            flow.apply_input(s, seat, cmd, ctx)
-            payload = {"seat": seat, "cmd": cmd, "draws": ctx.draws}
-            if version(s) >= 3:
+            answered = tea.answered_proposals(working, seat, cmd) if tea_step else []
+            old = list(working["proposals"])
+            flow.apply_input(steps, seat, cmd)
+            payload = {"seat": seat, "cmd": cmd, "draws": steps.draws}
+            if version(working) >= 3:
                 # only an accepted proposal is revealed now (the alliance is public)
                 gone = [
                     p
                     for p in answered
                     if t == "accept_alliance" and (p["from"], p["to"]) == (cmd["from"], seat)
                 ]
-                reveals = [_proposal_reveal(s, p) for p in gone]
+                reveals = [_proposal_reveal(working, p) for p in gone]
             else:
-                gone = [p for p in old if p not in s["proposals"]] if answered or tea_step else []
+                gone = [p for p in old if p not in working["proposals"]] if answered or tea_step else []
                 reveals = [reveal_entry(p["from"], p["key"], p["to"], p["salt"]) for p in gone]
             if reveals:
                 payload["reveals"] = reveals
             out = [Event(ev.COMMAND_APPLIED, payload)]
-        return self._wrap(state, s, ctx, out, rng)
+        return self._wrap(state, working, steps, out, rng)
 
-    def _wrap(self, old: State, s: State, ctx: Ctx, out: list[Event], rng: RngFactory) -> list[Event]:
-        salted = version(s) >= 3
-        if s["result"] is not None and old["result"] is None:
+    def _wrap(
+        self, old: State, working: State, steps: Steps, out: list[Event], rng: RngFactory
+    ) -> list[Event]:
+        salted = version(working) >= 3
+        if working["result"] is not None and old["result"] is None:
             # the game is over: Lotus's face-down tiles (and, from version 3, the
             # proposals that were never accepted) are revealed for the audit
-            tiles = s.get("lotus_tiles", []) + [t for t in s["track"] if t["face_down"]]
+            tiles = working.get("lotus_tiles", []) + [t for t in working["track"] if t["face_down"]]
             extra = [reveal_entry(t["seat"], t["key"], t["tile"], t["salt"]) for t in tiles]
-            extra += [_proposal_reveal(s, p) for p in s.get("closed_proposals", [])]
+            extra += [_proposal_reveal(working, p) for p in working.get("closed_proposals", [])]
             if extra:
                 i = max(i for i, e in enumerate(out) if e.type in ev.COMMAND_EVENTS)
                 e = out[i]
                 out[i] = Event(e.type, {**e.payload, "reveals": list(e.payload.get("reveals", [])) + extra})
-        if ctx.hidden:
+        if steps.hidden:
             salt = _salt(rng, "mandates-shuffled") if salted else {}
-            hidden = Event(ev.MANDATES_SHUFFLED, {"orders": ctx.hidden, **salt}, visible_to=())
+            hidden = Event(ev.MANDATES_SHUFFLED, {"orders": steps.hidden, **salt}, visible_to=())
             i = next(i for i, e in enumerate(out) if e.type in ev.COMMAND_EVENTS)
             out.insert(i, hidden)
-        f = top(s)
-        if f is not None and f["kind"] == "choose_mandate" and s["result"] is None:
+        f = top(working)
+        if f is not None and f["kind"] == "choose_mandate" and working["result"] is None:
             was = top(old)
-            if not (was and was["kind"] == "choose_mandate" and len(old["track"]) == len(s["track"])):
+            if not (was and was["kind"] == "choose_mandate" and len(old["track"]) == len(working["track"])):
                 salt = _salt(rng, f"tiles-seen:{f['seat']}") if salted else {}
                 out.append(
                     Event(
                         ev.TILES_SEEN,
-                        {"seat": f["seat"], "tiles": s["mandate_deck"][:4], **salt},
+                        {"seat": f["seat"], "tiles": working["mandate_deck"][:4], **salt},
                         visible_to=(f["seat"],),
                     )
                 )
         return out
 
-    def _propose(self, s: State, seat: int, cmd: Command, rng: RngFactory) -> list[Event]:
-        tea.check_proposal(s, seat, cmd["to"])
-        if version(s) < 3:
-            key = _key(s, "alliance")
+    def _propose(self, state: State, seat: int, cmd: Command, rng: RngFactory) -> list[Event]:
+        tea.check_proposal(state, seat, cmd["to"])
+        if version(state) < 3:
+            key = _key(state, "alliance")
             priv, pub = commit(rng, seat, key, cmd["to"], ev.PROPOSAL_MADE, extra={"seat": seat})
-            _store_proposal(s, seat, cmd["to"], priv)
+            _store_proposal(state, seat, cmd["to"], priv)
             told = Event(ev.PROPOSAL_RECEIVED, {"from": seat, "to": cmd["to"]}, visible_to=(cmd["to"],))
             return [priv, pub, told]
         choice = {"from": seat, "to": cmd["to"]}
-        if version(s) < 5:
+        if version(state) < 5:
             # the public commitment names nobody: its choice names proposer and target
-            key = _key(s, "alliance")
+            key = _key(state, "alliance")
             priv, pub = commit(rng, seat, key, choice, ev.PROPOSAL_MADE, extra={"seat": seat})
             pub = Event(pub.type, {**pub.payload, "seat": ANONYMOUS})
         else:
@@ -248,7 +257,7 @@ class RisingSun:
             priv, pub = commit(
                 rng, seat, key, choice, ev.PROPOSAL_MADE, extra={"seat": seat}, viewers=(seat, cmd["to"])
             )
-        _store_proposal(s, seat, cmd["to"], priv)
+        _store_proposal(state, seat, cmd["to"], priv)
         told = Event(
             ev.PROPOSAL_RECEIVED,
             {"from": seat, "to": cmd["to"], **_salt(rng, f"{key}:received")},
@@ -256,54 +265,56 @@ class RisingSun:
         )
         return [priv, pub, told]
 
-    def _answer_in_secret(self, s: State, seat: int, cmd: Command, rng: RngFactory) -> list[Event]:
+    def _answer_in_secret(self, state: State, seat: int, cmd: Command, rng: RngFactory) -> list[Event]:
         """Version 3: a decline or a withdrawal is seen by the two players only
         (it changes nothing public: not the pending seats, not the ceremony's end)."""
-        f = top(s)
+        f = top(state)
         if f is None or f["kind"] != "tea":
             raise IllegalCommand("alliances are only answered during the Tea Ceremony")
         if cmd["type"] == "decline_alliance":
             kind, pair = ev.PROPOSAL_DECLINED, (cmd["from"], seat)
         else:
             kind, pair = ev.PROPOSAL_WITHDRAWN, (seat, cmd["to"])
-        flow.apply_input(s, seat, cmd, Ctx(rng=rng))
-        if top(s) is not f:  # pragma: no cover - v3 tea never ends on a decline or withdrawal
+        flow.apply_input(Steps(state, rng=rng), seat, cmd)
+        if top(state) is not f:  # pragma: no cover - v3 tea never ends on a decline or withdrawal
             raise RuntimeError("a secret tea answer changed the public flow")
         salt = _salt(rng, f"tea-answer:{pair[0]}:{pair[1]}")
         return [Event(kind, {"seat": seat, "cmd": cmd, **salt}, visible_to=tuple(sorted(set(pair))))]
 
-    def _choose_mandate(self, s: State, seat: int, cmd: Command, rng: RngFactory, ctx: Ctx) -> list[Event]:
-        declared = politics.check_choice(s, seat, cmd)
-        key = _key(s, "mandate")
+    def _choose_mandate(
+        self, state: State, seat: int, cmd: Command, rng: RngFactory, steps: Steps
+    ) -> list[Event]:
+        declared = politics.check_choice(state, seat, cmd)
+        key = _key(state, "mandate")
         priv, pub = commit(rng, seat, key, cmd["tile"], ev.MANDATE_CHOSEN, extra={"seat": seat})
-        s["commit_count"] += 1
-        politics.choose_tile(s, seat, cmd["tile"], key, priv.payload["salt"])
-        lotus = s["track"][-1]["face_down"]
-        politics.play_mandate(s, seat, declared)
-        flow.run(s, ctx)
-        payload = {"seat": seat, "declared": declared, "draws": ctx.draws}
+        state["commit_count"] += 1
+        politics.choose_tile(state, seat, cmd["tile"], key, priv.payload["salt"])
+        lotus = state["track"][-1]["face_down"]
+        politics.play_mandate(state, seat, declared)
+        flow.run(steps)
+        payload = {"seat": seat, "declared": declared, "draws": steps.draws}
         if not lotus:
             payload["reveals"] = [reveal_entry(seat, key, cmd["tile"], priv.payload["salt"])]
         return [priv, pub, Event(ev.MANDATE_PLAYED, payload)]
 
-    def _bid(self, s: State, seat: int, cmd: Command, rng: RngFactory, ctx: Ctx) -> list[Event]:
-        bid = battle.check_bid(s, seat, cmd)
-        key = _key(s, "bid")
+    def _bid(self, state: State, seat: int, cmd: Command, rng: RngFactory, steps: Steps) -> list[Event]:
+        bid = battle.check_bid(state, seat, cmd)
+        key = _key(state, "bid")
         priv, pub = commit(rng, seat, key, bid, ev.BID_PLACED, extra={"seat": seat})
-        s["commit_count"] += 1
-        if not battle.store_bid(s, seat, bid, key, priv.payload["salt"]):
+        state["commit_count"] += 1
+        if not battle.store_bid(state, seat, bid, key, priv.payload["salt"]):
             return [priv, pub]
-        b = current_battle(s)
+        b = current_battle(state)
         reveals = [
             reveal_entry(int(q), x["key"], {a: x[a] for a in ADVANTAGES}, x["salt"])
             for q, x in b["bids"].items()
         ]
-        battle.reveal(s)
-        flow.run(s, ctx)
+        battle.reveal(state)
+        flow.run(steps)
         return [
             priv,
             pub,
-            Event(ev.BIDS_REVEALED, {"province": b["province"], "reveals": reveals, "draws": ctx.draws}),
+            Event(ev.BIDS_REVEALED, {"province": b["province"], "reveals": reveals, "draws": steps.draws}),
         ]
 
     # ------------------------------------------------------------ queries
@@ -318,7 +329,7 @@ class RisingSun:
         f = top(state)
         gifts = tea.gifts_open(state) and (state["players"][seat]["coins"] or state["players"][seat]["ronin"])
         if f is not None and f["kind"] == "bidding":
-            if seat not in flow.DECISIONS["bidding"].pending(state, f):
+            if seat not in flow.DECISIONS["bidding"].pending(state):
                 return LegalSet()
             coins = state["players"][seat]["coins"]
             zero = {"type": "bid", **{a: 0 for a in ADV}}
@@ -367,20 +378,22 @@ class RisingSun:
         )
 
 
-def _store_proposal(s: State, seat: int, to: int, priv: Event) -> None:
+def _store_proposal(state: State, seat: int, to: int, priv: Event) -> None:
     """What the proposal's private commitment does (evolve_legacy's `_proposal`).
     From version 5 a proposal is not counted in the public `commit_count` (the
     next public commitment's key would show that one was made)."""
-    if version(s) < 5:
-        s["commit_count"] += 1
-    tea.store_proposal(s, seat, to, str(priv.payload["key"]), str(priv.payload["salt"]))
+    if version(state) < 5:
+        state["commit_count"] += 1
+    tea.store_proposal(state, seat, to, str(priv.payload["key"]), str(priv.payload["salt"]))
 
 
-def _proposal_reveal(s: State, p: Proposal) -> dict[str, Any]:
+def _proposal_reveal(state: State, proposal: Proposal) -> dict[str, Any]:
     """The reveal item of a proposal: the anonymous seat of its public commitment
     (versions 3-4), or the proposer's of its private one (5)."""
-    seat = ANONYMOUS if version(s) < 5 else p["from"]
-    return reveal_entry(seat, p["key"], {"from": p["from"], "to": p["to"]}, p["salt"])
+    seat = ANONYMOUS if version(state) < 5 else proposal["from"]
+    return reveal_entry(
+        seat, proposal["key"], {"from": proposal["from"], "to": proposal["to"]}, proposal["salt"]
+    )
 
 
 def _random_bid(rnd: random.Random, coins: int) -> Command:
@@ -391,12 +404,12 @@ def _random_bid(rnd: random.Random, coins: int) -> Command:
     return {"type": "bid", **bid}
 
 
-def _random_gift(rnd: random.Random, cmds: list[Command], p: Player, left: int) -> Command:
+def _random_gift(rnd: random.Random, cmds: list[Command], player: Player, left: int) -> Command:
     """Mostly a listed command; sometimes one small gift (1 coin, or 1 Ronin, to
     the left neighbour), so random play keeps moving forward."""
     if rnd.random() < 0.9:
         return dict(rnd.choice(cmds))
-    if p["coins"]:
+    if player["coins"]:
         return {"type": "gift", "to": left, "coins": 1, "ronin": 0}
     return {"type": "gift", "to": left, "coins": 0, "ronin": 1}
 

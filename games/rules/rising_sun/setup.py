@@ -77,13 +77,13 @@ def start(
 
 
 def initial_state(version: int) -> State:
-    return {"secret_draws": [], "result": None, "stack": [], "phase": "setup", "rules_version": version}
+    return {"secret_draws": [], "result": None, "position": [], "phase": "setup", "rules_version": version}
 
 
-def build(s: State, payload: Mapping[str, Any]) -> State:
+def build(state: State, payload: Mapping[str, Any]) -> State:
     clans = list(payload["clans"])
     n = len(clans)
-    seating = sorted(range(n), key=lambda q: CLANS[clans[q]]["rank"])
+    seating = sorted(range(n), key=lambda seat: CLANS[clans[seat]]["rank"])
     figs = {}
     for seat, c in enumerate(clans):
         counts = BOARD["figures_per_clan"]
@@ -92,7 +92,7 @@ def build(s: State, payload: Mapping[str, Any]) -> State:
                 figs[f"{seat}:{t}{i}"] = Figure({"owner": seat, "type": t, "name": t, "at": "reserve"})
         figs[f"{seat}:daimyo0"]["at"] = CLANS[c]["home"]
         figs[f"{seat}:bushi0"]["at"] = CLANS[c]["home"]
-    hidden = list(s["secret_draws"])
+    hidden = list(state["secret_draws"])
     deck = list(hidden.pop(0))
     return {
         "player_count": n,
@@ -110,7 +110,7 @@ def build(s: State, payload: Mapping[str, Any]) -> State:
         "holder": seating[0],
         "alliances": [None] * n,
         "proposals": [],
-        "stack": [],
+        "position": [],
         "secret_draws": hidden,
         "result": None,
         "phase": "setup",
@@ -119,6 +119,6 @@ def build(s: State, payload: Mapping[str, Any]) -> State:
         "commit_count": 0,
         "lotus_tiles": [],
         "winter": None,
-        "rules_version": s.get("rules_version", 2),
+        "rules_version": state.get("rules_version", 2),
         "closed_proposals": [],
     }

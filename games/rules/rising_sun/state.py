@@ -8,9 +8,9 @@ the dict they are given: they always work on a private copy.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
-from ..kit import deep_copy
+from ..kit import deep_copy, position
 from .data import CARDS, CLANS, MONSTERS, ONI
 
 
@@ -74,19 +74,19 @@ class Result(TypedDict):
     scores: dict[str, int]  # VP by str(seat)
 
 
-Frame = dict[str, Any]
-"""One step of the game position (flow.py): `kind` names it, its other fields
-depend on the kind (`seat`, `step`, `options`, `what`...)."""
+Frame = position.Frame
+"""One step of the game position (the kit's `position`, driven by flow.py): `kind`
+names it, its other fields depend on the kind (`seat`, `step`, `options`, `what`...)."""
 
 
 class State(TypedDict):
-    """Before setup only `secret_draws`, `result`, `stack`, `phase` and
+    """Before setup only `secret_draws`, `result`, `position`, `phase` and
     `rules_version` exist (`"player_count" not in state`)."""
 
     rules_version: NotRequired[int]  # absent in states of version-2 engines
     phase: str  # setup, tea, politics, war, winter, over
     result: Result | None
-    stack: list[Frame]
+    position: list[Frame]  # the kit's Position: frames, the one to settle now on top
     secret_draws: list[list[str]]  # secret deck orders waiting for their public event
     player_count: NotRequired[int]
     clans: NotRequired[list[str]]  # by seat
@@ -111,48 +111,49 @@ class State(TypedDict):
     winter: NotRequired[dict[str, dict[str, int]] | None]  # Winter VP by str(seat) and source
 
 
-def clone(s: State) -> State:
+def clone(state: State) -> State:
     """A full deep copy (the kit's `deep_copy`)."""
-    return deep_copy(s)
+    return deep_copy(state)
 
 
-def top(s: State) -> Frame | None:
-    return s["stack"][-1] if s["stack"] else None
+def top(state: State) -> Frame | None:
+    """The frame to settle now (the kit's `position.top`), None when nothing is pending."""
+    return position.top(state)
 
 
-def current_battle(s: State) -> Battle:
+def current_battle(state: State) -> Battle:
     """The battle being fought (the flow only asks for it during one)."""
-    b = s.get("battle")
+    b = state.get("battle")
     if b is None:
         raise RuntimeError("no battle is being fought")  # a flow bug, not a rule
     return b
 
 
-def version(s: State) -> int:
+def version(state: State) -> int:
     """The rules version the game started under (see rules.py). States made by
     version 2 engines (old snapshots) have no such key."""
-    return s.get("rules_version", 2)
+    return state.get("rules_version", 2)
 
 
 # --------------------------------------------------------------------- cards
 
 
-def copies(s: State, seat: int, card: str) -> int:
-    return s["players"][seat]["cards"].count(card)
+def copies(state: State, seat: int, card: str) -> int:
+    return state["players"][seat]["cards"].count(card)
 
 
-def clan(s: State, seat: int) -> str:
-    return s["clans"][seat]
+def clan(state: State, seat: int) -> str:
+    return state["clans"][seat]
 
 
-def left_of(s: State, seat: int) -> int:
-    seating = s["seating"]
+def left_of(state: State, seat: int) -> int:
+    seating = state["seating"]
     return seating[(seating.index(seat) + 1) % len(seating)]
 
 
-def clockwise_from_left(s: State, seat: int) -> list[int]:
+def clockwise_from_left(state: State, seat: int) -> list[int]:
     """Everybody, starting left of `seat`, `seat` last."""
-    seating = s["seating"]
+    seating = state["seating"]
     i = seating.index(seat)
     return [seating[(i + k) % len(seating)] for k in range(1, len(seating) + 1)]
 
@@ -160,105 +161,105 @@ def clockwise_from_left(s: State, seat: int) -> list[int]:
 # --------------------------------------------------------------------- honor
 
 
-def rank(s: State, seat: int) -> int:
-    return s["honor"].index(seat)
+def rank(state: State, seat: int) -> int:
+    return state["honor"].index(seat)
 
 
-def higher(s: State, a: int, b: int) -> bool:
+def higher(state: State, seat: int, other: int) -> bool:
     """a has more Honor than b."""
-    return s["honor"].index(a) < s["honor"].index(b)
+    return state["honor"].index(seat) < state["honor"].index(other)
 
 
-def by_honor(s: State, seats: Iterable[int]) -> list[int]:
-    return sorted(seats, key=lambda x: s["honor"].index(x))
+def by_honor(state: State, seats: Iterable[int]) -> list[int]:
+    return sorted(seats, key=lambda seat: state["honor"].index(seat))
 
 
-def gain_honor(s: State, seat: int) -> None:
-    h = s["honor"]
+def gain_honor(state: State, seat: int) -> None:
+    h = state["honor"]
     i = h.index(seat)
     if i > 0:
         h[i - 1], h[i] = h[i], h[i - 1]
 
 
-def lose_honor(s: State, seat: int) -> None:
-    h = s["honor"]
+def lose_honor(state: State, seat: int) -> None:
+    h = state["honor"]
     i = h.index(seat)
     if i < len(h) - 1:
         h[i + 1], h[i] = h[i], h[i + 1]
 
 
-def honor_to_top(s: State, seat: int) -> None:
-    s["honor"].remove(seat)
-    s["honor"].insert(0, seat)
+def honor_to_top(state: State, seat: int) -> None:
+    state["honor"].remove(seat)
+    state["honor"].insert(0, seat)
 
 
-def best_by(s: State, scores: dict[int, int], minimum: int = 1) -> int | None:
+def best_by(state: State, scores: dict[int, int], minimum: int = 1) -> int | None:
     """Highest score (>= minimum), ties to the higher Honor."""
     cands = [p for p, v in scores.items() if v >= minimum]
     if not cands:
         return None
-    return min(cands, key=lambda p: (-scores[p], s["honor"].index(p)))
+    return min(cands, key=lambda seat: (-scores[seat], state["honor"].index(seat)))
 
 
 # --------------------------------------------------------------- VP / coins
 
 
-def gain_vp(s: State, seat: int, n: int) -> None:
+def gain_vp(state: State, seat: int, amount: int) -> None:
     """One gain instance (Loyalty adds +1 per copy while allied, once)."""
-    if n <= 0:
+    if amount <= 0:
         return
-    p = s["players"][seat]
-    p["vp"] += n
-    if s["alliances"][seat] is not None:
-        p["vp"] += copies(s, seat, "Loyalty")
+    p = state["players"][seat]
+    p["vp"] += amount
+    if state["alliances"][seat] is not None:
+        p["vp"] += copies(state, seat, "Loyalty")
 
 
-def loyalty(s: State, seat: int) -> None:
+def loyalty(state: State, seat: int) -> None:
     """The Loyalty part of one VP gain instance whose VP were moved one by one."""
-    if s["alliances"][seat] is not None:
-        s["players"][seat]["vp"] += copies(s, seat, "Loyalty")
+    if state["alliances"][seat] is not None:
+        state["players"][seat]["vp"] += copies(state, seat, "Loyalty")
 
 
-def lose_vp(s: State, seat: int, n: int) -> int:
-    p = s["players"][seat]
-    taken = min(n, p["vp"])
+def lose_vp(state: State, seat: int, amount: int) -> int:
+    p = state["players"][seat]
+    taken = min(amount, p["vp"])
     p["vp"] -= taken
     return taken
 
 
-def gain_coins(s: State, seat: int, n: int) -> None:
+def gain_coins(state: State, seat: int, amount: int) -> None:
     """Coins from the common supply: Way of the Merchant of poorer players
     triggers once per instance (its own gain does not re-trigger)."""
-    if n <= 0:
+    if amount <= 0:
         return
-    before = s["players"][seat]["coins"]
-    s["players"][seat]["coins"] += n
-    for q in by_honor(s, range(s["player_count"])):
-        k = copies(s, q, "Way of the Merchant")
-        if q != seat and k and s["players"][q]["coins"] < before:
-            s["players"][q]["coins"] += k
+    before = state["players"][seat]["coins"]
+    state["players"][seat]["coins"] += amount
+    for q in by_honor(state, range(state["player_count"])):
+        k = copies(state, q, "Way of the Merchant")
+        if q != seat and k and state["players"][q]["coins"] < before:
+            state["players"][q]["coins"] += k
 
 
-def gain_coins_together(s: State, gains: dict[int, int]) -> None:
+def gain_coins_together(state: State, gains: dict[int, int]) -> None:
     """Several players gain coins from the supply at the same moment (hostage
     return): every gain is compared with the coins held before the step, so the
     result does not depend on an order (Way of the Merchant)."""
-    before = [p["coins"] for p in s["players"]]
+    before = [p["coins"] for p in state["players"]]
     for seat, n in gains.items():
         if n > 0:
-            s["players"][seat]["coins"] += n
+            state["players"][seat]["coins"] += n
     for seat, n in gains.items():
         if n <= 0:
             continue
-        for q in range(s["player_count"]):
-            k = copies(s, q, "Way of the Merchant")
+        for q in range(state["player_count"]):
+            k = copies(state, q, "Way of the Merchant")
             if q != seat and k and before[q] < before[seat]:
-                s["players"][q]["coins"] += k
+                state["players"][q]["coins"] += k
 
 
-def pay_cost(s: State, seat: int, cost: int, discount: int = 0) -> int:
+def pay_cost(state: State, seat: int, cost: int, discount: int = 0) -> int:
     """Actual price: Bonsai caps at 1, then discounts (rulebook order)."""
-    if clan(s, seat) == "Bonsai":
+    if clan(state, seat) == "Bonsai":
         cost = min(cost, 1)
     return max(0, cost - discount)
 
@@ -266,94 +267,96 @@ def pay_cost(s: State, seat: int, cost: int, discount: int = 0) -> int:
 # ------------------------------------------------------------------- figures
 
 
-def figs_at(s: State, loc: str, owner: int | None = None) -> list[str]:
+def figs_at(state: State, loc: str, owner: int | None = None) -> list[str]:
     return [
-        fid for fid, f in s["figures"].items() if f["at"] == loc and (owner is None or f["owner"] == owner)
+        fid
+        for fid, f in state["figures"].items()
+        if f["at"] == loc and (owner is None or f["owner"] == owner)
     ]
 
 
-def reserve(s: State, seat: int) -> list[str]:
-    return figs_at(s, "reserve", seat)
+def reserve(state: State, seat: int) -> list[str]:
+    return figs_at(state, "reserve", seat)
 
 
-def kind_of(f: Figure) -> str:
-    return f["name"] if f["type"] == "monster" else f["type"]
+def kind_of(figure: Figure) -> str:
+    return figure["name"] if figure["type"] == "monster" else figure["type"]
 
 
-def is_daimyo_like(f: Figure) -> bool:
-    return f["type"] == "daimyo" or f["name"] == "Yurei"
+def is_daimyo_like(figure: Figure) -> bool:
+    return figure["type"] == "daimyo" or figure["name"] == "Yurei"
 
 
-def matches_type(f: Figure, want: str) -> bool:
+def matches_type(figure: Figure, want: str) -> bool:
     """Same-type rule (Betray, Path of the Light...): Komainu counts as both
     Shinto and Monster; any monster matches any monster."""
     if want == "monster":
-        return f["type"] == "monster"
+        return figure["type"] == "monster"
     if want == "shinto":
-        return f["type"] == "shinto" or f["name"] == "Komainu"
-    return f["type"] == want
+        return figure["type"] == "shinto" or figure["name"] == "Komainu"
+    return figure["type"] == want
 
 
-def type_classes(f: Figure) -> list[str]:
-    if f["name"] == "Komainu":
+def type_classes(figure: Figure) -> list[str]:
+    if figure["name"] == "Komainu":
         return ["monster", "shinto"]
-    return [f["type"]]
+    return [figure["type"]]
 
 
-def turtle_strongholds(s: State, seat: int, prov: str) -> int:
-    if clan(s, seat) != "Turtle":
+def turtle_strongholds(state: State, seat: int, prov: str) -> int:
+    if clan(state, seat) != "Turtle":
         return 0
-    return s["players"][seat]["strongholds"].count(prov)
+    return state["players"][seat]["strongholds"].count(prov)
 
 
-def present(s: State, prov: str) -> list[int]:
+def present(state: State, prov: str) -> list[int]:
     """Clans with Force >= 1 in a province (every figure has Force >= 1)."""
-    out = {f["owner"] for f in s["figures"].values() if f["at"] == prov}
-    out |= {p for p in range(s["player_count"]) if turtle_strongholds(s, p, prov)}
-    return by_honor(s, out)
+    out = {f["owner"] for f in state["figures"].values() if f["at"] == prov}
+    out |= {p for p in range(state["player_count"]) if turtle_strongholds(state, p, prov)}
+    return by_honor(state, out)
 
 
-def _lowest(s: State, seat: int, prov: str) -> bool:
-    b = s.get("battle")
-    comp = b["participants"] if b and b["province"] == prov else present(s, prov)
+def _lowest(state: State, seat: int, prov: str) -> bool:
+    b = state.get("battle")
+    comp = b["participants"] if b and b["province"] == prov else present(state, prov)
     if seat not in comp or len(comp) < 2:
         return False
-    return by_honor(s, comp)[-1] == seat
+    return by_honor(state, comp)[-1] == seat
 
 
-def fig_force(s: State, f: Figure, prov: str) -> int:
-    owner = f["owner"]
-    lion = copies(s, owner, "Path of the Lion") + 3 * copies(s, owner, "Path of the Dragon")
-    if f["type"] == "daimyo":
+def fig_force(state: State, figure: Figure, prov: str) -> int:
+    owner = figure["owner"]
+    lion = copies(state, owner, "Path of the Lion") + 3 * copies(state, owner, "Path of the Dragon")
+    if figure["type"] == "daimyo":
         return 1 + lion
-    if f["type"] == "bushi":
-        return 2 if s["phase"] == "war" and copies(s, owner, "Way of the Katana") else 1
-    if f["type"] == "shinto":
+    if figure["type"] == "bushi":
+        return 2 if state["phase"] == "war" and copies(state, owner, "Way of the Katana") else 1
+    if figure["type"] == "shinto":
         return 1
-    name = f["name"]
+    name = figure["name"]
     if name == "Yurei":
         return 2 + lion
     if name == "Oni of Skulls":
-        return 3 if _lowest(s, owner, prov) else 1
+        return 3 if _lowest(state, owner, prov) else 1
     if name == "Oni of Blood":
-        return 4 if _lowest(s, owner, prov) else 2
+        return 4 if _lowest(state, owner, prov) else 2
     return int(CARDS[name].get("force", 1))
 
 
-def force(s: State, seat: int, prov: str) -> int:
+def force(state: State, seat: int, prov: str) -> int:
     total = sum(
-        fig_force(s, f, prov) for f in s["figures"].values() if f["at"] == prov and f["owner"] == seat
+        fig_force(state, f, prov) for f in state["figures"].values() if f["at"] == prov and f["owner"] == seat
     )
-    total += turtle_strongholds(s, seat, prov)
-    b = s.get("battle")
+    total += turtle_strongholds(state, seat, prov)
+    b = state.get("battle")
     if b and b["province"] == prov:
         total += b["hired_ronin"].get(str(seat), 0)
     return total
 
 
-def owned_monsters(s: State, seat: int, oni_only: bool = False) -> int:
+def owned_monsters(state: State, seat: int, oni_only: bool = False) -> int:
     names = ONI if oni_only else MONSTERS
-    return sum(1 for f in s["figures"].values() if f["owner"] == seat and f["name"] in names)
+    return sum(1 for f in state["figures"].values() if f["owner"] == seat and f["name"] in names)
 
 
 def new_player(clan_name: str) -> Player:

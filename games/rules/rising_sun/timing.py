@@ -19,58 +19,58 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .frames import Ctx, pop, prompt, push
+from .frames import Steps, pop, prompt, push
 from .state import Frame, State, by_honor
 
 
-def simultaneous(s: State, what: str, seats: Iterable[int]) -> None:
-    order = by_honor(s, set(seats))
+def simultaneous(state: State, what: str, seats: Iterable[int]) -> None:
+    order = by_honor(state, set(seats))
     if not order:
         return
-    push(s, "simul", what=what, order=order, step=0)
+    push(state, "simul", what=what, order=order, step=0)
     if len(order) >= 2:
-        prompt(s, order[0], f"{what}_timing", ["first", "last"])
+        prompt(state, order[0], f"{what}_timing", ["first", "last"])
 
 
-def next_seat(s: State, f: Frame) -> int | None:
+def next_seat(state: State, frame: Frame) -> int | None:
     """The next player of a "simul" frame (None: all done, the frame is popped)."""
-    if f["step"] >= len(f["order"]):
-        pop(s)
+    if frame["step"] >= len(frame["order"]):
+        pop(state)
         return None
-    seat: int = f["order"][f["step"]]
-    f["step"] += 1
+    seat: int = frame["order"][frame["step"]]
+    frame["step"] += 1
     return seat
 
 
-def on_timing(s: State, p: Frame, choice: Any, ctx: Ctx) -> None:
+def on_timing(state: State, prompted: Frame, choice: Any, steps: Steps) -> None:
     """`<what>_timing`: the highest-Honor player goes first or last."""
-    f = s["stack"][-1]
+    f = state["position"][-1]
     if choice == "last":
         f["order"] = f["order"][1:] + f["order"][:1]
 
 
-def own_order(s: State, seat: int, what: str, todo: list[str]) -> None:
+def own_order(state: State, seat: int, what: str, todo: list[str]) -> None:
     if todo:
-        push(s, "own", seat=seat, what=what, todo=list(todo))
+        push(state, "own", seat=seat, what=what, todo=list(todo))
 
 
-def next_own(s: State, f: Frame) -> str | None:
+def next_own(state: State, frame: Frame) -> str | None:
     """The next card of an "own" frame when it needs no choice (None: the frame is
     popped, or the player is asked to order 2+ different cards)."""
-    todo = f["todo"]
+    todo = frame["todo"]
     if not todo:
-        pop(s)
+        pop(state)
         return None
     distinct = list(dict.fromkeys(todo))
     if len(distinct) >= 2:
-        prompt(s, f["seat"], f"{f['what']}_order", distinct)
+        prompt(state, frame["seat"], f"{frame['what']}_order", distinct)
         return None
     card: str = todo.pop(0)
     return card
 
 
-def take_own(s: State, choice: str) -> Frame:
+def take_own(state: State, choice: str) -> Frame:
     """`<what>_order`: the player picked `choice`; the "own" frame it came from."""
-    f = s["stack"][-1]
+    f = state["position"][-1]
     f["todo"].remove(choice)
     return f

@@ -6,31 +6,36 @@ from __future__ import annotations
 
 from typing import Any
 
-from .flow import pending
-from .state import State, top
+from ..kit import ViewHeader, view_header
+from .flow import pending, pending_seats
+from .state import State, top, version
+
+RULESET = "rising-sun"  # the registry's id (rules.RisingSun.id; rules.py imports this module)
 
 
-def view(s: State, seat: int | None) -> dict[str, Any]:
-    if "player_count" not in s:
-        return {"phase": "setup"}
-    over = s["result"] is not None
-    f = top(s)
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    """The view of `seat` (None: a spectator), under the kit's common `header`."""
+    if "player_count" not in state:
+        return {"header": _header(state, seat), "phase": "setup"}
+    over = state["result"] is not None
+    f = top(state)
     out: dict[str, Any] = {
-        "season": s["season"],
-        "phase": s["phase"],
-        "season_set": s["season_set"],
-        "clans": s["clans"],
-        "seating": s["seating"],
-        "honor": s["honor"],
-        "shrines": s["shrines"],
-        "display": s["display"],
-        "war_provinces": s["war_provinces"],
-        "alliances": s["alliances"],
-        "holder": s["holder"],
+        "header": _header(state, seat),
+        "season": state["season"],
+        "phase": state["phase"],
+        "season_set": state["season_set"],
+        "clans": state["clans"],
+        "seating": state["seating"],
+        "honor": state["honor"],
+        "shrines": state["shrines"],
+        "display": state["display"],
+        "war_provinces": state["war_provinces"],
+        "alliances": state["alliances"],
+        "holder": state["holder"],
         # players and figures are public whole, in the state's own words
-        "players": [{"clan": s["clans"][q], **p} for q, p in enumerate(s["players"])],
-        "figures": {fid: dict(x) for fid, x in sorted(s["figures"].items())},
-        "mandate_deck_size": len(s["mandate_deck"]),
+        "players": [{"clan": state["clans"][q], **p} for q, p in enumerate(state["players"])],
+        "figures": {fid: dict(x) for fid, x in sorted(state["figures"].items())},
+        "mandate_deck_size": len(state["mandate_deck"]),
         "track": [
             {
                 "seat": t["seat"],
@@ -38,26 +43,26 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
                 "face_down": t["face_down"],
                 "tile": t["tile"] if (over or not t["face_down"] or seat == t["seat"]) else None,
             }
-            for t in s["track"]
+            for t in state["track"]
         ],
-        "pending": [{"seat": q, "kind": k} for q, k in pending(s)],
-        "result": s["result"],
-        "winter": s.get("winter"),
+        "pending": [{"seat": q, "kind": k} for q, k in pending(state)],
+        "result": state["result"],
+        "winter": state.get("winter"),
     }
-    for frame in s["stack"]:
+    for frame in state["position"]:
         if frame["kind"] == "political":
             out["political_step"] = frame["step"]  # steps done on the 3-2-2 track
         if frame["kind"] == "war":
             out["war_step"] = frame["step"]  # provinces of war_provinces already resolved
     if f is not None and f["kind"] == "choose_mandate" and (over or seat == f["seat"]):
-        out["drawn_tiles"] = s["mandate_deck"][:4]
+        out["drawn_tiles"] = state["mandate_deck"][:4]
     if over:
-        out["mandate_deck"] = s["mandate_deck"]
-        out["lotus_tiles"] = [{"seat": t["seat"], "tile": t["tile"]} for t in s.get("lotus_tiles", [])]
+        out["mandate_deck"] = state["mandate_deck"]
+        out["lotus_tiles"] = [{"seat": t["seat"], "tile": t["tile"]} for t in state.get("lotus_tiles", [])]
     out["proposals"] = [
-        {"from": p["from"], "to": p["to"]} for p in s["proposals"] if over or seat in (p["from"], p["to"])
+        {"from": p["from"], "to": p["to"]} for p in state["proposals"] if over or seat in (p["from"], p["to"])
     ]
-    b = s.get("battle")
+    b = state.get("battle")
     if b:
         bids = {
             q: {a: v for a, v in bid.items() if a not in ("key", "salt")}
@@ -77,3 +82,15 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     if f is not None and f["kind"] == "prompt" and (over or seat == f["seat"]):
         out["prompt"] = {"what": f["what"], "options": f["options"]}
     return out
+
+
+def _header(state: State, seat: int | None) -> ViewHeader:
+    """What every ruleset's view says first (kit.view_header)."""
+    return view_header(
+        ruleset=RULESET,
+        rules_version=version(state),
+        phase=state["phase"],
+        to_act=pending_seats(state),
+        seat=seat,
+        ended=state["result"] is not None,
+    )

@@ -140,7 +140,7 @@ def test_a_season_has_seven_mandates_and_three_kami_turns():
 
 def test_income_resets_and_hostages_come_back_with_a_coin():
     g = Game(FOUR).clear().put("Lotus", "bushi", "hostage:0")
-    g.s["stack"] = [{"kind": "season_start"}]
+    g.s["position"] = [{"kind": "season_start"}]
     g.s["season"] = 1
     g.set("Koi", coins=30)
     g.resume()

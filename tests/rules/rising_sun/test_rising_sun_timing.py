@@ -63,7 +63,7 @@ def test_one_player_involved_is_not_asked():
 def test_war_upgrade_timing_default_is_first():
     g = g4().card("Lotus", "Way of the Righteous").card("Turtle", "Way of the Moneylender")
     g.s["war_provinces"] = []
-    g.s["stack"] = [{"kind": "war_start"}]
+    g.s["position"] = [{"kind": "war_start"}]
     g.resume()
     assert g.top()["what"] == "war_upgrade_timing"
     assert RULES.default_command(g.s, 1) == {"type": "choose", "choice": "first"}
@@ -141,9 +141,9 @@ def test_pending_seats_can_always_act_and_idle_gift_templates_are_accepted():
         for seat in range(state["player_count"]):
             legal = RULES.legal_commands(state, seat)
             if seat in pending:
-                assert legal.commands or legal.sample, (seat, state["stack"][-1])
+                assert legal.commands or legal.sample, (seat, state["position"][-1])
             elif legal.templates:
-                assert not legal.commands or state["stack"][-1]["kind"] == "tea"
+                assert not legal.commands or state["position"][-1]["kind"] == "tea"
                 p = state["players"][seat]
                 to = (seat + 1) % state["player_count"]
                 gift = {
@@ -160,7 +160,7 @@ def test_pending_seats_can_always_act_and_idle_gift_templates_are_accepted():
 def test_gifts_are_refused_once_the_war_phase_starts():
     g = g4().card("Lotus", "Way of the Righteous").card("Turtle", "Way of the Moneylender")
     g.s["war_provinces"] = []
-    g.s["stack"] = [{"kind": "war_start"}]
+    g.s["position"] = [{"kind": "war_start"}]
     g.resume()
     assert not RULES.legal_commands(g.s, 0).templates
     with pytest.raises(IllegalCommand):

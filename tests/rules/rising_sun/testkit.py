@@ -18,7 +18,7 @@ from typing import Any
 from games.rules.base import canonical_json, fold, rng_factory
 from games.rules.rising_sun.events import HIDDEN_CHANGED
 from games.rules.rising_sun.flow import AUTO, run
-from games.rules.rising_sun.frames import Ctx
+from games.rules.rising_sun.frames import Steps
 from games.rules.rising_sun.rules import RULES
 from games.rules.rising_sun.state import force
 from games.rules.testing import roundtrip
@@ -106,7 +106,7 @@ class Game:
     def _politics(self) -> None:
         self.s["phase"] = "politics"
         self.s["proposals"] = []
-        self.s["stack"] = [{"kind": "political", "step": 0}]
+        self.s["position"] = [{"kind": "political", "step": 0}]
 
     def mandate_turn(self, clan, tiles: list[str]) -> Game:
         """It is `clan`'s mandate turn and these are the 4 tiles on top."""
@@ -115,45 +115,45 @@ class Game:
         for t in tiles:
             deck.remove(t)
         self.s["mandate_deck"] = list(tiles) + deck
-        self.s["stack"].append({"kind": "choose_mandate", "seat": self.seat(clan)})
+        self.s["position"].append({"kind": "choose_mandate", "seat": self.seat(clan)})
         return self
 
     def kami_turn(self) -> Game:
         self._politics()
-        self.s["stack"].append({"kind": "kami", "step": 0})
+        self.s["position"].append({"kind": "kami", "step": 0})
         return self.resume()
 
     def war_phase(self, provinces: list[str]) -> Game:
         self._politics()
         self.s["war_provinces"] = list(provinces)
-        self.s["stack"] = [{"kind": "war_start"}]
+        self.s["position"] = [{"kind": "war_start"}]
         return self.resume()
 
     def frame(self, k: str, **kw) -> Game:
         """Make `k` the only frame and run until someone must act."""
-        self.s["stack"] = [{"kind": k, **kw}]
+        self.s["position"] = [{"kind": k, **kw}]
         return self.resume()
 
     def auto(self, k: str, **kw) -> Game:
         """Execute exactly one automatic frame (no follow-up frames run)."""
-        self.s["stack"] = [{"kind": k, **kw}]
-        AUTO[k](self.s, self.s["stack"][-1], Ctx(rng=rng_factory(self.seed, 998)))
+        self.s["position"] = [{"kind": k, **kw}]
+        AUTO[k](self.s, self.s["position"][-1], Steps(self.s, rng=rng_factory(self.seed, 998)))
         return self
 
     def until(self, k: str, **kw) -> Game:
         """Make `k` the only frame and run automatic frames until one of them
         pushes a "war" or "cleanup" frame, or someone must act."""
-        self.s["stack"] = [{"kind": k, **kw}]
-        ctx = Ctx(rng=rng_factory(self.seed, 997))
-        while self.s["stack"] and self.s["stack"][-1]["kind"] not in ("war", "cleanup"):
-            fn = AUTO.get(self.s["stack"][-1]["kind"])
+        self.s["position"] = [{"kind": k, **kw}]
+        steps = Steps(self.s, rng=rng_factory(self.seed, 997))
+        while self.s["position"] and self.s["position"][-1]["kind"] not in ("war", "cleanup"):
+            fn = AUTO.get(self.s["position"][-1]["kind"])
             if fn is None:
                 break
-            fn(self.s, self.s["stack"][-1], ctx)
+            fn(self.s, self.s["position"][-1], steps)
         return self
 
     def resume(self) -> Game:
-        run(self.s, Ctx(rng=rng_factory(self.seed, 999)))
+        run(Steps(self.s, rng=rng_factory(self.seed, 999)))
         return self
 
     # ------------------------------------------------------------ play
@@ -206,7 +206,7 @@ class Game:
         return self.s["honor"].index(self.seat(clan))
 
     def top(self) -> dict | None:
-        return self.s["stack"][-1] if self.s["stack"] else None
+        return self.s["position"][-1] if self.s["position"] else None
 
     def pending(self) -> list[tuple[int, str]]:
         return [(p.seat, p.kind) for p in self.rules.pending(self.s)]
