@@ -5,7 +5,10 @@ bids secretly (commit-reveal) from its coins; when all bids are in they are
 revealed, the highest bid wins (ties: lower seat), pays its bid and then chooses
 to keep the prize or give it to another seat. Most points wins; ties share.
 It exercises every platform path: randomness, simultaneous secret choices,
-single-seat decisions, defaults and outcome.
+single-seat decisions, defaults and outcome. Declared like the real rulesets:
+`RULES` for the engine registry and `PLUGINS`, its record of parts
+(games/plugins.py), which has none: no catalogue, game log, board or bot hooks
+(so its search bots play as `random`). tests/conftest.py registers both.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from games.bots.base import NO_PARTS
+from games.plugins import Plugins
 from games.rules.base import (
     NO_UPCASTERS,
     BadCommand,
@@ -233,3 +238,5 @@ class ToyRules:
 
 
 RULES = ToyRules()
+
+PLUGINS = Plugins(key=ToyRules.id, rules=RULES, catalogue=None, describe=None, board=None, bots=NO_PARTS)
