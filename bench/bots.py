@@ -55,6 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import bot_games  # noqa: E402
 from bench.common import RESULTS, save  # noqa: E402
+from games import plugins  # noqa: E402
 from games.bots import arena  # noqa: E402
 from games.rules.base import Outcome, fold, rng_factory  # noqa: E402
 from games.rules.registry import get  # noqa: E402
@@ -115,7 +116,10 @@ def one(task: Task) -> dict:
     if sided:
         game["side"] = side
     try:
-        m = arena.run(get(ruleset), bots, seed, seconds=seconds, iterations=iterations, clock=CLOCKS[clock])
+        parts = plugins.bots_of(ruleset)
+        m = arena.run(
+            get(ruleset), bots, seed, seconds=seconds, iterations=iterations, clock=CLOCKS[clock], parts=parts
+        )
     except Exception as exc:  # noqa: BLE001 - a failed game is a result
         game["failure"] = f"seed {seed}: {exc}"
     else:

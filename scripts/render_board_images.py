@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from games import board  # noqa: E402  (after the path: run as a script)
+from games.plugins import layer  # noqa: E402
 from games.rules import registry  # noqa: E402
 from tests.board.support import states  # noqa: E402
 
@@ -37,7 +38,7 @@ def main() -> None:
         n, state = played[int(len(played) * share)]
         view = registry.load_strict(ruleset).view(state, None)
         svg = board.render(
-            ruleset, view, caption=f"mid-game (command {n} of a bot game), seen by a spectator"
+            layer(ruleset), view, caption=f"mid-game (command {n} of a bot game), seen by a spectator"
         )
         path = out / f"board-{ruleset}.svg"
         path.write_text(svg, encoding="utf-8")

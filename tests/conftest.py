@@ -12,13 +12,16 @@ import pytest
 from django.core.cache import caches
 from rest_framework.throttling import SimpleRateThrottle
 
+from games import plugins
 from games.rules import registry
+from tests.support import toy
 
 # Not a server process: config/asgi.py must not freeze the test run's objects
 # (tests/ops/test_gc_policy.py turns the policy on for itself).
 os.environ.setdefault("GC_POLICY", "off")
 
 registry.register("toy-auction", "tests.support.toy:RULES")
+plugins.register(toy.PLUGINS)
 
 
 def pytest_sessionstart(session):

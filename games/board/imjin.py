@@ -16,7 +16,7 @@ from games.rules.kit import position
 
 from .geometry import RULES_DIR
 from .palette import BLUE, ORANGE, SKY, VERMILLION, letters
-from .scene import Piece, Row, Scene, turn, word
+from .scene import Layer, Piece, Row, Scene, turn, word
 
 # the engine's end-of-game reasons (victory.py writes them in English into the
 # GameEnded event) -> the key naming each; the groups are the key's fields
@@ -198,3 +198,6 @@ def _events(view: Mapping[str, Any], t: Texts) -> list[str]:
     for timed in view.get("timed", []):
         events.append(t("board.timed", card=_event(t, timed["card"]), n=timed["left"]))
     return events
+
+
+LAYER = Layer("imjin", scene, names)

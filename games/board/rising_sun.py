@@ -11,7 +11,7 @@ from games.rules.i18n import Texts
 
 from .geometry import load
 from .palette import GREEN, PURPLE, SKY, VERMILLION, YELLOW
-from .scene import Piece, Row, Scene, turn, word
+from .scene import Layer, Piece, Row, Scene, turn, word
 
 CLAN_COLOURS = {"Koi": VERMILLION, "Lotus": PURPLE, "Turtle": GREEN, "Dragonfly": SKY, "Bonsai": YELLOW}
 TYPE_LETTER = {"daimyo": "D", "shinto": "S", "bushi": "B", "monster": "M"}
@@ -194,3 +194,6 @@ def _battle_rows(battle: Mapping[str, Any], seats, t: Texts) -> list[Row]:
     if waiting:
         rows.append(Row(t("board.sealed", who=", ".join(waiting))))
     return rows
+
+
+LAYER = Layer("rising_sun", scene, names)

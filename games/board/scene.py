@@ -3,7 +3,9 @@ and side-panel rows. Values only; `draw.py` decides where they go."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from games.rules.i18n import Texts
 
@@ -44,6 +46,18 @@ class Scene:
 
     def add(self, province: str, piece: Piece) -> None:
         self.pieces.setdefault(province, []).append(piece)
+
+
+@dataclass(frozen=True)
+class Layer:
+    """One ruleset's board: `package` is its folder under games/rules (holding
+    data/geometry/board.json and data/i18n), `scene` maps a view to a Scene, `names`
+    gives the default (English) province names. Each board module declares its
+    `LAYER`; the ruleset's record (games/plugins.py) names it."""
+
+    package: str
+    scene: Callable[[Mapping[str, Any], Texts], Scene]
+    names: Callable[[], dict[str, str]]
 
 
 def word(t: Texts, key: str, raw: object) -> str:

@@ -18,7 +18,7 @@ from games.rules.i18n import Texts
 
 from .geometry import RULES_DIR
 from .palette import BLACK, BLUE, GREEN, NAMED, PURPLE, VERMILLION, YELLOW
-from .scene import Piece, Row, Scene, turn, word
+from .scene import Layer, Piece, Row, Scene, turn, word
 
 COLOURS = {"blue": BLUE, "red": VERMILLION, "yellow": YELLOW, "purple": PURPLE, "black": BLACK}
 LETTER = {"blue": "B", "red": "R", "yellow": "Y", "purple": "P", "black": "K"}
@@ -238,3 +238,6 @@ def _space(t: Texts, space: str) -> str:
 def _event(t: Texts, event: str) -> str:
     """The season's event card ("E7")."""
     return _numbered(t, event, SPACES) or event
+
+
+LAYER = Layer("shogun", scene, names)

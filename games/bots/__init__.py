@@ -6,21 +6,22 @@ keeps Django, Celery and the services out). One interface for all of them:
 (see `base.py`). `play` is the door the platform, the benchmarks and the tests
 use: it builds the seat's view, legal set and information set from the state
 and asks the named policy. README.md says what each bot does per ruleset.
+
+A ruleset's own hooks (sampler, evaluation, search: `BotParts`) come from its
+record in games/plugins.py, above this package: the caller passes them in.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 import time
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 from games.rules.base import Ruleset
 
 from . import heuristic, mcts, random_bot
-from .base import Budget, Command, InfoSet, Policy
+from .base import NO_PARTS, BotParts, Budget, Command, InfoSet, Policy
 
 POLICIES: dict[str, Policy] = {
     "random": random_bot.choose,
@@ -32,21 +33,13 @@ ZOMBIE = "heuristic"  # who plays a seat after too many missed deadlines
 DEFAULT_SECONDS = 1.0
 
 
-@cache
-def _sampler(ruleset_id: str) -> Any:
-    try:
-        return importlib.import_module(f"games.bots.{ruleset_id.replace('-', '_')}.worlds").sample
-    except ModuleNotFoundError:
-        return None
-
-
-def info_set(rules: Ruleset, state: Any, seat: int, players: int) -> InfoSet | None:
+def info_set(rules: Ruleset, parts: BotParts, state: Any, seat: int, players: int) -> InfoSet | None:
     """The seat's information set, or None for a ruleset without a sampler (the
     search bots then play as `random`: they have no secret-free world to search)."""
-    sample = _sampler(rules.id)
+    sample = parts.worlds
     if sample is None:
         return None
-    return InfoSet(rules, seat, players, lambda rng: sample(state, seat, rng))
+    return InfoSet(rules, seat, players, lambda rng: sample(state, seat, rng), parts)
 
 
 def play(
@@ -59,13 +52,16 @@ def play(
     seconds: float = DEFAULT_SECONDS,
     iterations: int | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    *,
+    parts: BotParts,
 ) -> Command | None:
     """The command the bot `name` plays for `seat` (None when it has none); a
-    search bot's `seconds` are counted on `clock` (wall time unless told)."""
+    search bot's `seconds` are counted on `clock` (wall time unless told).
+    `parts` are the ruleset's hooks (its record's `bots`; `NO_PARTS` for none)."""
     legal = rules.legal_commands(state, seat)
     if legal.empty:
         return None
-    worlds = info_set(rules, state, seat, players)
+    worlds = info_set(rules, parts, state, seat, players)
     policy = POLICIES[name] if worlds is not None else random_bot.choose
     budget = Budget(seconds=seconds, iterations=iterations, worlds=worlds, clock=clock)
     return policy(rules.view(state, seat), legal, rnd, budget)
@@ -81,8 +77,10 @@ def choose(rules: Ruleset, state: Any, seat: int, rnd: random.Random) -> Command
 __all__ = [
     "DEFAULT_SECONDS",
     "NAMES",
+    "NO_PARTS",
     "POLICIES",
     "ZOMBIE",
+    "BotParts",
     "Budget",
     "InfoSet",
     "choose",

@@ -14,6 +14,7 @@ from typing import Any
 from games.rules.base import IllegalCommand, Outcome, Ruleset, canonical_json, fold, rng_factory
 
 from . import play
+from .base import BotParts
 
 MAX_COMMANDS = 5000
 
@@ -38,9 +39,12 @@ def run(
     seconds: float = 0.02,
     iterations: int | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    *,
+    parts: BotParts,
 ) -> Match:
     """A whole game, bots[i] at seat i; a search bot's `seconds` are counted on
-    `clock`, while `Match.seconds` holds every decision's wall time."""
+    `clock`, while `Match.seconds` holds every decision's wall time. `parts` are
+    the ruleset's bot hooks (its record's `bots` in games/plugins.py)."""
     players = len(bots)
     game_seed = f"arena-{seed}"
     events = rules.start([None] * players, options or {}, rng_factory(game_seed, 1))
@@ -55,7 +59,7 @@ def run(
         name = bots[seat]
         t0 = time.perf_counter()
         rnd_seat = random.Random(f"{seed}:{n}:{seat}")
-        cmd = play(rules, state, seat, name, rnd_seat, players, seconds, iterations, clock)
+        cmd = play(rules, state, seat, name, rnd_seat, players, seconds, iterations, clock, parts=parts)
         times[name].append(time.perf_counter() - t0)
         if cmd is None:
             raise Refused(f"{name} had no command for pending seat {seat}")

@@ -10,6 +10,10 @@ seat may not see is redrawn at random (`games/bots/<ruleset>/worlds.py`). A
 sampler's output depends only on what the seat knows (the property test in
 tests/bots/test_no_cheating.py changes other seats' secrets and checks the
 choice does not move), so a bot that reads worlds still cannot cheat.
+
+What a ruleset adds to the generic bots (its sampler, evaluation and search
+hooks) is a `BotParts` value declared in the ruleset's record (games/plugins.py)
+and handed down by the caller: generic bot code never looks a ruleset up.
 """
 
 from __future__ import annotations
@@ -23,6 +27,73 @@ from typing import Any, Protocol
 from games.rules.base import LegalSet, Ruleset
 
 Command = dict[str, Any]
+Sampler = Callable[[Any, int, random.Random], Any]  # (state, seat, rng) -> a determinization
+Evaluate = Callable[[Any, int], float]  # (state, seat) -> worth for the seat
+
+
+class Extra(Protocol):
+    """Commands worth trying that a template's random sample would rarely produce."""
+
+    def __call__(
+        self, view: Mapping[str, Any], seat: int, legal: LegalSet, rng: random.Random
+    ) -> list[Command]: ...
+
+
+class OwnChoice(Protocol):
+    """The ruleset's own choice for a decision a one-ply lookahead prices badly
+    (None leaves it to the lookahead)."""
+
+    def __call__(
+        self, view: Mapping[str, Any], seat: int, legal: LegalSet, rng: random.Random, worlds: InfoSet
+    ) -> Command | None: ...
+
+
+class Variants(Protocol):
+    """Up to `width - 1` alternatives to the rules' answer `own`, for the search to test."""
+
+    def __call__(
+        self, view: Any, seat: int, own: Command, width: int, rng: random.Random
+    ) -> list[Command]: ...
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The hooks of the `heuristic` bot (games/bots/heuristic.py): `evaluate` scores
+    a position for a seat; `avoid` lists command types never chosen while anything
+    else is legal; `extra`, `decide` and `candidates` as in heuristic.py."""
+
+    evaluate: Evaluate
+    avoid: frozenset[str] = frozenset()
+    extra: Extra | None = None
+    decide: OwnChoice | None = None
+    candidates: int | None = None  # None: heuristic.CANDIDATES
+
+
+@dataclass(frozen=True)
+class Search:
+    """The hooks of the `mcts` bot and its playouts (games/bots/playout.py, mcts.py):
+    a playout's horizon is `stages` changes of `stage(state)`; `searched` command
+    types have the rules' answer tested against up to `width - 1` alternatives."""
+
+    stage: Callable[[Any], Any]
+    stages: int
+    searched: frozenset[str]
+    width: int
+    reward: Evaluate | None = None  # the seat's reward in [-1, 1] (else the evaluation squashed)
+    variants: Variants | None = None
+
+
+@dataclass(frozen=True)
+class BotParts:
+    """What one ruleset gives the generic bots. Empty (the test-only toy): the
+    search bots play as `random` and the evaluation is the outcome's score."""
+
+    worlds: Sampler | None = None
+    evaluation: Evaluation | None = None
+    search: Search | None = None
+
+
+NO_PARTS = BotParts()
 
 
 @dataclass(frozen=True)
@@ -34,6 +105,7 @@ class InfoSet:
     seat: int
     players: int
     sample: Callable[[random.Random], Any]
+    parts: BotParts = NO_PARTS  # the ruleset's hooks the policies read
 
 
 @dataclass

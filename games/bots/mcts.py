@@ -16,7 +16,7 @@ own choice first (so search can only add options, and every answer is a
 command the real engine accepts); the most visited one wins. Where the
 ruleset's `decide` hook answers (a rule-based plan, e.g. Shogun's secret
 orders) the answer is played as it is, unless the ruleset searches that command
-type (`games/bots/<ruleset>/search.py`): then paired rollouts to the ruleset's
+type (the ruleset's `Search`, `budget.worlds.parts`): then paired rollouts to the ruleset's
 horizon test it against a few alternatives (games/bots/paired.py). A first run
 that searched Shogun's plans with this tree lost (1 of 6 games against 20 of 40
 for the heuristic in that seat): 10-command playouts end in the same evaluation
@@ -35,7 +35,7 @@ from typing import Any
 from games.rules.base import LegalSet, Ruleset, canonical_json
 
 from . import heuristic, paired, playout, simulate
-from .base import Budget, Command
+from .base import BotParts, Budget, Command
 
 ROLLOUT_DEPTH = 10  # commands played past the tree before the evaluation decides
 EXPLORE = 0.7  # UCB1 exploration constant for rewards in [-1, 1]
@@ -53,8 +53,8 @@ class Node:
     commands: dict[str, Command] = field(default_factory=dict)
 
 
-def _reward(rules: Ruleset, state: Any, seats: int) -> list[float]:
-    value = heuristic.evaluator(rules)
+def _reward(rules: Ruleset, parts: BotParts, state: Any, seats: int) -> list[float]:
+    value = heuristic.evaluator(rules, parts)
     return [math.tanh(value(state, q) / SCALE) for q in range(seats)]
 
 
@@ -82,16 +82,15 @@ def root_candidates(
     """The heuristic's own choice first, then its other candidates (no duplicates);
     and whether that choice came from the ruleset's `decide` hook."""
     assert budget.worlds is not None
-    rules, me = budget.worlds.rules, budget.worlds.seat
+    me, parts = budget.worlds.seat, budget.worlds.parts
     seed = rng.getrandbits(64)
-    mod = heuristic.module_for(rules.id)
-    own = mod.decide(view, me, legal, random.Random(seed), budget.worlds) if hasattr(mod, "decide") else None
+    own = heuristic.ruled_choice(parts, view, me, legal, random.Random(seed), budget.worlds)
     ruled = own is not None
     if own is None:
         own = heuristic.choose(view, legal, random.Random(seed), Budget(worlds=budget.worlds))
     cands = [simulate.as_json(own)] if own is not None else []
     seen = {canonical_json(c) for c in cands}
-    for c in heuristic.options(rules, view, me, legal, rng):
+    for c in heuristic.options(parts, view, me, legal, rng):
         if canonical_json(c) not in seen:
             seen.add(canonical_json(c))
             cands.append(c)
@@ -106,12 +105,12 @@ def choose(view: Mapping[str, Any], legal: LegalSet, rng: random.Random, budget:
     if len(root_cmds) <= 1:
         return root_cmds[0] if root_cmds else None
     if ruled:
-        tested = _tested(rules, view, me, root_cmds, rng)
+        tested = _tested(budget.worlds.parts, view, me, root_cmds, rng)
         return paired.best(rules, tested, rng, budget) if len(tested) > 1 else root_cmds[0]
     root = Node(seat=me, commands={f"{me}:{canonical_json(c)}": c for c in root_cmds})
     done = 0
     while done == 0 or not (budget.spent(done) or _decided(root, budget, done)):
-        _iterate(rules, root, budget.worlds.sample(rng), me, rng, budget.worlds.players)
+        _iterate(rules, budget.worlds.parts, root, budget.worlds.sample(rng), me, rng, budget.worlds.players)
         done += 1
     visited = [(child.visits, child.reward, key) for key, child in root.children.items() if child.visits]
     if not visited:
@@ -120,21 +119,21 @@ def choose(view: Mapping[str, Any], legal: LegalSet, rng: random.Random, budget:
 
 
 def _tested(
-    rules: Ruleset, view: Mapping[str, Any], me: int, root_cmds: list[Command], rng: random.Random
+    parts: BotParts, view: Mapping[str, Any], me: int, root_cmds: list[Command], rng: random.Random
 ) -> list[Command]:
     """The rules' answer, then up to WIDTH - 1 alternatives, where the ruleset
-    searches that type (games/bots/<ruleset>/search.py): the ruleset's own
+    searches that type (its `Search`, `parts.search`): the ruleset's own
     `variants` of the answer where it has them, else other candidates of its type;
     else the answer alone (played as it is)."""
-    mod = playout.search_module(rules.id)
+    search = parts.search
     own = root_cmds[0]
-    if mod is None or own.get("type") not in mod.SEARCHED:
+    if search is None or own.get("type") not in search.searched:
         return [own]
-    alts = mod.variants(view, me, own, mod.WIDTH, rng) if hasattr(mod, "variants") else []
+    alts = search.variants(view, me, own, search.width, rng) if search.variants is not None else []
     if alts:
         return [own, *alts]
-    others = [c for c in root_cmds[1:] if c.get("type") in mod.SEARCHED]
-    return [own, *rng.sample(others, min(len(others), mod.WIDTH - 1))]
+    others = [c for c in root_cmds[1:] if c.get("type") in search.searched]
+    return [own, *rng.sample(others, min(len(others), search.width - 1))]
 
 
 def _decided(root: Node, budget: Budget, done: int) -> bool:
@@ -149,7 +148,9 @@ def _decided(root: Node, budget: Budget, done: int) -> bool:
     return visits[0] - visits[1] > left
 
 
-def _iterate(rules: Ruleset, root: Node, world: Any, me: int, rng: random.Random, seats: int) -> None:
+def _iterate(
+    rules: Ruleset, parts: BotParts, root: Node, world: Any, me: int, rng: random.Random, seats: int
+) -> None:
     path: list[Node] = [root]
     node, state, seat = root, world, me
     while True:
@@ -179,8 +180,8 @@ def _iterate(rules: Ruleset, root: Node, world: Any, me: int, rng: random.Random
         if nxt is None:
             break
         node, seat = child, nxt
-    state = playout.run(rules, state, seats, ROLLOUT_DEPTH, rng)
-    rewards = _reward(rules, state, seats)
+    state = playout.run(rules, parts, state, seats, ROLLOUT_DEPTH, rng)
+    rewards = _reward(rules, parts, state, seats)
     for n in path[1:]:
         n.visits += 1
         n.reward += rewards[n.seat] if n.seat is not None and n.seat < len(rewards) else 0.0

@@ -5,7 +5,7 @@ Every round samples one world of the seat's information set (`budget.worlds`)
 and one random seed, plays each candidate on that same world with that same
 seed (the same dice, the same draws: common random numbers), lets every seat
 follow the `heuristic` policy to the ruleset's horizon (the end of the season,
-of the turns: `games/bots/<ruleset>/search.py`) and scores the end with the
+of the turns: the ruleset's `Search`, `worlds.parts.search`) and scores the end with the
 evaluation. The rules' answer is left only for an alternative whose gain over it,
 paired round by round, stays above zero by Z standard errors: the rules are
 right far more often than a handful of rollouts can tell, so a switch needs
@@ -36,8 +36,8 @@ def rollout(rules: Ruleset, world: Any, me: int, cmd: Command, seed: int, worlds
     after = simulate.apply(rules, world, me, cmd, rng)
     if after is None:
         return None
-    end = playout.to_horizon(rules, after, worlds.players, rng)
-    return playout.reward(rules, end, me)
+    end = playout.to_horizon(rules, worlds.parts, after, worlds.players, rng)
+    return playout.reward(rules, worlds.parts, end, me)
 
 
 def gains(

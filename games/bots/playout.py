@@ -6,28 +6,30 @@ choice is asked exactly as the platform would ask it: from that seat's view of
 the world and its own legal set, with an information set that is the world
 itself (the world is already a draw of everything the searching seat cannot
 see, so nothing the real table hides leaks in).
+
+The ruleset's hooks (`BotParts`: its evaluation and its `Search` horizon) are
+handed in by the caller, never looked up here.
 """
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
-from functools import cache
-from types import ModuleType
 from typing import Any
 
 from games.rules.base import Ruleset
 
 from . import heuristic, simulate
-from .base import Command, InfoSet
+from .base import BotParts, Command, InfoSet
 
 PLAYOUT_CANDIDATES = 3  # commands the playout's one-ply lookahead prices where the ruleset has no `decide`
 HORIZON_CAP = 400  # commands at most in a playout to the horizon (a whole game is 200-300)
 SCALE = 10.0  # evaluation points that make a reward of tanh(1) ~ 0.76 (a won game is +-1000: +-1)
 
 
-def policy(rules: Ruleset, state: Any, seat: int, players: int, rng: random.Random) -> Command | None:
+def policy(
+    rules: Ruleset, parts: BotParts, state: Any, seat: int, players: int, rng: random.Random
+) -> Command | None:
     """What the heuristic bot would play for `seat` on this world: the ruleset's
     `decide` where it answers, else its one-ply lookahead on fewer candidates
     (the lookahead is most of a playout's cost: one evaluation per candidate)."""
@@ -35,21 +37,20 @@ def policy(rules: Ruleset, state: Any, seat: int, players: int, rng: random.Rand
     if legal.empty:
         return None
     view = rules.view(state, seat)
-    mod = heuristic.module_for(rules.id)
-    if mod is not None and hasattr(mod, "decide"):
-        own = mod.decide(view, seat, legal, rng, InfoSet(rules, seat, players, lambda _rng: state))
-        if own is not None:
-            return simulate.as_json(own)
-    cands = heuristic.options(rules, view, seat, legal, rng)
+    world = InfoSet(rules, seat, players, lambda _rng: state, parts)
+    own = heuristic.ruled_choice(parts, view, seat, legal, rng, world)
+    if own is not None:
+        return own
+    cands = heuristic.options(parts, view, seat, legal, rng)
     if len(cands) > PLAYOUT_CANDIDATES:
         cands = rng.sample(cands, PLAYOUT_CANDIDATES)
-    return _greedy(rules, state, seat, cands, rng)
+    return _greedy(rules, parts, state, seat, cands, rng)
 
 
 def _greedy(
-    rules: Ruleset, state: Any, seat: int, cands: list[Command], rng: random.Random
+    rules: Ruleset, parts: BotParts, state: Any, seat: int, cands: list[Command], rng: random.Random
 ) -> Command | None:
-    value = heuristic.evaluator(rules)
+    value = heuristic.evaluator(rules, parts)
     best: tuple[float, Command] | None = None
     for cmd in cands:
         after = simulate.apply(rules, state, seat, cmd, rng)
@@ -59,7 +60,7 @@ def _greedy(
     return best[1] if best is not None else None
 
 
-def step(rules: Ruleset, state: Any, players: int, rng: random.Random) -> Any | None:
+def step(rules: Ruleset, parts: BotParts, state: Any, players: int, rng: random.Random) -> Any | None:
     """The world after one command of heuristic play, or None when the game is
     over, nobody is pending, or the world refuses the command."""
     if rules.outcome(state) is not None:
@@ -68,57 +69,47 @@ def step(rules: Ruleset, state: Any, players: int, rng: random.Random) -> Any | 
     if not pending:
         return None
     seat = rng.choice(pending).seat  # simultaneous choices: any order, as the table would
-    cmd = policy(rules, state, seat, players, rng)
+    cmd = policy(rules, parts, state, seat, players, rng)
     return simulate.apply(rules, state, seat, cmd, rng) if cmd is not None else None
 
 
-def run(rules: Ruleset, state: Any, players: int, depth: int, rng: random.Random) -> Any:
+def run(rules: Ruleset, parts: BotParts, state: Any, players: int, depth: int, rng: random.Random) -> Any:
     """The world after at most `depth` commands of heuristic play (fewer if the
     game ends, nobody is pending, or the world refuses a command)."""
     for _ in range(depth):
-        after = step(rules, state, players, rng)
+        after = step(rules, parts, state, players, rng)
         if after is None:
             break
         state = after
     return state
 
 
-@cache
-def search_module(ruleset_id: str) -> ModuleType | None:
-    """`games/bots/<ruleset>/search.py`: the horizon of a playout and what `mcts`
-    searches (None for rulesets without one)."""
-    try:
-        return importlib.import_module(f"games.bots.{ruleset_id.replace('-', '_')}.search")
-    except ModuleNotFoundError:
-        return None
-
-
-def to_horizon(rules: Ruleset, state: Any, players: int, rng: random.Random) -> Any:
+def to_horizon(rules: Ruleset, parts: BotParts, state: Any, players: int, rng: random.Random) -> Any:
     """The world once heuristic play has crossed the ruleset's horizon `STAGES`
     times (the key `stage(state)` changed: a new season, another seat's turn),
     or the game ended (at most HORIZON_CAP commands)."""
-    mod = search_module(rules.id)
-    if mod is None:
-        return run(rules, state, players, HORIZON_CAP, rng)
-    last, crossed = mod.stage(state), 0
+    search = parts.search
+    if search is None:
+        return run(rules, parts, state, players, HORIZON_CAP, rng)
+    last, crossed = search.stage(state), 0
     for _ in range(HORIZON_CAP):
-        after = step(rules, state, players, rng)
+        after = step(rules, parts, state, players, rng)
         if after is None:
             break
         state = after
-        now = mod.stage(state)
+        now = search.stage(state)
         if now != last:
             last, crossed = now, crossed + 1
-            if crossed >= mod.STAGES:
+            if crossed >= search.stages:
                 break
     return state
 
 
-def reward(rules: Ruleset, state: Any, seat: int) -> float:
+def reward(rules: Ruleset, parts: BotParts, state: Any, seat: int) -> float:
     """The seat's reward in [-1, 1]: the search module's own `reward` where it has
     one (e.g. a forecast of the final scores), else the heuristic's evaluation
     squashed."""
-    own = getattr(search_module(rules.id), "reward", None)
+    own = parts.search.reward if parts.search is not None else None
     if own is not None:
         return float(own(state, seat))
-    return math.tanh(heuristic.evaluator(rules)(state, seat) / SCALE)
+    return math.tanh(heuristic.evaluator(rules, parts)(state, seat) / SCALE)

@@ -10,12 +10,13 @@ validate random games against them. A missing file means "not declared yet"
 
 from __future__ import annotations
 
+import inspect
 import json
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .registry import PRODUCTION
+from .registry import PRODUCTION, get
 
 KINDS = ("commands", "view", "events")
 ROOT = Path(__file__).resolve().parent
@@ -23,6 +24,9 @@ ROOT = Path(__file__).resolve().parent
 
 def schema_dir(ruleset: str) -> Path:
     target = PRODUCTION.get(ruleset)
+    if target is None and (rules := get(ruleset)) is not None:
+        # a registered ruleset outside games/rules (the tests' toy): beside its engine
+        return Path(inspect.getfile(type(rules))).parent / "data" / "schemas"
     package = target.split(":")[0].split(".")[2] if target else ruleset.replace("-", "_")
     return ROOT / package / "data" / "schemas"
 

@@ -22,7 +22,7 @@ import threading
 from django.conf import settings
 from django.db import transaction
 
-from games import bots
+from games import bots, plugins
 
 from ..models import Game
 from . import commit, deadlines, notify
@@ -89,9 +89,9 @@ def play_one_bot_move(game_id: str) -> bool:
                 continue
             rnd = random.Random(f"{game.seed}:{game.version}:{seat.index}")
             name = policy_of(seat)
-            cmd = bots.play(
-                rules, state, seat.index, name, rnd, game.players, settings.SENGOKU["BOT_MCTS_SECONDS"]
-            )
+            seconds = settings.SENGOKU["BOT_MCTS_SECONDS"]
+            parts = plugins.bots_of(game.ruleset)
+            cmd = bots.play(rules, state, seat.index, name, rnd, game.players, seconds, parts=parts)
             if cmd is None:
                 continue
             kind = "zombie" if seat.zombie else "bot"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games import board
+from games import board, plugins
 
 from ..models import Game
 from . import catalogue, reading
@@ -28,15 +28,17 @@ def names_for(ruleset: str, lang: str | None) -> Mapping[str, str] | None:
 def board_svg(game: Game, user, version: Any = None, lang: str | None = None) -> str:
     """The board as `user` may see it at `version` (default: now), drawn from the
     same redacted view `/view` and `/replay` answer, as an SVG document."""
-    if not board.supported(game.ruleset):
+    record = plugins.get(game.ruleset)
+    layer = record.board if record is not None else None
+    if layer is None:
         raise NotFound(f"the {game.ruleset} ruleset has no board picture", code=ErrorCode.NOT_FOUND)
     if game.status == Game.Status.OPEN:
         raise Conflict("the game has not started: there is no board yet", code=ErrorCode.GAME_NOT_RUNNING)
     body = reading.view(game, user) if version is None else reading.replay(game, user, version)
-    t = board.texts(game.ruleset, lang)
+    t = board.texts(layer, lang)
     who = t("board.spectator") if body["seat"] is None else t("board.seat", n=body["seat"])
     status = t(f"board.status.{game.status}")
     caption = t(
         "board.caption", game=game.name or t("board.name"), version=body["version"], who=who, status=status
     )
-    return board.render(game.ruleset, body["state"], names_for(game.ruleset, lang), caption, lang)
+    return board.render(layer, body["state"], names_for(game.ruleset, lang), caption, lang)

@@ -1,41 +1,34 @@
 """The rules catalogue of a ruleset in one language (issue 14.1): built once per
 (ruleset, language, rules version) by the ruleset's own pure ``catalogue.py``
-and kept in memory with its ETag (the data only changes with a deploy)."""
+(its record's `catalogue`, games/plugins.py) and kept in memory with its ETag
+(the data only changes with a deploy)."""
 
 from __future__ import annotations
 
-import importlib
 from functools import cache
-from types import ModuleType
 from typing import Any
 
-from games.rules import registry
+from games import plugins
 from games.rules.base import canonical_json, sha256_hex
 from games.rules.i18n import LANGUAGES
 
 from .errors import ErrorCode, NotFound
 
 
-def _module(ruleset_id: str) -> ModuleType | None:
-    """``games.rules.<pkg>.catalogue`` beside the engine's module; None for a
-    ruleset without one (the test-only toy ruleset)."""
-    rules = registry.get(ruleset_id)
-    if rules is None:
-        return None
-    package = type(rules).__module__.rpartition(".")[0]
-    try:
-        return importlib.import_module(f"{package}.catalogue")
-    except ModuleNotFoundError:
-        return None
+def _builder(ruleset_id: str) -> plugins.Catalogue | None:
+    """The record's catalogue builder; None for an unknown ruleset or one without
+    a catalogue (the test-only toy ruleset)."""
+    record = plugins.get(ruleset_id)
+    return record.catalogue if record is not None else None
 
 
 @cache
 def _built(ruleset_id: str, lang: str) -> tuple[dict[str, Any], str]:
-    module = _module(ruleset_id)
-    if module is None:
+    build = _builder(ruleset_id)
+    if build is None:
         raise NotFound(f"no catalogue for ruleset {ruleset_id!r}", code=ErrorCode.UNKNOWN_RULESET)
-    rules = registry.get(ruleset_id)
-    body = {**module.build(lang), "rules_version": getattr(rules, "rules_version", None)}
+    rules = plugins.record(ruleset_id).rules
+    body = {**build(lang), "rules_version": rules.rules_version}
     return body, '"' + sha256_hex(canonical_json(body))[:32] + '"'
 
 
@@ -48,4 +41,4 @@ def catalogue(ruleset_id: str, lang: str) -> tuple[dict[str, Any], str]:
 
 def has_catalogue(ruleset_id: str) -> bool:
     """Whether the ruleset ships a catalogue (the test-only toy ruleset does not)."""
-    return _module(ruleset_id) is not None
+    return _builder(ruleset_id) is not None

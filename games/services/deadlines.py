@@ -34,7 +34,7 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from events.models import StoredEvent
-from games import bots
+from games import bots, plugins
 
 from ..core_events import DeadlineMissed, SeatZombified
 from ..models import Deadline, Game, PbemCursor, Seat, SweeperState
@@ -410,7 +410,9 @@ def apply_default(game: Game, d: Deadline) -> None:
             game.refresh_from_db()
     if rows is None:
         rnd = random.Random(f"{game.seed}:{game.version}:{d.seat}")
-        cmd, source = bots.play(rules, state, d.seat, bots.ZOMBIE, rnd, game.players), "bot"
+        parts = plugins.bots_of(game.ruleset)
+        cmd = bots.play(rules, state, d.seat, bots.ZOMBIE, rnd, game.players, parts=parts)
+        source = "bot"
         if cmd is None:
             log.error("game %s: seat %s has no legal command to play for it", game.id, d.seat)
             return

@@ -1,7 +1,8 @@
 """The readable game log (issue 14.3): a one-line localized ``summary`` per
 batch (the events from one that carries a ``cause`` — a command, the start, a
 platform action — to the next), written by the ruleset's pure
-``describe(state_before, events, locale)`` and set on the batch's first event
+``describe(state_before, events, locale)`` (its record's `describe`,
+games/plugins.py) and set on the batch's first event
 that the viewer may see (a redacted stub stays bare); no key when the batch
 says nothing the viewer may know.
 
@@ -13,14 +14,12 @@ one state load, not one per batch."""
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Sequence
-from functools import cache
+from collections.abc import Sequence
 from typing import Any
 
 from events import store
 from events.models import StoredEvent
-from games.rules import registry
+from games import plugins
 
 from ..models import Game
 from .present import Viewer, can_see
@@ -30,17 +29,10 @@ from .state import cache_put, fold_rows, is_cached, load_state, rules_for, to_en
 BATCH_TAIL = 500
 
 
-@cache
-def _describer(ruleset_id: str) -> Callable[..., str] | None:
-    """The ruleset's ``describe`` (beside its engine module), or None."""
-    rules = registry.get(ruleset_id)
-    if rules is None:
-        return None
-    package = type(rules).__module__.rpartition(".")[0]
-    try:
-        return importlib.import_module(f"{package}.describe").describe
-    except ModuleNotFoundError:
-        return None
+def _describer(ruleset_id: str) -> plugins.Describe | None:
+    """The record's ``describe``; None for an unknown ruleset or one without a log."""
+    record = plugins.get(ruleset_id)
+    return record.describe if record is not None else None
 
 
 def starts_batch(row: StoredEvent) -> bool:

@@ -11,6 +11,7 @@ import pytest
 from games import board
 from games.bots import choose
 from games.models import Game
+from games.plugins import layer
 from games.rules import registry
 from games.services import play
 from games.services.state import load_state
@@ -78,7 +79,7 @@ def test_each_persona_gets_the_pieces_of_their_own_view(api, personas, outsider,
         root = svg_of(api, persona, g)
         assert set(provinces(root).values()) == {1}
         # the picture of that view, as the pure renderer draws it
-        want = parse(board.render(ruleset, view["state"]))
+        want = parse(board.render(layer(ruleset), view["state"]))
         assert pieces(root) == pieces(want) and pieces(root, where="panel") == pieces(want, where="panel")
         assert provinces(root) == provinces(want)
 
@@ -91,7 +92,7 @@ def test_version_matches_the_replay_at_that_version(api, personas, ruleset):
         for persona in (personas[0], personas[2]):  # a seat, and a spectator in the 2-player game
             then = api.as_(persona).get(u(g, "replay") + f"?version={version}").json()
             root = svg_of(api, persona, g, f"?version={version}")
-            want = parse(board.render(ruleset, then["state"]))
+            want = parse(board.render(layer(ruleset), then["state"]))
             assert pieces(root) == pieces(want) and pieces(root, where="panel") == pieces(want, where="panel")
     early, now = svg_of(api, personas[0], g, "?version=2"), svg_of(api, personas[0], g)
     assert pieces(early) != pieces(now)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from api.serializers_catalogue import CatalogueSerializer
+
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/rulesets/{}/catalogue"
 
@@ -53,7 +55,9 @@ def test_bad_language_and_unknown_ruleset_are_json_errors(api, host):
     assert r.status_code == 400 and r.json()["code"] == "unsupported_language"
     r = api.get(URL.format("chess"))
     assert r.status_code == 404 and r.json()["code"] == "unknown_ruleset"
-    r = api.get(URL.format("toy-auction"))
-    assert r.status_code == 404 and r.json()["code"] == "unknown_ruleset"
+    r = api.get(URL.format("toy-auction"))  # declared like the real ones: its record has a catalogue
+    assert r.status_code == 200 and r.json()["ruleset"] == "toy-auction"
+    assert CatalogueSerializer(data=r.json()).is_valid(), CatalogueSerializer(data=r.json()).errors
+    assert {c["type"] for c in r.json()["commands"]} == {"bid", "keep", "give"}
     r = api.as_(host).patch("/api/v1/accounts/me", {"language": "fr"})
     assert r.status_code == 400 and r.json()["code"] == "invalid"

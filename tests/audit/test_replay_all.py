@@ -13,6 +13,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from games.rules import registry
+from games.rules.base import fold
+from games.rules.kit import Decided
 from tests.support import toy
 
 from . import driver
@@ -31,13 +33,20 @@ def test_every_fixture_replays():
     assert "0 diverged" in out and "0 skipped" in out
 
 
+def _higher_seat_wins(event):
+    if event.type != "toy.BidsRevealed":
+        return event
+    best = event.payload["paid"]
+    winner = max(seat for seat, amount in event.payload["bids"] if amount == best)
+    return replace(event, payload={**event.payload, "winner": winner})
+
+
 class ChangedToy(toy.ToyRules):
     """A rules change: ties in the auction now go to the higher seat."""
 
-    def _reveal(self, state, bids):
-        event = super()._reveal(state, bids)
-        best = max(b for _, b, _ in bids)
-        return replace(event, payload={**event.payload, "winner": max(s for s, b, _ in bids if b == best)})
+    def decide_folded(self, state, seat, command, rng):
+        events = [_higher_seat_wins(e) for e in super().decide_folded(state, seat, command, rng).events]
+        return Decided(events, fold(self, events, state))
 
 
 class VersionedToy(ChangedToy):

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bench import bot_games, bots, report_bots
+from games import plugins
 from games.bots import arena
 from games.rules.base import Outcome
 from games.rules.registry import get
@@ -213,7 +214,9 @@ def test_imjin_4_is_played_side_against_side(tmp_path, monkeypatch):
     at random with the factions), and pairwise counts the other side only."""
     for seed in range(4):
         side = bots.imjin_side(4, seed, seed % 4)
-        state = arena.run(get("imjin"), ["random"] * 4, seed).state  # the same game's sides
+        state = arena.run(
+            get("imjin"), ["random"] * 4, seed, parts=plugins.IMJIN.bots
+        ).state  # the same game's sides
         assert len(side) == 2 and seed % 4 in side
         assert {state["side"][q] for q in side} == {state["side"][seed % 4]}
     seen: list[list[str]] = []

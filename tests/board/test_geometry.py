@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import board
+from games import board, plugins
+from games.plugins import layer
 from games.rules.rising_sun.data import BOARD
 from games.rules.shogun import data as shogun_data
 
@@ -18,9 +19,9 @@ SEA_ROUTES = {
 }
 
 
-@pytest.mark.parametrize("ruleset", list(board.LAYERS))
+@pytest.mark.parametrize("ruleset", [key for key, record in plugins.records().items() if record.board])
 def test_geometry_matches_the_engine(ruleset):
-    geo = board.board(ruleset)
+    geo = board.board(layer(ruleset))
     assert set(geo.provinces) == province_ids(ruleset)
     for pid, prov in geo.provinces.items():
         x, y = prov["label_at"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from games import board
 from games.board.imjin import _general, _title
+from games.plugins import layer
 from games.rules import registry
 
 from .support import SVG_NS, parse, states
@@ -20,7 +21,7 @@ def test_hidden_hands_are_not_named():
                 continue
             for seat in [None, 0, 1, 2, 3]:
                 view = RULES.view(state, seat)
-                svg = board.render("imjin", view)
+                svg = board.render(layer("imjin"), view)
                 words = " ".join(
                     t.text or "" for t in parse(svg).iter(f"{SVG_NS}text")
                 )  # wrapped lines joined
@@ -32,11 +33,11 @@ def test_hidden_hands_are_not_named():
                             continue
                         checked += 1
                         assert q != seat
-                        name = _general(board.texts("imjin"), card)
+                        name = _general(board.texts(layer("imjin")), card)
                         assert name not in svg and _title(card) not in svg and card not in svg, (
                             f"seat {seat} sees {card} of seat {q}"
                         )
                 if seat is not None:
                     for card in state["hands"][seat]:
-                        assert _general(board.texts("imjin"), card) in words
+                        assert _general(board.texts(layer("imjin")), card) in words
     assert checked, "no hidden card was ever checked"

@@ -12,6 +12,7 @@ import yaml
 
 from games import board
 from games.board.draw import WIDTH, ems
+from games.plugins import layer
 from games.rules import registry
 
 from .support import SVG_NS, parse, states
@@ -67,22 +68,22 @@ def test_no_english_word_in_the_panel(moments, ruleset, lang):
     for state in moments[ruleset]:
         for seat in (None, 0):
             view = rules.view(state, seat)
-            headings, words = panel(board.render(ruleset, view, lang=lang))
+            headings, words = panel(board.render(layer(ruleset), view, lang=lang))
             assert headings
             for heading in headings:
                 assert SCRIPT[lang].search(heading), f"{ruleset} {lang}: heading {heading!r}"
             # the panel names provinces, cards and generals from the tables too: no Latin word at all
             assert not LATIN.search(words), f"{ruleset} {lang}: {LATIN.search(words)} in {words!r}"
-            english = panel(board.render(ruleset, view))[1]
+            english = panel(board.render(layer(ruleset), view))[1]
             assert ENGLISH.search(english), "the English panel is the control: it has those words"
 
 
 def test_the_english_panel_keeps_its_words(moments):
     rules = registry.load_strict("rising-sun")
-    headings, words = panel(board.render("rising-sun", rules.view(moments["rising-sun"][0], 0)))
+    headings, words = panel(board.render(layer("rising-sun"), rules.view(moments["rising-sun"][0], 0)))
     assert headings[:2] == ["To play", "Clans"] and "Legend" in headings
     assert re.search(r"\d+ VP, \d+ coins, \d+ ronin", words)
-    headings, words = panel(board.render("rising-sun", rules.view(moments["rising-sun"][-1], 0)))
+    headings, words = panel(board.render(layer("rising-sun"), rules.view(moments["rising-sun"][-1], 0)))
     assert headings[0] == "Game over" and "winner: " in words
 
 
@@ -113,7 +114,7 @@ def test_japanese_and_chinese_lines_wrap_inside_the_picture(moments, ruleset):
     rules = registry.load_strict(ruleset)
     for lang in ("ja", "zh-Hant"):
         for state in moments[ruleset]:
-            root = parse(board.render(ruleset, rules.view(state, 0), lang=lang))
+            root = parse(board.render(layer(ruleset), rules.view(state, 0), lang=lang))
             group = next(g for g in root.iter(f"{SVG_NS}g") if g.get("class") == "panel")
             for el in group.iter(f"{SVG_NS}text"):
                 if el.get("text-anchor") == "middle":

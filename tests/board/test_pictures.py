@@ -8,6 +8,7 @@ import pytest
 
 from games import board
 from games.board.draw import layout
+from games.plugins import layer
 from games.rules import registry
 
 from .expect import EXPECT, province_ids
@@ -29,10 +30,10 @@ def test_every_viewer_sees_exactly_their_view(played, ruleset, moment):
     game = played[(ruleset, SEEDS[0])]
     _, state = {"start": game[0], "mid": game[len(game) // 2], "end": game[-1]}[moment]
     assert (rules.outcome(state) is not None) == (moment == "end")
-    names = board.LAYERS[ruleset][2]()
+    names = layer(ruleset).names()
     for seat in [None, *range(GAMES[ruleset])]:
         view = rules.view(state, seat)
-        root = parse(board.render(ruleset, view))
+        root = parse(board.render(layer(ruleset), view))
         assert set(provinces(root)) == province_ids(ruleset) and set(provinces(root).values()) == {1}
         titles = {
             el.get("data-province"): el.find(f"{SVG_NS}title").text
@@ -48,13 +49,15 @@ def test_every_viewer_sees_exactly_their_view(played, ruleset, moment):
 @pytest.mark.parametrize("ruleset", list(GAMES))
 def test_names_never_overlap_pieces_or_each_other(played, ruleset):
     rules = registry.load_strict(ruleset)
-    scene, names = board.LAYERS[ruleset][1], board.LAYERS[ruleset][2]()
+    scene, names = layer(ruleset).scene, layer(ruleset).names()
     for seed in SEEDS:
         for _, state in played[(ruleset, seed)][::7]:
             boxes = [
                 b
                 for b, _ in layout(
-                    board.board(ruleset), scene(rules.view(state, 0), board.texts(ruleset)), names
+                    board.board(layer(ruleset)),
+                    scene(rules.view(state, 0), board.texts(layer(ruleset))),
+                    names,
                 )
             ]
             labels = [b for b in boxes if b.what == "label"]
@@ -67,7 +70,7 @@ def test_names_never_overlap_pieces_or_each_other(played, ruleset):
 def test_names_come_from_the_caller(played):
     _, state = played[("rising-sun", SEEDS[0])][-1]
     view = registry.load_strict("rising-sun").view(state, None)
-    root = parse(board.render("rising-sun", view, names={"Edo": "江戸"}))
+    root = parse(board.render(layer("rising-sun"), view, names={"Edo": "江戸"}))
     edo = next(el for el in root.iter() if el.get("data-province") == "Edo")
     assert edo.find(f"{SVG_NS}title").text == "江戸"
     assert any(el.text == "江戸" and el.get("data-at") == "Edo" for el in root.iter(f"{SVG_NS}text"))

@@ -4,6 +4,7 @@ tile are drawn only for their owner until revealed."""
 from __future__ import annotations
 
 from games import board
+from games.plugins import layer
 from games.rules import registry
 
 from .support import attrs, parse, states
@@ -32,7 +33,7 @@ def test_hidden_bids_and_face_down_tiles_are_not_drawn_for_others():
             if not sealed and not hidden:
                 continue
             for seat in viewers():
-                root = parse(board.render("rising-sun", RULES.view(state, seat)))
+                root = parse(board.render(layer("rising-sun"), RULES.view(state, seat)))
                 bids = {int(a["data-seat"]) for a in attrs(root, "bid")}
                 for q in sealed:
                     seen_bid = True

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from games import board
+from games.plugins import layer
 from games.rules import registry
 
 from .support import SVG_NS, attrs, parse, pieces, states
@@ -20,7 +21,7 @@ def test_plans_only_for_their_owner_until_the_end():
         over = RULES.outcome(state) is not None
         for seat in [None, 0, 1, 2]:
             view = RULES.view(state, seat)
-            root = parse(board.render("shogun", view))
+            root = parse(board.render(layer("shogun"), view))
             shown = {int(a["data-seat"]) for a in attrs(root, "plan")}
             planned = {int(q) for q in (view.get("round") or {}).get("plans", {})}
             assert shown == planned
@@ -33,11 +34,11 @@ def test_plans_only_for_their_owner_until_the_end():
 def test_out_of_play_provinces_and_the_tower():
     _, state = list(states("shogun", 3, 6))[40]
     view = RULES.view(state, None)
-    root = parse(board.render("shogun", view))
+    root = parse(board.render(layer("shogun"), view))
     out = {
         el.get("data-province") for el in root.iter(f"{SVG_NS}path") if "out-of-play" in el.get("class", "")
     }
-    assert out == set(board.board("shogun").provinces) - set(view["in_play"])
+    assert out == set(board.board(layer("shogun")).provinces) - set(view["in_play"])
     assert len(out) == 8
     cubes = pieces(root, {"cube"}, where="panel")
     want: Counter = Counter()
@@ -55,6 +56,6 @@ def test_out_of_play_provinces_and_the_tower():
 
 def test_moon_side_is_marked_experimental():
     _, state = list(states("shogun", 4, 2, {"board": "moon"}))[10]
-    root = parse(board.render("shogun", RULES.view(state, 0)))
+    root = parse(board.render(layer("shogun"), RULES.view(state, 0)))
     notice = [el.text for el in root.iter(f"{SVG_NS}text") if el.get("class") == "notice"]
     assert notice and "experimental" in " ".join(notice).lower()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import time
 
+from games import plugins
 from games.bots import arena, play
 from games.bots.base import Budget
 from games.rules.base import fold, rng_factory
@@ -47,7 +48,7 @@ def test_iterations_replace_any_clock():
 def _searched_reads(ruleset: str, players: int, seconds: float) -> int:
     """Along a game where every seat plays mcts on a clock that advances 0.1 s at
     each reading: the most readings one decision made."""
-    rules = get(ruleset)
+    rules, parts = get(ruleset), plugins.bots_of(ruleset)
     state = fold(rules, rules.start([None] * players, {}, rng_factory("clock", 1)))
     most = 0
     for n in range(12):
@@ -58,7 +59,7 @@ def _searched_reads(ruleset: str, players: int, seconds: float) -> int:
             return ticks["n"] * 0.1
 
         seat = rules.pending(state)[0].seat
-        cmd = play(rules, state, seat, "mcts", random.Random(n), players, seconds, None, ticking)
+        cmd = play(rules, state, seat, "mcts", random.Random(n), players, seconds, None, ticking, parts=parts)
         most = max(most, ticks["n"])
         for e in rules.decide(state, seat, cmd, rng_factory("clock", n + 2)):
             if not e.type.startswith("core."):
@@ -81,6 +82,9 @@ def test_the_arena_passes_the_clock_to_the_searching_seat():
         readings["n"] += 1
         return time.thread_time()
 
-    match = arena.run(get("rising-sun"), ["mcts", "random", "random"], 1, seconds=0.001, clock=counted)
+    parts = plugins.RISING_SUN.bots
+    match = arena.run(
+        get("rising-sun"), ["mcts", "random", "random"], 1, seconds=0.001, clock=counted, parts=parts
+    )
     assert match.outcome is not None and readings["n"] > 0
     assert all(t >= 0.0 for t in match.seconds["mcts"])

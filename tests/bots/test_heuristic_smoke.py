@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from games import plugins
 from games.bots import arena
 from games.rules.registry import get
 
@@ -17,6 +18,6 @@ def test_heuristic_beats_random_more_often_than_not(ruleset, players):
     for seed in range(games):
         bots = ["random"] * players
         bots[seed % players] = "heuristic"
-        m = arena.run(get(ruleset), bots, 100 + seed)
+        m = arena.run(get(ruleset), bots, 100 + seed, parts=plugins.bots_of(ruleset))
         wins += (seed % players) in m.outcome.winners
     assert wins >= 5, f"heuristic won {wins} of {games}"  # an even seat: 2.7 (3p) or 4 (Imjin)

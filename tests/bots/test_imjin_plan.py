@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from games import plugins
 from games.bots import heuristic
 from games.bots.base import Budget, InfoSet
 from games.bots.imjin import actions, battles, generals, odds, plan, position, worlds
@@ -62,11 +63,11 @@ def _choice(s: dict, seat: int) -> dict:
 
 
 def test_the_heuristic_takes_these_decisions_through_the_hook():
-    assert heuristic.module_for("imjin").decide is plan.decide
+    assert plugins.IMJIN.bots.evaluation.decide is plan.decide
     s = _table()
     _board(s, ("u1", JAPAN, "GG_L", 1, None), ("u2", ALLIES, "GG_R", 4, "li_rusong"))
     _ask(s, {"kind": "declare", "seat": JAPAN, "draft": None})
-    infos = InfoSet(RULES, JAPAN, 2, lambda rng: worlds.sample(s, JAPAN, rng))
+    infos = InfoSet(RULES, JAPAN, 2, lambda rng: worlds.sample(s, JAPAN, rng), plugins.IMJIN.bots)
     legal = RULES.legal_commands(s, JAPAN)
     assert heuristic.choose(RULES.view(s, JAPAN), legal, random.Random(1), Budget(worlds=infos)) == {
         "type": "fight"

@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from games import plugins
 from games.bots import Budget, heuristic, info_set, mcts, paired, play, playout
 from games.rules.base import canonical_json, fold, rng_factory
 from games.rules.registry import get
@@ -26,14 +27,17 @@ def _positions(ruleset: str, players: int, seed: int, limit: int = 400):
             return
         seat = rnd.choice(rules.pending(state)).seat
         yield rules, state, seat
-        cmd = json.loads(canonical_json(play(rules, state, seat, "random", random.Random(n), players)))
+        parts = plugins.bots_of(ruleset)
+        cmd = json.loads(
+            canonical_json(play(rules, state, seat, "random", random.Random(n), players, parts=parts))
+        )
         for e in rules.decide(state, seat, cmd, rng_factory(f"t-{seed}", n + 2)):
             if not e.type.startswith("core."):
                 state = rules.evolve(state, e)
 
 
 def _ask(rules, state, seat, players):
-    worlds = info_set(rules, state, seat, players)
+    worlds = info_set(rules, plugins.bots_of(rules.id), state, seat, players)
     return rules.view(state, seat), rules.legal_commands(state, seat), worlds
 
 
@@ -70,11 +74,11 @@ def test_a_rule_based_answer_the_ruleset_does_not_search_is_played_as_it_is(monk
 
     monkeypatch.setattr(mcts, "_iterate", no_search)
     monkeypatch.setattr(paired, "rollout", no_search)
-    searched = playout.search_module("shogun").SEARCHED
+    searched = plugins.SHOGUN.bots.search.searched
     for rules, state, seat in _positions("shogun", 3, 4):
         view, legal, worlds = _ask(rules, state, seat, 3)
         seed = random.Random(2).getrandbits(64)
-        ruled = heuristic.module_for("shogun").decide(view, seat, legal, random.Random(seed), worlds)
+        ruled = plugins.SHOGUN.bots.evaluation.decide(view, seat, legal, random.Random(seed), worlds)
         several = len(legal.commands) + len(legal.templates) > 1
         if ruled is not None and several and ruled.get("type") not in searched:
             got = mcts.choose(view, legal, random.Random(2), Budget(seconds=5.0, worlds=worlds))
@@ -169,9 +173,12 @@ def _war_bid(players: int = 3):
 def test_a_playout_to_the_horizon_stops_when_the_season_changes():
     rules, state, seat = _war_bid()
     season = state["season"]
-    end = playout.to_horizon(rules, state, 3, random.Random(4))
+    parts = plugins.RISING_SUN.bots
+    end = playout.to_horizon(rules, parts, state, 3, random.Random(4))
     assert end["season"] == season + 1 or rules.outcome(end) is not None
-    assert playout.run(rules, state, 3, 3, random.Random(4))["season"] == season  # 3 commands: still at war
+    assert (
+        playout.run(rules, parts, state, 3, 3, random.Random(4))["season"] == season
+    )  # 3 commands: still at war
 
 
 def test_a_searched_war_bid_is_reproducible_and_accepted():

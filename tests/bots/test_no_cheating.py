@@ -11,7 +11,8 @@ import random
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from games.bots import _sampler, play
+from games import plugins
+from games.bots import play
 from games.rules.base import canonical_json, fold, rng_factory
 from games.rules.registry import get
 from games.rules.shogun.state import phase_of
@@ -29,7 +30,7 @@ def _position(ruleset: str, players: int, seed: int, steps: int):
         if rules.outcome(state) is not None:
             break
         seat = rnd.choice(rules.pending(state)).seat
-        cmd = play(rules, state, seat, "random", rnd, players)
+        cmd = play(rules, state, seat, "random", rnd, players, parts=plugins.bots_of(ruleset))
         cmd = json.loads(canonical_json(cmd))
         for e in rules.decide(state, seat, cmd, rng_factory(f"p{seed}", seq)):
             seq += 1
@@ -54,10 +55,10 @@ def test_hidden_information_does_not_move_a_choice(game, seed, steps, other, bot
         return
     seat = pending[0].seat
     # another table with every secret of the seat redrawn (what it sees is kept)
-    twin = _sampler(ruleset)(state, seat, random.Random(other))
+    twin = plugins.record(ruleset).bots.worlds(state, seat, random.Random(other))
     assert rules.view(twin, seat) == rules.view(state, seat)
-    a = play(rules, state, seat, bot, random.Random(7), players, iterations=3)
-    b = play(rules, twin, seat, bot, random.Random(7), players, iterations=3)
+    a = play(rules, state, seat, bot, random.Random(7), players, iterations=3, parts=plugins.bots_of(ruleset))
+    b = play(rules, twin, seat, bot, random.Random(7), players, iterations=3, parts=plugins.bots_of(ruleset))
     assert a == b
 
 
@@ -136,6 +137,6 @@ def test_secrets_changed_by_hand_do_not_move_a_choice(game, seed, steps, other, 
     seat = pending[0].seat
     twin = _perturb(ruleset, state, seat, random.Random(other))
     assume(rules.view(twin, seat) == rules.view(state, seat))
-    a = play(rules, state, seat, bot, random.Random(7), players, iterations=3)
-    b = play(rules, twin, seat, bot, random.Random(7), players, iterations=3)
+    a = play(rules, state, seat, bot, random.Random(7), players, iterations=3, parts=plugins.bots_of(ruleset))
+    b = play(rules, twin, seat, bot, random.Random(7), players, iterations=3, parts=plugins.bots_of(ruleset))
     assert a == b

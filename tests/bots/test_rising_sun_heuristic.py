@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 
+from games import plugins
 from games.bots import play
 from games.bots.rising_sun.board import force_map, table_of
 from games.rules.base import canonical_json, fold, rng_factory
@@ -16,10 +17,12 @@ from games.rules.rising_sun.rules import RULES
 from games.rules.rising_sun.state import force
 from tests.rules.rising_sun.testkit import Game
 
+PARTS = plugins.RISING_SUN.bots
+
 
 def _ask(g: Game, clan: str) -> dict:
     seat = g.seat(clan)
-    cmd = play(g.rules, g.s, seat, "heuristic", random.Random(3), g.s["player_count"])
+    cmd = play(g.rules, g.s, seat, "heuristic", random.Random(3), g.s["player_count"], parts=PARTS)
     assert cmd is not None
     return cmd
 
@@ -168,7 +171,7 @@ def test_force_map_of_a_view_is_the_engines_force():
         assert forces == {p: [force(state, q, p) for q in range(5)] for p in PROVINCES}
         b = state.get("battle")
         hired += bool(b and any(b["hired_ronin"].values()))
-        cmd = json.loads(canonical_json(play(RULES, state, seat, bots[seat], rnd, 5)))
+        cmd = json.loads(canonical_json(play(RULES, state, seat, bots[seat], rnd, 5, parts=PARTS)))
         for e in RULES.decide(state, seat, cmd, rng_factory("fm0", seq)):
             seq += 1
             if not e.type.startswith("core."):

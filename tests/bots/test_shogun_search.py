@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from games import plugins
 from games.bots import Budget, info_set, mcts
 from games.bots.shogun import forecast, plan, variants, worlds
 from games.rules.base import canonical_json, rng_factory
@@ -110,7 +111,7 @@ def test_the_reward_is_the_pairwise_lead_squashed_and_the_score_at_the_end(plann
 
 def test_a_searched_plan_is_reproducible_and_accepted():
     state = _rival_planned()
-    worlds_ = info_set(RULES, state, 0, 3)
+    worlds_ = info_set(RULES, plugins.SHOGUN.bots, state, 0, 3)
     view, legal = RULES.view(state, 0), RULES.legal_commands(state, 0)
     picks = [
         mcts.choose(view, legal, random.Random(4), Budget(iterations=24, worlds=worlds_)) for _ in range(2)
@@ -139,11 +140,11 @@ def _attacking():
 
 def test_an_attack_is_searched_against_other_legal_moves_and_the_decline():
     state = _attacking()
-    worlds_ = info_set(RULES, state, 0, 3)
+    worlds_ = info_set(RULES, plugins.SHOGUN.bots, state, 0, 3)
     view, legal = RULES.view(state, 0), RULES.legal_commands(state, 0)
     cands, ruled = mcts.root_candidates(view, legal, random.Random(3), Budget(worlds=worlds_))
     assert ruled and cands[0]["type"] in ("move", "decline")
-    tested = mcts._tested(RULES, view, 0, cands, random.Random(3))
+    tested = mcts._tested(plugins.SHOGUN.bots, view, 0, cands, random.Random(3))
     listed = [canonical_json(c) for c in legal.commands]
     assert len(tested) > 1 and tested[0] == cands[0]
     assert all(c["type"] in ("move", "decline") and canonical_json(c) in listed for c in tested)

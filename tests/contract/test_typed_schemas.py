@@ -21,7 +21,7 @@ from games.rules.base import canonical_json, fold, rng_factory
 from games.rules.testing import pick, roundtrip
 
 ROOT = Path(__file__).resolve().parents[2]
-RULESETS = list(registry.PRODUCTION)
+RULESETS = [*registry.PRODUCTION, "toy-auction"]  # the toy declares its schemas like the real ones
 
 
 def _validator(schema) -> Draft202012Validator:
