@@ -36,7 +36,7 @@ _MARKS = "\u200e\u200f"  # the data wraps right-to-left characters in direction 
 class UsernameRefused(ValueError):
     """`code` is "invalid" (breaks the rules) or "taken" (taken or confusable)."""
 
-    def __init__(self, message: str, code: str):
+    def __init__(self, message: str, code: str) -> None:
         super().__init__(message)
         self.code = code
 

@@ -44,7 +44,7 @@ class _Lookup:
     """SELECT token.*, user.* FROM token JOIN user WHERE token.digest = %s, and
     the rows made into an AuthToken with its user, as the ORM would make them."""
 
-    def __init__(self, alias: str):
+    def __init__(self, alias: str) -> None:
         self.alias = alias
         connection = connections[alias]
         q = connection.ops.quote_name

@@ -7,6 +7,7 @@ the mapping is a dozen lines."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from django.http import Http404
 from django.utils import translation
@@ -53,7 +54,7 @@ def exception_handler(exc, context):
     return response
 
 
-def _localize(body: dict, request) -> None:
+def _localize(body: dict[str, Any], request) -> None:
     """`detail` in the caller's language (api/language.py). English keeps the service's
     own sentence; another language gets its translation if the catalogue has it, else
     the code's sentence (games/services/error_texts.py). Never fails the answer."""

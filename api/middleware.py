@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 
 
 class JsonErrorsMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response) -> None:
         self.get_response = get_response
 
     def __call__(self, request):

@@ -3,13 +3,15 @@ schema (and generated clients) know them; the services build the dicts."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from games.rules.i18n import LANGUAGES
 from games.services.errors import ErrorCode
 
 
-class StrictSerializer(serializers.Serializer):
+class StrictSerializer(serializers.Serializer[dict[str, Any]]):
     # A request body read as written: unknown keys are refused (a typo must not be
     # silently dropped; the schema says additionalProperties: false), and JSON
     # types are not coerced (DRF would turn 1.5 into the string "1.5", "2" into 2
@@ -48,7 +50,7 @@ def _wanted(field) -> str:
     return next(name for cls, _, name in StrictSerializer._TYPES if isinstance(field, cls))
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(serializers.Serializer[dict[str, Any]]):
     code = serializers.ChoiceField(
         choices=[(c.value, c.name) for c in ErrorCode],
         help_text="machine-readable error code (docs/api.md says what each means)",
@@ -76,7 +78,7 @@ class RegisterSerializer(StrictSerializer):
     )
 
 
-class RegisteredSerializer(serializers.Serializer):
+class RegisteredSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     username = serializers.CharField()
     token = serializers.CharField()
@@ -93,7 +95,7 @@ class CredentialsSerializer(StrictSerializer):
     )
 
 
-class TokenInfoSerializer(serializers.Serializer):
+class TokenInfoSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField(help_text="names the token for DELETE /accounts/me/tokens/{id}")
     client_name = serializers.CharField(allow_blank=True)
     created_at = serializers.DateTimeField()
@@ -102,16 +104,16 @@ class TokenInfoSerializer(serializers.Serializer):
     current = serializers.BooleanField(help_text="the token this request was made with")
 
 
-class PasswordChangeSerializer(serializers.Serializer):
+class PasswordChangeSerializer(serializers.Serializer[dict[str, Any]]):
     current_password = serializers.CharField(max_length=200)
     new_password = serializers.CharField(max_length=200)
 
 
-class RevokedSerializer(serializers.Serializer):
+class RevokedSerializer(serializers.Serializer[dict[str, Any]]):
     revoked = serializers.IntegerField(help_text="how many tokens were revoked")
 
 
-class TokenSerializer(serializers.Serializer):
+class TokenSerializer(serializers.Serializer[dict[str, Any]]):
     token = serializers.CharField()
 
 
@@ -147,7 +149,7 @@ class MeSerializer(StrictSerializer):
 
 
 # -- rulesets and games ---------------------------------------------------------------------
-class PlayerCountSerializer(serializers.Serializer):
+class PlayerCountSerializer(serializers.Serializer[dict[str, Any]]):
     players = serializers.IntegerField()
     factions = serializers.ListField(
         child=serializers.CharField(), help_text="the factions a seat may choose"
@@ -155,7 +157,7 @@ class PlayerCountSerializer(serializers.Serializer):
     options = serializers.DictField(help_text="JSON Schema of the options for this count")
 
 
-class RulesetSerializer(serializers.Serializer):
+class RulesetSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.CharField()
     name = serializers.CharField()
     min_players = serializers.IntegerField()
@@ -200,13 +202,13 @@ class CreateGameSerializer(StrictSerializer):
     )
 
 
-class UserRefSerializer(serializers.Serializer):
+class UserRefSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     username = serializers.CharField()
     is_bot = serializers.BooleanField(help_text="a bot account: a program plays it through the API")
 
 
-class SeatSerializer(serializers.Serializer):
+class SeatSerializer(serializers.Serializer[dict[str, Any]]):
     index = serializers.IntegerField()
     faction = serializers.CharField(allow_null=True)
     user = UserRefSerializer(allow_null=True)
@@ -216,7 +218,7 @@ class SeatSerializer(serializers.Serializer):
     misses = serializers.IntegerField()
 
 
-class PendingSerializer(serializers.Serializer):
+class PendingSerializer(serializers.Serializer[dict[str, Any]]):
     seat = serializers.IntegerField(help_text="the seat that must act")
     faction = serializers.CharField(allow_null=True)
     user = serializers.CharField(allow_null=True, help_text="the seat's player; null for a bot seat")
@@ -225,13 +227,13 @@ class PendingSerializer(serializers.Serializer):
     deadline = serializers.DateTimeField(allow_null=True)
 
 
-class OutcomeSerializer(serializers.Serializer):
+class OutcomeSerializer(serializers.Serializer[dict[str, Any]]):
     winners = serializers.ListField(child=serializers.IntegerField())
     scores = serializers.DictField(child=serializers.FloatField())
     reason = serializers.CharField()
 
 
-class GameSerializer(serializers.Serializer):
+class GameSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.UUIDField()
     ruleset = serializers.CharField()
     rules_version = serializers.IntegerField()
@@ -254,7 +256,7 @@ class GameSerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
-class GameListSerializer(serializers.Serializer):
+class GameListSerializer(serializers.Serializer[dict[str, Any]]):
     results = GameSerializer(many=True)
     next = serializers.CharField(allow_null=True)
     count = serializers.IntegerField()
@@ -273,11 +275,11 @@ class JoinSerializer(StrictSerializer):
     )
 
 
-class InviteSerializer(serializers.Serializer):
+class InviteSerializer(serializers.Serializer[dict[str, Any]]):
     invite_code = serializers.CharField()
 
 
-class ViewSerializer(serializers.Serializer):
+class ViewSerializer(serializers.Serializer[dict[str, Any]]):
     ruleset = serializers.CharField(help_text="the game's ruleset: says which typed view `state` is")
     version = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True)
@@ -292,7 +294,7 @@ class ViewSerializer(serializers.Serializer):
     )
 
 
-class ReplayPatchSerializer(serializers.Serializer):
+class ReplayPatchSerializer(serializers.Serializer[dict[str, Any]]):
     version = serializers.IntegerField()
     patch = serializers.ListField(
         child=serializers.DictField(),
@@ -300,7 +302,7 @@ class ReplayPatchSerializer(serializers.Serializer):
     )
 
 
-class ReplayRangeSerializer(serializers.Serializer):
+class ReplayRangeSerializer(serializers.Serializer[dict[str, Any]]):
     from_ = serializers.IntegerField()
     to = serializers.IntegerField()
     view = ViewSerializer(help_text="the View at `from`, exactly as /replay?version=from gives it")
@@ -314,13 +316,13 @@ class ReplayRangeSerializer(serializers.Serializer):
 ReplayRangeSerializer._declared_fields["from"] = ReplayRangeSerializer._declared_fields.pop("from_")
 
 
-class TemplateSerializer(serializers.Serializer):
+class TemplateSerializer(serializers.Serializer[dict[str, Any]]):
     type = serializers.CharField()
     schema = serializers.DictField()
     description = serializers.CharField()
 
 
-class LegalCommandsSerializer(serializers.Serializer):
+class LegalCommandsSerializer(serializers.Serializer[dict[str, Any]]):
     ruleset = serializers.CharField(help_text="the game's ruleset: says which typed commands these are")
     version = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True)
@@ -345,7 +347,7 @@ class StrictIntegerField(serializers.IntegerField):
 # The one check of a command request body (services trust it): no unknown fields,
 # `command` an object with a string `type`, `expected_version` a JSON integer or absent.
 # (A comment, not a docstring: drf-spectacular would publish a docstring in schema.yml.)
-class SubmitCommandSerializer(serializers.Serializer):
+class SubmitCommandSerializer(serializers.Serializer[dict[str, Any]]):
     command = serializers.DictField(help_text="{type, ...} exactly as legal-commands lists it")
     expected_version = StrictIntegerField(required=False, allow_null=True)
 
@@ -361,7 +363,7 @@ class SubmitCommandSerializer(serializers.Serializer):
         return attrs
 
 
-class EventSerializer(serializers.Serializer):
+class EventSerializer(serializers.Serializer[dict[str, Any]]):
     seq = serializers.IntegerField()
     type = serializers.CharField()
     version = serializers.IntegerField(required=False)
@@ -383,17 +385,17 @@ class EventSerializer(serializers.Serializer):
     hash = serializers.CharField()
 
 
-class CommandResultSerializer(serializers.Serializer):
+class CommandResultSerializer(serializers.Serializer[dict[str, Any]]):
     version = serializers.IntegerField()
     events = EventSerializer(many=True)
 
 
-class EventPageSerializer(serializers.Serializer):
+class EventPageSerializer(serializers.Serializer[dict[str, Any]]):
     results = EventSerializer(many=True)
     next = serializers.CharField(allow_null=True)
 
 
-class HealthSerializer(serializers.Serializer):
+class HealthSerializer(serializers.Serializer[dict[str, Any]]):
     status = serializers.CharField()
     database = serializers.CharField(required=False)
     broker = serializers.CharField(required=False)

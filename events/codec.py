@@ -61,7 +61,9 @@ def platform_salt(seed: str, seq: int) -> str:
     return Rng(seed, seq, PLATFORM_SALT_PURPOSE).salt()
 
 
-def upcast(type_: str, version: int, payload: dict[str, Any], upcasters: Upcasters) -> tuple[int, dict]:
+def upcast(
+    type_: str, version: int, payload: dict[str, Any], upcasters: Upcasters
+) -> tuple[int, dict[str, Any]]:
     """(version, payload) after every upcaster that applies, from `version` on."""
     while (type_, version) in upcasters:
         payload = upcasters[(type_, version)](dict(payload))

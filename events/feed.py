@@ -28,6 +28,7 @@ import uuid
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import orjson
 import redis
@@ -39,7 +40,7 @@ from .store import Recorded
 _cond = threading.Condition()
 _latest: dict[str, int] = defaultdict(int)
 # Called as fn(stream, version) on every publish in this process (must not block).
-local_listeners: list = []
+local_listeners: list[Any] = []
 CHANNEL_PREFIX = "sengoku:stream:"
 
 
@@ -47,7 +48,7 @@ def channel(stream) -> str:
     return f"{CHANNEL_PREFIX}{stream}"
 
 
-_clients: dict = {}
+_clients: dict[str, Any] = {}
 
 
 def _redis():
@@ -64,7 +65,7 @@ def _redis():
 MAX_ANNOUNCEMENT_BYTES = 32 * 1024  # larger commits (a game's setup) are announced by version only
 
 
-def publish(stream, version: int, news: tuple[str, list] | None = None) -> None:
+def publish(stream, version: int, news: tuple[str, list[Any]] | None = None) -> None:
     with _cond:
         _latest[str(stream)] = max(_latest[str(stream)], version)
         _cond.notify_all()
@@ -80,7 +81,7 @@ def publish(stream, version: int, news: tuple[str, list] | None = None) -> None:
             pass
 
 
-def announcement(version: int, news: tuple[str, list] | None, stream: str) -> bytes:
+def announcement(version: int, news: tuple[str, list[Any]] | None, stream: str) -> bytes:
     """The pub/sub message: the version, and the rows when they are few; sealed
     when any row is private (only this deployment's web processes open it)."""
     plain = str(version).encode()
@@ -131,7 +132,7 @@ def announced_version(data) -> int | None:
     return int(data) if data.isdigit() else None
 
 
-def announced(stream: str, data) -> tuple[int | None, tuple[str, list] | None]:
+def announced(stream: str, data) -> tuple[int | None, tuple[str, list[Any]] | None]:
     """(version, news) from a pub/sub message of `announcement`; (None, None) if
     unreadable, (version, None) for a sealed one that does not open here."""
     try:
@@ -170,7 +171,7 @@ def announced(stream: str, data) -> tuple[int | None, tuple[str, list] | None]:
 class Waiter:
     """Blocks until the stream may have moved past `known`, or `timeout` passes."""
 
-    def __init__(self, stream):
+    def __init__(self, stream) -> None:
         self.stream = str(stream)
         self._pubsub = None
         if settings.REDIS_URL:
@@ -211,7 +212,7 @@ class Lifetime:
     Last-Event-ID and misses nothing; the bound recycles dead or forgotten
     streams and the per-account slots they hold."""
 
-    def __init__(self, now: float, max_seconds: float | None = None):
+    def __init__(self, now: float, max_seconds: float | None = None) -> None:
         cfg = settings.SENGOKU
         self.keepalive = float(cfg["SSE_KEEPALIVE_SECONDS"])
         self.idle = float(cfg["STREAM_IDLE_SECONDS"])
@@ -275,13 +276,13 @@ class Batch:
     is over, and their frames as one string (one write to the client, not one per
     event; streams that share a fetch share its encoding too)."""
 
-    items: list
+    items: list[Any]
     finished: bool
     text: str
     data: bytes  # the text as written to the client (the live streams write bytes)
 
 
-def batch(items: list, finished: bool) -> Batch:
+def batch(items: list[Any], finished: bool) -> Batch:
     text = "".join(frame(*item) for item in items)
     return Batch(items, finished, text, text.encode())
 

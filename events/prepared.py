@@ -44,7 +44,7 @@ class _Plan:
     per database connection (so per thread): Django's converters are bound to the
     connection the query was compiled on."""
 
-    def __init__(self, compiler, sql: str, connection, slots: list):
+    def __init__(self, compiler, sql: str, connection, slots: list[Any]) -> None:
         self.sql = sql
         # per parameter of the SQL: which value it is, and the int type the ORM
         # wrapped it in (psycopg's Int4 & co.), so it binds exactly as the ORM's
@@ -58,10 +58,10 @@ class _Plan:
         self.converters = compiler.get_converters([s[0] for s in select])
         self.populators = get_related_populators(klass_info, select, connection.alias)
 
-    def bind(self, prepped: list) -> list:
+    def bind(self, prepped: list[Any]) -> list[Any]:
         return [wrap(prepped[j]) if wrap is not None else prepped[j] for j, wrap in self.slots]
 
-    def instances(self, rows: list, connection) -> list:
+    def instances(self, rows: list[Any], connection) -> list[Any]:
         db = connection.alias
         populators = self.populators
         out = []
@@ -83,12 +83,12 @@ class _Plan:
 class Prepared:
     """`Prepared(lambda a, b: Model.objects.filter(x=a, y=b))(a, b) -> [instances]`."""
 
-    def __init__(self, build: Callable[..., models.QuerySet]):
+    def __init__(self, build: Callable[..., models.QuerySet]) -> None:
         self.build = build
         self._plans: dict[int, _Plan | None] = {}
         self._lock = threading.Lock()
 
-    def __call__(self, *values: Any) -> list:
+    def __call__(self, *values: Any) -> list[Any]:
         """The instances the queryset built from `values` would give, in its order."""
         connection = connections[DEFAULT_DB_ALIAS]
         plan = self.plan(values, connection)
@@ -99,14 +99,14 @@ class Prepared:
             rows = cursor.fetchall()
         return plan.instances(rows, connection)
 
-    def plan(self, values: tuple, connection) -> _Plan | None:
+    def plan(self, values: tuple[Any, ...], connection) -> _Plan | None:
         """The compiled shape for this connection, or None where the ORM must run it."""
         plan = self._plans.get(id(connection), False)
         if plan is False:
             plan = self._compile(values, connection)
         return plan or None
 
-    def _compile(self, values: tuple, connection) -> _Plan | None | bool:
+    def _compile(self, values: tuple[Any, ...], connection) -> _Plan | None | bool:
         """Compile the shape, or None when its parameters cannot be told from its
         values (never again), or False when two equal values make the order
         ambiguous this time (try again with the next call's values)."""
@@ -129,7 +129,7 @@ class Prepared:
         return plan
 
 
-def together(*reads: tuple[Prepared, tuple]) -> list[list]:
+def together(*reads: tuple[Prepared, tuple[Any, ...]]) -> list[list[Any]]:
     """Several reads, `(prepared, values)` each, in one round trip: on PostgreSQL
     their statements go out in one pipeline and the rows of all come back at once
     (a request that needs the game and its seats waits for the database once, not

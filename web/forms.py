@@ -5,6 +5,7 @@ against that schema (the same check as POST /api/v1/games)."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -97,7 +98,7 @@ class CreateGameForm(forms.Form):
     private = forms.BooleanField(required=False, help_text="Unlisted: share the invite link.")
     options = forms.CharField(required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args, rulesets: list[dict], **kwargs):
+    def __init__(self, *args, rulesets: list[dict[str, Any]], **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["ruleset"].choices = [(r["id"], r["name"]) for r in rulesets]
 

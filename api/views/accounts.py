@@ -3,12 +3,15 @@ revocation, password change) in accounts/sessions.py."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -34,7 +37,7 @@ from .common import errors, json_body
 User = get_user_model()
 
 
-def check_password_once(request, username: str, password: str):
+def check_password_once(request: Request, username: str, password: str):
     """The user if `password` is right, else None; counted per account with every
     other door (accounts.backends.AccountBackend); 429 while the account is locked,
     before any hash is computed."""
@@ -46,7 +49,7 @@ def check_password_once(request, username: str, password: str):
 
 class RegisterView(APIView):
     permission_classes = [AllowAny]
-    authentication_classes: list = []
+    authentication_classes: list[Any] = []
     throttle_classes = [SharedScopedRateThrottle]
     throttle_scope = "register"
 
@@ -58,7 +61,7 @@ class RegisterView(APIView):
         auth=[],
         tags=["accounts"],
     )
-    def post(self, request):
+    def post(self, request: Request):
         s = RegisterSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
         d = s.validated_data
@@ -92,7 +95,7 @@ def _refused(exc: usernames.UsernameRefused) -> ServiceError:
 
 class TokenView(APIView):
     permission_classes = [AllowAny]
-    authentication_classes: list = []
+    authentication_classes: list[Any] = []
     throttle_classes = [SharedScopedRateThrottle]
     throttle_scope = "register"
 
@@ -104,7 +107,7 @@ class TokenView(APIView):
         auth=[],
         tags=["accounts"],
     )
-    def post(self, request):
+    def post(self, request: Request):
         s = CredentialsSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
         # credential stuffing: counted per account, whatever the address or door
@@ -115,7 +118,7 @@ class TokenView(APIView):
         return Response({"token": token})
 
 
-def me_json(user, current_token=None) -> dict:
+def me_json(user, current_token=None) -> dict[str, Any]:
     p = profile_of(user)
     return {
         "id": user.id,
@@ -139,7 +142,7 @@ class MeView(APIView):
         operation_id="me_get",
         tags=["accounts"],
     )
-    def get(self, request):
+    def get(self, request: Request):
         return Response(MeSerializer(me_json(request.user, request.auth)).data)
 
     @extend_schema(
@@ -149,7 +152,7 @@ class MeView(APIView):
         operation_id="me_update",
         tags=["accounts"],
     )
-    def patch(self, request):
+    def patch(self, request: Request):
         s = MeSerializer(data=json_body(request), partial=True)
         s.is_valid(raise_exception=True)
         d = s.validated_data
@@ -182,7 +185,7 @@ class LogoutView(APIView):
         operation_id="logout",
         tags=["accounts"],
     )
-    def post(self, request):
+    def post(self, request: Request):
         return Response({"revoked": sessions.revoke(request.auth)})
 
 
@@ -194,7 +197,7 @@ class LogoutAllView(APIView):
         operation_id="logout_all",
         tags=["accounts"],
     )
-    def post(self, request):
+    def post(self, request: Request):
         revoked = sessions.revoke_all(request.user)
         sessions.end_web_sessions(request.user)  # the browsers too, this one included
         return Response({"revoked": revoked})
@@ -208,7 +211,7 @@ class TokenRevokeView(APIView):
         operation_id="revoke_token",
         tags=["accounts"],
     )
-    def delete(self, request, token_id: int):
+    def delete(self, request: Request, token_id: int):
         if token_id > 2**62 or not sessions.revoke_by_id(request.user, token_id):
             raise NotFound("no such token", code=ErrorCode.TOKEN_NOT_FOUND)
         return Response(status=204)
@@ -225,7 +228,7 @@ class PasswordView(APIView):
         operation_id="change_password",
         tags=["accounts"],
     )
-    def post(self, request):
+    def post(self, request: Request):
         s = PasswordChangeSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
         d, user = s.validated_data, request.user

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
 
 from games.services.errors import ErrorCode, Invalid
 
 from ..serializers import ErrorSerializer
 
 
-def errors(*statuses: int) -> dict:
+def errors(*statuses: int) -> dict[str, Any]:
     text = {
         400: "invalid request",
         401: "missing or invalid token",
@@ -26,7 +28,7 @@ def errors(*statuses: int) -> dict:
     return {s: OpenApiResponse(ErrorSerializer, description=text[s]) for s in statuses}
 
 
-def json_body(request) -> dict:
+def json_body(request: Request) -> dict[str, Any]:
     """request.data, insisting on a JSON object (DRF parses; we check the shape)."""
     data = request.data
     if not isinstance(data, dict):

@@ -6,6 +6,7 @@ from django.db.models import Q
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -36,7 +37,7 @@ class RulesetsView(APIView):
         operation_id="rulesets",
         tags=["lobby"],
     )
-    def get(self, request):
+    def get(self, request: Request):
         out = []
         for rid in registry.available():
             r = registry.get(rid)
@@ -71,7 +72,7 @@ class GamesView(APIView):
         operation_id="create_game",
         tags=["lobby"],
     )
-    def post(self, request):
+    def post(self, request: Request):
         s = CreateGameSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
         d = s.validated_data
@@ -103,7 +104,7 @@ class GamesView(APIView):
         operation_id="list_games",
         tags=["lobby"],
     )
-    def get(self, request):
+    def get(self, request: Request):
         qs = Game.objects.select_related("creator").prefetch_related("seats__user")
         # Private games are listed to their seated players only.
         qs = qs.filter(Q(private=False) | Q(seats__user=request.user) | Q(creator=request.user)).distinct()
@@ -127,7 +128,7 @@ class GamesView(APIView):
         return Response({"results": page, "next": nxt, "count": count})
 
 
-def _int_param(request, name: str, default: int, lo: int, hi: int) -> int:
+def _int_param(request: Request, name: str, default: int, lo: int, hi: int) -> int:
     return int_param(request.query_params.get(name), default, name, lo, hi)
 
 
@@ -138,7 +139,7 @@ class GameView(APIView):
         operation_id="get_game",
         tags=["lobby"],
     )
-    def get(self, request, game_id):
+    def get(self, request: Request, game_id: str):
         return Response(game_json(lobby.get_game(game_id, request.user, seats="users"), request.user))
 
 
@@ -150,7 +151,7 @@ class SeatsView(APIView):
         operation_id="join_game",
         tags=["lobby"],
     )
-    def post(self, request, game_id):
+    def post(self, request: Request, game_id: str):
         game = lobby.get_game(game_id, lobby.SYSTEM)  # an unknown game is 404 whatever the body
         s = JoinSerializer(data=json_body(request))
         if not s.is_valid() and game.private and not lobby.is_seated(game, request.user):
@@ -175,7 +176,7 @@ class StartView(APIView):
         operation_id="start_game",
         tags=["lobby"],
     )
-    def post(self, request, game_id):
+    def post(self, request: Request, game_id: str):
         game = lobby.start(game_id, request.user)
         return Response(game_json(game, request.user))
 
@@ -188,5 +189,5 @@ class InviteView(APIView):
         operation_id="rotate_invite",
         tags=["lobby"],
     )
-    def post(self, request, game_id):
+    def post(self, request: Request, game_id: str):
         return Response({"invite_code": lobby.rotate_invite(game_id, request.user).invite_code})

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -15,7 +18,7 @@ from .common import errors
 from .common import int_param as _int
 
 
-class InboxEntrySerializer(serializers.Serializer):
+class InboxEntrySerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.UUIDField()
     name = serializers.CharField(allow_blank=True)
     ruleset = serializers.CharField()
@@ -34,7 +37,7 @@ class InboxEntrySerializer(serializers.Serializer):
     chain_head = serializers.CharField(allow_null=True)
 
 
-class InboxPageSerializer(serializers.Serializer):
+class InboxPageSerializer(serializers.Serializer[dict[str, Any]]):
     results = InboxEntrySerializer(many=True)
     next = serializers.CharField(allow_null=True)
     count = serializers.IntegerField()
@@ -58,7 +61,7 @@ class InboxView(APIView):
         operation_id="my_games",
         tags=["accounts"],
     )
-    def get(self, request):
+    def get(self, request: Request):
         q = request.query_params
         awaiting = q.get("awaiting")
         if awaiting not in (None, "", "me"):

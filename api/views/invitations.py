@@ -3,8 +3,11 @@ account; the account lists its invitations, accepts by joining, or declines."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -20,7 +23,7 @@ class InviteAccountSerializer(StrictSerializer):
     )
 
 
-class InvitationSerializer(serializers.Serializer):
+class InvitationSerializer(serializers.Serializer[dict[str, Any]]):
     game = serializers.UUIDField()
     name = serializers.CharField(allow_blank=True)
     ruleset = serializers.CharField()
@@ -31,7 +34,7 @@ class InvitationSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class InvitationListSerializer(serializers.Serializer):
+class InvitationListSerializer(serializers.Serializer[dict[str, Any]]):
     results = InvitationSerializer(many=True)
 
 
@@ -43,7 +46,7 @@ class GameInvitationsView(APIView):
         operation_id="invite_account",
         tags=["lobby"],
     )
-    def post(self, request, game_id):
+    def post(self, request: Request, game_id: str):
         s = InviteAccountSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
         inv = invitations.invite(game_id, request.user, s.validated_data["username"])
@@ -57,7 +60,7 @@ class MyInvitationsView(APIView):
         operation_id="my_invitations",
         tags=["accounts"],
     )
-    def get(self, request):
+    def get(self, request: Request):
         return Response({"results": [invitations.entry(i) for i in invitations.pending_for(request.user)]})
 
 
@@ -69,6 +72,6 @@ class MyInvitationView(APIView):
         operation_id="decline_invitation",
         tags=["accounts"],
     )
-    def delete(self, request, game_id):
+    def delete(self, request: Request, game_id: str):
         invitations.decline(game_id, request.user)
         return Response(status=204)

@@ -5,6 +5,7 @@ the one-click email unsubscribe."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django.db import transaction
 from drf_spectacular.types import OpenApiTypes
@@ -12,6 +13,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -33,7 +35,7 @@ from .stream import sse_response
 
 
 # -- pause / resume / reclaim -------------------------------------------------------------------
-class PauseStateSerializer(serializers.Serializer):
+class PauseStateSerializer(serializers.Serializer[dict[str, Any]]):
     paused = serializers.BooleanField(help_text="whether the game is paused now")
     switched = serializers.BooleanField(help_text="true when this vote paused/resumed the game")
     action = serializers.ChoiceField(choices=["pause", "resume"])
@@ -47,7 +49,7 @@ class PauseStateSerializer(serializers.Serializer):
 class _VoteView(APIView):
     action = "pause"
 
-    def post(self, request, game_id):
+    def post(self, request: Request, game_id: str):
         return Response(pause.vote(game_id, request.user, self.action))
 
 
@@ -62,7 +64,7 @@ class PauseView(_VoteView):
         operation_id="pause_game",
         tags=["pbem"],
     )
-    def post(self, request, game_id):
+    def post(self, request: Request, game_id: str):
         return super().post(request, game_id)
 
 
@@ -76,7 +78,7 @@ class ResumeView(_VoteView):
         operation_id="resume_game",
         tags=["pbem"],
     )
-    def post(self, request, game_id):
+    def post(self, request: Request, game_id: str):
         return super().post(request, game_id)
 
 
@@ -88,14 +90,14 @@ class ReclaimView(APIView):
         operation_id="reclaim_seat",
         tags=["pbem"],
     )
-    def post(self, request, game_id, index: int):
+    def post(self, request: Request, game_id: str, index: int):
         if index > 1000:  # seats are small numbers; keep huge path ints away from the database
             raise NotFound("no such seat", code=ErrorCode.SEAT_NOT_FOUND)
         return Response(game_json(pause.reclaim(game_id, request.user, index), request.user))
 
 
 # -- press ----------------------------------------------------------------------------------------
-class SendMessageSerializer(serializers.Serializer):
+class SendMessageSerializer(serializers.Serializer[dict[str, Any]]):
     text = serializers.CharField(help_text="1 to PRESS_MAX_CHARS (default 2000) characters")
     to = serializers.ListField(
         child=serializers.IntegerField(min_value=0),
@@ -105,7 +107,7 @@ class SendMessageSerializer(serializers.Serializer):
     )
 
 
-class MessageResultSerializer(serializers.Serializer):
+class MessageResultSerializer(serializers.Serializer[dict[str, Any]]):
     version = serializers.IntegerField()
     event = EventSerializer(help_text="the core.MessageSent event as you see it")
 
@@ -120,7 +122,7 @@ class MessagesView(APIView):
         operation_id="send_message",
         tags=["pbem"],
     )
-    def post(self, request, game_id):
+    def post(self, request: Request, game_id: str):
         body = json_body(request)
         unknown = set(body) - {"text", "to"}
         if unknown:
@@ -129,14 +131,14 @@ class MessagesView(APIView):
 
 
 # -- notifications ------------------------------------------------------------------------------
-class NoticeSerializer(serializers.Serializer):
+class NoticeSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField(help_text="increasing; the SSE id")
     kind = serializers.ChoiceField(choices=Notification.Kind.values)
     created_at = serializers.DateTimeField()
     payload = serializers.JSONField(help_text="kind, game {id, version, chain_head, url…}, seat and details")
 
 
-class NoticePageSerializer(serializers.Serializer):
+class NoticePageSerializer(serializers.Serializer[dict[str, Any]]):
     results = NoticeSerializer(many=True)
 
 
@@ -151,7 +153,7 @@ class NotificationsView(APIView):
         operation_id="list_notifications",
         tags=["pbem"],
     )
-    def get(self, request):
+    def get(self, request: Request):
         after = _int(request.query_params.get("after"), 0, "after", 0, 2**62)
         limit = _int(request.query_params.get("limit"), 50, "limit", 1, 200)
         return Response({"results": [notice_json(n) for n in notices_after(request.user.id, after, limit)]})
@@ -179,11 +181,11 @@ class UserStreamView(JsonErrors, APIView):
         operation_id="notification_stream",
         tags=["pbem"],
     )
-    def get(self, request):
+    def get(self, request: Request):
         return sse_response(request, user_channel(request.user.id), user_fetch(request.user))
 
 
-class DeliverySerializer(serializers.Serializer):
+class DeliverySerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     notification = serializers.IntegerField()
     kind = serializers.CharField()
@@ -200,7 +202,7 @@ class DeliverySerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class DeliveryPageSerializer(serializers.Serializer):
+class DeliveryPageSerializer(serializers.Serializer[dict[str, Any]]):
     results = DeliverySerializer(many=True)
 
 
@@ -212,7 +214,7 @@ class WebhookDeliveriesView(APIView):
         operation_id="list_webhook_deliveries",
         tags=["pbem"],
     )
-    def get(self, request):
+    def get(self, request: Request):
         limit = _int(request.query_params.get("limit"), 50, "limit", 1, 200)
         rows = (
             WebhookDelivery.objects.filter(user=request.user)
@@ -244,14 +246,14 @@ class WebhookDeliveriesView(APIView):
         )
 
 
-class UnsubscribedSerializer(serializers.Serializer):
+class UnsubscribedSerializer(serializers.Serializer[dict[str, Any]]):
     unsubscribed = serializers.BooleanField()
     username = serializers.CharField()
 
 
 class UnsubscribeView(APIView):
     permission_classes = [AllowAny]
-    authentication_classes: list = []
+    authentication_classes: list[Any] = []
 
     @extend_schema(
         parameters=[
@@ -265,7 +267,7 @@ class UnsubscribeView(APIView):
         operation_id="unsubscribe",
         tags=["pbem"],
     )
-    def get(self, request):
+    def get(self, request: Request):
         return Response(_unsubscribe(request.query_params.get("token")))
 
     @extend_schema(
@@ -277,14 +279,14 @@ class UnsubscribeView(APIView):
         operation_id="unsubscribe_post",
         tags=["pbem"],
     )
-    def post(self, request):
+    def post(self, request: Request):
         return Response(_unsubscribe(request.query_params.get("token")))
 
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
-def _unsubscribe(token) -> dict:
+def _unsubscribe(token) -> dict[str, Any]:
     if not token or not isinstance(token, str) or not _TOKEN.fullmatch(token):
         raise Invalid("token is required", code=ErrorCode.INVALID, fields={"token": ["required"]})
     with transaction.atomic():

@@ -8,6 +8,8 @@ in-process condition otherwise, and polls the database as a fallback.
 
 from __future__ import annotations
 
+from typing import Any
+
 from events import feed
 from events.prepared import Prepared
 from games.models import Notification
@@ -31,7 +33,7 @@ def notices_after(user_id: int, after: int, limit: int = 200):
     )
 
 
-def notice_json(n: Notification) -> dict:
+def notice_json(n: Notification) -> dict[str, Any]:
     return {"id": n.id, "kind": n.kind, "created_at": n.payload.get("created_at"), "payload": n.payload}
 
 

@@ -31,11 +31,11 @@ log = logging.getLogger(__name__)
 def commit(
     game: Game,
     events: list[store.NewEvent],
-    fold: Callable[[list], Any],
+    fold: Callable[[list[Any]], Any],
     last_write: bool = False,
-    more: Callable[[list], list[store.Statement]] | None = None,
+    more: Callable[[list[Any]], list[store.Statement]] | None = None,
     **changes,
-) -> list:
+) -> list[Any]:
     """Append `events` after `game.version` (game locked, inside the caller's
     transaction). `fold(rows)` gives the engine state after them; `changes`
     are further fields of the game row saved with the new version.
@@ -125,7 +125,7 @@ def new_event(
     )
 
 
-def append_core(game: Game, events: list[store.NewEvent]) -> list:
+def append_core(game: Game, events: list[store.NewEvent]) -> list[Any]:
     """Append platform events with `game` locked. Most leave the engine state as
     it was; a `core.TakebackAccepted` folds it back (state.fold_rows), so the
     state is folded, not assumed. A private one (press to some seats, a secret

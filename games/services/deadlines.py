@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import logging
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -35,6 +36,7 @@ from django.utils import timezone
 from accounts.models import Profile
 from events.models import StoredEvent
 from games import bots
+from games.services.types import GameId, UserOrAnonymous
 
 from .. import observe
 from ..core_events import DeadlineMissed, SeatZombified
@@ -64,7 +66,7 @@ def excused_misses(game: Game) -> int:
 # Reading
 
 
-def due_times(game: Game) -> dict:
+def due_times(game: Game) -> dict[str, Any]:
     """{seat: "…Z"} for the open timed decisions. A row frozen by its player's
     vacation shows when it will be due once the vacation ends; a paused game
     has no due times."""
@@ -88,7 +90,7 @@ def _vacation_until(game: Game, seat_index: int):
     return getattr(profile, "vacation_until", None)
 
 
-def _on_vacation(seat: Seat, now) -> bool:
+def _on_vacation(seat: Seat, now: datetime) -> bool:
     if seat.user_id is None:
         return False
     until = Profile.objects.filter(user_id=seat.user_id).values_list("vacation_until", flat=True).first()
@@ -99,7 +101,7 @@ def _on_vacation(seat: Seat, now) -> bool:
 # Sync: rows follow the engine's `pending`
 
 
-def sync(game_id) -> None:
+def sync(game_id: GameId) -> None:
     """Called after every commit: bring the game's rows in line with `pending`.
     Never raises: the command has committed already; a failure here is logged
     and repaired by the sweep's catch-up pass."""
@@ -145,7 +147,7 @@ def _acted_since(game: Game, after: int) -> dict[int, int]:
     return out
 
 
-def sync_locked(game: Game, now=None, catch_up: bool = False) -> list[Deadline]:
+def sync_locked(game: Game, now: datetime | None = None, catch_up: bool = False) -> list[Deadline]:
     """`sync` with `game` already locked; returns the rows it opened."""
     now = now or timezone.now()
     seats = {s.index: s for s in game.seats.all()}
@@ -175,7 +177,7 @@ def sync_locked(game: Game, now=None, catch_up: bool = False) -> list[Deadline]:
     return opened
 
 
-def _open(game: Game, seat: Seat, kind: str, now) -> Deadline:
+def _open(game: Game, seat: Seat, kind: str, now: datetime) -> Deadline:
     spd = seconds_per_decision(game)
     rb = (game.time_control or {}).get("reminder_before_seconds") if spd else None
     d = Deadline(
@@ -210,7 +212,7 @@ def _run_from(d: Deadline, base, remaining: float) -> None:
 # Freezing: pause and vacation
 
 
-def _freeze_reason(game: Game, seat: Seat, now) -> str:
+def _freeze_reason(game: Game, seat: Seat, now: datetime) -> str:
     if game.paused:
         return Deadline.Frozen.PAUSE
     if _on_vacation(seat, now):
@@ -218,7 +220,7 @@ def _freeze_reason(game: Game, seat: Seat, now) -> str:
     return ""
 
 
-def refresh_freeze(game: Game, now=None) -> int:
+def refresh_freeze(game: Game, now: datetime | None = None) -> int:
     """Freeze or thaw the game's open timed rows (game locked). A row whose
     player's vacation ended in the past resumes from the vacation's end, so
     the arithmetic does not depend on when the sweeper noticed."""
@@ -249,7 +251,7 @@ def refresh_freeze(game: Game, now=None) -> int:
     return changed
 
 
-def vacation_changed(user, now=None) -> None:
+def vacation_changed(user: UserOrAnonymous, now: datetime | None = None) -> None:
     """The user's vacation started, changed or ended: freeze/thaw their rows."""
     now = now or timezone.now()
     game_ids = set(
@@ -262,7 +264,7 @@ def vacation_changed(user, now=None) -> None:
         refresh_freeze(game, now)
 
 
-def _thaw_vacations(now) -> None:
+def _thaw_vacations(now: datetime) -> None:
     """Rows frozen by a vacation that has ended since."""
     frozen = Deadline.objects.filter(status=OPEN, frozen=Deadline.Frozen.VACATION)
     for gid, seat_index in frozen.values_list("game_id", "seat").distinct():
@@ -277,7 +279,7 @@ def _thaw_vacations(now) -> None:
 # The sweep
 
 
-def sweep(now=None, limit: int = SWEEP_BATCH) -> dict:
+def sweep(now: datetime | None = None, limit: int = SWEEP_BATCH) -> dict[str, Any]:
     """One pass of the beat-driven sweeper. Safe to run concurrently."""
     now = now or timezone.now()
     outage = outage_guard(now)
@@ -295,7 +297,7 @@ def sweep(now=None, limit: int = SWEEP_BATCH) -> dict:
     }
 
 
-def fire_due(now=None, limit: int = SWEEP_BATCH) -> int:
+def fire_due(now: datetime | None = None, limit: int = SWEEP_BATCH) -> int:
     """Only the clocks: the beat entry of its own (every DEADLINE_FIRE_SECONDS)
     that keeps deadlines on time whatever else the sweep has to do. The outage
     guard runs first, so a sweeper back from downtime extends before it fires."""
@@ -304,7 +306,7 @@ def fire_due(now=None, limit: int = SWEEP_BATCH) -> int:
     return _fire(now, limit)
 
 
-def _fire(now, limit: int) -> int:
+def _fire(now: datetime, limit: int) -> int:
     fired = 0
     for did in due_ids(now, limit):
         try:
@@ -314,7 +316,7 @@ def _fire(now, limit: int) -> int:
     return fired
 
 
-def _guarded(fn, now) -> int:
+def _guarded(fn, now: datetime) -> int:
     try:
         return fn(now)
     except Exception:
@@ -322,7 +324,7 @@ def _guarded(fn, now) -> int:
         return 0
 
 
-def outage_guard(now) -> float:
+def outage_guard(now: datetime) -> float:
     """Record this run; if the previous one is older than DEADLINE_OUTAGE_SECONDS,
     extend every running deadline by the downtime first. Returns the extension."""
     threshold = settings.DEADLINE_OUTAGE_SECONDS
@@ -344,7 +346,7 @@ def outage_guard(now) -> float:
     return extended
 
 
-def due_ids(now, limit: int = SWEEP_BATCH) -> list[int]:
+def due_ids(now: datetime, limit: int = SWEEP_BATCH) -> list[int]:
     """Ids of open deadlines due by `now` in running, unpaused games, oldest first."""
     return list(
         Deadline.objects.filter(
@@ -355,7 +357,7 @@ def due_ids(now, limit: int = SWEEP_BATCH) -> list[int]:
     )
 
 
-def fire_one(deadline_id: int, now=None) -> bool:
+def fire_one(deadline_id: int, now: datetime | None = None) -> bool:
     """Apply the default for one due row, at most once whoever calls it."""
     now = now or timezone.now()
     game_id = Deadline.objects.filter(id=deadline_id, status=OPEN).values_list("game_id", flat=True).first()
@@ -457,7 +459,7 @@ def apply_default(game: Game, d: Deadline) -> None:
     play.append_core(game, events)
 
 
-def send_reminders(now) -> int:
+def send_reminders(now: datetime) -> int:
     """Remind the seats whose deadline is near (once per deadline); returns how many were sent."""
     sent = 0
     due = Deadline.objects.filter(status=OPEN, remind_at__lte=now, reminded_at__isnull=True, due_at__gt=now)
@@ -473,7 +475,7 @@ def send_reminders(now) -> int:
     return sent
 
 
-def catch_up(now, limit: int = 20) -> int:
+def catch_up(now: datetime, limit: int = 20) -> int:
     """Games whose after-commit hooks never ran (a process died right after a
     commit): sync and notify them now."""
     lagging = Game.objects.filter(status=Game.Status.RUNNING).filter(

@@ -99,7 +99,9 @@ class ServiceError(Exception):
     status = 400
     code = ErrorCode.BAD_REQUEST
 
-    def __init__(self, detail: str, *, code: ErrorCode | None = None, status: int | None = None, **extra):
+    def __init__(
+        self, detail: str, *, code: ErrorCode | None = None, status: int | None = None, **extra
+    ) -> None:
         super().__init__(detail)
         self.detail = detail
         if code:

@@ -15,7 +15,7 @@ task waiting in the queue, however fast it commits.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from events import feed
 from games import observe
+from games.services.types import GameId
 
 from ..models import Game
 from . import dispatch
@@ -51,7 +52,7 @@ def bot_interval(actor) -> float:
     return float(settings.SENGOKU.get("BOT_MOVE_SECONDS", 0.25)) if is_bot else 0.0
 
 
-def claim_work(game, now=None) -> bool:
+def claim_work(game, now: datetime | None = None) -> bool:
     """With `game` locked and about to be saved: should this commit queue the
     game's background task? Sets `work_queued_at` when it should (the caller
     saves the field with the rest of the row)."""
@@ -84,7 +85,7 @@ def after_commit(game, state, rows, queue: bool) -> None:
     transaction.on_commit(_run)
 
 
-def request_work(game_id, countdown: float = 0.0) -> bool:
+def request_work(game_id: GameId, countdown: float = 0.0) -> bool:
     """Queue the game's background task from outside a write (the inline path
     handing bots to the worker, the sweep's repair): the same flag, claimed
     with a conditional UPDATE since the row is not locked here."""

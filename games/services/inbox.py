@@ -9,10 +9,12 @@ play-by-email rows. The user stream announces changes (`inbox` notices, see
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.db.models import OuterRef, Subquery
 
 from events.models import StoredEvent
+from games.services.types import UserOrAnonymous
 
 from ..models import Game, Seat
 from . import deadlines
@@ -26,7 +28,9 @@ def _iso(dt) -> str | None:
     return dt.isoformat().replace("+00:00", "Z") if dt else None
 
 
-def entries(user, status: str | None = None, awaiting_me: bool = False) -> list[dict]:
+def entries(
+    user: UserOrAnonymous, status: str | None = None, awaiting_me: bool = False
+) -> list[dict[str, Any]]:
     """The user's games, one entry per seat held, optionally filtered by status or to those awaiting
     them."""
     if status is not None and status not in Game.Status.values:
@@ -40,7 +44,7 @@ def entries(user, status: str | None = None, awaiting_me: bool = False) -> list[
     )
     if status:
         seats = seats.filter(game__status=status)
-    out: dict = {}
+    out: dict[str, Any] = {}
     for seat in seats:
         game = seat.game
         if game.id in out:
@@ -73,7 +77,7 @@ def entries(user, status: str | None = None, awaiting_me: bool = False) -> list[
     return sorted(out.values(), key=_order)
 
 
-def _order(e: dict):
+def _order(e: dict[str, Any]):
     due = datetime.fromisoformat(e["deadline"]).timestamp() if e["deadline"] else None
     last = datetime.fromisoformat(e["last_activity"]).timestamp()
     return (not e["pending"], due is None, due or 0.0, -last, e["id"])

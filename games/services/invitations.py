@@ -6,9 +6,13 @@ needed); joining removes the invitation, DELETE declines it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+
+from games.services.types import GameId, UserOrAnonymous
 
 from ..models import Game, Invitation
 from ..models_pbem import Notification
@@ -16,7 +20,7 @@ from . import lobby, notify
 from .errors import Conflict, ErrorCode, Forbidden, NotFound
 
 
-def invite(game_id, host, username: str) -> Invitation:
+def invite(game_id: GameId, host, username: str) -> Invitation:
     """The game's creator invites an account (a bot, typically) to an open seat; it hears of it on its stream."""
     with transaction.atomic():
         game = lobby.lock_game(game_id, host)
@@ -43,7 +47,7 @@ def invite(game_id, host, username: str) -> Invitation:
     return inv
 
 
-def pending_for(user) -> list[Invitation]:
+def pending_for(user: UserOrAnonymous) -> list[Invitation]:
     """The caller's invitations to games still open where it has no seat yet."""
     return list(
         Invitation.objects.filter(user=user, game__status=Game.Status.OPEN)
@@ -52,14 +56,14 @@ def pending_for(user) -> list[Invitation]:
     )
 
 
-def decline(game_id, user) -> None:
+def decline(game_id: GameId, user: UserOrAnonymous) -> None:
     """The invited account says no: its invitation to that game is gone."""
     found = Invitation.objects.filter(user=user, game_id=lobby.get_game(game_id, user).id).delete()[0]
     if not found:
         raise NotFound("no invitation to that game", code=ErrorCode.INVITATION_NOT_FOUND)
 
 
-def entry(inv: Invitation) -> dict:
+def entry(inv: Invitation) -> dict[str, Any]:
     """An invitation as `/accounts/me/invitations` lists it."""
     g = inv.game
     return {

@@ -16,6 +16,7 @@ from events import store
 from games import bots
 from games.rules import registry
 from games.rules.base import RulesError, rng_factory, sha256_hex
+from games.services.types import GameId, UserOrAnonymous
 
 from ..core_events import GameStarted
 from ..models import Game, Seat
@@ -30,7 +31,7 @@ BOT_KINDS = bots.NAMES
 MIN_SECONDS, MAX_SECONDS = 5, 30 * 24 * 3600
 
 
-def options_with_defaults(schema: dict, options: dict) -> dict:
+def options_with_defaults(schema: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
     """Validate options against the ruleset's JSON Schema and fill top-level defaults."""
     if not isinstance(options, dict):
         raise Invalid("options must be a JSON object", code=ErrorCode.INVALID_OPTIONS)
@@ -50,7 +51,7 @@ def options_with_defaults(schema: dict, options: dict) -> dict:
     return full
 
 
-def validate_time_control(tc: Any) -> dict | None:
+def validate_time_control(tc: Any) -> dict[str, Any] | None:
     """The time control as stored (defaults filled in), or Invalid naming the bad field."""
     if tc is None:
         return None
@@ -84,14 +85,14 @@ def validate_time_control(tc: Any) -> dict | None:
     return out
 
 
-def options_schema_for(rules, players: int) -> dict:
+def options_schema_for(rules, players: int) -> dict[str, Any]:
     """The options' JSON Schema for a player count (a ruleset may vary it with
     `options_schema_for(players)`; most have one schema for every count)."""
     per_count = getattr(rules, "options_schema_for", None)
     return dict(per_count(players) if per_count is not None else rules.options_schema)
 
 
-def player_counts(rules) -> list[dict]:
+def player_counts(rules) -> list[dict[str, Any]]:
     """What /rulesets advertises: for every player count a game can really be
     created with, the factions a seat may choose and the options schema. A count
     inside min..max that the rules refuse (Imjin: 3) is left out."""
@@ -106,7 +107,7 @@ def player_counts(rules) -> list[dict]:
     return out
 
 
-def _factions(rules, players: int, options: dict) -> list[str]:
+def _factions(rules, players: int, options: dict[str, Any]) -> list[str]:
     try:
         return list(rules.factions(players, options))
     except RulesError as exc:
@@ -114,7 +115,7 @@ def _factions(rules, players: int, options: dict) -> list[str]:
 
 
 def create_game(
-    user,
+    user: UserOrAnonymous,
     ruleset: str,
     players: Any,
     options: Any = None,
@@ -184,7 +185,7 @@ SYSTEM = _System()
 _UNSAID = object()
 
 
-def get_game(game_id, user=_UNSAID, seats: str | None = None) -> Game:
+def get_game(game_id: GameId, user=_UNSAID, seats: str | None = None) -> Game:
     """The game, or NotFound for unknown and malformed ids alike (never a 500).
 
     A private game is found only for its seated players (or `SYSTEM`): to anyone
@@ -203,7 +204,7 @@ def get_game(game_id, user=_UNSAID, seats: str | None = None) -> Game:
     return game
 
 
-def lock_game(game_id, user=_UNSAID, seats: str | None = None) -> Game:
+def lock_game(game_id: GameId, user=_UNSAID, seats: str | None = None) -> Game:
     """The game row locked for this transaction (one query), or NotFound; a
     private game is found only as `get_game` finds it (`seats` as there)."""
     try:
@@ -215,7 +216,7 @@ def lock_game(game_id, user=_UNSAID, seats: str | None = None) -> Game:
     return game
 
 
-def is_seated(game: Game, user) -> bool:
+def is_seated(game: Game, user: UserOrAnonymous) -> bool:
     """Whether `user` created the game or holds a seat in it."""
     uid = getattr(user, "id", None)
     if uid is None or game.creator_id == uid:
@@ -225,7 +226,7 @@ def is_seated(game: Game, user) -> bool:
     return game.seats.filter(user_id=uid).exists()
 
 
-def is_invited(game: Game, user) -> bool:
+def is_invited(game: Game, user: UserOrAnonymous) -> bool:
     """An account the host invited to a seat (games/services/invitations.py) may
     read the game and join it without the invite code while it is open."""
     uid = getattr(user, "id", None)
@@ -239,7 +240,7 @@ def new_invite_code() -> str:
     return secrets.token_urlsafe(16)
 
 
-def rotate_invite(game_id, user) -> Game:
+def rotate_invite(game_id: GameId, user: UserOrAnonymous) -> Game:
     """A new invite code for a private game (the creator): the old one stops working."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=get_game(game_id, user).pk)
@@ -252,7 +253,7 @@ def rotate_invite(game_id, user) -> Game:
     return game
 
 
-def _found_with_invite(game_id, user, invite_code) -> Game:
+def _found_with_invite(game_id: GameId, user: UserOrAnonymous, invite_code) -> Game:
     """Joining: a private game is found by its seated players, or by anyone
     holding its current invite code; a wrong code is the same 404 as no game."""
     game = get_game(game_id, SYSTEM)
@@ -267,7 +268,11 @@ def _found_with_invite(game_id, user, invite_code) -> Game:
 
 
 def join(
-    game_id, user, faction: str | None = None, bot: str | None = None, invite_code: str | None = None
+    game_id: GameId,
+    user: UserOrAnonymous,
+    faction: str | None = None,
+    bot: str | None = None,
+    invite_code: str | None = None,
 ) -> Seat:
     """Seat `user` (or, for the creator, a bot) in an open game; Conflict when it is full or the faction
     is taken."""
@@ -300,7 +305,7 @@ def join(
             raise Conflict("that seat was just taken; try again", code=ErrorCode.SEAT_TAKEN) from exc
 
 
-def start(game_id, user) -> Game:
+def start(game_id: GameId, user: UserOrAnonymous) -> Game:
     """The creator starts a full game: factions drawn, core.GameStarted and the engine's setup
     committed."""
     with transaction.atomic():

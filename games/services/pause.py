@@ -9,8 +9,12 @@ are `core.SeatReclaimed` and (from deadlines) `core.SeatZombified`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 from django.utils import timezone
+
+from games.services.types import GameId, UserOrAnonymous
 
 from ..core_events import GamePaused, GameResumed
 from ..models import Game, PauseVote, Seat
@@ -22,7 +26,7 @@ from .lobby import get_game
 PAUSE, RESUME = PauseVote.Action.PAUSE, PauseVote.Action.RESUME
 
 
-def vote(game_id, user, action: str) -> dict:
+def vote(game_id: GameId, user: UserOrAnonymous, action: str) -> dict[str, Any]:
     """Record `user`'s vote to pause or resume; switch when the creator votes
     or every seated human has. Returns the vote state."""
     with transaction.atomic():
@@ -48,7 +52,7 @@ def vote(game_id, user, action: str) -> dict:
         return state(game, humans, action, voters, switched)
 
 
-def _switch(game: Game, action: str, by: list[str], user) -> None:
+def _switch(game: Game, action: str, by: list[str], user: UserOrAnonymous) -> None:
     now = timezone.now()
     game.paused = action == PAUSE
     game.save(update_fields=["paused"])
@@ -59,7 +63,9 @@ def _switch(game: Game, action: str, by: list[str], user) -> None:
     play.append_core(game, [new_event(switched, actor={"user": user.username})])
 
 
-def state(game: Game, humans: dict, action: str, voters: set, switched: bool) -> dict:
+def state(
+    game: Game, humans: dict[str, Any], action: str, voters: set[Any], switched: bool
+) -> dict[str, Any]:
     """The pause vote as the API shows it: who voted, who is still to, and whether it switched."""
     return {
         "paused": game.paused,
@@ -73,7 +79,7 @@ def state(game: Game, humans: dict, action: str, voters: set, switched: bool) ->
     }
 
 
-def reclaim(game_id, user, index: int) -> Game:
+def reclaim(game_id: GameId, user: UserOrAnonymous, index: int) -> Game:
     """The seat's player takes it back from the bot (POST .../seats/{i}/reclaim)."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=get_game(game_id, user).pk)

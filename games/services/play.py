@@ -45,7 +45,7 @@ class Submitted:
     produced as the player sees them."""
 
     version: int
-    events: list[dict]
+    events: list[dict[str, Any]]
     replayed: bool = False  # an Idempotency-Key retry: the first answer, nothing appended
 
 
@@ -83,7 +83,7 @@ def submit(
         actor = {"seat": seat.index, "user": user.username}
         answer: list[Submitted] = []
 
-        def keep_receipt(rows: list) -> list:
+        def keep_receipt(rows: list[Any]) -> list[Any]:
             """The Idempotency-Key's receipt: its INSERT goes in the events' pipeline."""
             answer.append(_answer(game, seat, rows))
             receipt = CommandReceipt(
@@ -103,7 +103,7 @@ def submit(
     return answer[0] if answer else _answer(game, seat, rows)
 
 
-def _answer(game: Game, seat: Seat, rows: list) -> Submitted:
+def _answer(game: Game, seat: Seat, rows: list[Any]) -> Submitted:
     """What the player is told: the new version and the events as their seat sees them."""
     viewer = Viewer(frozenset({seat.index}), game.status != "running")
     return Submitted(game.version, [present_event(r, viewer) for r in rows])
@@ -145,11 +145,11 @@ def apply(
     seat: Seat,
     command: Mapping[str, Any],
     expected_version: int | None,
-    actor: dict,
-    cause_extra: dict | None = None,
+    actor: dict[str, Any],
+    cause_extra: dict[str, Any] | None = None,
     last_write: bool = False,
-    more: Callable[[list], list] | None = None,
-) -> list:
+    more: Callable[[list[Any]], list[Any]] | None = None,
+) -> list[Any]:
     """Decide and append, inside the caller's transaction with `game` locked.
     Raises ServiceError subclasses; nothing is written when it raises.
     `last_write`: the caller writes nothing after it; `more`: the caller's
@@ -185,7 +185,7 @@ def check(game: Game, expected_version: int | None) -> None:
         )
 
 
-def decide(game: Game, rules: Ruleset, seat: int, command: Mapping[str, Any]) -> tuple[list, Any]:
+def decide(game: Game, rules: Ruleset, seat: int, command: Mapping[str, Any]) -> tuple[list[Any], Any]:
     """(the engine's new events, the state after them)."""
     state = load_state(game)
     try:
@@ -221,10 +221,10 @@ def stamp(
     state: Any,
     seat: int,
     command: Mapping[str, Any],
-    new: list,
-    actor: dict,
-    cause_extra: dict | None,
-) -> tuple[list[store.NewEvent], dict | None]:
+    new: list[Any],
+    actor: dict[str, Any],
+    cause_extra: dict[str, Any] | None,
+) -> tuple[list[store.NewEvent], dict[str, Any] | None]:
     """The events to store: actor and cause on the first, and when the game is
     over core.GameFinished + core.SeedRevealed. Returns (events, outcome)."""
     cause = {"seat": seat, "command": dict(command), **(cause_extra or {})}

@@ -9,6 +9,7 @@ from typing import Any
 
 from events.models import StoredEvent
 from games.core_events import REDACTED_TYPE
+from games.services.types import UserOrAnonymous
 
 from ..models import Game, Seat
 from . import prepared
@@ -34,7 +35,7 @@ class Viewer:
         return min(self.seats) if self.seats else None
 
 
-def viewer_for(game: Game, user, seats: list[Seat] | None = None) -> Viewer:
+def viewer_for(game: Game, user: UserOrAnonymous, seats: list[Seat] | None = None) -> Viewer:
     """Who `user` is at this table: their seats, or a spectator; everyone sees all once the game ended."""
     seats = seats if seats is not None else prepared.seats(game)
     uid = getattr(user, "id", None)

@@ -11,6 +11,8 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
+from games.services.types import GameId, UserOrAnonymous
+
 from ..core_events import MessageSent
 from ..models import Game
 from .commit import append_core, new_event
@@ -63,7 +65,7 @@ def _check_to(to: Any, players: int) -> list[int] | None:
     return sorted(set(to))
 
 
-def send(game_id, user, text: Any, to: Any) -> dict:
+def send(game_id: GameId, user: UserOrAnonymous, text: Any, to: Any) -> dict[str, Any]:
     """A seated player sends `text` to `to` (seats) or to everyone (None): a core.MessageSent event."""
     game = get_game(game_id, user)
     text = _check_text(text)

@@ -12,6 +12,7 @@ import jsonpointer
 from django.core.cache import cache
 
 from events import store
+from games.services.types import UserOrAnonymous
 
 from ..models import Game
 from .errors import ErrorCode, Invalid
@@ -37,7 +38,7 @@ def _version(raw: Any, name: str, default: int | None, top: int) -> int:
     return v
 
 
-def replay_range(game: Game, user, frm: Any, to: Any) -> dict:
+def replay_range(game: Game, user: UserOrAnonymous, frm: Any, to: Any) -> dict[str, Any]:
     """`{"from", "to", "view", "patches"}` for versions frm..min(to, frm+page);
     `more` says whether versions up to the asked `to` remain (the caller builds
     the `next` URL from `to`)."""
@@ -60,7 +61,7 @@ def replay_range(game: Game, user, frm: Any, to: Any) -> dict:
     return {**body, "more": end < b, "asked_to": b}
 
 
-def _page(game: Game, viewer, a: int, end: int) -> dict:
+def _page(game: Game, viewer, a: int, end: int) -> dict[str, Any]:
     rules = rules_for(game)
     state = load_state(game, upto=a)
     prev = _view_body(game, state, viewer, a)
@@ -75,7 +76,7 @@ def _page(game: Game, viewer, a: int, end: int) -> dict:
     return out
 
 
-def diff(a: Any, b: Any, path: str = "") -> list[dict]:
+def diff(a: Any, b: Any, path: str = "") -> list[dict[str, Any]]:
     """RFC 6902 operations turning `a` into `b` (JSON values).
 
     Equal subtrees are skipped by one C-level `==`; dicts are compared key by
@@ -91,7 +92,7 @@ def diff(a: Any, b: Any, path: str = "") -> list[dict]:
     return [{**op, "path": path + op["path"]} if path else op for op in _diff(a, b, {})]
 
 
-def _diff(a: Any, b: Any, seen: dict[tuple[int, int], list[dict]]) -> list[dict]:
+def _diff(a: Any, b: Any, seen: dict[tuple[int, int], list[dict[str, Any]]]) -> list[dict[str, Any]]:
     """`diff` with paths relative to a and b; `seen` holds the pairs of containers done."""
     pair = (id(a), id(b))
     done = seen.get(pair)
@@ -112,8 +113,10 @@ def _diff(a: Any, b: Any, seen: dict[tuple[int, int], list[dict]]) -> list[dict]
 _CONTAINERS = (dict, list)
 
 
-def _diff_dicts(a: dict, b: dict, seen: dict[tuple[int, int], list[dict]]) -> list[dict]:
-    ops: list[dict] = []
+def _diff_dicts(
+    a: dict[str, Any], b: dict[str, Any], seen: dict[tuple[int, int], list[dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    ops: list[dict[str, Any]] = []
     for k, x in a.items():
         if k not in b:
             ops.append({"op": "remove", "path": "/" + _escape(k)})
@@ -127,7 +130,9 @@ def _diff_dicts(a: dict, b: dict, seen: dict[tuple[int, int], list[dict]]) -> li
     return ops
 
 
-def _diff_lists(a: list, b: list, seen: dict[tuple[int, int], list[dict]]) -> list[dict]:
+def _diff_lists(
+    a: list[Any], b: list[Any], seen: dict[tuple[int, int], list[dict[str, Any]]]
+) -> list[dict[str, Any]]:
     """Items compared pairwise between the common start and end; the rest removed or added."""
     n, m = len(a), len(b)
     head = 0
@@ -137,7 +142,7 @@ def _diff_lists(a: list, b: list, seen: dict[tuple[int, int], list[dict]]) -> li
     while tail < n - head and tail < m - head and a[n - 1 - tail] == b[m - 1 - tail]:
         tail += 1
     ka, kb = n - head - tail, m - head - tail
-    ops: list[dict] = []
+    ops: list[dict[str, Any]] = []
     for i in range(head, head + min(ka, kb)):
         ops += [{**op, "path": f"/{i}{op['path']}"} for op in _diff(a[i], b[i], seen)]
     at = head + min(ka, kb)
@@ -147,7 +152,7 @@ def _diff_lists(a: list, b: list, seen: dict[tuple[int, int], list[dict]]) -> li
     return ops
 
 
-def _same(x: Any, y: Any, seen: dict[tuple[int, int], list[dict]]) -> bool:
+def _same(x: Any, y: Any, seen: dict[tuple[int, int], list[dict[str, Any]]]) -> bool:
     """x == y for two containers, remembered (the seats' views share their public parts)."""
     done = seen.get((id(x), id(y)))
     if done is not None:

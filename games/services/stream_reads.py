@@ -25,6 +25,7 @@ import uuid
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from events import store
 from events.models import StoredEvent
@@ -46,7 +47,7 @@ class Head:
     rows: list[StoredEvent]
     # What streams made of these rows, by (after, viewer, language): the streams of
     # one seat (or of spectators) share one redaction and one summary per commit.
-    presented: dict = field(default_factory=dict)
+    presented: dict[str, Any] = field(default_factory=dict[str, Any])
 
 
 @dataclass
@@ -58,7 +59,7 @@ class _Entry:
     base: int  # rows hold every event with base < seq <= upto
     upto: int
     rows: list[StoredEvent]
-    presented: dict = field(default_factory=dict)
+    presented: dict[str, Any] = field(default_factory=dict[str, Any])
 
     def covers(self, after: int) -> bool:
         return self.base <= after and (after < self.upto or self.upto >= self.version)
@@ -84,7 +85,7 @@ class SharedReads:
         with self._lock:
             self._generation[game_id] += 1
 
-    def pushed(self, game_id: str, version: int, status: str, rows: list) -> bool:
+    def pushed(self, game_id: str, version: int, status: str, rows: list[Any]) -> bool:
         """A commit announced with its rows (events.feed.publish's `news`): like
         `changed()`, and when the rows follow what is held (nothing missed, no read
         in progress) the entry is extended with them, so the next fetch reads
@@ -127,7 +128,7 @@ class SharedReads:
         with self._lock:
             return self._generation.get(str(game_id), 0)
 
-    def presented(self, game_id: uuid.UUID, key: Callable[[str], tuple]):
+    def presented(self, game_id: uuid.UUID, key: Callable[[str], tuple[Any, ...]]):
         """What a stream made of the current rows for `key(status)` (see
         Head.presented), or None: memory only, no lock wait, safe on the event loop."""
         with self._lock:

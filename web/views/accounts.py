@@ -14,6 +14,7 @@ from django.contrib.auth import authenticate, login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView, LogoutView, PasswordChangeView
 from django.core.exceptions import ValidationError
+from django.http import HttpRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -29,7 +30,7 @@ from games.services.vacation import days_left
 from ..forms import SignUpForm
 
 
-def _next(request) -> str:
+def _next(request: HttpRequest) -> str:
     target = request.POST.get("next") or request.GET.get("next") or "/"
     ok = url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure())
     return target if ok else "/"
@@ -38,7 +39,7 @@ def _next(request) -> str:
 BACKEND = "accounts.backends.AccountBackend"
 
 
-def too_many(request, wait: float, title: str, text: str):
+def too_many(request: HttpRequest, wait: float, title: str, text: str):
     seconds = int(wait) + 1
     r = render(
         request,
@@ -50,11 +51,11 @@ def too_many(request, wait: float, title: str, text: str):
     return r
 
 
-def too_many_signups(request, wait: float):
+def too_many_signups(request: HttpRequest, wait: float):
     return too_many(request, wait, "Too many sign-ups", "Too many sign-ups or sign-ins from your address.")
 
 
-def locked(request, exc: LoginLocked):
+def locked(request: HttpRequest, exc: LoginLocked):
     return too_many(
         request,
         exc.wait,
@@ -63,7 +64,7 @@ def locked(request, exc: LoginLocked):
     )
 
 
-def signup(request):
+def signup(request: HttpRequest):
     if request.method == "POST":
         wait = register_wait(request)  # counted before anything is validated or hashed
         if wait is not None:
@@ -84,7 +85,7 @@ class SignIn(LoginView):
     template_name = "web/signin.html"
     redirect_authenticated_user = True
 
-    def post(self, request, *args, **kwargs):
+    def post(self, request: HttpRequest, *args, **kwargs):
         wait = register_wait(request)  # the API's token endpoint counts here too
         if wait is not None:
             return too_many_signups(request, wait)
@@ -96,7 +97,7 @@ class SignIn(LoginView):
 
 @csrf_protect
 @never_cache
-def admin_login(request, extra_context=None):
+def admin_login(request: HttpRequest, extra_context=None):
     """The admin's login (AdminSite.login), with the same doors as the sign-in page."""
     if request.method == "POST":
         wait = register_wait(request)
@@ -139,7 +140,7 @@ class AdminPasswordChange(PasswordChangeView):
         sessions.end_web_sessions(user, keep=kept)
         return redirect(self.get_success_url())
 
-    def post(self, request, *args, **kwargs):
+    def post(self, request: HttpRequest, *args, **kwargs):
         try:
             return super().post(request, *args, **kwargs)
         except LoginLocked as exc:
@@ -170,7 +171,7 @@ def languages() -> list[tuple[str, str]]:
 
 
 @login_required
-def settings_page(request):
+def settings_page(request: HttpRequest):
     profile = profile_of(request.user)
     ctx = {
         "profile": profile,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import Http404
+from django.http import Http404, HttpRequest
 from django.shortcuts import redirect
 
 from games.models import Game
@@ -14,7 +14,7 @@ from games.services.errors import NotFound
 ENDED = (Game.Status.FINISHED, Game.Status.ABORTED)
 
 
-def find_game(request, game_id) -> Game:
+def find_game(request: HttpRequest, game_id: str) -> Game:
     """The game for this visitor, or a 404 page (unknown, malformed and hidden
     private games alike, as in the API)."""
     user = request.user if request.user.is_authenticated else None
@@ -24,7 +24,7 @@ def find_game(request, game_id) -> Game:
         raise Http404("no such game") from exc
 
 
-def readable(request, game: Game) -> bool:
+def readable(request: HttpRequest, game: Game) -> bool:
     """Replays and audits: ended public games for anyone (auditing past games
     needs no account), running games for their players only."""
     if game.status in ENDED and not game.private:
@@ -32,7 +32,7 @@ def readable(request, game: Game) -> bool:
     return request.user.is_authenticated and lobby.is_seated(game, request.user)
 
 
-def to_signin(request):
+def to_signin(request: HttpRequest):
     return redirect(f"{settings.LOGIN_URL}?next={request.get_full_path()}")
 
 

@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
+from django.http import HttpRequest
 from django.shortcuts import redirect, render
 from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_POST
@@ -22,7 +24,7 @@ from ..forms import TIME_CONTROLS, CreateGameForm
 OPEN_GAMES_SHOWN = 50
 
 
-def rulesets() -> list[dict]:
+def rulesets() -> list[dict[str, Any]]:
     out = []
     for rid in registry.available():
         r = registry.get(rid)
@@ -30,7 +32,7 @@ def rulesets() -> list[dict]:
     return out
 
 
-def open_games(request) -> list[Game]:
+def open_games(request: HttpRequest) -> list[Game]:
     q = request.GET
     qs = (
         Game.objects.filter(status=Game.Status.OPEN, private=False)
@@ -51,7 +53,7 @@ def open_games(request) -> list[Game]:
     return list(qs[:OPEN_GAMES_SHOWN])
 
 
-def lobby_page(request, form: CreateGameForm | None = None, status: int = 200):
+def lobby_page(request: HttpRequest, form: CreateGameForm | None = None, status: int = 200):
     sets = rulesets()
     mine = inbox.entries(request.user) if request.user.is_authenticated else []
     for g in mine:
@@ -69,13 +71,13 @@ def lobby_page(request, form: CreateGameForm | None = None, status: int = 200):
     return render(request, "web/lobby.html", ctx, status=status)
 
 
-def index(request):
+def index(request: HttpRequest):
     return lobby_page(request)
 
 
 @login_required
 @require_POST
-def create(request):
+def create(request: HttpRequest):
     form = CreateGameForm(request.POST, rulesets=rulesets())
     if not form.is_valid():
         return lobby_page(request, form, status=400)
@@ -103,7 +105,7 @@ def create(request):
 
 @login_required
 @require_POST
-def join_game(request, game_id):
+def join_game(request: HttpRequest, game_id: str):
     try:
         lobby.join(game_id, request.user, invite_code=request.POST.get("invite") or None)
     except ServiceError as exc:
