@@ -21,6 +21,7 @@ from functools import lru_cache
 
 from confusable_homoglyphs.confusables import confusables_data
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
@@ -105,7 +106,7 @@ def check_available(name: str, exclude_user_id: int | None = None) -> None:
         raise UsernameRefused("that username is taken (or looks like one that is)", "taken")
 
 
-def create_account(username: str, password: str, email: str = ""):
+def create_account(username: str, password: str, email: str = "") -> User:
     """Create an account under the rules; the caller has cleaned `username` and
     validated the password (both before this, the hash is computed here).
     Raises UsernameRefused("taken") -- also when a confusable name won a race."""

@@ -17,7 +17,10 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from games.rules.base import Rng, canonical_json, sha256_hex
+# canonical_json and sha256_hex are re-exported: the store hashes through this module
+from games.rules.base import Rng
+from games.rules.base import canonical_json as canonical_json
+from games.rules.base import sha256_hex as sha256_hex
 
 GENESIS_HASH = "0" * 64
 

@@ -37,7 +37,7 @@ from .common import errors, json_body
 User = get_user_model()
 
 
-def check_password_once(request: Request, username: str, password: str):
+def check_password_once(request: Request, username: str, password: str) -> Response:
     """The user if `password` is right, else None; counted per account with every
     other door (accounts.backends.AccountBackend); 429 while the account is locked,
     before any hash is computed."""
@@ -61,7 +61,7 @@ class RegisterView(APIView):
         auth=[],
         tags=["accounts"],
     )
-    def post(self, request: Request):
+    def post(self, request: Request) -> Response:
         s = RegisterSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
         d = s.validated_data
@@ -107,7 +107,7 @@ class TokenView(APIView):
         auth=[],
         tags=["accounts"],
     )
-    def post(self, request: Request):
+    def post(self, request: Request) -> Response:
         s = CredentialsSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
         # credential stuffing: counted per account, whatever the address or door
@@ -142,7 +142,7 @@ class MeView(APIView):
         operation_id="me_get",
         tags=["accounts"],
     )
-    def get(self, request: Request):
+    def get(self, request: Request) -> Response:
         return Response(MeSerializer(me_json(request.user, request.auth)).data)
 
     @extend_schema(
@@ -152,7 +152,7 @@ class MeView(APIView):
         operation_id="me_update",
         tags=["accounts"],
     )
-    def patch(self, request: Request):
+    def patch(self, request: Request) -> Response:
         s = MeSerializer(data=json_body(request), partial=True)
         s.is_valid(raise_exception=True)
         d = s.validated_data
@@ -185,7 +185,7 @@ class LogoutView(APIView):
         operation_id="logout",
         tags=["accounts"],
     )
-    def post(self, request: Request):
+    def post(self, request: Request) -> Response:
         return Response({"revoked": sessions.revoke(request.auth)})
 
 
@@ -197,7 +197,7 @@ class LogoutAllView(APIView):
         operation_id="logout_all",
         tags=["accounts"],
     )
-    def post(self, request: Request):
+    def post(self, request: Request) -> Response:
         revoked = sessions.revoke_all(request.user)
         sessions.end_web_sessions(request.user)  # the browsers too, this one included
         return Response({"revoked": revoked})
@@ -211,7 +211,7 @@ class TokenRevokeView(APIView):
         operation_id="revoke_token",
         tags=["accounts"],
     )
-    def delete(self, request: Request, token_id: int):
+    def delete(self, request: Request, token_id: int) -> Response:
         if token_id > 2**62 or not sessions.revoke_by_id(request.user, token_id):
             raise NotFound("no such token", code=ErrorCode.TOKEN_NOT_FOUND)
         return Response(status=204)
@@ -228,7 +228,7 @@ class PasswordView(APIView):
         operation_id="change_password",
         tags=["accounts"],
     )
-    def post(self, request: Request):
+    def post(self, request: Request) -> Response:
         s = PasswordChangeSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
         d, user = s.validated_data, request.user

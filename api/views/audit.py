@@ -81,7 +81,7 @@ class AbortView(APIView):
         operation_id="abort_game",
         tags=["audit"],
     )
-    def post(self, request: Request, game_id: str):
+    def post(self, request: Request, game_id: str) -> Response:
         body = json_body(request) if request.body else {}
         s = AbortSerializer(data=body)
         s.is_valid(raise_exception=True)
@@ -109,7 +109,7 @@ class TakebackView(APIView):
         summary="The open takeback request, if any (who accepted, who must still answer)",
         tags=["audit"],
     )
-    def get(self, request: Request, game_id: str):
+    def get(self, request: Request, game_id: str) -> Response:
         return Response(undo.current(game_id, request.user))
 
     @extend_schema(
@@ -120,7 +120,7 @@ class TakebackView(APIView):
         operation_id="request_takeback",
         tags=["audit"],
     )
-    def post(self, request: Request, game_id: str):
+    def post(self, request: Request, game_id: str) -> Response:
         return Response(undo.request(game_id, request.user), status=201)
 
 
@@ -132,7 +132,7 @@ class TakebackAcceptView(APIView):
         operation_id="accept_takeback",
         tags=["audit"],
     )
-    def post(self, request: Request, game_id: str, request_seq: int):
+    def post(self, request: Request, game_id: str, request_seq: int) -> Response:
         return Response(undo.answer(game_id, request.user, request_seq, accept=True))
 
 
@@ -144,5 +144,5 @@ class TakebackRefuseView(APIView):
         operation_id="refuse_takeback",
         tags=["audit"],
     )
-    def post(self, request: Request, game_id: str, request_seq: int):
+    def post(self, request: Request, game_id: str, request_seq: int) -> Response:
         return Response(undo.answer(game_id, request.user, request_seq, accept=False))

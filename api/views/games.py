@@ -37,7 +37,7 @@ class RulesetsView(APIView):
         operation_id="rulesets",
         tags=["lobby"],
     )
-    def get(self, request: Request):
+    def get(self, request: Request) -> Response:
         out = []
         for rid in registry.available():
             r = registry.get(rid)
@@ -72,7 +72,7 @@ class GamesView(APIView):
         operation_id="create_game",
         tags=["lobby"],
     )
-    def post(self, request: Request):
+    def post(self, request: Request) -> Response:
         s = CreateGameSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
         d = s.validated_data
@@ -104,7 +104,7 @@ class GamesView(APIView):
         operation_id="list_games",
         tags=["lobby"],
     )
-    def get(self, request: Request):
+    def get(self, request: Request) -> Response:
         qs = Game.objects.select_related("creator").prefetch_related("seats__user")
         # Private games are listed to their seated players only.
         qs = qs.filter(Q(private=False) | Q(seats__user=request.user) | Q(creator=request.user)).distinct()
@@ -139,7 +139,7 @@ class GameView(APIView):
         operation_id="get_game",
         tags=["lobby"],
     )
-    def get(self, request: Request, game_id: str):
+    def get(self, request: Request, game_id: str) -> Response:
         return Response(game_json(lobby.get_game(game_id, request.user, seats="users"), request.user))
 
 
@@ -151,7 +151,7 @@ class SeatsView(APIView):
         operation_id="join_game",
         tags=["lobby"],
     )
-    def post(self, request: Request, game_id: str):
+    def post(self, request: Request, game_id: str) -> Response:
         game = lobby.get_game(game_id, lobby.SYSTEM)  # an unknown game is 404 whatever the body
         s = JoinSerializer(data=json_body(request))
         if not s.is_valid() and game.private and not lobby.is_seated(game, request.user):
@@ -176,7 +176,7 @@ class StartView(APIView):
         operation_id="start_game",
         tags=["lobby"],
     )
-    def post(self, request: Request, game_id: str):
+    def post(self, request: Request, game_id: str) -> Response:
         game = lobby.start(game_id, request.user)
         return Response(game_json(game, request.user))
 
@@ -189,5 +189,5 @@ class InviteView(APIView):
         operation_id="rotate_invite",
         tags=["lobby"],
     )
-    def post(self, request: Request, game_id: str):
+    def post(self, request: Request, game_id: str) -> Response:
         return Response({"invite_code": lobby.rotate_invite(game_id, request.user).invite_code})

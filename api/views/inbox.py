@@ -61,7 +61,7 @@ class InboxView(APIView):
         operation_id="my_games",
         tags=["accounts"],
     )
-    def get(self, request: Request):
+    def get(self, request: Request) -> Response:
         q = request.query_params
         awaiting = q.get("awaiting")
         if awaiting not in (None, "", "me"):

@@ -46,7 +46,7 @@ class GameInvitationsView(APIView):
         operation_id="invite_account",
         tags=["lobby"],
     )
-    def post(self, request: Request, game_id: str):
+    def post(self, request: Request, game_id: str) -> Response:
         s = InviteAccountSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
         inv = invitations.invite(game_id, request.user, s.validated_data["username"])
@@ -60,7 +60,7 @@ class MyInvitationsView(APIView):
         operation_id="my_invitations",
         tags=["accounts"],
     )
-    def get(self, request: Request):
+    def get(self, request: Request) -> Response:
         return Response({"results": [invitations.entry(i) for i in invitations.pending_for(request.user)]})
 
 
@@ -72,6 +72,6 @@ class MyInvitationView(APIView):
         operation_id="decline_invitation",
         tags=["accounts"],
     )
-    def delete(self, request: Request, game_id: str):
+    def delete(self, request: Request, game_id: str) -> Response:
         invitations.decline(game_id, request.user)
         return Response(status=204)

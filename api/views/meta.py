@@ -93,7 +93,7 @@ class HealthView(APIView):
         auth=[],
         tags=["meta"],
     )
-    def get(self, request: Request):
+    def get(self, request: Request) -> Response:
         probe = request.query_params.get("probe", "")
         if probe not in PROBES:  # a typo must not run (and 503 on) the full check
             raise Invalid(f"probe must be one of {', '.join(PROBES[1:])} (or absent)", code=ErrorCode.INVALID)

@@ -49,7 +49,7 @@ class PauseStateSerializer(serializers.Serializer[dict[str, Any]]):
 class _VoteView(APIView):
     action = "pause"
 
-    def post(self, request: Request, game_id: str):
+    def post(self, request: Request, game_id: str) -> Response:
         return Response(pause.vote(game_id, request.user, self.action))
 
 
@@ -64,7 +64,7 @@ class PauseView(_VoteView):
         operation_id="pause_game",
         tags=["pbem"],
     )
-    def post(self, request: Request, game_id: str):
+    def post(self, request: Request, game_id: str) -> Response:
         return super().post(request, game_id)
 
 
@@ -78,7 +78,7 @@ class ResumeView(_VoteView):
         operation_id="resume_game",
         tags=["pbem"],
     )
-    def post(self, request: Request, game_id: str):
+    def post(self, request: Request, game_id: str) -> Response:
         return super().post(request, game_id)
 
 
@@ -90,7 +90,7 @@ class ReclaimView(APIView):
         operation_id="reclaim_seat",
         tags=["pbem"],
     )
-    def post(self, request: Request, game_id: str, index: int):
+    def post(self, request: Request, game_id: str, index: int) -> Response:
         if index > 1000:  # seats are small numbers; keep huge path ints away from the database
             raise NotFound("no such seat", code=ErrorCode.SEAT_NOT_FOUND)
         return Response(game_json(pause.reclaim(game_id, request.user, index), request.user))
@@ -122,7 +122,7 @@ class MessagesView(APIView):
         operation_id="send_message",
         tags=["pbem"],
     )
-    def post(self, request: Request, game_id: str):
+    def post(self, request: Request, game_id: str) -> Response:
         body = json_body(request)
         unknown = set(body) - {"text", "to"}
         if unknown:
@@ -153,7 +153,7 @@ class NotificationsView(APIView):
         operation_id="list_notifications",
         tags=["pbem"],
     )
-    def get(self, request: Request):
+    def get(self, request: Request) -> Response:
         after = _int(request.query_params.get("after"), 0, "after", 0, 2**62)
         limit = _int(request.query_params.get("limit"), 50, "limit", 1, 200)
         return Response({"results": [notice_json(n) for n in notices_after(request.user.id, after, limit)]})
@@ -181,7 +181,7 @@ class UserStreamView(JsonErrors, APIView):
         operation_id="notification_stream",
         tags=["pbem"],
     )
-    def get(self, request: Request):
+    def get(self, request: Request) -> Response:
         return sse_response(request, user_channel(request.user.id), user_fetch(request.user))
 
 
@@ -214,7 +214,7 @@ class WebhookDeliveriesView(APIView):
         operation_id="list_webhook_deliveries",
         tags=["pbem"],
     )
-    def get(self, request: Request):
+    def get(self, request: Request) -> Response:
         limit = _int(request.query_params.get("limit"), 50, "limit", 1, 200)
         rows = (
             WebhookDelivery.objects.filter(user=request.user)
@@ -267,7 +267,7 @@ class UnsubscribeView(APIView):
         operation_id="unsubscribe",
         tags=["pbem"],
     )
-    def get(self, request: Request):
+    def get(self, request: Request) -> Response:
         return Response(_unsubscribe(request.query_params.get("token")))
 
     @extend_schema(
@@ -279,7 +279,7 @@ class UnsubscribeView(APIView):
         operation_id="unsubscribe_post",
         tags=["pbem"],
     )
-    def post(self, request: Request):
+    def post(self, request: Request) -> Response:
         return Response(_unsubscribe(request.query_params.get("token")))
 
 

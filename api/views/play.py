@@ -48,7 +48,7 @@ class StateView(APIView):
         operation_id="get_view",
         tags=["play"],
     )
-    def get(self, request: Request, game_id: str):
+    def get(self, request: Request, game_id: str) -> Response:
         game = lobby.get_game(game_id, request.user, seats="plain")  # the viewer's seats, same round trip
         return per_viewer(request, game, lambda: Response(reading.view(game, request.user)))
 
@@ -60,7 +60,7 @@ class LegalView(APIView):
         operation_id="legal_commands",
         tags=["play"],
     )
-    def get(self, request: Request, game_id: str):
+    def get(self, request: Request, game_id: str) -> Response:
         return Response(reading.legal(lobby.get_game(game_id, request.user, seats="plain"), request.user))
 
 
@@ -80,7 +80,7 @@ class CommandsView(APIView):
         operation_id="submit_command",
         tags=["play"],
     )
-    def post(self, request: Request, game_id: str):
+    def post(self, request: Request, game_id: str) -> Response:
         data = json_body(request)
         unknown = set(data) - {"command", "expected_version"}
         if unknown:
@@ -124,7 +124,7 @@ class EventsView(JsonErrors, APIView):
         operation_id="list_events",
         tags=["play"],
     )
-    def get(self, request: Request, game_id: str):
+    def get(self, request: Request, game_id: str) -> Response:
         if wants_stream(request):
             game = lobby.get_game(game_id, request.user)  # a stream outlives any seats read now
             return sse_response(
@@ -183,7 +183,7 @@ class ReplayView(APIView):
         operation_id="replay",
         tags=["audit"],
     )
-    def get(self, request: Request, game_id: str):
+    def get(self, request: Request, game_id: str) -> Response:
         game = lobby.get_game(game_id, request.user, seats="plain")
         q = request.query_params
         if "from" not in q and "to" not in q:
@@ -213,7 +213,7 @@ class AuditView(APIView):
         operation_id="audit",
         tags=["audit"],
     )
-    def get(self, request: Request, game_id: str):
+    def get(self, request: Request, game_id: str) -> Response:
         return Response(audit.audit(lobby.get_game(game_id, request.user)))
 
 
@@ -234,7 +234,7 @@ class ExportView(JsonErrors, APIView):
         operation_id="export",
         tags=["audit"],
     )
-    def get(self, request: Request, game_id: str):
+    def get(self, request: Request, game_id: str) -> Response:
         game = lobby.get_game(game_id, request.user, seats="plain")
         lang = language_for(request)
 
@@ -246,7 +246,7 @@ class ExportView(JsonErrors, APIView):
 
         return per_viewer(request, game, lines, lang, negotiated=False)
 
-    def perform_content_negotiation(self, request: Request, force: bool = False):
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Response:
         # JSON Lines whatever the Accept header says (api.md); forcing also swallowed an
         # unknown `?format=`, which every other view answers 404 (issue 31)
         fmt = request.query_params.get("format")

@@ -17,7 +17,6 @@ from events import store
 from events.models import StoredEvent
 from games import verify
 from games.rules.base import canonical_json, sha256_hex
-from games.services.types import GameId, UserOrAnonymous
 
 from ..core_events import GameAborted, SeedRevealed
 from ..models import Game
@@ -27,6 +26,7 @@ from .errors import Conflict, ErrorCode, Forbidden
 from .lobby import SYSTEM, get_game
 from .present import present_event, viewer_for
 from .state import rules_for
+from .types import GameId, Reader, UserOrAnonymous
 
 ENDED = (Game.Status.FINISHED, Game.Status.ABORTED)
 _CACHE_SECONDS = 3600
@@ -67,7 +67,7 @@ def audit(game: Game) -> dict[str, Any]:
     rows = event_dicts(game)
     digest = sha256_hex(canonical_json([{**r, "actor": None} for r in rows]) + game.seed + game.status)
     key = f"sengoku:audit:{game.id}:{digest}"
-    found = cache.get(key)
+    found: dict[str, Any] | None = cache.get(key)
     if found is not None:
         return found
     report = verify_game(game, rows)
@@ -118,7 +118,7 @@ def _public_commitment(c: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def export_lines(game: Game, user: UserOrAnonymous, lang: str = "en") -> list[str]:
+def export_lines(game: Game, user: Reader, lang: str = "en") -> list[str]:
     """JSON Lines: everything for finished/aborted games, the caller's redacted
     stream while running (present_event decides, so the API never leaks); the
     first event of every batch carries its `summary` (services/summaries.py)."""

@@ -36,7 +36,6 @@ from django.utils import timezone
 from accounts.models import Profile
 from events.models import StoredEvent
 from games import bots
-from games.services.types import GameId, UserOrAnonymous
 
 from .. import observe
 from ..core_events import DeadlineMissed, SeatZombified
@@ -46,6 +45,7 @@ from .commit import new_event
 from .errors import ServiceError
 from .present import iso
 from .state import load_state, rules_for
+from .types import GameId, UserOrAnonymous
 
 log = logging.getLogger(__name__)
 OPEN = Deadline.Status.OPEN
@@ -66,7 +66,7 @@ def excused_misses(game: Game) -> int:
 # Reading
 
 
-def due_times(game: Game) -> dict[str, Any]:
+def due_times(game: Game) -> dict[int, str]:
     """{seat: "…Z"} for the open timed decisions. A row frozen by its player's
     vacation shows when it will be due once the vacation ends; a paused game
     has no due times."""
@@ -84,10 +84,11 @@ def due_times(game: Game) -> dict[str, Any]:
     return out
 
 
-def _vacation_until(game: Game, seat_index: int):
+def _vacation_until(game: Game, seat_index: int) -> datetime | None:
     seat = Seat.objects.filter(game=game, index=seat_index).select_related("user__profile").first()
     profile = getattr(getattr(seat, "user", None), "profile", None) if seat else None
-    return getattr(profile, "vacation_until", None)
+    until: datetime | None = getattr(profile, "vacation_until", None)
+    return until
 
 
 def _on_vacation(seat: Seat, now: datetime) -> bool:

@@ -24,11 +24,11 @@ from django.utils import timezone
 
 from events import feed
 from games import observe
-from games.services.types import GameId
 
 from ..models import Game
 from . import dispatch
 from .state import cache_put
+from .types import GameId
 
 # A flag older than this belongs to a task that was lost (broker restart, worker
 # killed before it started): the next commit, or the sweep, queues a new one.

@@ -14,17 +14,17 @@ from typing import Any
 from django.db.models import OuterRef, Subquery
 
 from events.models import StoredEvent
-from games.services.types import UserOrAnonymous
 
 from ..models import Game, Seat
 from . import deadlines
 from .errors import ErrorCode, Invalid
 from .state import load_state, rules_for
+from .types import UserOrAnonymous
 
 SORTING = "pending first, by deadline (soonest first, untimed after), then by last activity (newest first)"
 
 
-def _iso(dt) -> str | None:
+def _iso(dt: datetime | None) -> str | None:
     return dt.isoformat().replace("+00:00", "Z") if dt else None
 
 

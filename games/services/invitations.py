@@ -12,12 +12,11 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games.services.types import GameId, UserOrAnonymous
-
 from ..models import Game, Invitation
 from ..models_pbem import Notification
 from . import lobby, notify
 from .errors import Conflict, ErrorCode, Forbidden, NotFound
+from .types import GameId, UserOrAnonymous
 
 
 def invite(game_id: GameId, host, username: str) -> Invitation:

@@ -16,7 +16,6 @@ from events import store
 from games import bots
 from games.rules import registry
 from games.rules.base import RulesError, rng_factory, sha256_hex
-from games.services.types import GameId, UserOrAnonymous
 
 from ..core_events import GameStarted
 from ..models import Game, Seat
@@ -24,6 +23,7 @@ from . import prepared
 from .commit import commit, new_event
 from .errors import Conflict, EngineError, ErrorCode, Forbidden, Invalid, NotFound, ServiceError
 from .state import fold_rows
+from .types import GameId, UserOrAnonymous
 
 log = logging.getLogger(__name__)
 

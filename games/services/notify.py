@@ -26,12 +26,12 @@ from django.utils import timezone
 from accounts.models import profile_of
 from events import feed, store
 from games.pbem import emails, webhooks
-from games.services.types import GameId, UserOrAnonymous
 
 from .. import core_events, observe
 from ..models import Deadline, Game, Notification, PbemCursor, WebhookDelivery
 from . import dispatch
 from .present import iso
+from .types import GameId, UserOrAnonymous
 
 log = logging.getLogger(__name__)
 N = Notification

@@ -14,14 +14,13 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.services.types import GameId, UserOrAnonymous
-
 from ..core_events import GamePaused, GameResumed
 from ..models import Game, PauseVote, Seat
 from . import deadlines, play
 from .commit import new_event
 from .errors import Conflict, ErrorCode, Forbidden, NotFound
 from .lobby import get_game
+from .types import GameId, UserOrAnonymous
 
 PAUSE, RESUME = PauseVote.Action.PAUSE, PauseVote.Action.RESUME
 

@@ -11,14 +11,13 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from games.services.types import GameId, UserOrAnonymous
-
 from ..core_events import MessageSent
 from ..models import Game
 from .commit import append_core, new_event
 from .errors import Conflict, ErrorCode, Forbidden, Invalid
 from .lobby import get_game
 from .present import Viewer, present_event
+from .types import GameId, UserOrAnonymous
 
 
 def _check_text(text: Any) -> str:

@@ -4,18 +4,19 @@ always through the viewer's redaction (audit and export: services/audit.py)."""
 from __future__ import annotations
 
 import random
+from datetime import datetime
 from typing import Any
 
 from events import store
 from games.rules.base import canonical_json
 from games.rules.base import views as rules_views
-from games.services.types import UserOrAnonymous
 
 from ..models import Game
 from . import deadlines, prepared, summaries
 from .errors import ErrorCode, Invalid
 from .present import Viewer, present_event, viewer_for
 from .state import load_state, rules_for
+from .types import Reader, UserOrAnonymous
 
 MAX_LEGAL = 1000
 SAMPLES = 20
@@ -25,7 +26,7 @@ def _seats(game: Game) -> list[Any]:
     return prepared.seats(game, with_users=True)
 
 
-def _bot_account(user: UserOrAnonymous) -> bool:
+def _bot_account(user: Reader) -> bool:
     profile = getattr(user, "profile", None)  # None: an account that never saved settings
     return bool(profile and profile.is_bot)
 
@@ -75,7 +76,7 @@ def pending_json(game: Game, seat_rows: list[Any] | None = None) -> list[dict[st
     return out
 
 
-def game_json(game: Game, user: UserOrAnonymous | None = None) -> dict[str, Any]:
+def game_json(game: Game, user: Reader = None) -> dict[str, Any]:
     """The game's metadata; its invite code only for its creator (private games)."""
     host = game.private and getattr(user, "id", None) == game.creator_id
     seats = _seats(game)  # one query for the seats, the pending list and (usually) the creator
@@ -104,11 +105,11 @@ def game_json(game: Game, user: UserOrAnonymous | None = None) -> dict[str, Any]
     }
 
 
-def _iso(dt) -> str | None:
+def _iso(dt: datetime | None) -> str | None:
     return dt.isoformat().replace("+00:00", "Z") if dt else None
 
 
-def view(game: Game, user: UserOrAnonymous) -> dict[str, Any]:
+def view(game: Game, user: Reader) -> dict[str, Any]:
     """What `user` sees of the game now: the engine's view for their seat (or a spectator's)."""
     viewer = viewer_for(game, user)
     if game.status == Game.Status.OPEN:
@@ -132,7 +133,7 @@ def _view_body(game: Game, state: Any, viewer: Viewer, version: int) -> dict[str
     }
 
 
-def legal(game: Game, user: UserOrAnonymous) -> dict[str, Any]:
+def legal(game: Game, user: Reader) -> dict[str, Any]:
     """The commands `user` may send now: listed, or templates with samples when there are too many."""
     viewer = viewer_for(game, user)
     out = {
@@ -193,7 +194,7 @@ def events_page(
     return out, more
 
 
-def replay(game: Game, user: UserOrAnonymous, version: Any) -> dict[str, Any]:
+def replay(game: Game, user: Reader, version: Any) -> dict[str, Any]:
     """The view at `version` of the game's history; Invalid outside 1..current version."""
     try:
         v = int(version)

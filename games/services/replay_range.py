@@ -12,13 +12,13 @@ import jsonpointer
 from django.core.cache import cache
 
 from events import store
-from games.services.types import UserOrAnonymous
 
 from ..models import Game
 from .errors import ErrorCode, Invalid
-from .present import viewer_for
+from .present import Viewer, viewer_for
 from .reading import _view_body
 from .state import fold_rows, load_state, rules_for
+from .types import Reader
 
 PAGE = 500  # versions per page
 CACHE_SECONDS = 3600
@@ -38,7 +38,7 @@ def _version(raw: Any, name: str, default: int | None, top: int) -> int:
     return v
 
 
-def replay_range(game: Game, user: UserOrAnonymous, frm: Any, to: Any) -> dict[str, Any]:
+def replay_range(game: Game, user: Reader, frm: Any, to: Any) -> dict[str, Any]:
     """`{"from", "to", "view", "patches"}` for versions frm..min(to, frm+page);
     `more` says whether versions up to the asked `to` remain (the caller builds
     the `next` URL from `to`)."""
@@ -61,17 +61,18 @@ def replay_range(game: Game, user: UserOrAnonymous, frm: Any, to: Any) -> dict[s
     return {**body, "more": end < b, "asked_to": b}
 
 
-def _page(game: Game, viewer, a: int, end: int) -> dict[str, Any]:
+def _page(game: Game, viewer: Viewer, a: int, end: int) -> dict[str, Any]:
     rules = rules_for(game)
     state = load_state(game, upto=a)
     prev = _view_body(game, state, viewer, a)
-    out = {"from": a, "to": end, "view": prev, "patches": []}
+    patches: list[dict[str, Any]] = []
+    out = {"from": a, "to": end, "view": prev, "patches": patches}
     for row in store.load(game.id, after=a, upto=end):
         # One row at a time (a version is one event); a takeback puts the state
         # back to the version before the undone batch (services/state.py).
         state = fold_rows(rules, [row], state, lambda v: load_state(game, upto=v))
         cur = _view_body(game, state, viewer, row.seq)
-        out["patches"].append({"version": row.seq, "patch": diff(prev, cur)})
+        patches.append({"version": row.seq, "patch": diff(prev, cur)})
         prev = cur
     return out
 

@@ -16,3 +16,7 @@ GameId = str | uuid.UUID
 
 UserOrAnonymous = User | AnonymousUser
 """`request.user`: a signed-in account, or the anonymous reader of a public game."""
+
+Reader = User | AnonymousUser | None
+"""Who reads a game: `request.user`, or None where a page has already told
+anonymous readers apart (the web's replays and audits)."""

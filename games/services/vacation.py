@@ -20,10 +20,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import Profile, profile_of
-from games.services.types import UserOrAnonymous
 
 from . import deadlines
 from .errors import ErrorCode, Invalid
+from .types import UserOrAnonymous
 
 EPSILON_DAYS = 1e-6
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 
 from games.models import Game
@@ -32,7 +32,7 @@ def readable(request: HttpRequest, game: Game) -> bool:
     return request.user.is_authenticated and lobby.is_seated(game, request.user)
 
 
-def to_signin(request: HttpRequest):
+def to_signin(request: HttpRequest) -> HttpResponse:
     return redirect(f"{settings.LOGIN_URL}?next={request.get_full_path()}")
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
@@ -22,7 +23,7 @@ from .common import ENDED, find_game, readable, title_of, to_signin
 MAX_LOG = 20000  # a long Rising Sun game has a few thousand events
 
 
-def _viewer_user(request: HttpRequest):
+def _viewer_user(request: HttpRequest) -> User | None:
     return request.user if request.user.is_authenticated else None
 
 
@@ -34,7 +35,7 @@ def _private(resp: HttpResponse) -> HttpResponse:
 
 
 @require_GET
-def game_page(request: HttpRequest, game_id: str):
+def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
     if not request.user.is_authenticated:
         return to_signin(request)  # notification emails link here: sign in, then back
     invite = request.GET.get("invite", "")
@@ -65,7 +66,7 @@ def _readable_game(request: HttpRequest, game_id: str) -> Game | None:
 
 
 @require_GET
-def replay_page(request: HttpRequest, game_id: str):
+def replay_page(request: HttpRequest, game_id: str) -> HttpResponse:
     game = _readable_game(request, game_id)
     if game is None:
         return to_signin(request) if not request.user.is_authenticated else _forbidden(request)
@@ -86,7 +87,7 @@ def replay_page(request: HttpRequest, game_id: str):
 
 
 @require_GET
-def replay_json(request: HttpRequest, game_id: str, version: int):
+def replay_json(request: HttpRequest, game_id: str, version: int) -> HttpResponse:
     game = _readable_game(request, game_id)
     if game is None:
         return JsonResponse({"code": "forbidden", "detail": "players only while the game runs"}, status=403)
@@ -98,7 +99,7 @@ def replay_json(request: HttpRequest, game_id: str, version: int):
 
 
 @require_GET
-def board_svg(request: HttpRequest, game_id: str, version: int):
+def board_svg(request: HttpRequest, game_id: str, version: int) -> HttpResponse:
     """The board at a version for whoever may replay the game (the API's
     board.svg wants an account; a finished public game's replay does not)."""
     game = _readable_game(request, game_id)
@@ -112,7 +113,7 @@ def board_svg(request: HttpRequest, game_id: str, version: int):
 
 
 @require_GET
-def audit_page(request: HttpRequest, game_id: str):
+def audit_page(request: HttpRequest, game_id: str) -> HttpResponse:
     game = _readable_game(request, game_id)
     if game is None:
         return to_signin(request) if not request.user.is_authenticated else _forbidden(request)
@@ -125,7 +126,7 @@ def audit_page(request: HttpRequest, game_id: str):
 
 
 @require_GET
-def export(request: HttpRequest, game_id: str):
+def export(request: HttpRequest, game_id: str) -> HttpResponse:
     game = _readable_game(request, game_id)
     if game is None:
         return to_signin(request) if not request.user.is_authenticated else _forbidden(request)
@@ -135,7 +136,7 @@ def export(request: HttpRequest, game_id: str):
     return _private(resp)
 
 
-def log_lines(game: Game, user) -> list[dict[str, Any]]:
+def log_lines(game: Game, user: User | None) -> list[dict[str, Any]]:
     """One readable line per version: the event's `summary` (the catalogue's
     localized text, when the feed carries it) or its type."""
     events, _ = reading.events_page(game, user, 0, MAX_LOG)
@@ -152,7 +153,7 @@ def log_lines(game: Game, user) -> list[dict[str, Any]]:
     ]
 
 
-def _forbidden(request: HttpRequest):
+def _forbidden(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "web/message.html",

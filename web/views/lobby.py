@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_POST
@@ -53,7 +53,7 @@ def open_games(request: HttpRequest) -> list[Game]:
     return list(qs[:OPEN_GAMES_SHOWN])
 
 
-def lobby_page(request: HttpRequest, form: CreateGameForm | None = None, status: int = 200):
+def lobby_page(request: HttpRequest, form: CreateGameForm | None = None, status: int = 200) -> HttpResponse:
     sets = rulesets()
     mine = inbox.entries(request.user) if request.user.is_authenticated else []
     for g in mine:
@@ -71,13 +71,13 @@ def lobby_page(request: HttpRequest, form: CreateGameForm | None = None, status:
     return render(request, "web/lobby.html", ctx, status=status)
 
 
-def index(request: HttpRequest):
+def index(request: HttpRequest) -> HttpResponse:
     return lobby_page(request)
 
 
 @login_required
 @require_POST
-def create(request: HttpRequest):
+def create(request: HttpRequest) -> HttpResponse:
     form = CreateGameForm(request.POST, rulesets=rulesets())
     if not form.is_valid():
         return lobby_page(request, form, status=400)
@@ -105,7 +105,7 @@ def create(request: HttpRequest):
 
 @login_required
 @require_POST
-def join_game(request: HttpRequest, game_id: str):
+def join_game(request: HttpRequest, game_id: str) -> HttpResponse:
     try:
         lobby.join(game_id, request.user, invite_code=request.POST.get("invite") or None)
     except ServiceError as exc:
