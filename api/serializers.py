@@ -26,7 +26,7 @@ class StrictSerializer(serializers.Serializer[dict[str, Any]]):
         (serializers.FloatField, (int, float), "a number"),
     )
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
         if isinstance(data, dict):
             errors = {k: ["unknown field"] for k in data if k not in self.fields}
             for name, field in self.fields.items():
@@ -34,10 +34,11 @@ class StrictSerializer(serializers.Serializer[dict[str, Any]]):
                     errors[name] = [f"must be {_wanted(field)}"]
             if errors:
                 raise serializers.ValidationError(errors)
-        return super().to_internal_value(data)
+        checked: dict[str, Any] = super().to_internal_value(data)
+        return checked
 
 
-def _json_type_ok(field, value) -> bool:
+def _json_type_ok(field: serializers.Field[Any, Any, Any, Any], value: object) -> bool:
     if value is None:
         return True  # allow_null is the field's own check
     for cls, types, _ in StrictSerializer._TYPES:
@@ -46,7 +47,7 @@ def _json_type_ok(field, value) -> bool:
     return True
 
 
-def _wanted(field) -> str:
+def _wanted(field: serializers.Field[Any, Any, Any, Any]) -> str:
     return next(name for cls, _, name in StrictSerializer._TYPES if isinstance(field, cls))
 
 
@@ -56,7 +57,9 @@ class ErrorSerializer(serializers.Serializer[dict[str, Any]]):
         help_text="machine-readable error code (docs/api.md says what each means)",
     )
     detail = serializers.CharField(help_text="a human sentence")
-    fields = serializers.DictField(required=False, help_text="per-field messages (400)")
+    # the API's key; DRF's metaclass moves declared fields off the class, so the
+    # serializer's own `fields` property is not shadowed at run time
+    fields = serializers.DictField(required=False, help_text="per-field messages (400)")  # type: ignore[assignment]
     current_version = serializers.IntegerField(required=False, help_text="with version_conflict (409)")
 
 
@@ -338,7 +341,7 @@ class LegalCommandsSerializer(serializers.Serializer[dict[str, Any]]):
 class StrictIntegerField(serializers.IntegerField):
     """A JSON integer, not a numeric string, float or boolean."""
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> int:
         if not isinstance(data, int) or isinstance(data, bool):
             self.fail("invalid")
         return super().to_internal_value(data)
@@ -351,12 +354,12 @@ class SubmitCommandSerializer(serializers.Serializer[dict[str, Any]]):
     command = serializers.DictField(help_text="{type, ...} exactly as legal-commands lists it")
     expected_version = StrictIntegerField(required=False, allow_null=True)
 
-    def validate_command(self, value):
+    def validate_command(self, value: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(value.get("type"), str):
             raise serializers.ValidationError("an object with a string `type`")
         return value
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         unknown = set(self.initial_data) - set(self.fields) if isinstance(self.initial_data, dict) else set()
         if unknown:
             raise serializers.ValidationError({"non_field_errors": [f"unknown fields: {sorted(unknown)}"]})

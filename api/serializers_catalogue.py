@@ -79,13 +79,15 @@ class CardSerializer(serializers.Serializer[dict[str, Any]]):
 
 class CommandLabelSerializer(serializers.Serializer[dict[str, Any]]):
     type = serializers.CharField(help_text="the command's `type`")
-    label = serializers.CharField()
+    # the API's key; DRF's metaclass moves declared fields off the class (Field.label is not shadowed)
+    label = serializers.CharField()  # type: ignore[assignment]
     help = serializers.CharField()
 
 
 class PromptLabelSerializer(serializers.Serializer[dict[str, Any]]):
     kind = serializers.CharField(help_text="a `pending[].kind`")
-    label = serializers.CharField()
+    # the API's key; DRF's metaclass moves declared fields off the class (Field.label is not shadowed)
+    label = serializers.CharField()  # type: ignore[assignment]
     help = serializers.CharField()
 
 

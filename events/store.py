@@ -57,7 +57,7 @@ class NewEvent:
     visible_to: tuple[int, ...] | None = None
     actor: Mapping[str, Any] | None = None
     cause: Mapping[str, Any] | None = None
-    extra: dict[str, Any] = field(default_factory=dict[str, Any], compare=False)
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
 
 def head(stream: uuid.UUID) -> tuple[int, str]:

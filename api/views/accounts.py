@@ -6,10 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User as Account
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
 from drf_spectacular.utils import extend_schema
+from knox.models import AuthToken
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -32,12 +35,12 @@ from ..serializers import (
     TokenSerializer,
 )
 from ..throttles import SharedScopedRateThrottle, TooManyFailedLogins
-from .common import errors, json_body
+from .common import errors, json_body, signed_in
 
 User = get_user_model()
 
 
-def check_password_once(request: Request, username: str, password: str) -> Response:
+def check_password_once(request: Request, username: str, password: str) -> AbstractBaseUser | None:
     """The user if `password` is right, else None; counted per account with every
     other door (accounts.backends.AccountBackend); 429 while the account is locked,
     before any hash is computed."""
@@ -118,7 +121,7 @@ class TokenView(APIView):
         return Response({"token": token})
 
 
-def me_json(user, current_token=None) -> dict[str, Any]:
+def me_json(user: Account, current_token: AuthToken | None = None) -> dict[str, Any]:
     p = profile_of(user)
     return {
         "id": user.id,
@@ -143,7 +146,7 @@ class MeView(APIView):
         tags=["accounts"],
     )
     def get(self, request: Request) -> Response:
-        return Response(MeSerializer(me_json(request.user, request.auth)).data)
+        return Response(MeSerializer(me_json(signed_in(request), request.auth)).data)
 
     @extend_schema(
         request=MeSerializer,
@@ -156,7 +159,8 @@ class MeView(APIView):
         s = MeSerializer(data=json_body(request), partial=True)
         s.is_valid(raise_exception=True)
         d = s.validated_data
-        user, p = request.user, profile_of(request.user)
+        user = signed_in(request)
+        p = profile_of(user)
         if d.get("webhook_url"):
             try:
                 check_url(d["webhook_url"])
@@ -231,7 +235,7 @@ class PasswordView(APIView):
     def post(self, request: Request) -> Response:
         s = PasswordChangeSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
-        d, user = s.validated_data, request.user
+        d, user = s.validated_data, signed_in(request)
         # counted with the account's other failed logins: a stolen session cannot guess on
         if check_password_once(request, user.get_username(), d["current_password"]) is None:
             raise Invalid(

@@ -39,7 +39,7 @@ class CatalogueView(APIView):
         operation_id="ruleset_catalogue",
         tags=["lobby"],
     )
-    def get(self, request: Request, ruleset_id) -> Response:
+    def get(self, request: Request, ruleset_id: str) -> Response | HttpResponse:
         lang = language_for(request)
         body, etag = catalogue.catalogue(ruleset_id, lang)
         # The language is chosen from the account and headers too: caches keep one copy per language.

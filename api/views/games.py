@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.db.models import Q
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -25,7 +28,7 @@ from ..serializers import (
     RulesetSerializer,
     SeatSerializer,
 )
-from .common import errors, int_param, json_body
+from .common import errors, int_param, json_body, signed_in
 
 
 class RulesetsView(APIView):
@@ -41,6 +44,8 @@ class RulesetsView(APIView):
         out = []
         for rid in registry.available():
             r = registry.get(rid)
+            if r is None:  # unregistered since available() listed it
+                continue
             counts = lobby.player_counts(r)
             out.append(
                 {
@@ -59,7 +64,7 @@ class RulesetsView(APIView):
         return Response(out)
 
 
-def _first_seen(counts):
+def _first_seen(counts: list[dict[str, Any]]) -> Callable[[str], int]:
     order = [f for c in reversed(counts) for f in c["factions"]]
     return order.index
 
@@ -80,7 +85,7 @@ class GamesView(APIView):
         if tc is not None:
             tc = {k: v for k, v in tc.items() if v is not None}
         game = lobby.create_game(
-            request.user,
+            signed_in(request),
             d["ruleset"],
             d["players"],
             d.get("options") or {},
@@ -160,7 +165,7 @@ class SeatsView(APIView):
         s.is_valid(raise_exception=True)
         seat = lobby.join(
             game_id,
-            request.user,
+            signed_in(request),
             s.validated_data.get("faction"),
             s.validated_data.get("bot"),
             s.validated_data.get("invite_code"),
@@ -177,7 +182,7 @@ class StartView(APIView):
         tags=["lobby"],
     )
     def post(self, request: Request, game_id: str) -> Response:
-        game = lobby.start(game_id, request.user)
+        game = lobby.start(game_id, signed_in(request))
         return Response(game_json(game, request.user))
 
 
@@ -190,4 +195,4 @@ class InviteView(APIView):
         tags=["lobby"],
     )
     def post(self, request: Request, game_id: str) -> Response:
-        return Response({"invite_code": lobby.rotate_invite(game_id, request.user).invite_code})
+        return Response({"invite_code": lobby.rotate_invite(game_id, signed_in(request)).invite_code})

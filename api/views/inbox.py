@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from games.services import inbox
 from games.services.errors import ErrorCode, Invalid
 
-from .common import errors
+from .common import errors, signed_in
 from .common import int_param as _int
 
 
@@ -66,7 +66,7 @@ class InboxView(APIView):
         awaiting = q.get("awaiting")
         if awaiting not in (None, "", "me"):
             raise Invalid("awaiting must be 'me'", code=ErrorCode.INVALID)
-        rows = inbox.entries(request.user, q.get("status") or None, awaiting == "me")
+        rows = inbox.entries(signed_in(request), q.get("status") or None, awaiting == "me")
         limit = _int(q.get("limit"), 50, "limit", 1, 200)
         offset = _int(q.get("offset"), 0, "offset", 0, 10**9)
         nxt = None

@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from games.services import invitations
 
 from ..serializers import StrictSerializer
-from .common import errors, json_body
+from .common import errors, json_body, signed_in
 
 
 class InviteAccountSerializer(StrictSerializer):
@@ -49,7 +49,7 @@ class GameInvitationsView(APIView):
     def post(self, request: Request, game_id: str) -> Response:
         s = InviteAccountSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
-        inv = invitations.invite(game_id, request.user, s.validated_data["username"])
+        inv = invitations.invite(game_id, signed_in(request), s.validated_data["username"])
         return Response(invitations.entry(inv), status=201)
 
 
@@ -61,7 +61,9 @@ class MyInvitationsView(APIView):
         tags=["accounts"],
     )
     def get(self, request: Request) -> Response:
-        return Response({"results": [invitations.entry(i) for i in invitations.pending_for(request.user)]})
+        return Response(
+            {"results": [invitations.entry(i) for i in invitations.pending_for(signed_in(request))]}
+        )
 
 
 class MyInvitationView(APIView):
@@ -73,5 +75,5 @@ class MyInvitationView(APIView):
         tags=["accounts"],
     )
     def delete(self, request: Request, game_id: str) -> Response:
-        invitations.decline(game_id, request.user)
+        invitations.decline(game_id, signed_in(request))
         return Response(status=204)

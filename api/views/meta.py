@@ -60,8 +60,8 @@ def _broker() -> str:
     if url.startswith("memory://"):
         return "ok"
     if url.startswith("filesystem://"):
-        folder = settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_in"]
-        return "ok" if os.access(folder, os.W_OK) else "error: broker folder not writable"
+        inbox = str(settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_in"])
+        return "ok" if os.access(inbox, os.W_OK) else "error: broker folder not writable"
     try:
         _broker_client(url).ping()
         return "ok"

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from django.db import transaction
+from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -21,15 +22,15 @@ from accounts.models import Profile
 from games.models import Notification, WebhookDelivery
 from games.pbem.userstream import notice_json, notices_after, user_fetch
 from games.services import pause, press
-from games.services.deadlines import iso
 from games.services.errors import ErrorCode, Invalid, NotFound
 from games.services.notify import user_channel
+from games.services.present import iso
 from games.services.reading import game_json
 
 from ..press_throttle import PressRateThrottle
 from ..renderers import EventStreamRenderer
 from ..serializers import EventSerializer, GameSerializer
-from .common import JsonErrors, errors, json_body
+from .common import JsonErrors, errors, json_body, signed_in
 from .common import int_param as _int
 from .stream import sse_response
 
@@ -50,7 +51,7 @@ class _VoteView(APIView):
     action = "pause"
 
     def post(self, request: Request, game_id: str) -> Response:
-        return Response(pause.vote(game_id, request.user, self.action))
+        return Response(pause.vote(game_id, signed_in(request), self.action))
 
 
 class PauseView(_VoteView):
@@ -156,7 +157,9 @@ class NotificationsView(APIView):
     def get(self, request: Request) -> Response:
         after = _int(request.query_params.get("after"), 0, "after", 0, 2**62)
         limit = _int(request.query_params.get("limit"), 50, "limit", 1, 200)
-        return Response({"results": [notice_json(n) for n in notices_after(request.user.id, after, limit)]})
+        return Response(
+            {"results": [notice_json(n) for n in notices_after(signed_in(request).id, after, limit)]}
+        )
 
 
 class UserStreamView(JsonErrors, APIView):
@@ -181,8 +184,9 @@ class UserStreamView(JsonErrors, APIView):
         operation_id="notification_stream",
         tags=["pbem"],
     )
-    def get(self, request: Request) -> Response:
-        return sse_response(request, user_channel(request.user.id), user_fetch(request.user))
+    def get(self, request: Request) -> StreamingHttpResponse:
+        user = signed_in(request)
+        return sse_response(request, user_channel(user.id), user_fetch(user))
 
 
 class DeliverySerializer(serializers.Serializer[dict[str, Any]]):
@@ -217,7 +221,7 @@ class WebhookDeliveriesView(APIView):
     def get(self, request: Request) -> Response:
         limit = _int(request.query_params.get("limit"), 50, "limit", 1, 200)
         rows = (
-            WebhookDelivery.objects.filter(user=request.user)
+            WebhookDelivery.objects.filter(user=signed_in(request))
             .select_related("notification")
             .order_by("-id")[:limit]
         )
@@ -286,7 +290,7 @@ class UnsubscribeView(APIView):
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
-def _unsubscribe(token) -> dict[str, Any]:
+def _unsubscribe(token: object) -> dict[str, Any]:
     if not token or not isinstance(token, str) or not _TOKEN.fullmatch(token):
         raise Invalid("token is required", code=ErrorCode.INVALID, fields={"token": ["required"]})
     with transaction.atomic():

@@ -7,6 +7,7 @@ endpoint, `import_game`, `replay_all` and an outside auditor running
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.core.cache import cache
@@ -33,7 +34,7 @@ _CACHE_SECONDS = 3600
 _SAFE_DETAIL = ("chain", "seed", "commitment", "salt")  # their messages name seqs and keys, never contents
 
 
-def event_dicts(game: Game) -> list[dict[str, Any]]:
+def event_dicts(game: Game) -> list[Mapping[str, Any]]:
     """Every stored event of `game` as the verifier reads an export line (unredacted)."""
     return list(
         StoredEvent.objects.filter(stream=game.id)
@@ -42,7 +43,7 @@ def event_dicts(game: Game) -> list[dict[str, Any]]:
     )
 
 
-def verify_game(game: Game, rows: list[dict[str, Any]] | None = None) -> verify.Report:
+def verify_game(game: Game, rows: list[Mapping[str, Any]] | None = None) -> verify.Report:
     """The full verifier over the stored rows, with the server's seed (so running
     games are re-decided too). The caller must not publish `report.seed` or
     replay details of a running game: see `audit`."""

@@ -25,16 +25,19 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts.models import Profile
 from events.models import StoredEvent
+from events.store import Recorded
 from games import bots
 
 from .. import observe
@@ -45,7 +48,7 @@ from .commit import new_event
 from .errors import ServiceError
 from .present import iso
 from .state import load_state, rules_for
-from .types import GameId, UserOrAnonymous
+from .types import GameId
 
 log = logging.getLogger(__name__)
 OPEN = Deadline.Status.OPEN
@@ -201,7 +204,7 @@ def _open(game: Game, seat: Seat, kind: str, now: datetime) -> Deadline:
     return d
 
 
-def _run_from(d: Deadline, base, remaining: float) -> None:
+def _run_from(d: Deadline, base: datetime, remaining: float) -> None:
     d.due_at = base + timedelta(seconds=max(0.0, remaining))
     d.remind_at = (
         d.due_at - timedelta(seconds=d.remind_before) if d.remind_before and not d.reminded_at else None
@@ -234,7 +237,7 @@ def refresh_freeze(game: Game, now: datetime | None = None) -> int:
             continue
         want = _freeze_reason(game, seat, now)
         if want and not d.frozen:
-            d.remaining = max(0.0, (d.due_at - now).total_seconds()) if d.due_at else float(d.seconds)
+            d.remaining = max(0.0, (d.due_at - now).total_seconds()) if d.due_at else float(d.seconds or 0)
             d.frozen, d.frozen_at, d.due_at, d.remind_at = want, now, None, None
         elif want and d.frozen != want:
             d.frozen = want
@@ -244,7 +247,7 @@ def refresh_freeze(game: Game, now: datetime | None = None) -> int:
                 until = _vacation_until(game, d.seat)
                 if until is not None and d.frozen_at and d.frozen_at <= until <= now:
                     base = until
-            _run_from(d, base, d.remaining if d.remaining is not None else float(d.seconds))
+            _run_from(d, base, d.remaining if d.remaining is not None else float(d.seconds or 0))
         else:
             continue
         d.save(update_fields=["frozen", "frozen_at", "remaining", "due_at", "remind_at"])
@@ -252,7 +255,7 @@ def refresh_freeze(game: Game, now: datetime | None = None) -> int:
     return changed
 
 
-def vacation_changed(user: UserOrAnonymous, now: datetime | None = None) -> None:
+def vacation_changed(user: User, now: datetime | None = None) -> None:
     """The user's vacation started, changed or ended: freeze/thaw their rows."""
     now = now or timezone.now()
     game_ids = set(
@@ -270,7 +273,11 @@ def _thaw_vacations(now: datetime) -> None:
     frozen = Deadline.objects.filter(status=OPEN, frozen=Deadline.Frozen.VACATION)
     for gid, seat_index in frozen.values_list("game_id", "seat").distinct():
         user_id = Seat.objects.filter(game_id=gid, index=seat_index).values_list("user_id", flat=True).first()
-        until = Profile.objects.filter(user_id=user_id).values_list("vacation_until", flat=True).first()
+        until = (
+            Profile.objects.filter(user_id=user_id).values_list("vacation_until", flat=True).first()
+            if user_id is not None
+            else None
+        )
         if until is None or until <= now:
             with transaction.atomic():
                 refresh_freeze(Game.objects.select_for_update().get(id=gid), now)
@@ -317,7 +324,7 @@ def _fire(now: datetime, limit: int) -> int:
     return fired
 
 
-def _guarded(fn, now: datetime) -> int:
+def _guarded(fn: Callable[[datetime], int], now: datetime) -> int | None:
     try:
         return fn(now)
     except Exception:
@@ -388,7 +395,7 @@ def fire_one(deadline_id: int, now: datetime | None = None) -> bool:
     return True
 
 
-def played_a_secret(rows) -> bool:
+def played_a_secret(rows: list[Recorded]) -> bool:
     """Whether a default's events hold a seat's secret, which makes its record secret
     too. A secret of the game itself (visible to no seat: the cubes inside Shogun's
     tower after a defaulted attack) is nobody's choice and does not: the record of a
@@ -427,7 +434,7 @@ def apply_default(game: Game, d: Deadline) -> None:
     missed = DeadlineMissed(
         seat=d.seat,
         kind=d.kind,
-        default_command=dict(cmd),
+        default_command=dict(cmd or {}),
         source=source,
         misses=seat.misses,
         excused_misses=limit,

@@ -8,6 +8,7 @@ outside it."""
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
 
 class ErrorCode(StrEnum):
@@ -100,7 +101,7 @@ class ServiceError(Exception):
     code = ErrorCode.BAD_REQUEST
 
     def __init__(
-        self, detail: str, *, code: ErrorCode | None = None, status: int | None = None, **extra
+        self, detail: str, *, code: ErrorCode | None = None, status: int | None = None, **extra: Any
     ) -> None:
         super().__init__(detail)
         self.detail = detail

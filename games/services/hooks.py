@@ -23,6 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from events import feed
+from events.store import Recorded
 from games import observe
 
 from ..models import Game
@@ -37,22 +38,22 @@ STALE_QUEUED_SECONDS = 60
 
 def hooks_inline() -> bool:
     """Whether after-commit work runs in the committing process (embedded broker, eager tests)."""
-    return settings.SENGOKU["HOOKS_INLINE"] or settings.CELERY_TASK_ALWAYS_EAGER
+    return bool(settings.SENGOKU["HOOKS_INLINE"] or settings.CELERY_TASK_ALWAYS_EAGER)
 
 
 def bots_inline() -> bool:
     """Whether bot moves are played in the committing process instead of by a task."""
-    return settings.SENGOKU["BOTS_INLINE"] or settings.CELERY_TASK_ALWAYS_EAGER
+    return bool(settings.SENGOKU["BOTS_INLINE"] or settings.CELERY_TASK_ALWAYS_EAGER)
 
 
-def bot_interval(actor) -> float:
+def bot_interval(actor: object) -> float:
     """Seconds before the game's next background run: a bot's own move waits
     BOT_MOVE_SECONDS, so bots play at a bounded rate per game."""
     is_bot = isinstance(actor, dict) and ("bot" in actor or "zombie" in actor)
     return float(settings.SENGOKU.get("BOT_MOVE_SECONDS", 0.25)) if is_bot else 0.0
 
 
-def claim_work(game, now: datetime | None = None) -> bool:
+def claim_work(game: Game, now: datetime | None = None) -> bool:
     """With `game` locked and about to be saved: should this commit queue the
     game's background task? Sets `work_queued_at` when it should (the caller
     saves the field with the rest of the row)."""
@@ -66,7 +67,7 @@ def claim_work(game, now: datetime | None = None) -> bool:
     return True
 
 
-def after_commit(game, state, rows, queue: bool) -> None:
+def after_commit(game: Game, state: object, rows: list[Recorded], queue: bool) -> None:
     """Register the after-commit steps of a write (`queue`: claim_work said so)."""
     game_id, version = game.id, rows[-1].seq
     countdown = bot_interval(rows[0].actor)

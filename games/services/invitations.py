@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -16,10 +17,10 @@ from ..models import Game, Invitation
 from ..models_pbem import Notification
 from . import lobby, notify
 from .errors import Conflict, ErrorCode, Forbidden, NotFound
-from .types import GameId, UserOrAnonymous
+from .types import GameId
 
 
-def invite(game_id: GameId, host, username: str) -> Invitation:
+def invite(game_id: GameId, host: User, username: str) -> Invitation:
     """The game's creator invites an account (a bot, typically) to an open seat; it hears of it on its stream."""
     with transaction.atomic():
         game = lobby.lock_game(game_id, host)
@@ -46,7 +47,7 @@ def invite(game_id: GameId, host, username: str) -> Invitation:
     return inv
 
 
-def pending_for(user: UserOrAnonymous) -> list[Invitation]:
+def pending_for(user: User) -> list[Invitation]:
     """The caller's invitations to games still open where it has no seat yet."""
     return list(
         Invitation.objects.filter(user=user, game__status=Game.Status.OPEN)
@@ -55,7 +56,7 @@ def pending_for(user: UserOrAnonymous) -> list[Invitation]:
     )
 
 
-def decline(game_id: GameId, user: UserOrAnonymous) -> None:
+def decline(game_id: GameId, user: User) -> None:
     """The invited account says no: its invitation to that game is gone."""
     found = Invitation.objects.filter(user=user, game_id=lobby.get_game(game_id, user).id).delete()[0]
     if not found:

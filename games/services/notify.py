@@ -20,18 +20,20 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import profile_of
 from events import feed, store
+from events.models import StoredEvent
 from games.pbem import emails, webhooks
 
 from .. import core_events, observe
 from ..models import Deadline, Game, Notification, PbemCursor, WebhookDelivery
 from . import dispatch
 from .present import iso
-from .types import GameId, UserOrAnonymous
+from .types import GameId
 
 log = logging.getLogger(__name__)
 N = Notification
@@ -67,12 +69,24 @@ def game_payload(game: Game) -> dict[str, Any]:
     }
 
 
-def _humans(game: Game) -> dict[str, Any]:
-    return {s.index: s for s in game.seats.select_related("user").all() if s.user_id and not s.bot}
+@dataclass(frozen=True)
+class _Human:
+    """A seat held by a person (not a bot): who is told what happens at it."""
+
+    index: int
+    user: User
+
+
+def _humans(game: Game) -> dict[int, _Human]:
+    return {
+        s.index: _Human(s.index, s.user)
+        for s in game.seats.select_related("user").all()
+        if s.user is not None and not s.bot
+    }
 
 
 def notify_user(
-    game: Game, user: UserOrAnonymous, kind: str, key: str, data: dict[str, Any], now: datetime
+    game: Game, user: User, kind: str, key: str, data: dict[str, Any], now: datetime
 ) -> list[Notification]:
     """Create the user's rows for one notice (once per channel, ever) and
     queue their delivery after commit. Returns the rows created now."""
@@ -114,7 +128,7 @@ def notify_user(
 
 
 def notify_stream(
-    game: Game, user: UserOrAnonymous, kind: str, key: str, data: dict[str, Any], now: datetime
+    game: Game, user: User, kind: str, key: str, data: dict[str, Any], now: datetime
 ) -> Notification | None:
     """A notice on the user stream only (no email, no webhook), once per key."""
     payload = {
@@ -159,7 +173,7 @@ def _after_commit(rows: list[Notification]) -> None:
     transaction.on_commit(_run)
 
 
-def turns_opened(game: Game, rows, now: datetime) -> None:
+def turns_opened(game: Game, rows: list[Deadline], now: datetime) -> None:
     """ "Your turn" for each newly opened decision (called by deadlines.sync)."""
     humans = _humans(game)
     for d in rows:
@@ -175,7 +189,7 @@ def turns_opened(game: Game, rows, now: datetime) -> None:
             )
 
 
-def reminder(game: Game, d, now: datetime) -> None:
+def reminder(game: Game, d: Deadline, now: datetime) -> None:
     """Tell the seat of deadline `d` that its decision is due soon."""
     seat = _humans(game).get(d.seat)
     if seat is not None:
@@ -189,7 +203,7 @@ def reminder(game: Game, d, now: datetime) -> None:
         )
 
 
-def game_changed(game_id: GameId, version: int) -> None:
+def game_changed(game_id: GameId, version: int | None = None) -> None:
     """Called after every commit: notices for the events not yet processed.
     Never raises (the command has committed); the sweep catches up."""
     try:
@@ -217,7 +231,7 @@ def _game_changed(game_id: GameId) -> None:
         PbemCursor.objects.filter(pk=cursor.pk).update(notified_version=game.version)
 
 
-def _for_event(game: Game, humans: dict[str, Any], row, now: datetime) -> None:
+def _for_event(game: Game, humans: dict[int, _Human], row: StoredEvent, now: datetime) -> None:
     """The notices one stored event gives rise to (only platform events do)."""
     handler = _HANDLERS.get(row.type)
     if handler is None:
@@ -235,38 +249,38 @@ class _Ref:
     """What every notice of one event shares: its game, its key and its reference."""
 
     game: Game
-    row: Any
-    now: Any
+    row: StoredEvent
+    now: datetime
 
     @property
     def key(self) -> str:
         return f"seq:{self.row.seq}"
 
-    def notify(self, seat, kind: str, body: dict[str, Any]) -> None:
+    def notify(self, seat: _Human, kind: str, body: dict[str, Any]) -> None:
         event = {"seq": self.row.seq, "type": self.row.type, "hash": self.row.hash}
         notify_user(
             self.game, seat.user, kind, self.key, {"seat": seat.index, "event": event, **body}, self.now
         )
 
 
-def _on_started(game: Game, humans: dict[str, Any], e: core_events.GameStarted, ref: _Ref) -> None:
+def _on_started(game: Game, humans: dict[int, _Human], e: core_events.GameStarted, ref: _Ref) -> None:
     for s in humans.values():
         ref.notify(s, N.Kind.GAME_STARTED, {})
 
 
-def _on_finished(game: Game, humans: dict[str, Any], e: core_events.GameFinished, ref: _Ref) -> None:
+def _on_finished(game: Game, humans: dict[int, _Human], e: core_events.GameFinished, ref: _Ref) -> None:
     winners = ", ".join(str(w) for w in e.outcome.winners) or "none"
     for s in humans.values():
         ref.notify(s, N.Kind.GAME_FINISHED, {"outcome": e.outcome.as_json(), "winners_text": winners})
 
 
-def _on_aborted(game: Game, humans: dict[str, Any], e: core_events.GameAborted, ref: _Ref) -> None:
+def _on_aborted(game: Game, humans: dict[int, _Human], e: core_events.GameAborted, ref: _Ref) -> None:
     outcome = {"winners": [], "scores": {}, "reason": f"aborted by {e.by}: {e.reason or '-'}"}
     for s in humans.values():
         ref.notify(s, N.Kind.GAME_FINISHED, {"outcome": outcome, "aborted": True, "winners_text": "none"})
 
 
-def _on_missed(game: Game, humans: dict[str, Any], e: core_events.DeadlineMissed, ref: _Ref) -> None:
+def _on_missed(game: Game, humans: dict[int, _Human], e: core_events.DeadlineMissed, ref: _Ref) -> None:
     s = humans.get(e.seat)
     if s is None:
         return
@@ -281,7 +295,7 @@ def _on_missed(game: Game, humans: dict[str, Any], e: core_events.DeadlineMissed
     ref.notify(s, N.Kind.DEFAULT_APPLIED, body)
 
 
-def _on_message(game: Game, humans: dict[str, Any], e: core_events.MessageSent, ref: _Ref) -> None:
+def _on_message(game: Game, humans: dict[int, _Human], e: core_events.MessageSent, ref: _Ref) -> None:
     from_seat = humans.get(e.sender)
     message = {
         "from": e.sender,
@@ -296,7 +310,7 @@ def _on_message(game: Game, humans: dict[str, Any], e: core_events.MessageSent, 
             ref.notify(s, N.Kind.MESSAGE, {"message": message})
 
 
-_HANDLERS: dict[str, Callable[[Game, dict[str, Any], Any, _Ref], None]] = {
+_HANDLERS: dict[str, Callable[[Game, dict[int, _Human], Any, _Ref], None]] = {
     core_events.GameStarted.TYPE: _on_started,
     core_events.GameFinished.TYPE: _on_finished,
     core_events.GameAborted.TYPE: _on_aborted,
@@ -309,7 +323,7 @@ _HANDLERS: dict[str, Callable[[Game, dict[str, Any], Any, _Ref], None]] = {
 # Announcing changes on the user stream (the caller's inbox, games/services/inbox.py)
 
 
-def _signature(game: Game, seat: int, open_rows: dict[str, Any]) -> dict[str, Any]:
+def _signature(game: Game, seat: int, open_rows: dict[int, Deadline]) -> dict[str, Any]:
     d = open_rows.get(seat)
     return {
         "status": game.status,
@@ -320,7 +334,7 @@ def _signature(game: Game, seat: int, open_rows: dict[str, Any]) -> dict[str, An
     }
 
 
-def announce(game: Game, humans: dict[str, Any], now: datetime) -> None:
+def announce(game: Game, humans: dict[int, _Human], now: datetime) -> None:
     """After a commit was processed (_game_changed, after deadlines.sync):
     an `inbox` notice on the user stream of every seated player whose entry
     changed in what sorts or filters it (status, pause, pending decision,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -25,13 +26,13 @@ from .types import GameId, UserOrAnonymous
 PAUSE, RESUME = PauseVote.Action.PAUSE, PauseVote.Action.RESUME
 
 
-def vote(game_id: GameId, user: UserOrAnonymous, action: str) -> dict[str, Any]:
+def vote(game_id: GameId, user: User, action: str) -> dict[str, Any]:
     """Record `user`'s vote to pause or resume; switch when the creator votes
     or every seated human has. Returns the vote state."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=get_game(game_id, user).pk)
         seats = list(game.seats.select_related("user").all())
-        humans = {s.user_id: s for s in seats if s.user_id is not None and not s.bot}
+        humans = {s.user.id: s.user for s in seats if s.user is not None and not s.bot}
         if user.id not in humans:
             raise Forbidden("only seated players can vote to pause or resume", code=ErrorCode.NOT_SEATED)
         if game.status != Game.Status.RUNNING:
@@ -46,7 +47,7 @@ def vote(game_id: GameId, user: UserOrAnonymous, action: str) -> dict[str, Any]:
         voters &= set(humans)
         switched = user.id == game.creator_id or voters >= set(humans)
         if switched:
-            _switch(game, action, [humans[u].user.username for u in sorted(voters)], user)
+            _switch(game, action, [humans[u].username for u in sorted(voters)], user)
             voters = set()
         return state(game, humans, action, voters, switched)
 
@@ -63,7 +64,7 @@ def _switch(game: Game, action: str, by: list[str], user: UserOrAnonymous) -> No
 
 
 def state(
-    game: Game, humans: dict[str, Any], action: str, voters: set[Any], switched: bool
+    game: Game, humans: dict[int, User], action: str, voters: set[int], switched: bool
 ) -> dict[str, Any]:
     """The pause vote as the API shows it: who voted, who is still to, and whether it switched."""
     return {
@@ -71,8 +72,8 @@ def state(
         "switched": switched,
         "action": action,
         "version": game.version,
-        "votes": sorted(humans[u].user.username for u in voters),
-        "waiting_for": sorted(s.user.username for uid, s in humans.items() if uid not in voters)
+        "votes": sorted(humans[u].username for u in voters),
+        "waiting_for": sorted(human.username for uid, human in humans.items() if uid not in voters)
         if not switched
         else [],
     }

@@ -16,7 +16,7 @@ from . import deadlines, prepared, summaries
 from .errors import ErrorCode, Invalid
 from .present import Viewer, present_event, viewer_for
 from .state import load_state, rules_for
-from .types import Reader, UserOrAnonymous
+from .types import Reader
 
 MAX_LEGAL = 1000
 SAMPLES = 20
@@ -181,7 +181,7 @@ def legal(game: Game, user: Reader) -> dict[str, Any]:
 
 
 def events_page(
-    game: Game, user: UserOrAnonymous, after: int, limit: int, lang: str = "en"
+    game: Game, user: Reader, after: int, limit: int, lang: str = "en"
 ) -> tuple[list[dict[str, Any]], bool]:
     """A page of the viewer's redacted feed; the first event of every batch
     carries the batch's one-line `summary` in `lang` (services/summaries.py)."""

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from events import store
+from events.feed import Batch
 from events.models import StoredEvent
 from games.models import Game
 
@@ -47,7 +48,7 @@ class Head:
     rows: list[StoredEvent]
     # What streams made of these rows, by (after, viewer, language): the streams of
     # one seat (or of spectators) share one redaction and one summary per commit.
-    presented: dict[str, Any] = field(default_factory=dict[str, Any])
+    presented: dict[tuple[Any, ...], Batch] = field(default_factory=dict)
 
 
 @dataclass
@@ -59,7 +60,7 @@ class _Entry:
     base: int  # rows hold every event with base < seq <= upto
     upto: int
     rows: list[StoredEvent]
-    presented: dict[str, Any] = field(default_factory=dict[str, Any])
+    presented: dict[tuple[Any, ...], Batch] = field(default_factory=dict)
 
     def covers(self, after: int) -> bool:
         return self.base <= after and (after < self.upto or self.upto >= self.version)
@@ -128,7 +129,7 @@ class SharedReads:
         with self._lock:
             return self._generation.get(str(game_id), 0)
 
-    def presented(self, game_id: uuid.UUID, key: Callable[[str], tuple[Any, ...]]):
+    def presented(self, game_id: uuid.UUID, key: Callable[[str], tuple[Any, ...]]) -> Batch | None:
         """What a stream made of the current rows for `key(status)` (see
         Head.presented), or None: memory only, no lock wait, safe on the event loop."""
         with self._lock:
@@ -165,7 +166,12 @@ class SharedReads:
                 generation = self._generation[key]
                 entry = self._entries.get(key)
             fresh = entry is not None and entry.generation == generation
-            if fresh and time.monotonic() - entry.read_at < MAX_AGE_SECONDS and entry.covers(after):
+            if (
+                entry is not None
+                and fresh
+                and time.monotonic() - entry.read_at < MAX_AGE_SECONDS
+                and entry.covers(after)
+            ):
                 return entry.head(after)
             entry = self._read(game_id, after, generation, entry)
             with self._lock:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -23,7 +24,6 @@ from accounts.models import Profile, profile_of
 
 from . import deadlines
 from .errors import ErrorCode, Invalid
-from .types import UserOrAnonymous
 
 EPSILON_DAYS = 1e-6
 
@@ -47,7 +47,7 @@ def on_vacation(profile: Profile, now: datetime | None = None) -> bool:
 
 
 def _unused_days(profile: Profile, now: datetime) -> float:
-    if not on_vacation(profile, now):
+    if profile.vacation_until is None or not on_vacation(profile, now):
         return 0.0
     return (profile.vacation_until - now).total_seconds() / 86400
 
@@ -59,14 +59,14 @@ def days_left(profile: Profile, now: datetime | None = None) -> float:
     return max(0.0, days_per_year() - _used(profile, str(now.year)))
 
 
-def set_vacation(user: UserOrAnonymous, until) -> None:
+def set_vacation(user: User, until: datetime | None) -> None:
     """Start, move or end (`until` None or in the past) the user's vacation.
     Raises Invalid(`vacation_exhausted`) beyond the yearly allowance."""
     with transaction.atomic():
         _set_vacation(user, until)
 
 
-def _set_vacation(user: UserOrAnonymous, until) -> None:
+def _set_vacation(user: User, until: datetime | None) -> None:
     p = Profile.objects.select_for_update().get(pk=profile_of(user).pk)
     now = timezone.now()
     year = str(now.year)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 
@@ -30,6 +32,15 @@ def readable(request: HttpRequest, game: Game) -> bool:
     if game.status in ENDED and not game.private:
         return True
     return request.user.is_authenticated and lobby.is_seated(game, request.user)
+
+
+def signed_in(request: HttpRequest) -> User:
+    """`request.user` of a page behind login_required, typed as the account it is
+    (the decorator sent anyone else to sign in first, so the raise is a guard)."""
+    user = request.user
+    if not isinstance(user, User):
+        raise PermissionDenied("sign in first")
+    return user
 
 
 def to_signin(request: HttpRequest) -> HttpResponse:

@@ -20,6 +20,7 @@ from games.services import inbox, lobby
 from games.services.errors import ServiceError
 
 from ..forms import TIME_CONTROLS, CreateGameForm
+from .common import signed_in
 
 OPEN_GAMES_SHOWN = 50
 
@@ -28,6 +29,8 @@ def rulesets() -> list[dict[str, Any]]:
     out = []
     for rid in registry.available():
         r = registry.get(rid)
+        if r is None:  # unregistered since available() listed it
+            continue
         out.append({"id": rid, "name": r.name, "per_players": lobby.player_counts(r)})
     return out
 
@@ -84,7 +87,7 @@ def create(request: HttpRequest) -> HttpResponse:
     d = form.cleaned_data
     try:
         game = lobby.create_game(
-            request.user,
+            signed_in(request),
             d["ruleset"],
             d["players"],
             json.loads(d["options"] or "{}"),
@@ -94,9 +97,9 @@ def create(request: HttpRequest) -> HttpResponse:
             d["private"],
         )
         for _ in range(min(d["bots"], d["players"] - 1)):
-            lobby.join(game.id, request.user, bot=d["bot_kind"])
+            lobby.join(game.id, signed_in(request), bot=d["bot_kind"])
         if d["bots"] >= d["players"] - 1:
-            lobby.start(game.id, request.user)
+            lobby.start(game.id, signed_in(request))
     except ServiceError as exc:
         form.add_error(None, exc.detail)
         return lobby_page(request, form, status=exc.status)
@@ -107,7 +110,7 @@ def create(request: HttpRequest) -> HttpResponse:
 @require_POST
 def join_game(request: HttpRequest, game_id: str) -> HttpResponse:
     try:
-        lobby.join(game_id, request.user, invite_code=request.POST.get("invite") or None)
+        lobby.join(game_id, signed_in(request), invite_code=request.POST.get("invite") or None)
     except ServiceError as exc:
         messages.error(request, exc.detail)
         return redirect("web:lobby")
