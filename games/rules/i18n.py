@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
-import yaml  # type: ignore[import-untyped]
+import yaml
 
 LANGUAGES: tuple[str, ...] = ("en", "ja", "zh-Hant", "zh-Hans", "es", "ko")
 DEFAULT = "en"
