@@ -34,7 +34,7 @@ migrate: install ## apply database migrations
 test: install ## checks + the whole suite on SQLite, then on PostgreSQL 15 + Redis
 	@scripts/test.sh
 
-check: install ## ruff, import-linter and the OpenAPI staleness check only
+check: install ## ruff, import-linter, mypy --strict and the OpenAPI staleness check only
 	@scripts/test.sh --checks-only
 
 lint: install ## ruff only

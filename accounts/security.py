@@ -33,7 +33,7 @@ class LoginLocked(Exception):
     """The account had THROTTLE_LOGIN_FAILURES failed password checks within the
     window; `wait` is the number of seconds until the oldest leaves it."""
 
-    def __init__(self, wait: float):
+    def __init__(self, wait: float) -> None:
         self.wait = wait
         self.retry_after = int(wait) + 1
         super().__init__(f"too many failed logins for this account; try again in {self.retry_after} seconds")
@@ -49,7 +49,7 @@ class FailedLogins:
     """The failed password checks of one username (whether or not the account
     exists, so the answer never tells which accounts exist), in a sliding window."""
 
-    def __init__(self, username: str):
+    def __init__(self, username: str) -> None:
         digest = hashlib.sha256(account_key(username).encode("utf-8", "surrogatepass")).hexdigest()
         self.key = f"login-failures:{digest}"
         self.limit, self.window = SimpleRateThrottle.parse_rate(None, settings.THROTTLE_LOGIN_FAILURES)

@@ -13,6 +13,7 @@ own store, so logout-all and a password change reach every browser too."""
 from __future__ import annotations
 
 from importlib import import_module
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import update_session_auth_hash
@@ -44,7 +45,7 @@ def _iso(dt) -> str | None:
     return dt.isoformat().replace("+00:00", "Z") if dt else None
 
 
-def listing(user, current: AuthToken | None) -> list[dict]:
+def listing(user, current: AuthToken | None) -> list[dict[str, Any]]:
     """The user's live tokens, newest first: id, client name, created, last used,
     expiry, and whether it is the one this request used. No secret, no digest."""
     now = timezone.now()

@@ -21,6 +21,7 @@ from functools import lru_cache
 
 from confusable_homoglyphs.confusables import confusables_data
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
@@ -36,7 +37,7 @@ _MARKS = "\u200e\u200f"  # the data wraps right-to-left characters in direction 
 class UsernameRefused(ValueError):
     """`code` is "invalid" (breaks the rules) or "taken" (taken or confusable)."""
 
-    def __init__(self, message: str, code: str):
+    def __init__(self, message: str, code: str) -> None:
         super().__init__(message)
         self.code = code
 
@@ -105,7 +106,7 @@ def check_available(name: str, exclude_user_id: int | None = None) -> None:
         raise UsernameRefused("that username is taken (or looks like one that is)", "taken")
 
 
-def create_account(username: str, password: str, email: str = ""):
+def create_account(username: str, password: str, email: str = "") -> User:
     """Create an account under the rules; the caller has cleaned `username` and
     validated the password (both before this, the hash is computed here).
     Raises UsernameRefused("taken") -- also when a confusable name won a race."""

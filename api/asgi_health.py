@@ -22,6 +22,7 @@ import re
 import threading
 import time
 import uuid
+from typing import Any
 from urllib.parse import parse_qs
 
 import orjson
@@ -58,15 +59,15 @@ def _probe(scope) -> str | None:
 class Checks:
     """The last result of each probe kind asked for in this process, kept fresh."""
 
-    def __init__(self, check):
+    def __init__(self, check) -> None:
         self.check = check
         self.lock = threading.Lock()
         self.asked: dict[str, float] = {}
-        self.results: dict[str, tuple[float, int, dict]] = {}
+        self.results: dict[str, tuple[float, int, dict[str, Any]]] = {}
         self.thread: threading.Thread | None = None
         self.stopping = threading.Event()
 
-    def answer(self, probe: str) -> tuple[int, dict] | None:
+    def answer(self, probe: str) -> tuple[int, dict[str, Any]] | None:
         """The probe's (status, body) from the last run, or None before the first."""
         now = time.monotonic()
         with self.lock:

@@ -23,6 +23,7 @@ import os
 import re
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from django.conf import settings
 from django.core import signals
@@ -82,7 +83,7 @@ def _respond(django_app: ASGIHandler, scope, body_file):
     return messages
 
 
-def _messages(response) -> tuple[dict, dict]:
+def _messages(response) -> tuple[dict[str, Any], dict[str, Any]]:
     """Django's ASGIHandler.send_response for a response with its body in memory:
     the headers (cookies included) and the whole body in one message."""
     headers = []

@@ -28,6 +28,7 @@ import binascii
 from functools import lru_cache
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import connections, router
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
@@ -44,17 +45,17 @@ class _Lookup:
     """SELECT token.*, user.* FROM token JOIN user WHERE token.digest = %s, and
     the rows made into an AuthToken with its user, as the ORM would make them."""
 
-    def __init__(self, alias: str):
+    def __init__(self, alias: str) -> None:
         self.alias = alias
         connection = connections[alias]
         q = connection.ops.quote_name
         self.models = (AuthToken, get_user_model())
         self.fields = [list(m._meta.concrete_fields) for m in self.models]
-        token_meta, user_meta = (m._meta for m in self.models)
+        token_meta, user_meta = AuthToken._meta, get_user_model()._meta
         columns = [f"t.{q(f.column)}" for f in self.fields[0]] + [f"u.{q(f.column)}" for f in self.fields[1]]
         self.sql = (
             f"SELECT {', '.join(columns)} FROM {q(token_meta.db_table)} t "
-            f"INNER JOIN {q(user_meta.db_table)} u ON u.{q(user_meta.pk.column)} = t.{q(token_meta.get_field('user').column)} "
+            f"INNER JOIN {q(user_meta.db_table)} u ON u.{q(str(user_meta.pk.column))} = t.{q(token_meta.get_field('user').column)} "
             f"WHERE t.{q(token_meta.get_field('digest').column)} = %s"
         )
         self.converters = [
@@ -93,8 +94,8 @@ def _lookup(alias: str) -> _Lookup:
     return _Lookup(alias)
 
 
-class BearerTokenAuthentication(TokenAuthentication):
-    def authenticate_credentials(self, token: bytes):
+class BearerTokenAuthentication(TokenAuthentication):  # type: ignore[misc]  # knox ships no types
+    def authenticate_credentials(self, token: bytes) -> tuple[User, AuthToken]:
         try:
             digest = hash_token(token.decode("utf-8"))
         except (TypeError, UnicodeDecodeError, binascii.Error, ValueError) as exc:
@@ -107,9 +108,10 @@ class BearerTokenAuthentication(TokenAuthentication):
             raise exceptions.AuthenticationFailed(gettext_lazy("Invalid token."))
         if knox_settings.AUTO_REFRESH and auth_token.expiry:
             self.renew_token(auth_token)
-        return self.validate_user(auth_token)  # an inactive user is refused
+        validated: tuple[User, AuthToken] = self.validate_user(auth_token)  # an inactive user is refused
+        return validated
 
-    def renew_token(self, auth_token) -> None:
+    def renew_token(self, auth_token: AuthToken) -> None:
         before = auth_token.expiry
         super().renew_token(auth_token)
         if (auth_token.expiry - before).total_seconds() > knox_settings.MIN_REFRESH_INTERVAL:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from django.http import HttpResponse
 from django.utils.cache import patch_vary_headers
+from rest_framework.request import Request
 
 from games.models import Game
 from games.services import caching
@@ -15,7 +16,11 @@ from games.services.present import viewer_for
 
 
 def per_viewer(
-    request, game: Game, answer: Callable[[], HttpResponse], lang: str | None = None, negotiated: bool = True
+    request: Request,
+    game: Game,
+    answer: Callable[[], HttpResponse],
+    lang: str | None = None,
+    negotiated: bool = True,
 ) -> HttpResponse:
     """`answer()` for this viewer, or 304 when the client holds exactly these bytes.
 

@@ -7,11 +7,13 @@ the mapping is a dozen lines."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from django.http import Http404
 from django.utils import translation
 from django.utils.translation import gettext
 from rest_framework import exceptions, status
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_handler
 
@@ -37,7 +39,7 @@ _CODES = {  # first match wins: subclasses before their bases
 }
 
 
-def _first_message(detail) -> str:
+def _first_message(detail: object) -> str:
     if isinstance(detail, dict):
         for k, v in detail.items():
             return f"{k}: {_first_message(v)}" if k != "non_field_errors" else _first_message(v)
@@ -46,14 +48,14 @@ def _first_message(detail) -> str:
     return str(detail)
 
 
-def exception_handler(exc, context):
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     response = _handle(exc, context)
     if response is not None and isinstance(response.data, dict) and "code" in response.data:
         _localize(response.data, context.get("request"))
     return response
 
 
-def _localize(body: dict, request) -> None:
+def _localize(body: dict[str, Any], request: Request | None) -> None:
     """`detail` in the caller's language (api/language.py). English keeps the service's
     own sentence; another language gets its translation if the catalogue has it, else
     the code's sentence (games/services/error_texts.py). Never fails the answer."""
@@ -69,7 +71,7 @@ def _localize(body: dict, request) -> None:
             body["detail"] = gettext(SENTENCES[ErrorCode(body["code"])])
 
 
-def _handle(exc, context):
+def _handle(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ServiceError):
         return Response({"code": exc.code, "detail": exc.detail, **exc.extra}, status=exc.status)
     if isinstance(exc, Http404):
@@ -85,9 +87,10 @@ def _handle(exc, context):
     code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), ErrorCode.ERROR)
     detail = exc.detail if isinstance(exc, exceptions.APIException) else str(exc)
     body = {"code": code, "detail": _first_message(detail)}
-    if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+    wait = getattr(exc, "wait", None)  # set by Throttled's __init__ (the stubs leave it out)
+    if isinstance(exc, exceptions.Throttled) and wait is not None:
         # one number in the body and the header, rounded up (DRF's header rounds down)
-        body["retry_after"] = max(1, math.ceil(exc.wait))
+        body["retry_after"] = max(1, math.ceil(wait))
         response["Retry-After"] = str(body["retry_after"])
     response.data = body
     return response

@@ -8,14 +8,18 @@ account's setting costs a query, and the hot paths' query budgets are pinned
 
 from __future__ import annotations
 
+from django.contrib.auth.models import User
+from django.http import HttpRequest
 from django.utils.translation.trans_real import parse_accept_lang_header
+from rest_framework.request import Request
 
 from accounts.models import Profile
 from games.rules.i18n import DEFAULT, LANGUAGES, normalize
 from games.services.errors import ErrorCode, Invalid
+from games.services.types import Reader
 
 
-def requested(request) -> str | None:
+def requested(request: HttpRequest | Request) -> str | None:
     """``?lang=`` as a supported language; a value we do not speak is a 400."""
     raw = request.GET.get("lang")
     if raw is None or raw == "":
@@ -29,14 +33,14 @@ def requested(request) -> str | None:
     return lang
 
 
-def of_account(user) -> str | None:
-    if not getattr(user, "is_authenticated", False):
+def of_account(user: Reader) -> str | None:
+    if not isinstance(user, User):  # anonymous: no account to ask
         return None
     # Not memoized on the user: the authentication cache shares user objects between requests.
     return Profile.objects.filter(user_id=user.id).values_list("language", flat=True).first() or None
 
 
-def of_header(request) -> str | None:
+def of_header(request: HttpRequest | Request) -> str | None:
     for tag, _q in parse_accept_lang_header(request.META.get("HTTP_ACCEPT_LANGUAGE", "")):
         lang = normalize(tag)
         if lang is not None:
@@ -44,11 +48,11 @@ def of_header(request) -> str | None:
     return None
 
 
-def language_for(request) -> str:
+def language_for(request: HttpRequest | Request) -> str:
     return requested(request) or of_account(request.user) or of_header(request) or DEFAULT
 
 
-def language_quiet(request) -> str:
+def language_quiet(request: HttpRequest | Request) -> str:
     """As `language_for`, but nothing here may fail: used while answering another
     error (a bad ``?lang=``, an unreadable account), which is what the client must see."""
     try:

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import io
 import logging
+from collections.abc import Callable
 
 from django.conf import settings
 from django.core.exceptions import SuspiciousOperation
 from django.core.handlers.asgi import ASGIRequest
 from django.core.handlers.wsgi import LimitedStream, WSGIRequest
-from django.http import JsonResponse
+from django.http import HttpRequest, HttpResponseBase, JsonResponse
 
 from games.services.errors import ErrorCode
 
@@ -23,10 +24,10 @@ log = logging.getLogger(__name__)
 
 
 class JsonErrorsMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         if request.path.startswith("/api/"):
             refused = _refuse_malformed(request)
             if refused is not None:
@@ -44,7 +45,7 @@ class JsonErrorsMiddleware:
             return _error(response.status_code, code, detail)
         return response
 
-    def process_exception(self, request, exception):
+    def process_exception(self, request: HttpRequest, exception: Exception) -> JsonResponse | None:
         if not request.path.startswith("/api/"):
             return None
         log.exception("unhandled error on %s %s", request.method, request.path)
@@ -73,7 +74,7 @@ def _too_large() -> JsonResponse:
     )
 
 
-def _refuse_malformed(request) -> JsonResponse | None:
+def _refuse_malformed(request: HttpRequest) -> JsonResponse | None:
     """A JSON answer for what would otherwise fail later as a 500 or be misread."""
     try:
         query = [(k, v) for k in request.GET for v in request.GET.getlist(k)]
@@ -99,7 +100,7 @@ def _refuse_malformed(request) -> JsonResponse | None:
     return None
 
 
-def _read_chunked(request) -> JsonResponse | None:
+def _read_chunked(request: HttpRequest) -> JsonResponse | None:
     """Django and DRF read a body only up to Content-Length, so a chunked body (no
     length) was read as empty (issue 31). Where the server has de-chunked it whole,
     give it its length (and hold it to the size limit); where no server vouches for
@@ -123,7 +124,7 @@ def _read_chunked(request) -> JsonResponse | None:
         if len(body) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
             return _too_large()
         request.META["CONTENT_LENGTH"] = str(len(body))
-        request._stream = LimitedStream(io.BytesIO(body), len(body))  # what WSGIRequest.__init__ builds
+        request._stream = LimitedStream(io.BytesIO(body), len(body))  # type: ignore[assignment]  # what WSGIRequest.__init__ builds
         return None
     return _error(
         411,

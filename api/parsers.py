@@ -17,7 +17,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any
+from collections.abc import Mapping
+from typing import IO, Any
 
 from rest_framework import exceptions
 from rest_framework.parsers import JSONParser
@@ -29,11 +30,13 @@ _CHARSETS = ("utf-8", "utf8")
 
 
 class StrictJSONParser(JSONParser):
-    def parse(self, stream, media_type=None, parser_context=None):
+    def parse(
+        self, stream: IO[Any], media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
+    ) -> Any:
         charset = (parser_context or {}).get("encoding") or "utf-8"
         if charset.lower() not in _CHARSETS:
             raise exceptions.UnsupportedMediaType(
-                media_type, detail=f"JSON bodies must be UTF-8 (charset {charset!r} given)"
+                str(media_type), detail=f"JSON bodies must be UTF-8 (charset {charset!r} given)"
             )
         raw = stream.read() if stream is not None else b""
         try:

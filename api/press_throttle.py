@@ -22,11 +22,11 @@ from . import shared_state
 class PressRateThrottle(SimpleRateThrottle):
     scope = "press"
 
-    def get_cache_key(self, request, view):
+    def get_cache_key(self, request, view) -> str:
         ident = request.user.pk if request.user and request.user.is_authenticated else self.get_ident(request)
         return f"press:{ident}"
 
-    def allow_request(self, request, view):
+    def allow_request(self, request, view) -> bool:
         if self.rate is None:
             return True
         key = self.get_cache_key(request, view)

@@ -5,6 +5,8 @@ streaming bodies are built by the views, and errors still come out as JSON
 text."""
 
 import json
+from collections.abc import Mapping
+from typing import IO, Any
 
 import orjson
 from rest_framework.exceptions import ParseError
@@ -19,7 +21,12 @@ _OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_NON_STR_KEYS
 class FastJSONRenderer(JSONRenderer):
     """DRF's JSON renderer, compact, with orjson doing the encoding."""
 
-    def render(self, data, accepted_media_type=None, renderer_context=None):
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
         if data is None:
             return b""
         if self.get_indent(accepted_media_type or "", renderer_context or {}):
@@ -31,7 +38,9 @@ class FastJSONParser(JSONParser):
     """Request bodies through orjson. Stricter than the json module where JSON
     itself is (no NaN, integers within 64 bits): those are 400 `malformed_json`."""
 
-    def parse(self, stream, media_type=None, parser_context=None):
+    def parse(
+        self, stream: IO[Any], media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
+    ) -> Any:
         try:
             return orjson.loads(stream.read() if stream is not None else b"")
         except orjson.JSONDecodeError as exc:
@@ -41,7 +50,12 @@ class FastJSONParser(JSONParser):
 class _JsonTextRenderer(BaseRenderer):
     charset = "utf-8"
 
-    def render(self, data, accepted_media_type=None, renderer_context=None):
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
         return b"" if data is None else json.dumps(data).encode()
 
 
@@ -63,5 +77,10 @@ class SvgRenderer(BaseRenderer):
     format = "svg"
     charset = "utf-8"
 
-    def render(self, data, accepted_media_type=None, renderer_context=None):
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
         return b"" if data is None else json.dumps(data).encode()

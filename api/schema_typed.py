@@ -30,7 +30,7 @@ def pascal(name: str) -> str:
     return "".join(p[:1].upper() + p[1:] for p in name.replace("-", "_").replace(".", "_").split("_") if p)
 
 
-def ref(name: str) -> dict:
+def ref(name: str) -> dict[str, Any]:
     return {"$ref": REF + name}
 
 
@@ -100,7 +100,7 @@ def _fold_null_alternative(out: dict[str, Any]) -> None:
         out.update(out.pop("anyOf")[0])
 
 
-def _union(members: dict[str, str], prop: str) -> dict:
+def _union(members: dict[str, str], prop: str) -> dict[str, Any]:
     return {
         "oneOf": [ref(n) for n in members.values()],
         "discriminator": {"propertyName": prop, "mapping": {v: REF + n for v, n in members.items()}},
@@ -116,7 +116,7 @@ def _ruleset_first(properties: dict[str, Any], ruleset_id: str) -> dict[str, Any
     return {"ruleset": pinned, **{name: p for name, p in properties.items() if name != "ruleset"}}
 
 
-def typed_components(result: dict, generator, request, public) -> dict:
+def typed_components(result: dict[str, Any], generator, request, public) -> dict[str, Any]:
     comps = result["components"]["schemas"]
     base_event = comps["Event"]
     views, legals, commands_any, events = {}, {}, [], {}
@@ -196,7 +196,7 @@ def typed_components(result: dict, generator, request, public) -> dict:
     return result
 
 
-def _typed_events(comps, base_event, declared: dict, events: dict) -> None:
+def _typed_events(comps, base_event, declared: dict[str, Any], events: dict[str, Any]) -> None:
     for t, s in sorted(declared.items()):
         name = pascal(t)
         comps[f"{name}Payload"] = _oas30(s)
@@ -207,7 +207,7 @@ def _typed_events(comps, base_event, declared: dict, events: dict) -> None:
         events[t] = f"{name}Event"
 
 
-def _uuid_paths(result: dict) -> None:
+def _uuid_paths(result: dict[str, Any]) -> None:
     for ops in result["paths"].values():
         for op in ops.values():
             for p in op.get("parameters", []) if isinstance(op, dict) else []:

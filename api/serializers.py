@@ -3,13 +3,15 @@ schema (and generated clients) know them; the services build the dicts."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from games.rules.i18n import LANGUAGES
 from games.services.errors import ErrorCode
 
 
-class StrictSerializer(serializers.Serializer):
+class StrictSerializer(serializers.Serializer[dict[str, Any]]):
     # A request body read as written: unknown keys are refused (a typo must not be
     # silently dropped; the schema says additionalProperties: false), and JSON
     # types are not coerced (DRF would turn 1.5 into the string "1.5", "2" into 2
@@ -24,7 +26,7 @@ class StrictSerializer(serializers.Serializer):
         (serializers.FloatField, (int, float), "a number"),
     )
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
         if isinstance(data, dict):
             errors = {k: ["unknown field"] for k in data if k not in self.fields}
             for name, field in self.fields.items():
@@ -32,10 +34,11 @@ class StrictSerializer(serializers.Serializer):
                     errors[name] = [f"must be {_wanted(field)}"]
             if errors:
                 raise serializers.ValidationError(errors)
-        return super().to_internal_value(data)
+        checked: dict[str, Any] = super().to_internal_value(data)
+        return checked
 
 
-def _json_type_ok(field, value) -> bool:
+def _json_type_ok(field: serializers.Field[Any, Any, Any, Any], value: object) -> bool:
     if value is None:
         return True  # allow_null is the field's own check
     for cls, types, _ in StrictSerializer._TYPES:
@@ -44,17 +47,19 @@ def _json_type_ok(field, value) -> bool:
     return True
 
 
-def _wanted(field) -> str:
+def _wanted(field: serializers.Field[Any, Any, Any, Any]) -> str:
     return next(name for cls, _, name in StrictSerializer._TYPES if isinstance(field, cls))
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(serializers.Serializer[dict[str, Any]]):
     code = serializers.ChoiceField(
         choices=[(c.value, c.name) for c in ErrorCode],
         help_text="machine-readable error code (docs/api.md says what each means)",
     )
     detail = serializers.CharField(help_text="a human sentence")
-    fields = serializers.DictField(required=False, help_text="per-field messages (400)")
+    # the API's key; DRF's metaclass moves declared fields off the class, so the
+    # serializer's own `fields` property is not shadowed at run time
+    fields = serializers.DictField(required=False, help_text="per-field messages (400)")  # type: ignore[assignment]
     current_version = serializers.IntegerField(required=False, help_text="with version_conflict (409)")
 
 
@@ -76,7 +81,7 @@ class RegisterSerializer(StrictSerializer):
     )
 
 
-class RegisteredSerializer(serializers.Serializer):
+class RegisteredSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     username = serializers.CharField()
     token = serializers.CharField()
@@ -93,7 +98,7 @@ class CredentialsSerializer(StrictSerializer):
     )
 
 
-class TokenInfoSerializer(serializers.Serializer):
+class TokenInfoSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField(help_text="names the token for DELETE /accounts/me/tokens/{id}")
     client_name = serializers.CharField(allow_blank=True)
     created_at = serializers.DateTimeField()
@@ -102,16 +107,16 @@ class TokenInfoSerializer(serializers.Serializer):
     current = serializers.BooleanField(help_text="the token this request was made with")
 
 
-class PasswordChangeSerializer(serializers.Serializer):
+class PasswordChangeSerializer(serializers.Serializer[dict[str, Any]]):
     current_password = serializers.CharField(max_length=200)
     new_password = serializers.CharField(max_length=200)
 
 
-class RevokedSerializer(serializers.Serializer):
+class RevokedSerializer(serializers.Serializer[dict[str, Any]]):
     revoked = serializers.IntegerField(help_text="how many tokens were revoked")
 
 
-class TokenSerializer(serializers.Serializer):
+class TokenSerializer(serializers.Serializer[dict[str, Any]]):
     token = serializers.CharField()
 
 
@@ -147,7 +152,7 @@ class MeSerializer(StrictSerializer):
 
 
 # -- rulesets and games ---------------------------------------------------------------------
-class PlayerCountSerializer(serializers.Serializer):
+class PlayerCountSerializer(serializers.Serializer[dict[str, Any]]):
     players = serializers.IntegerField()
     factions = serializers.ListField(
         child=serializers.CharField(), help_text="the factions a seat may choose"
@@ -155,7 +160,7 @@ class PlayerCountSerializer(serializers.Serializer):
     options = serializers.DictField(help_text="JSON Schema of the options for this count")
 
 
-class RulesetSerializer(serializers.Serializer):
+class RulesetSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.CharField()
     name = serializers.CharField()
     min_players = serializers.IntegerField()
@@ -200,13 +205,13 @@ class CreateGameSerializer(StrictSerializer):
     )
 
 
-class UserRefSerializer(serializers.Serializer):
+class UserRefSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     username = serializers.CharField()
     is_bot = serializers.BooleanField(help_text="a bot account: a program plays it through the API")
 
 
-class SeatSerializer(serializers.Serializer):
+class SeatSerializer(serializers.Serializer[dict[str, Any]]):
     index = serializers.IntegerField()
     faction = serializers.CharField(allow_null=True)
     user = UserRefSerializer(allow_null=True)
@@ -216,7 +221,7 @@ class SeatSerializer(serializers.Serializer):
     misses = serializers.IntegerField()
 
 
-class PendingSerializer(serializers.Serializer):
+class PendingSerializer(serializers.Serializer[dict[str, Any]]):
     seat = serializers.IntegerField(help_text="the seat that must act")
     faction = serializers.CharField(allow_null=True)
     user = serializers.CharField(allow_null=True, help_text="the seat's player; null for a bot seat")
@@ -225,13 +230,13 @@ class PendingSerializer(serializers.Serializer):
     deadline = serializers.DateTimeField(allow_null=True)
 
 
-class OutcomeSerializer(serializers.Serializer):
+class OutcomeSerializer(serializers.Serializer[dict[str, Any]]):
     winners = serializers.ListField(child=serializers.IntegerField())
     scores = serializers.DictField(child=serializers.FloatField())
     reason = serializers.CharField()
 
 
-class GameSerializer(serializers.Serializer):
+class GameSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.UUIDField()
     ruleset = serializers.CharField()
     rules_version = serializers.IntegerField()
@@ -254,7 +259,7 @@ class GameSerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
-class GameListSerializer(serializers.Serializer):
+class GameListSerializer(serializers.Serializer[dict[str, Any]]):
     results = GameSerializer(many=True)
     next = serializers.CharField(allow_null=True)
     count = serializers.IntegerField()
@@ -273,11 +278,11 @@ class JoinSerializer(StrictSerializer):
     )
 
 
-class InviteSerializer(serializers.Serializer):
+class InviteSerializer(serializers.Serializer[dict[str, Any]]):
     invite_code = serializers.CharField()
 
 
-class ViewSerializer(serializers.Serializer):
+class ViewSerializer(serializers.Serializer[dict[str, Any]]):
     ruleset = serializers.CharField(help_text="the game's ruleset: says which typed view `state` is")
     version = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True)
@@ -292,7 +297,7 @@ class ViewSerializer(serializers.Serializer):
     )
 
 
-class ReplayPatchSerializer(serializers.Serializer):
+class ReplayPatchSerializer(serializers.Serializer[dict[str, Any]]):
     version = serializers.IntegerField()
     patch = serializers.ListField(
         child=serializers.DictField(),
@@ -300,7 +305,7 @@ class ReplayPatchSerializer(serializers.Serializer):
     )
 
 
-class ReplayRangeSerializer(serializers.Serializer):
+class ReplayRangeSerializer(serializers.Serializer[dict[str, Any]]):
     from_ = serializers.IntegerField()
     to = serializers.IntegerField()
     view = ViewSerializer(help_text="the View at `from`, exactly as /replay?version=from gives it")
@@ -314,13 +319,13 @@ class ReplayRangeSerializer(serializers.Serializer):
 ReplayRangeSerializer._declared_fields["from"] = ReplayRangeSerializer._declared_fields.pop("from_")
 
 
-class TemplateSerializer(serializers.Serializer):
+class TemplateSerializer(serializers.Serializer[dict[str, Any]]):
     type = serializers.CharField()
     schema = serializers.DictField()
     description = serializers.CharField()
 
 
-class LegalCommandsSerializer(serializers.Serializer):
+class LegalCommandsSerializer(serializers.Serializer[dict[str, Any]]):
     ruleset = serializers.CharField(help_text="the game's ruleset: says which typed commands these are")
     version = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True)
@@ -336,7 +341,7 @@ class LegalCommandsSerializer(serializers.Serializer):
 class StrictIntegerField(serializers.IntegerField):
     """A JSON integer, not a numeric string, float or boolean."""
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> int:
         if not isinstance(data, int) or isinstance(data, bool):
             self.fail("invalid")
         return super().to_internal_value(data)
@@ -345,23 +350,23 @@ class StrictIntegerField(serializers.IntegerField):
 # The one check of a command request body (services trust it): no unknown fields,
 # `command` an object with a string `type`, `expected_version` a JSON integer or absent.
 # (A comment, not a docstring: drf-spectacular would publish a docstring in schema.yml.)
-class SubmitCommandSerializer(serializers.Serializer):
+class SubmitCommandSerializer(serializers.Serializer[dict[str, Any]]):
     command = serializers.DictField(help_text="{type, ...} exactly as legal-commands lists it")
     expected_version = StrictIntegerField(required=False, allow_null=True)
 
-    def validate_command(self, value):
+    def validate_command(self, value: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(value.get("type"), str):
             raise serializers.ValidationError("an object with a string `type`")
         return value
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         unknown = set(self.initial_data) - set(self.fields) if isinstance(self.initial_data, dict) else set()
         if unknown:
             raise serializers.ValidationError({"non_field_errors": [f"unknown fields: {sorted(unknown)}"]})
         return attrs
 
 
-class EventSerializer(serializers.Serializer):
+class EventSerializer(serializers.Serializer[dict[str, Any]]):
     seq = serializers.IntegerField()
     type = serializers.CharField()
     version = serializers.IntegerField(required=False)
@@ -383,17 +388,17 @@ class EventSerializer(serializers.Serializer):
     hash = serializers.CharField()
 
 
-class CommandResultSerializer(serializers.Serializer):
+class CommandResultSerializer(serializers.Serializer[dict[str, Any]]):
     version = serializers.IntegerField()
     events = EventSerializer(many=True)
 
 
-class EventPageSerializer(serializers.Serializer):
+class EventPageSerializer(serializers.Serializer[dict[str, Any]]):
     results = EventSerializer(many=True)
     next = serializers.CharField(allow_null=True)
 
 
-class HealthSerializer(serializers.Serializer):
+class HealthSerializer(serializers.Serializer[dict[str, Any]]):
     status = serializers.CharField()
     database = serializers.CharField(required=False)
     broker = serializers.CharField(required=False)

@@ -4,10 +4,12 @@ are further keys, listed here as free-form objects."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 
-class AreaSerializer(serializers.Serializer):
+class AreaSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.CharField(help_text="the id commands, events and views use")
     name = serializers.CharField(help_text="localized")
     kind = serializers.CharField(help_text="land, sea, shrine")
@@ -26,13 +28,13 @@ class AreaSerializer(serializers.Serializer):
     )
 
 
-class RouteSerializer(serializers.Serializer):
+class RouteSerializer(serializers.Serializer[dict[str, Any]]):
     between = serializers.ListField(child=serializers.CharField(), min_length=2, max_length=2)
     kind = serializers.CharField(help_text="shipping_route, sea, land_sea, sea_sea, land_border...")
     name = serializers.CharField(help_text="localized name of the kind")
 
 
-class MapSerializer(serializers.Serializer):
+class MapSerializer(serializers.Serializer[dict[str, Any]]):
     view_box = serializers.ListField(
         child=serializers.FloatField(),
         allow_null=True,
@@ -42,12 +44,12 @@ class MapSerializer(serializers.Serializer):
     sea_routes = RouteSerializer(many=True, help_text="adjacencies over water, with their kind")
 
 
-class AbilitySerializer(serializers.Serializer):
+class AbilitySerializer(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField()
     text = serializers.CharField()
 
 
-class FactionSerializer(serializers.Serializer):
+class FactionSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.CharField()
     name = serializers.CharField()
     colour = serializers.CharField(help_text="#rrggbb from a colour-blind-safe palette")
@@ -55,13 +57,13 @@ class FactionSerializer(serializers.Serializer):
     ability = AbilitySerializer(allow_null=True, required=False)
 
 
-class FigureSerializer(serializers.Serializer):
+class FigureSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.CharField()
     name = serializers.CharField()
     strength = serializers.IntegerField(allow_null=True, help_text="null: set by its card or not a fighter")
 
 
-class CardSerializer(serializers.Serializer):
+class CardSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.CharField()
     kind = serializers.CharField(
         help_text="season_card, kami, mandate, action, event, special, favour, general..."
@@ -75,19 +77,21 @@ class CardSerializer(serializers.Serializer):
     )
 
 
-class CommandLabelSerializer(serializers.Serializer):
+class CommandLabelSerializer(serializers.Serializer[dict[str, Any]]):
     type = serializers.CharField(help_text="the command's `type`")
-    label = serializers.CharField()
+    # the API's key; DRF's metaclass moves declared fields off the class (Field.label is not shadowed)
+    label = serializers.CharField()  # type: ignore[assignment]
     help = serializers.CharField()
 
 
-class PromptLabelSerializer(serializers.Serializer):
+class PromptLabelSerializer(serializers.Serializer[dict[str, Any]]):
     kind = serializers.CharField(help_text="a `pending[].kind`")
-    label = serializers.CharField()
+    # the API's key; DRF's metaclass moves declared fields off the class (Field.label is not shadowed)
+    label = serializers.CharField()  # type: ignore[assignment]
     help = serializers.CharField()
 
 
-class CatalogueSerializer(serializers.Serializer):
+class CatalogueSerializer(serializers.Serializer[dict[str, Any]]):
     ruleset = serializers.CharField()
     language = serializers.CharField()
     rules_version = serializers.IntegerField()

@@ -39,7 +39,7 @@ class TooManyFailedLogins(exceptions.Throttled):
     default_code = ErrorCode.TOO_MANY_FAILED_LOGINS
     extra_detail_singular = extra_detail_plural = ""
 
-    def __init__(self, wait: float):
+    def __init__(self, wait: float) -> None:
         super().__init__(
             wait, detail=f"too many failed logins for this account; try again in {int(wait) + 1} seconds"
         )

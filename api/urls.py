@@ -1,11 +1,14 @@
-from django.urls import include, path, re_path
+from collections.abc import Callable
+
+from django.http import HttpResponseBase
+from django.urls import URLPattern, include, path, re_path
 from drf_spectacular.views import SpectacularSwaggerView
 
 from . import converters  # noqa: F401  (registers <int64:…> before the routes below use it)
 from .views import accounts, board, catalogue, games, inbox, invitations, meta, play
 
 
-def p(route: str, view, name: str):
+def p(route: str, view: Callable[..., HttpResponseBase], name: str) -> list[URLPattern]:
     """Each path without and with a trailing slash (api.md: both are accepted)."""
     return [path(route, view, name=name), path(route + "/", view)]
 

@@ -1,12 +1,15 @@
 """Routes of the audit layer: abort and takebacks (audit/export/replay are in api/urls.py)."""
 
-from django.urls import path
+from collections.abc import Callable
+
+from django.http import HttpResponseBase
+from django.urls import URLPattern, path
 
 from . import converters  # noqa: F401  (registers <int64:…>)
 from .views import audit
 
 
-def p(route: str, view, name: str):
+def p(route: str, view: Callable[..., HttpResponseBase], name: str) -> list[URLPattern]:
     return [path(route, view, name=name), path(route + "/", view)]
 
 

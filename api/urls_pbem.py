@@ -1,12 +1,15 @@
 """Routes of the play-by-email layer (pause, reclaim, press, notifications)."""
 
-from django.urls import path
+from collections.abc import Callable
+
+from django.http import HttpResponseBase
+from django.urls import URLPattern, path
 
 from . import converters  # noqa: F401  (registers <int64:…>)
 from .views import pbem
 
 
-def p(route: str, view, name: str):
+def p(route: str, view: Callable[..., HttpResponseBase], name: str) -> list[URLPattern]:
     """Each path without and with a trailing slash (api.md: both are accepted)."""
     return [path(route, view, name=name), path(route + "/", view)]
 

@@ -19,7 +19,7 @@ from config import gc_policy  # noqa: E402
 gc_policy.install()
 
 
-async def application(scope, receive, send):
+async def application(scope, receive, send) -> None:
     if scope["type"] == "lifespan":  # nothing to set up; say so instead of an error in the log
         while True:
             message = await receive()

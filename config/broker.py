@@ -54,7 +54,7 @@ def _utcnow() -> dt.datetime:
 
 
 class Channel(sqla.Channel):
-    def __init__(self, connection, **kwargs):
+    def __init__(self, connection, **kwargs) -> None:
         super().__init__(connection, **kwargs)
         self._taken: dict[str, int] = {}  # delivery tag -> hidden row id
         self._local = threading.local()  # this thread's session (see the module doc)
@@ -72,7 +72,7 @@ class Channel(sqla.Channel):
         if engine.dialect.name == "sqlite":
 
             @event.listens_for(engine, "connect")
-            def _pragmas(dbapi_connection, _record):
+            def _pragmas(dbapi_connection, _record) -> None:
                 cur = dbapi_connection.cursor()
                 cur.execute("PRAGMA journal_mode=WAL")
                 cur.execute("PRAGMA synchronous=NORMAL")
@@ -148,15 +148,15 @@ class Channel(sqla.Channel):
         except OperationalError:  # it becomes visible again later; tasks are retry-safe
             self.session.rollback()
 
-    def basic_ack(self, delivery_tag, multiple=False):
+    def basic_ack(self, delivery_tag, multiple: bool = False) -> None:
         self._forget(delivery_tag)
         super().basic_ack(delivery_tag, multiple=multiple)
 
-    def basic_reject(self, delivery_tag, requeue=False):
+    def basic_reject(self, delivery_tag, requeue: bool = False) -> None:
         self._forget(delivery_tag)  # a requeue is a new row (kombu's restore)
         super().basic_reject(delivery_tag, requeue=requeue)
 
-    def _restore(self, message):
+    def _restore(self, message) -> None:
         self._forget(message.delivery_tag)  # restored as a new row by kombu
         super()._restore(message)
 

@@ -33,7 +33,7 @@ class SharedPoolClient(RedisCacheClient):
                     pool = _pools[key] = self._pool_class.from_url(url, **self._pool_options)
         return pool
 
-    def get_client(self, key=None, *, write=False):
+    def get_client(self, key=None, *, write: bool = False):
         pool = self._get_connection_pool(write)
         client = _clients.get(id(pool))
         if client is None:
@@ -42,6 +42,6 @@ class SharedPoolClient(RedisCacheClient):
 
 
 class SharedPoolRedisCache(RedisCache):
-    def __init__(self, server, params):
+    def __init__(self, server, params) -> None:
         super().__init__(server, params)
         self._class = SharedPoolClient

@@ -17,7 +17,10 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from games.rules.base import Rng, canonical_json, sha256_hex
+# canonical_json and sha256_hex are re-exported: the store hashes through this module
+from games.rules.base import Rng
+from games.rules.base import canonical_json as canonical_json
+from games.rules.base import sha256_hex as sha256_hex
 
 GENESIS_HASH = "0" * 64
 
@@ -61,7 +64,9 @@ def platform_salt(seed: str, seq: int) -> str:
     return Rng(seed, seq, PLATFORM_SALT_PURPOSE).salt()
 
 
-def upcast(type_: str, version: int, payload: dict[str, Any], upcasters: Upcasters) -> tuple[int, dict]:
+def upcast(
+    type_: str, version: int, payload: dict[str, Any], upcasters: Upcasters
+) -> tuple[int, dict[str, Any]]:
     """(version, payload) after every upcaster that applies, from `version` on."""
     while (type_, version) in upcasters:
         payload = upcasters[(type_, version)](dict(payload))

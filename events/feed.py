@@ -26,8 +26,10 @@ import threading
 import time
 import uuid
 from collections import defaultdict
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import orjson
 import redis
@@ -38,19 +40,24 @@ from .store import Recorded
 
 _cond = threading.Condition()
 _latest: dict[str, int] = defaultdict(int)
-# Called as fn(stream, version) on every publish in this process (must not block).
-local_listeners: list = []
+News = tuple[str, list[Recorded]]
+"""A commit's (game status, stored rows), as `publish` hands them on."""
+Listener = Callable[[str, int, News | None], None]
+Item = tuple[int, str, Any]
+"""One frame of a stream: (id, event name, JSON-able data)."""
+# Called as fn(stream, version, news) on every publish in this process (must not block).
+local_listeners: list[Listener] = []
 CHANNEL_PREFIX = "sengoku:stream:"
 
 
-def channel(stream) -> str:
+def channel(stream: str | uuid.UUID) -> str:
     return f"{CHANNEL_PREFIX}{stream}"
 
 
-_clients: dict = {}
+_clients: dict[tuple[int, str], redis.Redis] = {}
 
 
-def _redis():
+def _redis() -> redis.Redis:
     """One client (and connection pool) per process and URL: a publish per
     commit must not open a connection per commit."""
 
@@ -64,7 +71,7 @@ def _redis():
 MAX_ANNOUNCEMENT_BYTES = 32 * 1024  # larger commits (a game's setup) are announced by version only
 
 
-def publish(stream, version: int, news: tuple[str, list] | None = None) -> None:
+def publish(stream: str | uuid.UUID, version: int, news: News | None = None) -> None:
     with _cond:
         _latest[str(stream)] = max(_latest[str(stream)], version)
         _cond.notify_all()
@@ -80,7 +87,7 @@ def publish(stream, version: int, news: tuple[str, list] | None = None) -> None:
             pass
 
 
-def announcement(version: int, news: tuple[str, list] | None, stream: str) -> bytes:
+def announcement(version: int, news: News | None, stream: str) -> bytes:
     """The pub/sub message: the version, and the rows when they are few; sealed
     when any row is private (only this deployment's web processes open it)."""
     plain = str(version).encode()
@@ -115,7 +122,7 @@ def announcement(version: int, news: tuple[str, list] | None, stream: str) -> by
     return body
 
 
-def announced_version(data) -> int | None:
+def announced_version(data: object) -> int | None:
     """The version a pub/sub message announces, read without parsing its rows or
     opening its seal (None if it cannot be read so): a process drops its own
     commits, which its local listener already delivered, at this cost."""
@@ -131,7 +138,7 @@ def announced_version(data) -> int | None:
     return int(data) if data.isdigit() else None
 
 
-def announced(stream: str, data) -> tuple[int | None, tuple[str, list] | None]:
+def announced(stream: str, data: str | bytes) -> tuple[int | None, News | None]:
     """(version, news) from a pub/sub message of `announcement`; (None, None) if
     unreadable, (version, None) for a sealed one that does not open here."""
     try:
@@ -170,12 +177,13 @@ def announced(stream: str, data) -> tuple[int | None, tuple[str, list] | None]:
 class Waiter:
     """Blocks until the stream may have moved past `known`, or `timeout` passes."""
 
-    def __init__(self, stream):
+    def __init__(self, stream: str | uuid.UUID) -> None:
         self.stream = str(stream)
-        self._pubsub = None
+        self._pubsub: redis.client.PubSub | None = None
         if settings.REDIS_URL:
             try:
-                self._pubsub = _redis().pubsub(ignore_subscribe_messages=True)
+                # redis-py leaves pubsub() unannotated; it returns a PubSub
+                self._pubsub = _redis().pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
                 self._pubsub.subscribe(channel(stream))
             except Exception:
                 self._pubsub = None
@@ -211,7 +219,7 @@ class Lifetime:
     Last-Event-ID and misses nothing; the bound recycles dead or forgotten
     streams and the per-account slots they hold."""
 
-    def __init__(self, now: float, max_seconds: float | None = None):
+    def __init__(self, now: float, max_seconds: float | None = None) -> None:
         cfg = settings.SENGOKU
         self.keepalive = float(cfg["SSE_KEEPALIVE_SECONDS"])
         self.idle = float(cfg["STREAM_IDLE_SECONDS"])
@@ -260,7 +268,7 @@ END = "event: end\ndata: {}\n\n"
 KEEPALIVE = ": keep-alive\n\n"
 
 
-def frame(ident, name: str, data) -> str:
+def frame(ident: int | str, name: str, data: Any) -> str:
     # orjson: compact like json.dumps(separators=(",", ":")) at a fifth of its cost
     # (a commit's frames are made once per viewer group and process); non-ASCII
     # text goes out as UTF-8 rather than \u escapes, the same JSON to a parser.
@@ -275,18 +283,18 @@ class Batch:
     is over, and their frames as one string (one write to the client, not one per
     event; streams that share a fetch share its encoding too)."""
 
-    items: list
+    items: list[Item]
     finished: bool
     text: str
     data: bytes  # the text as written to the client (the live streams write bytes)
 
 
-def batch(items: list, finished: bool) -> Batch:
+def batch(items: list[Item], finished: bool) -> Batch:
     text = "".join(frame(*item) for item in items)
     return Batch(items, finished, text, text.encode())
 
 
-def as_batch(got) -> Batch:
+def as_batch(got: Batch | tuple[list[Item], bool]) -> Batch:
     """A fetch returns a Batch, or `(items, finished)`."""
     return got if isinstance(got, Batch) else batch(*got)
 
@@ -296,7 +304,13 @@ def reconnect(reason: str) -> str:
     return f"event: reconnect\ndata: {json.dumps({'reason': reason})}\n\n"
 
 
-def sse(stream, after: int, fetch, max_seconds: float | None = None, on_tick=None):
+def sse(
+    stream: str | uuid.UUID,
+    after: int,
+    fetch: Callable[[int], Batch | tuple[list[Item], bool]],
+    max_seconds: float | None = None,
+    on_tick: Callable[[], None] | None = None,
+) -> Iterator[str]:
     """A Server-Sent Events body: `fetch(after) -> (items, finished)` (or a Batch)
     with items `(id, event name, JSON-able data)` in id order. Sends what is new, a
     keep-alive comment when idle, wakes on `publish(stream, …)` (or polls), and

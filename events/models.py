@@ -7,6 +7,8 @@ refuses UPDATE and DELETE at the database itself.
 
 from __future__ import annotations
 
+from typing import Any, NoReturn
+
 from django.db import models
 
 
@@ -14,11 +16,11 @@ class AppendOnlyError(RuntimeError):
     pass
 
 
-class StoredEventQuerySet(models.QuerySet):
-    def update(self, **kwargs):  # noqa: ARG002 - refused whatever the arguments
+class StoredEventQuerySet(models.QuerySet["StoredEvent"]):
+    def update(self, **kwargs: Any) -> NoReturn:  # noqa: ARG002 - refused whatever the arguments
         raise AppendOnlyError("events are append-only: no UPDATE")
 
-    def delete(self):
+    def delete(self) -> NoReturn:
         raise AppendOnlyError("events are append-only: no DELETE")
 
 
@@ -45,12 +47,12 @@ class StoredEvent(models.Model):
         constraints = [models.UniqueConstraint(fields=["stream", "seq"], name="event_stream_seq_unique")]
         ordering = ["stream", "seq"]
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
             raise AppendOnlyError("events are append-only: no UPDATE")
         super().save(*args, **kwargs)
 
-    def delete(self, *args, **kwargs):
+    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise AppendOnlyError("events are append-only: no DELETE")
 
     def __repr__(self) -> str:

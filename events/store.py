@@ -59,7 +59,7 @@ class NewEvent:
     visible_to: tuple[int, ...] | None = None
     actor: Mapping[str, Any] | None = None
     cause: Mapping[str, Any] | None = None
-    extra: dict = field(default_factory=dict, compare=False)
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
 
 def head(stream: uuid.UUID) -> tuple[int, str]:
@@ -79,7 +79,7 @@ class Recorded:
     seq: int
     type: str
     version: int
-    payload: dict
+    payload: dict[str, Any]
     actor: Mapping[str, Any] | None
     cause: Mapping[str, Any] | None
     visible_to: list[int] | None
@@ -307,13 +307,15 @@ def _insert_sql(vendor: str, n: int) -> str:
     return f'INSERT INTO "{table}" ({cols}) VALUES ' + ", ".join([one] * n)
 
 
-def _insert(rows: list[Recorded], texts: list, after: Sequence[Statement] = (), commit: bool = False) -> None:
+def _insert(
+    rows: list[Recorded], texts: list[Any], after: Sequence[Statement] = (), commit: bool = False
+) -> None:
     """One INSERT of prepared tuples. JSON goes in as the canonical text the
     hash was computed over (cast to jsonb on PostgreSQL), so it is encoded
     once. On PostgreSQL the statement rides in a pipeline: when it opens the
     transaction, BEGIN and INSERT share one round trip."""
     conn = connections[router.db_for_write(StoredEvent)]
-    params: list = []
+    params: list[Any] = []
     if conn.vendor == "postgresql":
         for r, (p, a, c, v) in zip(rows, texts, strict=True):
             params += (r.stream, r.seq, r.type, r.version, p, a, c, v, r.recorded_at, r.prev_hash, r.hash)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test run behind `make test` (and `make check` with --checks-only):
-#   1. checks: ruff, import-linter, mypy --strict games/rules, OpenAPI schema is current (schema.yml)
+#   1. checks: ruff, import-linter, mypy --strict (the engines; services, events, api, web with the
+#      django/drf stubs), OpenAPI schema is current (schema.yml)
 #   2. pytest on SQLite (the settings default: no DATABASE_URL / REDIS_URL)
 #   3. pytest on PostgreSQL 15 + Redis started by scripts/services.sh (stopped again on exit)
 # Every step runs even if an earlier one failed; the exit code is non-zero if
@@ -82,7 +83,11 @@ banner "lint-imports (import-linter contracts)"
 "$BIN/lint-imports"; record "import-linter" $?
 
 banner "mypy --strict games/rules (the engines and their kit)"
-"$BIN/mypy" --strict games/rules; record "mypy" $?
+"$BIN/mypy" --strict games/rules; record "mypy (engines)" $?
+
+# pyproject's [tool.mypy]: the django-stubs and drf-stubs plugins, strict
+banner "mypy --strict games/services events api web (with django-stubs, drf-stubs)"
+"$BIN/mypy" --strict games/services events api web; record "mypy (services, events, api, web)" $?
 
 banner "OpenAPI schema (manage.py spectacular --validate --fail-on-warn vs schema.yml)"
 check_schema; record "openapi schema" $?

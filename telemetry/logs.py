@@ -70,7 +70,7 @@ def _clean(value: Any, depth: int = 0) -> Any:
     return scrub(repr(value))  # e.g. Django's `request` extra: its repr holds the query string
 
 
-def redact(_logger, _name, event_dict: dict) -> dict:
+def redact(_logger, _name, event_dict: dict[str, Any]) -> dict[str, Any]:
     """structlog processor: the last line of defence against leaking secrets."""
     for key in list(event_dict):
         if key.lower() in SENSITIVE_KEYS:
@@ -80,13 +80,13 @@ def redact(_logger, _name, event_dict: dict) -> dict:
     return event_dict
 
 
-def _positional_args(_logger, _name, event_dict: dict) -> dict:
+def _positional_args(_logger, _name, event_dict: dict[str, Any]) -> dict[str, Any]:
     """stdlib records: `event` is the formatted message; drop the raw record."""
     event_dict.pop("positional_args", None)
     return event_dict
 
 
-def shared_processors() -> list:
+def shared_processors() -> list[Any]:
     return [
         structlog.contextvars.merge_contextvars,
         structlog.stdlib.add_log_level,
@@ -96,7 +96,7 @@ def shared_processors() -> list:
     ]
 
 
-def build(fmt: str, level: str) -> dict:
+def build(fmt: str, level: str) -> dict[str, Any]:
     """The LOGGING dict for settings (and configure structlog's own loggers)."""
     if fmt not in ("json", "console"):
         raise ImproperlyConfigured(f"LOG_FORMAT must be json or console, got {fmt!r}")
@@ -160,12 +160,12 @@ def celery_signals() -> None:
     """Bind task name and id (as the request id) around every Celery task."""
 
     @signals.task_prerun.connect(weak=False)
-    def _bind(task_id=None, task=None, **_kw):
+    def _bind(task_id=None, task=None, **_kw) -> None:
         structlog.contextvars.clear_contextvars()
         structlog.contextvars.bind_contextvars(request_id=task_id, task=getattr(task, "name", None))
 
     @signals.task_postrun.connect(weak=False)
-    def _unbind(**_kw):
+    def _unbind(**_kw) -> None:
         structlog.contextvars.clear_contextvars()
 
 

@@ -105,7 +105,7 @@ class _Forward:
     """The process-global registry, seen through a per-scrape registry (so the
     database collectors are never registered globally)."""
 
-    def __init__(self, registry):
+    def __init__(self, registry) -> None:
         self.registry = registry
 
     def collect(self):

@@ -5,9 +5,11 @@ against that schema (the same check as POST /api/v1/games)."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 
 from accounts import usernames
@@ -44,8 +46,8 @@ class SignUpForm(forms.Form):
             raise forms.ValidationError(str(exc), code=exc.code) from exc
         return name
 
-    def clean(self):
-        d = super().clean()
+    def clean(self) -> dict[str, Any]:
+        d = super().clean() or {}
         p1, p2 = d.get("password1"), d.get("password2")
         if p1 and p2 and p1 != p2:
             self.add_error("password2", "The two password fields didn't match.")
@@ -56,7 +58,7 @@ class SignUpForm(forms.Form):
                 self.add_error("password1", exc)
         return d
 
-    def save(self):
+    def save(self) -> User:
         """The new account; UsernameRefused if a look-alike won a race since clean()."""
         return usernames.create_account(self.cleaned_data["username"], self.cleaned_data["password1"])
 
@@ -97,9 +99,11 @@ class CreateGameForm(forms.Form):
     private = forms.BooleanField(required=False, help_text="Unlisted: share the invite link.")
     options = forms.CharField(required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args, rulesets: list[dict], **kwargs):
+    def __init__(self, *args: Any, rulesets: list[dict[str, Any]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["ruleset"].choices = [(r["id"], r["name"]) for r in rulesets]
+        ruleset_field = self.fields["ruleset"]
+        assert isinstance(ruleset_field, forms.ChoiceField)  # declared as one above
+        ruleset_field.choices = [(r["id"], r["name"]) for r in rulesets]
 
     def clean_options(self) -> str:
         raw = self.cleaned_data.get("options") or "{}"
@@ -111,8 +115,8 @@ class CreateGameForm(forms.Form):
             raise forms.ValidationError("options must be a JSON object")
         return raw
 
-    def clean(self):
-        d = super().clean()
+    def clean(self) -> dict[str, Any]:
+        d = super().clean() or {}
         seconds = {v: s for v, _, s in TIME_CONTROLS}.get(d.get("time") or "")
         d["time_control"] = {"seconds_per_decision": seconds} if seconds else None
         d["bot_kind"] = d.get("bot_kind") or "heuristic"

@@ -143,8 +143,8 @@ class Fanout:
                 made[i] = batch
         return made  # type: ignore[return-value]  (no None left)
 
-    def _groups(self) -> dict[tuple, list[Sub]]:
-        groups: dict[tuple, list[Sub]] = {}
+    def _groups(self) -> dict[tuple[Any, ...], list[Sub]]:
+        groups: dict[tuple[Any, ...], list[Sub]] = {}
         for sub in self.subs:
             if len(sub.out) < MAX_QUEUED:
                 groups.setdefault(sub.fetch.group_key(sub.after), []).append(sub)

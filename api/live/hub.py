@@ -24,6 +24,7 @@ import asyncio
 import logging
 import uuid
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import redis.asyncio as aioredis
 from django.conf import settings
@@ -162,7 +163,7 @@ class Hub:
         return sum(len(s) for s in self.subs.values()) + sum(len(f.subs) for f in self.fanouts.values())
 
     # -- waking ----------------------------------------------------------------------------
-    def wake(self, stream: str, version: int | None = None, news: tuple | None = None) -> None:
+    def wake(self, stream: str, version: int | None = None, news: tuple[Any, ...] | None = None) -> None:
         """Something may be new on `stream`. A wake that names a version already seen
         is dropped: with Redis, a commit in this process arrives twice (the local
         listener at once, then its own pub/sub message), and a second round of
@@ -198,7 +199,7 @@ class Hub:
         for stream in self.streams():
             self.wake(stream)
 
-    def wake_threadsafe(self, stream: str, version: int, news: tuple | None = None) -> None:
+    def wake_threadsafe(self, stream: str, version: int, news: tuple[Any, ...] | None = None) -> None:
         """events.feed local listener: called from whatever thread committed."""
         if not self.loop.is_closed():
             self.loop.call_soon_threadsafe(self.wake, stream, version, news)
@@ -303,7 +304,7 @@ def hub() -> Hub:
     return _hub
 
 
-def stats() -> dict:
+def stats() -> dict[str, Any]:
     """Open streams and listener state in this process (bench, tests)."""
     h = _hub
     return {

@@ -10,6 +10,8 @@ events/feed.py."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.exceptions import SynchronousOnlyOperation
 from django.http import StreamingHttpResponse
 
@@ -119,7 +121,7 @@ class EventFetch:
             done = head.presented[key] = feed.batch(*self._present(after, head.rows))
         return done
 
-    def _present(self, after: int, rows: list) -> tuple[list, bool]:
+    def _present(self, after: int, rows: list[Any]) -> tuple[list[Any], bool]:
         game = self.game
         viewer = viewer_for(game, self.user, self.seats)
         last = rows[-1].seq if rows else after
@@ -128,7 +130,7 @@ class EventFetch:
         items = [(r.seq, r.type, o) for r, o in zip(rows, out, strict=True)]
         return items, _over(game.status) and last >= game.version
 
-    def group_key(self, after: int) -> tuple:
+    def group_key(self, after: int) -> tuple[Any, ...]:
         """Streams with equal keys are sent the same batch: position, seats, language
         (whether the game is over, the rest of what a viewer is, comes with the read)."""
         return (after, self.mine, self.lang)

@@ -3,12 +3,18 @@ revocation, password change) in accounts/sessions.py."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User as Account
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
 from drf_spectacular.utils import extend_schema
+from knox.models import AuthToken
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -29,12 +35,12 @@ from ..serializers import (
     TokenSerializer,
 )
 from ..throttles import SharedScopedRateThrottle, TooManyFailedLogins
-from .common import errors, json_body
+from .common import errors, json_body, signed_in
 
 User = get_user_model()
 
 
-def check_password_once(request, username: str, password: str):
+def check_password_once(request: Request, username: str, password: str) -> AbstractBaseUser | None:
     """The user if `password` is right, else None; counted per account with every
     other door (accounts.backends.AccountBackend); 429 while the account is locked,
     before any hash is computed."""
@@ -46,7 +52,7 @@ def check_password_once(request, username: str, password: str):
 
 class RegisterView(APIView):
     permission_classes = [AllowAny]
-    authentication_classes: list = []
+    authentication_classes: list[Any] = []
     throttle_classes = [SharedScopedRateThrottle]
     throttle_scope = "register"
 
@@ -58,7 +64,7 @@ class RegisterView(APIView):
         auth=[],
         tags=["accounts"],
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         s = RegisterSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
         d = s.validated_data
@@ -92,7 +98,7 @@ def _refused(exc: usernames.UsernameRefused) -> ServiceError:
 
 class TokenView(APIView):
     permission_classes = [AllowAny]
-    authentication_classes: list = []
+    authentication_classes: list[Any] = []
     throttle_classes = [SharedScopedRateThrottle]
     throttle_scope = "register"
 
@@ -104,7 +110,7 @@ class TokenView(APIView):
         auth=[],
         tags=["accounts"],
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         s = CredentialsSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
         # credential stuffing: counted per account, whatever the address or door
@@ -115,7 +121,7 @@ class TokenView(APIView):
         return Response({"token": token})
 
 
-def me_json(user, current_token=None) -> dict:
+def me_json(user: Account, current_token: AuthToken | None = None) -> dict[str, Any]:
     p = profile_of(user)
     return {
         "id": user.id,
@@ -139,8 +145,8 @@ class MeView(APIView):
         operation_id="me_get",
         tags=["accounts"],
     )
-    def get(self, request):
-        return Response(MeSerializer(me_json(request.user, request.auth)).data)
+    def get(self, request: Request) -> Response:
+        return Response(MeSerializer(me_json(signed_in(request), request.auth)).data)
 
     @extend_schema(
         request=MeSerializer,
@@ -149,11 +155,12 @@ class MeView(APIView):
         operation_id="me_update",
         tags=["accounts"],
     )
-    def patch(self, request):
+    def patch(self, request: Request) -> Response:
         s = MeSerializer(data=json_body(request), partial=True)
         s.is_valid(raise_exception=True)
         d = s.validated_data
-        user, p = request.user, profile_of(request.user)
+        user = signed_in(request)
+        p = profile_of(user)
         if d.get("webhook_url"):
             try:
                 check_url(d["webhook_url"])
@@ -182,7 +189,7 @@ class LogoutView(APIView):
         operation_id="logout",
         tags=["accounts"],
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         return Response({"revoked": sessions.revoke(request.auth)})
 
 
@@ -194,7 +201,7 @@ class LogoutAllView(APIView):
         operation_id="logout_all",
         tags=["accounts"],
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         revoked = sessions.revoke_all(request.user)
         sessions.end_web_sessions(request.user)  # the browsers too, this one included
         return Response({"revoked": revoked})
@@ -208,7 +215,7 @@ class TokenRevokeView(APIView):
         operation_id="revoke_token",
         tags=["accounts"],
     )
-    def delete(self, request, token_id: int):
+    def delete(self, request: Request, token_id: int) -> Response:
         if token_id > 2**62 or not sessions.revoke_by_id(request.user, token_id):
             raise NotFound("no such token", code=ErrorCode.TOKEN_NOT_FOUND)
         return Response(status=204)
@@ -225,10 +232,10 @@ class PasswordView(APIView):
         operation_id="change_password",
         tags=["accounts"],
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         s = PasswordChangeSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
-        d, user = s.validated_data, request.user
+        d, user = s.validated_data, signed_in(request)
         # counted with the account's other failed logins: a stolen session cannot guess on
         if check_password_once(request, user.get_username(), d["current_password"]) is None:
             raise Invalid(

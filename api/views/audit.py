@@ -5,8 +5,11 @@ audit.py and undo.py), serialize."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -21,7 +24,7 @@ class AbortSerializer(StrictSerializer):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
 
 
-class TakebackSerializer(serializers.Serializer):
+class TakebackSerializer(serializers.Serializer[dict[str, Any]]):
     request_seq = serializers.IntegerField(
         help_text="seq of the core.TakebackRequested event: the request's id"
     )
@@ -32,13 +35,13 @@ class TakebackSerializer(serializers.Serializer):
     version = serializers.IntegerField()
 
 
-class AuditProblemSerializer(serializers.Serializer):
+class AuditProblemSerializer(serializers.Serializer[dict[str, Any]]):
     seq = serializers.IntegerField(allow_null=True)
     check = serializers.ChoiceField(choices=["chain", "seed", "commitment", "salt", "replay", "format"])
     detail = serializers.CharField()
 
 
-class AuditCommitmentSerializer(serializers.Serializer):
+class AuditCommitmentSerializer(serializers.Serializer[dict[str, Any]]):
     seq = serializers.IntegerField()
     seat = serializers.IntegerField()
     key = serializers.CharField()
@@ -49,7 +52,7 @@ class AuditCommitmentSerializer(serializers.Serializer):
     replaced_by = serializers.IntegerField(allow_null=True, help_text="seq of the re-commitment of this key")
 
 
-class AuditReportSerializer(serializers.Serializer):
+class AuditReportSerializer(serializers.Serializer[dict[str, Any]]):
     """The full answer of GET /games/{id}/audit (games/services/audit.py; docs/audit.md).
     For api/views/play.py AuditView's schema: it extends api.serializers.AuditSerializer."""
 
@@ -78,7 +81,7 @@ class AbortView(APIView):
         operation_id="abort_game",
         tags=["audit"],
     )
-    def post(self, request, game_id):
+    def post(self, request: Request, game_id: str) -> Response:
         body = json_body(request) if request.body else {}
         s = AbortSerializer(data=body)
         s.is_valid(raise_exception=True)
@@ -86,7 +89,7 @@ class AbortView(APIView):
         return Response(game_json(game, request.user))
 
 
-class OpenTakebackSerializer(serializers.Serializer):
+class OpenTakebackSerializer(serializers.Serializer[dict[str, Any]]):
     request_seq = serializers.IntegerField()
     seat = serializers.IntegerField()
     undo_from_seq = serializers.IntegerField()
@@ -95,7 +98,7 @@ class OpenTakebackSerializer(serializers.Serializer):
     waiting_for = serializers.ListField(child=serializers.IntegerField())
 
 
-class TakebackStateSerializer(serializers.Serializer):
+class TakebackStateSerializer(serializers.Serializer[dict[str, Any]]):
     open = OpenTakebackSerializer(allow_null=True)
 
 
@@ -106,7 +109,7 @@ class TakebackView(APIView):
         summary="The open takeback request, if any (who accepted, who must still answer)",
         tags=["audit"],
     )
-    def get(self, request, game_id):
+    def get(self, request: Request, game_id: str) -> Response:
         return Response(undo.current(game_id, request.user))
 
     @extend_schema(
@@ -117,7 +120,7 @@ class TakebackView(APIView):
         operation_id="request_takeback",
         tags=["audit"],
     )
-    def post(self, request, game_id):
+    def post(self, request: Request, game_id: str) -> Response:
         return Response(undo.request(game_id, request.user), status=201)
 
 
@@ -129,7 +132,7 @@ class TakebackAcceptView(APIView):
         operation_id="accept_takeback",
         tags=["audit"],
     )
-    def post(self, request, game_id, request_seq: int):
+    def post(self, request: Request, game_id: str, request_seq: int) -> Response:
         return Response(undo.answer(game_id, request.user, request_seq, accept=True))
 
 
@@ -141,5 +144,5 @@ class TakebackRefuseView(APIView):
         operation_id="refuse_takeback",
         tags=["audit"],
     )
-    def post(self, request, game_id, request_seq: int):
+    def post(self, request: Request, game_id: str, request_seq: int) -> Response:
         return Response(undo.answer(game_id, request.user, request_seq, accept=False))

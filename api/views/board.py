@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework.renderers import JSONRenderer
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from games.services import board, lobby
@@ -45,7 +46,7 @@ class BoardView(JsonErrors, APIView):
         operation_id="board_svg",
         tags=["play"],
     )
-    def get(self, request, game_id):
+    def get(self, request: Request, game_id: str) -> HttpResponse:
         game = lobby.get_game(game_id, request.user, seats="plain")  # the viewer's seats, same round trip
         version, lang = request.query_params.get("version"), language_for(request)
         # The ETag covers the viewer (seat, account) and the language, not just the version: the
@@ -61,6 +62,6 @@ class BoardView(JsonErrors, APIView):
             negotiated=False,
         )
 
-    def perform_content_negotiation(self, request, force=False):
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> tuple[BaseRenderer, str]:
         # SVG whatever the Accept header says (errors: JSON, see JsonErrors)
         return super().perform_content_negotiation(request, force=True)

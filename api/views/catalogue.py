@@ -8,6 +8,7 @@ from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -38,7 +39,7 @@ class CatalogueView(APIView):
         operation_id="ruleset_catalogue",
         tags=["lobby"],
     )
-    def get(self, request, ruleset_id):
+    def get(self, request: Request, ruleset_id: str) -> Response | HttpResponse:
         lang = language_for(request)
         body, etag = catalogue.catalogue(ruleset_id, lang)
         # The language is chosen from the account and headers too: caches keep one copy per language.

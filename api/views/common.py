@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
+from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiResponse
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from games.services.errors import ErrorCode, Invalid
 
 from ..serializers import ErrorSerializer
 
 
-def errors(*statuses: int) -> dict:
+def errors(*statuses: int) -> dict[int, OpenApiResponse]:
     text = {
         400: "invalid request",
         401: "missing or invalid token",
@@ -26,7 +32,16 @@ def errors(*statuses: int) -> dict:
     return {s: OpenApiResponse(ErrorSerializer, description=text[s]) for s in statuses}
 
 
-def json_body(request) -> dict:
+def signed_in(request: Request) -> User:
+    """`request.user` of a view behind IsAuthenticated, typed as the account it is
+    (the permission answered 401 before the view ran, so the raise is a guard)."""
+    user = request.user
+    if not isinstance(user, User):
+        raise NotAuthenticated()
+    return user
+
+
+def json_body(request: Request) -> dict[str, Any]:
     """request.data, insisting on a JSON object (DRF parses; we check the shape)."""
     data = request.data
     if not isinstance(data, dict):
@@ -38,7 +53,7 @@ MAX_INT64 = 2**63 - 1  # the largest value a bigint column (ids, seqs, versions)
 _INTEGER = re.compile(r"-?[0-9]{1,20}")
 
 
-def int_param(raw, default: int, name: str, lo: int, hi: int = MAX_INT64) -> int:
+def int_param(raw: object, default: int, name: str, lo: int, hi: int = MAX_INT64) -> int:
     """An integer query parameter or header: absent → default; malformed or out
     of range → 400 `invalid` (never a 500). The upper bound is never above
     MAX_INT64: a larger number reached the database and failed there as a 500
@@ -55,11 +70,11 @@ def int_param(raw, default: int, name: str, lo: int, hi: int = MAX_INT64) -> int
     return v
 
 
-class JsonErrors:
+class JsonErrors(APIView):
     """For views whose success is not JSON (export's JSON Lines, SSE): errors
     are still rendered as JSON `{code, detail}` with a JSON content type."""
 
-    def handle_exception(self, exc):
+    def handle_exception(self, exc: Exception) -> Response:
         response = super().handle_exception(exc)
         self.request.accepted_renderer = JSONRenderer()
         self.request.accepted_media_type = "application/json"

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.db.models import Q
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -24,7 +28,7 @@ from ..serializers import (
     RulesetSerializer,
     SeatSerializer,
 )
-from .common import errors, int_param, json_body
+from .common import errors, int_param, json_body, signed_in
 
 
 class RulesetsView(APIView):
@@ -36,10 +40,12 @@ class RulesetsView(APIView):
         operation_id="rulesets",
         tags=["lobby"],
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         out = []
         for rid in registry.available():
             r = registry.get(rid)
+            if r is None:  # unregistered since available() listed it
+                continue
             counts = lobby.player_counts(r)
             out.append(
                 {
@@ -58,7 +64,7 @@ class RulesetsView(APIView):
         return Response(out)
 
 
-def _first_seen(counts):
+def _first_seen(counts: list[dict[str, Any]]) -> Callable[[str], int]:
     order = [f for c in reversed(counts) for f in c["factions"]]
     return order.index
 
@@ -71,7 +77,7 @@ class GamesView(APIView):
         operation_id="create_game",
         tags=["lobby"],
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         s = CreateGameSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
         d = s.validated_data
@@ -79,7 +85,7 @@ class GamesView(APIView):
         if tc is not None:
             tc = {k: v for k, v in tc.items() if v is not None}
         game = lobby.create_game(
-            request.user,
+            signed_in(request),
             d["ruleset"],
             d["players"],
             d.get("options") or {},
@@ -103,7 +109,7 @@ class GamesView(APIView):
         operation_id="list_games",
         tags=["lobby"],
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         qs = Game.objects.select_related("creator").prefetch_related("seats__user")
         # Private games are listed to their seated players only.
         qs = qs.filter(Q(private=False) | Q(seats__user=request.user) | Q(creator=request.user)).distinct()
@@ -127,7 +133,7 @@ class GamesView(APIView):
         return Response({"results": page, "next": nxt, "count": count})
 
 
-def _int_param(request, name: str, default: int, lo: int, hi: int) -> int:
+def _int_param(request: Request, name: str, default: int, lo: int, hi: int) -> int:
     return int_param(request.query_params.get(name), default, name, lo, hi)
 
 
@@ -138,7 +144,7 @@ class GameView(APIView):
         operation_id="get_game",
         tags=["lobby"],
     )
-    def get(self, request, game_id):
+    def get(self, request: Request, game_id: str) -> Response:
         return Response(game_json(lobby.get_game(game_id, request.user, seats="users"), request.user))
 
 
@@ -150,7 +156,7 @@ class SeatsView(APIView):
         operation_id="join_game",
         tags=["lobby"],
     )
-    def post(self, request, game_id):
+    def post(self, request: Request, game_id: str) -> Response:
         game = lobby.get_game(game_id, lobby.SYSTEM)  # an unknown game is 404 whatever the body
         s = JoinSerializer(data=json_body(request))
         if not s.is_valid() and game.private and not lobby.is_seated(game, request.user):
@@ -159,7 +165,7 @@ class SeatsView(APIView):
         s.is_valid(raise_exception=True)
         seat = lobby.join(
             game_id,
-            request.user,
+            signed_in(request),
             s.validated_data.get("faction"),
             s.validated_data.get("bot"),
             s.validated_data.get("invite_code"),
@@ -175,8 +181,8 @@ class StartView(APIView):
         operation_id="start_game",
         tags=["lobby"],
     )
-    def post(self, request, game_id):
-        game = lobby.start(game_id, request.user)
+    def post(self, request: Request, game_id: str) -> Response:
+        game = lobby.start(game_id, signed_in(request))
         return Response(game_json(game, request.user))
 
 
@@ -188,5 +194,5 @@ class InviteView(APIView):
         operation_id="rotate_invite",
         tags=["lobby"],
     )
-    def post(self, request, game_id):
-        return Response({"invite_code": lobby.rotate_invite(game_id, request.user).invite_code})
+    def post(self, request: Request, game_id: str) -> Response:
+        return Response({"invite_code": lobby.rotate_invite(game_id, signed_in(request)).invite_code})

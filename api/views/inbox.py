@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.services import inbox
 from games.services.errors import ErrorCode, Invalid
 
-from .common import errors
+from .common import errors, signed_in
 from .common import int_param as _int
 
 
-class InboxEntrySerializer(serializers.Serializer):
+class InboxEntrySerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.UUIDField()
     name = serializers.CharField(allow_blank=True)
     ruleset = serializers.CharField()
@@ -34,7 +37,7 @@ class InboxEntrySerializer(serializers.Serializer):
     chain_head = serializers.CharField(allow_null=True)
 
 
-class InboxPageSerializer(serializers.Serializer):
+class InboxPageSerializer(serializers.Serializer[dict[str, Any]]):
     results = InboxEntrySerializer(many=True)
     next = serializers.CharField(allow_null=True)
     count = serializers.IntegerField()
@@ -58,12 +61,12 @@ class InboxView(APIView):
         operation_id="my_games",
         tags=["accounts"],
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         q = request.query_params
         awaiting = q.get("awaiting")
         if awaiting not in (None, "", "me"):
             raise Invalid("awaiting must be 'me'", code=ErrorCode.INVALID)
-        rows = inbox.entries(request.user, q.get("status") or None, awaiting == "me")
+        rows = inbox.entries(signed_in(request), q.get("status") or None, awaiting == "me")
         limit = _int(q.get("limit"), 50, "limit", 1, 200)
         offset = _int(q.get("offset"), 0, "offset", 0, 10**9)
         nxt = None

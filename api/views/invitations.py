@@ -3,15 +3,18 @@ account; the account lists its invitations, accepts by joining, or declines."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.services import invitations
 
 from ..serializers import StrictSerializer
-from .common import errors, json_body
+from .common import errors, json_body, signed_in
 
 
 class InviteAccountSerializer(StrictSerializer):
@@ -20,7 +23,7 @@ class InviteAccountSerializer(StrictSerializer):
     )
 
 
-class InvitationSerializer(serializers.Serializer):
+class InvitationSerializer(serializers.Serializer[dict[str, Any]]):
     game = serializers.UUIDField()
     name = serializers.CharField(allow_blank=True)
     ruleset = serializers.CharField()
@@ -31,7 +34,7 @@ class InvitationSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class InvitationListSerializer(serializers.Serializer):
+class InvitationListSerializer(serializers.Serializer[dict[str, Any]]):
     results = InvitationSerializer(many=True)
 
 
@@ -43,10 +46,10 @@ class GameInvitationsView(APIView):
         operation_id="invite_account",
         tags=["lobby"],
     )
-    def post(self, request, game_id):
+    def post(self, request: Request, game_id: str) -> Response:
         s = InviteAccountSerializer(data=json_body(request))
         s.is_valid(raise_exception=True)
-        inv = invitations.invite(game_id, request.user, s.validated_data["username"])
+        inv = invitations.invite(game_id, signed_in(request), s.validated_data["username"])
         return Response(invitations.entry(inv), status=201)
 
 
@@ -57,8 +60,10 @@ class MyInvitationsView(APIView):
         operation_id="my_invitations",
         tags=["accounts"],
     )
-    def get(self, request):
-        return Response({"results": [invitations.entry(i) for i in invitations.pending_for(request.user)]})
+    def get(self, request: Request) -> Response:
+        return Response(
+            {"results": [invitations.entry(i) for i in invitations.pending_for(signed_in(request))]}
+        )
 
 
 class MyInvitationView(APIView):
@@ -69,6 +74,6 @@ class MyInvitationView(APIView):
         operation_id="decline_invitation",
         tags=["accounts"],
     )
-    def delete(self, request, game_id):
-        invitations.decline(game_id, request.user)
+    def delete(self, request: Request, game_id: str) -> Response:
+        invitations.decline(game_id, signed_in(request))
         return Response(status=204)

@@ -9,6 +9,7 @@ is down (compose, monitoring, the embedded supervisor's test)."""
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import redis
 from django.conf import settings
@@ -16,6 +17,7 @@ from django.db import connection
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -58,8 +60,8 @@ def _broker() -> str:
     if url.startswith("memory://"):
         return "ok"
     if url.startswith("filesystem://"):
-        folder = settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_in"]
-        return "ok" if os.access(folder, os.W_OK) else "error: broker folder not writable"
+        inbox = str(settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_in"])
+        return "ok" if os.access(inbox, os.W_OK) else "error: broker folder not writable"
     try:
         _broker_client(url).ping()
         return "ok"
@@ -72,8 +74,8 @@ PROBES = ("", "live", "ready")
 
 class HealthView(APIView):
     permission_classes = [AllowAny]
-    authentication_classes: list = []
-    throttle_classes: list = []
+    authentication_classes: list[Any] = []
+    throttle_classes: list[Any] = []
 
     @extend_schema(
         responses={200: HealthSerializer, 503: HealthSerializer, **errors(400)},
@@ -91,7 +93,7 @@ class HealthView(APIView):
         auth=[],
         tags=["meta"],
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         probe = request.query_params.get("probe", "")
         if probe not in PROBES:  # a typo must not run (and 503 on) the full check
             raise Invalid(f"probe must be one of {', '.join(PROBES[1:])} (or absent)", code=ErrorCode.INVALID)
@@ -99,7 +101,7 @@ class HealthView(APIView):
         return Response(body, status=code)
 
 
-def check(probe: str) -> tuple[int, dict]:
+def check(probe: str) -> tuple[int, dict[str, Any]]:
     """The probe's HTTP status and body (api/asgi_health.py serves the same, cached)."""
     if probe == "live":
         return 200, {"status": "ok"}

@@ -5,22 +5,25 @@ the one-click email unsubscribe."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from django.db import transaction
+from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import Profile
 from games.models import Notification, WebhookDelivery
 from games.services import pause, press
-from games.services.deadlines import iso
 from games.services.errors import ErrorCode, Invalid, NotFound
 from games.services.notify import user_channel
+from games.services.present import iso
 from games.services.reading import game_json
 from games.services.userstream import notice_json, notices_after, user_fetch
 
@@ -28,12 +31,12 @@ from ..live.sse import sse_response
 from ..press_throttle import PressRateThrottle
 from ..renderers import EventStreamRenderer
 from ..serializers import EventSerializer, GameSerializer
-from .common import JsonErrors, errors, json_body
+from .common import JsonErrors, errors, json_body, signed_in
 from .common import int_param as _int
 
 
 # -- pause / resume / reclaim -------------------------------------------------------------------
-class PauseStateSerializer(serializers.Serializer):
+class PauseStateSerializer(serializers.Serializer[dict[str, Any]]):
     paused = serializers.BooleanField(help_text="whether the game is paused now")
     switched = serializers.BooleanField(help_text="true when this vote paused/resumed the game")
     action = serializers.ChoiceField(choices=["pause", "resume"])
@@ -47,8 +50,8 @@ class PauseStateSerializer(serializers.Serializer):
 class _VoteView(APIView):
     action = "pause"
 
-    def post(self, request, game_id):
-        return Response(pause.vote(game_id, request.user, self.action))
+    def post(self, request: Request, game_id: str) -> Response:
+        return Response(pause.vote(game_id, signed_in(request), self.action))
 
 
 class PauseView(_VoteView):
@@ -62,7 +65,7 @@ class PauseView(_VoteView):
         operation_id="pause_game",
         tags=["pbem"],
     )
-    def post(self, request, game_id):
+    def post(self, request: Request, game_id: str) -> Response:
         return super().post(request, game_id)
 
 
@@ -76,7 +79,7 @@ class ResumeView(_VoteView):
         operation_id="resume_game",
         tags=["pbem"],
     )
-    def post(self, request, game_id):
+    def post(self, request: Request, game_id: str) -> Response:
         return super().post(request, game_id)
 
 
@@ -88,14 +91,14 @@ class ReclaimView(APIView):
         operation_id="reclaim_seat",
         tags=["pbem"],
     )
-    def post(self, request, game_id, index: int):
+    def post(self, request: Request, game_id: str, index: int) -> Response:
         if index > 1000:  # seats are small numbers; keep huge path ints away from the database
             raise NotFound("no such seat", code=ErrorCode.SEAT_NOT_FOUND)
         return Response(game_json(pause.reclaim(game_id, request.user, index), request.user))
 
 
 # -- press ----------------------------------------------------------------------------------------
-class SendMessageSerializer(serializers.Serializer):
+class SendMessageSerializer(serializers.Serializer[dict[str, Any]]):
     text = serializers.CharField(help_text="1 to PRESS_MAX_CHARS (default 2000) characters")
     to = serializers.ListField(
         child=serializers.IntegerField(min_value=0),
@@ -105,7 +108,7 @@ class SendMessageSerializer(serializers.Serializer):
     )
 
 
-class MessageResultSerializer(serializers.Serializer):
+class MessageResultSerializer(serializers.Serializer[dict[str, Any]]):
     version = serializers.IntegerField()
     event = EventSerializer(help_text="the core.MessageSent event as you see it")
 
@@ -120,7 +123,7 @@ class MessagesView(APIView):
         operation_id="send_message",
         tags=["pbem"],
     )
-    def post(self, request, game_id):
+    def post(self, request: Request, game_id: str) -> Response:
         body = json_body(request)
         unknown = set(body) - {"text", "to"}
         if unknown:
@@ -129,14 +132,14 @@ class MessagesView(APIView):
 
 
 # -- notifications ------------------------------------------------------------------------------
-class NoticeSerializer(serializers.Serializer):
+class NoticeSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField(help_text="increasing; the SSE id")
     kind = serializers.ChoiceField(choices=Notification.Kind.values)
     created_at = serializers.DateTimeField()
     payload = serializers.JSONField(help_text="kind, game {id, version, chain_head, url…}, seat and details")
 
 
-class NoticePageSerializer(serializers.Serializer):
+class NoticePageSerializer(serializers.Serializer[dict[str, Any]]):
     results = NoticeSerializer(many=True)
 
 
@@ -151,10 +154,12 @@ class NotificationsView(APIView):
         operation_id="list_notifications",
         tags=["pbem"],
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         after = _int(request.query_params.get("after"), 0, "after", 0, 2**62)
         limit = _int(request.query_params.get("limit"), 50, "limit", 1, 200)
-        return Response({"results": [notice_json(n) for n in notices_after(request.user.id, after, limit)]})
+        return Response(
+            {"results": [notice_json(n) for n in notices_after(signed_in(request).id, after, limit)]}
+        )
 
 
 class UserStreamView(JsonErrors, APIView):
@@ -179,11 +184,12 @@ class UserStreamView(JsonErrors, APIView):
         operation_id="notification_stream",
         tags=["pbem"],
     )
-    def get(self, request):
-        return sse_response(request, user_channel(request.user.id), user_fetch(request.user))
+    def get(self, request: Request) -> StreamingHttpResponse:
+        user = signed_in(request)
+        return sse_response(request, user_channel(user.id), user_fetch(user))
 
 
-class DeliverySerializer(serializers.Serializer):
+class DeliverySerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     notification = serializers.IntegerField()
     kind = serializers.CharField()
@@ -200,7 +206,7 @@ class DeliverySerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class DeliveryPageSerializer(serializers.Serializer):
+class DeliveryPageSerializer(serializers.Serializer[dict[str, Any]]):
     results = DeliverySerializer(many=True)
 
 
@@ -212,10 +218,10 @@ class WebhookDeliveriesView(APIView):
         operation_id="list_webhook_deliveries",
         tags=["pbem"],
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         limit = _int(request.query_params.get("limit"), 50, "limit", 1, 200)
         rows = (
-            WebhookDelivery.objects.filter(user=request.user)
+            WebhookDelivery.objects.filter(user=signed_in(request))
             .select_related("notification")
             .order_by("-id")[:limit]
         )
@@ -244,14 +250,14 @@ class WebhookDeliveriesView(APIView):
         )
 
 
-class UnsubscribedSerializer(serializers.Serializer):
+class UnsubscribedSerializer(serializers.Serializer[dict[str, Any]]):
     unsubscribed = serializers.BooleanField()
     username = serializers.CharField()
 
 
 class UnsubscribeView(APIView):
     permission_classes = [AllowAny]
-    authentication_classes: list = []
+    authentication_classes: list[Any] = []
 
     @extend_schema(
         parameters=[
@@ -265,7 +271,7 @@ class UnsubscribeView(APIView):
         operation_id="unsubscribe",
         tags=["pbem"],
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         return Response(_unsubscribe(request.query_params.get("token")))
 
     @extend_schema(
@@ -277,14 +283,14 @@ class UnsubscribeView(APIView):
         operation_id="unsubscribe_post",
         tags=["pbem"],
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         return Response(_unsubscribe(request.query_params.get("token")))
 
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
-def _unsubscribe(token) -> dict:
+def _unsubscribe(token: object) -> dict[str, Any]:
     if not token or not isinstance(token, str) or not _TOKEN.fullmatch(token):
         raise Invalid("token is required", code=ErrorCode.INVALID, fields={"token": ["required"]})
     with transaction.atomic():

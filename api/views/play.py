@@ -3,11 +3,14 @@ audit, export."""
 
 from __future__ import annotations
 
-from django.http import HttpResponse
+from typing import Any
+
+from django.http import HttpResponse, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework.exceptions import NotFound
-from rest_framework.renderers import JSONRenderer
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -32,7 +35,7 @@ from .common import JsonErrors, errors, json_body
 from .common import int_param as _int
 
 
-def _first_error(errors: dict) -> str:
+def _first_error(errors: dict[str, Any]) -> str:
     name, messages = next(iter(errors.items()))
     text = messages[0] if isinstance(messages, list) and messages else messages
     return str(text) if name == "non_field_errors" else f"{name}: {text}"
@@ -45,7 +48,7 @@ class StateView(APIView):
         operation_id="get_view",
         tags=["play"],
     )
-    def get(self, request, game_id):
+    def get(self, request: Request, game_id: str) -> HttpResponse:
         game = lobby.get_game(game_id, request.user, seats="plain")  # the viewer's seats, same round trip
         return per_viewer(request, game, lambda: Response(reading.view(game, request.user)))
 
@@ -57,7 +60,7 @@ class LegalView(APIView):
         operation_id="legal_commands",
         tags=["play"],
     )
-    def get(self, request, game_id):
+    def get(self, request: Request, game_id: str) -> Response:
         return Response(reading.legal(lobby.get_game(game_id, request.user, seats="plain"), request.user))
 
 
@@ -77,7 +80,7 @@ class CommandsView(APIView):
         operation_id="submit_command",
         tags=["play"],
     )
-    def post(self, request, game_id):
+    def post(self, request: Request, game_id: str) -> Response:
         data = json_body(request)
         unknown = set(data) - {"command", "expected_version"}
         if unknown:
@@ -121,7 +124,7 @@ class EventsView(JsonErrors, APIView):
         operation_id="list_events",
         tags=["play"],
     )
-    def get(self, request, game_id):
+    def get(self, request: Request, game_id: str) -> HttpResponse | StreamingHttpResponse:
         if wants_stream(request):
             game = lobby.get_game(game_id, request.user)  # a stream outlives any seats read now
             return sse_response(
@@ -136,7 +139,7 @@ class EventsView(JsonErrors, APIView):
         limit = _int(request.query_params.get("limit"), 100, "limit", 1, 1000)
         lang = language_for(request)
 
-        def page():
+        def page() -> Response:
             events, more = reading.events_page(game, request.user, after, limit, lang)
             nxt = None
             if more:
@@ -180,7 +183,7 @@ class ReplayView(APIView):
         operation_id="replay",
         tags=["audit"],
     )
-    def get(self, request, game_id):
+    def get(self, request: Request, game_id: str) -> HttpResponse:
         game = lobby.get_game(game_id, request.user, seats="plain")
         q = request.query_params
         if "from" not in q and "to" not in q:
@@ -190,7 +193,7 @@ class ReplayView(APIView):
         if "version" in q:
             raise Invalid("give either version or from/to", code=ErrorCode.INVALID)
 
-        def patches():
+        def patches() -> Response:
             body = replay_range.replay_range(game, request.user, q.get("from"), q.get("to"))
             more, asked = body.pop("more"), body.pop("asked_to")
             nxt = None
@@ -210,7 +213,7 @@ class AuditView(APIView):
         operation_id="audit",
         tags=["audit"],
     )
-    def get(self, request, game_id):
+    def get(self, request: Request, game_id: str) -> Response:
         return Response(audit.audit(lobby.get_game(game_id, request.user)))
 
 
@@ -231,11 +234,11 @@ class ExportView(JsonErrors, APIView):
         operation_id="export",
         tags=["audit"],
     )
-    def get(self, request, game_id):
+    def get(self, request: Request, game_id: str) -> HttpResponse:
         game = lobby.get_game(game_id, request.user, seats="plain")
         lang = language_for(request)
 
-        def lines():
+        def lines() -> HttpResponse:
             text = "".join(line + "\n" for line in audit.export_lines(game, request.user, lang))
             resp = HttpResponse(text, content_type="application/x-ndjson")
             resp["Content-Disposition"] = f'attachment; filename="{game.ruleset}-{game.id}.jsonl"'
@@ -243,7 +246,7 @@ class ExportView(JsonErrors, APIView):
 
         return per_viewer(request, game, lines, lang, negotiated=False)
 
-    def perform_content_negotiation(self, request, force=False):
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> tuple[BaseRenderer, str]:
         # JSON Lines whatever the Accept header says (api.md); forcing also swallowed an
         # unknown `?format=`, which every other view answers 404 (issue 31)
         fmt = request.query_params.get("format")

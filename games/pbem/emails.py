@@ -4,6 +4,8 @@ the body and in the List-Unsubscribe header (RFC 2369 / RFC 8058)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.template.loader import render_to_string
@@ -26,18 +28,18 @@ def unsubscribe_url(profile) -> str:
     return f"{settings.PUBLIC_BASE_URL}/api/v1/accounts/unsubscribe?token={profile.unsubscribe_token}"
 
 
-def game_title(payload: dict) -> str:
+def game_title(payload: dict[str, Any]) -> str:
     g = payload.get("game") or {}
     return g.get("name") or f"{g.get('ruleset', 'game')} {str(g.get('id', ''))[:8]}"
 
 
-def build(user, profile, payload: dict) -> EmailMessage:
+def build(user, profile, payload: dict[str, Any]) -> EmailMessage:
     """The email in the recipient's language (their account's `language`, else English)."""
     with translation.override(getattr(profile, "language", "") or "en"):
         return _build(user, profile, payload)
 
 
-def _build(user, profile, payload: dict) -> EmailMessage:
+def _build(user, profile, payload: dict[str, Any]) -> EmailMessage:
     kind = payload["kind"]
     subject = "[Sengoku] " + gettext(SUBJECTS.get(kind, NEWS)) % {"game": game_title(payload)}
     link = unsubscribe_url(profile)
@@ -67,5 +69,5 @@ def _build(user, profile, payload: dict) -> EmailMessage:
     )
 
 
-def send(user, profile, payload: dict) -> None:
+def send(user, profile, payload: dict[str, Any]) -> None:
     build(user, profile, payload).send(fail_silently=False)

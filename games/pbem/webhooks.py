@@ -15,6 +15,7 @@ import json
 import socket
 import time
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -32,7 +33,7 @@ class Attempt:
     skipped: bool = False
 
 
-def body_bytes(payload: dict) -> bytes:
+def body_bytes(payload: dict[str, Any]) -> bytes:
     return json.dumps(payload, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode()
 
 
@@ -124,7 +125,7 @@ def check_url(url: str) -> None:
     resolve_checked(url, must_resolve=False)
 
 
-def _pinned(url: str, ip: str) -> tuple[str, dict, dict]:
+def _pinned(url: str, ip: str) -> tuple[str, dict[str, Any], dict[str, Any]]:
     """The URL rewritten to connect to the checked `ip`, the Host header and the
     TLS server name, so a second DNS answer (rebinding) is never used."""
     parts = urlsplit(url)
@@ -140,7 +141,7 @@ def _pinned(url: str, ip: str) -> tuple[str, dict, dict]:
     return pinned, {"Host": host_header}, extensions
 
 
-def post(url: str, secret: str, payload: dict, t: int, headers: dict) -> Attempt:
+def post(url: str, secret: str, payload: dict[str, Any], t: int, headers: dict[str, Any]) -> Attempt:
     """One POST with a short timeout. Retry on network errors, 5xx, 408 and 429.
     The host is resolved once here and checked against the address policy; the
     connection goes to that very address (DNS rebinding cannot swap it)."""

@@ -7,6 +7,9 @@ endpoint, `import_game`, `replay_all` and an outside auditor running
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
@@ -24,13 +27,14 @@ from .errors import Conflict, ErrorCode, Forbidden
 from .lobby import SYSTEM, get_game
 from .present import present_event, viewer_for
 from .state import rules_for
+from .types import GameId, Reader, UserOrAnonymous
 
 ENDED = (Game.Status.FINISHED, Game.Status.ABORTED)
 _CACHE_SECONDS = 3600
 _SAFE_DETAIL = ("chain", "seed", "commitment", "salt")  # their messages name seqs and keys, never contents
 
 
-def event_dicts(game: Game) -> list[dict]:
+def event_dicts(game: Game) -> list[Mapping[str, Any]]:
     """Every stored event of `game` as the verifier reads an export line (unredacted)."""
     return list(
         StoredEvent.objects.filter(stream=game.id)
@@ -39,7 +43,7 @@ def event_dicts(game: Game) -> list[dict]:
     )
 
 
-def verify_game(game: Game, rows: list[dict] | None = None) -> verify.Report:
+def verify_game(game: Game, rows: list[Mapping[str, Any]] | None = None) -> verify.Report:
     """The full verifier over the stored rows, with the server's seed (so running
     games are re-decided too). The caller must not publish `report.seed` or
     replay details of a running game: see `audit`."""
@@ -58,13 +62,13 @@ def verify_game(game: Game, rows: list[dict] | None = None) -> verify.Report:
     return report
 
 
-def audit(game: Game) -> dict:
+def audit(game: Game) -> dict[str, Any]:
     """`GET /games/{id}/audit`: chain, seed commitment, commitments and replay.
     Cached by the digest of the stored rows, so any change to them re-audits."""
     rows = event_dicts(game)
     digest = sha256_hex(canonical_json([{**r, "actor": None} for r in rows]) + game.seed + game.status)
     key = f"sengoku:audit:{game.id}:{digest}"
-    found = cache.get(key)
+    found: dict[str, Any] | None = cache.get(key)
     if found is not None:
         return found
     report = verify_game(game, rows)
@@ -103,19 +107,19 @@ def audit(game: Game) -> dict:
     return out
 
 
-def problems_of(report: verify.Report, check: str) -> list:
+def problems_of(report: verify.Report, check: str) -> list[Any]:
     """The report's problems found by one check (chain, seed, commitment, salt, replay)."""
     return [p for p in report.problems if p.check == check]
 
 
-def _public_commitment(c: dict) -> dict:
+def _public_commitment(c: dict[str, Any]) -> dict[str, Any]:
     return {
         k: c[k]
         for k in ("seq", "seat", "key", "commitment", "revealed", "reveal_ok", "reveal_seq", "replaced_by")
     }
 
 
-def export_lines(game: Game, user, lang: str = "en") -> list[str]:
+def export_lines(game: Game, user: Reader, lang: str = "en") -> list[str]:
     """JSON Lines: everything for finished/aborted games, the caller's redacted
     stream while running (present_event decides, so the API never leaks); the
     first event of every batch carries its `summary` (services/summaries.py)."""
@@ -126,7 +130,7 @@ def export_lines(game: Game, user, lang: str = "en") -> list[str]:
     return [canonical_json(o) for o in out]
 
 
-def abort(game_id, user, reason: str = "", operator: bool = False) -> Game:
+def abort(game_id: GameId, user: UserOrAnonymous, reason: str = "", operator: bool = False) -> Game:
     """The creator (or, with `operator`, a staff member in the admin) ends a game without an outcome. A running game's seed is
     revealed (core.GameAborted + core.SeedRevealed), so its random outcomes can
     be audited like a finished game's; an open game has no events to audit."""

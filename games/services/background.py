@@ -24,7 +24,7 @@ from django.db import transaction
 
 from games import bots, plugins
 
-from ..models import Game
+from ..models import Game, Seat
 from . import commit, deadlines, notify
 from .play import apply
 from .state import load_state, rules_for
@@ -100,7 +100,7 @@ def play_one_bot_move(game_id: str) -> bool:
     return False
 
 
-def policy_of(seat) -> str:
+def policy_of(seat: Seat) -> str:
     """A bot seat plays its own bot; a zombie seat (missed deadlines) the heuristic."""
     return seat.bot if seat.bot in bots.POLICIES else bots.ZOMBIE
 

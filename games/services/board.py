@@ -14,6 +14,7 @@ from games import board, plugins
 from ..models import Game
 from . import catalogue, reading
 from .errors import Conflict, ErrorCode, NotFound
+from .types import Reader
 
 
 def names_for(ruleset: str, lang: str | None) -> Mapping[str, str] | None:
@@ -25,7 +26,7 @@ def names_for(ruleset: str, lang: str | None) -> Mapping[str, str] | None:
     return {p["id"]: p["name"] for p in body["map"]["provinces"]}
 
 
-def board_svg(game: Game, user, version: Any = None, lang: str | None = None) -> str:
+def board_svg(game: Game, user: Reader, version: Any = None, lang: str | None = None) -> str:
     """The board as `user` may see it at `version` (default: now), drawn from the
     same redacted view `/view` and `/replay` answer, as an SVG document."""
     record = plugins.get(game.ruleset)

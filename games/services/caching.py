@@ -55,6 +55,6 @@ def matches(if_none_match: str | None, etag: str) -> bool:
     return etag in {t.strip().removeprefix("W/") for t in if_none_match.split(",")}
 
 
-def query_parts(params: Iterable[tuple[str, str]]) -> tuple[str, ...]:
+def query_parts(params: Iterable[tuple[str, object]]) -> tuple[str, ...]:
     """The request's query parameters, in a stable order, as ETag parts."""
-    return tuple(f"{k}={v}" for k, v in sorted(params))
+    return tuple(f"{k}={v}" for k, v in sorted(params, key=lambda pair: (pair[0], str(pair[1]))))

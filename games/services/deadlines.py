@@ -25,15 +25,18 @@ from __future__ import annotations
 
 import logging
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts.models import Profile
 from events.models import StoredEvent
+from events.store import Recorded
 from games import bots, plugins
 
 from ..core_events import DeadlineMissed, SeatZombified
@@ -43,6 +46,7 @@ from .commit import new_event
 from .errors import ServiceError
 from .present import iso
 from .state import load_state, rules_for
+from .types import GameId
 
 log = logging.getLogger(__name__)
 OPEN = Deadline.Status.OPEN
@@ -63,7 +67,7 @@ def excused_misses(game: Game) -> int:
 # Reading
 
 
-def due_times(game: Game) -> dict:
+def due_times(game: Game) -> dict[int, str]:
     """{seat: "…Z"} for the open timed decisions. A row frozen by its player's
     vacation shows when it will be due once the vacation ends; a paused game
     has no due times."""
@@ -81,13 +85,14 @@ def due_times(game: Game) -> dict:
     return out
 
 
-def _vacation_until(game: Game, seat_index: int):
+def _vacation_until(game: Game, seat_index: int) -> datetime | None:
     seat = Seat.objects.filter(game=game, index=seat_index).select_related("user__profile").first()
     profile = getattr(getattr(seat, "user", None), "profile", None) if seat else None
-    return getattr(profile, "vacation_until", None)
+    until: datetime | None = getattr(profile, "vacation_until", None)
+    return until
 
 
-def _on_vacation(seat: Seat, now) -> bool:
+def _on_vacation(seat: Seat, now: datetime) -> bool:
     if seat.user_id is None:
         return False
     until = Profile.objects.filter(user_id=seat.user_id).values_list("vacation_until", flat=True).first()
@@ -98,7 +103,7 @@ def _on_vacation(seat: Seat, now) -> bool:
 # Sync: rows follow the engine's `pending`
 
 
-def sync(game_id) -> None:
+def sync(game_id: GameId) -> None:
     """Called after every commit: bring the game's rows in line with `pending`.
     Never raises: the command has committed already; a failure here is logged
     and repaired by the sweep's catch-up pass."""
@@ -144,7 +149,7 @@ def _acted_since(game: Game, after: int) -> dict[int, int]:
     return out
 
 
-def sync_locked(game: Game, now=None, catch_up: bool = False) -> list[Deadline]:
+def sync_locked(game: Game, now: datetime | None = None, catch_up: bool = False) -> list[Deadline]:
     """`sync` with `game` already locked; returns the rows it opened."""
     now = now or timezone.now()
     seats = {s.index: s for s in game.seats.all()}
@@ -174,7 +179,7 @@ def sync_locked(game: Game, now=None, catch_up: bool = False) -> list[Deadline]:
     return opened
 
 
-def _open(game: Game, seat: Seat, kind: str, now) -> Deadline:
+def _open(game: Game, seat: Seat, kind: str, now: datetime) -> Deadline:
     spd = seconds_per_decision(game)
     rb = (game.time_control or {}).get("reminder_before_seconds") if spd else None
     d = Deadline(
@@ -197,7 +202,7 @@ def _open(game: Game, seat: Seat, kind: str, now) -> Deadline:
     return d
 
 
-def _run_from(d: Deadline, base, remaining: float) -> None:
+def _run_from(d: Deadline, base: datetime, remaining: float) -> None:
     d.due_at = base + timedelta(seconds=max(0.0, remaining))
     d.remind_at = (
         d.due_at - timedelta(seconds=d.remind_before) if d.remind_before and not d.reminded_at else None
@@ -209,7 +214,7 @@ def _run_from(d: Deadline, base, remaining: float) -> None:
 # Freezing: pause and vacation
 
 
-def _freeze_reason(game: Game, seat: Seat, now) -> str:
+def _freeze_reason(game: Game, seat: Seat, now: datetime) -> str:
     if game.paused:
         return Deadline.Frozen.PAUSE
     if _on_vacation(seat, now):
@@ -217,7 +222,7 @@ def _freeze_reason(game: Game, seat: Seat, now) -> str:
     return ""
 
 
-def refresh_freeze(game: Game, now=None) -> int:
+def refresh_freeze(game: Game, now: datetime | None = None) -> int:
     """Freeze or thaw the game's open timed rows (game locked). A row whose
     player's vacation ended in the past resumes from the vacation's end, so
     the arithmetic does not depend on when the sweeper noticed."""
@@ -230,7 +235,7 @@ def refresh_freeze(game: Game, now=None) -> int:
             continue
         want = _freeze_reason(game, seat, now)
         if want and not d.frozen:
-            d.remaining = max(0.0, (d.due_at - now).total_seconds()) if d.due_at else float(d.seconds)
+            d.remaining = max(0.0, (d.due_at - now).total_seconds()) if d.due_at else float(d.seconds or 0)
             d.frozen, d.frozen_at, d.due_at, d.remind_at = want, now, None, None
         elif want and d.frozen != want:
             d.frozen = want
@@ -240,7 +245,7 @@ def refresh_freeze(game: Game, now=None) -> int:
                 until = _vacation_until(game, d.seat)
                 if until is not None and d.frozen_at and d.frozen_at <= until <= now:
                     base = until
-            _run_from(d, base, d.remaining if d.remaining is not None else float(d.seconds))
+            _run_from(d, base, d.remaining if d.remaining is not None else float(d.seconds or 0))
         else:
             continue
         d.save(update_fields=["frozen", "frozen_at", "remaining", "due_at", "remind_at"])
@@ -248,7 +253,7 @@ def refresh_freeze(game: Game, now=None) -> int:
     return changed
 
 
-def vacation_changed(user, now=None) -> None:
+def vacation_changed(user: User, now: datetime | None = None) -> None:
     """The user's vacation started, changed or ended: freeze/thaw their rows."""
     now = now or timezone.now()
     game_ids = set(
@@ -261,12 +266,16 @@ def vacation_changed(user, now=None) -> None:
         refresh_freeze(game, now)
 
 
-def _thaw_vacations(now) -> None:
+def _thaw_vacations(now: datetime) -> None:
     """Rows frozen by a vacation that has ended since."""
     frozen = Deadline.objects.filter(status=OPEN, frozen=Deadline.Frozen.VACATION)
     for gid, seat_index in frozen.values_list("game_id", "seat").distinct():
         user_id = Seat.objects.filter(game_id=gid, index=seat_index).values_list("user_id", flat=True).first()
-        until = Profile.objects.filter(user_id=user_id).values_list("vacation_until", flat=True).first()
+        until = (
+            Profile.objects.filter(user_id=user_id).values_list("vacation_until", flat=True).first()
+            if user_id is not None
+            else None
+        )
         if until is None or until <= now:
             with transaction.atomic():
                 refresh_freeze(Game.objects.select_for_update().get(id=gid), now)
@@ -276,7 +285,7 @@ def _thaw_vacations(now) -> None:
 # The sweep
 
 
-def sweep(now=None, limit: int = SWEEP_BATCH) -> dict:
+def sweep(now: datetime | None = None, limit: int = SWEEP_BATCH) -> dict[str, Any]:
     """One pass of the beat-driven sweeper. Safe to run concurrently."""
     now = now or timezone.now()
     outage = outage_guard(now)
@@ -301,7 +310,7 @@ def sweep(now=None, limit: int = SWEEP_BATCH) -> dict:
     }
 
 
-def fire_due(now=None, limit: int = SWEEP_BATCH) -> int:
+def fire_due(now: datetime | None = None, limit: int = SWEEP_BATCH) -> int:
     """Only the clocks: the beat entry of its own (every DEADLINE_FIRE_SECONDS)
     that keeps deadlines on time whatever else the sweep has to do. The outage
     guard runs first, so a sweeper back from downtime extends before it fires."""
@@ -310,7 +319,7 @@ def fire_due(now=None, limit: int = SWEEP_BATCH) -> int:
     return _fire(now, limit)
 
 
-def _fire(now, limit: int) -> int:
+def _fire(now: datetime, limit: int) -> int:
     fired = 0
     for did in due_ids(now, limit):
         try:
@@ -320,7 +329,7 @@ def _fire(now, limit: int) -> int:
     return fired
 
 
-def outage_guard(now) -> float:
+def outage_guard(now: datetime) -> float:
     """Record this run; if the previous one is older than DEADLINE_OUTAGE_SECONDS,
     extend every running deadline by the downtime first. Returns the extension."""
     threshold = settings.DEADLINE_OUTAGE_SECONDS
@@ -342,7 +351,7 @@ def outage_guard(now) -> float:
     return extended
 
 
-def due_ids(now, limit: int = SWEEP_BATCH) -> list[int]:
+def due_ids(now: datetime, limit: int = SWEEP_BATCH) -> list[int]:
     """Ids of open deadlines due by `now` in running, unpaused games, oldest first."""
     return list(
         Deadline.objects.filter(
@@ -353,7 +362,7 @@ def due_ids(now, limit: int = SWEEP_BATCH) -> list[int]:
     )
 
 
-def fire_one(deadline_id: int, now=None) -> bool:
+def fire_one(deadline_id: int, now: datetime | None = None) -> bool:
     """Apply the default for one due row, at most once whoever calls it."""
     now = now or timezone.now()
     game_id = Deadline.objects.filter(id=deadline_id, status=OPEN).values_list("game_id", flat=True).first()
@@ -383,7 +392,7 @@ def fire_one(deadline_id: int, now=None) -> bool:
     return True
 
 
-def played_a_secret(rows) -> bool:
+def played_a_secret(rows: list[Recorded]) -> bool:
     """Whether a default's events hold a seat's secret, which makes its record secret
     too. A secret of the game itself (visible to no seat: the cubes inside Shogun's
     tower after a defaulted attack) is nobody's choice and does not: the record of a
@@ -424,7 +433,7 @@ def apply_default(game: Game, d: Deadline) -> None:
     missed = DeadlineMissed(
         seat=d.seat,
         kind=d.kind,
-        default_command=dict(cmd),
+        default_command=dict(cmd or {}),
         source=source,
         misses=seat.misses,
         excused_misses=limit,
@@ -457,7 +466,7 @@ def apply_default(game: Game, d: Deadline) -> None:
     play.append_core(game, events)
 
 
-def send_reminders(now) -> int:
+def send_reminders(now: datetime) -> int:
     """Remind the seats whose deadline is near (once per deadline); returns how many were sent."""
     sent = 0
     due = Deadline.objects.filter(status=OPEN, remind_at__lte=now, reminded_at__isnull=True, due_at__gt=now)
@@ -473,7 +482,7 @@ def send_reminders(now) -> int:
     return sent
 
 
-def catch_up(now, limit: int = 20) -> int:
+def catch_up(now: datetime, limit: int = 20) -> int:
     """Games whose after-commit hooks never ran (a process died right after a
     commit): sync and notify them now."""
     lagging = Game.objects.filter(status=Game.Status.RUNNING).filter(

@@ -15,7 +15,7 @@ AFTER_EVENTS = "games.after_events"  # games/tasks.py: one game's coalesced afte
 DELIVER = "games.pbem.deliver"  # games/tasks.py: one notification delivery
 
 
-def send(name: str, *args, countdown: float | None = None) -> bool:
+def send(name: str, *args: object, countdown: float | None = None) -> bool:
     """Queue a task by name. A broker hiccup is logged, not raised: what calls
     this has committed already, and the sweep repairs what was not queued."""
     try:
@@ -26,7 +26,7 @@ def send(name: str, *args, countdown: float | None = None) -> bool:
     return True
 
 
-def run_here(name: str, *args):
+def run_here(name: str, *args: object) -> object:
     """Run a task's body in this process (the inline settings of tests and of
     the embedded default): the same code path the worker runs, found by name."""
     if name not in current_app.tasks:  # a web process: task modules are discovered on first use

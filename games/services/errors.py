@@ -8,6 +8,7 @@ outside it."""
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
 
 class ErrorCode(StrEnum):
@@ -99,7 +100,9 @@ class ServiceError(Exception):
     status = 400
     code = ErrorCode.BAD_REQUEST
 
-    def __init__(self, detail: str, *, code: ErrorCode | None = None, status: int | None = None, **extra):
+    def __init__(
+        self, detail: str, *, code: ErrorCode | None = None, status: int | None = None, **extra: Any
+    ) -> None:
         super().__init__(detail)
         self.detail = detail
         if code:

@@ -8,8 +8,11 @@ play-by-email rows. The user stream announces changes (`inbox` notices, see
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
+from typing import Any
 
+from django.contrib.auth.models import User
 from django.db.models import OuterRef, Subquery
 
 from events.models import StoredEvent
@@ -22,11 +25,11 @@ from .state import load_state, rules_for
 SORTING = "pending first, by deadline (soonest first, untimed after), then by last activity (newest first)"
 
 
-def _iso(dt) -> str | None:
+def _iso(dt: datetime | None) -> str | None:
     return dt.isoformat().replace("+00:00", "Z") if dt else None
 
 
-def entries(user, status: str | None = None, awaiting_me: bool = False) -> list[dict]:
+def entries(user: User, status: str | None = None, awaiting_me: bool = False) -> list[dict[str, Any]]:
     """The user's games, one entry per seat held, optionally filtered by status or to those awaiting
     them."""
     if status is not None and status not in Game.Status.values:
@@ -40,7 +43,7 @@ def entries(user, status: str | None = None, awaiting_me: bool = False) -> list[
     )
     if status:
         seats = seats.filter(game__status=status)
-    out: dict = {}
+    out: dict[uuid.UUID, dict[str, Any]] = {}
     for seat in seats:
         game = seat.game
         if game.id in out:
@@ -73,7 +76,7 @@ def entries(user, status: str | None = None, awaiting_me: bool = False) -> list[
     return sorted(out.values(), key=_order)
 
 
-def _order(e: dict):
+def _order(e: dict[str, Any]) -> tuple[Any, ...]:
     due = datetime.fromisoformat(e["deadline"]).timestamp() if e["deadline"] else None
     last = datetime.fromisoformat(e["last_activity"]).timestamp()
     return (not e["pending"], due is None, due or 0.0, -last, e["id"])

@@ -6,16 +6,20 @@ needed); joining removes the invitation, DELETE declines it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
 from ..models import Game, Invitation, Notification
 from . import lobby, notify
 from .errors import Conflict, ErrorCode, Forbidden, NotFound
+from .types import GameId
 
 
-def invite(game_id, host, username: str) -> Invitation:
+def invite(game_id: GameId, host: User, username: str) -> Invitation:
     """The game's creator invites an account (a bot, typically) to an open seat; it hears of it on its stream."""
     with transaction.atomic():
         game = lobby.lock_game(game_id, host)
@@ -42,7 +46,7 @@ def invite(game_id, host, username: str) -> Invitation:
     return inv
 
 
-def pending_for(user) -> list[Invitation]:
+def pending_for(user: User) -> list[Invitation]:
     """The caller's invitations to games still open where it has no seat yet."""
     return list(
         Invitation.objects.filter(user=user, game__status=Game.Status.OPEN)
@@ -51,14 +55,14 @@ def pending_for(user) -> list[Invitation]:
     )
 
 
-def decline(game_id, user) -> None:
+def decline(game_id: GameId, user: User) -> None:
     """The invited account says no: its invitation to that game is gone."""
     found = Invitation.objects.filter(user=user, game_id=lobby.get_game(game_id, user).id).delete()[0]
     if not found:
         raise NotFound("no invitation to that game", code=ErrorCode.INVITATION_NOT_FOUND)
 
 
-def entry(inv: Invitation) -> dict:
+def entry(inv: Invitation) -> dict[str, Any]:
     """An invitation as `/accounts/me/invitations` lists it."""
     g = inv.game
     return {

@@ -9,13 +9,14 @@ import uuid
 from typing import Any
 
 import jsonschema
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from events import store
 from games import bots
 from games.rules import registry
-from games.rules.base import RulesError, rng_factory, sha256_hex
+from games.rules.base import RulesError, Ruleset, rng_factory, sha256_hex
 
 from ..core_events import GameStarted
 from ..models import Game, Seat
@@ -23,6 +24,7 @@ from . import prepared
 from .commit import batch_of, commit, new_event
 from .errors import Conflict, EngineError, ErrorCode, Forbidden, Invalid, NotFound, ServiceError
 from .state import fold_rows
+from .types import GameId, Reader
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +32,7 @@ BOT_KINDS = bots.NAMES
 MIN_SECONDS, MAX_SECONDS = 5, 30 * 24 * 3600
 
 
-def options_with_defaults(schema: dict, options: dict) -> dict:
+def options_with_defaults(schema: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
     """Validate options against the ruleset's JSON Schema and fill top-level defaults."""
     if not isinstance(options, dict):
         raise Invalid("options must be a JSON object", code=ErrorCode.INVALID_OPTIONS)
@@ -50,7 +52,7 @@ def options_with_defaults(schema: dict, options: dict) -> dict:
     return full
 
 
-def validate_time_control(tc: Any) -> dict | None:
+def validate_time_control(tc: Any) -> dict[str, Any] | None:
     """The time control as stored (defaults filled in), or Invalid naming the bad field."""
     if tc is None:
         return None
@@ -84,14 +86,14 @@ def validate_time_control(tc: Any) -> dict | None:
     return out
 
 
-def options_schema_for(rules, players: int) -> dict:
+def options_schema_for(rules: Ruleset, players: int) -> dict[str, Any]:
     """The options' JSON Schema for a player count (a ruleset may vary it with
     `options_schema_for(players)`; most have one schema for every count)."""
     per_count = getattr(rules, "options_schema_for", None)
     return dict(per_count(players) if per_count is not None else rules.options_schema)
 
 
-def player_counts(rules) -> list[dict]:
+def player_counts(rules: Ruleset) -> list[dict[str, Any]]:
     """What /rulesets advertises: for every player count a game can really be
     created with, the factions a seat may choose and the options schema. A count
     inside min..max that the rules refuse (Imjin: 3) is left out."""
@@ -106,7 +108,7 @@ def player_counts(rules) -> list[dict]:
     return out
 
 
-def _factions(rules, players: int, options: dict) -> list[str]:
+def _factions(rules: Ruleset, players: int, options: dict[str, Any]) -> list[str]:
     try:
         return list(rules.factions(players, options))
     except RulesError as exc:
@@ -114,7 +116,7 @@ def _factions(rules, players: int, options: dict) -> list[str]:
 
 
 def create_game(
-    user,
+    user: User,
     ruleset: str,
     players: Any,
     options: Any = None,
@@ -162,7 +164,7 @@ def create_game(
     return game
 
 
-def _check_faction(faction, allowed: list[str], taken: list[str]) -> str:
+def _check_faction(faction: object, allowed: list[str], taken: list[str]) -> str:
     if faction in (None, "", "random"):
         return ""
     if faction not in allowed:
@@ -173,7 +175,7 @@ def _check_faction(faction, allowed: list[str], taken: list[str]) -> str:
         )
     if faction in taken:
         raise Conflict(f"faction {faction!r} is already taken", code=ErrorCode.FACTION_TAKEN)
-    return faction
+    return str(faction)  # one of `allowed`
 
 
 class _System:
@@ -181,10 +183,9 @@ class _System:
 
 
 SYSTEM = _System()
-_UNSAID = object()
 
 
-def get_game(game_id, user=_UNSAID, seats: str | None = None) -> Game:
+def get_game(game_id: GameId, user: Reader | _System = None, seats: str | None = None) -> Game:
     """The game, or NotFound for unknown and malformed ids alike (never a 500).
 
     A private game is found only for its seated players (or `SYSTEM`): to anyone
@@ -203,7 +204,7 @@ def get_game(game_id, user=_UNSAID, seats: str | None = None) -> Game:
     return game
 
 
-def lock_game(game_id, user=_UNSAID, seats: str | None = None) -> Game:
+def lock_game(game_id: GameId, user: Reader | _System = None, seats: str | None = None) -> Game:
     """The game row locked for this transaction (one query), or NotFound; a
     private game is found only as `get_game` finds it (`seats` as there)."""
     try:
@@ -215,7 +216,7 @@ def lock_game(game_id, user=_UNSAID, seats: str | None = None) -> Game:
     return game
 
 
-def is_seated(game: Game, user) -> bool:
+def is_seated(game: Game, user: Reader | _System) -> bool:
     """Whether `user` created the game or holds a seat in it."""
     uid = getattr(user, "id", None)
     if uid is None or game.creator_id == uid:
@@ -225,7 +226,7 @@ def is_seated(game: Game, user) -> bool:
     return game.seats.filter(user_id=uid).exists()
 
 
-def is_invited(game: Game, user) -> bool:
+def is_invited(game: Game, user: Reader | _System) -> bool:
     """An account the host invited to a seat (games/services/invitations.py) may
     read the game and join it without the invite code while it is open."""
     uid = getattr(user, "id", None)
@@ -239,7 +240,7 @@ def new_invite_code() -> str:
     return secrets.token_urlsafe(16)
 
 
-def rotate_invite(game_id, user) -> Game:
+def rotate_invite(game_id: GameId, user: User) -> Game:
     """A new invite code for a private game (the creator): the old one stops working."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=get_game(game_id, user).pk)
@@ -252,7 +253,7 @@ def rotate_invite(game_id, user) -> Game:
     return game
 
 
-def _found_with_invite(game_id, user, invite_code) -> Game:
+def _found_with_invite(game_id: GameId, user: User, invite_code: object) -> Game:
     """Joining: a private game is found by its seated players, or by anyone
     holding its current invite code; a wrong code is the same 404 as no game."""
     game = get_game(game_id, SYSTEM)
@@ -267,7 +268,11 @@ def _found_with_invite(game_id, user, invite_code) -> Game:
 
 
 def join(
-    game_id, user, faction: str | None = None, bot: str | None = None, invite_code: str | None = None
+    game_id: GameId,
+    user: User,
+    faction: str | None = None,
+    bot: str | None = None,
+    invite_code: str | None = None,
 ) -> Seat:
     """Seat `user` (or, for the creator, a bot) in an open game; Conflict when it is full or the faction
     is taken."""
@@ -286,6 +291,8 @@ def join(
         if len(seats) >= game.players:
             raise Conflict("the game is full", code=ErrorCode.GAME_FULL)
         rules = registry.get(game.ruleset)
+        if rules is None:
+            raise ServiceError("this ruleset is not available", code=ErrorCode.UNKNOWN_RULESET, status=409)
         allowed = _factions(rules, game.players, game.options)
         chosen = _check_faction(faction, allowed, [s.faction for s in seats if s.faction])
         index = len(seats)
@@ -300,7 +307,7 @@ def join(
             raise Conflict("that seat was just taken; try again", code=ErrorCode.SEAT_TAKEN) from exc
 
 
-def start(game_id, user) -> Game:
+def start(game_id: GameId, user: User) -> Game:
     """The creator starts a full game: factions drawn, core.GameStarted and the engine's setup
     committed."""
     with transaction.atomic():

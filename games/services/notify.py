@@ -16,21 +16,24 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import profile_of
 from events import feed, store
+from events.models import StoredEvent
 from games.pbem import emails, webhooks
 
 from .. import core_events
 from ..models import Deadline, Game, Notification, PbemCursor, WebhookDelivery
 from . import dispatch, observe
 from .present import iso
+from .types import GameId
 
 log = logging.getLogger(__name__)
 N = Notification
@@ -53,7 +56,7 @@ def inline() -> bool:
 # Deciding what to send
 
 
-def game_payload(game: Game) -> dict:
+def game_payload(game: Game) -> dict[str, Any]:
     """The game as every notification shows it, with its version and chain head (a checkpoint)."""
     return {
         "id": str(game.id),
@@ -66,11 +69,25 @@ def game_payload(game: Game) -> dict:
     }
 
 
-def _humans(game: Game) -> dict:
-    return {s.index: s for s in game.seats.select_related("user").all() if s.user_id and not s.bot}
+@dataclass(frozen=True)
+class _Human:
+    """A seat held by a person (not a bot): who is told what happens at it."""
+
+    index: int
+    user: User
 
 
-def notify_user(game: Game, user, kind: str, key: str, data: dict, now) -> list[Notification]:
+def _humans(game: Game) -> dict[int, _Human]:
+    return {
+        s.index: _Human(s.index, s.user)
+        for s in game.seats.select_related("user").all()
+        if s.user is not None and not s.bot
+    }
+
+
+def notify_user(
+    game: Game, user: User, kind: str, key: str, data: dict[str, Any], now: datetime
+) -> list[Notification]:
     """Create the user's rows for one notice (once per channel, ever) and
     queue their delivery after commit. Returns the rows created now."""
     profile = profile_of(user)
@@ -110,7 +127,9 @@ def notify_user(game: Game, user, kind: str, key: str, data: dict, now) -> list[
     return created
 
 
-def notify_stream(game: Game, user, kind: str, key: str, data: dict, now) -> Notification | None:
+def notify_stream(
+    game: Game, user: User, kind: str, key: str, data: dict[str, Any], now: datetime
+) -> Notification | None:
     """A notice on the user stream only (no email, no webhook), once per key."""
     payload = {
         "kind": kind,
@@ -154,7 +173,7 @@ def _after_commit(rows: list[Notification]) -> None:
     transaction.on_commit(_run)
 
 
-def turns_opened(game: Game, rows, now) -> None:
+def turns_opened(game: Game, rows: list[Deadline], now: datetime) -> None:
     """ "Your turn" for each newly opened decision (called by deadlines.sync)."""
     humans = _humans(game)
     for d in rows:
@@ -170,7 +189,7 @@ def turns_opened(game: Game, rows, now) -> None:
             )
 
 
-def reminder(game: Game, d, now) -> None:
+def reminder(game: Game, d: Deadline, now: datetime) -> None:
     """Tell the seat of deadline `d` that its decision is due soon."""
     seat = _humans(game).get(d.seat)
     if seat is not None:
@@ -184,7 +203,7 @@ def reminder(game: Game, d, now) -> None:
         )
 
 
-def game_changed(game_id, version: int) -> None:
+def game_changed(game_id: GameId, version: int | None = None) -> None:
     """Called after every commit: notices for the events not yet processed.
     Never raises (the command has committed); the sweep catches up."""
     try:
@@ -193,7 +212,7 @@ def game_changed(game_id, version: int) -> None:
         log.exception("notifications for game %s failed; the sweep will catch up", game_id)
 
 
-def _game_changed(game_id) -> None:
+def _game_changed(game_id: GameId) -> None:
     now = timezone.now()
     with transaction.atomic():
         # Lock order everywhere in this layer: the game row first. (Inserting rows that
@@ -212,7 +231,7 @@ def _game_changed(game_id) -> None:
         PbemCursor.objects.filter(pk=cursor.pk).update(notified_version=game.version)
 
 
-def _for_event(game: Game, humans: dict, row, now) -> None:
+def _for_event(game: Game, humans: dict[int, _Human], row: StoredEvent, now: datetime) -> None:
     """The notices one stored event gives rise to (only platform events do)."""
     handler = _HANDLERS.get(row.type)
     if handler is None:
@@ -230,38 +249,38 @@ class _Ref:
     """What every notice of one event shares: its game, its key and its reference."""
 
     game: Game
-    row: Any
-    now: Any
+    row: StoredEvent
+    now: datetime
 
     @property
     def key(self) -> str:
         return f"seq:{self.row.seq}"
 
-    def notify(self, seat, kind: str, body: dict) -> None:
+    def notify(self, seat: _Human, kind: str, body: dict[str, Any]) -> None:
         event = {"seq": self.row.seq, "type": self.row.type, "hash": self.row.hash}
         notify_user(
             self.game, seat.user, kind, self.key, {"seat": seat.index, "event": event, **body}, self.now
         )
 
 
-def _on_started(game: Game, humans: dict, e: core_events.GameStarted, ref: _Ref) -> None:
+def _on_started(game: Game, humans: dict[int, _Human], e: core_events.GameStarted, ref: _Ref) -> None:
     for s in humans.values():
         ref.notify(s, N.Kind.GAME_STARTED, {})
 
 
-def _on_finished(game: Game, humans: dict, e: core_events.GameFinished, ref: _Ref) -> None:
+def _on_finished(game: Game, humans: dict[int, _Human], e: core_events.GameFinished, ref: _Ref) -> None:
     winners = ", ".join(str(w) for w in e.outcome.winners) or "none"
     for s in humans.values():
         ref.notify(s, N.Kind.GAME_FINISHED, {"outcome": e.outcome.as_json(), "winners_text": winners})
 
 
-def _on_aborted(game: Game, humans: dict, e: core_events.GameAborted, ref: _Ref) -> None:
+def _on_aborted(game: Game, humans: dict[int, _Human], e: core_events.GameAborted, ref: _Ref) -> None:
     outcome = {"winners": [], "scores": {}, "reason": f"aborted by {e.by}: {e.reason or '-'}"}
     for s in humans.values():
         ref.notify(s, N.Kind.GAME_FINISHED, {"outcome": outcome, "aborted": True, "winners_text": "none"})
 
 
-def _on_missed(game: Game, humans: dict, e: core_events.DeadlineMissed, ref: _Ref) -> None:
+def _on_missed(game: Game, humans: dict[int, _Human], e: core_events.DeadlineMissed, ref: _Ref) -> None:
     s = humans.get(e.seat)
     if s is None:
         return
@@ -276,7 +295,7 @@ def _on_missed(game: Game, humans: dict, e: core_events.DeadlineMissed, ref: _Re
     ref.notify(s, N.Kind.DEFAULT_APPLIED, body)
 
 
-def _on_message(game: Game, humans: dict, e: core_events.MessageSent, ref: _Ref) -> None:
+def _on_message(game: Game, humans: dict[int, _Human], e: core_events.MessageSent, ref: _Ref) -> None:
     from_seat = humans.get(e.sender)
     message = {
         "from": e.sender,
@@ -291,7 +310,7 @@ def _on_message(game: Game, humans: dict, e: core_events.MessageSent, ref: _Ref)
             ref.notify(s, N.Kind.MESSAGE, {"message": message})
 
 
-_HANDLERS: dict[str, Callable[[Game, dict, Any, _Ref], None]] = {
+_HANDLERS: dict[str, Callable[[Game, dict[int, _Human], Any, _Ref], None]] = {
     core_events.GameStarted.TYPE: _on_started,
     core_events.GameFinished.TYPE: _on_finished,
     core_events.GameAborted.TYPE: _on_aborted,
@@ -304,7 +323,7 @@ _HANDLERS: dict[str, Callable[[Game, dict, Any, _Ref], None]] = {
 # Announcing changes on the user stream (the caller's inbox, games/services/inbox.py)
 
 
-def _signature(game: Game, seat: int, open_rows: dict) -> dict:
+def _signature(game: Game, seat: int, open_rows: dict[int, Deadline]) -> dict[str, Any]:
     d = open_rows.get(seat)
     return {
         "status": game.status,
@@ -315,7 +334,7 @@ def _signature(game: Game, seat: int, open_rows: dict) -> dict:
     }
 
 
-def announce(game: Game, humans: dict, now) -> None:
+def announce(game: Game, humans: dict[int, _Human], now: datetime) -> None:
     """After a commit was processed (_game_changed, after deadlines.sync):
     an `inbox` notice on the user stream of every seated player whose entry
     changed in what sorts or filters it (status, pause, pending decision,
@@ -388,7 +407,7 @@ def _max_attempts(n: Notification) -> int:
     return settings.WEBHOOK_MAX_ATTEMPTS if n.channel == N.Channel.WEBHOOK else EMAIL_MAX_ATTEMPTS
 
 
-def _send(n: Notification, attempts: int, now) -> tuple[str, str, int | None]:
+def _send(n: Notification, attempts: int, now: datetime) -> tuple[str, str, int | None]:
     profile = profile_of(n.user)
     if n.channel == N.Channel.EMAIL:
         if not (n.user.email and profile.email_notifications):
@@ -426,7 +445,7 @@ def _send(n: Notification, attempts: int, now) -> tuple[str, str, int | None]:
     return (N.Status.PENDING if retry else N.Status.FAILED), result.error, retry_in
 
 
-def requeue_stale(now) -> int:
+def requeue_stale(now: datetime) -> int:
     """Pending deliveries whose task was lost (broker down, worker restarted
     before the retry ran) go out again; a row stuck in `sending` (its worker
     died mid-POST) is marked failed rather than risk sending it twice."""

@@ -9,6 +9,9 @@ are `core.SeatReclaimed` and (from deadlines) `core.SeatZombified`.
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -18,17 +21,18 @@ from . import deadlines, play
 from .commit import new_event
 from .errors import Conflict, ErrorCode, Forbidden, NotFound
 from .lobby import get_game
+from .types import GameId, UserOrAnonymous
 
 PAUSE, RESUME = PauseVote.Action.PAUSE, PauseVote.Action.RESUME
 
 
-def vote(game_id, user, action: str) -> dict:
+def vote(game_id: GameId, user: User, action: str) -> dict[str, Any]:
     """Record `user`'s vote to pause or resume; switch when the creator votes
     or every seated human has. Returns the vote state."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=get_game(game_id, user).pk)
         seats = list(game.seats.select_related("user").all())
-        humans = {s.user_id: s for s in seats if s.user_id is not None and not s.bot}
+        humans = {s.user.id: s.user for s in seats if s.user is not None and not s.bot}
         if user.id not in humans:
             raise Forbidden("only seated players can vote to pause or resume", code=ErrorCode.NOT_SEATED)
         if game.status != Game.Status.RUNNING:
@@ -43,12 +47,12 @@ def vote(game_id, user, action: str) -> dict:
         voters &= set(humans)
         switched = user.id == game.creator_id or voters >= set(humans)
         if switched:
-            _switch(game, action, [humans[u].user.username for u in sorted(voters)], user)
+            _switch(game, action, [humans[u].username for u in sorted(voters)], user)
             voters = set()
         return state(game, humans, action, voters, switched)
 
 
-def _switch(game: Game, action: str, by: list[str], user) -> None:
+def _switch(game: Game, action: str, by: list[str], user: UserOrAnonymous) -> None:
     now = timezone.now()
     game.paused = action == PAUSE
     game.save(update_fields=["paused"])
@@ -59,21 +63,23 @@ def _switch(game: Game, action: str, by: list[str], user) -> None:
     play.append_core(game, [new_event(switched, actor={"user": user.username})])
 
 
-def state(game: Game, humans: dict, action: str, voters: set, switched: bool) -> dict:
+def state(
+    game: Game, humans: dict[int, User], action: str, voters: set[int], switched: bool
+) -> dict[str, Any]:
     """The pause vote as the API shows it: who voted, who is still to, and whether it switched."""
     return {
         "paused": game.paused,
         "switched": switched,
         "action": action,
         "version": game.version,
-        "votes": sorted(humans[u].user.username for u in voters),
-        "waiting_for": sorted(s.user.username for uid, s in humans.items() if uid not in voters)
+        "votes": sorted(humans[u].username for u in voters),
+        "waiting_for": sorted(human.username for uid, human in humans.items() if uid not in voters)
         if not switched
         else [],
     }
 
 
-def reclaim(game_id, user, index: int) -> Game:
+def reclaim(game_id: GameId, user: UserOrAnonymous, index: int) -> Game:
     """The seat's player takes it back from the bot (POST .../seats/{i}/reclaim)."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=get_game(game_id, user).pk)

@@ -47,7 +47,7 @@ class Submitted:
     produced as the player sees them."""
 
     version: int
-    events: list[dict]
+    events: list[dict[str, Any]]
     replayed: bool = False  # an Idempotency-Key retry: the first answer, nothing appended
 
 
@@ -144,8 +144,8 @@ def apply(
     seat: Seat,
     command: Mapping[str, Any],
     expected_version: int | None,
-    actor: dict,
-    cause_extra: dict | None = None,
+    actor: dict[str, Any],
+    cause_extra: dict[str, Any] | None = None,
     receipt: Receipt | None = None,
     last_write: bool = False,
 ) -> list[store.Recorded]:
@@ -212,8 +212,8 @@ def stamp(
     decided: Decided[Any],
     seat: int,
     command: Mapping[str, Any],
-    actor: dict,
-    cause_extra: dict | None,
+    actor: dict[str, Any],
+    cause_extra: dict[str, Any] | None,
 ) -> tuple[store.Batch, dict[str, Any]]:
     """The events to store, hashed into the store's batch: actor and cause on
     the first, and when the game is over core.GameFinished + core.SeedRevealed.

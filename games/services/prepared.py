@@ -31,10 +31,11 @@ def game(game_id: uuid.UUID, lock: bool = False, seats: str | None = None) -> Ga
     )
     if not found:
         return None
-    loaded = found[0]
+    loaded: Game = found[0]
     for seat in rows:
         seat.game = loaded
-    loaded._read_seats = (seats == "users", rows)
+    # an attribute of this instance only, read by seats() below (and lobby.is_seated)
+    setattr(loaded, "_read_seats", (seats == "users", rows))  # noqa: B010
     return loaded
 
 

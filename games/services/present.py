@@ -4,17 +4,24 @@ state or raw event rows: everything goes through here."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, overload
 
 from events.models import StoredEvent
 from games.core_events import REDACTED_TYPE
 
 from ..models import Game, Seat
 from . import prepared
+from .types import Reader
 
 
-def iso(dt) -> str | None:
+@overload
+def iso(dt: datetime) -> str: ...
+@overload
+def iso(dt: None) -> None: ...
+@overload
+def iso(dt: datetime | None) -> str | None: ...
+def iso(dt: datetime | None) -> str | None:
     """A datetime as the API writes it: UTC, `Z`."""
     return dt.astimezone(UTC).isoformat().replace("+00:00", "Z") if dt else None
 
@@ -34,7 +41,7 @@ class Viewer:
         return min(self.seats) if self.seats else None
 
 
-def viewer_for(game: Game, user, seats: list[Seat] | None = None) -> Viewer:
+def viewer_for(game: Game, user: Reader, seats: list[Seat] | None = None) -> Viewer:
     """Who `user` is at this table: their seats, or a spectator; everyone sees all once the game ended."""
     seats = seats if seats is not None else prepared.seats(game)
     uid = getattr(user, "id", None)

@@ -17,6 +17,7 @@ from .commit import append_core, new_event
 from .errors import Conflict, ErrorCode, Forbidden, Invalid
 from .lobby import get_game
 from .present import Viewer, present_event
+from .types import GameId, UserOrAnonymous
 
 
 def _check_text(text: Any) -> str:
@@ -63,7 +64,7 @@ def _check_to(to: Any, players: int) -> list[int] | None:
     return sorted(set(to))
 
 
-def send(game_id, user, text: Any, to: Any) -> dict:
+def send(game_id: GameId, user: UserOrAnonymous, text: Any, to: Any) -> dict[str, Any]:
     """A seated player sends `text` to `to` (seats) or to everyone (None): a core.MessageSent event."""
     game = get_game(game_id, user)
     text = _check_text(text)

@@ -4,6 +4,7 @@ always through the viewer's redaction (audit and export: services/audit.py)."""
 from __future__ import annotations
 
 import random
+from datetime import datetime
 from typing import Any
 
 from events import store
@@ -15,21 +16,22 @@ from . import deadlines, prepared, summaries
 from .errors import ErrorCode, Invalid
 from .present import Viewer, present_event, viewer_for
 from .state import load_state, rules_for
+from .types import Reader
 
 MAX_LEGAL = 1000
 SAMPLES = 20
 
 
-def _seats(game: Game) -> list:
+def _seats(game: Game) -> list[Any]:
     return prepared.seats(game, with_users=True)
 
 
-def _bot_account(user) -> bool:
+def _bot_account(user: Reader) -> bool:
     profile = getattr(user, "profile", None)  # None: an account that never saved settings
     return bool(profile and profile.is_bot)
 
 
-def seats_json(game: Game, seats: list | None = None) -> list[dict]:
+def seats_json(game: Game, seats: list[Any] | None = None) -> list[dict[str, Any]]:
     """The game's seats as the API lists them (`seats`: already loaded ones)."""
     return [
         {
@@ -49,7 +51,7 @@ def seats_json(game: Game, seats: list | None = None) -> list[dict]:
     ]
 
 
-def pending_json(game: Game, seat_rows: list | None = None) -> list[dict]:
+def pending_json(game: Game, seat_rows: list[Any] | None = None) -> list[dict[str, Any]]:
     """Who must act now, plainly: seat, faction, the seat's player (null for a
     bot seat), whether a bot plays it (bot seats, and zombie seats whose player
     missed too many deadlines), the ruleset's name of the decision, its deadline."""
@@ -74,7 +76,7 @@ def pending_json(game: Game, seat_rows: list | None = None) -> list[dict]:
     return out
 
 
-def game_json(game: Game, user=None) -> dict:
+def game_json(game: Game, user: Reader = None) -> dict[str, Any]:
     """The game's metadata; its invite code only for its creator (private games)."""
     host = game.private and getattr(user, "id", None) == game.creator_id
     seats = _seats(game)  # one query for the seats, the pending list and (usually) the creator
@@ -103,11 +105,11 @@ def game_json(game: Game, user=None) -> dict:
     }
 
 
-def _iso(dt) -> str | None:
+def _iso(dt: datetime | None) -> str | None:
     return dt.isoformat().replace("+00:00", "Z") if dt else None
 
 
-def view(game: Game, user) -> dict:
+def view(game: Game, user: Reader) -> dict[str, Any]:
     """What `user` sees of the game now: the engine's view for their seat (or a spectator's)."""
     viewer = viewer_for(game, user)
     if game.status == Game.Status.OPEN:
@@ -115,7 +117,7 @@ def view(game: Game, user) -> dict:
     return _view_body(game, load_state(game), viewer, game.version)
 
 
-def _view_body(game: Game, state: Any, viewer: Viewer, version: int) -> dict:
+def _view_body(game: Game, state: Any, viewer: Viewer, version: int) -> dict[str, Any]:
     """One shape whatever the status: `state` is the caller's view (their seat's,
     or the public one for a spectator); `seats` adds every seat's view once the
     game is over and nothing is secret any more (null before)."""
@@ -131,7 +133,7 @@ def _view_body(game: Game, state: Any, viewer: Viewer, version: int) -> dict:
     }
 
 
-def legal(game: Game, user) -> dict:
+def legal(game: Game, user: Reader) -> dict[str, Any]:
     """The commands `user` may send now: listed, or templates with samples when there are too many."""
     viewer = viewer_for(game, user)
     out = {
@@ -161,7 +163,7 @@ def legal(game: Game, user) -> dict:
     out["templates"] = [
         {"type": t.type, "schema": t.schema, "description": t.description} for t in ls.templates
     ]
-    samples: list[dict] = []
+    samples: list[dict[str, Any]] = []
     if ls.sample is not None:
         seen = set()
         for _ in range(SAMPLES * 3):
@@ -178,7 +180,9 @@ def legal(game: Game, user) -> dict:
     return out
 
 
-def events_page(game: Game, user, after: int, limit: int, lang: str = "en") -> tuple[list[dict], bool]:
+def events_page(
+    game: Game, user: Reader, after: int, limit: int, lang: str = "en"
+) -> tuple[list[dict[str, Any]], bool]:
     """A page of the viewer's redacted feed; the first event of every batch
     carries the batch's one-line `summary` in `lang` (services/summaries.py)."""
     viewer = viewer_for(game, user)
@@ -190,7 +194,7 @@ def events_page(game: Game, user, after: int, limit: int, lang: str = "en") -> t
     return out, more
 
 
-def replay(game: Game, user, version: Any) -> dict:
+def replay(game: Game, user: Reader, version: Any) -> dict[str, Any]:
     """The view at `version` of the game's history; Invalid outside 1..current version."""
     try:
         v = int(version)

@@ -15,9 +15,10 @@ from events import store
 
 from ..models import Game
 from .errors import ErrorCode, Invalid
-from .present import viewer_for
+from .present import Viewer, viewer_for
 from .reading import _view_body
 from .state import fold_rows, load_state, rules_for
+from .types import Reader
 
 PAGE = 500  # versions per page
 CACHE_SECONDS = 3600
@@ -37,7 +38,7 @@ def _version(raw: Any, name: str, default: int | None, top: int) -> int:
     return v
 
 
-def replay_range(game: Game, user, frm: Any, to: Any) -> dict:
+def replay_range(game: Game, user: Reader, frm: Any, to: Any) -> dict[str, Any]:
     """`{"from", "to", "view", "patches"}` for versions frm..min(to, frm+page);
     `more` says whether versions up to the asked `to` remain (the caller builds
     the `next` URL from `to`)."""
@@ -60,22 +61,23 @@ def replay_range(game: Game, user, frm: Any, to: Any) -> dict:
     return {**body, "more": end < b, "asked_to": b}
 
 
-def _page(game: Game, viewer, a: int, end: int) -> dict:
+def _page(game: Game, viewer: Viewer, a: int, end: int) -> dict[str, Any]:
     rules = rules_for(game)
     state = load_state(game, upto=a)
     prev = _view_body(game, state, viewer, a)
-    out = {"from": a, "to": end, "view": prev, "patches": []}
+    patches: list[dict[str, Any]] = []
+    out = {"from": a, "to": end, "view": prev, "patches": patches}
     for row in store.load(game.id, after=a, upto=end):
         # One row at a time (a version is one event); a takeback puts the state
         # back to the version before the undone batch (services/state.py).
         state = fold_rows(rules, [row], state, game)
         cur = _view_body(game, state, viewer, row.seq)
-        out["patches"].append({"version": row.seq, "patch": diff(prev, cur)})
+        patches.append({"version": row.seq, "patch": diff(prev, cur)})
         prev = cur
     return out
 
 
-def diff(a: Any, b: Any, path: str = "") -> list[dict]:
+def diff(a: Any, b: Any, path: str = "") -> list[dict[str, Any]]:
     """RFC 6902 operations turning `a` into `b` (JSON values).
 
     Equal subtrees are skipped by one C-level `==`; dicts are compared key by
@@ -91,7 +93,7 @@ def diff(a: Any, b: Any, path: str = "") -> list[dict]:
     return [{**op, "path": path + op["path"]} if path else op for op in _diff(a, b, {})]
 
 
-def _diff(a: Any, b: Any, seen: dict[tuple[int, int], list[dict]]) -> list[dict]:
+def _diff(a: Any, b: Any, seen: dict[tuple[int, int], list[dict[str, Any]]]) -> list[dict[str, Any]]:
     """`diff` with paths relative to a and b; `seen` holds the pairs of containers done."""
     pair = (id(a), id(b))
     done = seen.get(pair)
@@ -112,8 +114,10 @@ def _diff(a: Any, b: Any, seen: dict[tuple[int, int], list[dict]]) -> list[dict]
 _CONTAINERS = (dict, list)
 
 
-def _diff_dicts(a: dict, b: dict, seen: dict[tuple[int, int], list[dict]]) -> list[dict]:
-    ops: list[dict] = []
+def _diff_dicts(
+    a: dict[str, Any], b: dict[str, Any], seen: dict[tuple[int, int], list[dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    ops: list[dict[str, Any]] = []
     for k, x in a.items():
         if k not in b:
             ops.append({"op": "remove", "path": "/" + _escape(k)})
@@ -127,7 +131,9 @@ def _diff_dicts(a: dict, b: dict, seen: dict[tuple[int, int], list[dict]]) -> li
     return ops
 
 
-def _diff_lists(a: list, b: list, seen: dict[tuple[int, int], list[dict]]) -> list[dict]:
+def _diff_lists(
+    a: list[Any], b: list[Any], seen: dict[tuple[int, int], list[dict[str, Any]]]
+) -> list[dict[str, Any]]:
     """Items compared pairwise between the common start and end; the rest removed or added."""
     n, m = len(a), len(b)
     head = 0
@@ -137,7 +143,7 @@ def _diff_lists(a: list, b: list, seen: dict[tuple[int, int], list[dict]]) -> li
     while tail < n - head and tail < m - head and a[n - 1 - tail] == b[m - 1 - tail]:
         tail += 1
     ka, kb = n - head - tail, m - head - tail
-    ops: list[dict] = []
+    ops: list[dict[str, Any]] = []
     for i in range(head, head + min(ka, kb)):
         ops += [{**op, "path": f"/{i}{op['path']}"} for op in _diff(a[i], b[i], seen)]
     at = head + min(ka, kb)
@@ -147,7 +153,7 @@ def _diff_lists(a: list, b: list, seen: dict[tuple[int, int], list[dict]]) -> li
     return ops
 
 
-def _same(x: Any, y: Any, seen: dict[tuple[int, int], list[dict]]) -> bool:
+def _same(x: Any, y: Any, seen: dict[tuple[int, int], list[dict[str, Any]]]) -> bool:
     """x == y for two containers, remembered (the seats' views share their public parts)."""
     done = seen.get((id(x), id(y)))
     if done is not None:

@@ -24,8 +24,10 @@ import time
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from events import store
+from events.feed import Batch
 from events.models import StoredEvent
 from games.models import Game
 
@@ -45,7 +47,7 @@ class Head:
     rows: list[StoredEvent]
     # What streams made of these rows, by (after, viewer, language): the streams of
     # one seat (or of spectators) share one redaction and one summary per commit.
-    presented: dict = field(default_factory=dict)
+    presented: dict[tuple[Any, ...], Batch] = field(default_factory=dict)
 
 
 @dataclass
@@ -57,7 +59,7 @@ class _Entry:
     base: int  # rows hold every event with base < seq <= upto
     upto: int
     rows: list[StoredEvent]
-    presented: dict = field(default_factory=dict)
+    presented: dict[tuple[Any, ...], Batch] = field(default_factory=dict)
 
     def covers(self, after: int) -> bool:
         return self.base <= after and (after < self.upto or self.upto >= self.version)
@@ -83,7 +85,7 @@ class SharedReads:
         with self._lock:
             self._generation[game_id] += 1
 
-    def pushed(self, game_id: str, version: int, status: str, rows: list) -> bool:
+    def pushed(self, game_id: str, version: int, status: str, rows: list[Any]) -> bool:
         """A commit announced with its rows (events.feed.publish's `news`): like
         `changed()`, and when the rows follow what is held (nothing missed, no read
         in progress) the entry is extended with them, so the next fetch reads
@@ -151,7 +153,12 @@ class SharedReads:
                 generation = self._generation[key]
                 entry = self._entries.get(key)
             fresh = entry is not None and entry.generation == generation
-            if fresh and time.monotonic() - entry.read_at < MAX_AGE_SECONDS and entry.covers(after):
+            if (
+                entry is not None
+                and fresh
+                and time.monotonic() - entry.read_at < MAX_AGE_SECONDS
+                and entry.covers(after)
+            ):
                 return entry.head(after)
             entry = self._read(game_id, after, generation, entry)
             with self._lock:

@@ -20,6 +20,7 @@ from typing import Any
 from events import store
 from events.models import StoredEvent
 from games import plugins
+from games.rules.base import Ruleset
 
 from ..models import Game
 from .present import Viewer, can_see
@@ -66,7 +67,7 @@ def annotate(
     _carry(game, rules, rows, prev, state)
 
 
-def _carry(game: Game, rules, rows: Sequence[StoredEvent], start: int, state: Any) -> None:
+def _carry(game: Game, rules: Ruleset, rows: Sequence[StoredEvent], start: int, state: Any) -> None:
     """Leave the state at the page's last event in the state cache: the next page
     starts there (a live stream's next commit, the next page of a reader), and
     folding this one batch now is cheaper than a snapshot read and a fold then."""

@@ -61,7 +61,7 @@ from .state import load_state, rules_for
 ENDED = (*ENDINGS, SeedRevealed.TYPE)
 
 
-def _last_batch(rows: list) -> tuple[list, list]:
+def _last_batch(rows: list[Any]) -> tuple[list[Any], list[Any]]:
     """(rows from the last command's first event on that are not takeback events,
     the takeback events among them)."""
     for i in range(len(rows) - 1, -1, -1):
@@ -77,7 +77,7 @@ def _refuse(reason: str):
     return Conflict(f"this command cannot be taken back: {reason}", code=ErrorCode.TAKEBACK_NOT_ALLOWED)
 
 
-def check_eligible(game: Game, seat: Seat, username: str, rows: list | None = None) -> tuple[int, int]:
+def check_eligible(game: Game, seat: Seat, username: str, rows: list[Any] | None = None) -> tuple[int, int]:
     """(undo_from_seq, undo_to_seq) of the seat's takeable last command, or Conflict."""
     if game.status != Game.Status.RUNNING:
         raise Conflict(f"the game is {game.status}", code=ErrorCode.GAME_NOT_RUNNING)
@@ -138,7 +138,7 @@ def _watched_factory(seed: str, seq: int, read: set[str]) -> RngFactory:
     return lambda purpose: _Watched(seed, seq, purpose, read)
 
 
-def _check_deterministic(game: Game, seat: int, command: dict, batch: list) -> None:
+def _check_deterministic(game: Game, seat: int, command: dict[str, Any], batch: list[Any]) -> None:
     rules = rules_for(game)
     frm = batch[0].seq
     before = load_state(game, upto=frm - 1)
@@ -171,7 +171,7 @@ def _voters(game: Game, asker: int) -> set[int]:
     return {s.index for s in game.seats.all() if s.index != asker and not s.is_bot}
 
 
-def request(game_id, user) -> dict:
+def request(game_id, user) -> dict[str, Any]:
     """The seat asks to take back its last command (core.TakebackRequested); accepted at once when no
     person is to be asked."""
     with transaction.atomic():
@@ -199,7 +199,7 @@ def _accepted(request_seq: int, asked: TakebackRequested) -> TakebackAccepted:
     )
 
 
-def _answer(request_seq: int, status: str, asked: TakebackRequested, game: Game) -> dict:
+def _answer(request_seq: int, status: str, asked: TakebackRequested, game: Game) -> dict[str, Any]:
     return {"request_seq": request_seq, "status": status, **asked.payload(), "version": game.version}
 
 
@@ -223,7 +223,7 @@ def _open_request(game: Game):
     return None
 
 
-def answer(game_id, user, request_seq: int, accept: bool) -> dict:
+def answer(game_id, user, request_seq: int, accept: bool) -> dict[str, Any]:
     """A seat accepts or refuses the open takeback request `request_seq`: the
     first refusal closes it, the last acceptance takes the command back."""
     with transaction.atomic():
@@ -260,7 +260,7 @@ def _answerable(game: Game, seat: Seat, request_seq: int) -> TakebackRequested:
     return asked
 
 
-def current(game_id, user) -> dict:
+def current(game_id, user) -> dict[str, Any]:
     """The open takeback request of a game, if any, with who has accepted so far."""
     game = get_game(game_id, user)
     req = _open_request(game)

@@ -8,6 +8,12 @@ in-process condition otherwise, and polls the database as a fallback.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth.models import User
+
+from events import feed
 from events.prepared import Prepared
 from games.models import Notification
 
@@ -19,7 +25,7 @@ _after = Prepared(
 )
 
 
-def notices_after(user_id: int, after: int, limit: int = 200):
+def notices_after(user_id: int, after: int, limit: int = 200) -> list[Notification]:
     """The user's stream notices after id `after`, oldest first (at most `limit`)."""
     if limit == 200:
         return _after(user_id, after, Notification.Channel.STREAM.value)
@@ -30,7 +36,7 @@ def notices_after(user_id: int, after: int, limit: int = 200):
     )
 
 
-def notice_json(notification: Notification) -> dict:
+def notice_json(notification: Notification) -> dict[str, Any]:
     """One notice as the API and the stream show it."""
     payload = notification.payload
     return {
@@ -41,10 +47,10 @@ def notice_json(notification: Notification) -> dict:
     }
 
 
-def user_fetch(user):
+def user_fetch(user: User) -> Callable[[int], tuple[list[feed.Item], bool]]:
     """`fetch(after) -> (items, finished)` for the SSE loops (events.feed, api.live.hub)."""
 
-    def fetch(after: int):
+    def fetch(after: int) -> tuple[list[feed.Item], bool]:
         notices = notices_after(user.id, after)
         return [(notice.id, notice.kind, notice_json(notice)) for notice in notices], False
 

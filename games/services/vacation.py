@@ -13,7 +13,10 @@ and accounts (users, profiles) sit below games in the layers.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -37,33 +40,33 @@ def _used(profile: Profile, year: str) -> float:
         return 0.0
 
 
-def on_vacation(profile: Profile, now=None) -> bool:
+def on_vacation(profile: Profile, now: datetime | None = None) -> bool:
     """Whether the profile's vacation runs at `now`."""
     now = now or timezone.now()
     return profile.vacation_until is not None and profile.vacation_until > now
 
 
-def _unused_days(profile: Profile, now) -> float:
-    if not on_vacation(profile, now):
+def _unused_days(profile: Profile, now: datetime) -> float:
+    if profile.vacation_until is None or not on_vacation(profile, now):
         return 0.0
     return (profile.vacation_until - now).total_seconds() / 86400
 
 
-def days_left(profile: Profile, now=None) -> float:
+def days_left(profile: Profile, now: datetime | None = None) -> float:
     """Days still available this year (the unused rest of an active vacation is
     counted as taken until it is shortened or cancelled)."""
     now = now or timezone.now()
     return max(0.0, days_per_year() - _used(profile, str(now.year)))
 
 
-def set_vacation(user, until) -> None:
+def set_vacation(user: User, until: datetime | None) -> None:
     """Start, move or end (`until` None or in the past) the user's vacation.
     Raises Invalid(`vacation_exhausted`) beyond the yearly allowance."""
     with transaction.atomic():
         _set_vacation(user, until)
 
 
-def _set_vacation(user, until) -> None:
+def _set_vacation(user: User, until: datetime | None) -> None:
     p = Profile.objects.select_for_update().get(pk=profile_of(user).pk)
     now = timezone.now()
     year = str(now.year)

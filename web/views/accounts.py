@@ -8,12 +8,15 @@ refusal is a 429 page with Retry-After, decided before any password hash."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
 from django.contrib.admin.forms import AdminPasswordChangeForm
 from django.contrib.auth import authenticate, login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView, LogoutView, PasswordChangeView
 from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -29,7 +32,7 @@ from games.services.vacation import days_left
 from ..forms import SignUpForm
 
 
-def _next(request) -> str:
+def _next(request: HttpRequest) -> str:
     target = request.POST.get("next") or request.GET.get("next") or "/"
     ok = url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure())
     return target if ok else "/"
@@ -38,7 +41,7 @@ def _next(request) -> str:
 BACKEND = "accounts.backends.AccountBackend"
 
 
-def too_many(request, wait: float, title: str, text: str):
+def too_many(request: HttpRequest, wait: float, title: str, text: str) -> HttpResponse:
     seconds = int(wait) + 1
     r = render(
         request,
@@ -50,11 +53,11 @@ def too_many(request, wait: float, title: str, text: str):
     return r
 
 
-def too_many_signups(request, wait: float):
+def too_many_signups(request: HttpRequest, wait: float) -> HttpResponse:
     return too_many(request, wait, "Too many sign-ups", "Too many sign-ups or sign-ins from your address.")
 
 
-def locked(request, exc: LoginLocked):
+def locked(request: HttpRequest, exc: LoginLocked) -> HttpResponse:
     return too_many(
         request,
         exc.wait,
@@ -63,7 +66,7 @@ def locked(request, exc: LoginLocked):
     )
 
 
-def signup(request):
+def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         wait = register_wait(request)  # counted before anything is validated or hashed
         if wait is not None:
@@ -84,7 +87,7 @@ class SignIn(LoginView):
     template_name = "web/signin.html"
     redirect_authenticated_user = True
 
-    def post(self, request, *args, **kwargs):
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         wait = register_wait(request)  # the API's token endpoint counts here too
         if wait is not None:
             return too_many_signups(request, wait)
@@ -96,7 +99,7 @@ class SignIn(LoginView):
 
 @csrf_protect
 @never_cache
-def admin_login(request, extra_context=None):
+def admin_login(request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
     """The admin's login (AdminSite.login), with the same doors as the sign-in page."""
     if request.method == "POST":
         wait = register_wait(request)
@@ -113,8 +116,8 @@ class CountedPasswordChangeForm(AdminPasswordChangeForm):
     authenticate(): counted with the account's other failed logins, refused
     (LoginLocked) while the account is locked."""
 
-    def clean_old_password(self):
-        old = self.cleaned_data["old_password"]
+    def clean_old_password(self) -> str:
+        old: str = self.cleaned_data["old_password"]
         if authenticate(None, username=self.user.get_username(), password=old) is None:
             raise ValidationError(self.error_messages["password_incorrect"], code="password_incorrect")
         return old
@@ -129,17 +132,17 @@ class AdminPasswordChange(PasswordChangeView):
     def get_success_url(self) -> str:
         return reverse("admin:password_change_done")
 
-    def get_context_data(self, **kwargs):
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         return {**admin.site.each_context(self.request), **super().get_context_data(**kwargs)}
 
-    def form_valid(self, form):
+    def form_valid(self, form: CountedPasswordChangeForm) -> HttpResponse:  # type: ignore[override]
         user = form.save()
         kept = sessions.keep_signed_in(self.request, user)
         sessions.revoke_all(user)
         sessions.end_web_sessions(user, keep=kept)
         return redirect(self.get_success_url())
 
-    def post(self, request, *args, **kwargs):
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
             return super().post(request, *args, **kwargs)
         except LoginLocked as exc:
@@ -170,7 +173,7 @@ def languages() -> list[tuple[str, str]]:
 
 
 @login_required
-def settings_page(request):
+def settings_page(request: HttpRequest) -> HttpResponse:
     profile = profile_of(request.user)
     ctx = {
         "profile": profile,

@@ -5,7 +5,10 @@ the API's replay, audit and export endpoints."""
 
 from __future__ import annotations
 
-from django.http import Http404, HttpResponse, JsonResponse
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
@@ -20,7 +23,7 @@ from .common import ENDED, find_game, readable, title_of, to_signin
 MAX_LOG = 20000  # a long Rising Sun game has a few thousand events
 
 
-def _viewer_user(request):
+def _viewer_user(request: HttpRequest) -> User | None:
     return request.user if request.user.is_authenticated else None
 
 
@@ -32,7 +35,7 @@ def _private(resp: HttpResponse) -> HttpResponse:
 
 
 @require_GET
-def game_page(request, game_id):
+def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
     if not request.user.is_authenticated:
         return to_signin(request)  # notification emails link here: sign in, then back
     invite = request.GET.get("invite", "")
@@ -55,7 +58,7 @@ def game_page(request, game_id):
     )
 
 
-def _readable_game(request, game_id) -> Game | None:
+def _readable_game(request: HttpRequest, game_id: str) -> Game | None:
     game = find_game(request, game_id)
     if game.status == Game.Status.OPEN:
         raise Http404("the game has not started")
@@ -63,7 +66,7 @@ def _readable_game(request, game_id) -> Game | None:
 
 
 @require_GET
-def replay_page(request, game_id):
+def replay_page(request: HttpRequest, game_id: str) -> HttpResponse:
     game = _readable_game(request, game_id)
     if game is None:
         return to_signin(request) if not request.user.is_authenticated else _forbidden(request)
@@ -84,7 +87,7 @@ def replay_page(request, game_id):
 
 
 @require_GET
-def replay_json(request, game_id, version: int):
+def replay_json(request: HttpRequest, game_id: str, version: int) -> HttpResponse:
     game = _readable_game(request, game_id)
     if game is None:
         return JsonResponse({"code": "forbidden", "detail": "players only while the game runs"}, status=403)
@@ -96,7 +99,7 @@ def replay_json(request, game_id, version: int):
 
 
 @require_GET
-def board_svg(request, game_id, version: int):
+def board_svg(request: HttpRequest, game_id: str, version: int) -> HttpResponse:
     """The board at a version for whoever may replay the game (the API's
     board.svg wants an account; a finished public game's replay does not)."""
     game = _readable_game(request, game_id)
@@ -110,7 +113,7 @@ def board_svg(request, game_id, version: int):
 
 
 @require_GET
-def audit_page(request, game_id):
+def audit_page(request: HttpRequest, game_id: str) -> HttpResponse:
     game = _readable_game(request, game_id)
     if game is None:
         return to_signin(request) if not request.user.is_authenticated else _forbidden(request)
@@ -123,7 +126,7 @@ def audit_page(request, game_id):
 
 
 @require_GET
-def export(request, game_id):
+def export(request: HttpRequest, game_id: str) -> HttpResponse:
     game = _readable_game(request, game_id)
     if game is None:
         return to_signin(request) if not request.user.is_authenticated else _forbidden(request)
@@ -133,7 +136,7 @@ def export(request, game_id):
     return _private(resp)
 
 
-def log_lines(game: Game, user) -> list[dict]:
+def log_lines(game: Game, user: User | None) -> list[dict[str, Any]]:
     """One readable line per version: the event's `summary` (the catalogue's
     localized text, when the feed carries it) or its type."""
     events, _ = reading.events_page(game, user, 0, MAX_LOG)
@@ -150,7 +153,7 @@ def log_lines(game: Game, user) -> list[dict]:
     ]
 
 
-def _forbidden(request):
+def _forbidden(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "web/message.html",

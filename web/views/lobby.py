@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_POST
@@ -18,19 +20,22 @@ from games.services import inbox, lobby
 from games.services.errors import ServiceError
 
 from ..forms import TIME_CONTROLS, CreateGameForm
+from .common import signed_in
 
 OPEN_GAMES_SHOWN = 50
 
 
-def rulesets() -> list[dict]:
+def rulesets() -> list[dict[str, Any]]:
     out = []
     for rid in registry.available():
         r = registry.get(rid)
+        if r is None:  # unregistered since available() listed it
+            continue
         out.append({"id": rid, "name": r.name, "per_players": lobby.player_counts(r)})
     return out
 
 
-def open_games(request) -> list[Game]:
+def open_games(request: HttpRequest) -> list[Game]:
     q = request.GET
     qs = (
         Game.objects.filter(status=Game.Status.OPEN, private=False)
@@ -51,7 +56,7 @@ def open_games(request) -> list[Game]:
     return list(qs[:OPEN_GAMES_SHOWN])
 
 
-def lobby_page(request, form: CreateGameForm | None = None, status: int = 200):
+def lobby_page(request: HttpRequest, form: CreateGameForm | None = None, status: int = 200) -> HttpResponse:
     sets = rulesets()
     mine = inbox.entries(request.user) if request.user.is_authenticated else []
     for g in mine:
@@ -69,20 +74,20 @@ def lobby_page(request, form: CreateGameForm | None = None, status: int = 200):
     return render(request, "web/lobby.html", ctx, status=status)
 
 
-def index(request):
+def index(request: HttpRequest) -> HttpResponse:
     return lobby_page(request)
 
 
 @login_required
 @require_POST
-def create(request):
+def create(request: HttpRequest) -> HttpResponse:
     form = CreateGameForm(request.POST, rulesets=rulesets())
     if not form.is_valid():
         return lobby_page(request, form, status=400)
     d = form.cleaned_data
     try:
         game = lobby.create_game(
-            request.user,
+            signed_in(request),
             d["ruleset"],
             d["players"],
             json.loads(d["options"] or "{}"),
@@ -92,9 +97,9 @@ def create(request):
             d["private"],
         )
         for _ in range(min(d["bots"], d["players"] - 1)):
-            lobby.join(game.id, request.user, bot=d["bot_kind"])
+            lobby.join(game.id, signed_in(request), bot=d["bot_kind"])
         if d["bots"] >= d["players"] - 1:
-            lobby.start(game.id, request.user)
+            lobby.start(game.id, signed_in(request))
     except ServiceError as exc:
         form.add_error(None, exc.detail)
         return lobby_page(request, form, status=exc.status)
@@ -103,9 +108,9 @@ def create(request):
 
 @login_required
 @require_POST
-def join_game(request, game_id):
+def join_game(request: HttpRequest, game_id: str) -> HttpResponse:
     try:
-        lobby.join(game_id, request.user, invite_code=request.POST.get("invite") or None)
+        lobby.join(game_id, signed_in(request), invite_code=request.POST.get("invite") or None)
     except ServiceError as exc:
         messages.error(request, exc.detail)
         return redirect("web:lobby")
