@@ -1,18 +1,7 @@
 """Account security shared by every door (issue 31): the API (api/) and the
 browser pages and admin (web/, config/urls.py) import this; it imports neither.
 
-* `FailedLogins`: one failure count per account, whichever door the password
-  was tried at (API token, web sign-in, /admin/ login, password change). Every
-  door that checks a password goes through `django.contrib.auth.authenticate`
-  and so through `accounts.backends.AccountBackend`, which refuses a locked
-  account with `LoginLocked` before any password hash is computed, counts a
-  failure and clears the count on success. Counts live in the `throttle` cache
-  that every web process shares (Redis, else the database table
-  `sengoku_cache`), so a lock holds on every process and node.
-* `register_wait`: the per-address sign-up limit (`THROTTLE_REGISTER`), the
-  same counter as the API's register and token endpoints (DRF's scoped
-  throttle with scope "register", keyed by DRF's `get_ident`, so `NUM_PROXIES`
-  decides how far `X-Forwarded-For` is trusted on the web form too).
+Why, with the measurements and history: docs/modules.md, `accounts/security.py`.
 """
 
 from __future__ import annotations

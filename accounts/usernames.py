@@ -2,15 +2,7 @@
 (the API's register, the web sign-up form; the admin's renames keep the
 skeleton current) -- issue 31.
 
-* NFKC first (as Django stores names): "Ｋｅｎｊｉ" is "Kenji".
-* Then 3-40 letters, digits and @.+-_ (`USERNAME_RE`, `USERNAME_MAX`).
-* Refused when another account's name has the same *skeleton*: the name
-  mapped character by character to a prototype of its Unicode confusable class
-  (UTS #39 "skeleton", from the confusables data that confusable-homoglyphs
-  ships) and case-folded, so "Admin", "ａｄｍｉｎ" and Cyrillic "аdmin" all collide
-  with "admin" (`skeletons` says why there are two). Skeletons are stored
-  (`UsernameSkeleton`, unique and indexed), so the check is one indexed lookup,
-  and the unique indexes settle two sign-ups racing for confusable names.
+Why, with the measurements and history: docs/modules.md, `accounts/usernames.py`.
 """
 
 from __future__ import annotations

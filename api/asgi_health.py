@@ -1,18 +1,6 @@
 """`/health` answered on the event loop, from checks a thread of its own repeats.
 
-A probe that ran its checks per request (a database round trip, a broker ping,
-the heartbeats) needed a thread and, on a busy server, the GIL several times over:
-under 1,000 open streams its p99 was ~200-300 ms (docs/benchmarks.md), and a
-load balancer that waits that long takes a busy server for a dead one. Here
-`?probe=live` is answered at once, and `ready` and the full check from the result
-of the last run of `api.views.meta.check`, which one daemon thread per process
-repeats every HEALTH_REFRESH_SECONDS while probes keep coming (it stops after
-HEALTH_IDLE_SECONDS without one, so an unprobed server makes no queries).
-
-The answer is never older than HEALTH_STALE_SECONDS: when the checks have not
-completed for that long (the database hangs), the probe says 503 `stale`; before
-the first run completes it goes to Django's view in the health lane
-(api/asgi_sync.py), so the first probe of a process is as exact as ever.
+Why, with the measurements and history: docs/modules.md, `api/asgi_health.py`.
 """
 
 from __future__ import annotations

@@ -1,18 +1,7 @@
 """Ordinary (non-stream) requests under ASGI, run the way a threaded WSGI server
 runs them: in a fixed pool of WEB_THREADS threads per process.
 
-Django's ASGI handler runs each request's sync code (the request_started
-signal, sync middleware, DRF views) in a new thread per request: a thread
-start, fresh thread-local state and a database connection borrowed anew every
-time -- measured at half the commands per second of the gthread server on the
-same machine. Here the same steps (read the body, request_started, the
-middleware chain and view, request_finished) run in long-lived threads, and
-only the network I/O stays on the event loop. Live streams do not come here
-(api/live/asgi.py), so they can never take these threads.
-
-`/health` has a lane of its own (HEALTH_THREADS threads): a probe must not wait in
-the queue behind a burst of game requests, or a busy server looks dead to its
-load balancer and gets restarted for being busy.
+Why, with the measurements and history: docs/modules.md, `api/asgi_sync.py`.
 """
 
 from __future__ import annotations

@@ -2,24 +2,7 @@
 `Authorization: Bearer <token>` (REST_KNOX["AUTH_HEADER_PREFIX"] = "Bearer";
 knox compares the header's scheme with its WWW-Authenticate answer).
 
-Revocation is at once, on every process and node (issue 31): each request
-reads its token from the database, by its digest (the primary key) and with
-its user, in one query. The query is written once per database (`_Lookup`)
-rather than built by the ORM per request: measured on SQLite under load, the
-ORM's `select_related(...).get(digest=...)` took ~730-1100 us, the same SELECT
-through the cursor ~25 us, plus the rows made into models with the fields'
-own converters. There is no cache of verified tokens: a per-process
-cache served revoked tokens for up to 30 s after logout on the other
-processes (`make run` has several, and without Redis nothing told them), and
-a shared-cache "generation" check would still cost a round trip per request
-while relying on every revocation path to bump it. Knox's own lookup costs two
-queries (the token by its key prefix, then the user's other tokens for its
-expiry clean-up); this costs one, and the clean-up of the user's expired
-tokens runs when the expiry is renewed (at most once a minute).
-
-Expiry slides: a use moves it TOKEN_TTL ahead (knox AUTO_REFRESH), written at
-most once per MIN_REFRESH_INTERVAL; the token's last use is recorded at the
-same pace (accounts.sessions.touch).
+Why, with the measurements and history: docs/modules.md, `api/auth.py`.
 """
 
 from __future__ import annotations

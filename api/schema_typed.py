@@ -2,18 +2,8 @@
 games.rules.schemas) in schema.yml, so a generated client is typed end to end
 (issue 16 item 1):
 
-- one `<Ruleset>Command` union per ruleset (oneOf + discriminator on `type`),
-  used by legal-commands (`commands`, `samples`) and by the command request;
-- `<Ruleset>SeatView` (the `state` of a view) inside `<Ruleset>View`, and
-  `View` = oneOf of those with a discriminator on `ruleset`; likewise
-  `LegalCommands`;
-- `Event` = oneOf of one `<Type>Event` per declared event type (its `payload`
-  a `<Type>Payload`), discriminator on `type`; a ruleset that has not declared
-  its events yet gets one untyped `<Ruleset>Event` member instead;
-- path parameters named `game_id` are uuids.
-
-The data files are JSON Schema 2020-12; schema.yml is OpenAPI 3.0, so `const`,
-type lists and `propertyNames` are translated (`_oas30`)."""
+Why, with the measurements and history: docs/modules.md, `api/schema_typed.py`.
+"""
 
 from __future__ import annotations
 

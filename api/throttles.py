@@ -1,18 +1,6 @@
 """Rate limits a header cannot defeat (issue 10 item 3).
 
-* Who a request comes from is DRF's `get_ident`: `REMOTE_ADDR`, or the address
-  `NUM_PROXIES` hops from the right of `X-Forwarded-For` when that many trusted
-  proxies stand in front (settings: `NUM_PROXIES`, default 0 = ignore the
-  header, so a client cannot pick a fresh identity per request).
-* The account-security limits (register, token, failed logins) count in the
-  `throttle` cache, which every web process shares and which survives restarts:
-  Redis when `REDIS_URL` is set, else the database table `sengoku_cache`.
-* `FailedLogins`: per account, failed password checks at any door (API token,
-  web sign-in, /admin/ login, password change; accounts/security.py) in a
-  sliding window (`THROTTLE_LOGIN_FAILURES`, default 10/hour). Beyond it every
-  password check for that username (even the right password) is refused with
-  429 `too_many_failed_logins` + `Retry-After` until the oldest failure leaves
-  the window; a success clears the count. Tokens already issued keep working.
+Why, with the measurements and history: docs/modules.md, `api/throttles.py`.
 """
 
 from __future__ import annotations

@@ -6,34 +6,7 @@
     # or hit a server that is already running:
     python bench/api_load.py --url http://127.0.0.1:8000
 
-Setup (not timed): registers one user per seat, creates --games games (the
-creator takes seat 0, the others join), starts them. Then --clients threads,
-each owning --games/--clients games, loop over their games for --seconds:
-
-    GET  /games/{id}                 who is pending
-    GET  /games/{id}/legal-commands  as a pending seat's user
-    POST /games/{id}/commands        a random legal command, with expected_version
-    GET  /games/{id}/view            as that user
-
-A finished game is replaced by a new one (its setup requests are not counted).
-
---rate R paces the mixed run: together the clients offer R cycles/s (each client
-one cycle every clients / R seconds, from a random phase), as people and bots
-that pause do. Without it every client starts its next cycle at once, which
-measures capacity: there the latency is queueing set by the client count alone
-(Little's law: mean = clients / request rate), so the latency goal is judged
-on a paced run at the goal's rate, which also records how late each cycle
-started (a server that cannot keep up shows there, not in unsent requests).
-
---mode post-only measures commands alone (issue 11 item 4: clients that already
-know the legal commands): rounds of two phases, every client in step (barriers).
-Refill (not timed, nothing else runs): each client asks, for each of its games,
-who is pending and that seat's legal commands. Post (timed): each client POSTs
-one chosen legal command to each of its games, nothing else. Commands/s =
-commands accepted / the time spent in post phases; the server sees only POSTs
-while the clock runs.
-Reports commands/s sustained, latency percentiles per request kind, errors.
-Stdlib only (http.client keep-alive connections, one per client thread).
+Why, with the measurements and history: docs/modules.md, `bench/api_load.py`.
 """
 
 from __future__ import annotations

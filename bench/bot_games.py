@@ -5,12 +5,8 @@ rebuilt from the games whose key matches the code and settings of this run, so a
 200-game table fills over several runs, and a change to a bot or an engine starts
 it over (its old games stay in the log, unmatched).
 
-The log is committed with the code it measured: the mcts tables take hours of
-CPU, more than one machine's session, and a log kept under var/ was lost with
-the machine that played it (2026-11-27: both logs, with the mcts tables at 135
-to 200 games each). In the repository a clone
-resumes where the last one stopped, and each figure of docs/benchmarks.md can be
-re-derived and audited seed by seed."""
+Why, with the measurements and history: docs/modules.md, `bench/bot_games.py`.
+"""
 
 from __future__ import annotations
 

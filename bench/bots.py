@@ -8,37 +8,7 @@ seeded, seat-rotated games per ruleset and player count.
     python bench/bots.py --mode mcts --iterations 200 --games 40   # CPU-independent A/B
     python bench/bots.py --mode mcts --games 0   # rebuild bots_mcts.json from the log only
 
-A game counts as won when the tested bot's seat is among the winners (shared wins
-count). One seat plays the tested bot, the others the opponent bot; the tested
-seat rotates with the seed. In a game of sides (Imjin at 4: two against two) the
-tested bot plays every seat of the rotating seat's side, as a side wins or loses
-together (`SIDES`), and the pairwise rate counts the other side's seats. Win rates come with Wilson 95% intervals. The
-pairwise rate is the share of (tested seat, other seat) pairs in which the tested
-seat finishes ahead by the final ranking (winners first, then the outcome's
-scores; a tie counts half; an even seat 50%), with a normal 95% interval over
-games (a game's pairs are not independent). `--iterations` replaces the mcts
-clock by a fixed number of search iterations per decision (reproducible on a
-shared machine).
-
-Games accumulate: every finished game is appended to
-bench/records/<mode>.jsonl (committed: the tables outlive the machine) under a fingerprint of games/bots and
-games/rules less the other rulesets' folders (bench/bot_games.py), and its
-settings. A run plays only the seeds of `--games` not yet played with the same
-code and settings, round-robin over the tables (fewest games first, `--chunk`
-seeds a table at a time) so every table grows, and stops starting games after
-`--until-minutes`. bots_<mode>.json is then rebuilt from every matching game in
-the log, so `--games 200` resumes where the last run stopped; a change to one
-ruleset's bot or engine starts that ruleset's tables over, a change to shared
-code every table.
-
-The mcts budget is counted on `--clock`: `cpu` (the default here) is the search
-thread's CPU time, `wall` the wall clock the server uses. 200 games per table at
-1 s a decision are hours of a 2-core machine shared with other benchmarks (and
-paused by them): on the wall clock a loaded machine's search does less work and
-the table measures the load, on the CPU clock a decision searches as much as on
-an idle machine. Decision times reported are wall-clock per `games.bots.play`
-call (view, legal set, worlds, choice) whatever the clock.
-Results: var/bench/bots_<mode>.json, rendered by bench/report.py.
+Why, with the measurements and history: docs/modules.md, `bench/bots.py`.
 """
 
 from __future__ import annotations

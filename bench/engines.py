@@ -6,14 +6,7 @@ random games with `games.rules.testing.play_random_game` (which plays through
 the engine contract exactly as the platform does: legal_commands -> decide ->
 evolve, JSON round trip of every event) and times
 
-  * simulation: the whole playout, contract checks off as far as the helper
-    allows (check_every is set past the game's length, views not checked);
-  * replay: `games.rules.base.fold(rules, events)` of the finished game;
-
-and reports medians plus events and commands per game. A ruleset that is not
-registered yet is reported as skipped.
-
-    python bench/engines.py [--games 5] [--rulesets rising-sun:5,shogun:5,imjin:2]
+Why, with the measurements and history: docs/modules.md, `bench/engines.py`.
 """
 
 from __future__ import annotations

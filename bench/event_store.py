@@ -9,21 +9,7 @@ where the backend has it, for --seconds seconds, in two shapes:
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/sengoku_bench python bench/event_store.py
 
-Backends:
-  sengoku            events.store.append(stream, expected_version, [NewEvent],
-                     commit=True) in transaction.atomic(), through Django (what the
-                     game service does for a command: BEGIN, INSERT and COMMIT in one
-                     round trip, the append being the transaction's last write)
-  sengoku-commit-apart  the same without commit=True: Django's COMMIT at the block's
-                     exit is a second round trip (what a caller that writes more
-                     after the append pays: a command with an Idempotency-Key)
-  sengoku-standalone the same append outside a transaction block: its one INSERT
-                     commits by itself (one round trip; what eventsourcing's save is)
-  eventsourcing      eventsourcing 9 Application + Aggregate, PostgreSQL persistence,
-                     default configuration (INSERT with a table lock, in a pipeline)
-  eventsourcing-fn   the same with POSTGRES_ENABLE_DB_FUNCTIONS=y (its fastest path)
-  raw                psycopg: INSERT one row + COMMIT, unique (stream, seq) key
-Results: printed table + var/bench/event_store.json (bench/report.py renders docs).
+Why, with the measurements and history: docs/modules.md, `bench/event_store.py`.
 """
 
 from __future__ import annotations

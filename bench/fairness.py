@@ -3,17 +3,7 @@
 
     DATABASE_URL=postgres://... REDIS_URL=redis://... python bench/fairness.py --bot-games 20
 
-Starts a Celery worker (prefork, --concurrency) and beat as subprocesses on
-the same database and Redis, purges the queue, then sets up (through the
-services, not timed) --bot-games Rising Sun games played by bots only (two bot
-seats, the creator's seat a zombie) and --timed-games games of two people
-who never move, with a 5-second clock per decision: every decision in them
-is missed and defaulted, again and again. For --seconds it samples the
-broker's queue length; at the end it reads every fired deadline's lateness
-(closed_at - due_at) and the bot moves played.
-
-Goal (issue 11.3): every deadline fires within 2 s of due while 20 bot-vs-bot
-games run. Results: printed + var/bench/fairness.json.
+Why, with the measurements and history: docs/modules.md, `bench/fairness.py`.
 """
 
 from __future__ import annotations

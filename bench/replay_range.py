@@ -9,9 +9,8 @@ workers, NO_CELERY=1) serves that database and a seated player and a spectator
 each replay the game over HTTP, --rounds times (the first round is cold: no
 state in the server's cache).
 
-    python bench/replay_range.py [--seed 1] [--rounds 3] [--port 8765]
-
-Results: printed + var/bench/replay_range.json (bench/report.py renders docs)."""
+Why, with the measurements and history: docs/modules.md, `bench/replay_range.py`.
+"""
 
 from __future__ import annotations
 

@@ -8,21 +8,7 @@ users and 100 games while commands are posted.
 Starts its own server (gunicorn + uvicorn workers on config.asgi, like `make
 run` and compose) and runs the same command load twice for --seconds:
 
-  1. without streams (the baseline throughput);
-  2. with --streams open: each user watches --streams/--users streams, one of
-     them its own notice stream and the rest game streams, spread over all games.
-
-Each run plays --games games of its own, created for it with the same seats, so
-both runs play the same turns of their games: run 2 on run 1's games would play
-later turns, which cost more or less, and near a game's end its clients have
-nothing to post.
-
-Reports: commands/s of both runs and the drop; for every accepted command and
-every game stream that watches its game, the delay from sending the command to
-the stream receiving its last event (p50/p99/max, and how many never arrived);
-/health latency (polled every 100 ms during run 2); and the server's threads,
-sockets, PostgreSQL connections and Redis clients before the streams open,
-while they are open, and after they are closed (nothing may leak).
+Why, with the measurements and history: docs/modules.md, `bench/streams.py`.
 """
 
 from __future__ import annotations

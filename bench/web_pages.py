@@ -4,16 +4,8 @@ contentful paint in headless Chromium must come within 300 ms, and everything
 it loads (HTML, CSS, scripts, the API answers and board picture its script
 fetches) must weigh less than 200 KB on the wire.
 
-scripts/run_embedded.py serves a fresh SQLite database (no Celery: bots and
-after-commit work inline); a player signed up through the API plays a 3-player
-Rising Sun game against two bots to its end; then Chromium (Debian's package,
-scripts/browser.sh) signs in as that player and loads the lobby, a running
-game's page, the finished game's replay and audit pages, --rounds times each
-(round 1 is cold).
-
-    python bench/web_pages.py [--rounds 5] [--port 8766]
-
-Results: printed + var/bench/web_pages.json (bench/report.py renders docs)."""
+Why, with the measurements and history: docs/modules.md, `bench/web_pages.py`.
+"""
 
 from __future__ import annotations
 

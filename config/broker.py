@@ -8,24 +8,7 @@ dies with `Unrecoverable error: JSONDecodeError` (seen twice in 25 minutes of
 ordinary play). A SQLite row is written in one transaction: a reader sees all
 of it or nothing.
 
-What this adds to kombu's stock SQLAlchemy channel:
-* WAL and a 30 s busy timeout on the file, so the web processes, the worker
-  and beat can write to it at once; an empty poll takes no write lock.
-* Messages are not lost when a worker is killed: a fetched message is only
-  hidden (visible=0, sent_at = when it was taken) and deleted on ack; a hidden
-  message whose worker died without acking becomes visible again after
-  VISIBILITY_SECONDS (kombu's stock channel hides it forever, and also keeps
-  every delivered message in the table forever).
-* Queue-table creation tolerates the three processes racing on a fresh file.
-* One SQLAlchemy session per thread. On this transport the Celery worker runs
-  its synchronous loop (a virtual transport has no event loop): the main thread
-  polls (`_get`) while the prefork pool's result-handler thread acks -- Celery's
-  `call_soon_ack` runs the ack at once in that thread. kombu's stock channel
-  keeps one session per channel, so an ack's DELETE + commit landed inside a
-  poll's transaction and the worker died with IllegalStateChangeError / "this
-  session is in 'prepared' state". A session is not thread-safe; a session per
-  thread (each with its own pooled connection, SQLite's WAL + busy timeout
-  arbitrating between them) is what SQLAlchemy prescribes.
+Why, with the measurements and history: docs/modules.md, `config/broker.py`.
 """
 
 from __future__ import annotations

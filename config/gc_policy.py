@@ -7,13 +7,7 @@ streams bench (docs/benchmarks.md): a full pass every few seconds per process,
 150-310 ms each, during which nothing else in the process runs. That was the
 p99 of every request and of /health.
 
-Here the objects that survive a full pass are moved out of the collector's
-sight (`gc.freeze()`, the permanent generation), so the next full passes only
-walk what was allocated since. Frozen objects are still freed by reference
-counting the moment they are dropped (an evicted cached state is acyclic);
-what freezing keeps is a *cycle* that dies while frozen. To bound that, every
-UNFREEZE_SECONDS everything is handed back to the collector once (one long
-pass, then frozen again).
+Why, with the measurements and history: docs/modules.md, `config/gc_policy.py`.
 """
 
 from __future__ import annotations

@@ -6,16 +6,7 @@ process wake up); in this process it also wakes the local listeners -- the
 async hub of the ASGI server (api/live/hub.py) registers one -- and the threads
 blocked in a `Waiter` (the WSGI fallback below).
 
-`news` is the commit's (game status, stored rows): the live streams then need
-no database read for it (games/services/stream_reads.py). Local listeners get
-them as they are; the Redis message carries them when the message is small
-(`announcement`), sealed (events/sealed.py) when any row is private: a secret
-never crosses pub/sub in the clear, and a message that says only the version
-(or does not open) makes readers read.
-
-Under ASGI the streams are served by api/live/hub.py (one shared listener per
-process, no thread per stream); `sse()` here is the synchronous loop kept for
-WSGI servers and Django's test client. Both follow the same `Lifetime`.
+Why, with the measurements and history: docs/modules.md, `events/feed.py`.
 """
 
 from __future__ import annotations

@@ -6,17 +6,7 @@ cursor ~105 us, and the seats with their users and profiles ~1 ms against
 ~60 us (PostgreSQL, 2026-11-26). Every API request makes two to six such reads,
 so they were about 40% of the server's CPU per request (docs/benchmarks.md).
 
-A `Prepared` query is an ordinary queryset (so the SQL, the joins, the columns,
-the row converters and `select_related` objects are exactly the ORM's): it is
-compiled on first use per database vendor, and later calls only bind new
-parameter values, run the SQL through Django's cursor (so the query log and
-`django_assert_num_queries` still see it, and it joins the open transaction)
-and build the instances with Django's own converters and related populators.
-Every parameter of the compiled SQL must be one of the values the queryset was
-built from (in any order: the ORM orders a WHERE clause its own way); that is
-checked when a shape is compiled, and a shape that does not satisfy it is never
-cached (it then runs through the ORM every time). Two equal values make the
-order ambiguous: the shape is compiled again on a later call.
+Why, with the measurements and history: docs/modules.md, `events/prepared.py`.
 """
 
 from __future__ import annotations

@@ -1,19 +1,6 @@
 """Sealed pub/sub messages: a commit's private rows may cross Redis only sealed.
 
-Pub/sub is readable by any client of the Redis server, and a private row holds
-what a commitment hides (a bid, a hand, its salt). The web processes of one
-deployment share SECRET_KEY (Django needs it anyway), so a message carrying
-private rows is sealed with AES-256-GCM-SIV under a key derived from it (HKDF,
-its own label; GCM-SIV because the nonces are random and a long-lived key may
-seal billions of messages: a repeated nonce then reveals only whether two
-messages are identical, never their contents): other Redis clients see only ciphertext, and a message that was
-altered, sealed under another key or replayed on another game's channel (the
-channel is the associated data) does not open. Replaying an old message on its
-own channel gains nothing: readers take announced rows only when they follow
-the rows they hold (games/services/stream_reads.py).
-
-A reader that cannot open a message treats it as "version only" and reads
-from the database, as it would for any announcement without rows.
+Why, with the measurements and history: docs/modules.md, `events/sealed.py`.
 """
 
 from __future__ import annotations

@@ -1,26 +1,10 @@
 """An external bot for Sengoku, written against the typed client generated from
 the server's OpenAPI document (nothing else from this repository):
 
-    openapi-python-client generate --path schema.yml --meta none \
-        --config openapi-python-client.yml --output-path gen/sengoku_client
-    PYTHONPATH=gen python examples/bot_client.py --url http://127.0.0.1:8000 \
-        --username kenji-bot --password 'a-l0ng-passphrase!' --games 1
+    openapi-python-client generate --path schema.yml --meta none         --config openapi-python-client.yml --output-path gen/sengoku_client
+    PYTHONPATH=gen python examples/bot_client.py --url http://127.0.0.1:8000         --username kenji-bot --password 'a-l0ng-passphrase!' --games 1
 
-It logs in (registering the account the first time), marks the account a bot
-(PATCH /accounts/me is_bot), accepts every invitation (GET
-/accounts/me/invitations, then joins: POST /games/{id}/seats), and plays
-whenever the inbox (GET /accounts/me/games?awaiting=me) says it is its turn,
-choosing among the legal commands the server lists. Between turns it waits on
-its live notice stream (GET /accounts/me/stream) instead of polling hard. It
-stops after `--games` of its games have ended (or after `--idle` seconds with
-nothing to do).
-
-Its heuristic sees what any player sees: the legal commands (and samples of
-templates). It acts rather than passes (but passes after a few moves in one
-open decision, such as a ceremony), never gives coins away, and tries the next
-command when one is refused. The
-server's own bots (`{"bot": "heuristic"}`) look further: they simulate each
-candidate with the engine.
+Why, with the measurements and history: docs/modules.md, `examples/bot_client.py`.
 """
 
 from __future__ import annotations

@@ -1,23 +1,6 @@
 """The platform's own events (``core.*``), declared once as frozen dataclasses.
 
-Engines never see these (games/rules/base.py: ``core.*`` never reaches
-``evolve``); the services write them and the notifications, views, the fold
-(takebacks) and the standalone verifier read them. Each class carries its
-stable ``TYPE`` (never an import path) and its payload ``VERSION``. When a
-payload changes shape, bump ``VERSION`` and add a static method
-``upcast_vN_vN+1(payload) -> payload`` on the class, beside the fields it
-explains (eventsourcing's convention): `UPCASTERS` collects them, and a class
-whose version has a missing step fails at import. Every bump is a
-CHANGELOG line (house style).
-
-Writing: ``event.payload()`` is the JSON object stored (the services wrap it
-with `games.services.commit.new_event`). Reading: ``read(type, version,
-payload)`` upcasts and returns the typed value, or raises `BadCoreEvent`.
-
-The JSON Schemas published in schema.yml (games/data/core_events.json) are
-checked against these classes by tests/events/test_core_events.py.
-
-Pure Python (no Django): the standalone verifier imports it.
+Why, with the measurements and history: docs/modules.md, `games/core_events.py`.
 """
 
 from __future__ import annotations

@@ -1,16 +1,6 @@
 """Celery tasks of the games app: thin wrappers that call services.
 
-`games.after_events` is one game's coalesced background work (deadline rows,
-notifications, one bot move): services/commit.py queues it by name, at most one
-per game at a time, and services/background.py does the work.
-`games.deadlines.fire` (every DEADLINE_FIRE_SECONDS, settings
-CELERY_BEAT_SCHEDULE) only fires due deadlines, so a busy sweep never delays a
-clock; `games.pbem.sweep` (every DEADLINE_SWEEP_SECONDS) also fires, then sends
-reminders, thaws vacations, catches up on lost after-commit work and requeues
-lost deliveries; `games.pbem.deliver` sends one notification (email or
-webhook), retrying webhooks with Celery's retry (countdowns of at most an hour,
-well under a Redis visibility timeout). Every task's name is explicit: beat,
-the routes and `services/dispatch.py` send them by name.
+Why, with the measurements and history: docs/modules.md, `games/tasks.py`.
 """
 
 from __future__ import annotations

@@ -1,18 +1,6 @@
 """Backups that can be checked.
 
-`backup(path)` copies the database while the server runs:
-  * SQLite: the online backup API (`sqlite3.Connection.backup`), page by page
-    under SQLite's own locking, so writers may keep writing; the copy then
-    passes `PRAGMA integrity_check`;
-  * PostgreSQL: `pg_dump --format=custom` (one consistent snapshot), then
-    `pg_restore --list` proves the archive is readable.
-Before copying, it writes `<path>.heads.json`: every game's version and chain
-head at that moment. The copy is taken after, so it holds at least those
-events; `verify_all --manifest <path>.heads.json` after a restore proves that
-each of those heads is still there, unchanged.
-
-`restore(path)` replaces the database's content with the backup's (stop the
-web, worker and beat processes first).
+Why, with the measurements and history: docs/modules.md, `ops/backup.py`.
 """
 
 from __future__ import annotations

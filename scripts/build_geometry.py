@@ -7,20 +7,7 @@ tar xzf world-atlas-2.0.2.tgz`):
 
     python scripts/build_geometry.py --world-atlas /tmp/wa/package
 
-Sources and licences: games/rules/*/data/geometry/README.md. How each map is made:
-
-- Rising Sun: each of the game's 8 provinces is the union of whole modern
-  prefectures (japanmap's outlines), grouped as the regions the game names.
-- Shogun: the 45 old provinces. Where an old province is a whole prefecture the
-  prefecture outline is used; where several share a prefecture, the prefecture is
-  cut into Voronoi cells around a representative point of each province's part
-  (an approximation of the old border, said in the README).
-- Imjin: Voronoi cells of a representative point of each of the 16 land areas
-  clipped to the Korean coast (Natural Earth), and of the 8 sea areas clipped to
-  the sea; the Joseon borders are not in any package we can use.
-
-Coordinates are projected equirectangularly around the map's middle latitude and
-scaled into a fixed viewBox of MAP_W units wide.
+Why, with the measurements and history: docs/modules.md, `scripts/build_geometry.py`.
 """
 
 from __future__ import annotations

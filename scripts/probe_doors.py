@@ -4,30 +4,7 @@ server (`make run`, a staging host): the checks of issue 31, repeatable.
 
     .venv/bin/python scripts/probe_doors.py --base http://127.0.0.1:8000
 
-Each check prints `ok` or `FAIL` with the numbers it saw; the exit code is the
-number of failed checks. What it does to the server: registers a handful of
-accounts (and, with --flood, signs up until the per-address limit answers), locks
-one account by failing its password, creates and starts one 3-seat Rising Sun
-game. Run it against a server whose data you do not mind.
-
-Checks:
-  lockout     THROTTLE_LOGIN_FAILURES wrong passwords spread over the API token
-              door, the web sign-in form and the admin login; then the right
-              password is refused at every door (API 429 + Retry-After, pages 429).
-  names       a 151-character name and a look-alike of an existing name
-              (Cyrillic "а" for Latin "a") are refused by both sign-up doors.
-  flood       (--flood) sign-ups alternate between the API and the web form until
-              one answers 429; then the other must answer 429 too.
-  revocation  a token polled from every web process, revoked, then polled again:
-              every answer after the logout is 401; logout-all also ends the web
-              session signed in with the same account.
-  integers    huge, negative and non-numeric path and query integers answer 4xx
-              {code, detail}, never 5xx; the stream form too, before streaming.
-  etag        seat B sending seat A's ETag for /view and board.svg gets 200 and
-              its own bytes; per-viewer answers are `private` and `Vary`.
-  headers     Content-Security-Policy (script-src 'self', no unsafe-inline/eval,
-              object-src 'none', base-uri 'none', frame-ancestors 'none') and
-              Referrer-Policy on pages, the API, the admin login and the docs.
+Why, with the measurements and history: docs/modules.md, `scripts/probe_doors.py`.
 """
 
 from __future__ import annotations

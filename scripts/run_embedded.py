@@ -4,29 +4,7 @@
 Migrates the database (SQLite under var/ unless DATABASE_URL says otherwise),
 collects static files, then runs together
 
-  * gunicorn with uvicorn workers serving config.asgi (live streams cost no
-    thread: see api/live/hub.py),
-  * a Celery worker and Celery beat (broker: kombu's SQLAlchemy transport on
-    var/celery-broker.sqlite3 when neither CELERY_BROKER_URL nor REDIS_URL is
-    set -- config/broker.py says why not the filesystem transport),
-
-and supervises them: a worker or beat that exits (a crash, an OOM kill, a
-kill -9) is logged and started again within a few seconds, without touching
-the web server; a web server that exits is started again too, and only if it
-keeps dying (RESTART_LIMIT exits within RESTART_WINDOW seconds) does
-everything stop with a non-zero code. Orphans of a killed child (its Celery
-pool processes) are collected: the supervisor is a child subreaper.
-
-Ctrl-C, SIGTERM or SIGHUP to this process (or to the whole process group,
-which is what a terminal or `kill -- -PGID` does) stops every child. Children
-stay in our process group (a group kill reaches them directly) and get
-PR_SET_PDEATHSIG, so even a SIGKILL of this supervisor alone leaves no orphan
-server behind.
-
-Environment: PORT (8000), BIND_HOST (127.0.0.1), WEB_WORKERS (2), ACCESS_LOG
-(- = stdout, empty = off), CELERY_CONCURRENCY (2), CELERY_LOG_LEVEL (WARNING),
-NO_CELERY=1 (web only; /health then reports the worker and beat as never
-seen), SENGOKU_VAR_DIR (var/), plus everything settings read.
+Why, with the measurements and history: docs/modules.md, `scripts/run_embedded.py`.
 """
 
 from __future__ import annotations

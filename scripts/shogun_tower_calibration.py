@@ -7,24 +7,7 @@ The model and its parameters live in `games/rules/shogun/data/tables.yaml` (`tow
 script runs the engine's own `tower.drop` with a fast seeded stream (random.Random; the
 engine's HMAC stream gives the same distributions, only slower).
 
-Targets (issue 12):
-1. Seeding. Seed 001's example: 3 players throw 7 armies each + 10 green = 31 cubes into
-   the empty tower and 7 fall out. Target: 7 is the median of the seeding distribution
-   (mid-rank percentile P(X < 7) + P(X = 7) / 2 = 0.5); required: inside the central 80%.
-2. Battles behave as the base game's tower, for which the only model is the fan
-   implementation's (reference 8.3, `fixed` in the data). Targets: in steady play (the
-   tower seeded, then throws of 7 cubes), (a) the share of a throw's own cubes that come out
-   equals the fixed model's, and (b) the tower keeps roughly what the seeding left in it
-   (stuck count after 8 throws minus after seeding: 0), so cubes retained at seeding come
-   out in later battles instead of the tower filling up or draining.
-
-Method: a grid over shape {1, 2, 3}, catch {9/10, 4/5}, capacities 10..20 (step 2) per
-level and dislodge {1/100, 1/70, 1/50} (648 models; wider exploratory grids found nothing
-better outside it); candidates whose seeding median is off by more than 0.15 are dropped,
-the rest scored on a small sample by
-|mid - 0.5| / 0.05 + |own share - fixed's| / 0.03 + |drift| / 1, and the 8 best are
-re-measured on a large sample. catch < 1 is kept so that a scripted test stream can still
-let a cube fall through an empty tower.
+Why, with the measurements and history: docs/modules.md, `scripts/shogun_tower_calibration.py`.
 """
 
 from __future__ import annotations

@@ -7,10 +7,7 @@ goes through structlog's ProcessorFormatter and carries `timestamp`, `level`,
 LOG_FORMAT=json   one JSON object per line (the compose default)
 LOG_FORMAT=console  aligned key=value text for a terminal (the `make run` default)
 
-Secrets never reach a handler: `redact` blanks values under sensitive keys
-(passwords, tokens, secrets, salts, seeds, Authorization) and scrubs bearer
-tokens and `token=` query values out of free text. Code must not log command
-or event payloads (they may hold a seat's hidden choice); only their type.
+Why, with the measurements and history: docs/modules.md, `telemetry/logs.py`.
 """
 
 from __future__ import annotations

@@ -1,29 +1,7 @@
 """A game's live streams in one process, fed by pushing: one read and one
 presentation per viewer for each announced commit, whatever the number of streams.
 
-The first design let the hub wake every stream of the game and each stream
-fetch for itself (from a memo the first one filled). Every stream then paid a
-fetch's bookkeeping on the event loop (memo lookups, a shared read to wait on,
-a pool trip for each viewer) on top of its write: measured at ~0.35 ms of loop
-time per stream per commit, which with ten streams a game halved the commands a
-server could take (docs/benchmarks.md, "Live streams"). Here the hub kicks the
-game's `Fanout`; ONE task groups the streams by what they would be sent
-(position, seats, language: `fetch.group_key(after)`), makes each group's batch
-once: on the loop itself when the commit's rows came with its announcement and
-the state is cached (`fetch.from_memory`, the usual case: no hop to a pool
-thread and back), else in ONE pool call for the groups left
-(games/services/stream_reads.py reads the rows once), and
-writes it to every stream of the group at once when nothing waits before it
-there (api/live/writer.py), else appends it to the stream's outbox, which the
-stream's own task writes.
-
-Order and completeness: a stream's position (`Sub.after`) moves only when a batch
-is queued for it, and a batch is made from that position, so a stream never
-skips or repeats an event, whether it joined late, lagged, or shares a group. A
-kick while a round runs makes the task go round again, so a commit announced
-during a read is never lost. A stream whose client reads slowly stops being
-queued for (MAX_QUEUED batches waiting) and rejoins from its own position once
-it has drained: memory per stream stays bounded.
+Why, with the measurements and history: docs/modules.md, `api/live/fanout.py`.
 """
 
 from __future__ import annotations

@@ -4,18 +4,7 @@ A stream (game events, or a user's notices) is an async generator that
 subscribes to this process's `Hub` by name (a game id, or "user:<id>") and
 sleeps on an `asyncio.Event`. The hub wakes it from
 
-* `events.feed.publish()` in this process (a local listener), at once;
-* Redis pub/sub when REDIS_URL is set: ONE pattern subscription per process,
-  so a commit in any web process or worker wakes the streams here;
-* without Redis (the embedded default): ONE database watcher per process that
-  reads the heads of the streams served here every SSE_POLL_SECONDS (a game's
-  `version`, a user's newest notice id), so events written by the Celery worker
-  or another web process are seen within that interval.
-
-The listener runs only while the process has subscribers and closes its
-connection when the last one leaves. Database reads (authentication, the
-streams' fetches, the watcher) run in one small thread pool per process
-(SSE_DB_THREADS), never in a thread per stream.
+Why, with the measurements and history: docs/modules.md, `api/live/hub.py`.
 """
 
 from __future__ import annotations

@@ -1,21 +1,7 @@
 """At most STREAMS_PER_ACCOUNT open live streams per account (issue 10), counted
 across every web process and node (issue 31).
 
-Each open stream holds a lease: a member scored by its expiry in its account's
-entry, so the slots of a process that died without closing its streams free
-themselves after slot_ttl(). With REDIS_URL the entry is a sorted set per
-account (one Lua script acquires atomically); without Redis (the embedded
-default, whose `make run` starts several web processes) it is one entry of the
-shared `throttle` cache -- the database table `sengoku_cache` -- changed under a
-cross-process lock (api/shared_state.py). The leases are renewed every
-refresh_interval() whether a stream is idle or busy: under ASGI by the live hub,
-for all the process's open slots at once (`refresh_open`); on the WSGI path by
-each stream's own clock (events.feed.sse's `on_tick`). (They used to be renewed
-at each keep-alive, which a stream with an event at least every keep-alive
-interval never sends: its slot lapsed after slot_ttl() and the account could
-open more streams than the cap.) A stream's end releases its lease at once.
-Only when Redis is configured but unreachable does a process fall back to
-counting its own streams.
+Why, with the measurements and history: docs/modules.md, `api/live/slots.py`.
 """
 
 from __future__ import annotations

@@ -7,23 +7,7 @@ which `await`s the ASGI server's `send`. Measured on the streams bench, that
 hop cost more of the event loop than the write itself, nine times per command
 (docs/benchmarks.md, "Live streams").
 
-`EagerWriter.write_now` calls the server's `send` coroutine and runs it by hand
-to its first suspension point, as Python 3.12's eager tasks do. uvicorn's
-`send` only suspends when the client's socket buffer is full (flow control):
-otherwise the bytes are on the socket when it returns, the stream's task stays
-asleep, and no task is made. When it does suspend, a task finishes it
-(`_finish`) and every later chunk, the fan-out's and the stream's own, waits for
-that task, so the client always receives the chunks in order and a slow client
-still holds up nobody else.
-
-Who may write, and when:
-* nothing is written eagerly until the stream's task has written its first
-  chunk (`retry:`): `send` is None until then, and again once the body ends;
-* while the stream's task writes (`busy`) or an eager write waits on the client
-  (`tail`), the fan-out queues instead, and the stream's task writes the queue
-  after them;
-* the fan-out writes eagerly only when nothing waits in the stream's outbox,
-  and never a batch that ends the stream (its task writes that, then `end`).
+Why, with the measurements and history: docs/modules.md, `api/live/writer.py`.
 """
 
 from __future__ import annotations

@@ -2,18 +2,7 @@
 
     choose(view, legal, rng, budget) -> command | None
 
-`view` is `rules.view(state, seat)` (the redacted table of that seat) and `legal`
-its own `LegalSet`: a bot never receives the full state. Search bots need whole
-states to simulate with the engine; they get them from `budget.worlds`, an
-`InfoSet` that samples *determinizations*: full states whose every secret the
-seat may not see is redrawn at random (`games/bots/<ruleset>/worlds.py`). A
-sampler's output depends only on what the seat knows (the property test in
-tests/bots/test_no_cheating.py changes other seats' secrets and checks the
-choice does not move), so a bot that reads worlds still cannot cheat.
-
-What a ruleset adds to the generic bots (its sampler, evaluation and search
-hooks) is a `BotParts` value declared in the ruleset's record (games/plugins.py)
-and handed down by the caller: generic bot code never looks a ruleset up.
+Why, with the measurements and history: docs/modules.md, `games/bots/base.py`.
 """
 
 from __future__ import annotations

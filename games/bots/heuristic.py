@@ -1,21 +1,7 @@
 """The `heuristic` bot: one-ply lookahead on one determinization, scored by the
 ruleset's evaluation (its scoring plus what wins points later: see README.md).
 
-The ruleset's hooks are its `Evaluation` (games/bots/base.py), declared in its
-record (games/plugins.py) and handed down in the information set
-(`budget.worlds.parts`):
-- ``evaluate(state, seat) -> float``: how good the position is for the seat
-  (relative to the best opponent; a finished game is worth +-1000);
-- ``avoid``: command types never chosen while anything else is legal
-  (e.g. a `cancel` that undoes a declaration: a bot that picks it can loop forever);
-- ``extra(view, seat, legal, rng) -> list[command]`` (optional): commands worth trying
-  that a template's random sample would rarely produce (e.g. a war bid sized to
-  win the battle);
-- ``candidates`` (optional): how many commands a decision looks at (default below);
-- ``decide(view, seat, legal, rng, worlds) -> command | None`` (optional): the
-  ruleset's own choice for decisions a one-ply lookahead prices badly (e.g. a
-  plan whose worth shows only when it resolves); None leaves it to the lookahead.
-Rulesets without an evaluation (the test-only toy) fall back to the outcome's score.
+Why, with the measurements and history: docs/modules.md, `games/bots/heuristic.py`.
 """
 
 from __future__ import annotations

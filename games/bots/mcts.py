@@ -1,27 +1,7 @@
 """The `mcts` bot: single-observer information-set Monte-Carlo tree search
 (Cowling, Powley & Whitehouse 2012) with determinization.
 
-Each iteration samples a world from the seat's information set
-(`budget.worlds`), walks the one tree shared by all worlds (a node's children
-are keyed by the command's canonical JSON; a child counts as *available* only in
-worlds where the engine lists it, which is what makes selection fair across
-worlds), expands one untried command, then rolls out with the engine's own
-decide/evolve for at most ROLLOUT_DEPTH commands in which every seat plays the
-`heuristic` policy from its own view of the world (games/bots/playout.py), and
-scores the position with the ruleset's heuristic evaluation (squashed into
-[-1, 1], per seat: each node maximizes the reward of the seat that acts there).
-
-The seat's own first move is chosen among the heuristic bot's candidates, its
-own choice first (so search can only add options, and every answer is a
-command the real engine accepts); the most visited one wins. Where the
-ruleset's `decide` hook answers (a rule-based plan, e.g. Shogun's secret
-orders) the answer is played as it is, unless the ruleset searches that command
-type (the ruleset's `Search`, `budget.worlds.parts`): then paired rollouts to the ruleset's
-horizon test it against a few alternatives (games/bots/paired.py). A first run
-that searched Shogun's plans with this tree lost (1 of 6 games against 20 of 40
-for the heuristic in that seat): 10-command playouts end in the same evaluation
-the rules exist to overrule. The search stops early when the most visited
-command can no longer be overtaken in the time left.
+Why, with the measurements and history: docs/modules.md, `games/bots/mcts.py`.
 """
 
 from __future__ import annotations

@@ -2,34 +2,7 @@
 
 A ruleset is one object (see `Ruleset`) with:
 
-- ``start(factions, options, rng) -> list[Event]``: setup; every random draw is
-  written into the events, so replay never re-rolls.
-- ``decide(state, seat, command, rng) -> list[Event]``: the only place rules are
-  checked. Raises `BadCommand` (malformed: HTTP 400) or `IllegalCommand` (well
-  formed but forbidden now: HTTP 422) with a human sentence. Must not mutate
-  ``state``.
-- ``evolve(state, event) -> state``: total on valid histories; never validates,
-  never draws randomness, never reads a clock. Must not mutate its input (fold
-  relies on it to keep snapshots and older versions intact).
-- ``legal_commands(state, seat) -> LegalSet``: deterministic order; every
-  command listed or sampled is accepted by ``decide``.
-- ``pending(state) -> list[Pending]``: who must act now, and the decision kind.
-- ``default_command(state, seat) -> dict | None``: what a missed deadline plays
-  (must be accepted by ``decide``; None when the seat has nothing pending).
-- ``view(state, seat | None) -> dict``: JSON-able; what that seat (or a
-  spectator, ``None``) may see at the table.
-- ``outcome(state) -> Outcome | None``.
-
-Seats are ints ``0..n-1``. Once ``outcome`` is not None, ``view`` shows every
-seat everything (a finished game has no secrets). Payloads are stored as JSON,
-so ``evolve`` must accept lists where ``decide`` emitted tuples: the contract
-tests fold both the emitted events and their JSON round trip and compare. Commands are JSON objects ``{"type": ..., ...}``
-exactly as `legal_commands` yields them. Events are `Event` values whose
-payloads are JSON-able (canonical JSON round trip is tested for every ruleset).
-Event types are stable strings ``"<ruleset>.<PastTense>"``; types starting with
-``"core."`` belong to the platform and are never passed to an engine.
-
-States must compare by value (``==``) and be picklable (snapshots).
+Why, with the measurements and history: docs/modules.md, `games/rules/base.py`.
 """
 
 from __future__ import annotations

@@ -2,15 +2,7 @@
 engine's pending decisions, notifications go out, and a bot (or zombie seat)
 whose turn it is plays one move.
 
-Fairness (docs/architecture.md, "Background work"): the worker gets at most
-one task per game at a time (services/commit.py coalesces), each task does a
-bounded amount of work — one bot move, then the move's own commit queues the
-next run after BOT_MOVE_SECONDS — so a bot-vs-bot game cannot hold a worker
-for a whole game, and the deadline sweep (its own beat entry) waits behind at
-most one short task per game.
-
-Inline (tests, `HOOKS_INLINE`/`BOTS_INLINE`) the same code runs in the
-committing process; bots then play on in a loop until none is pending.
+Why, with the measurements and history: docs/modules.md, `games/services/background.py`.
 """
 
 from __future__ import annotations

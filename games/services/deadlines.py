@@ -6,19 +6,7 @@ DEADLINE_SWEEP_SECONDS, and firing a row is the idempotent command
 
     "apply seat S's default_command if the game is still at version V"
 
-executed by `fire_one` inside one transaction that locks the game row
-(`select_for_update`), claims the row (a conditional UPDATE open -> fired) and
-appends the default through `play.apply(expected_version=V)`. A second sweeper
-waits for the lock, then finds the row already fired; a worker killed before
-the commit leaves nothing behind (the claim rolls back with the events), so the
-next sweep fires it exactly once. No multi-day ETA task is ever queued.
-
-`sync(game_id)` runs after every commit (services/background.py): it opens a
-row for each newly pending seat, refreshes V for seats still pending on the
-same decision, and closes rows of seats that decided or are no longer pending.
-Pause and vacation freeze rows (`remaining` seconds kept, `due_at` cleared) and
-thaw them with the time they had left. The outage guard extends every running
-deadline by the sweeper's downtime before anything fires.
+Why, with the measurements and history: docs/modules.md, `games/services/deadlines.py`.
 """
 
 from __future__ import annotations

@@ -2,17 +2,8 @@
 API, a bot, a missed deadline's default). `apply` is the only writer of game
 events after start, in four steps (the shape of Zulip's actions):
 
-    check   guards: running, not paused, the expected version
-    decide  the engine's `decide_folded`, its errors mapped to service errors
-    stamp   who (actor) and why (cause) on the first event, the end of the
-            game; the store hashes them into one `events.store.Batch`
-    commit  the batch with the game row, snapshot and receipt, then the hooks
-            (services/commit.py, shared with `append_core`)
-
-The engine folds each event once (`decide_folded`); its state is the one cached
-and snapshotted. `submit` wraps `apply` for a player's request: idempotency
-(the receipt rides in the batch), the seat, reclaiming a zombie seat. It
-returns a domain value; the view chooses the HTTP status."""
+Why, with the measurements and history: docs/modules.md, `games/services/play.py`.
+"""
 
 from __future__ import annotations
 

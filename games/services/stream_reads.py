@@ -8,13 +8,7 @@ what bounded delivery and took command throughput with it (docs/benchmarks.md,
 others find the rows in memory (a lock per game makes them wait for that read
 rather than repeat it) and only redact them for their own viewer.
 
-Correctness rests on the generation counter: the live hub calls `changed()`
-for a game on every wake-up, *before* it wakes the streams, and an entry
-remembers the generation it was read at (taken before its queries ran). An
-entry read before the newest commit was announced is therefore never served;
-one read after it may hold more than was announced, which is fine. Entries also
-age out after MAX_AGE_SECONDS, so a wake-up lost with a dropped Redis connection
-costs at most that much delay (the streams' own safety re-fetch).
+Why, with the measurements and history: docs/modules.md, `games/services/stream_reads.py`.
 """
 
 from __future__ import annotations

@@ -6,11 +6,8 @@ games/plugins.py) and set on the batch's first event
 that the viewer may see (a redacted stub stays bare); no key when the batch
 says nothing the viewer may know.
 
-A summary describes only the events of the batch the viewer may see
-(``present.can_see``): a private event of another seat is left out of it as it
-is redacted from the feed. The state before the batch is folded once for the
-page and carried forward batch by batch (``state.fold_rows``), so a page costs
-one state load, not one per batch."""
+Why, with the measurements and history: docs/modules.md, `games/services/summaries.py`.
+"""
 
 from __future__ import annotations
 

@@ -3,32 +3,7 @@
 A seat may ask to take back its last command only when nothing it could learn
 from or that others acted on has happened since. Precisely (docs/audit.md):
 
-1. the game is running and the asker holds the seat that sent the command
-   (its ``actor`` names the asker's user: bot moves, zombie moves and
-   deadline defaults cannot be taken back);
-2. the command's batch (its events, from the one carrying the ``cause`` to the
-   end of the stream) is the last batch: after it the stream holds only
-   takeback events of refused requests;
-3. no event of the batch is visible to another seat but hidden from the asker
-   (no other player's private event), none has a ``reveals`` list (no
-   commitment opened) and none is core.GameFinished / core.SeedRevealed;
-4. the batch does not depend on chance: ``decide`` run again on the state
-   before the batch with the same command and seed reproduces the batch and
-   draws nothing at random that could have come out otherwise (see `_Watched`;
-   commitment salts are not outcomes). The
-   check is exact: it watches which streams are read instead of comparing
-   outcomes under other seeds, which a d6 that happened to roll alike under
-   every probe seed would pass (1 time in 36 with two probes) and so let a
-   player reroll it.
-
-Events: ``core.TakebackRequested {seat, undo_from_seq, undo_to_seq}`` (its seq
-is the request's id), ``core.TakebackVoted {request_seq, seat}`` for each
-acceptance while others are still to answer, then ``core.TakebackAccepted
-{request_seq, seat, undo_from_seq, undo_to_seq}`` once every other seat played
-by a person has accepted (bot and zombie seats accept), or
-``core.TakebackRefused {request_seq, seat}`` at the first refusal. The fold
-(`state.fold_rows`, `games.verify`) skips the undone batch after an accepted
-takeback; the events themselves stay in the chain.
+Why, with the measurements and history: docs/modules.md, `games/services/undo.py`.
 """
 
 from __future__ import annotations

@@ -3,14 +3,8 @@ last war (cleanup takes them), so each battle gets the share of the coins its
 province is worth among the wars the seat still fights this season, and the
 share goes where it buys most:
 
-- ahead in Force: Take Hostage (a rival's figure out, 1 VP stolen) and
-  Imperial Poets (1 VP per figure killed) when there is something to kill;
-- behind by what a hostage and Ronin can close: Take Hostage, then Hire Ronin;
-- hopelessly behind: Seppuku with 2+ figures there (they die anyway; 1 VP and
-  1 Honor each), else nothing (the coins go to a later war).
-
-Random rivals spread a random part of their coins over the 4 advantages, so a
-few coins on one advantage usually take it."""
+Why, with the measurements and history: docs/modules.md, `games/bots/rising_sun/bids.py`.
+"""
 
 from __future__ import annotations
 

@@ -2,17 +2,8 @@
 final score a Shogun position forecasts for each seat, and how far the seat is
 forecast to finish ahead of each rival.
 
-The heuristic's evaluation (evaluate.py) weighs VP, the Winter score, money and
-armies alike all game long; in heuristic self-play its order of the seats at the
-start of year 1's summer agreed with the final order barely better than chance
-(correlation 0.08 with the final score). Here the weights depend on the season:
-least squares of the final score on each feature (relative to the table's mean)
-at the start of every season, over 370 heuristic games at 3 and 5 players
-(2026-11-26), smoothed. Early, money and armies are worth about a VP each (they
-become buildings and provinces that score twice) and the Winter score counts
-more than once; by the last winter only VP and the Winter score matter.
-Correlation with the final score, fitted/old: 0.29/0.08 in year 1's summer,
-0.55/0.47 in its autumn, 0.82/0.80 at year 2's start."""
+Why, with the measurements and history: docs/modules.md, `games/bots/shogun/forecast.py`.
+"""
 
 from __future__ import annotations
 

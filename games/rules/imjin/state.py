@@ -1,22 +1,6 @@
 """The game state: one JSON-like dict (value equality, picklable, easy to redact).
 
-Layout (keys of the dict):
-  n, faction[seat], side[seat], order (play order of seats), options
-  supply[seat]                      stock of each player (2p: one per side)
-  wheel{side: space}                one marker per side (shared by team-mates at 4p)
-  control{area: side}               last occupier of each land, owner of each home sea
-  units{uid: {owner, area, troops, general}}   next_uid
-  generals{gid: {owner, where: map|hand|dead, unit, damage}}  public records only
-  hands[seat]  list of gids in hand (private)   secrets[seat]{gid: {key, salt}}
-  picks[seat]  generals picked during setup (private)
-  legendary{side: gid|None}, killed{side: [gids of enemy generals killed]}
-  deck{size, drawn, pool, reset_in}, resets, timed[{card, left}], last_card
-  taunt None|{unit, general}
-  position[...] the kit's frames (`kit.position`): the bottom one is the stage
-                  ({kind: setup|turn, turn, step, action, ending}), the prompts to
-                  answer first sit above it, the head of the queue on top
-  act{...} scratch of the current action; result None|{winners, reason, scores}
-  rules_version                     the rules the game is played under (absent: 2)
+Why, with the measurements and history: docs/modules.md, `games/rules/imjin/state.py`.
 """
 
 from __future__ import annotations

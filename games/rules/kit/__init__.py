@@ -1,17 +1,6 @@
 """The engine kit: the few pieces every ruleset is built from (pure Python).
 
-- `commands`: a JSON command checked against its declared `Shape` (`parse_command`).
-- `position`: the stack of frames at `state["position"]`: who must act now.
-- `decisions`: typed `Decision(pending, legal, decide, default)`, one table per
-  ruleset (`flow.DECISIONS`), keyed by the kind of the position's top frame;
-  `Decided(events, state)` is what `decide_folded` returns.
-- `context`: `Context`, the scratch of one decision: emit events, fold them at
-  once into a private working state, hand out named random streams.
-- `cow`: `deep_copy` and `copy_on_write` (copy only what an event changes).
-- `evolves`: `Evolver`, the `@evolves(TYPE)` registry behind every `evolve`; it
-  refuses an event type it does not know (`UnknownEvent`).
-
-See games/rules/CONTRIBUTING.md for how a ruleset uses them.
+Why, with the measurements and history: docs/modules.md, `games/rules/kit/__init__.py`.
 """
 
 from . import position

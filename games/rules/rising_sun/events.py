@@ -1,17 +1,8 @@
 """Event type names (stable strings), and the version-4 events as frozen
 dataclasses (house style: `TYPE`, `VERSION`; the payload is their fields).
 
-Rules version 4: the public event of a batch (`GameSetUp`, `CommandApplied`,
-`MandatePlayed`, `WarBidsRevealed`, `GiftGiven`, payload VERSION 2) states its
-outcome (`payload.outcome`, see facts.py), preceded by a hidden
-`HiddenStateChanged` stating the secret outcome when a secret changed (see
-outcomes.py); `evolve` applies facts. Their payload JSON Schemas are
-data/schemas/events.json. Versions 2 and 3 (VERSION 1 payloads): public events
-carry the command that caused them plus every random draw it made (`draws`), so
-`evolve` replays the same deterministic step without ever drawing (see README,
-"Event model"). From rules version 3 every private event (`visible_to` set)
-carries `payload["salt"]` (32 hex chars from the decision's rng), which `evolve`
-ignores."""
+Why, with the measurements and history: docs/modules.md, `games/rules/rising_sun/events.py`.
+"""
 
 from __future__ import annotations
 

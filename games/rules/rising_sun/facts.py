@@ -4,26 +4,7 @@ stated as data, and the plain-data function that applies it.
 `decide` runs the rules once on a private copy of the state and compares the
 state before and after; the difference is split in two:
 
-- the public outcome (in the batch's public event, `payload.outcome`): figures
-  moved, placed or killed (`figures: {id: {from, to}}`), each player's coins, VP,
-  Ronin (deltas) and cards, war tokens, Strongholds, alliance seasons gained or
-  lost (`{add, remove}`), the step machine's new position (`stack: {keep, push}`:
-  the frames kept from the bottom, then the frames pushed: whose turn, which
-  prompt), and every other public key's new value (`set`: Honor order,
-  alliances, season, phase, display, war provinces, battle without bids, Winter
-  VP, result...);
-- the secret outcome (in a hidden `HiddenStateChanged` event, `visible_to=()`):
-  the keys the view hides (mandate deck order, the 3-2-2 track with Lotus's
-  face-down tiles, open and closed proposals, unrevealed bids). The frames of
-  the step machine are public: they only hold what the public state implies.
-
-`apply` reads no rules: a change of rules code cannot change what a recorded
-event means. It copies every value through canonical JSON (keys sorted), so the
-state it builds is the same, dict order included, whether the event comes
-straight from `decide` or back from the store (the rules iterate some dicts:
-bids, figures, recruit slots). It is order-sensitive only in one place: an unrevealed `battle` set by the
-public outcome keeps the current unrevealed bids, which the hidden event
-(emitted before it) has already set.
+Why, with the measurements and history: docs/modules.md, `games/rules/rising_sun/facts.py`.
 """
 
 from __future__ import annotations

@@ -5,15 +5,7 @@ The position is the kit's `Position` (`state["position"]`, frames.py). `run` pop
 and executes automatic frames until the top frame waits for a player's input (or
 the game ends). Every frame kind is declared here, as data:
 
-- `AUTO[kind](state, frame, steps)`: runs without input; pops itself or pushes sub-frames.
-- `DECISIONS[kind] = Decision[State](pending, legal, decide, default, name)`: the
-  kit's typed roles (`pending(state)`, `legal(state, seat)`, `decide(context, seat,
-  command)`, `default(state, seat)`), built from the phase modules' functions of the
-  top frame; `decide` None: `rules.py` handles the command (secret bids, Mandates).
-- `PROMPTS[what](state, frame, choice, steps)`: the effect of a generic pick prompt.
-- `SIMULTANEOUS[what]` / `OWN_EFFECTS[what]`: timing conflicts (timing.py).
-
-The phase modules never import this one (it imports them).
+Why, with the measurements and history: docs/modules.md, `games/rules/rising_sun/flow.py`.
 """
 
 from __future__ import annotations

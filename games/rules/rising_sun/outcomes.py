@@ -1,19 +1,8 @@
 """Rules version 4: turn a batch computed by `decide` (or `start`) into events
 that state their outcome (facts.py) instead of the command's draws.
 
-The public rising-sun event of the batch (at most one) gets `outcome` (the
-public difference) and loses `draws`; `MandatesShuffled` is dropped (the deck
-order is in the secret outcome); a hidden `HiddenStateChanged` (salted, like
-every private event) precedes the public one (where `MandatesShuffled` stood,
-so the secrets are in place when the public outcome lands) when a secret changed. Its presence must
-say nothing: every secret change but one follows from public facts (a mandate
-chosen, a bid, a shuffle, a new battle, a proposal or its answer, which have
-private events anyway); the exception is open proposals lapsing when the Tea
-Ceremony ends, so a batch that ends the ceremony always has the hidden event.
-A batch without a public rising-sun event (a bid that is not the last, a
-proposal, a decline) puts its whole outcome in the hidden event. Batches with
-no hidden event (most moves) stay eligible for a takeback, which refuses a
-batch holding an event some other seat cannot see."""
+Why, with the measurements and history: docs/modules.md, `games/rules/rising_sun/outcomes.py`.
+"""
 
 from __future__ import annotations
 

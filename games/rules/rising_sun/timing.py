@@ -2,16 +2,7 @@
 el momento de la ejecución de una habilidad, el jugador involucrado con mayor
 Honor decide si va primero o último"; Appendix R 3 and 20a).
 
-- `simultaneous(s, what, seats)`: abilities of several players that trigger at
-  the same moment. The order is fixed when the step starts: descending Honor;
-  if 2+ players are involved, the highest-Honor one is asked `first` / `last`
-  (prompt `<what>_timing`, default `first`). Then `flow.SIMULTANEOUS[what](s, seat)`
-  runs for each player in turn; whatever it pushes (prompts...) completes before
-  the next player's effects.
-- `own_order(s, seat, what, todo)`: one player's own simultaneous effects
-  (several different cards): he orders them freely, picking the next one while 2+
-  different cards remain (prompt `<what>_order`, default = the first listed).
-  `flow.OWN_EFFECTS[what](s, seat, card)` resolves one copy.
+Why, with the measurements and history: docs/modules.md, `games/rules/rising_sun/timing.py`.
 """
 
 from __future__ import annotations

@@ -1,16 +1,6 @@
 """Tenno's Court (seed; reference 12, Appendix R #1-#9).
 
-Step 1 (automatic): in turn order each player reveals his court spaces 3, 2, 1 and
-converts exactly k armies into officials when possible - province card: the province is
-still his and keeps >= 1 army (needs k+1); tower card: k of his own cubes lie in the tray;
-and he has k officials in supply - otherwise nothing happens. A chest card is a bluff.
-With the `court_conversion: up_to` option ([tek]'s house rule) he converts as many as he
-can, up to k.
-Step 2: by officials in the vestibule (most first, ties by turn order) each player moves
-all of them to the audience hall and may take one revealed favour card, paying 4/3/2
-officials back to his supply; the effect applies at once ("他必须立即获得卡牌恩惠效果") -
-only a favour whose text says "may" (可以) can be taken without applying it (rules version
-2). Then the hall returns to the vestibule and untaken favours leave the game.
+Why, with the measurements and history: docs/modules.md, `games/rules/shogun/court.py`.
 """
 
 from __future__ import annotations

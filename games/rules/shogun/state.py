@@ -8,22 +8,7 @@ pickle as they are. Secret planned cards
 and their salts live in ``plans`` (per seat), the tower's levels and their commitments
 (rules version 4 on) in ``tower`` and ``tower_commits``; `view.py` is the only door out.
 
-Shape (filled by `GameStarted`)::
-
-    position: the kit's frames (`phase_of`); the draft, the Samurai bonuses still to take
-              and winter's famine order are fields of their frame (`draft_of`, ...)
-    opts, n, colours, year (1..2), season (0 spring .. 2 autumn, 3 winter)
-    provinces: {name: {owner, armies, castle, temple, theatre, markers}}
-    in_play: [names]             players: [{money, rice, vp, officials, vestibule, hall,
-                                            samurai, fav4, immune, special}]
-    tiles: {castle, temple, theatre}   tower: {l1, l2, tray} (seat numbers, -1 = green;
-                                        l1/l2 secret from rules version 4, tower_secret.py)
-    tower_commits: [{key, choice, salt}] (rules version 4 on: the tower's commitments, secret)
-    year_events, used_events, event, event_cancelled
-    plans: [{space: {card, salt}} per seat]  (secret)
-    round: {actions, pool, cur, specials, planned, revealed, lost, bids,
-             queue, chosen, order, favours, favour_pool, court_queue}
-    last_battle, result
+Why, with the measurements and history: docs/modules.md, `games/rules/shogun/state.py`.
 """
 
 from __future__ import annotations

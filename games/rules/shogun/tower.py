@@ -7,22 +7,7 @@ cube either sticks there or falls through; each time a cube falls through a leve
 cube stuck there is knocked loose with probability `dislodge` and falls on with it (cubes
 knocked loose at level 1 go on through level 2). What leaves level 2 lands in the tray.
 
-Two models, both data (`data/tables.yaml` `tower`), chosen by the game's rules version:
-
-* ``fixed`` (rules versions 1-2, [imr] as §8.3 words it): a passing cube falls through
-  with p = fall (17/20) whatever the level holds. It cannot reproduce seed 001's seeding
-  (7 of 31 cubes out; this model drops ~24).
-* ``capacity`` (rules versions 3 on): a level of capacity K holding k cubes catches a passing
-  cube with p = catch * (1 - (k/K)^shape): an empty level catches nearly every cube, a
-  full one none, so an empty tower keeps most of a large throw and a filled tower behaves
-  as the fixed one in battles, releasing cubes stuck earlier. Calibrated by
-  ``scripts/shogun_tower_calibration.py`` (method and figures in the ruleset README).
-
-All probabilities are exact integer fractions drawn with `randbelow`, so a verifier
-re-derives every throw. Only `decide`/`start` call `drop` (it draws randomness); the
-resulting tower is written into the events and `evolve` just copies it: into the throw's
-public event (rules versions 1-3), or, from version 4, the levels into a hidden,
-committed event and only the tray into the public one (`tower_secret.py`).
+Why, with the measurements and history: docs/modules.md, `games/rules/shogun/tower.py`.
 """
 
 from __future__ import annotations

@@ -4,18 +4,7 @@ At the table nobody sees inside the tower: the players see the cubes that fall i
 the tray, and can count what did not come out, never which cubes stick on which baffle.
 From rules version 4 the engine keeps the two levels as a secret of the game itself:
 
-* every throw (the seeding, every battle, revolt and famine) first commits the cubes now
-  stuck inside with `base.commit_hidden`: a `shogun.TowerSettled` event visible to no
-  seat (key ``tower:<throw number>``, choice ``{l1, l2}``, salt) and a public
-  `core.ChoiceCommitted` with seat -1;
-* the throw's public event (`TowerSeeded`, `BattleFought`) then carries only the tray
-  (``tower: {tray}``) and the cubes inside per colour (``inside: {seats, green}``);
-* when the game ends, one public `shogun.TowerRevealed` lists every commitment under
-  ``reveals``, so the audit checks each against its commitment, and the replay of the
-  finished game's export re-derives every throw from the contents before it and the
-  revealed seed.
-
-Games of rules versions 1-3 keep their public levels (their recorded events carry them).
+Why, with the measurements and history: docs/modules.md, `games/rules/shogun/tower_secret.py`.
 """
 
 from __future__ import annotations

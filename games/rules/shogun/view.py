@@ -5,12 +5,7 @@ officials, the tower's tray, revealed cards, bids once revealed. Secret: the car
 face down on a player's planning boards - each seat sees his own - and no salt is ever
 shown. After the game ends everything is shown.
 
-The inside of the cube tower is secret from every seat, as at the table (issue 31):
-players see what falls into the tray and can count what has not come out, never which
-cubes sit on which baffle level. So `tower` shows the tray and the cubes inside per
-colour (``inside: {seats, green}``); the levels (`l1`, `l2`) only once the game is over.
-The view is the same for games of every rules version (those of versions 1-3 recorded
-the levels in public events; their view hides them all the same).
+Why, with the measurements and history: docs/modules.md, `games/rules/shogun/view.py`.
 """
 
 from __future__ import annotations
