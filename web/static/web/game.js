@@ -84,6 +84,7 @@
     // what the page shows, for scripts and tests: the version, whose turn, the status
     const b = document.body.dataset;
     b.version = meta.version; b.status = meta.status; b.turn = legal.pending ? "me" : "other";
+    b.phase = header().phase || "";
   }
   let refreshing = 0;  // data-busy while a move or a refresh is under way (scripts and tests wait for it)
   function busy(delta) {
@@ -148,8 +149,11 @@
     for (const k of SCORE_KEYS.concat(["scores"])) if (Array.isArray(state[k])) return state[k][i];
     return "";
   }
+  /* every ruleset's view starts with the same header (games/rules/kit/header.py):
+     ruleset, rules_version, phase, to_act, seat, ended - read, never guessed */
+  function header() { return (view && view.state && view.state.header) || { to_act: [], phase: "", ended: false }; }
   function renderPlayers() {
-    const pending = new Set(meta.pending.map((p) => p.seat));
+    const pending = new Set(header().to_act);
     $("players").replaceChildren(...meta.seats.map((s) => {
       const tr = el("tr", s.index === boot.seat ? { class: "me" } : {});
       tr.append(el("td", {}, String(s.index) + (s.faction ? " " + s.faction : "")), el("td", {}, who(s)),
