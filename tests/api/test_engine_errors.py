@@ -13,6 +13,7 @@ from events.codec import SALT_RE, platform_salt
 from events.models import StoredEvent
 from games.models import Game
 from games.rules.base import Event
+from games.rules.kit import Decided
 from tests.support.toy import RULES
 
 pytestmark = pytest.mark.django_db
@@ -35,6 +36,7 @@ def test_an_engine_crash_is_engine_error_logged_and_writes_nothing(
         raise ZeroDivisionError("division by zero")
 
     monkeypatch.setattr(RULES, "decide", crash)
+    monkeypatch.setattr(RULES, "decide_folded", crash)  # what the service calls (one fold)
     before = _count(running_game)
     with caplog.at_level(logging.ERROR):
         r = _bid(api, host, running_game)
@@ -54,6 +56,13 @@ def test_an_unsalted_private_engine_event_is_refused_as_engine_error(
         RULES,
         "decide",
         lambda state, seat, command, rng: [Event("toy.Whispered", payload, visible_to=(seat,))],
+    )
+    monkeypatch.setattr(  # what the service calls: the store refuses the event before any fold
+        RULES,
+        "decide_folded",
+        lambda state, seat, command, rng: Decided(
+            [Event("toy.Whispered", payload, visible_to=(seat,))], state
+        ),
     )
     before = _count(running_game)
     with caplog.at_level(logging.ERROR):

@@ -84,5 +84,6 @@ def test_an_engine_code_is_carried_through(api, host, running_game, monkeypatch)
         raise NotYourTurn("wait for your turn")
 
     monkeypatch.setattr(RULES, "decide", refuse)
+    monkeypatch.setattr(RULES, "decide_folded", refuse)  # what the service calls (one fold)
     r = api.as_(host).post(f"/api/v1/games/{running_game['id']}/commands", {"command": {"type": "bid"}})
     assert r.status_code == 422 and r.json() == {"code": "not_your_seat", "detail": "wait for your turn"}
