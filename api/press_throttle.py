@@ -13,12 +13,15 @@ leaves the window (Retry-After says when)."""
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
-from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
-from rest_framework.views import APIView
 
 from . import shared_state
+
+if TYPE_CHECKING:  # DRF's request and views modules import the throttle classes
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
 
 
 class PressRateThrottle(SimpleRateThrottle):

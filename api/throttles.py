@@ -12,13 +12,15 @@ from typing import TYPE_CHECKING, cast
 from django.core.cache.backends.base import BaseCache
 from rest_framework import exceptions
 from rest_framework import throttling as drf_throttling
-from rest_framework.request import Request
 from rest_framework.throttling import ScopedRateThrottle
-from rest_framework.views import APIView
 
 from accounts import security
 from accounts.security import shared_cache
 from games.services.errors import ErrorCode
+
+if TYPE_CHECKING:  # DRF's request and views modules import the throttle classes
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
 
 
 class SharedScopedRateThrottle(ScopedRateThrottle):

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncGenerator, Iterator
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from django.core.exceptions import SynchronousOnlyOperation
 from django.http import StreamingHttpResponse
-from rest_framework.request import Request
 
 from events import feed, store
 from games.models import Game
@@ -28,6 +27,9 @@ from ..views.common import int_param
 from . import hub, slots
 from .fanout import GroupFetch
 from .writer import EagerWriter
+
+if TYPE_CHECKING:  # for annotations only: no new import at runtime
+    from rest_framework.request import Request
 
 
 def wants_stream(request: Request) -> bool:
