@@ -10,10 +10,12 @@ import re
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs
 
 import orjson
+from django.core.handlers.asgi import ASGIHandler
 
 from telemetry import metrics
 
@@ -27,7 +29,7 @@ STALE_SECONDS = float(os.environ.get("HEALTH_STALE_SECONDS", "5"))
 IDLE_SECONDS = 60.0
 
 
-def handles(scope) -> bool:
+def handles(scope: asgi_sync.Scope) -> bool:
     # an unknown `?probe=` goes on to the view, which answers it 400 `invalid` (issue 31)
     return (
         scope.get("type") == "http"
@@ -37,7 +39,7 @@ def handles(scope) -> bool:
     )
 
 
-def _probe(scope) -> str | None:
+def _probe(scope: asgi_sync.Scope) -> str | None:
     """The probe asked for: the full check (""), "live" or "ready"; None for anything else."""
     query = parse_qs(scope.get("query_string", b"").decode("latin1"))
     probe = (query.get("probe") or [""])[0]
@@ -47,7 +49,7 @@ def _probe(scope) -> str | None:
 class Checks:
     """The last result of each probe kind asked for in this process, kept fresh."""
 
-    def __init__(self, check) -> None:
+    def __init__(self, check: Callable[[str], tuple[int, dict[str, Any]]]) -> None:
         self.check = check
         self.lock = threading.Lock()
         self.asked: dict[str, float] = {}
@@ -108,7 +110,9 @@ def checks() -> Checks:
     return _checks
 
 
-async def serve(django_app, scope, receive, send) -> None:
+async def serve(
+    django_app: ASGIHandler, scope: asgi_sync.Scope, receive: asgi_sync.Receive, send: asgi_sync.Send
+) -> None:
     probe = _probe(scope) or ""
     got = (200, {"status": "ok"}) if probe == "live" else checks().answer(probe)
     if got is None:  # no run has completed yet: the view, in the health lane

@@ -11,17 +11,25 @@ import json
 import os
 import re
 import tempfile
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import IO, Any, cast
 
 from django.conf import settings
 from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.base import BaseHandler
+from django.http import HttpResponse
+from django.http.response import HttpResponseBase
 from django.urls import set_script_prefix
 
 from games.services.errors import ErrorCode
+
+# ASGI's connection scope and its receive/send callables
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[Mapping[str, Any]], Awaitable[None]]
 
 _pools: dict[str, ThreadPoolExecutor] = {}
 _handler: BaseHandler | None = None
@@ -45,11 +53,13 @@ def pool(lane: str = "web") -> ThreadPoolExecutor:
     return found
 
 
-def lane(scope) -> str:
+def lane(scope: Scope) -> str:
     return "health" if _HEALTH.match(scope.get("path", "")) else "web"
 
 
-def _respond(django_app: ASGIHandler, scope, body_file):
+def _respond(
+    django_app: ASGIHandler, scope: Scope, body_file: IO[bytes]
+) -> HttpResponseBase | tuple[dict[str, Any], dict[str, Any]]:
     """The response, or, for an ordinary (not streaming) one, the ASGI messages
     that send it, with the response already closed in this thread."""
     global _handler
@@ -60,22 +70,23 @@ def _respond(django_app: ASGIHandler, scope, body_file):
     set_script_prefix(get_script_prefix(scope))
     signals.request_started.send(sender=ASGIHandler, scope=scope)
     request, error = django_app.create_request(scope, body_file)
-    response = error if request is None else _handler.get_response(request)
-    response._handler_class = ASGIHandler
+    # create_request returns an error response whenever it returns no request
+    response = cast(HttpResponseBase, error if request is None else _handler.get_response(request))
+    response._handler_class = ASGIHandler  # type: ignore[attr-defined]  # Django's own marker, absent from django-stubs
     if response.streaming:
         return response
     # The body is in memory: close now (request_finished hands the database connection
     # back, in the thread that holds it) rather than in a second trip to the pool after
     # the bytes went out -- that trip cost two thread switches per request.
-    messages = _messages(response)
+    messages = _messages(cast(HttpResponse, response))  # not streaming: an HttpResponse
     response.close()
     return messages
 
 
-def _messages(response) -> tuple[dict[str, Any], dict[str, Any]]:
+def _messages(response: HttpResponse) -> tuple[dict[str, Any], dict[str, Any]]:
     """Django's ASGIHandler.send_response for a response with its body in memory:
     the headers (cookies included) and the whole body in one message."""
-    headers = []
+    headers: list[tuple[bytes, bytes]] = []
     for header, value in response.items():
         name = header.encode("ascii") if isinstance(header, str) else bytes(header)
         headers.append((name, value.encode("latin1") if isinstance(value, str) else bytes(value)))
@@ -85,7 +96,7 @@ def _messages(response) -> tuple[dict[str, Any], dict[str, Any]]:
     return start, {"type": "http.response.body", "body": response.content}
 
 
-async def read_body(django_app: ASGIHandler, scope, receive):
+async def read_body(django_app: ASGIHandler, scope: Scope, receive: Receive) -> IO[bytes] | None:
     """The request body in a temporary file, or None for an /api/ body over
     MAX_REQUEST_BYTES. Django's read_body spools any size to disk before a
     middleware can look at Content-Length, and a chunked body has none (issue 31):
@@ -112,7 +123,7 @@ async def read_body(django_app: ASGIHandler, scope, receive):
     return body_file
 
 
-async def _too_large(send) -> None:
+async def _too_large(send: Send) -> None:
     body = json.dumps(
         {
             "code": ErrorCode.REQUEST_TOO_LARGE.value,
@@ -124,7 +135,7 @@ async def _too_large(send) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-async def serve(django_app: ASGIHandler, scope, receive, send) -> None:
+async def serve(django_app: ASGIHandler, scope: Scope, receive: Receive, send: Send) -> None:
     try:
         body_file = await read_body(django_app, scope, receive)
     except RequestAborted:

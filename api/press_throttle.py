@@ -13,27 +13,35 @@ leaves the window (Retry-After says when)."""
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from rest_framework.throttling import SimpleRateThrottle
 
 from . import shared_state
 
+if TYPE_CHECKING:  # DRF's request and views modules import the throttle classes
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
+
 
 class PressRateThrottle(SimpleRateThrottle):
     scope = "press"
+    num_requests: int  # set by SimpleRateThrottle.__init__ (parse_rate), absent from drf-stubs
+    duration: int
+    _wait: float | None
 
-    def get_cache_key(self, request, view) -> str:
+    def get_cache_key(self, request: Request, view: APIView) -> str:
         ident = request.user.pk if request.user and request.user.is_authenticated else self.get_ident(request)
         return f"press:{ident}"
 
-    def allow_request(self, request, view) -> bool:
+    def allow_request(self, request: Request, view: APIView) -> bool:
         if self.rate is None:
             return True
         key = self.get_cache_key(request, view)
         now = time.time()
         limit, window = self.num_requests, self.duration
 
-        def change(log):
+        def change(log: list[float] | None) -> tuple[list[float], float | None]:
             recent = [t for t in (log or []) if t > now - window]
             if len(recent) >= limit:
                 return recent, max(1.0, min(recent) + window - now)
@@ -42,5 +50,5 @@ class PressRateThrottle(SimpleRateThrottle):
         self._wait = shared_state.update(key, change, window)
         return self._wait is None
 
-    def wait(self):
+    def wait(self) -> float | None:
         return self._wait

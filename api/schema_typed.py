@@ -106,10 +106,13 @@ def _ruleset_first(properties: dict[str, Any], ruleset_id: str) -> dict[str, Any
     return {"ruleset": pinned, **{name: p for name, p in properties.items() if name != "ruleset"}}
 
 
-def typed_components(result: dict[str, Any], generator, request, public) -> dict[str, Any]:
+def typed_components(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
     comps = result["components"]["schemas"]
     base_event = comps["Event"]
-    views, legals, commands_any, events = {}, {}, [], {}
+    views: dict[str, str] = {}
+    legals: dict[str, str] = {}
+    commands_any: list[dict[str, Any]] = []
+    events: dict[str | tuple[None, str], str] = {}  # (None, rid): a ruleset's undeclared events
     for rid in registry.PRODUCTION:
         prefix = pascal(rid)
         declared = schemas.load(rid, "commands") or {}
@@ -186,7 +189,12 @@ def typed_components(result: dict[str, Any], generator, request, public) -> dict
     return result
 
 
-def _typed_events(comps, base_event, declared: dict[str, Any], events: dict[str, Any]) -> None:
+def _typed_events(
+    comps: dict[str, Any],
+    base_event: dict[str, Any],
+    declared: dict[str, Any],
+    events: dict[str | tuple[None, str], str],
+) -> None:
     for t, s in sorted(declared.items()):
         name = pascal(t)
         comps[f"{name}Payload"] = _oas30(s)

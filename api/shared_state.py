@@ -20,13 +20,14 @@ from typing import Any, TypeVar
 
 import redis
 from django.core.cache import caches
+from django.core.cache.backends.base import BaseCache
 from django.db import connections, router, transaction
 
 R = TypeVar("R")
 Change = Callable[[Any], tuple[Any, R]]
 
 
-def update(key: str, change: Change, timeout: float) -> R:
+def update(key: str, change: Change[R], timeout: float) -> R:
     """Apply `change(old) -> (new, result)` to the entry `key` atomically across
     processes and return `result`. `old` is None when the entry is absent or
     expired; a `new` of None deletes it; else it is kept for `timeout` seconds."""
@@ -47,12 +48,12 @@ def read(key: str) -> Any:
     return cache.get(key)
 
 
-def _redis_client(cache):
+def _redis_client(cache: BaseCache) -> Any:
     get_client = getattr(getattr(cache, "_cache", None), "get_client", None)
     return get_client(write=True) if get_client is not None else None
 
 
-def _update_redis(client, key: str, change: Change, timeout: float):
+def _update_redis(client: Any, key: str, change: Change[R], timeout: float) -> R:
     with client.pipeline() as pipe:
         while True:
             try:
@@ -70,7 +71,7 @@ def _update_redis(client, key: str, change: Change, timeout: float):
                 continue
 
 
-def _update_db(cache, key: str, change: Change, timeout: float):
+def _update_db(cache: Any, key: str, change: Change[R], timeout: float) -> R:
     db = router.db_for_write(cache.cache_model_class)
     conn = connections[db]
     with transaction.atomic(using=db):

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import math
 import threading
+from typing import TYPE_CHECKING, cast
 
+from django.core.cache.backends.base import BaseCache
 from rest_framework import exceptions
 from rest_framework import throttling as drf_throttling
 from rest_framework.throttling import ScopedRateThrottle
@@ -16,11 +18,15 @@ from accounts import security
 from accounts.security import shared_cache
 from games.services.errors import ErrorCode
 
+if TYPE_CHECKING:  # DRF's request and views modules import the throttle classes
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
+
 
 class SharedScopedRateThrottle(ScopedRateThrottle):
     """ScopedRateThrottle counting in the shared `throttle` cache."""
 
-    cache = shared_cache
+    cache = cast(BaseCache, shared_cache)  # a ConnectionProxy forwarding to the `throttle` BaseCache
 
 
 class TooManyFailedLogins(exceptions.Throttled):
@@ -76,8 +82,13 @@ LEASE_SHARE = 8  # ... and at most this share of what the limit still allows
 LEASE_KEYS = 10_000  # keys held before the ended windows are forgotten
 _leases = _Leases()
 
+if TYPE_CHECKING:
+    _CounterBase = drf_throttling.SimpleRateThrottle  # what the mixin is combined with
+else:
+    _CounterBase = object
 
-class _WindowCounter:
+
+class _WindowCounter(_CounterBase):
     """DRF's per-user / per-address rate limit, counted instead of logged.
 
     DRF's SimpleRateThrottle keeps every request's timestamp in one cache entry
@@ -100,7 +111,11 @@ class _WindowCounter:
     refused a little early, by at most an eighth of its remaining allowance per
     process; near the limit leases shrink to one hit, and counting is exact."""
 
-    def allow_request(self, request, view):
+    num_requests: int  # set by SimpleRateThrottle.__init__ (parse_rate), absent from drf-stubs
+    duration: int
+    _wait: float
+
+    def allow_request(self, request: Request, view: APIView) -> bool:
         if self.rate is None:
             return True
         key = self.get_cache_key(request, view)
@@ -123,11 +138,11 @@ class _WindowCounter:
         _leases.keep(key, window, max(fits - 1, 0), estimate)
         return fits >= 1
 
-    def wait(self):
+    def wait(self) -> float | None:
         return self._wait
 
 
-def _count(cache, current: str, previous: str, ttl: int, hits: int = 1) -> tuple[int, int]:
+def _count(cache: BaseCache, current: str, previous: str, ttl: int, hits: int = 1) -> tuple[int, int]:
     """Count `hits` in `current`; (its count, the count in `previous`)."""
     client = getattr(getattr(cache, "_cache", None), "get_client", None)
     if client is not None:  # Redis: one round trip

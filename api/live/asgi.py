@@ -15,15 +15,20 @@ from __future__ import annotations
 import asyncio
 import io
 import re
+from collections.abc import AsyncGenerator
 from contextlib import aclosing
 from urllib.parse import parse_qs
 
 from django.core.handlers.asgi import ASGIHandler, ASGIRequest
 from django.core.handlers.base import BaseHandler
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 
 from telemetry import metrics
 
+from ..asgi_sync import Receive, Scope
 from . import hub
+from .writer import Send
 
 _GAME_EVENTS = re.compile(r"^/api/v1/games/[^/]+/events/?$")
 _USER_STREAM = re.compile(r"^/api/v1/accounts/me/stream/?$")
@@ -31,7 +36,7 @@ _USER_STREAM = re.compile(r"^/api/v1/accounts/me/stream/?$")
 _handler: BaseHandler | None = None
 
 
-def is_stream(scope) -> bool:
+def is_stream(scope: Scope) -> bool:
     if scope.get("type") != "http" or scope.get("method") != "GET":
         return False
     path = scope.get("path", "")
@@ -46,7 +51,7 @@ def is_stream(scope) -> bool:
     return b"text/event-stream" in accept
 
 
-def _get_response(request):
+def _get_response(request: HttpRequest) -> HttpResponseBase:
     global _handler
     if _handler is None:
         handler = BaseHandler()
@@ -55,14 +60,14 @@ def _get_response(request):
     return _handler.get_response(request)
 
 
-async def _until_disconnect(receive) -> None:
+async def _until_disconnect(receive: Receive) -> None:
     while (await receive())["type"] != "http.disconnect":
         pass
 
 
-async def serve(django_app: ASGIHandler, scope, receive, send) -> None:
+async def serve(django_app: ASGIHandler, scope: Scope, receive: Receive, send: Send) -> None:
     request = ASGIRequest(scope, io.BytesIO(b""))
-    request.sengoku_live = True
+    request.sengoku_live = True  # type: ignore[attr-defined]  # our mark, read by api.live.sse
     response = await hub.db(_get_response, request)
     body = getattr(response, "live_body", None)
     writing = (
@@ -84,14 +89,14 @@ async def serve(django_app: ASGIHandler, scope, receive, send) -> None:
         await hub.db(response.close)
 
 
-def _headers(response) -> list[tuple[bytes, bytes]]:
+def _headers(response: HttpResponseBase) -> list[tuple[bytes, bytes]]:
     """The response's headers and cookies as Django's ASGI handler sends them."""
     out = [(bytes(k, "ascii"), bytes(v, "latin1")) for k, v in response.items()]
     out += [(b"Set-Cookie", c.output(header="").encode("ascii").strip()) for c in response.cookies.values()]
     return out
 
 
-async def send_live(response, body, send) -> None:
+async def send_live(response: HttpResponseBase, body: AsyncGenerator[bytes, None], send: Send) -> None:
     """Write a live body (bytes chunks) straight to the ASGI server: one `send` per
     chunk, without the wrappers Django's handler puts around each one (its
     streaming iterator, make_bytes, chunking), which cost more than the write."""

@@ -10,7 +10,7 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 from events import feed
 from games.services import stream_reads
@@ -24,12 +24,21 @@ MAX_QUEUED = 8  # batches waiting for a slow client before the stream is left to
 Runner = Callable[..., Awaitable[Any]]  # api.live.hub.db: sync work in the shared pool
 
 
+class GroupFetch(Protocol):
+    """A game stream's fetch (api.live.sse.EventFetch): a batch after a position,
+    and the key of the streams that are sent the same batch."""
+
+    def __call__(self, after: int) -> feed.Batch | tuple[list[feed.Item], bool]: ...
+
+    def group_key(self, after: int) -> tuple[Any, ...]: ...
+
+
 class Sub:
     """One open stream of the game: where it is, and what waits to be written."""
 
     __slots__ = ("fetch", "after", "out", "event", "writer")
 
-    def __init__(self, fetch, after: int, writer: EagerWriter | None = None):
+    def __init__(self, fetch: GroupFetch, after: int, writer: EagerWriter | None = None) -> None:
         self.fetch, self.after, self.writer = fetch, after, writer
         self.out: deque[feed.Batch | BaseException] = deque()
         self.event = asyncio.Event()
@@ -39,7 +48,7 @@ class Sub:
         self.event.set()
 
 
-def present_groups(wanted: list[tuple[Any, int]]) -> list[feed.Batch | BaseException]:
+def present_groups(wanted: list[tuple[GroupFetch, int]]) -> list[feed.Batch | BaseException]:
     """Run in a pool thread: each group's batch, made by one of its streams' fetch.
     A group whose fetch fails gets the exception (its streams end with it); the
     others are still served."""
@@ -52,7 +61,7 @@ def present_groups(wanted: list[tuple[Any, int]]) -> list[feed.Batch | BaseExcep
     return out
 
 
-def _from_memory(fetch, after: int) -> feed.Batch | None:
+def _from_memory(fetch: GroupFetch, after: int) -> feed.Batch | None:
     """The group's batch made on the loop, or None: the pool makes it (a fetch
     without `from_memory`, one that needs the database, or one that failed, whose
     error the pool's attempt reports)."""
@@ -65,14 +74,14 @@ def _from_memory(fetch, after: int) -> feed.Batch | None:
 
 
 class Fanout:
-    def __init__(self, stream: str, run: Runner):
+    def __init__(self, stream: str, run: Runner) -> None:
         self.stream, self.run = stream, run
         self.subs: set[Sub] = set()
-        self.task: asyncio.Task | None = None
+        self.task: asyncio.Task[None] | None = None
         self.again = False
         self.rounds = 0  # reads made (tests, bench)
 
-    def join(self, fetch, after: int, writer: EagerWriter | None = None) -> Sub:
+    def join(self, fetch: GroupFetch, after: int, writer: EagerWriter | None = None) -> Sub:
         sub = Sub(fetch, after, writer)
         self.subs.add(sub)
         self.kick()  # its catch-up: whatever is after its position
@@ -103,7 +112,7 @@ class Fanout:
             if not self.again:
                 return
 
-    async def _make(self, wanted: list[tuple[Any, int]]) -> list[feed.Batch | BaseException]:
+    async def _make(self, wanted: list[tuple[GroupFetch, int]]) -> list[feed.Batch | BaseException]:
         """Each group's batch: from memory on the loop where its fetch can
         (`from_memory`: the commit's rows were announced and the state is cached,
         the usual case), the others in one pool call."""
@@ -119,7 +128,7 @@ class Fanout:
                 got = [exc] * len(missing)
             for i, batch in zip(missing, got, strict=True):
                 made[i] = batch
-        return made  # type: ignore[return-value]  (no None left)
+        return made  # type: ignore[return-value]  # no None left: the pool made the missing ones
 
     def _groups(self) -> dict[tuple[Any, ...], list[Sub]]:
         groups: dict[tuple[Any, ...], list[Sub]] = {}

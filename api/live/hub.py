@@ -12,8 +12,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import redis.asyncio as aioredis
 from django.conf import settings
@@ -25,10 +26,13 @@ from games.models import Game, Notification
 from games.services import stream_reads
 
 from . import slots
-from .fanout import MAX_QUEUED, Fanout, Sub
+from .fanout import MAX_QUEUED, Fanout, GroupFetch, Sub
 from .writer import EagerWriter
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+Fetch = Callable[[int], feed.Batch | tuple[list[feed.Item], bool]]  # see events.feed.sse
 
 _pool: ThreadPoolExecutor | None = None
 _hub: Hub | None = None
@@ -41,12 +45,14 @@ def pool() -> ThreadPoolExecutor:
     global _pool
     if _pool is None:
         _pool = ThreadPoolExecutor(
-            max_workers=settings.SENGOKU["SSE_DB_THREADS"], thread_name_prefix="sse-db"
+            max_workers=cast(
+                int, settings.SENGOKU["SSE_DB_THREADS"]
+            ),  # an int setting thread_name_prefix="sse-db"
         )
     return _pool
 
 
-def guarded(fn, *args):
+def guarded(fn: Callable[..., T], *args: Any) -> T:
     """Run fn in a pool thread. Pool threads have no request cycle: with
     psycopg's pool the connection goes back to it after each call; otherwise
     it is kept, and dropped when broken or too old."""
@@ -63,12 +69,12 @@ def guarded(fn, *args):
             connection.close()
 
 
-async def db(fn, *args):
+async def db(fn: Callable[..., T], *args: Any) -> T:
     """Await sync (ORM) work from the event loop, in the shared pool."""
     return await asyncio.get_running_loop().run_in_executor(pool(), guarded, fn, *args)
 
 
-def in_background(fn, *args) -> None:
+def in_background(fn: Callable[..., object], *args: Any) -> None:
     """Sync work whose result nobody waits for (slot refresh/release)."""
     try:
         pool().submit(guarded, fn, *args)
@@ -81,13 +87,13 @@ class Hub:
     join their game's `Fanout` (api/live/fanout.py), which reads and presents each
     announced commit once and pushes the result to them."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop):
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
         self.subs: dict[str, set[asyncio.Event]] = {}
         self.fanouts: dict[str, Fanout] = {}
         self.heads: dict[str, int] = {}
-        self.listener: asyncio.Task | None = None
-        self.renewer: asyncio.Task | None = None
+        self.listener: asyncio.Task[None] | None = None
+        self.renewer: asyncio.Task[None] | None = None
 
     # -- subscribers -----------------------------------------------------------------------
     def subscribe(self, stream: str) -> asyncio.Event:
@@ -105,7 +111,9 @@ class Hub:
                 self._forget(stream)
         self._idle()
 
-    def join(self, stream: str, fetch, after: int, writer: EagerWriter | None = None) -> tuple[Fanout, Sub]:
+    def join(
+        self, stream: str, fetch: GroupFetch, after: int, writer: EagerWriter | None = None
+    ) -> tuple[Fanout, Sub]:
         fan = self.fanouts.get(stream)
         if fan is None:
             fan = self.fanouts[stream] = Fanout(stream, db)
@@ -174,7 +182,7 @@ class Hub:
         for ev in self.subs.get(stream, ()):
             ev.set()
 
-    def _wanted(self, stream: str, data) -> bool:
+    def _wanted(self, stream: str, data: Any) -> bool:
         """Is a pub/sub message worth parsing? Not when no stream of this process
         watches its game, nor when it announces a version already seen (this
         process's own commit, delivered by the local listener): `wake` would drop
@@ -223,7 +231,7 @@ class Hub:
                 self.wake_all()
                 await asyncio.sleep(1)
             finally:
-                await _quietly(pubsub.aclose())
+                await _quietly(pubsub.aclose())  # type: ignore[no-untyped-call]  # redis-py's untyped PubSub.aclose
                 await _quietly(client.aclose())
 
     async def _watch_database(self) -> None:
@@ -245,7 +253,7 @@ class Hub:
             await asyncio.sleep(poll)
 
 
-async def _quietly(aw) -> None:
+async def _quietly(aw: Awaitable[object]) -> None:
     try:
         await aw
     except Exception:
@@ -313,11 +321,13 @@ async def _woken(ev: asyncio.Event, timeout: float) -> bool:
         return False
 
 
-async def _fetch(fetch, after: int) -> feed.Batch:
+async def _fetch(fetch: Fetch, after: int) -> feed.Batch:
     return feed.as_batch(await db(fetch, after))
 
 
-async def sse_body(stream, after: int, fetch, slot=None, max_seconds: float | None = None):
+async def sse_body(
+    stream: object, after: int, fetch: Fetch, slot: slots.Slot | None = None, max_seconds: float | None = None
+) -> AsyncGenerator[bytes, None]:
     """The async twin of events.feed.sse: same frames, same Lifetime, but it
     sleeps on the hub instead of holding a thread, and its fetches run in the
     shared pool; it yields bytes (api.live.asgi writes them as they are). Cancelled by the server when the client goes away; the
@@ -361,7 +371,8 @@ async def sse_body(stream, after: int, fetch, slot=None, max_seconds: float | No
 def _drain(sub: Sub) -> tuple[bytes, bool]:
     """What the fan-out queued for a stream, as one write; and whether the game is
     over. A failed read queued for it is raised (the stream ends with it)."""
-    parts, finished = [], False
+    parts: list[bytes] = []
+    finished = False
     while sub.out and not finished:
         got = sub.out.popleft()
         if isinstance(got, BaseException):
@@ -378,8 +389,13 @@ def _count_eager_writes(life: feed.Lifetime, writer: EagerWriter | None) -> None
 
 
 async def push_body(
-    stream, after: int, fetch, slot=None, max_seconds: float | None = None, writer: EagerWriter | None = None
-):
+    stream: object,
+    after: int,
+    fetch: GroupFetch,
+    slot: slots.Slot | None = None,
+    max_seconds: float | None = None,
+    writer: EagerWriter | None = None,
+) -> AsyncGenerator[bytes, None]:
     """A game stream fed by its game's Fanout: the same frames and Lifetime as
     sse_body, but the stream itself never reads; it writes what the fan-out
     queued for it (bytes, so the ASGI sender writes them as they are). With a

@@ -11,6 +11,7 @@ import threading
 import time
 import uuid
 from collections import defaultdict
+from typing import cast
 
 import redis
 from django.conf import settings
@@ -32,13 +33,13 @@ return 1
 _lock = threading.Lock()
 _local: dict[int, int] = defaultdict(int)  # only while Redis is configured but down
 _open: set[Slot] = set()  # this process's leased slots (Redis or shared), renewed by refresh_open()
-_redis_client = None
+_redis_client: tuple[tuple[int, str], redis.Redis] | None = None
 
 
 class TooManyStreams(Throttled):
     default_code = ErrorCode.TOO_MANY_STREAMS
 
-    def __init__(self, cap: int, wait: int):
+    def __init__(self, cap: int, wait: int) -> None:
         super().__init__(
             wait=wait,
             detail=f"at most {cap} live streams per account are open at once; close one or retry later",
@@ -58,7 +59,7 @@ def _key(user_id: int) -> str:
     return f"sengoku:streams:user:{user_id}"
 
 
-def _redis():
+def _redis() -> redis.Redis:
     global _redis_client
     key = (os.getpid(), settings.REDIS_URL)  # never a parent's sockets after a fork
     if _redis_client is None or _redis_client[0] != key:
@@ -116,14 +117,14 @@ def _shared_key(user_id: int) -> str:
     return f"streams:user:{user_id}"
 
 
-def _live(held, now: float) -> dict[str, float]:
+def _live(held: dict[str, float] | None, now: float) -> dict[str, float]:
     return {m: t for m, t in (held or {}).items() if t > now}
 
 
 def _acquire_shared(user_id: int, cap: int, member: str) -> bool:
     now = time.time()
 
-    def change(held):
+    def change(held: dict[str, float] | None) -> tuple[dict[str, float] | None, bool]:
         leases = _live(held, now)
         if len(leases) >= cap:
             return leases or None, False
@@ -138,7 +139,7 @@ def _renew_shared(user_id: int, members: list[str]) -> None:
     (it may have been counted again by another stream meanwhile)."""
     now = time.time()
 
-    def change(held):
+    def change(held: dict[str, float] | None) -> tuple[dict[str, float] | None, None]:
         leases = _live(held, now)
         for m in members:
             if m in leases:
@@ -154,7 +155,7 @@ def _renew_shared(user_id: int, members: list[str]) -> None:
 def _release_shared(user_id: int, member: str) -> None:
     now = time.time()
 
-    def change(held):
+    def change(held: dict[str, float] | None) -> tuple[dict[str, float] | None, None]:
         leases = _live(held, now)
         leases.pop(member, None)
         return leases or None, None
@@ -164,8 +165,9 @@ def _release_shared(user_id: int, member: str) -> None:
 
 def acquire(user_id: int) -> Slot:
     """A slot for a new stream of this account, or TooManyStreams (429)."""
-    cap = settings.SENGOKU["STREAMS_PER_ACCOUNT"]
-    wait = settings.SENGOKU["STREAM_RETRY_AFTER_SECONDS"]
+    # int settings (_positive_int); the SENGOKU dict is typed by its widest value
+    cap = cast(int, settings.SENGOKU["STREAMS_PER_ACCOUNT"])
+    wait = cast(int, settings.SENGOKU["STREAM_RETRY_AFTER_SECONDS"])
     member = uuid.uuid4().hex
     if not settings.REDIS_URL:
         if not _acquire_shared(user_id, cap, member):
@@ -218,7 +220,7 @@ def refresh_open() -> int:
     shared: dict[int, list[str]] = defaultdict(list)
     for slot in slots:
         if slot.shared:
-            shared[slot.user_id].append(slot.member)
+            shared[slot.user_id].append(cast(str, slot.member))  # a shared slot always has a member
     for user_id, members in shared.items():
         _renew_shared(user_id, members)
     in_redis = [s for s in slots if not s.shared]
@@ -227,7 +229,9 @@ def refresh_open() -> int:
         try:
             pipe = _redis().pipeline(transaction=False)
             for slot in in_redis:
-                pipe.zadd(_key(slot.user_id), {slot.member: until}, xx=True)
+                pipe.zadd(
+                    _key(slot.user_id), {cast(str, slot.member): until}, xx=True
+                )  # a Redis slot has one
             pipe.execute()
         except Exception:
             return len(slots) - len(in_redis)

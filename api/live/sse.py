@@ -10,7 +10,9 @@ events/feed.py."""
 
 from __future__ import annotations
 
-from typing import Any
+import uuid
+from collections.abc import AsyncGenerator, Iterator
+from typing import TYPE_CHECKING, Any, cast
 
 from django.core.exceptions import SynchronousOnlyOperation
 from django.http import StreamingHttpResponse
@@ -19,19 +21,24 @@ from events import feed, store
 from games.models import Game
 from games.services import prepared, stream_reads, summaries
 from games.services.present import present_event, viewer_for
+from games.services.types import Reader
 
 from ..views.common import int_param
 from . import hub, slots
+from .fanout import GroupFetch
 from .writer import EagerWriter
 
+if TYPE_CHECKING:  # for annotations only: no new import at runtime
+    from rest_framework.request import Request
 
-def wants_stream(request) -> bool:
+
+def wants_stream(request: Request) -> bool:
     return "text/event-stream" in request.headers.get("Accept", "") or request.query_params.get(
         "stream", ""
     ).lower() in ("1", "true", "yes")
 
 
-def sse_response(request, stream, fetch) -> StreamingHttpResponse:
+def sse_response(request: Request, stream: str | uuid.UUID, fetch: hub.Fetch) -> StreamingHttpResponse:
     """An SSE response for `fetch` on `stream` (see events.feed.sse): resumes
     after `?after=` or, when sent, the `Last-Event-ID` header (which wins);
     bad values are 400s; beyond the account's cap, 429 + Retry-After."""
@@ -39,24 +46,28 @@ def sse_response(request, stream, fetch) -> StreamingHttpResponse:
     last = request.headers.get("Last-Event-ID")
     if last:
         after = int_param(last, 0, "Last-Event-ID", 0)
-    slot = slots.acquire(request.user.id)
-    live_body = live_writer = None
+    slot = slots.acquire(cast(int, request.user.id))  # the stream views require a signed-in user
+    live_body: AsyncGenerator[bytes, None] | None = None
+    live_writer: EagerWriter | None = None
+    body: Iterator[str] | AsyncGenerator[bytes, None]
     if getattr(request, "sengoku_live", False):
         # a game stream is pushed to by its game's fan-out, which writes it itself
         # when it can (api/live/writer.py); a user's notices are pulled
         if getattr(fetch, "group_key", None):
             live_writer = EagerWriter()
-            body = live_body = hub.push_body(stream, after, fetch, slot=slot, writer=live_writer)
+            body = live_body = hub.push_body(
+                stream, after, cast(GroupFetch, fetch), slot=slot, writer=live_writer
+            )  # it has a group_key
         else:
             body = live_body = hub.sse_body(stream, after, fetch, slot=slot)
     else:
         body = feed.sse(stream, after, fetch, on_tick=slot.refresh)
     resp = StreamingHttpResponse(body, content_type="text/event-stream")
     # api.live.asgi writes this body itself (Django's per-chunk wrappers cost more than the write)
-    resp.live_body = live_body
-    resp.live_writer = live_writer
+    resp.live_body = live_body  # type: ignore[attr-defined]  # read back by api.live.asgi
+    resp.live_writer = live_writer  # type: ignore[attr-defined]  # read back by api.live.asgi
     # However the response ends (finished, client gone, never started), the slot is freed.
-    resp._resource_closers.append(slot.release)
+    resp._resource_closers.append(slot.release)  # type: ignore[attr-defined]  # Django's, absent from django-stubs
     resp["Cache-Control"] = "no-cache"
     resp["X-Accel-Buffering"] = "no"  # proxies must not buffer a live stream
     return resp
@@ -77,14 +88,14 @@ class EventFetch:
     language. The seats are read once: nobody changes seat during a game, and a
     stream's life is bounded."""
 
-    def __init__(self, game: Game, user, lang: str = "en", shared: bool = False):
+    def __init__(self, game: Game, user: Reader, lang: str = "en", shared: bool = False) -> None:
         self.game, self.user, self.lang, self.shared = game, user, lang, shared
         self.seats = prepared.seats(game)
         self.mine = viewer_for(game, user, self.seats).seats
         if not shared:
-            self.group_key = None
+            self.group_key = None  # type: ignore[method-assign, assignment]  # no group: sse_response pulls it
 
-    def __call__(self, after: int):
+    def __call__(self, after: int) -> feed.Batch | tuple[list[feed.Item], bool]:
         game = self.game
         if not self.shared:
             game.refresh_from_db(fields=["status", "version"])
@@ -110,7 +121,7 @@ class EventFetch:
             return None
         return feed.as_batch(got)
 
-    def _from_head(self, head: stream_reads.Head, after: int):
+    def _from_head(self, head: stream_reads.Head, after: int) -> feed.Batch | tuple[list[feed.Item], bool]:
         game = self.game
         game.version, game.status = head.version, head.status
         if game.version <= after and not _over(game.status):

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Any
 
 log = logging.getLogger(__name__)
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+Send = Callable[[Mapping[str, Any]], Coroutine[Any, Any, None]]
 
 
 class EagerWriter:
@@ -28,7 +28,7 @@ class EagerWriter:
     def __init__(self) -> None:
         self.send: Send | None = None
         self.busy = False
-        self.tail: asyncio.Task | None = None
+        self.tail: asyncio.Task[None] | None = None
         self.last = 0.0  # loop time of the last eager write: the stream's keep-alive and idle clocks
 
     def write_now(self, chunk: bytes, now: float) -> bool:
@@ -65,7 +65,7 @@ class EagerWriter:
             self.tail.cancel()
 
 
-async def _finish(step, waiting) -> None:
+async def _finish(step: Coroutine[Any, Any, None], waiting: Any) -> None:
     """Run the rest of a `send` coroutine that suspended on `waiting` (a future),
     as the task that would have run it: wait until that future is done, then
     resume the coroutine, which reads the future's result itself."""
