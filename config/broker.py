@@ -16,19 +16,21 @@ from __future__ import annotations
 import datetime as dt
 import threading
 from json import loads
+from os import PathLike
 from queue import Empty
+from typing import Any
 
 from kombu.transport import TRANSPORT_ALIASES
 from kombu.transport import sqlalchemy as sqla
 from kombu.utils.encoding import bytes_to_str
-from sqlalchemy import create_engine, event, text
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.exc import OperationalError
 
 ALIAS = "sengokusql"
 VISIBILITY_SECONDS = 300
 
 
-def url(path) -> str:
+def url(path: str | PathLike[str]) -> str:
     return f"{ALIAS}+sqlite:///{path}"
 
 
@@ -37,25 +39,25 @@ def _utcnow() -> dt.datetime:
 
 
 class Channel(sqla.Channel):
-    def __init__(self, connection, **kwargs) -> None:
-        super().__init__(connection, **kwargs)
+    def __init__(self, connection: Any, **kwargs: Any) -> None:
+        super().__init__(connection, **kwargs)  # type: ignore[no-untyped-call]  # kombu is unannotated
         self._taken: dict[str, int] = {}  # delivery tag -> hidden row id
         self._local = threading.local()  # this thread's session (see the module doc)
 
     @property
-    def session(self):
+    def session(self) -> Any:  # a SQLAlchemy Session from kombu's untyped factory
         session = getattr(self._local, "session", None)
         if session is None:
             _engine, session_factory = self._open()
             session = self._local.session = session_factory()
         return session
 
-    def _engine_from_config(self):
+    def _engine_from_config(self) -> Engine:
         engine = create_engine(self.connection.client.hostname, connect_args={"timeout": 30})
         if engine.dialect.name == "sqlite":
 
             @event.listens_for(engine, "connect")
-            def _pragmas(dbapi_connection, _record) -> None:
+            def _pragmas(dbapi_connection: Any, _record: object) -> None:
                 cur = dbapi_connection.cursor()
                 cur.execute("PRAGMA journal_mode=WAL")
                 cur.execute("PRAGMA synchronous=NORMAL")
@@ -63,18 +65,19 @@ class Channel(sqla.Channel):
 
         return engine
 
-    def _open(self):
+    def _open(self) -> Any:  # kombu's (engine, session factory)
         for attempt in range(5):
             try:
-                return super()._open()
+                return super()._open()  # type: ignore[no-untyped-call]  # kombu is unannotated
             except OperationalError:  # another process created the tables meanwhile
                 self._engines.pop(self.connection.client.hostname, None)
                 if attempt == 4:
                     raise
         raise AssertionError("unreachable")
 
-    def _get(self, queue):
-        obj = self._get_or_create(queue)
+    # kombu's SQLAlchemy channel, the superclass here, takes no timeout either
+    def _get(self, queue: str) -> Any:  # type: ignore[override]
+        obj = self._get_or_create(queue)  # type: ignore[no-untyped-call]  # kombu is unannotated
         message, s = self.message_cls, self.session
         cutoff = _utcnow() - dt.timedelta(seconds=VISIBILITY_SECONDS)
         # A read without a write lock first: most polls find nothing.
@@ -107,7 +110,7 @@ class Channel(sqla.Channel):
             )
             if msg is None:
                 raise Empty()
-            payload = loads(bytes_to_str(msg.payload))
+            payload = loads(bytes_to_str(msg.payload))  # type: ignore[no-untyped-call]  # kombu is unannotated
             msg.visible = False
             msg.sent_at = _utcnow()
             tag = (payload.get("properties") or {}).get("delivery_tag")
@@ -119,7 +122,7 @@ class Channel(sqla.Channel):
         finally:
             s.commit()
 
-    def _forget(self, delivery_tag) -> None:
+    def _forget(self, delivery_tag: str) -> None:
         row = self._taken.pop(delivery_tag, None)
         if row is None:
             return
@@ -131,17 +134,17 @@ class Channel(sqla.Channel):
         except OperationalError:  # it becomes visible again later; tasks are retry-safe
             self.session.rollback()
 
-    def basic_ack(self, delivery_tag, multiple: bool = False) -> None:
+    def basic_ack(self, delivery_tag: str, multiple: bool = False) -> None:
         self._forget(delivery_tag)
-        super().basic_ack(delivery_tag, multiple=multiple)
+        super().basic_ack(delivery_tag, multiple=multiple)  # type: ignore[no-untyped-call]  # kombu is unannotated
 
-    def basic_reject(self, delivery_tag, requeue: bool = False) -> None:
+    def basic_reject(self, delivery_tag: str, requeue: bool = False) -> None:
         self._forget(delivery_tag)  # a requeue is a new row (kombu's restore)
-        super().basic_reject(delivery_tag, requeue=requeue)
+        super().basic_reject(delivery_tag, requeue=requeue)  # type: ignore[no-untyped-call]  # kombu is unannotated
 
-    def _restore(self, message) -> None:
+    def _restore(self, message: Any) -> None:
         self._forget(message.delivery_tag)  # restored as a new row by kombu
-        super()._restore(message)
+        super()._restore(message)  # type: ignore[no-untyped-call]  # kombu is unannotated
 
 
 class Transport(sqla.Transport):

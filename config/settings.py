@@ -7,11 +7,12 @@ from __future__ import annotations
 import ipaddress
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
-from kombu import Queue
+from kombu.entity import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(environ.Env().str("SENGOKU_VAR_DIR", default=str(BASE_DIR / "var")))
@@ -23,7 +24,7 @@ env.read_env(BASE_DIR / ".env", overwrite=False) if (BASE_DIR / ".env").exists()
 
 def _positive_int(name: str, default: int) -> int:
     try:
-        value = env.int(name, default=default)
+        value: int = env.int(name, default=default)
     except ValueError as exc:
         raise ImproperlyConfigured(f"{name} must be an integer, got {env.str(name)!r}") from exc
     if value <= 0:
@@ -276,7 +277,7 @@ if CELERY_BROKER_URL == "filesystem://":
 # deadline behind it: under `make run` with three API games at full speed, bot seats
 # of other games waited ~40 s a move.
 CELERY_TASK_DEFAULT_QUEUE = "celery"
-CELERY_TASK_QUEUES = (Queue("celery"), Queue("mail"))
+CELERY_TASK_QUEUES = (Queue("celery"), Queue("mail"))  # type: ignore[no-untyped-call]  # kombu is unannotated
 CELERY_TASK_ROUTES = {"games.pbem.deliver": {"queue": "mail"}}
 CELERY_TASK_ALWAYS_EAGER = _strict_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_ACKS_LATE = True
@@ -374,7 +375,7 @@ EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="sengoku@localhost")
 
-CACHES = {
+CACHES: dict[str, dict[str, Any]] = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     # Rate-limit counters, stream leases and press logs: shared by every web process
     # and kept across restarts (the table is created by accounts/migrations/0002).

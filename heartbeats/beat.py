@@ -11,7 +11,7 @@ import os
 import socket
 import threading
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from celery.signals import beat_init, worker_ready
 from django.conf import settings
@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 _started: set[str] = set()
 
 
-def beat(role: str, node: str, started_at) -> None:
+def beat(role: str, node: str, started_at: datetime) -> None:
     now = timezone.now()
     Heartbeat.objects.update_or_create(
         node=node, defaults={"role": role, "pid": os.getpid(), "started_at": started_at, "beat_at": now}
@@ -57,10 +57,10 @@ def start(role: str, node: str) -> None:
 
 
 def connect_celery_signals() -> None:
-    def on_worker_ready(sender=None, **_):
+    def on_worker_ready(sender: object = None, **_: object) -> None:
         start("worker", getattr(sender, "hostname", None) or f"celery@{socket.gethostname()}")
 
-    def on_beat_init(sender=None, **_):
+    def on_beat_init(sender: object = None, **_: object) -> None:
         start("scheduler", f"beat@{socket.gethostname()}:{os.getpid()}")
 
     worker_ready.connect(on_worker_ready, weak=False)

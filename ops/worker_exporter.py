@@ -16,8 +16,8 @@ log = logging.getLogger(__name__)
 
 
 def connect() -> None:
-    @signals.worker_ready.connect(weak=False)
-    def _worker_ready(sender=None, **_kw):
+    @signals.worker_ready.connect(weak=False)  # type: ignore[untyped-decorator]  # celery's Signal.connect is untyped
+    def _worker_ready(sender: object = None, **_kw: object) -> None:
         port = os.environ.get("WORKER_METRICS_PORT")
         if not port:
             return

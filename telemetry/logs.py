@@ -19,6 +19,7 @@ from typing import Any
 import structlog
 from celery import signals
 from django.core.exceptions import ImproperlyConfigured
+from structlog.typing import EventDict, Processor
 
 SENSITIVE_KEYS = frozenset(
     {
@@ -67,7 +68,7 @@ def _clean(value: Any, depth: int = 0) -> Any:
     return scrub(repr(value))  # e.g. Django's `request` extra: its repr holds the query string
 
 
-def redact(_logger, _name, event_dict: dict[str, Any]) -> dict[str, Any]:
+def redact(_logger: object, _name: str, event_dict: EventDict) -> EventDict:
     """structlog processor: the last line of defence against leaking secrets."""
     for key in list(event_dict):
         if key.lower() in SENSITIVE_KEYS:
@@ -77,7 +78,7 @@ def redact(_logger, _name, event_dict: dict[str, Any]) -> dict[str, Any]:
     return event_dict
 
 
-def _positional_args(_logger, _name, event_dict: dict[str, Any]) -> dict[str, Any]:
+def _positional_args(_logger: object, _name: str, event_dict: EventDict) -> EventDict:
     """stdlib records: `event` is the formatted message; drop the raw record."""
     event_dict.pop("positional_args", None)
     return event_dict
@@ -133,7 +134,7 @@ def formatter(fmt: str = "json") -> logging.Formatter:
         tracebacks = structlog.processors.ExceptionRenderer(
             structlog.tracebacks.ExceptionDictTransformer(show_locals=False)
         )
-        final = [tracebacks, redact, structlog.processors.JSONRenderer(sort_keys=False)]
+        final: list[Processor] = [tracebacks, redact, structlog.processors.JSONRenderer(sort_keys=False)]
     else:
         final = [
             redact,
@@ -145,24 +146,24 @@ def formatter(fmt: str = "json") -> logging.Formatter:
     )
 
 
-def get_logger(name: str):
+def get_logger(name: str) -> Any:  # structlog's get_logger is typed Any
     return structlog.get_logger(name)
 
 
-def bind(**values) -> None:
+def bind(**values: object) -> None:
     structlog.contextvars.bind_contextvars(**values)
 
 
 def celery_signals() -> None:
     """Bind task name and id (as the request id) around every Celery task."""
 
-    @signals.task_prerun.connect(weak=False)
-    def _bind(task_id=None, task=None, **_kw) -> None:
+    @signals.task_prerun.connect(weak=False)  # type: ignore[untyped-decorator]  # celery's Signal.connect is untyped
+    def _bind(task_id: str | None = None, task: object = None, **_kw: object) -> None:
         structlog.contextvars.clear_contextvars()
         structlog.contextvars.bind_contextvars(request_id=task_id, task=getattr(task, "name", None))
 
-    @signals.task_postrun.connect(weak=False)
-    def _unbind(**_kw) -> None:
+    @signals.task_postrun.connect(weak=False)  # type: ignore[untyped-decorator]  # celery's Signal.connect is untyped
+    def _unbind(**_kw: object) -> None:
         structlog.contextvars.clear_contextvars()
 
 

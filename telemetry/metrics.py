@@ -14,6 +14,7 @@ Names and labels are documented in docs/deployment.md ("Metrics").
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from prometheus_client import (
@@ -28,8 +29,10 @@ from prometheus_client import (
     start_http_server,
 )
 from prometheus_client import multiprocess as _mp
+from prometheus_client.metrics_core import Metric
+from prometheus_client.registry import Collector
 
-disable_created_metrics()  # the `_created` twin of every series is noise for our dashboards
+disable_created_metrics()  # type: ignore[no-untyped-call]  # unannotated; the `_created` twin of every series is noise for our dashboards
 if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
     # A one-off process (`manage.py backup` in a container) may start before anyone made it.
     os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
@@ -83,16 +86,16 @@ def _prune_dead(path: str) -> None:
         except ValueError:
             continue
         if not Path(f"/proc/{pid}").exists():
-            _mp.mark_process_dead(pid, path)
+            _mp.mark_process_dead(pid, path)  # type: ignore[no-untyped-call]  # prometheus_client leaves it unannotated
 
 
-def render(extra_collectors=()) -> tuple[bytes, str]:
+def render(extra_collectors: Iterable[Collector] = ()) -> tuple[bytes, str]:
     """The text exposition of this host's metrics plus `extra_collectors`."""
     path = multiprocess_dir()
     if path:
         _prune_dead(path)
         registry = CollectorRegistry()
-        _mp.MultiProcessCollector(registry, path=path)
+        _mp.MultiProcessCollector(registry, path=path)  # type: ignore[no-untyped-call]  # prometheus_client leaves it unannotated
     else:
         registry = CollectorRegistry()
         registry.register(_Forward(REGISTRY))
@@ -105,13 +108,13 @@ class _Forward:
     """The process-global registry, seen through a per-scrape registry (so the
     database collectors are never registered globally)."""
 
-    def __init__(self, registry) -> None:
+    def __init__(self, registry: CollectorRegistry) -> None:
         self.registry = registry
 
-    def collect(self):
+    def collect(self) -> Iterable[Metric]:
         return self.registry.collect()
 
-    def describe(self):
+    def describe(self) -> list[Metric]:
         return []
 
 
@@ -121,7 +124,7 @@ def start_exporter(port: int) -> None:
     path = multiprocess_dir()
     if path:
         registry = CollectorRegistry()
-        _mp.MultiProcessCollector(registry, path=path)
+        _mp.MultiProcessCollector(registry, path=path)  # type: ignore[no-untyped-call]  # prometheus_client leaves it unannotated
         start_http_server(port, registry=registry)
     else:
         start_http_server(port)

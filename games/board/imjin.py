@@ -9,7 +9,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml  # type: ignore[import-untyped]
+import yaml
 
 from games.rules.i18n import Texts
 from games.rules.kit import position
@@ -129,11 +129,13 @@ def _event(t: Texts, card: str) -> str:
     return word(t, f"event.{card}", _title(card))
 
 
-def _chip(seats, q: int) -> Piece:
+def _chip(seats: list[tuple[str, str, str]], q: int) -> Piece:
     return Piece("seat", q, seats[q][1], seats[q][0])
 
 
-def _turn_section(view: Mapping[str, Any], seats, t: Texts) -> list[tuple[str, list[Row]]]:
+def _turn_section(
+    view: Mapping[str, Any], seats: list[tuple[str, str, str]], t: Texts
+) -> list[tuple[str, list[Row]]]:
     result = view.get("result")
     if result:
         winners = ", ".join(seats[w][0] for w in result["winners"])
@@ -154,7 +156,9 @@ def _turn_section(view: Mapping[str, Any], seats, t: Texts) -> list[tuple[str, l
     ]
 
 
-def _panel(view: Mapping[str, Any], seats, t: Texts) -> list[tuple[str, list[Row]]]:
+def _panel(
+    view: Mapping[str, Any], seats: list[tuple[str, str, str]], t: Texts
+) -> list[tuple[str, list[Row]]]:
     out = _turn_section(view, seats, t)
     result = view.get("result")
     rows = []

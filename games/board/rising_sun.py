@@ -97,7 +97,9 @@ def _figures(sc: Scene, view: Mapping[str, Any], t: Texts) -> None:
         )
 
 
-def _panel(view: Mapping[str, Any], seats, t: Texts) -> list[tuple[str, list[Row]]]:
+def _panel(
+    view: Mapping[str, Any], seats: list[tuple[str, str, str]], t: Texts
+) -> list[tuple[str, list[Row]]]:
     out: list[tuple[str, list[Row]]] = [
         _turn_section(view, seats, t),
         (t("board.clans"), _clan_rows(view, seats, t)),
@@ -120,7 +122,9 @@ def _panel(view: Mapping[str, Any], seats, t: Texts) -> list[tuple[str, list[Row
     return out
 
 
-def _turn_section(view: Mapping[str, Any], seats, t: Texts) -> tuple[str, list[Row]]:
+def _turn_section(
+    view: Mapping[str, Any], seats: list[tuple[str, str, str]], t: Texts
+) -> tuple[str, list[Row]]:
     result = view.get("result")
     if result:
         winners = ", ".join(seats[w][0] for w in result.get("winners", []))
@@ -135,7 +139,7 @@ def _turn_section(view: Mapping[str, Any], seats, t: Texts) -> tuple[str, list[R
     return (t("board.to_play"), rows)
 
 
-def _clan_rows(view: Mapping[str, Any], seats, t: Texts) -> list[Row]:
+def _clan_rows(view: Mapping[str, Any], seats: list[tuple[str, str, str]], t: Texts) -> list[Row]:
     honor = view.get("honor", [])
     alliances = view.get("alliances") or [None] * len(seats)
     rows = []
@@ -157,7 +161,7 @@ def _clan_rows(view: Mapping[str, Any], seats, t: Texts) -> list[Row]:
     return rows
 
 
-def _track_rows(view: Mapping[str, Any], seats, t: Texts) -> list[Row]:
+def _track_rows(view: Mapping[str, Any], seats: list[tuple[str, str, str]], t: Texts) -> list[Row]:
     track = []
     for i, slot in enumerate(view.get("track", [])):
         raw = slot.get("tile")
@@ -173,7 +177,7 @@ def _track_rows(view: Mapping[str, Any], seats, t: Texts) -> list[Row]:
     return track
 
 
-def _battle_rows(battle: Mapping[str, Any], seats, t: Texts) -> list[Row]:
+def _battle_rows(battle: Mapping[str, Any], seats: list[tuple[str, str, str]], t: Texts) -> list[Row]:
     who = ", ".join(seats[q][0] for q in battle["participants"])
     rows = [
         Row(

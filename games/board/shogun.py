@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml  # type: ignore[import-untyped]
+import yaml
 
 from games.rules.i18n import Texts
 
@@ -40,7 +40,8 @@ SPACES = ((re.compile(r"court(\d+)$"), "board.space.court", "n"), (re.compile(r"
 @cache
 def _provinces() -> dict[str, dict[str, Any]]:
     raw = yaml.safe_load(Path(RULES_DIR / "shogun" / "data" / "map.yaml").read_text(encoding="utf-8"))
-    return raw["provinces"]
+    provinces: dict[str, dict[str, Any]] = raw["provinces"]
+    return provinces
 
 
 def names() -> dict[str, str]:
@@ -99,7 +100,7 @@ def scene(view: Mapping[str, Any], t: Texts) -> Scene:
     return sc
 
 
-def _province_pieces(p: Mapping[str, Any], seats, t: Texts) -> list[Piece]:
+def _province_pieces(p: Mapping[str, Any], seats: list[tuple[str, str, str]], t: Texts) -> list[Piece]:
     """The army, buildings and revolt markers one province shows."""
     owner = p.get("owner")
     pieces = []
@@ -117,7 +118,9 @@ def _province_pieces(p: Mapping[str, Any], seats, t: Texts) -> list[Piece]:
     return pieces
 
 
-def _turn_section(view: Mapping[str, Any], seats, t: Texts) -> tuple[str, list[Row]]:
+def _turn_section(
+    view: Mapping[str, Any], seats: list[tuple[str, str, str]], t: Texts
+) -> tuple[str, list[Row]]:
     result = view.get("result")
     if result:
         winners = ", ".join(seats[w][0] for w in result["winners"])
@@ -133,7 +136,9 @@ def _turn_section(view: Mapping[str, Any], seats, t: Texts) -> tuple[str, list[R
     return (t("board.to_play"), rows)
 
 
-def _panel(view: Mapping[str, Any], seats, t: Texts) -> list[tuple[str, list[Row]]]:
+def _panel(
+    view: Mapping[str, Any], seats: list[tuple[str, str, str]], t: Texts
+) -> list[tuple[str, list[Row]]]:
     out = [_turn_section(view, seats, t)]
     rows = []
     for q, p in enumerate(view["players"]):
@@ -166,7 +171,7 @@ def _panel(view: Mapping[str, Any], seats, t: Texts) -> list[tuple[str, list[Row
     return out
 
 
-def _tower_counts(tower: Mapping[str, Any]) -> dict[str, Counter]:
+def _tower_counts(tower: Mapping[str, Any]) -> dict[str, Counter[int]]:
     """Cube counts per colour of each part of the tower the view shows: the cubes inside
     (per colour only: nobody sees which level holds them) and the tray; the two levels
     instead of the inside once the game is over and the view shows them."""
@@ -179,7 +184,7 @@ def _tower_counts(tower: Mapping[str, Any]) -> dict[str, Counter]:
     return {"inside": stuck, "tray": Counter(tower.get("tray", []))}
 
 
-def _tower_rows(view: Mapping[str, Any], seats, t: Texts) -> list[Row]:
+def _tower_rows(view: Mapping[str, Any], seats: list[tuple[str, str, str]], t: Texts) -> list[Row]:
     cubes = []
     for level, counts in _tower_counts(view.get("tower") or {}).items():
         label = t(f"board.tower.{level}")
@@ -199,7 +204,9 @@ def _tower_rows(view: Mapping[str, Any], seats, t: Texts) -> list[Row]:
     return cubes
 
 
-def _round_sections(view: Mapping[str, Any], seats, t: Texts) -> list[tuple[str, list[Row]]]:
+def _round_sections(
+    view: Mapping[str, Any], seats: list[tuple[str, str, str]], t: Texts
+) -> list[tuple[str, list[Row]]]:
     rnd = view.get("round")
     if not rnd:
         return []

@@ -28,7 +28,8 @@ def apply(rules: Ruleset, state: Any, seat: int, cmd: Mapping[str, Any], rng: ra
 
 def as_json(cmd: Mapping[str, Any]) -> Command:
     """Commands travel as JSON: tuples become lists, as the API would send them."""
-    return json.loads(canonical_json(dict(cmd)))
+    result: dict[str, Any] = json.loads(canonical_json(dict(cmd)))
+    return result
 
 
 def candidates(legal: LegalSet, rng: random.Random, limit: int, samples: int = 4) -> list[Command]:

@@ -4,13 +4,18 @@ the body and in the List-Unsubscribe header (RFC 2369 / RFC 8058)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+    from accounts.models import Profile
 
 # gettext_noop: marked for the catalogues (locale/), translated when the email is built
 SUBJECTS = {
@@ -24,7 +29,7 @@ SUBJECTS = {
 NEWS = gettext_noop("News from %(game)s")
 
 
-def unsubscribe_url(profile) -> str:
+def unsubscribe_url(profile: Profile) -> str:
     return f"{settings.PUBLIC_BASE_URL}/api/v1/accounts/unsubscribe?token={profile.unsubscribe_token}"
 
 
@@ -33,13 +38,13 @@ def game_title(payload: dict[str, Any]) -> str:
     return g.get("name") or f"{g.get('ruleset', 'game')} {str(g.get('id', ''))[:8]}"
 
 
-def build(user, profile, payload: dict[str, Any]) -> EmailMessage:
+def build(user: User, profile: Profile, payload: dict[str, Any]) -> EmailMessage:
     """The email in the recipient's language (their account's `language`, else English)."""
     with translation.override(getattr(profile, "language", "") or "en"):
         return _build(user, profile, payload)
 
 
-def _build(user, profile, payload: dict[str, Any]) -> EmailMessage:
+def _build(user: User, profile: Profile, payload: dict[str, Any]) -> EmailMessage:
     kind = payload["kind"]
     subject = "[Sengoku] " + gettext(SUBJECTS.get(kind, NEWS)) % {"game": game_title(payload)}
     link = unsubscribe_url(profile)
@@ -69,5 +74,5 @@ def _build(user, profile, payload: dict[str, Any]) -> EmailMessage:
     )
 
 
-def send(user, profile, payload: dict[str, Any]) -> None:
+def send(user: User, profile: Profile, payload: dict[str, Any]) -> None:
     build(user, profile, payload).send(fail_silently=False)

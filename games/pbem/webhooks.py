@@ -15,7 +15,7 @@ import json
 import socket
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -106,7 +106,9 @@ def resolve_checked(url: str, must_resolve: bool = True) -> str | None:
         return None
     addresses = []
     for info in infos:
-        ip = ipaddress.ip_address(info[4][0].split("%", 1)[0])
+        ip = ipaddress.ip_address(
+            cast(str, info[4][0]).split("%", 1)[0]
+        )  # AF_INET/AF_INET6: the host is a str
         why = refused_address(ip)
         if why is not None:
             raise RefusedTarget(
@@ -152,7 +154,8 @@ def post(url: str, secret: str, payload: dict[str, Any], t: int, headers: dict[s
     except RefusedTarget as exc:
         # An unresolvable name may be a passing DNS failure: retried; a refused address is not.
         return Attempt(ok=False, error=f"refused: {exc}"[:500], retry="does not resolve" in str(exc))
-    target, host_header, extensions = _pinned(url, ip)
+    # must_resolve=True: resolve_checked raises rather than return None
+    target, host_header, extensions = _pinned(url, cast(str, ip))
     body = body_bytes(payload)
     h = {"Content-Type": "application/json", "User-Agent": "Sengoku-Webhooks/1", **headers, **host_header}
     if secret:
@@ -182,4 +185,5 @@ def post(url: str, secret: str, payload: dict[str, Any], t: int, headers: dict[s
 
 def backoff_seconds(attempts: int) -> int:
     """After the n-th failed attempt: base * 2**(n-1), capped at an hour."""
-    return min(3600, settings.WEBHOOK_BACKOFF_SECONDS * 2 ** max(0, attempts - 1))
+    factor: int = 2 ** max(0, attempts - 1)
+    return min(3600, settings.WEBHOOK_BACKOFF_SECONDS * factor)

@@ -9,7 +9,7 @@ payload, so only its link can be checked. `check_chain` is also what
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from events.codec import GENESIS_HASH, chain_hash
@@ -18,7 +18,7 @@ from .reading import is_redacted
 from .report import Report
 
 
-def check_chain(rows: list[Mapping[str, Any]], report: Report) -> None:
+def check_chain(rows: Sequence[Mapping[str, Any]], report: Report) -> None:
     prev = GENESIS_HASH
     redacted = 0
     for i, r in enumerate(rows, 1):

@@ -12,7 +12,7 @@ The exact rules are in docs/audit.md.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from events.codec import platform_salt, salt_problem
@@ -23,7 +23,7 @@ from .reading import ABORTED, FINISHED, SEED, STARTED, is_redacted, payload_of, 
 from .report import Report
 
 
-def check_seed(rows: list[Mapping[str, Any]], report: Report, seed: str | None = None) -> None:
+def check_seed(rows: Sequence[Mapping[str, Any]], report: Report, seed: str | None = None) -> None:
     first = rows[0] if rows else {}
     if first.get("type") != STARTED:
         report.add(first.get("seq"), "format", f"the first event must be {STARTED}")
@@ -52,7 +52,7 @@ def check_seed(rows: list[Mapping[str, Any]], report: Report, seed: str | None =
         )
 
 
-def _check_revealed(rows: list[Mapping[str, Any]], r: Mapping[str, Any], report: Report) -> None:
+def _check_revealed(rows: Sequence[Mapping[str, Any]], r: Mapping[str, Any], report: Report) -> None:
     """The seed is revealed last, and only once the game ended or was aborted."""
     try:
         report.seed = read_core(r).seed
@@ -64,9 +64,11 @@ def _check_revealed(rows: list[Mapping[str, Any]], r: Mapping[str, Any], report:
         report.add(r.get("seq"), "seed", "the seed was revealed before the game ended or was aborted")
 
 
-def check_commitments(rows: list[Mapping[str, Any]], report: Report) -> None:
-    current: dict[str, dict] = {}
-    private: dict[str, tuple[int, Any, Any]] = {}  # key -> (seq, choice, salt) of the latest private event
+def check_commitments(rows: Sequence[Mapping[str, Any]], report: Report) -> None:
+    current: dict[str, dict[str, Any]] = {}
+    private: dict[
+        str, tuple[int | None, Any, Any]
+    ] = {}  # key -> (seq, choice, salt) of the latest private event
     hidden = 0  # commitments in redacted lines (another seat's secret offer, in a running game's export)
     for r in rows:
         seq, p = r.get("seq"), payload_of(r)
@@ -92,7 +94,7 @@ def check_commitments(rows: list[Mapping[str, Any]], report: Report) -> None:
     report.reveals_ok = not any(pr.check == "commitment" for pr in report.problems)
 
 
-def _game_secrets_revealed(rows: list[Mapping[str, Any]], report: Report) -> None:
+def _game_secrets_revealed(rows: Sequence[Mapping[str, Any]], report: Report) -> None:
     """A commitment of the game itself (seat `GAME_SEAT`: what nobody at the table sees,
     such as the cubes inside Shogun's tower) is a promise to reveal it when the game
     ends, so that everyone can check it: a finished game that leaves one unrevealed
@@ -107,7 +109,13 @@ def _game_secrets_revealed(rows: list[Mapping[str, Any]], report: Report) -> Non
             )
 
 
-def _commitment(report: Report, current: dict, private: dict, seq: int, row: Mapping[str, Any]) -> None:
+def _commitment(
+    report: Report,
+    current: dict[str, dict[str, Any]],
+    private: dict[str, tuple[int | None, Any, Any]],
+    seq: int | None,
+    row: Mapping[str, Any],
+) -> None:
     try:
         c = read_core(row)
     except BadCoreEvent:
@@ -148,7 +156,9 @@ def _commitment(report: Report, current: dict, private: dict, seq: int, row: Map
         )
 
 
-def _reveal(report: Report, current: dict, seq: int, item: Any, hidden: int = 0) -> None:
+def _reveal(
+    report: Report, current: dict[str, dict[str, Any]], seq: int | None, item: Any, hidden: int = 0
+) -> None:
     if not isinstance(item, dict) or not {"seat", "key", "choice", "salt"} <= set(item):
         report.add(seq, "commitment", "a reveal needs seat, key, choice and salt")
         return
@@ -178,7 +188,7 @@ def _reveal(report: Report, current: dict, seq: int, item: Any, hidden: int = 0)
         )
 
 
-def check_salts(rows: list[Mapping[str, Any]], report: Report, salted_since: int = 1) -> None:
+def check_salts(rows: Sequence[Mapping[str, Any]], report: Report, salted_since: int = 1) -> None:
     """Every visible private event is salted, no salt repeats, and platform salts
     re-derive from the seed (when known). Problems name seqs, never salts.
 
@@ -194,7 +204,8 @@ def check_salts(rows: list[Mapping[str, Any]], report: Report, salted_since: int
         vis, seq = r.get("visible_to"), r.get("seq")
         if vis is None or is_redacted(r):
             continue
-        p = r.get("payload")
+        # Any: salt_problem(p) is None only for a dict holding a salt
+        p: Any = r.get("payload")
         problem = salt_problem(p)
         if legacy and isinstance(p, dict) and "salt" not in p and not is_core(r.get("type")):
             unsalted_legacy += 1

@@ -20,7 +20,7 @@ from .report import VerifyError
 STARTED, FINISHED, ABORTED, SEED = GameStarted.TYPE, GameFinished.TYPE, GameAborted.TYPE, SeedRevealed.TYPE
 
 
-def load_jsonl(path: str) -> list[dict]:
+def load_jsonl(path: str) -> list[dict[str, Any]]:
     """The lines of an export as dicts, or VerifyError naming the bad line."""
     try:
         with open(path, encoding="utf-8") as fh:
@@ -30,8 +30,8 @@ def load_jsonl(path: str) -> list[dict]:
     return parse_lines(text.splitlines())
 
 
-def parse_lines(lines: Iterable[str]) -> list[dict]:
-    rows = []
+def parse_lines(lines: Iterable[str]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -50,10 +50,14 @@ def parse_lines(lines: Iterable[str]) -> list[dict]:
 def read_core(row: Mapping[str, Any]) -> Any:
     """The typed platform event (games.core_events) of an exported row;
     BadCoreEvent when it does not fit its type."""
-    return core_events.read(row.get("type"), row.get("version"), row.get("payload"))
+    # read checks the shapes itself (BadCoreEvent for a missing or ill-typed field)
+    type_: Any = row.get("type")
+    version: Any = row.get("version")
+    payload: Any = row.get("payload")
+    return core_events.read(type_, version, payload)
 
 
-def payload_of(row: Mapping[str, Any]) -> dict:
+def payload_of(row: Mapping[str, Any]) -> dict[str, Any]:
     p = row.get("payload")
     return p if isinstance(p, dict) else {}
 
@@ -62,7 +66,7 @@ def is_redacted(row: Mapping[str, Any]) -> bool:
     return bool(row.get("redacted")) or "payload" not in row
 
 
-def command_of(row: Mapping[str, Any]) -> tuple[int, dict] | None:
+def command_of(row: Mapping[str, Any]) -> tuple[int, dict[str, Any]] | None:
     """(seat, command) when this row starts a batch caused by a command."""
     cause = row.get("cause")
     if (

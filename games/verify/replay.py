@@ -13,7 +13,7 @@ version (games.rules.registry.engine_for).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from events.codec import upcast
@@ -28,7 +28,7 @@ from .report import Report
 FACTIONS_PURPOSE = "core:factions"
 
 
-def _norm_new(e: Event) -> dict:
+def _norm_new(e: Event) -> dict[str, Any]:
     return {
         "type": e.type,
         "version": e.version,
@@ -45,7 +45,7 @@ def _engine_event(row: Mapping[str, Any], rules: Ruleset) -> Event:
     return Event(row["type"], payload, version, None if vis is None else tuple(vis))
 
 
-def _norm_row(row: Mapping[str, Any], rules: Ruleset) -> dict:
+def _norm_row(row: Mapping[str, Any], rules: Ruleset) -> dict[str, Any]:
     e = _engine_event(row, rules)
     return {
         "type": e.type,
@@ -55,7 +55,7 @@ def _norm_row(row: Mapping[str, Any], rules: Ruleset) -> dict:
     }
 
 
-def _difference(want: dict, got: dict) -> str:
+def _difference(want: dict[str, Any], got: dict[str, Any]) -> str:
     for k in ("type", "version", "visible_to", "payload"):
         if want[k] != got[k]:
             path, w, g = _first_diff(want[k], got[k], k)
@@ -86,7 +86,9 @@ def _short(v: Any) -> str:
     return s if len(s) <= 80 else s[:77] + "..."
 
 
-def expected_factions(rules: Ruleset, players: int, options: Mapping, chosen: list, seed: str) -> list:
+def expected_factions(
+    rules: Ruleset, players: int, options: Mapping[str, Any], chosen: list[Any], seed: str
+) -> list[Any]:
     """The platform's faction draw (lobby.start): free factions shuffled with
     Rng(seed, 1, "core:factions") and handed out in seat order."""
     allowed = list(rules.factions(players, options))
@@ -101,7 +103,7 @@ class _Diverged(Exception):
 
 
 def replay(
-    rows: list[Mapping[str, Any]],
+    rows: Sequence[Mapping[str, Any]],
     rules: Ruleset,
     seed: str,
     report: Report,
@@ -127,7 +129,9 @@ def replay(
     return state
 
 
-def _compare_batch(rows: list, at: int, produced: list[Event], rules: Ruleset, what: str) -> None:
+def _compare_batch(
+    rows: Sequence[Mapping[str, Any]], at: int, produced: list[Event], rules: Ruleset, what: str
+) -> None:
     for j, e in enumerate(produced):
         if at + j >= len(rows):
             raise _Diverged(
@@ -150,10 +154,16 @@ def _nothing(seq: int, state: Any) -> None:
     return None
 
 
-def _replay(rows: list, rules: Ruleset, seed: str, report: Report, on_state: Callable) -> Any:
+def _replay(
+    rows: Sequence[Mapping[str, Any]],
+    rules: Ruleset,
+    seed: str,
+    report: Report,
+    on_state: Callable[[int, Any], None],
+) -> Any:
     setup = _setup(rows, rules, seed, report)
     fold = Fold.start(rules)
-    finished: dict | None = None
+    finished: dict[str, Any] | None = None
     i = 1
     while i < len(rows):
         row = rows[i]
@@ -177,7 +187,7 @@ def _replay(rows: list, rules: Ruleset, seed: str, report: Report, on_state: Cal
     return fold.state
 
 
-def _setup(rows: list, rules: Ruleset, seed: str, report: Report) -> list[Event]:
+def _setup(rows: Sequence[Mapping[str, Any]], rules: Ruleset, seed: str, report: Report) -> list[Event]:
     """Re-derive the faction draw and the engine's setup from core.GameStarted and
     the seed; the setup events must be the ones recorded after it."""
     try:
@@ -201,7 +211,12 @@ def _setup(rows: list, rules: Ruleset, seed: str, report: Report) -> list[Event]
 
 
 def _replay_batch(
-    rows: list, i: int, fold: Fold, cmd: tuple[int, dict], seed: str, on_state: Callable
+    rows: Sequence[Mapping[str, Any]],
+    i: int,
+    fold: Fold,
+    cmd: tuple[int, dict[str, Any]],
+    seed: str,
+    on_state: Callable[[int, Any], None],
 ) -> int:
     """Re-decide the command that starts the batch at rows[i], compare it with the
     recorded events and fold them (the batch's start is already marked in `fold`);
@@ -217,7 +232,7 @@ def _replay_batch(
     return i
 
 
-def _decide(rules: Ruleset, state: Any, cmd: tuple[int, dict], seed: str, seq: int) -> list[Event]:
+def _decide(rules: Ruleset, state: Any, cmd: tuple[int, dict[str, Any]], seed: str, seq: int) -> list[Event]:
     try:
         return list(rules.decide(state, cmd[0], cmd[1], rng_factory(seed, seq)))
     except RulesError as exc:
@@ -230,7 +245,7 @@ def _decide(rules: Ruleset, state: Any, cmd: tuple[int, dict], seed: str, seq: i
         ) from exc
 
 
-def _undo(row: Mapping[str, Any], fold: Fold, rows: list) -> None:
+def _undo(row: Mapping[str, Any], fold: Fold, rows: Sequence[Mapping[str, Any]]) -> None:
     """A takeback restores the state before the latest batch, which must hold no reveal
     and no event private to another seat than its author (docs/audit.md)."""
     try:
@@ -247,14 +262,17 @@ def _undo(row: Mapping[str, Any], fold: Fold, rows: list) -> None:
             raise _Diverged(row["seq"], f"takeback undoes seq {r['seq']}, which revealed something to others")
 
 
-def _outcome_of(row: Mapping[str, Any]) -> dict:
+def _outcome_of(row: Mapping[str, Any]) -> dict[str, Any]:
     try:
-        return read_core(row).outcome.as_json()
+        outcome: dict[str, Any] = read_core(row).outcome.as_json()
+        return outcome
     except BadCoreEvent as exc:
         raise _Diverged(row["seq"], str(exc)) from exc
 
 
-def _check_outcome(rules: Ruleset, state: Any, finished: dict | None, rows: list) -> None:
+def _check_outcome(
+    rules: Ruleset, state: Any, finished: dict[str, Any] | None, rows: Sequence[Mapping[str, Any]]
+) -> None:
     out = rules.outcome(state)
     ended = [r for r in rows if r["type"] == FINISHED]
     if out is None:

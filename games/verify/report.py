@@ -10,6 +10,7 @@ and `manage.py import_game` / `replay_all` read the same report.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 class VerifyError(Exception):
@@ -38,7 +39,7 @@ class Report:
     seed_commitment: str | None = None
     seed: str | None = None
     seed_ok: bool | None = None  # None: seed not revealed (yet)
-    commitments: list[dict] = field(default_factory=list)
+    commitments: list[dict[str, Any]] = field(default_factory=list)
     reveals_ok: bool = True
     salts_ok: bool = True
     replayed: bool | None = None  # None: replay could not run (see notes)
@@ -53,7 +54,7 @@ class Report:
     def add(self, seq: int | None, check: str, detail: str) -> None:
         self.problems.append(Problem(seq, check, detail))
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "ok": self.ok,
             "events": self.events,

@@ -8,8 +8,8 @@ engine is the registry's for the export's ruleset unless one is given (tests,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, cast
 
 from games.rules import registry
 from games.rules.base import Ruleset
@@ -22,7 +22,7 @@ from .report import Report, VerifyError
 
 
 def verify(
-    rows: list[Mapping[str, Any]],
+    rows: Sequence[Mapping[str, Any]],
     rules: Ruleset | None = None,
     seed: str | None = None,
     deep: bool = True,
@@ -56,7 +56,7 @@ def verify(
                 f"(known: {registry.available()}; add one with --ruleset-module)"
             )
     try:
-        replay(rows, rules, report.seed, report, on_state)
+        replay(rows, rules, cast(str, report.seed), report, on_state)  # seed_ok: the seed is known
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
         report.replayed = False
         report.add(None, "format", f"malformed event during replay: {type(exc).__name__}: {exc}")

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from games.rules.imjin import battle, data, movement
+from games.rules.imjin.state import State
 
 from . import battles, position
 
@@ -88,12 +89,14 @@ def score(
     side = s["side"][seat]
     unit = s["units"][cmd["unit"]]
     dest = cmd["path"][-1]
-    value = -position.STOCK * movement.cost(s, prompt, unit["troops"])
+    # the engine's helper is typed for its own state and prompt dicts, which these are
+    value = -position.STOCK * movement.cost(cast(State, s), cast(dict[str, Any], prompt), unit["troops"])
     if dest in prize and side_at(s, dest) is None:
         value += prize[dest]
     weight = PULL * unit["troops"] / 4
     value += weight * (pull(dest, prize) - pull(unit["area"], prize))
-    return value - _exposed(s, cmd["unit"], side)
+    result: float = value - _exposed(s, cmd["unit"], side)
+    return result
 
 
 def _fighters(s: Any, seat: int, prompt: Mapping[str, Any]) -> set[str]:
@@ -136,4 +139,5 @@ def front(s: Mapping[str, Any], side: str, area: str, prize: Mapping[str, float]
     enemies = sum(
         x["troops"] for x in s["units"].values() if x["area"] in near and s["side"][x["owner"]] != side
     )
-    return pull(area, prize) + THREAT * enemies
+    result: float = pull(area, prize) + THREAT * enemies
+    return result

@@ -30,7 +30,7 @@ def _keys(s: Any, side: str) -> int:
 
 
 def _worth(s: Any, side: str) -> float:
-    v = INCOME * imjin_state.income(s, side) + LAND * imjin_state.lands_of(s, side)
+    v: float = INCOME * imjin_state.income(s, side) + LAND * imjin_state.lands_of(s, side)
     v += TROOP * imjin_state.troops_on_map(s, side) + STOCK * sum(
         s["supply"][x] for x in imjin_state.side_seats(s, side)
     )

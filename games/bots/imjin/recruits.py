@@ -6,7 +6,7 @@ random sample of commands pointed."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from games.rules.imjin import recruit
 
@@ -26,8 +26,10 @@ def best_recruit(
     for cmd in legal:
         if cmd.get("type") != "recruit":
             continue
-        cost = recruit.total_cost(s, prompt, prompt["count"] + cmd["count"]) - recruit.total_cost(
-            s, prompt, prompt["count"]
+        # the engine's helper is typed for its own prompt dict, which this is
+        p = cast(dict[str, Any], prompt)
+        cost = recruit.total_cost(s, p, prompt["count"] + cmd["count"]) - recruit.total_cost(
+            s, p, prompt["count"]
         )
         if s["supply"][seat] - cost < KEEP:
             continue

@@ -64,7 +64,7 @@ def plan(view: Mapping[str, Any], seat: int) -> dict[str, int]:
     strongest = max((q for q in parts if q != seat), key=lambda q: (force[q], -t.rank(q)))
     # the Force the seat lacks to win (a tie goes to the higher Honor)
     need = force[strongest] - force[seat] + (1 if t.rank(strongest) < t.rank(seat) else 0)
-    out = dict.fromkeys(ADVANTAGES, 0)
+    out: dict[str, int] = dict.fromkeys(ADVANTAGES, 0)
     if need <= 0:
         _ahead(out, money, _figures_at(view, prov, False, seat))
     elif need <= 1 + _ronin(view, seat):

@@ -10,10 +10,10 @@ options with `Table.gain`: expected VP of the wars still to come."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from games.rules.rising_sun.data import BOARD, PROVINCES, SEASONS, set_bonus
-from games.rules.rising_sun.state import fig_force, turtle_strongholds
+from games.rules.rising_sun.state import State, fig_force, turtle_strongholds
 
 SEASON_VP = (1, 2, 3)
 LAST_SEASON = 2
@@ -92,10 +92,10 @@ def win_chance(mine: float, best_rival: float, rivals: int) -> float:
     return out
 
 
-def force_map(s: Mapping[str, Any]) -> dict[str, list[int]]:
+def force_map(s: Mapping[str, Any]) -> dict[str, list[float]]:
     """`force(s, q, p)` for every clan and province, in one pass over the figures."""
     n = s["player_count"]
-    out = {p: [0] * n for p in PROVINCES}
+    out: dict[str, list[float]] = {p: [0] * n for p in PROVINCES}
     for f in s["figures"].values():
         if f["at"] in out:
             out[f["at"]][f["owner"]] += fig_force(s, f, f["at"])  # type: ignore[arg-type]
@@ -115,7 +115,8 @@ class Table:
     def __init__(self, view: Mapping[str, Any], seat: int):
         self.view = view
         self.seat = seat
-        self.s = table_of(view)
+        # state-shaped (table_of): the engine's helpers read only the keys it fills
+        self.s = cast(State, table_of(view))
         self.n = self.s["player_count"]
         self.force = force_map(self.s)
         self.wars = remaining_wars(view)
@@ -178,7 +179,8 @@ class Table:
         reward = BOARD["provinces"][prov]["reward"]
         harvest = reward.get("vp", 0) + 0.4 * reward.get("coins", 0) + 0.3 * reward.get("ronin", 0)
         deny = DENY * self.leader_worth[prov] if who is not None and who == self.leader else 0.0
-        return p * (self.worth[prov] + deny + HARVEST_WEIGHT * harvest)
+        result: float = p * (self.worth[prov] + deny + HARVEST_WEIGHT * harvest)
+        return result
 
     def gain(self, prov: str, delta: float, rival_delta: Mapping[int, float] | None = None) -> float:
         """How much the seat's expected VP in `prov` moves when its Force there

@@ -27,7 +27,7 @@ ALLY = 1.5  # an alliance: shared wins, Loyalty, Form of the Kindred
 
 def _worth(s: Any, q: int) -> float:
     p = s["players"][q]
-    v = p["vp"] + sum(winter_vp(s, q).values()) + COIN * p["coins"] + 0.3 * p["ronin"]
+    v: float = p["vp"] + sum(winter_vp(s, q).values()) + COIN * p["coins"] + 0.3 * p["ronin"]
     v += FIGURE * sum(1 for f in s["figures"].values() if f["owner"] == q and f["at"] not in ("reserve",))
     v += HONOR * (len(s["honor"]) - s["honor"].index(q))
     if s["alliances"][q] is not None:
@@ -62,7 +62,7 @@ def extra(view: Mapping[str, Any], seat: int, legal: LegalSet, rng: random.Rando
     out: list[dict[str, Any]] = []
     for share in (1, 2, 3):
         for a in ADVANTAGES:
-            bid = dict.fromkeys(ADVANTAGES, 0)
+            bid: dict[str, int] = dict.fromkeys(ADVANTAGES, 0)
             bid[a] = coins * share // 3
             out.append({"type": "bid", **bid})
     return out

@@ -41,7 +41,8 @@ def recruit_value(t: Table) -> float:
         total += max(gain, later) + t.on_map()
         t.move(prov, 1)
     rivals = sum(len(p["strongholds"]) for q, p in enumerate(t.view["players"]) if q != t.seat)
-    return total - RIVAL_SUMMON * rivals / max(1, t.n - 1)
+    result: float = total - RIVAL_SUMMON * rivals / max(1, t.n - 1)
+    return result
 
 
 def _reach(t: Table, frm: str) -> list[str]:
@@ -77,7 +78,9 @@ def marshal_value(t: Table) -> float:
 def harvest_value(t: Table) -> float:
     total = COIN
     for prov in PROVINCES:
-        if best_by(t.s, {q: t.force[prov][q] for q in range(t.n)}, minimum=1) == t.seat:
+        # Force is fractional after a plan's moves; best_by (typed for the engine's ints) only compares it
+        scores = {q: t.force[prov][q] for q in range(t.n)}
+        if best_by(t.s, scores, minimum=1) == t.seat:  # type: ignore[arg-type]
             r = BOARD["provinces"][prov]["reward"]
             total += r.get("vp", 0) + COIN * r.get("coins", 0) + 0.3 * r.get("ronin", 0)
     return total
@@ -136,7 +139,10 @@ def choose(view: Mapping[str, Any], seat: int, cmds: list[Command]) -> Command |
 
 
 def _card_worth(t: Table, card: str, discount: int) -> float:
-    return card_value(t.view, t.seat, card) - COIN * pay_cost(t.s, t.seat, CARDS[card]["cost"], discount)
+    result: float = card_value(t.view, t.seat, card) - COIN * pay_cost(
+        t.s, t.seat, CARDS[card]["cost"], discount
+    )
+    return result
 
 
 def train(view: Mapping[str, Any], seat: int, cmds: list[Command]) -> Command | None:
@@ -155,7 +161,8 @@ def _train_bonus(view: Mapping[str, Any], seat: int) -> bool:
     if not track or track[-1]["mandate"] != "train":
         return False
     chooser = track[-1]["seat"]
-    return chooser == seat or view["alliances"][chooser] == seat
+    result: bool = chooser == seat or view["alliances"][chooser] == seat
+    return result
 
 
 def tea(view: Mapping[str, Any], seat: int, cmds: list[Command]) -> Command | None:

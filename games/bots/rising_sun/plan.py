@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from games.bots.base import InfoSet
 from games.rules.base import LegalSet
@@ -32,7 +32,8 @@ def decide(
     rule = RULES.get(kind)
     if rule is None:
         return None
-    return rule(view, seat, list(legal.commands))
+    # the legal commands are the engine's plain command dicts
+    return rule(view, seat, cast(list[Command], list(legal.commands)))
 
 
 def _pending_kind(view: Mapping[str, Any], seat: int) -> str:
@@ -178,7 +179,8 @@ def take_hostage(view: Mapping[str, Any], seat: int, cmds: list[Command]) -> Com
 
     def score(opt: str) -> float:
         owner, kind = opt.split(":", 1)
-        return t.gain(prov, 0, {int(owner): -_target_force(kind)}) + 0.01 * vps[int(owner)]
+        result: float = t.gain(prov, 0, {int(owner): -_target_force(kind)}) + 0.01 * vps[int(owner)]
+        return result
 
     opts = [o for o in _options(view) if o != "decline"]
     return _choose(max(opts, key=score)) if opts else _choose("decline")

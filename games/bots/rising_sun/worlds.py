@@ -49,7 +49,7 @@ def _blank(p: dict[str, Any]) -> dict[str, Any]:
 
 def _random_bid(coins: int, rng: random.Random) -> dict[str, int]:
     """A plausible bid: up to half the coins left on each advantage, in a random order."""
-    bid = dict.fromkeys(ADVANTAGES, 0)
+    bid: dict[str, int] = dict.fromkeys(ADVANTAGES, 0)
     left = coins
     for a in sorted(ADVANTAGES, key=lambda _: rng.random()):
         bid[a] = rng.randint(0, left // 2)

@@ -47,12 +47,14 @@ def rice_loss(view: View) -> float:
     left = [e for e in view.get("year_events") or [] if e not in used]
     if not left:
         return 0.0
-    return sum(data.EVENTS[e]["rice_loss"] for e in left) / len(left)
+    result: float = sum(data.EVENTS[e]["rice_loss"] for e in left) / len(left)
+    return result
 
 
 def rice_need(view: View, seat: int) -> float:
     """Rice still missing to feed every province this winter (famine revolts)."""
-    return len(owned(view, seat)) + rice_loss(view) + 1 - view["players"][seat]["rice"]
+    result: float = len(owned(view, seat)) + rice_loss(view) + 1 - view["players"][seat]["rice"]
+    return result
 
 
 def tax_yield(view: View, seat: int, prov: str, what: str) -> int:
@@ -72,7 +74,8 @@ def can_build(view: View, seat: int, prov: str, kind: str) -> bool:
     p = view["provinces"][prov]
     if p["owner"] != seat or p[kind] or view["tiles"][kind] <= 0:
         return False
-    return sum(p[b] for b in data.BUILDINGS) < int(data.PROVINCES[prov]["sites"])
+    result: bool = sum(p[b] for b in data.BUILDINGS) < int(data.PROVINCES[prov]["sites"])
+    return result
 
 
 def _majority(counts: list[int], seat: int, kind: str) -> int:
@@ -80,7 +83,8 @@ def _majority(counts: list[int], seat: int, kind: str) -> int:
     best = max(counts)
     if best < 1 or counts[seat] < best:
         return 0
-    return sole if counts.count(best) == 1 else tied
+    result: int = sole if counts.count(best) == 1 else tied
+    return result
 
 
 def majority_gain(view: View, seat: int, prov: str, kind: str) -> float:
@@ -101,4 +105,5 @@ def majority_gain(view: View, seat: int, prov: str, kind: str) -> float:
 def province_worth(view: View, prov: str) -> float:
     """Winter VP of holding `prov` (itself and its buildings) over the winters left."""
     p = view["provinces"][prov]
-    return winters_left(view) * (1 + sum(p[b] for b in data.BUILDINGS))
+    result: float = winters_left(view) * (1 + sum(p[b] for b in data.BUILDINGS))
+    return result

@@ -19,7 +19,7 @@ def favour_value(view: View, seat: int, card: int) -> float:
     """What a favour card is worth to the seat, in VP."""
     fav = data.FAVOURS[card]
     t = fav["type"]
-    amount = fav.get("amount", 0)
+    amount: float = fav.get("amount", 0)
     if t == "vp":
         return float(amount)
     if t == "chests":

@@ -25,7 +25,7 @@ MARKER = 0.6  # per revolt marker on an own province
 def _worth(s: Any, q: int, winter: list[dict[str, Any]]) -> float:
     p = s["players"][q]
     owned = shogun_state.owned(s, q)
-    v = p["vp"] + winter[q]["total"] + MONEY * p["money"] + 0.25 * p["rice"]
+    v: float = p["vp"] + winter[q]["total"] + MONEY * p["money"] + 0.25 * p["rice"]
     v += ARMY * sum(s["provinces"][n]["armies"] for n in owned) + TOWER * shogun_state.in_tower(s, q)
     v -= FAMINE * max(0, len(owned) - p["rice"])
     v -= MARKER * sum(s["provinces"][n]["markers"] for n in owned)

@@ -19,7 +19,7 @@ def pick_value(view: View, seat: int, prov: str) -> float:
     region = data.regions(view["opts"]["board"])
     mine = [n for n, p in view["provinces"].items() if p["owner"] == seat]
     info = data.PROVINCES[prov]
-    value = 0.25 * info["sites"] + 0.05 * (info["tax"] + info["rice"])
+    value: float = 0.25 * info["sites"] + 0.05 * (info["tax"] + info["rice"])
     value += 0.5 * sum(1 for n in data.ADJ[prov] if n in mine)
     value += 0.3 * sum(1 for n in mine if region[n] == region[prov])
     return value

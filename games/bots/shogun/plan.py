@@ -43,13 +43,14 @@ def _build(view: View, seat: int, prov: str, kind: str) -> float:
     worth = board.winters_left(view) * (1 + board.majority_gain(view, seat, prov, kind))
     if board.threat(view, seat, prov) >= view["provinces"][prov]["armies"]:
         worth *= 0.6  # it may change hands before the winter
-    return worth - data.ACTIONS[kind]["cost"] * MONEY
+    result: float = worth - data.ACTIONS[kind]["cost"] * MONEY
+    return result
 
 
 def _recruit(view: View, seat: int, prov: str, action: str) -> float:
     n = data.ACTIONS[action]["armies"]
     border = bool(board.hostile(view, seat, prov))
-    value = n * (ARMY if border else IDLE_ARMY) - data.ACTIONS[action]["cost"] * MONEY
+    value: float = n * (ARMY if border else IDLE_ARMY) - data.ACTIONS[action]["cost"] * MONEY
     if border and board.threat(view, seat, prov) >= view["provinces"][prov]["armies"]:
         value += 0.5  # a weak border province invites attacks
     if action == "recruit1" and not border:
@@ -67,7 +68,8 @@ def attack_gain(view: View, seat: int, target: str) -> float:
 def attack_cost(view: View, target: str, moving: int) -> float:
     """Armies an attack loses: about the defence's cubes out (peasants' too), and the
     share of its own that stick in the tower for a while."""
-    return ARMY * (view["provinces"][target]["armies"] + 1) + 0.03 * moving
+    result: float = ARMY * (view["provinces"][target]["armies"] + 1) + 0.03 * moving
+    return result
 
 
 def best_attack(view: View, seat: int, prov: str) -> tuple[float, str | None]:
@@ -130,6 +132,7 @@ def _improve(plan: dict[str, str], table: dict[str, dict[str, float]], provs: li
         for a, b in [(a, b) for a in data.ACTION_IDS for b in data.ACTION_IDS]:
             pa, pb = plan.get(a), plan.get(b)
             free = [p for p in provs if p not in plan.values()]
+            moves: list[tuple[str | None, float]]
             if a == b:
                 moves = [(q, worth(a, q) - worth(a, pa)) for q in free]
             else:

@@ -29,7 +29,8 @@ def _still_to_come(view: View) -> list[str]:
     """Action spaces not yet executed this season (face-up later ones and face-down)."""
     r = view["round"]
     later = r["actions"][r["cur"]["i"] + 1 :]
-    return later + [a for a in data.ACTION_IDS if a not in r["actions"]]
+    result: list[str] = later + [a for a in data.ACTION_IDS if a not in r["actions"]]
+    return result
 
 
 def reserve(view: View, seat: int) -> int:
@@ -73,7 +74,8 @@ def _move_value(view: View, seat: int, prov: str, move: Command) -> float:
         # reinforcing: armies carried from a quiet province to a border one
         if board.hostile(view, seat, prov) or not board.hostile(view, seat, to):
             return 0.0
-        return 0.05 * armies
+        result: float = 0.05 * armies
+        return result
     chance = odds.win_chance(view, seat, to, armies)
     return chance * attack_gain(view, seat, to) - attack_cost(view, to, armies) - ATTACK_MARGIN
 
