@@ -306,8 +306,8 @@ def _insert_sql(vendor: str, n: int) -> str:
     cols = ", ".join(
         cast(str, cast("models.Field[Any, Any]", StoredEvent._meta.get_field(c)).column) for c in _COLUMNS
     )
-    cast = "::jsonb" if vendor == "postgresql" else ""
-    one = "(" + ", ".join(f"%s{cast}" if c in _JSON_COLUMNS else "%s" for c in _COLUMNS) + ")"
+    jsonb = "::jsonb" if vendor == "postgresql" else ""
+    one = "(" + ", ".join(f"%s{jsonb}" if c in _JSON_COLUMNS else "%s" for c in _COLUMNS) + ")"
     return f'INSERT INTO "{table}" ({cols}) VALUES ' + ", ".join([one] * n)
 
 
