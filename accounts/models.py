@@ -6,6 +6,7 @@ from __future__ import annotations
 import secrets
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import models
 
 
@@ -32,8 +33,9 @@ class Profile(models.Model):
         return f"Profile({self.user_id})"
 
 
-def profile_of(user) -> Profile:
-    profile, _ = Profile.objects.get_or_create(user=user)
+def profile_of(user: User | AnonymousUser) -> Profile:
+    # web views pass `request.user` behind a login: an account, never an AnonymousUser
+    profile, _ = Profile.objects.get_or_create(user=user)  # type: ignore[misc]
     return profile
 
 

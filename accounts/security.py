@@ -9,10 +9,13 @@ from __future__ import annotations
 import hashlib
 import time
 import unicodedata
+from typing import cast
 
 from django.conf import settings
-from django.core.cache import caches
+from django.core.cache import BaseCache, caches
+from django.http import HttpRequest
 from django.utils.connection import ConnectionProxy
+from rest_framework.request import Request
 from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 
 shared_cache = ConnectionProxy(caches, "throttle")
@@ -41,7 +44,11 @@ class FailedLogins:
     def __init__(self, username: str) -> None:
         digest = hashlib.sha256(account_key(username).encode("utf-8", "surrogatepass")).hexdigest()
         self.key = f"login-failures:{digest}"
-        self.limit, self.window = SimpleRateThrottle.parse_rate(None, settings.THROTTLE_LOGIN_FAILURES)
+        # parse_rate never reads `self`; the setting is always a rate, so neither part is None
+        limit, window = SimpleRateThrottle.parse_rate(
+            cast(SimpleRateThrottle, None), settings.THROTTLE_LOGIN_FAILURES
+        )
+        self.limit, self.window = cast(int, limit), cast(int, window)
 
     def _history(self, now: float) -> list[float]:
         return [t for t in shared_cache.get(self.key, []) if t > now - self.window]
@@ -69,14 +76,15 @@ class _RegisterScope:
 
 
 class RegisterThrottle(ScopedRateThrottle):
-    cache = shared_cache
+    cache = cast(BaseCache, shared_cache)  # the proxy forwards every call to the "throttle" cache
 
 
-def register_wait(request) -> float | None:
+def register_wait(request: Request | HttpRequest) -> float | None:
     """Count one sign-up (or sign-in) attempt from this request's address; None
     if it is allowed, else the seconds to wait. Works on a DRF request or a plain
     Django one (the throttle reads only META and `user`)."""
     throttle = RegisterThrottle()
-    if throttle.allow_request(request, _RegisterScope()):
+    # ScopedRateThrottle reads only the view's `throttle_scope`; the stubs ask for an APIView
+    if throttle.allow_request(request, _RegisterScope()):  # type: ignore[arg-type]
         return None
     return throttle.wait() or 1.0

@@ -12,12 +12,16 @@ own store, so logout-all and a password change reach every browser too."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from importlib import import_module
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib.auth import update_session_auth_hash
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
+from django.http import HttpRequest
 from django.utils import timezone
 from knox.models import AuthToken
 
@@ -25,27 +29,30 @@ from .models import TokenInfo, WebSession
 
 CLIENT_NAME_MAX = 100
 
+SignedIn = User | AnonymousUser
+"""`request.user` of a view behind a login (never an AnonymousUser in fact)."""
 
-def issue(user, client_name: str = "") -> str:
+
+def issue(user: AbstractBaseUser, client_name: str = "") -> str:
     """A new token for `user`; returns the secret (shown once, stored hashed)."""
     with transaction.atomic():
         row, secret = AuthToken.objects.create(user)
         TokenInfo.objects.create(token=row, client_name=(client_name or "")[:CLIENT_NAME_MAX])
-    return secret
+    return cast(str, secret)  # knox is untyped: create() returns (AuthToken, the secret)
 
 
-def touch(token: AuthToken, now=None) -> None:
+def touch(token: AuthToken, now: datetime | None = None) -> None:
     """Record a use of `token` (called when knox slides its expiry)."""
     now = now or timezone.now()
     if not TokenInfo.objects.filter(token=token).update(last_used_at=now):
         TokenInfo.objects.get_or_create(token=token, defaults={"last_used_at": now})
 
 
-def _iso(dt) -> str | None:
+def _iso(dt: datetime | None) -> str | None:
     return dt.isoformat().replace("+00:00", "Z") if dt else None
 
 
-def listing(user, current: AuthToken | None) -> list[dict[str, Any]]:
+def listing(user: User, current: AuthToken | None) -> list[dict[str, Any]]:
     """The user's live tokens, newest first: id, client name, created, last used,
     expiry, and whether it is the one this request used. No secret, no digest."""
     now = timezone.now()
@@ -73,33 +80,34 @@ def listing(user, current: AuthToken | None) -> list[dict[str, Any]]:
 def revoke(token: AuthToken) -> int:
     """Revoke one token; 1 if it existed, else 0."""
     _, per_model = AuthToken.objects.filter(pk=token.pk).delete()
-    return per_model.get(AuthToken._meta.label, 0)
+    return cast(int, per_model.get(AuthToken._meta.label, 0))  # knox is untyped
 
 
-def revoke_by_id(user, token_id: int) -> bool:
+def revoke_by_id(user: SignedIn, token_id: int) -> bool:
     """Revoke one of `user`'s tokens by its listing id; False if there is none."""
-    info = TokenInfo.objects.filter(id=token_id, token__user=user).select_related("token").first()
+    # `user` is signed in (the view's login requirement): an account, not an AnonymousUser
+    info = TokenInfo.objects.filter(id=token_id, token__user=user).select_related("token").first()  # type: ignore[misc]
     if info is None:
         return False
     AuthToken.objects.filter(pk=info.token_id).delete()
     return True
 
 
-def revoke_all(user, keep: AuthToken | None = None) -> int:
+def revoke_all(user: SignedIn, keep: AuthToken | None = None) -> int:
     """Revoke every token of `user` (but `keep`); the number revoked."""
     qs = AuthToken.objects.filter(user=user)
     if keep is not None:
         qs = qs.exclude(pk=keep.pk)
-    n = qs.count()
+    n: int = qs.count()
     qs.delete()
     return n
 
 
-def end_web_sessions(user, keep: str | None = None) -> int:
+def end_web_sessions(user: SignedIn, keep: str | None = None) -> int:
     """End every browser session `user` signed in (but the one keyed `keep`);
     the number ended."""
     store = import_module(settings.SESSION_ENGINE).SessionStore
-    rows = WebSession.objects.filter(user=user)
+    rows = WebSession.objects.filter(user=user)  # type: ignore[misc]  # signed in, as above
     if keep:
         rows = rows.exclude(session_key=keep)
     keys = list(rows.values_list("session_key", flat=True))
@@ -109,7 +117,7 @@ def end_web_sessions(user, keep: str | None = None) -> int:
     return len(keys)
 
 
-def keep_signed_in(request, user) -> str | None:
+def keep_signed_in(request: HttpRequest, user: User) -> str | None:
     """After a password change made from a browser session, keep that session
     signed in (Django's update_session_auth_hash; it rotates the key, so the
     listing follows) and return its key; None for a request without one."""
@@ -119,4 +127,4 @@ def keep_signed_in(request, user) -> str | None:
     old = session.session_key
     update_session_auth_hash(request, user)
     WebSession.objects.filter(session_key=old).update(session_key=session.session_key)
-    return session.session_key
+    return cast(str | None, session.session_key)

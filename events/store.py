@@ -21,10 +21,11 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 import psycopg
 from django.db import IntegrityError, connections, models, router, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models.constants import OnConflict
 from django.db.models.sql import InsertQuery
 from django.utils import timezone
@@ -238,11 +239,12 @@ def update_statement(instance: models.Model, fields: Sequence[str]) -> Statement
     model = type(instance)
     connection = connections[router.db_for_write(model)]
     quote, meta = connection.ops.quote_name, model._meta
-    columns = [meta.get_field(name) for name in fields]
-    sets = ", ".join(f"{quote(column.column)} = %s" for column in columns)
+    # concrete fields of the model (update_fields names no relation's reverse side)
+    columns = [cast("models.Field[Any, Any]", meta.get_field(name)) for name in fields]
+    sets = ", ".join(f"{quote(cast(str, column.column))} = %s" for column in columns)
     params = [column.get_db_prep_save(getattr(instance, column.attname), connection) for column in columns]
     params.append(meta.pk.get_db_prep_value(instance.pk, connection))
-    return f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s", params
+    return f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(cast(str, meta.pk.column))} = %s", params
 
 
 def insert_statement(instance: models.Model, ignore_conflicts: bool = False) -> Statement:
@@ -301,9 +303,11 @@ _JSON_COLUMNS = frozenset({"payload", "actor", "cause", "visible_to"})
 @functools.cache
 def _insert_sql(vendor: str, n: int) -> str:
     table = StoredEvent._meta.db_table
-    cols = ", ".join(StoredEvent._meta.get_field(c).column for c in _COLUMNS)
-    cast = "::jsonb" if vendor == "postgresql" else ""
-    one = "(" + ", ".join(f"%s{cast}" if c in _JSON_COLUMNS else "%s" for c in _COLUMNS) + ")"
+    cols = ", ".join(
+        cast(str, cast("models.Field[Any, Any]", StoredEvent._meta.get_field(c)).column) for c in _COLUMNS
+    )
+    jsonb = "::jsonb" if vendor == "postgresql" else ""
+    one = "(" + ", ".join(f"%s{jsonb}" if c in _JSON_COLUMNS else "%s" for c in _COLUMNS) + ")"
     return f'INSERT INTO "{table}" ({cols}) VALUES ' + ", ".join([one] * n)
 
 
@@ -321,7 +325,9 @@ def _insert(
             params += (r.stream, r.seq, r.type, r.version, p, a, c, v, r.recorded_at, r.prev_hash, r.hash)
     else:  # SQLite and others: values as the model's fields prepare them. JSON is text
         # here and keeps its key order, so it is written in the payload's own order.
-        fields = [StoredEvent._meta.get_field(c) for c in ("stream", "recorded_at")]
+        fields = [
+            cast("models.Field[Any, Any]", StoredEvent._meta.get_field(c)) for c in ("stream", "recorded_at")
+        ]
         for r in rows:
             params += (
                 fields[0].get_db_prep_save(r.stream, conn),
@@ -350,7 +356,7 @@ def _insert(
         raise VersionConflict(rows[0].seq) from exc
 
 
-def ends_transaction(conn) -> bool:
+def ends_transaction(conn: BaseDatabaseWrapper) -> bool:
     """Whether a COMMIT sent now would end exactly the caller's transaction: one
     atomic block open (so not a savepoint inside a longer transaction, nor a
     block inside a test case's), one that commits on exit (not a block entered
@@ -363,7 +369,7 @@ def ends_transaction(conn) -> bool:
     )
 
 
-def _pg_execute(conn, statements: Sequence[Statement], commit: bool = False) -> None:
+def _pg_execute(conn: BaseDatabaseWrapper, statements: Sequence[Statement], commit: bool = False) -> None:
     """Statements in one pipeline, through a server-side-bound psycopg cursor
     (Django's is client-side, which cannot prepare), still listed in Django's
     query log when it keeps one (tests counting queries see each).

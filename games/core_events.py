@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, cast
 
 from events.codec import Upcaster, Upcasters
 
@@ -36,8 +36,8 @@ def renamed(key: str) -> Any:
     return field(metadata={"key": key})
 
 
-def _key(f: dataclasses.Field) -> str:
-    return f.metadata.get("key", f.name)
+def _key(f: dataclasses.Field[Any]) -> str:
+    return cast(str, f.metadata.get("key", f.name))
 
 
 def _to_json(value: Any) -> Any:

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, cast
 
 from django.conf import settings
 from django.db import transaction
@@ -30,6 +30,7 @@ from ..models import Game
 from . import dispatch, observe
 from .errors import Conflict, EngineError, ErrorCode
 from .state import cache_put, fold_rows, load_state, rules_for, snapshot_due, snapshot_key
+from .types import GameId
 
 log = logging.getLogger(__name__)
 
@@ -131,22 +132,22 @@ STALE_QUEUED_SECONDS = 60
 
 def hooks_inline() -> bool:
     """Whether after-commit work runs in the committing process (embedded broker, eager tests)."""
-    return settings.SENGOKU["HOOKS_INLINE"] or settings.CELERY_TASK_ALWAYS_EAGER
+    return cast(bool, settings.SENGOKU["HOOKS_INLINE"] or settings.CELERY_TASK_ALWAYS_EAGER)
 
 
 def bots_inline() -> bool:
     """Whether bot moves are played in the committing process instead of by a task."""
-    return settings.SENGOKU["BOTS_INLINE"] or settings.CELERY_TASK_ALWAYS_EAGER
+    return cast(bool, settings.SENGOKU["BOTS_INLINE"] or settings.CELERY_TASK_ALWAYS_EAGER)
 
 
-def bot_interval(actor) -> float:
+def bot_interval(actor: Any) -> float:
     """Seconds before the game's next background run: a bot's own move waits
     BOT_MOVE_SECONDS, so bots play at a bounded rate per game."""
     is_bot = isinstance(actor, dict) and ("bot" in actor or "zombie" in actor)
     return float(settings.SENGOKU.get("BOT_MOVE_SECONDS", 0.25)) if is_bot else 0.0
 
 
-def claim_work(game, now=None) -> bool:
+def claim_work(game: Game, now: datetime | None = None) -> bool:
     """With `game` locked and about to be saved: should this commit queue the
     game's background task? Sets `work_queued_at` when it should (the caller
     saves the field with the rest of the row)."""
@@ -160,7 +161,7 @@ def claim_work(game, now=None) -> bool:
     return True
 
 
-def after_commit(game, state, rows, queue: bool) -> None:
+def after_commit(game: Game, state: Any, rows: list[store.Recorded], queue: bool) -> None:
     """Register the after-commit steps of a write (`queue`: claim_work said so)."""
     game_id, version = game.id, rows[-1].seq
     countdown = bot_interval(rows[0].actor)
@@ -179,7 +180,7 @@ def after_commit(game, state, rows, queue: bool) -> None:
     transaction.on_commit(_run)
 
 
-def request_work(game_id, countdown: float = 0.0) -> bool:
+def request_work(game_id: GameId, countdown: float = 0.0) -> bool:
     """Queue the game's background task from outside a write (the inline path
     handing bots to the worker, the sweep's repair): the same flag, claimed
     with a conditional UPDATE since the row is not locked here."""

@@ -53,20 +53,20 @@ def accepted(game: Any, rows: Sequence[Any]) -> None:
     )
 
 
-def _count(ruleset: str, outcome: str, exc, **fields) -> None:
+def _count(ruleset: str, outcome: str, exc: Exception | None, **fields: Any) -> None:
     metrics.commands.labels(ruleset, outcome).inc()
     if exc is not None:
         fields["code"] = getattr(exc, "code", type(exc).__name__)
     log.info("command " + outcome, outcome=outcome, ruleset=ruleset, **fields)
 
 
-def events_committed(game, rows) -> None:
+def events_committed(game: Any, rows: Sequence[Any]) -> None:
     """Count a commit's events once its transaction commits."""
     ruleset, count = game.ruleset, len(rows)
     transaction.on_commit(lambda: metrics.events_appended.labels(ruleset).inc(count))
 
 
-def deadline_fired(deadline) -> None:
+def deadline_fired(deadline: Any) -> None:
     """Log a fired deadline; count it and its lateness once the firing commits."""
     due = deadline.due_at
 

@@ -28,6 +28,7 @@ from .errors import Conflict, EngineError, ErrorCode, Forbidden, Invalid, Servic
 from .lobby import get_game, lock_game
 from .present import Viewer, present_event
 from .state import load_state, rules_for
+from .types import GameId, UserOrAnonymous
 
 log = logging.getLogger(__name__)
 
@@ -57,8 +58,8 @@ class Receipt:
 
 
 def submit(
-    game_id,
-    user,
+    game_id: GameId,
+    user: UserOrAnonymous,
     command: Mapping[str, Any],
     expected_version: int | None = None,
     idempotency_key: str | None = None,
@@ -96,7 +97,8 @@ def submit(
 def _answer(game: Game, seat: Seat, rows: list[store.Recorded], version: int) -> Submitted:
     """What the player is told: the new version and the events as their seat sees them."""
     viewer = Viewer(frozenset({seat.index}), game.status != Game.Status.RUNNING)
-    return Submitted(version, [present_event(row, viewer) for row in rows])
+    # present_event reads only the columns a Recorded shares with a StoredEvent
+    return Submitted(version, [present_event(row, viewer) for row in rows])  # type: ignore[arg-type]
 
 
 def _receipt(game: Game, receipt: Receipt) -> Submitted | None:
@@ -111,7 +113,7 @@ def _receipt(game: Game, receipt: Receipt) -> Submitted | None:
     return Submitted(found.response["version"], found.response["events"], replayed=True)
 
 
-def reclaim_locked(game: Game, seat: Seat, user) -> None:
+def reclaim_locked(game: Game, seat: Seat, user: UserOrAnonymous) -> None:
     """Seat back to its human (game locked): a fresh budget of excused misses."""
     seat.zombie, seat.misses = False, 0
     seat.save(update_fields=["zombie", "misses"])
@@ -172,13 +174,14 @@ def check(game: Game, expected_version: int | None) -> None:
 def decide(game: Game, rules: Ruleset, seat: int, command: Mapping[str, Any]) -> Decided[Any]:
     """The engine's events and the state after them, folded once by the engine."""
     try:
-        decided = rules.decide_folded(
+        decided: Decided[Any] = rules.decide_folded(
             load_state(game), seat, command, rng_factory(game.seed, game.version + 1)
         )
     except BadCommand as exc:  # the engine's code, carried through (400)
-        raise Invalid(exc.reason, code=exc.code) from exc
+        # the engine's own code string: ServiceError turns it into an ErrorCode
+        raise Invalid(exc.reason, code=exc.code) from exc  # type: ignore[arg-type]
     except IllegalCommand as exc:  # the engine's code, carried through (422)
-        raise Unprocessable(exc.reason, code=exc.code) from exc
+        raise Unprocessable(exc.reason, code=exc.code) from exc  # type: ignore[arg-type]  # as above
     except Exception as exc:  # an engine bug: its own code (not bad input), logged, nothing written
         log.exception(
             "engine_error: game %s (%s) seat %s command type %r: decide raised %s",
@@ -239,7 +242,8 @@ def _receipt_row(game: Game, seat: Seat, batch: store.Batch, receipt: Receipt, o
     """The receipt's row: the answer the player gets (`_answer`: the version
     after the batch, the events as the seat sees them)."""
     viewer = Viewer(frozenset({seat.index}), over)
-    events = [present_event(row, viewer) for row in batch.rows]
+    # present_event reads only the columns a Recorded shares with a StoredEvent
+    events = [present_event(row, viewer) for row in batch.rows]  # type: ignore[arg-type]
     return CommandReceipt(
         game=game,
         user=receipt.user,

@@ -100,5 +100,6 @@ def send(game_id: GameId, user: UserOrAnonymous, text: Any, to: Any) -> dict[str
         )
     return {
         "version": game.version,
-        "event": present_event(rows[0], Viewer(frozenset({seat}), user_id=user.id)),
+        # present_event reads only the columns a Recorded shares with a StoredEvent
+        "event": present_event(rows[0], Viewer(frozenset({seat}), user_id=user.id)),  # type: ignore[arg-type]
     }

@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 
@@ -83,7 +83,7 @@ def _cached_before(game_id: object, version: int) -> tuple[int, Any] | None:
     SNAPSHOT_EVERY of them."""
     key = str(game_id)
     with _LOCK:
-        oldest = max(0, version - settings.SENGOKU["SNAPSHOT_EVERY"])
+        oldest = max(0, version - cast(int, settings.SENGOKU["SNAPSHOT_EVERY"]))
         for earlier in range(version - 1, oldest - 1, -1):
             if (key, earlier) in _CACHE:
                 return earlier, _CACHE[(key, earlier)]

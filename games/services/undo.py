@@ -8,11 +8,12 @@ Why, with the measurements and history: docs/modules.md, `games/services/undo.py
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.db import transaction
 
 from events import store
+from events.models import StoredEvent
 from games.rules.base import Rng, RngFactory, RulesError, canonical_json
 
 from ..core_events import (
@@ -31,6 +32,7 @@ from .commit import append_core, new_event
 from .errors import Conflict, ErrorCode, Forbidden, NotFound
 from .lobby import get_game
 from .state import load_state, rules_for
+from .types import GameId, UserOrAnonymous
 
 # the batch of a command these end cannot be taken back
 ENDED = (*ENDINGS, SeedRevealed.TYPE)
@@ -48,7 +50,7 @@ def _last_batch(rows: list[Any]) -> tuple[list[Any], list[Any]]:
     raise Conflict("nothing has been played yet", code=ErrorCode.TAKEBACK_NOT_ALLOWED)
 
 
-def _refuse(reason: str):
+def _refuse(reason: str) -> Conflict:
     return Conflict(f"this command cannot be taken back: {reason}", code=ErrorCode.TAKEBACK_NOT_ALLOWED)
 
 
@@ -134,8 +136,9 @@ def _check_deterministic(game: Game, seat: int, command: dict[str, Any], batch: 
 # ---------------------------------------------------------------------------
 
 
-def _my_seat(game: Game, user) -> Seat:
-    seat = game.seats.filter(user_id=getattr(user, "id", None)).first()
+def _my_seat(game: Game, user: UserOrAnonymous) -> Seat:
+    # an anonymous reader's id is None (the lookup is then IS NULL)
+    seat = game.seats.filter(user_id=getattr(user, "id", None)).first()  # type: ignore[misc]
     if seat is None:
         raise Forbidden("you have no seat in this game", code=ErrorCode.NOT_SEATED)
     return seat
@@ -146,7 +149,7 @@ def _voters(game: Game, asker: int) -> set[int]:
     return {s.index for s in game.seats.all() if s.index != asker and not s.is_bot}
 
 
-def request(game_id, user) -> dict[str, Any]:
+def request(game_id: GameId, user: UserOrAnonymous) -> dict[str, Any]:
     """The seat asks to take back its last command (core.TakebackRequested); accepted at once when no
     person is to be asked."""
     with transaction.atomic():
@@ -181,10 +184,10 @@ def _answer(request_seq: int, status: str, asked: TakebackRequested, game: Game)
 def _votes(game: Game, request_seq: int) -> set[int]:
     """The seats that accepted the request so far."""
     later = store.load(game.id, after=request_seq)
-    return {read_row(r).seat for r in later if r.type == TakebackVoted.TYPE}
+    return {cast(TakebackVoted, read_row(r)).seat for r in later if r.type == TakebackVoted.TYPE}
 
 
-def _open_request(game: Game):
+def _open_request(game: Game) -> StoredEvent | None:
     """The latest request that is neither answered nor overtaken by play, or None."""
     rows = store.load(game.id)
     for i in range(len(rows) - 1, -1, -1):
@@ -198,7 +201,7 @@ def _open_request(game: Game):
     return None
 
 
-def answer(game_id, user, request_seq: int, accept: bool) -> dict[str, Any]:
+def answer(game_id: GameId, user: UserOrAnonymous, request_seq: int, accept: bool) -> dict[str, Any]:
     """A seat accepts or refuses the open takeback request `request_seq`: the
     first refusal closes it, the last acceptance takes the command back."""
     with transaction.atomic():
@@ -226,7 +229,7 @@ def _answerable(game: Game, seat: Seat, request_seq: int) -> TakebackRequested:
     rows = store.load(game.id, after=request_seq - 1, upto=request_seq)
     if not rows or rows[0].type != TakebackRequested.TYPE:
         raise NotFound("no such takeback request", code=ErrorCode.TAKEBACK_NOT_FOUND)
-    asked = read_row(rows[0])
+    asked = cast(TakebackRequested, read_row(rows[0]))  # its type was checked just above
     still = _open_request(game)
     if still is None or still.seq != request_seq:
         raise Conflict("this takeback request is closed", code=ErrorCode.TAKEBACK_CLOSED)
@@ -235,13 +238,13 @@ def _answerable(game: Game, seat: Seat, request_seq: int) -> TakebackRequested:
     return asked
 
 
-def current(game_id, user) -> dict[str, Any]:
+def current(game_id: GameId, user: UserOrAnonymous) -> dict[str, Any]:
     """The open takeback request of a game, if any, with who has accepted so far."""
     game = get_game(game_id, user)
     req = _open_request(game)
     if req is None:
         return {"open": None}
-    asked = read_row(req)
+    asked = cast(TakebackRequested, read_row(req))  # _open_request returns only a request
     voted = sorted(_votes(game, req.seq))
     return {
         "open": {
