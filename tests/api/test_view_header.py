@@ -7,7 +7,7 @@ import pytest
 
 pytestmark = pytest.mark.django_db
 
-KEYS = {"ruleset", "rules_version", "phase", "to_act", "seat", "ended"}
+KEYS = {"ruleset", "rules_version", "phase", "to_act", "seat", "ended", "scores", "order"}
 
 
 def test_the_view_header_agrees_with_the_games_pending_seats(api, host, player, running_game):
@@ -20,3 +20,5 @@ def test_the_view_header_agrees_with_the_games_pending_seats(api, host, player, 
         assert head["ruleset"] == "toy-auction" and head["ended"] is False
         assert head["to_act"] == sorted({pending["seat"] for pending in game["pending"]})
         assert head["seat"] == seat
+        assert head["scores"] == view["state"]["points"] == [0, 0]  # the toy's points, by seat
+        assert head["order"] == [0, 1]

@@ -18,10 +18,19 @@ def header(state: State, seat: int | None, version: int) -> ViewHeader:
     """The common header. `phase` is the kind of the position's top frame: the
     decision asked now (e.g. "advance_wheel", "declare"), or the stage ("setup",
     "turn") when nothing is asked; "setup" before the game is set up, when the
-    rules version is the engine's (`version`) instead of the state's."""
+    rules version is the engine's (`version`) instead of the state's. Imjin keeps no
+    score per seat: `scores` is each seat's side's count of controlled land territories
+    (what wins the game, see victory.py); `order` the play order."""
     if state.get("stage") != "play":
         return view_header(
-            ruleset=RULESET, rules_version=version, phase="setup", to_act=[], seat=seat, ended=False
+            ruleset=RULESET,
+            rules_version=version,
+            phase="setup",
+            to_act=[],
+            seat=seat,
+            ended=False,
+            scores=[],
+            order=[],
         )
     return view_header(
         ruleset=RULESET,
@@ -30,6 +39,8 @@ def header(state: State, seat: int | None, version: int) -> ViewHeader:
         to_act=flow.pending_seats(state),
         seat=seat,
         ended=state.get("result") is not None,
+        scores=[lands_of(state, side) for side in state["side"]],
+        order=state["order"],
     )
 
 

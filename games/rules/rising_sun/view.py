@@ -93,4 +93,16 @@ def _header(state: State, seat: int | None) -> ViewHeader:
         to_act=pending_seats(state),
         seat=seat,
         ended=state["result"] is not None,
+        scores=[p["vp"] for p in state["players"]] if "players" in state else [],
+        order=_order(state),
     )
+
+
+def _order(state: State) -> list[int]:
+    """The seating (clockwise) from the seat that draws the next mandate; [] before setup."""
+    seating = state.get("seating")
+    if not seating:
+        return []
+    holder = state.get("holder", seating[0])
+    i = seating.index(holder) if holder in seating else 0
+    return seating[i:] + seating[:i]

@@ -74,7 +74,19 @@ def header(state: State, seat: int | None, version: int = data.RULES_VERSION) ->
         to_act=[waiting.seat for waiting in pending(state)],
         seat=seat,
         ended=phase == "over",
+        scores=[p["vp"] for p in state.get("players", [])],
+        order=_order(state),
     )
+
+
+def _order(state: State) -> list[int]:
+    """The season's turn order (empty until every special card is chosen); in the draft,
+    from its first player on; [] before the start."""
+    draft = shogun_state.frame_of(state, "draft")
+    if draft is not None:
+        return [(draft["first"] + k) % state["n"] for k in range(state["n"])]
+    current = state.get("round")
+    return list(current["order"]) if current is not None else []
 
 
 def view(state: State, seat: int | None, version: int = data.RULES_VERSION) -> dict[str, Any]:

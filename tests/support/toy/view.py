@@ -20,6 +20,8 @@ def view(state: State, seat: int | None, pending: list[int], rules_version: int)
             to_act=pending,
             seat=seat,
             ended=state["over"],
+            scores=state["points"],
+            order=range(state["players"]),
         ),
         "round": state["round"],
         "prize": state["prize"],

@@ -141,28 +141,20 @@
   }
 
   /* -- scores and turn order -- */
-  const SCORE_KEYS = ["vp", "score", "points", "victory_points"];
-  function scoreOf(state, i) {
-    if (!state) return "";
-    const p = Array.isArray(state.players) ? state.players[i] : null;
-    if (p) for (const k of SCORE_KEYS) if (k in p) return p[k];
-    for (const k of SCORE_KEYS.concat(["scores"])) if (Array.isArray(state[k])) return state[k][i];
-    return "";
-  }
   /* every ruleset's view starts with the same header (games/rules/kit/header.py):
-     ruleset, rules_version, phase, to_act, seat, ended - read, never guessed */
-  function header() { return (view && view.state && view.state.header) || { to_act: [], phase: "", ended: false }; }
+     ruleset, rules_version, phase, to_act, seat, ended, scores (per seat) and order
+     (the seats in turn order) - read, never guessed */
+  function header() { return (view && view.state && view.state.header) || { to_act: [], phase: "", ended: false, scores: [], order: [] }; }
   function renderPlayers() {
     const pending = new Set(header().to_act);
     $("players").replaceChildren(...meta.seats.map((s) => {
       const tr = el("tr", s.index === boot.seat ? { class: "me" } : {});
       tr.append(el("td", {}, String(s.index) + (s.faction ? " " + s.faction : "")), el("td", {}, who(s)),
-        el("td", {}, String(scoreOf(view.state, s.index))), pending.has(s.index) ? el("td", { "aria-label": "yes", title: "must act now" }, "●") : el("td"));
+        el("td", {}, String(header().scores[s.index] ?? "")), pending.has(s.index) ? el("td", { "aria-label": "yes", title: "must act now" }, "●") : el("td"));
       return tr;
     }));
-    const st = view.state || {};
-    const order = st.seating || st.turn_order || st.order;
-    $("order").textContent = Array.isArray(order) ? "Turn order: " + order.map((i) => (Number.isInteger(i) ? seatName(i) : String(i))).join(" → ") : "";
+    const order = header().order;
+    $("order").textContent = order.length ? "Turn order: " + order.map((i) => seatName(i)).join(" → ") : "";
     const sel = $("press-to");
     if (sel.options.length === 1) for (const s of meta.seats) if (s.index !== boot.seat) sel.append(el("option", { value: s.index }, "only " + seatName(s.index)));
   }
