@@ -19,8 +19,8 @@ from rest_framework.views import exception_handler as drf_handler
 
 from games.services.error_texts import SENTENCES
 from games.services.errors import ErrorCode, ServiceError
+from games.services.language import language_quiet
 
-from .language import language_quiet
 from .live.slots import TooManyStreams
 from .throttles import TooManyFailedLogins
 
@@ -56,7 +56,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 
 
 def _localize(body: dict[str, Any], request: Request | None) -> None:
-    """`detail` in the caller's language (api/language.py). English keeps the service's
+    """`detail` in the caller's language (games/services/language.py). English keeps the service's
     own sentence; another language gets its translation if the catalogue has it, else
     the code's sentence (games/services/error_texts.py). Never fails the answer."""
     lang = language_quiet(request) if request is not None else "en"

@@ -140,6 +140,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "web.language.PageLanguageMiddleware",  # after auth: the account's language chooses the words
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -227,7 +228,7 @@ TIME_ZONE = "UTC"
 # The server's own sentences (error details, emails) in six languages: gettext
 # catalogues under locale/ (.po committed, .mo compiled by scripts/compile_messages.py
 # at install and test time). Names and card texts are the rulesets' own data
-# (games/rules/<r>/data/i18n). The language of a request is chosen in api/language.py.
+# (games/rules/<r>/data/i18n). The language of a request is chosen in games/services/language.py.
 USE_I18N = True
 LANGUAGES = [
     ("en", "English"),

@@ -10,9 +10,9 @@ from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from games.services import board, lobby
+from games.services.language import language_for
 
 from ..caching import per_viewer
-from ..language import language_for
 from ..renderers import SvgRenderer
 from .common import JsonErrors, errors
 

@@ -14,12 +14,17 @@ from rest_framework.views import APIView
 
 from games.rules.i18n import LANGUAGES
 from games.services import catalogue
+from games.services.language import language_for, requested
 
-from ..language import language_for
 from ..serializers_catalogue import CatalogueSerializer
 from .common import errors
 
+# Named by ?lang=, one URL is one language: any cache may keep it for an hour. Chosen from
+# the account or Accept-Language, the same URL answers another language once the account's
+# setting changes (the cookie or token does not), so a cache must ask again each time (the
+# ETag makes that a 304 when nothing changed).
 CACHE_CONTROL = "public, max-age=3600"
+CACHE_CONTROL_CHOSEN = "private, no-cache"
 
 LANG_PARAM = OpenApiParameter(
     "lang",
@@ -42,8 +47,12 @@ class CatalogueView(APIView):
     def get(self, request: Request, ruleset_id: str) -> Response | HttpResponse:
         lang = language_for(request)
         body, etag = catalogue.catalogue(ruleset_id, lang)
-        # The language is chosen from the account and headers too: caches keep one copy per language.
-        headers = {"ETag": etag, "Cache-Control": CACHE_CONTROL, "Vary": "Accept-Language, Authorization"}
+        cache_control = CACHE_CONTROL if requested(request) else CACHE_CONTROL_CHOSEN
+        headers = {
+            "ETag": etag,
+            "Cache-Control": cache_control,
+            "Vary": "Accept-Language, Authorization, Cookie",
+        }
         if etag in _etags(request.headers.get("If-None-Match", "")):
             return HttpResponse(status=304, headers=headers)
         return Response(body, headers={**headers, "Content-Language": lang})

@@ -16,9 +16,9 @@ from rest_framework.views import APIView
 
 from games.services import audit, lobby, play, reading, replay_range
 from games.services.errors import ErrorCode, Invalid
+from games.services.language import language_for
 
 from ..caching import per_viewer
-from ..language import language_for
 from ..live.sse import event_fetch, sse_response, wants_stream
 from ..renderers import EventStreamRenderer, JsonLinesRenderer
 from ..serializers import (

@@ -68,8 +68,9 @@
   /* -- reading -- */
   async function loadCatalogue(ruleset) {
     try {
-      // no ?lang=: the server answers in the account's language (or the browser's)
-      catalogue = await Api.call("GET", "/rulesets/" + ruleset + "/catalogue");
+      // the page's language, named: one URL per language, so no cache serves another's words
+      const lang = document.documentElement.lang || "en";
+      catalogue = await Api.call("GET", "/rulesets/" + ruleset + "/catalogue?lang=" + encodeURIComponent(lang));
     } catch (e) { catalogue = null; }  // not on this server yet: raw names
   }
   async function refresh() {

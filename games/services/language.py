@@ -34,6 +34,7 @@ def requested(request: HttpRequest | Request) -> str | None:
 
 
 def of_account(user: Reader) -> str | None:
+    """The account's chosen language, or None (anonymous, or never chosen)."""
     if not isinstance(user, User):  # anonymous: no account to ask
         return None
     # Not memoized on the user: the authentication cache shares user objects between requests.
@@ -41,6 +42,7 @@ def of_account(user: Reader) -> str | None:
 
 
 def of_header(request: HttpRequest | Request) -> str | None:
+    """The first language of ``Accept-Language`` that we speak, or None."""
     for tag, _q in parse_accept_lang_header(request.META.get("HTTP_ACCEPT_LANGUAGE", "")):
         lang = normalize(tag)
         if lang is not None:
@@ -49,6 +51,7 @@ def of_header(request: HttpRequest | Request) -> str | None:
 
 
 def language_for(request: HttpRequest | Request) -> str:
+    """``?lang=`` (a bad one is a 400), the account's, the browser's, then English."""
     return requested(request) or of_account(request.user) or of_header(request) or DEFAULT
 
 
