@@ -50,7 +50,7 @@ def _generous_harvest(monkeypatch) -> None:
     """A rules change: every coin gain of the Political Phase (Harvest, Betray
     rewards...) gives one coin more."""
     real = politics.gain_coins
-    monkeypatch.setattr(politics, "gain_coins", lambda s, seat, n: real(s, seat, n + 1))
+    monkeypatch.setattr(politics, "gain_coins", lambda s, seat, n, reason: real(s, seat, n + 1, reason))
 
 
 def test_recorded_v4_games_fold_to_their_states_after_a_rules_change(monkeypatch):
