@@ -42,7 +42,9 @@ class Named:
     VERSION: ClassVar[int] = 1
 
     def event(self) -> Event:
-        return Event(self.TYPE, {f.name: getattr(self, f.name) for f in fields(self)}, self.VERSION)
+        """The engine event (fields that are None are left out of the payload)."""
+        payload = {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None}
+        return Event(self.TYPE, payload, self.VERSION)
 
 
 def emit(state: Any, fact: Named) -> None:
@@ -358,3 +360,76 @@ NAMED: tuple[type[Named], ...] = (
 NAMED_TYPES = frozenset(c.TYPE for c in NAMED)
 MATERIAL = ("players", "figures", "honor", "display", "alliances")
 """The state keys only named facts change from version 6 (setup aside)."""
+
+
+# ------------------------------------------------------------ the batch's other events
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameSetUp(Named):
+    """Public: the clans and the board before the first season (`board`: an
+    outcome of facts.py, placed without rules code)."""
+
+    TYPE: ClassVar[str] = PREFIX + "GameSetUp"
+    VERSION: ClassVar[int] = 3
+    clans: list[str]
+    season_set: str
+    shrines: list[str]
+    board: dict[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True)
+class CommandApplied(Named):
+    """Public: who did what (the log's words); its effects are the facts after it."""
+
+    TYPE: ClassVar[str] = PREFIX + "CommandApplied"
+    VERSION: ClassVar[int] = 3
+    seat: int
+    cmd: dict[str, Any]
+    reveals: list[dict[str, Any]] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class MandatePlayed(Named):
+    TYPE: ClassVar[str] = PREFIX + "MandatePlayed"
+    VERSION: ClassVar[int] = 3
+    seat: int
+    declared: str
+    reveals: list[dict[str, Any]] | None = None  # the tile, unless Lotus's face-down one
+
+
+@dataclass(frozen=True, kw_only=True)
+class WarBidsRevealed(Named):
+    TYPE: ClassVar[str] = PREFIX + "WarBidsRevealed"
+    VERSION: ClassVar[int] = 3
+    province: str
+    reveals: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class GiftGiven(Named):
+    TYPE: ClassVar[str] = PREFIX + "GiftGiven"
+    VERSION: ClassVar[int] = 3
+    seat: int
+    cmd: dict[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True)
+class PositionChanged(Named):
+    """Where the game now stands, last in a batch (so every state between a
+    batch's events is one the flow can read): the step machine's frames (the
+    bottom `keep` stay, `push` follows: whose turn, which step, which prompt) and
+    `outcome`, the public bookkeeping no named fact states (season, phase, war
+    provinces, mandate holder, the battle without its unrevealed bids,
+    commitment count, Winter, result) in the words of facts.py."""
+
+    TYPE: ClassVar[str] = PREFIX + "PositionChanged"
+    keep: int | None = None
+    push: list[dict[str, Any]] | None = None
+    outcome: dict[str, Any] | None = None
+
+
+HEADERS: dict[str, type[Named]] = {
+    c.TYPE: c for c in (GameSetUp, CommandApplied, MandatePlayed, WarBidsRevealed, GiftGiven)
+}
+"""The public event that says what a batch is (the others follow it)."""
