@@ -219,12 +219,13 @@ def _batches(rows: list[dict]) -> list[list[dict]]:
     return out
 
 
-def test_ordinary_moves_hold_no_hidden_event_and_stay_takeback_eligible():
+@pytest.mark.parametrize("version", [4, 6])
+def test_ordinary_moves_hold_no_hidden_event_and_stay_takeback_eligible(version):
     """The hidden outcome comes only with a secret change: a summon or a move
     shows everything it did to everybody (takebacks refuse batches with an event
     some other seat cannot see)."""
     moves = public = 0
-    for rows in _rows(4):
+    for rows in _rows(version):
         for batch in _batches(rows):
             cmd = batch[0]["cause"]["command"]
             if cmd["type"] in ("move", "summon", "place", "build"):
