@@ -254,10 +254,11 @@ CLAUSES: dict[str, Clause] = {
     PREFIX + "HonorChanged": lambda log, payload: log.t(
         _HONOR.get(str(payload.get("change")), "log.honor_gained"), who=log.who(payload.get("seat"))
     ),
+    # the one who accepted first: the same line as the acceptance's own (shown once)
     PREFIX + "AllianceFormed": lambda log, payload: log.t(
         "log.alliance",
-        who=log.who((payload.get("seats") or [None, None])[0]),
-        other=log.who((payload.get("seats") or [None, None])[1]),
+        who=log.who((payload.get("seats") or [None, None])[1]),
+        other=log.who((payload.get("seats") or [None, None])[0]),
     ),
     PREFIX + "AllianceBroken": lambda log, payload: log.t(
         "log.alliance_broken",

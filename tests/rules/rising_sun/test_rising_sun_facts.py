@@ -202,10 +202,12 @@ def test_version_6_states_named_facts_and_hides_nothing_secret():
 def test_version_6_facts_say_why():
     """A VP gain names its reason: the harvest, a battle advantage, Winter..."""
     out = play_random_game(RULES, [None] * 5, {}, seed=12, check_every=10000, check_views=False)
-    reasons = {
-        (e.type.split(".")[1], e.payload["reason"]) for e in out.events if "reason" in e.payload
-    }
-    assert {("VictoryPointsScored", "winter"), ("CoinsGained", "income"), ("CoinsPaid", "season end")} <= reasons
+    reasons = {(e.type.split(".")[1], e.payload["reason"]) for e in out.events if "reason" in e.payload}
+    assert {
+        ("VictoryPointsScored", "winter"),
+        ("CoinsGained", "income"),
+        ("CoinsPaid", "season end"),
+    } <= reasons
     assert {r for t, r in reasons if t == "FigurePlaced"} >= {"Recruit"}
 
 
