@@ -10,6 +10,7 @@ from typing import Any
 from ..base import IllegalCommand
 from .figures import do_kill, request_kill
 from .frames import Command, Steps, pop, prompt
+from .named import CoinsGained, FigureTakenHostage, VictoryPointsScored, emit
 from .state import (
     ADVANTAGES,
     Advantage,
@@ -29,6 +30,7 @@ from .state import (
     kind_of,
     lose_vp,
     loyalty,
+    pay_coins,
     version,
 )
 from .war import award
@@ -153,8 +155,8 @@ def on_seppuku(state: State, prompted: Frame, choice: Any, steps: Steps) -> None
         return
     seat = prompted["seat"]
     mine = figs_at(state, current_battle(state)["province"], seat)
-    do_kill(state, mine, None)
-    gain_vp(state, seat, len(mine))
+    do_kill(state, mine, None, "Seppuku")
+    gain_vp(state, seat, len(mine), "Seppuku")
     for _ in mine:
         gain_honor(state, seat)
 
@@ -176,17 +178,17 @@ def on_take_hostage(state: State, prompted: Frame, choice: Any, steps: Steps) ->
             for x in figs_at(state, current_battle(state)["province"], owner)
             if kind_of(state["figures"][x]) == kind
         )[0]
-        state["figures"][fid]["at"] = f"hostage:{seat}"
-        taken = lose_vp(state, owner, 1)
+        emit(state, FigureTakenHostage(figure=fid, at=state["figures"][fid]["at"], captor=seat))
+        taken = lose_vp(state, owner, 1, "Take Hostage")
         got += taken
-        if moving:
-            state["players"][seat]["vp"] += taken
+        if moving and taken:
+            emit(state, VictoryPointsScored(seat=seat, points=taken, reason="Take Hostage"))
         more = hostage_targets(state, seat)
         if prompted["left"] > 1 and more:
             prompt(state, seat, "take_hostage", ["decline"] + more, left=prompted["left"] - 1, got=got)
             return
     if not moving:
-        gain_vp(state, seat, got)
+        gain_vp(state, seat, got, "Take Hostage")
     elif got > 0:
         loyalty(state, seat)
 
@@ -198,7 +200,7 @@ def on_hire_ronin(state: State, prompted: Frame, choice: Any, steps: Steps) -> N
 
 def on_imperial_poets(state: State, prompted: Frame, choice: Any, steps: Steps) -> None:
     if choice == "compose":
-        gain_vp(state, prompted["seat"], current_battle(state)["killed"])
+        gain_vp(state, prompted["seat"], current_battle(state)["killed"], "Imperial Poets")
 
 
 def _outcome(state: State) -> None:
@@ -225,20 +227,21 @@ def _reparations(state: State) -> None:
     assert winner is not None  # _outcome ran before
     losers = by_honor(state, [q for q in b["participants"] if q != winner])
     for q in losers:
-        state["players"][q]["coins"] -= allocated(b, q)
+        pay_coins(state, q, allocated(b, q), "war bid")
     pot = allocated(b, winner)
-    state["players"][winner]["coins"] -= pot
+    pay_coins(state, winner, pot, "war bid")
     if not losers:
         return
     share, rem = divmod(pot, len(losers))
     for q in losers:
-        state["players"][q]["coins"] += share
+        if share:
+            emit(state, CoinsGained(seat=q, coins=share, reason="reparations"))
     if rem:
         prompt(state, winner, "reparations", [str(q) for q in losers], left=rem)
 
 
 def on_reparations(state: State, prompted: Frame, choice: Any, steps: Steps) -> None:
-    state["players"][int(choice)]["coins"] += 1
+    emit(state, CoinsGained(seat=int(choice), coins=1, reason="reparations"))
     rest = [o for o in prompted["options"] if o != choice]
     if prompted["left"] > 1 and rest:
         prompt(state, prompted["seat"], "reparations", rest, left=prompted["left"] - 1)

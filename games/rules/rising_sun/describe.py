@@ -3,7 +3,8 @@
 ``describe(state_before, events, locale)`` reads only the events it is given (the
 caller passes those the viewer may see) and the public parts of the state before
 them: clans, figures on the board and the question being answered, all shown in
-every seat's view. Pure."""
+every seat's view. A version-6 batch's named facts are summed up as the outcome
+of its public event (one line per clan, as for versions 4-5). Pure."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any
 from ..base import Event
 from ..describing import Clause, Log, describe_with
 from .catalogue import texts
+from .named import HEADERS, NAMED_TYPES, PREFIX
 
 RESOURCES = ("vp", "coins", "ronin")
 
@@ -26,7 +28,65 @@ def describe(state_before: Any, events: Sequence[Event], locale: str) -> str:
         if e.type == "rising-sun.GameSetUp" and not clans:
             clans = list(e.payload.get("clans") or [])
     log = Log(t, state, lambda seat: t(f"clan.{clans[seat]}"))
-    return describe_with(log, events, CLAUSES)
+    return describe_with(log, _with_outcome(events), CLAUSES)
+
+
+def _with_outcome(events: Sequence[Event]) -> list[Event]:
+    """Version 6: the batch's public event carries the sum of its named facts as
+    its `outcome` (in the words of versions 4-5), so one line per clan says it all."""
+    facts = [e for e in events if e.type in NAMED_TYPES]
+    if not facts:
+        return list(events)
+    outcome = _summary(facts)
+    return [
+        Event(e.type, {**e.payload, "outcome": outcome}, e.version, e.visible_to)
+        if e.type in HEADERS and "outcome" not in e.payload
+        else e
+        for e in events
+    ]
+
+
+def _route(event: Event) -> tuple[str, str]:
+    """(from, to) of a figure fact, in the words of a version-4 outcome."""
+    p = event.payload
+    if event.type == PREFIX + "FigurePlaced":
+        return "reserve", str(p["at"])
+    if event.type == PREFIX + "FigureKilled":
+        return str(p["at"]), "reserve"
+    return str(p["at"]), f"hostage:{p['captor']}"
+
+
+_FIGURES = {PREFIX + "FigurePlaced", PREFIX + "FigureKilled", PREFIX + "FigureTakenHostage"}
+_COUNTS = {
+    PREFIX + "VictoryPointsScored": ("vp", "points", 1),
+    PREFIX + "VictoryPointsLost": ("vp", "points", -1),
+    PREFIX + "CoinsGained": ("coins", "coins", 1),
+    PREFIX + "CoinsPaid": ("coins", "coins", -1),
+    PREFIX + "RoninGained": ("ronin", "ronin", 1),
+    PREFIX + "RoninPaid": ("ronin", "ronin", -1),
+}
+
+
+def _summary(facts: Sequence[Event]) -> dict[str, Any]:
+    """Figures placed, killed or taken hostage; VP, coins and Ronin per clan; war tokens."""
+    figures: dict[str, dict[str, str]] = {}
+    players: dict[str, dict[str, Any]] = {}
+    for e in facts:
+        p = e.payload
+        if e.type in _FIGURES:
+            source, destination = _route(e)
+            figures[p["figure"]] = {
+                "from": figures.get(p["figure"], {}).get("from", source),
+                "to": destination,
+            }
+        elif e.type in _COUNTS:
+            key, field, sign = _COUNTS[e.type]
+            change = players.setdefault(str(p["seat"]), {})
+            change[key] = change.get(key, 0) + sign * int(p[field])
+        elif e.type == PREFIX + "WarTokenWon":
+            change = players.setdefault(str(p["seat"]), {})
+            change.setdefault("war_tokens", {"add": []})["add"].append([p["province"], p["season"]])
+    return {"figures": figures, "players": players}
 
 
 def _figure(log: Log, fid: str) -> tuple[int | None, str]:
@@ -187,7 +247,28 @@ def _bid(log: Log, payload: Mapping[str, Any]) -> str:
     return log.t("log.war_bid", who=log.who(payload.get("seat")), bids=log.names(parts))
 
 
+_HONOR = {"gained": "log.honor_gained", "lost": "log.honor_lost", "to_top": "log.honor_to_top"}
+
+
 CLAUSES: dict[str, Clause] = {
+    PREFIX + "HonorChanged": lambda log, payload: log.t(
+        _HONOR.get(str(payload.get("change")), "log.honor_gained"), who=log.who(payload.get("seat"))
+    ),
+    # the one who accepted first: the same line as the acceptance's own (shown once)
+    PREFIX + "AllianceFormed": lambda log, payload: log.t(
+        "log.alliance",
+        who=log.who((payload.get("seats") or [None, None])[1]),
+        other=log.who((payload.get("seats") or [None, None])[0]),
+    ),
+    PREFIX + "AllianceBroken": lambda log, payload: log.t(
+        "log.alliance_broken",
+        who=log.who((payload.get("seats") or [None, None])[0]),
+        other=log.who((payload.get("seats") or [None, None])[1]),
+    ),
+    PREFIX + "SeasonCardsDealt": lambda log, payload: (
+        log.t("log.season_cards") if payload.get("cards") else None
+    ),
+    PREFIX + "AlliancesEnded": lambda log, payload: log.t("log.alliances_end"),
     "rising-sun.GameSetUp": lambda log, payload: log.t(
         "log.setup", clans=log.names(log.t(f"clan.{c}") for c in payload.get("clans") or [])
     ),

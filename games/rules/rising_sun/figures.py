@@ -10,6 +10,7 @@ from typing import Any
 
 from .data import PROVINCES
 from .frames import Steps, pop, prompt, push
+from .named import FigureKilled, FigureMoved, FigurePlaced, emit
 from .state import (
     Figure,
     Frame,
@@ -20,6 +21,7 @@ from .state import (
     force,
     gain_coins,
     gain_vp,
+    give_coins,
     higher,
     is_daimyo_like,
     kind_of,
@@ -27,6 +29,7 @@ from .state import (
     lose_vp,
     matches_type,
     reserve,
+    top,
 )
 from .timing import own_order, simultaneous
 
@@ -35,9 +38,13 @@ def on_map(figure: Figure) -> bool:
     return figure["at"] in PROVINCES
 
 
-def put(state: State, fid: str, loc: str) -> None:
+def put(state: State, fid: str, loc: str, reason: str) -> None:
     """Summon, place or move a figure; monsters entering a province trigger."""
-    state["figures"][fid]["at"] = loc
+    source = state["figures"][fid]["at"]
+    if source == "reserve":
+        emit(state, FigurePlaced(figure=fid, at=loc, reason=reason))
+    else:
+        emit(state, FigureMoved(figure=fid, source=source, destination=loc, reason=reason))
     if loc in PROVINCES:
         enter(state, fid, loc)
 
@@ -51,8 +58,8 @@ def enter(state: State, fid: str, prov: str) -> None:
         stolen = 0
         for q in by_honor(state, range(state["player_count"])):
             if q != owner and higher(state, q, owner) and force(state, q, prov) > 0:
-                stolen += lose_vp(state, q, 2)
-        gain_vp(state, owner, stolen)
+                stolen += lose_vp(state, q, 2, "Oni of Spite")
+        gain_vp(state, owner, stolen, "Oni of Spite")
     if f["name"] == "Oni of Hate":
         victims = [
             q
@@ -116,19 +123,27 @@ def kill_step(state: State, frame: Frame, steps: Steps) -> None:
     if killer is not None and foes and copies(state, killer, "Mercy"):
         prompt(state, killer, "mercy", ["kill", "spare"], figures=fids)
         return
-    do_kill(state, fids, killer)
+    do_kill(state, fids, killer, _kill_reason(state))
 
 
 def on_mercy(state: State, prompted: Frame, choice: Any, steps: Steps) -> None:
     killer = prompted["seat"]
     fids = prompted["figures"]
     if choice == "spare":
-        gain_vp(state, killer, 2 * copies(state, killer, "Mercy"))
+        gain_vp(state, killer, 2 * copies(state, killer, "Mercy"), "Mercy")
         fids = [x for x in fids if state["figures"][x]["owner"] == killer]
-    do_kill(state, fids, killer)
+    do_kill(state, fids, killer, _kill_reason(state))
 
 
-def do_kill(state: State, fids: list[str], killer: int | None) -> None:
+def _kill_reason(state: State) -> str:
+    """What kills (the kill frame names only the killer; frames of recorded games never change)."""
+    if state["phase"] == "war":
+        return "battle"
+    below = top(state)
+    return "Path of the Ninja" if below is not None and below["kind"] == "lose_honor" else "Oni of Hate"
+
+
+def do_kill(state: State, fids: list[str], killer: int | None, reason: str) -> None:
     """Kill now: figures go back to their owner's reserve."""
     fids = [x for x in fids if on_map(state["figures"][x]) or state["figures"][x]["at"].startswith("shrine:")]
     if not fids:
@@ -139,13 +154,13 @@ def do_kill(state: State, fids: list[str], killer: int | None) -> None:
         f = state["figures"][fid]
         if b and f["at"] == b["province"]:
             b["killed"] += 1
-        f["at"] = "reserve"
+        emit(state, FigureKilled(figure=fid, at=f["at"], reason=reason))
         victims[f["owner"]] = victims.get(f["owner"], 0) + 1
     for q in by_honor(state, victims):
-        gain_vp(state, q, victims[q] * copies(state, q, "Righteousness"))
+        gain_vp(state, q, victims[q] * copies(state, q, "Righteousness"), "Righteousness")
     if killer is not None:
         lower = [q for q in victims if q != killer and higher(state, killer, q)]
-        gain_vp(state, killer, 3 * len(lower) * copies(state, killer, "Justice"))
+        gain_vp(state, killer, 3 * len(lower) * copies(state, killer, "Justice"), "Justice")
 
 
 # ---------------------------------------------------------- after Summon
@@ -181,18 +196,18 @@ def after_summon_card(state: State, seat: int, card: str) -> None:
 
 
 def _warlord(state: State, seat: int, others: list[int]) -> None:
-    gain_coins(state, seat, 1)
+    gain_coins(state, seat, 1, "Path of the Warlord")
 
 
 def _patron(state: State, seat: int, others: list[int]) -> None:
     if sum(1 for q in others if higher(state, seat, q)) >= 2:
-        gain_coins(state, seat, 2)
+        gain_coins(state, seat, 2, "Path of the Patron")
 
 
 def _spirit(state: State, seat: int, others: list[int]) -> None:
     if state["honor"][0] == seat:
-        gain_coins(state, seat, 2)
-        gain_vp(state, seat, 2)
+        gain_coins(state, seat, 2, "Path of the Spirit")
+        gain_vp(state, seat, 2, "Path of the Spirit")
 
 
 def _monkey_card(state: State, seat: int, others: list[int]) -> None:
@@ -246,8 +261,7 @@ def on_path_of_the_monkey(state: State, prompted: Frame, choice: Any, steps: Ste
         return
     for q in others:
         if state["players"][q]["coins"] == richest:
-            state["players"][q]["coins"] -= 1
-            state["players"][seat]["coins"] += 1
+            give_coins(state, q, seat, 1, "Path of the Monkey")
     lose_honor(state, seat)
 
 
@@ -272,17 +286,17 @@ def lose_honor_step(state: State, frame: Frame, steps: Steps) -> None:
 def on_path_of_the_kenin(state: State, prompted: Frame, choice: Any, steps: Steps) -> None:
     if choice == "pass":
         return
-    place_from_reserve(state, prompted["seat"], "bushi", choice)
+    place_from_reserve(state, prompted["seat"], "bushi", choice, "Path of the Kenin")
 
 
-def place_from_reserve(state: State, seat: int, want: str, loc: str) -> bool:
+def place_from_reserve(state: State, seat: int, want: str, loc: str, reason: str) -> bool:
     """Place (not a Summon) one figure of a type from the reserve."""
     cands = sorted(x for x in reserve(state, seat) if matches_type(state["figures"][x], want))
     if not cands:
         return False
     # prefer the plain figure over a Komainu when placing a Shinto
     cands.sort(key=lambda figure_id: state["figures"][figure_id]["type"] != want)
-    put(state, cands[0], loc)
+    put(state, cands[0], loc, reason)
     return True
 
 
@@ -333,7 +347,7 @@ def end_of_recruit_of(state: State, seat: int) -> None:
 
 def on_path_of_the_samurai(state: State, prompted: Frame, choice: Any, steps: Steps) -> None:
     if choice != "pass":
-        place_from_reserve(state, prompted["seat"], "bushi", choice)
+        place_from_reserve(state, prompted["seat"], "bushi", choice, "Path of the Samurai")
 
 
 def on_path_of_the_light(state: State, prompted: Frame, choice: Any, steps: Steps) -> None:
@@ -343,9 +357,9 @@ def on_path_of_the_light(state: State, prompted: Frame, choice: Any, steps: Step
         fid = next(
             x for x in sorted(reserve(state, prompted["seat"])) if state["figures"][x]["name"] == "Komainu"
         )
-        put(state, fid, "shrine:" + choice.split(":", 1)[1])
+        put(state, fid, "shrine:" + choice.split(":", 1)[1], "Path of the Light")
         return
-    place_from_reserve(state, prompted["seat"], "shinto", "shrine:" + choice)
+    place_from_reserve(state, prompted["seat"], "shinto", "shrine:" + choice, "Path of the Light")
 
 
 def movable_kinds(state: State, seat: int, prov: str, moved: list[str]) -> list[str]:

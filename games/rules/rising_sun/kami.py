@@ -9,7 +9,7 @@ from .figures import after_summon, put
 from .frames import Command, Steps, pop, push
 from .movement import do_move, move_commands
 from .politics import start_train
-from .state import Frame, State, best_by, figs_at, gain_coins, gain_vp, honor_to_top, reserve
+from .state import Frame, State, best_by, figs_at, gain_coins, gain_ronin, gain_vp, honor_to_top, reserve
 
 
 def shrine_winner(state: State, shrine: str) -> int | None:
@@ -36,15 +36,15 @@ def _amaterasu(state: State, seat: int) -> None:
 
 
 def _hachiman(state: State, seat: int) -> None:
-    state["players"][seat]["ronin"] += 2
+    gain_ronin(state, seat, 2, "Hachiman")
 
 
 def _tsukuyomi(state: State, seat: int) -> None:
-    gain_coins(state, seat, 2)
+    gain_coins(state, seat, 2, "Tsukuyomi")
 
 
 def _susanoo(state: State, seat: int) -> None:
-    gain_vp(state, seat, len(state["players"][seat]["strongholds"]))
+    gain_vp(state, seat, len(state["players"][seat]["strongholds"]), "Susanoo")
 
 
 def _fujin(state: State, seat: int) -> None:
@@ -107,4 +107,4 @@ def raijin_apply(state: State, frame: Frame, seat: int, cmd: Command, steps: Ste
         raise IllegalCommand("summon a Bushi in a province or say done")
     fid = sorted(x for x in reserve(state, seat) if state["figures"][x]["type"] == "bushi")[0]
     after_summon(state, seat)
-    put(state, fid, cmd["province"])
+    put(state, fid, cmd["province"], "Raijin")

@@ -9,7 +9,8 @@ from ..base import IllegalCommand
 from .data import LAND, PROVINCES, SEA
 from .figures import put
 from .frames import Command, Steps, prompt
-from .state import Frame, State, by_honor, clan, copies, figs_at, kind_of
+from .named import StrongholdMoved, emit
+from .state import Frame, State, by_honor, clan, copies, figs_at, give_coins, kind_of
 
 
 def destinations(state: State, seat: int, frm: str, toll_paid: bool) -> list[str]:
@@ -78,9 +79,7 @@ def do_move(
         tolls = serpents(state, seat)
         frame["toll"] = True
     if kind == "stronghold":
-        strong = state["players"][seat]["strongholds"]
-        strong.remove(frm)
-        strong.append(to)
+        emit(state, StrongholdMoved(seat=seat, source=frm, destination=to))
         if sh_moved is not None:
             sh_moved.append(to)
     else:
@@ -91,7 +90,7 @@ def do_move(
         )[0]
         if moved is not None:
             moved.append(fid)
-        put(state, fid, to)
+        put(state, fid, to, "Fujin" if frame["kind"] == "fujin" else "Marshal")
     for q in reversed(tolls):
         prompt(state, q, "path_of_the_serpent", ["waive", "charge"], mover=seat)
 
@@ -99,7 +98,5 @@ def do_move(
 def on_path_of_the_serpent(state: State, prompted: Frame, choice: Any, steps: Steps) -> None:
     if choice != "charge":
         return
-    mover = state["players"][prompted["mover"]]
-    if mover["coins"] > 0:
-        mover["coins"] -= 1
-        state["players"][prompted["seat"]]["coins"] += 1
+    if state["players"][prompted["mover"]]["coins"] > 0:
+        give_coins(state, prompted["mover"], prompted["seat"], 1, "Path of the Serpent")

@@ -26,7 +26,7 @@ def restate(old: State, new: State, out: list[Event], rng: RngFactory, purpose: 
         else:
             events.append(e)
     hidden = secret if carried else merge(public, secret)
-    if hidden or _tea_ended(old, new):
+    if hidden or tea_ended(old, new):
         salt = rng(f"salt:hidden-state:{purpose}").salt()
         at = next(
             (i for i, e in enumerate(events) if e.type in ev.FACT_EVENTS and e.visible_to is None),
@@ -36,7 +36,9 @@ def restate(old: State, new: State, out: list[Event], rng: RngFactory, purpose: 
     return events
 
 
-def _tea_ended(old: State, new: State) -> bool:
+def tea_ended(old: State, new: State) -> bool:
+    """Whether the batch ended the Tea Ceremony (open proposals lapse: a secret change)."""
+
     def tea(state: State) -> bool:
         return any(f["kind"] == "tea" for f in state.get("position", []))
 

@@ -10,6 +10,15 @@ from .data import BOARD, CARDS, MANDATES, PROVINCES, TRACK
 from .figures import after_summon, end_of_recruit, put  # noqa: F401
 from .frames import Command, Steps, pop, prompt, push
 from .movement import do_move, move_commands
+from .named import (
+    AllianceBroken,
+    CardGained,
+    CoinsGained,
+    FigureMoved,
+    MonsterRecruited,
+    StrongholdBuilt,
+    emit,
+)
 from .state import (
     Frame,
     State,
@@ -21,12 +30,14 @@ from .state import (
     force,
     gain_coins,
     gain_honor,
+    gain_ronin,
     gain_vp,
     is_daimyo_like,
     kind_of,
     left_of,
     lose_honor,
     matches_type,
+    pay_coins,
     pay_cost,
     reserve,
     type_classes,
@@ -100,9 +111,9 @@ def play_mandate(state: State, seat: int, declared: str) -> None:
     state["track"][-1]["mandate"] = declared
     ally = state["alliances"][seat]
     if ally is not None and declared != "betray":
-        gain_vp(state, seat, 2 * copies(state, seat, "Honesty"))
+        gain_vp(state, seat, 2 * copies(state, seat, "Honesty"), "Honesty")
     if declared == "betray" and ally is not None:
-        state["alliances"][seat] = state["alliances"][ally] = None
+        emit(state, AllianceBroken(seats=[seat, ally], reason="betray"))
         lose_honor(state, seat)
     if declared == "train":
         order = [seat] + clockwise_from_left(state, seat)[:-1]
@@ -190,7 +201,7 @@ def recruit_apply(state: State, frame: Frame, seat: int, cmd: Command, steps: St
     else:
         frame["extra"] -= 1
     frame["count"] += 1
-    put(state, cands[0], "shrine:" + shrine if shrine else prov)
+    put(state, cands[0], "shrine:" + shrine if shrine else prov, "Recruit")
     if not _can_summon(state, frame):
         _finish_recruit(state, frame)
 
@@ -267,8 +278,8 @@ def build_apply(state: State, frame: Frame, seat: int, cmd: Command, steps: Step
     if not can_build(state, seat):
         raise IllegalCommand("you cannot pay for (or have no) Stronghold left to build")
     price = pay_cost(state, seat, 3)
-    state["players"][seat]["coins"] -= price
-    state["players"][seat]["strongholds"].append(cmd["province"])
+    pay_coins(state, seat, price, "build")
+    emit(state, StrongholdBuilt(seat=seat, province=cmd["province"]))
     benevolence(state, seat, price)
 
 
@@ -283,9 +294,9 @@ def benevolence(state: State, seat: int, price: int) -> None:
 def on_benevolence(state: State, prompted: Frame, choice: Any, steps: Steps) -> None:
     if choice == "keep":
         return
-    state["players"][int(choice)]["coins"] += 1
+    emit(state, CoinsGained(seat=int(choice), coins=1, reason="Benevolence"))
     gain_honor(state, prompted["seat"])
-    gain_vp(state, prompted["seat"], 2)
+    gain_vp(state, prompted["seat"], 2, "Benevolence")
 
 
 # ------------------------------------------------------------------- train
@@ -317,12 +328,11 @@ def train_apply(state: State, frame: Frame, seat: int, cmd: Command, steps: Step
     price = price_of(state, seat, card, frame["discount"])
     if price > state["players"][seat]["coins"]:
         raise IllegalCommand("not enough coins")
-    state["players"][seat]["coins"] -= price
-    state["display"].remove(card)
-    state["players"][seat]["cards"].append(card)
+    pay_coins(state, seat, price, "buy")
+    emit(state, CardGained(seat=seat, card=card, reason="Ryujin" if frame["ryujin"] else "Train"))
     if CARDS[card]["type"] == "monster":
         fid = "m:" + card
-        state["figures"][fid] = {"owner": seat, "type": "monster", "name": card, "at": "reserve"}
+        emit(state, MonsterRecruited(seat=seat, figure=fid, name=card))
         if monster_places(state, seat, fid):
             push(state, "place_monster", seat=seat, figure=fid)
     benevolence(state, seat, price)
@@ -347,7 +357,7 @@ def place_monster_apply(state: State, frame: Frame, seat: int, cmd: Command, ste
         raise IllegalCommand("summon the monster where you have a Stronghold (or to a Shrine for Komainu)")
     pop(state)
     after_summon(state, seat)
-    put(state, frame["figure"], "shrine:" + cmd["shrine"] if cmd.get("shrine") else cmd["province"])
+    put(state, frame["figure"], "shrine:" + cmd["shrine"] if cmd.get("shrine") else cmd["province"], "Train")
 
 
 # ----------------------------------------------------------------- harvest
@@ -363,9 +373,9 @@ def _harvest(state: State, seat: int, bonus: bool) -> None:
                 coins += r.get("coins", 0)
                 vp += r.get("vp", 0)
                 ronin += r.get("ronin", 0)
-    gain_coins(state, seat, coins)
-    gain_vp(state, seat, vp)
-    state["players"][seat]["ronin"] += ronin
+    gain_coins(state, seat, coins, "harvest")
+    gain_vp(state, seat, vp, "harvest")
+    gain_ronin(state, seat, ronin, "harvest")
 
 
 # ------------------------------------------------------------------ betray
@@ -433,8 +443,8 @@ def betray_apply(state: State, frame: Frame, seat: int, cmd: Command, steps: Ste
         and kind_of(state["figures"][x]) == cmd["kind"]
     )[0]
     mine = sorted(x for x in reserve(state, seat) if kind_of(state["figures"][x]) == cmd["with"])[0]
-    state["figures"][target]["at"] = "reserve"
-    put(state, mine, at)
+    emit(state, FigureMoved(figure=target, source=at, destination="reserve", reason="Betray"))
+    put(state, mine, at, "Betray")
     if len(betray_legal(state, frame, seat)) == 1:
         state["position"].remove(frame)
 

@@ -22,6 +22,7 @@ from ..base import (
 from ..kit import Context, Decided
 from . import battle, flow, politics, tea
 from . import events as ev
+from .batches import assemble, recording, setup_batch
 from .commands import parse
 from .data import CLAN_NAMES, EVENT_SCHEMAS
 from .evolve import evolve as _evolve
@@ -55,7 +56,7 @@ GIFT_SCHEMA = {
 }
 
 
-RULES_VERSION = 5
+RULES_VERSION = 6
 ANONYMOUS = -1
 """The `seat` of a version-3/4 alliance proposal's public commitment: nobody's, so
 it does not name the proposer; its choice `{from, to}` names both once revealed.
@@ -81,7 +82,10 @@ class RisingSun:
     (plus a hidden `HiddenStateChanged` with the secret part), `evolve` applies
     it without rules code (facts.py, outcomes.py); 5 - a proposal's commitment
     is private to the two players and its key is not numbered by the public
-    `commit_count` (issue 31: no public trace of how many proposals were made)."""
+    `commit_count` (issue 31: no public trace of how many proposals were made);
+    6 - the phase modules emit named facts (named.py), each folded by its own
+    handler; the position and public bookkeeping follow as `PositionChanged`,
+    secrets stay in `HiddenStateChanged` (batches.py)."""
 
     upcasters = NO_UPCASTERS  # rules versions change events by `evolve_legacy`, not by upcasting
 
@@ -90,7 +94,9 @@ class RisingSun:
     min_players = 3
     max_players = 5
     options_schema = OPTIONS_SCHEMA
-    event_schemas = EVENT_SCHEMAS  # payload JSON Schemas by event type (data/schemas/events.json), version 4
+    event_schemas = (
+        EVENT_SCHEMAS  # payload JSON Schemas by event type (data/schemas/events.json), versions 4-6
+    )
     salted_since = 3  # first rules version whose private events all carry payload.salt (issue 10)
     # The shape of the pickled state: 2 = full-word keys with TypedDicts (1 had
     # `figs`, `n`, `o`/`t`/`n`/`loc`...); 3 = the step frames in the kit's
@@ -104,7 +110,8 @@ class RisingSun:
     def for_rules_version(self, version: int) -> RisingSun:
         """The engine for a game started under `version` (versions 1 and 2 share
         one engine: version 1 games were re-recorded; 3 keeps command-style
-        events; 4 has public proposal commitments; newer or unknown: current)."""
+        events; 4 has public proposal commitments; 5 states outcomes as diffs;
+        newer or unknown: current)."""
         if not isinstance(version, int) or version >= RULES_VERSION:
             return RULES
         version = max(2, version)
@@ -122,6 +129,8 @@ class RisingSun:
         out = _start(factions, options, rng, self.rules_version)
         if self.rules_version < 4:
             return out
+        if self.rules_version >= 6:
+            return setup_batch(self.initial_state(), out, rng)
         # the setup is computed here once (with the rules code of the version
         # that recorded it); its events state the resulting board
         s = start = self.initial_state()
@@ -156,11 +165,13 @@ class RisingSun:
             raise BadCommand("no such seat")
         if state["result"] is not None:
             raise IllegalCommand("the game is over")
-        s = clone(state)
+        s = recording(state) if version(state) >= 6 else clone(state)
         out = self._decide(state, s, seat, cmd, rng)
         if version(state) < 4:
             return out
-        return restate(state, s, out, rng, "decide")
+        if version(state) < 6:
+            return restate(state, s, out, rng, "decide")
+        return assemble(state, s, out, rng, "decide")
 
     def _decide(self, state: State, working: State, seat: int, cmd: Command, rng: RngFactory) -> list[Event]:
         """The batch of events; `working` (a copy of `state`) ends as the state after it."""

@@ -12,6 +12,16 @@ from typing import Literal, NotRequired, TypedDict
 
 from ..kit import deep_copy, position
 from .data import CARDS, CLANS, MONSTERS, ONI
+from .named import (
+    CoinsGained,
+    CoinsPaid,
+    HonorChanged,
+    RoninGained,
+    RoninPaid,
+    VictoryPointsLost,
+    VictoryPointsScored,
+    emit,
+)
 
 
 class Figure(TypedDict):
@@ -175,22 +185,25 @@ def by_honor(state: State, seats: Iterable[int]) -> list[int]:
 
 
 def gain_honor(state: State, seat: int) -> None:
-    h = state["honor"]
-    i = h.index(seat)
+    order = list(state["honor"])
+    i = order.index(seat)
     if i > 0:
-        h[i - 1], h[i] = h[i], h[i - 1]
+        order[i - 1], order[i] = order[i], order[i - 1]
+        emit(state, HonorChanged(seat=seat, change="gained", order=order))
 
 
 def lose_honor(state: State, seat: int) -> None:
-    h = state["honor"]
-    i = h.index(seat)
-    if i < len(h) - 1:
-        h[i + 1], h[i] = h[i], h[i + 1]
+    order = list(state["honor"])
+    i = order.index(seat)
+    if i < len(order) - 1:
+        order[i + 1], order[i] = order[i], order[i + 1]
+        emit(state, HonorChanged(seat=seat, change="lost", order=order))
 
 
 def honor_to_top(state: State, seat: int) -> None:
-    state["honor"].remove(seat)
-    state["honor"].insert(0, seat)
+    order = [seat] + [other for other in state["honor"] if other != seat]
+    if order != state["honor"]:
+        emit(state, HonorChanged(seat=seat, change="to_top", order=order))
 
 
 def best_by(state: State, scores: dict[int, int], minimum: int = 1) -> int | None:
@@ -204,57 +217,79 @@ def best_by(state: State, scores: dict[int, int], minimum: int = 1) -> int | Non
 # --------------------------------------------------------------- VP / coins
 
 
-def gain_vp(state: State, seat: int, amount: int) -> None:
+def gain_vp(state: State, seat: int, amount: int, reason: str) -> None:
     """One gain instance (Loyalty adds +1 per copy while allied, once)."""
     if amount <= 0:
         return
-    p = state["players"][seat]
-    p["vp"] += amount
-    if state["alliances"][seat] is not None:
-        p["vp"] += copies(state, seat, "Loyalty")
+    emit(state, VictoryPointsScored(seat=seat, points=amount, reason=reason))
+    loyalty(state, seat)
 
 
 def loyalty(state: State, seat: int) -> None:
-    """The Loyalty part of one VP gain instance whose VP were moved one by one."""
-    if state["alliances"][seat] is not None:
-        state["players"][seat]["vp"] += copies(state, seat, "Loyalty")
+    """The Loyalty part of one VP gain instance (alone: its VP were moved one by one)."""
+    bonus = copies(state, seat, "Loyalty")
+    if state["alliances"][seat] is not None and bonus:
+        emit(state, VictoryPointsScored(seat=seat, points=bonus, reason="Loyalty"))
 
 
-def lose_vp(state: State, seat: int, amount: int) -> int:
-    p = state["players"][seat]
-    taken = min(amount, p["vp"])
-    p["vp"] -= taken
+def lose_vp(state: State, seat: int, amount: int, reason: str) -> int:
+    taken = min(amount, state["players"][seat]["vp"])
+    if taken > 0:
+        emit(state, VictoryPointsLost(seat=seat, points=taken, reason=reason))
     return taken
 
 
-def gain_coins(state: State, seat: int, amount: int) -> None:
+def gain_coins(state: State, seat: int, amount: int, reason: str) -> None:
     """Coins from the common supply: Way of the Merchant of poorer players
     triggers once per instance (its own gain does not re-trigger)."""
     if amount <= 0:
         return
     before = state["players"][seat]["coins"]
-    state["players"][seat]["coins"] += amount
+    emit(state, CoinsGained(seat=seat, coins=amount, reason=reason))
     for q in by_honor(state, range(state["player_count"])):
         k = copies(state, q, "Way of the Merchant")
         if q != seat and k and state["players"][q]["coins"] < before:
-            state["players"][q]["coins"] += k
+            emit(state, CoinsGained(seat=q, coins=k, reason="Way of the Merchant"))
 
 
-def gain_coins_together(state: State, gains: dict[int, int]) -> None:
+def gain_coins_together(state: State, gains: dict[int, int], reason: str) -> None:
     """Several players gain coins from the supply at the same moment (hostage
     return): every gain is compared with the coins held before the step, so the
     result does not depend on an order (Way of the Merchant)."""
     before = [p["coins"] for p in state["players"]]
     for seat, n in gains.items():
         if n > 0:
-            state["players"][seat]["coins"] += n
+            emit(state, CoinsGained(seat=seat, coins=n, reason=reason))
     for seat, n in gains.items():
         if n <= 0:
             continue
         for q in range(state["player_count"]):
             k = copies(state, q, "Way of the Merchant")
             if q != seat and k and before[q] < before[seat]:
-                state["players"][q]["coins"] += k
+                emit(state, CoinsGained(seat=q, coins=k, reason="Way of the Merchant"))
+
+
+def pay_coins(state: State, seat: int, amount: int, reason: str) -> None:
+    """Coins back to the supply (a price, a bid, the season's end)."""
+    if amount > 0:
+        emit(state, CoinsPaid(seat=seat, coins=amount, reason=reason))
+
+
+def give_coins(state: State, giver: int, receiver: int, amount: int, reason: str) -> None:
+    """Coins handed from one player to another (not from the supply: no Merchant)."""
+    if amount > 0:
+        emit(state, CoinsPaid(seat=giver, coins=amount, reason=reason))
+        emit(state, CoinsGained(seat=receiver, coins=amount, reason=reason))
+
+
+def gain_ronin(state: State, seat: int, amount: int, reason: str) -> None:
+    if amount > 0:
+        emit(state, RoninGained(seat=seat, ronin=amount, reason=reason))
+
+
+def pay_ronin(state: State, seat: int, amount: int, reason: str) -> None:
+    if amount > 0:
+        emit(state, RoninPaid(seat=seat, ronin=amount, reason=reason))
 
 
 def pay_cost(state: State, seat: int, cost: int, discount: int = 0) -> int:

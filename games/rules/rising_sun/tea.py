@@ -14,7 +14,8 @@ from typing import Any
 from ..base import IllegalCommand
 from .data import SEASONS
 from .frames import Command, Steps, pop
-from .state import Frame, Proposal, State, version
+from .named import AllianceFormed, RoninGained, RoninPaid, emit
+from .state import Frame, Proposal, State, give_coins, version
 
 
 def unallied(state: State) -> list[int]:
@@ -96,9 +97,7 @@ def tea_apply(state: State, frame: Frame, seat: int, cmd: Command, steps: Steps)
     elif t == "accept_alliance":
         p = find_proposal(state, cmd.get("from"), seat)
         a, b = p["from"], seat
-        state["alliances"][a], state["alliances"][b] = b, a
-        for q in (a, b):
-            state["players"][q]["alliance_seasons"].append(SEASONS[state["season"]])
+        emit(state, AllianceFormed(seats=[a, b], season=SEASONS[state["season"]]))
         _close(state, [x for x in state["proposals"] if x is not p and {x["from"], x["to"]} & {a, b}])
         state["proposals"].remove(p)
         frame["done"] = []
@@ -167,8 +166,7 @@ def check_gift(state: State, seat: int, cmd: Command) -> None:
 
 
 def apply_gift(state: State, seat: int, cmd: Command) -> None:
-    p, q = state["players"][seat], state["players"][cmd["to"]]
-    p["coins"] -= cmd.get("coins", 0)
-    q["coins"] += cmd.get("coins", 0)
-    p["ronin"] -= cmd.get("ronin", 0)
-    q["ronin"] += cmd.get("ronin", 0)
+    give_coins(state, seat, cmd["to"], cmd.get("coins", 0), "gift")
+    if cmd.get("ronin", 0):
+        emit(state, RoninPaid(seat=seat, ronin=cmd["ronin"], reason="gift"))
+        emit(state, RoninGained(seat=cmd["to"], ronin=cmd["ronin"], reason="gift"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .data import CARDS, CLANS, PROVINCES, SEASONS, season_deck, set_bonus
 from .frames import Steps, pop, push
+from .named import AlliancesEnded, CoinsGained, FigureMoved, SeasonCardsDealt, WarTokenWon, emit
 from .state import (
     Frame,
     Result,
@@ -16,10 +17,14 @@ from .state import (
     force,
     gain_coins,
     gain_coins_together,
+    gain_ronin,
     gain_vp,
+    give_coins,
     higher,
     lose_vp,
     owned_monsters,
+    pay_coins,
+    pay_ronin,
     present,
 )
 from .timing import own_order, simultaneous
@@ -39,13 +44,15 @@ def season_start_step(state: State, frame: Frame, steps: Steps) -> None:
     season = SEASONS[state["season"]]
     state["phase"] = "setup"
     state["war_provinces"] = steps.shuffled(state, "war-tokens", list(PROVINCES))[: state["player_count"] + 2]
-    state["display"] = season_deck(season, state["season_set"])
-    for p in state["players"]:
-        p["coins"] = 0
+    emit(state, SeasonCardsDealt(cards=season_deck(season, state["season_set"])))
+    for seat, player in enumerate(state["players"]):
+        pay_coins(state, seat, player["coins"], "season start")
     for seat in range(state["player_count"]):
-        state["players"][seat]["coins"] = CLANS[clan(state, seat)]["income"]
+        income = CLANS[clan(state, seat)]["income"]
+        if income:
+            emit(state, CoinsGained(seat=seat, coins=income, reason="income"))
     return_hostages(state)
-    state["alliances"] = [None] * state["player_count"]
+    emit(state, AlliancesEnded(season=season))
     state["proposals"] = []
     state["phase"] = "tea"
     push(state, "political", step=0)
@@ -54,13 +61,16 @@ def season_start_step(state: State, frame: Frame, steps: Steps) -> None:
 
 def return_hostages(state: State) -> None:
     back: dict[int, int] = {}
-    for f in state["figures"].values():
+    for fid, f in state["figures"].items():
         if f["at"].startswith("hostage:"):
             captor = int(f["at"].split(":")[1])
             back[captor] = back.get(captor, 0) + 1
-            f["at"] = "reserve"
+            emit(
+                state,
+                FigureMoved(figure=fid, source=f["at"], destination="reserve", reason="hostage returned"),
+            )
     # one simultaneous step: +1 coin per hostage to each captor (no order)
-    gain_coins_together(state, back)
+    gain_coins_together(state, back, "hostage returned")
 
 
 # ---------------------------------------------------------------- war phase
@@ -92,8 +102,8 @@ def war_start_step(state: State, frame: Frame, steps: Steps) -> None:
     for seat in range(state["player_count"]):
         if clan(state, seat) == "Koi" and state["players"][seat]["ronin"]:
             n = state["players"][seat]["ronin"]
-            state["players"][seat]["ronin"] = 0
-            gain_coins(state, seat, n)
+            pay_ronin(state, seat, n, "Koi")
+            gain_coins(state, seat, n, "Koi")
     push(state, "war", step=0)
 
 
@@ -102,30 +112,28 @@ def war_upgrades_of(state: State, seat: int) -> None:
 
 
 def resolve_war_upgrade(state: State, seat: int, card: str) -> None:
-    p = state["players"][seat]
     if card == "Way of the Shogun":
-        gain_coins(state, seat, 3)
+        gain_coins(state, seat, 3, card)
     elif card == "Way of the Moneylender":
-        gain_coins(state, seat, 5)
+        gain_coins(state, seat, 5, card)
     elif card == "Way of the Ronin":
-        p["ronin"] += 2
+        gain_ronin(state, seat, 2, card)
     elif card == "Way of Bushido":
         k = distinct_virtues(state, seat)
-        gain_coins(state, seat, 2 * k)
-        gain_vp(state, seat, 2 * k)
+        gain_coins(state, seat, 2 * k, card)
+        gain_vp(state, seat, 2 * k, card)
     elif card == "Way of the Righteous":
         for q in range(state["player_count"]):
             if q != seat and higher(state, seat, q) and state["players"][q]["coins"] > 0:
-                state["players"][q]["coins"] -= 1
-                p["coins"] += 1
+                give_coins(state, q, seat, 1, card)
 
 
 def award(state: State, seat: int, prov: str, souls: list[int]) -> None:
     """`seat` takes the War Province token of `prov`."""
-    state["players"][seat]["war_tokens"].append([prov, SEASONS[state["season"]]])
-    gain_vp(state, seat, 2 * copies(state, seat, "Courage"))
+    emit(state, WarTokenWon(seat=seat, province=prov, season=SEASONS[state["season"]]))
+    gain_vp(state, seat, 2 * copies(state, seat, "Courage"), "Courage")
     if seat in souls:
-        gain_vp(state, seat, 2 * owned_monsters(state, seat, oni_only=True))
+        gain_vp(state, seat, 2 * owned_monsters(state, seat, oni_only=True), "Oni of Souls")
 
 
 def souls_present(state: State, prov: str) -> list[int]:
@@ -171,13 +179,13 @@ def war_step(state: State, frame: Frame, steps: Steps) -> None:
 
 def cleanup_step(state: State, frame: Frame, steps: Steps) -> None:
     pop(state)
-    for p in state["players"]:
-        p["coins"] = 0
-        p["ronin"] = 0
-    for fig in state["figures"].values():
+    for seat, player in enumerate(state["players"]):
+        pay_coins(state, seat, player["coins"], "season end")
+        pay_ronin(state, seat, player["ronin"], "season end")
+    for fid, fig in state["figures"].items():
         if fig["at"].startswith("shrine:"):
-            fig["at"] = "reserve"
-    state["display"] = []
+            emit(state, FigureMoved(figure=fid, source=fig["at"], destination="reserve", reason="season end"))
+    emit(state, SeasonCardsDealt(cards=[]))
     tiles = state["mandate_deck"] + [t["tile"] for t in state["track"]]
     state["mandate_deck"] = steps.shuffled(state, "mandates", tiles, hidden=True)
     state["lotus_tiles"] = state.get("lotus_tiles", []) + [t for t in state["track"] if t["face_down"]]
@@ -215,7 +223,7 @@ def winter_step(state: State, frame: Frame, steps: Steps) -> None:
     for seat in by_honor(state, range(state["player_count"])):
         parts = winter_vp(state, seat)
         scored[str(seat)] = parts
-        gain_vp(state, seat, sum(parts.values()))
+        gain_vp(state, seat, sum(parts.values()), "winter")
     state["result"] = final_result(state)
     state["phase"] = "over"
 

@@ -48,10 +48,11 @@ def test_setup_seating_honor_home_and_decks():
     assert len(s["display"]) == 12 and len(s["shrines"]) == 4 and len(s["mandate_deck"]) == 10
     assert [p["coins"] for p in s["players"]] == [4, 5, 7, 6, 6]
     # the mandate order is nobody's to see: it is in the hidden outcome only
-    hidden, public = events
+    hidden, *public = events
     assert hidden.type == ev.HIDDEN_CHANGED and hidden.visible_to == ()
     assert hidden.payload["outcome"]["set"]["mandate_deck"] == s["mandate_deck"]
-    assert "mandate_deck" not in canonical_json(dict(public.payload))
+    assert public[0].type == ev.SETUP and all(e.visible_to is None for e in public)
+    assert all("mandate_deck" not in canonical_json(dict(e.payload)) for e in public)
     v = RULES.view(s, 1)
     assert "mandate_deck" not in v and v["mandate_deck_size"] == 10
 

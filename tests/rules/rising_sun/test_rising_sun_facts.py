@@ -1,7 +1,8 @@
 """Rules version 4 (issue 16 item 6): Rising Sun's events state facts. A
 recorded game folds to the same states whatever the rules code says now (a
 deploy between two moves of a play-by-email game cannot change its past), while
-the verifier, which re-decides every command, still sees that the rules changed."""
+the verifier, which re-decides every command, still sees that the rules changed.
+Version 6 (issue 32) states them as named facts, one fold handler each."""
 
 import json
 import pickle
@@ -15,6 +16,7 @@ from games.rules.base import Event, canonical_json, fold, rng_factory
 from games.rules.rising_sun import events as ev
 from games.rules.rising_sun import politics
 from games.rules.rising_sun.facts import SECRET_KEYS
+from games.rules.rising_sun.named import HEADERS, MATERIAL, NAMED_TYPES, PositionChanged
 from games.rules.rising_sun.rules import RULES
 from games.rules.testing import pick, play_random_game, roundtrip
 from tests.rules.rising_sun.testkit import Game
@@ -50,7 +52,7 @@ def _generous_harvest(monkeypatch) -> None:
     """A rules change: every coin gain of the Political Phase (Harvest, Betray
     rewards...) gives one coin more."""
     real = politics.gain_coins
-    monkeypatch.setattr(politics, "gain_coins", lambda s, seat, n: real(s, seat, n + 1))
+    monkeypatch.setattr(politics, "gain_coins", lambda s, seat, n, reason: real(s, seat, n + 1, reason))
 
 
 def test_recorded_v4_games_fold_to_their_states_after_a_rules_change(monkeypatch):
@@ -122,7 +124,12 @@ def test_unchanged_rules_verify_the_v4_fixtures():
 
 def test_public_events_state_outcomes_and_hide_nothing_secret():
     out = play_random_game(
-        RULES, [None] * 4, {"season_set": "random"}, seed=11, check_every=10000, check_views=False
+        RULES.for_rules_version(5),
+        [None] * 4,
+        {"season_set": "random"},
+        seed=11,
+        check_every=10000,
+        check_views=False,
     )
     kinds = set()
     for e in out.events:
@@ -149,6 +156,61 @@ def test_public_events_state_outcomes_and_hide_nothing_secret():
     } <= kinds
 
 
+def test_version_6_states_named_facts_and_hides_nothing_secret():
+    """Every change of figures, coins, VP, Ronin, Honor, cards, war tokens,
+    Strongholds and alliances is a named fact after the setup; the position's
+    bookkeeping holds none of them and no secret; nothing public carries draws."""
+    out = play_random_game(
+        RULES, [None] * 4, {"season_set": "random"}, seed=11, check_every=10000, check_views=False
+    )
+    assert out.state["rules_version"] == 6
+    named, bookkeeping = set(), set()
+    for e in out.events:
+        if e.type in HEADERS:
+            assert e.version == 3, e
+        if e.visible_to is None:
+            assert "draws" not in e.payload and "outcome" not in e.payload or e.type == PositionChanged.TYPE
+        if e.type in NAMED_TYPES:
+            named.add(e.type)
+        if e.type == PositionChanged.TYPE:
+            outcome = e.payload.get("outcome") or {}
+            assert not set(outcome) - {"set", "unset"}, outcome.keys()
+            assert not set(outcome.get("set", {})) & {*SECRET_KEYS, *MATERIAL, "battle_bids"}
+            battle = outcome.get("set", {}).get("battle") or {}
+            assert "bids" not in battle or battle["revealed"]  # bids are public once revealed
+            bookkeeping |= set(outcome.get("set", {}))
+        assert e.type != ev.MANDATES_SHUFFLED  # the deck order is in the hidden outcome
+    prefix = "rising-sun."
+    assert {
+        prefix + t
+        for t in (
+            "FigurePlaced",
+            "FigureMoved",
+            "FigureKilled",
+            "CoinsGained",
+            "CoinsPaid",
+            "VictoryPointsScored",
+            "CardGained",
+            "WarTokenWon",
+            "SeasonCardsDealt",
+            "AlliancesEnded",
+        )
+    } <= named
+    assert {"season", "phase", "battle", "result"} <= bookkeeping
+
+
+def test_version_6_facts_say_why():
+    """A VP gain names its reason: the harvest, a battle advantage, Winter..."""
+    out = play_random_game(RULES, [None] * 5, {}, seed=12, check_every=10000, check_views=False)
+    reasons = {(e.type.split(".")[1], e.payload["reason"]) for e in out.events if "reason" in e.payload}
+    assert {
+        ("VictoryPointsScored", "winter"),
+        ("CoinsGained", "income"),
+        ("CoinsPaid", "season end"),
+    } <= reasons
+    assert {r for t, r in reasons if t == "FigurePlaced"} >= {"Recruit"}
+
+
 def _batches(rows: list[dict]) -> list[list[dict]]:
     out: list[list[dict]] = []
     for r in rows:
@@ -159,12 +221,13 @@ def _batches(rows: list[dict]) -> list[list[dict]]:
     return out
 
 
-def test_ordinary_moves_hold_no_hidden_event_and_stay_takeback_eligible():
+@pytest.mark.parametrize("version", [4, 6])
+def test_ordinary_moves_hold_no_hidden_event_and_stay_takeback_eligible(version):
     """The hidden outcome comes only with a secret change: a summon or a move
     shows everything it did to everybody (takebacks refuse batches with an event
     some other seat cannot see)."""
     moves = public = 0
-    for rows in _rows(4):
+    for rows in _rows(version):
         for batch in _batches(rows):
             cmd = batch[0]["cause"]["command"]
             if cmd["type"] in ("move", "summon", "place", "build"):
@@ -187,7 +250,8 @@ def test_the_end_of_the_tea_ceremony_looks_the_same_with_or_without_a_lapsing_pr
     batch = g.events[start:]
     hidden = [e for e in batch if e.type == ev.HIDDEN_CHANGED]
     assert len(hidden) == 1 and hidden[0].visible_to == ()
-    assert [(e.type, e.visible_to) for e in batch if e.visible_to is None] == [(ev.COMMAND_APPLIED, None)]
+    public = [e.type for e in batch if e.visible_to is None]
+    assert public == [ev.COMMAND_APPLIED, PositionChanged.TYPE]
     lapsed = hidden[0].payload["outcome"].get("set", {}).get("closed_proposals")
     assert (lapsed is not None) == propose
     assert not any("proposals" in str(e.payload) for e in batch if e.visible_to is None)

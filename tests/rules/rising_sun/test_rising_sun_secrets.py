@@ -93,9 +93,10 @@ def test_salts_do_not_change_the_state(random_games):
 
 def test_version_2_games_keep_their_unsalted_events():
     old = RULES.for_rules_version(2)
-    assert old.rules_version == 2 and RULES.rules_version == 5
+    assert old.rules_version == 2 and RULES.rules_version == 6
     assert (
-        RULES.for_rules_version(5) is RULES
+        RULES.for_rules_version(6) is RULES
+        and RULES.for_rules_version(5).rules_version == 5
         and RULES.for_rules_version(4).rules_version == 4
         and RULES.for_rules_version(3).rules_version == 3
         and old.for_rules_version(2) is old

@@ -24,7 +24,7 @@ STUB = {"seq", "type", "redacted", "prev_hash", "hash"}
 
 def _game():
     game = driver.new_game("rising-sun", 4, names=NAMES)
-    assert game.rules_version == 5
+    assert game.rules_version == 6
     return game
 
 

@@ -19,6 +19,7 @@ from games.rules.base import canonical_json, fold, rng_factory
 from games.rules.rising_sun.events import HIDDEN_CHANGED
 from games.rules.rising_sun.flow import AUTO, run
 from games.rules.rising_sun.frames import Steps
+from games.rules.rising_sun.named import NAMED_TYPES, PositionChanged
 from games.rules.rising_sun.rules import RULES
 from games.rules.rising_sun.state import force
 from games.rules.testing import roundtrip
@@ -169,8 +170,13 @@ class Game:
         return self
 
     def shown(self) -> list:
-        """The events but the hidden outcomes (rules version 4), which end every batch."""
-        return [e for e in self.events if e.type != HIDDEN_CHANGED]
+        """The events but the hidden outcomes (rules versions 4-6) and what follows a
+        batch's public event at version 6 (its named facts and the new position)."""
+        return [e for e in self.events if e.type not in (HIDDEN_CHANGED, PositionChanged.TYPE, *NAMED_TYPES)]
+
+    def facts(self) -> list:
+        """The named facts (rules version 6) emitted so far."""
+        return [e for e in self.events if e.type in NAMED_TYPES]
 
     def choose(self, clan, choice) -> Game:
         return self.do(clan, type="choose", choice=choice)
