@@ -143,9 +143,9 @@
 
   /* -- scores and turn order -- */
   /* every ruleset's view starts with the same header (games/rules/kit/header.py):
-     ruleset, rules_version, phase, to_act, seat, ended, scores (per seat) and order
-     (the seats in turn order) - read, never guessed */
-  function header() { return (view && view.state && view.state.header) || { to_act: [], phase: "", ended: false, scores: [], order: [] }; }
+     ruleset, rules_version, phase, to_act, seat, ended, scores (per seat), order
+     (the seats in turn order) and private (the viewer's own hidden paths) - read, never guessed */
+  function header() { return (view && view.state && view.state.header) || { to_act: [], phase: "", ended: false, scores: [], order: [], private: [] }; }
   function renderPlayers() {
     const pending = new Set(header().to_act);
     $("players").replaceChildren(...meta.seats.map((s) => {
@@ -161,11 +161,20 @@
   }
 
   /* -- the caller's private information -- */
-  const PRIVATE = /hand|plan|bid|secret|card|mine|own|order/i;
+  /* the header's `private` lists the dotted paths of the view only this seat sees
+     (games/rules/kit/header.py): read, never guessed from key names */
+  function at(obj, path) {
+    let node = obj;
+    for (const key of path.split(".")) {
+      if (node === null || typeof node !== "object" || !(key in node)) return undefined;
+      node = node[key];
+    }
+    return node;
+  }
   function dl(obj) {
     const d = el("dl");
     for (const [k, v] of Object.entries(obj)) {
-      if (v === null || (typeof v === "object" && !Array.isArray(v) && JSON.stringify(v).length > 300)) continue;
+      if (v === null || v === undefined || (typeof v === "object" && !Array.isArray(v) && JSON.stringify(v).length > 300)) continue;
       d.append(el("dt", {}, k.replace(/_/g, " ")), el("dd", {}, Array.isArray(v) ? v.map((x) => (typeof x === "object" ? JSON.stringify(x) : x)).join(", ") || "—" : typeof v === "object" ? JSON.stringify(v) : String(v)));
     }
     return d;
@@ -178,9 +187,9 @@
     const parts = [];
     const mine = Array.isArray(st.players) ? st.players[boot.seat] : null;
     if (mine && typeof mine === "object") parts.push(dl(mine));
-    const extra = {};
-    for (const [k, v] of Object.entries(st)) if (PRIVATE.test(k) && k !== "players") extra[k] = v;
-    if (Object.keys(extra).length) parts.push(dl(extra));
+    const secret = {};
+    for (const path of header().private || []) secret[path] = at(st, path);
+    if (Object.keys(secret).length) parts.push(dl(secret));
     box.replaceChildren(el("p", {}, "You play " + seatName(boot.seat) + "."), ...parts);
   }
 
