@@ -279,7 +279,7 @@ window.Mat = (function () {
 
   /* -- since you last looked -- */
   function sinceNote(note, count) {
-    note.textContent = interpolate(ngettext("%(count)s new since you last looked", "%(count)s new since you last looked", count), { count }, true);
+    note.textContent = fmt("%(count)s new since you last looked", { count });
     note.hidden = count <= 0;
   }
 
