@@ -35,6 +35,10 @@ class InboxEntrySerializer(serializers.Serializer[dict[str, Any]]):
     last_activity = serializers.DateTimeField(help_text="the last event's time (creation for open games)")
     version = serializers.IntegerField()
     chain_head = serializers.CharField(allow_null=True)
+    unseen_events = serializers.IntegerField(
+        min_value=0,
+        help_text="events since you last opened the game's page or view or moved in it (all of them if never)",
+    )
 
 
 class InboxPageSerializer(serializers.Serializer[dict[str, Any]]):

@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.services import audit, lobby, play, reading, replay_range
+from games.services import audit, last_seen, lobby, play, reading, replay_range
 from games.services.errors import ErrorCode, Invalid
 from games.services.language import language_for
 
@@ -50,6 +50,7 @@ class StateView(APIView):
     )
     def get(self, request: Request, game_id: str) -> HttpResponse:
         game = lobby.get_game(game_id, request.user, seats="plain")  # the viewer's seats, same round trip
+        last_seen.record(game.id, request.user, game.version)  # "since you last looked" (not an event)
         return per_viewer(request, game, lambda: Response(reading.view(game, request.user)))
 
 
@@ -102,6 +103,7 @@ class CommandsView(APIView):
             body.validated_data.get("expected_version"),
             key,
         )
+        last_seen.record(game_id, request.user, done.version)  # a move is a look at the game too
         return Response({"version": done.version, "events": done.events}, status=201)
 
 

@@ -1,9 +1,9 @@
-"""The games app's tables: `game` (games, seats, command receipts, invitations)
+"""The games app's tables: `game` (games, seats, command receipts, invitations, last seen)
 and `pbem` (deadlines, notifications, webhook deliveries, pause votes, the
 sweeper's cursor). Re-exported here so `from games.models import Game` and the
 migrations keep their one address."""
 
-from .game import CommandReceipt, Game, Invitation, Seat
+from .game import CommandReceipt, Game, Invitation, LastSeen, Seat
 from .pbem import Deadline, Notification, PauseVote, PbemCursor, SweeperState, WebhookDelivery
 
 __all__ = [
@@ -11,6 +11,7 @@ __all__ = [
     "Deadline",
     "Game",
     "Invitation",
+    "LastSeen",
     "Notification",
     "PauseVote",
     "PbemCursor",

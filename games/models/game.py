@@ -103,3 +103,17 @@ class Invitation(models.Model):
     class Meta:
         ordering = ["created_at", "id"]
         constraints = [models.UniqueConstraint(fields=["game", "user"], name="invitation_game_user_unique")]
+
+
+class LastSeen(models.Model):
+    """The version of a game an account last looked at (opened its page or view) or moved
+    at: read-side bookkeeping for "since you last looked" and the inbox's unseen count,
+    not an event (it is no part of the game, so it is never replayed or audited)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    version = models.PositiveIntegerField(default=0)
+    seen_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="last_seen_game_user_unique")]

@@ -1,6 +1,7 @@
 """The caller's inbox (GET /api/v1/accounts/me/games): every game they hold a
 seat in, with whether a decision of theirs is pending, its deadline, the last
-activity and the chain head — sorted so what needs them soonest comes first.
+activity, the chain head and how many events happened since the caller last looked
+(`unseen_events`, games/services/last_seen.py) — sorted so what needs them soonest comes first.
 
 `pending` comes from the rules (the truth at this version), deadlines from the
 play-by-email rows. The user stream announces changes (`inbox` notices, see
@@ -17,7 +18,7 @@ from django.db.models import OuterRef, Subquery
 
 from events.models import StoredEvent
 
-from ..models import Game, Seat
+from ..models import Game, LastSeen, Seat
 from . import deadlines
 from .errors import ErrorCode, Invalid
 from .state import load_state, rules_for
@@ -35,10 +36,11 @@ def entries(user: User, status: str | None = None, awaiting_me: bool = False) ->
     if status is not None and status not in Game.Status.values:
         raise Invalid(f"status must be one of {Game.Status.values}", code=ErrorCode.INVALID)
     last = StoredEvent.objects.filter(stream=OuterRef("game_id")).order_by("-seq").values("recorded_at")[:1]
+    seen = LastSeen.objects.filter(game=OuterRef("game_id"), user=user).values("version")[:1]
     seats = (
         Seat.objects.filter(user=user)
         .select_related("game")
-        .annotate(last_event_at=Subquery(last))
+        .annotate(last_event_at=Subquery(last), seen_version=Subquery(seen))
         .order_by("game_id", "index")
     )
     if status:
@@ -72,6 +74,8 @@ def entries(user: User, status: str | None = None, awaiting_me: bool = False) ->
             "last_activity": _iso(seat.last_event_at or game.created_at),
             "version": game.version,
             "chain_head": game.chain_head or None,
+            # never looked: every event is new to them
+            "unseen_events": max(0, game.version - (seat.seen_version or 0)),
         }
     return sorted(out.values(), key=_order)
 

@@ -14,7 +14,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from games.models import Game
-from games.services import audit, board, caching, reading
+from games.services import audit, board, caching, last_seen, reading
 from games.services.errors import ServiceError
 from games.services.present import viewer_for
 
@@ -52,7 +52,12 @@ def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
         "seat": seat,
         "user": request.user.username,
         "creator": game.creator_id == request.user.id,
+        # the version this account last looked at or moved at (None: never), read before
+        # this visit is recorded, so the page can show what changed since
+        "last_seen": last_seen.previous(game, request.user),
     }
+    if game.status != Game.Status.OPEN:
+        last_seen.record(game.id, request.user, game.version)
     return render(
         request, "web/game.html", {"game": game, "title": title_of(game), "boot": boot, "seat": seat}
     )

@@ -31,6 +31,7 @@ def header(state: State, seat: int | None, version: int) -> ViewHeader:
             ended=False,
             scores=[],
             order=[],
+            private=[],
         )
     return view_header(
         ruleset=RULESET,
@@ -41,6 +42,9 @@ def header(state: State, seat: int | None, version: int) -> ViewHeader:
         ended=state.get("result") is not None,
         scores=[lands_of(state, side) for side in state["side"]],
         order=state["order"],
+        private=[]
+        if seat is None or state.get("result") is not None
+        else [f"hands.{seat}", f"picks.{seat}", f"secrets.{seat}"],
     )
 
 

@@ -2,10 +2,11 @@
 
 The three views differ below it, but a client needs the same facts from each before it
 draws anything: game and rules version, phase, who must act now, whom the view is for,
-whether the game is over, each seat's score (seat order) and the turn order. Built here
-once so the engines cannot drift apart and a client never guesses the shape. Both lists
-are empty before setup; what ``scores`` and ``order`` mean per ruleset (Imjin has no
-points: its scores are the side's controlled land territories) is in docs/modules.md.
+whether the game is over, each seat's score (seat order), the turn order, and which parts
+of the view are the viewer's own hidden information (``private``: dotted paths such as
+``"round.plans.2"``; empty for a watcher and once the game is over). Built here once so
+the engines cannot drift apart and a client never guesses the shape. What ``scores``,
+``order`` and ``private`` hold per ruleset is in docs/modules.md.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ class ViewHeader(TypedDict):
     ended: bool
     scores: list[int]
     order: list[int]
+    private: list[str]
 
 
 def view_header(
@@ -37,9 +39,10 @@ def view_header(
     ended: bool,
     scores: Iterable[int],
     order: Iterable[int],
+    private: Iterable[str],
 ) -> ViewHeader:
     """The header in the one shape; ``to_act`` sorted and without repeats, ``scores``
-    and ``order`` copied as given (seat order, turn order)."""
+    and ``order`` copied as given (seat order, turn order), ``private`` sorted."""
     return ViewHeader(
         ruleset=ruleset,
         rules_version=rules_version,
@@ -49,4 +52,5 @@ def view_header(
         ended=ended,
         scores=list(scores),
         order=list(order),
+        private=sorted(set(private)),
     )

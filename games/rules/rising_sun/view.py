@@ -16,11 +16,11 @@ RULESET = "rising-sun"  # the registry's id (rules.RisingSun.id; rules.py import
 def view(state: State, seat: int | None) -> dict[str, Any]:
     """The view of `seat` (None: a spectator), under the kit's common `header`."""
     if "player_count" not in state:
-        return {"header": _header(state, seat), "phase": "setup"}
+        return {"header": _header(state, seat, []), "phase": "setup"}
     over = state["result"] is not None
     f = top(state)
     out: dict[str, Any] = {
-        "header": _header(state, seat),
+        "header": _header(state, seat, []),  # its private paths once the rest is built
         "season": state["season"],
         "phase": state["phase"],
         "season_set": state["season_set"],
@@ -81,10 +81,23 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         }
     if f is not None and f["kind"] == "prompt" and (over or seat == f["seat"]):
         out["prompt"] = {"what": f["what"], "options": f["options"]}
+    out["header"] = _header(state, seat, [] if over or seat is None else _private(out, seat))
     return out
 
 
-def _header(state: State, seat: int | None) -> ViewHeader:
+def _private(out: dict[str, Any], seat: int) -> list[str]:
+    """The paths of `out` that only `seat` sees while the game runs: its face-down
+    mandate tile, the 4 tiles it draws, its sealed war bid and its prompt's options.
+    (Alliance proposals are seen by both their players, so they are not listed.)"""
+    paths = [f"track.{i}.tile" for i, t in enumerate(out["track"]) if t["face_down"] and t["seat"] == seat]
+    paths += [key for key in ("drawn_tiles", "prompt") if key in out]
+    battle = out.get("battle")
+    if battle and not battle["revealed"] and str(seat) in battle["bids"]:
+        paths.append(f"battle.bids.{seat}")
+    return paths
+
+
+def _header(state: State, seat: int | None, private: list[str]) -> ViewHeader:
     """What every ruleset's view says first (kit.view_header)."""
     return view_header(
         ruleset=RULESET,
@@ -95,6 +108,7 @@ def _header(state: State, seat: int | None) -> ViewHeader:
         ended=state["result"] is not None,
         scores=[p["vp"] for p in state["players"]] if "players" in state else [],
         order=_order(state),
+        private=private,
     )
 
 

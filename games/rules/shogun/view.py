@@ -57,7 +57,7 @@ def views(
             continue
         other = dict(first)
         shared: ViewHeader = first["header"]
-        other["header"] = ViewHeader(**{**shared, "seat": seat})
+        other["header"] = ViewHeader(**{**shared, "seat": seat, "private": _private(state, seat)})
         if "round" in first:
             other["round"] = {**first["round"], "plans": _plans(state, seat)}
         out[seat] = other
@@ -76,7 +76,16 @@ def header(state: State, seat: int | None, version: int = data.RULES_VERSION) ->
         ended=phase == "over",
         scores=[p["vp"] for p in state.get("players", [])],
         order=_order(state),
+        private=_private(state, seat),
     )
+
+
+def _private(state: State, seat: int | None) -> list[str]:
+    """The seat's own planning board (``round.plans.<seat>``) while a round runs and the
+    game is not over: the one part of a Shogun view no other seat sees."""
+    if seat is None or not state.get("round") or shogun_state.phase_of(state) == "over":
+        return []
+    return [f"round.plans.{seat}"]
 
 
 def _order(state: State) -> list[int]:

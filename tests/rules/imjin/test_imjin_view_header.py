@@ -25,6 +25,7 @@ def test_the_view_before_setup_has_the_header(version):
             "ended": False,
             "scores": [],
             "order": [],
+            "private": [],
         }
 
 

@@ -21,6 +21,7 @@ def test_the_view_before_setup_has_the_header():
             "ended": False,
             "scores": [],
             "order": [],
+            "private": [],
         }
 
 

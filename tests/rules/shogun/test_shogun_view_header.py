@@ -17,7 +17,7 @@ def test_the_view_before_the_start_has_the_header():
         header = RULES.view(RULES.initial_state(), seat)["header"]
         assert header["ruleset"] == "shogun" and header["phase"] == "init" and header["seat"] == seat
         assert header["to_act"] == [] and header["ended"] is False
-        assert header["scores"] == [] and header["order"] == []
+        assert header["scores"] == [] and header["order"] == [] and header["private"] == []
 
 
 @pytest.mark.parametrize("players", [3, 5])

@@ -22,6 +22,7 @@ def view(state: State, seat: int | None, pending: list[int], rules_version: int)
             ended=state["over"],
             scores=state["points"],
             order=range(state["players"]),
+            private=["my_bid"] if seat is not None and not state["over"] and mine else [],
         ),
         "round": state["round"],
         "prize": state["prize"],

@@ -117,71 +117,66 @@
   }
 
   /* -- status, deadline -- */
+  /* whose turn, in words; the deadline in the reader's language and time zone (time.js) */
   function renderStatus() {
     let text;
     if (meta.status === "finished" || meta.status === "aborted") {
       const o = meta.outcome || {};
       const winners = (o.winners || []).map(seatName).join(", ");
-      text = "Game over" + (o.reason ? ": " + o.reason : "") + (winners ? " — winners: " + winners : "");
-    } else if (meta.paused) text = "Paused";
+      text = winners ? interpolate(gettext("Game over — winners: %(winners)s"), { winners }, true) : gettext("Game over");
+    } else if (meta.paused) text = gettext("Paused");
     else if (legal.pending) {
       const mine = meta.pending.find((p) => p.seat === boot.seat);
-      text = "Your turn" + (mine ? ": " + promptLabel(mine.kind) : "") + " (version " + meta.version + ")";
-    } else text = "Waiting for " + (meta.pending.map((p) => seatName(p.seat) + " (" + promptLabel(p.kind) + ")").join(", ") || "the game") + " (version " + meta.version + ")";
+      text = mine ? interpolate(gettext("Your turn: %(decision)s"), { decision: promptLabel(mine.kind) }, true) : gettext("Your turn");
+    } else if (meta.pending.length) {
+      const waiting = meta.pending.map((p) => interpolate(gettext("%(seat)s (%(decision)s)"), { seat: seatName(p.seat), decision: promptLabel(p.kind) }, true)).join(", ");
+      text = interpolate(gettext("Waiting for %(seats)s"), { seats: waiting }, true);
+    } else text = gettext("Waiting for the game");
     $("status").textContent = text;
     clearInterval(deadlineTimer);
     const d = $("deadline");
     if (legal.deadline && legal.pending) {
-      const due = Date.parse(legal.deadline);
       const tick = () => {
-        const s = Math.max(0, Math.round((due - Date.now()) / 1000));
-        d.textContent = "— " + Math.floor(s / 3600) + "h " + String(Math.floor((s % 3600) / 60)).padStart(2, "0") + "m " + String(s % 60).padStart(2, "0") + "s left";
+        d.textContent = interpolate(gettext("— %(left)s left (until %(when)s)"), { left: Time.remaining(legal.deadline), when: Time.dateTime(legal.deadline) }, true);
       };
       tick(); d.hidden = false; deadlineTimer = setInterval(tick, 1000);
+      d.dataset.deadline = legal.deadline;
     } else d.hidden = true;
   }
 
   /* -- scores and turn order -- */
   /* every ruleset's view starts with the same header (games/rules/kit/header.py):
-     ruleset, rules_version, phase, to_act, seat, ended, scores (per seat) and order
-     (the seats in turn order) - read, never guessed */
-  function header() { return (view && view.state && view.state.header) || { to_act: [], phase: "", ended: false, scores: [], order: [] }; }
+     ruleset, rules_version, phase, to_act, seat, ended, scores (per seat), order
+     (the seats in turn order) and private (the viewer's own hidden paths) - read, never guessed */
+  function header() { return (view && view.state && view.state.header) || { to_act: [], phase: "", ended: false, scores: [], order: [], private: [] }; }
   function renderPlayers() {
     const pending = new Set(header().to_act);
     $("players").replaceChildren(...meta.seats.map((s) => {
       const tr = el("tr", s.index === boot.seat ? { class: "me" } : {});
-      tr.append(el("td", {}, String(s.index) + (s.faction ? " " + s.faction : "")), el("td", {}, who(s)),
-        el("td", {}, String(header().scores[s.index] ?? "")), pending.has(s.index) ? el("td", { "aria-label": "yes", title: "must act now" }, "●") : el("td"));
+      tr.append(el("td", {}, seatName(s.index)), el("td", {}, String(header().scores[s.index] ?? "")),
+        pending.has(s.index) ? el("td", {}, gettext("to act now")) : el("td"));
       return tr;
     }));
     const order = header().order;
-    $("order").textContent = order.length ? "Turn order: " + order.map((i) => seatName(i)).join(" → ") : "";
+    $("order").textContent = order.length ? interpolate(gettext("Turn order: %(order)s"), { order: order.map((i) => seatName(i)).join(" → ") }, true) : "";
     const sel = $("press-to");
     if (sel.options.length === 1) for (const s of meta.seats) if (s.index !== boot.seat) sel.append(el("option", { value: s.index }, "only " + seatName(s.index)));
+    Mat.others($("other-mats"), matContext(), meta.seats.map((s) => s.index));
   }
 
-  /* -- the caller's private information -- */
-  const PRIVATE = /hand|plan|bid|secret|card|mine|own|order/i;
-  function dl(obj) {
-    const d = el("dl");
-    for (const [k, v] of Object.entries(obj)) {
-      if (v === null || (typeof v === "object" && !Array.isArray(v) && JSON.stringify(v).length > 300)) continue;
-      d.append(el("dt", {}, k.replace(/_/g, " ")), el("dd", {}, Array.isArray(v) ? v.map((x) => (typeof x === "object" ? JSON.stringify(x) : x)).join(", ") || "—" : typeof v === "object" ? JSON.stringify(v) : String(v)));
-    }
-    return d;
+  /* -- the caller's mat (mat.js): the header's `private` paths (games/rules/kit/header.py)
+     say what only this seat sees, never guessed from key names -- */
+  function matContext() {
+    const factions = {};
+    for (const s of meta.seats) factions[s.index] = s.faction;
+    return {
+      ruleset: meta.ruleset, state: (view && view.state) || {}, header: header(), seat: boot.seat,
+      private: header().private || [], catalogue, seatName, factionOf: (i) => factions[i],
+    };
   }
   function renderPrivate() {
-    const st = view.state || {};
-    const box = $("private");
-    $("view-json").textContent = JSON.stringify(view, null, 1);
     if (boot.seat === null || boot.seat === undefined) return;
-    const parts = [];
-    const mine = Array.isArray(st.players) ? st.players[boot.seat] : null;
-    if (mine && typeof mine === "object") parts.push(dl(mine));
-    const extra = {};
-    for (const [k, v] of Object.entries(st)) if (PRIVATE.test(k) && k !== "players") extra[k] = v;
-    if (Object.keys(extra).length) parts.push(dl(extra));
-    box.replaceChildren(el("p", {}, "You play " + seatName(boot.seat) + "."), ...parts);
+    Mat.mine($("private"), matContext());
   }
 
   /* -- legal commands: buttons, and small forms for templates -- */
@@ -243,8 +238,14 @@
     box.replaceChildren(...items);
   }
 
-  /* -- the board picture, and choosing a province on it -- */
+  /* -- the board picture, its HTML side panel and its text alternative, and choosing a
+     province on it. The picture's own side panel is hidden and the picture cropped to
+     the map: the panel's words are HTML beside it (mat.js), legible at any width. -- */
+  let changed = null;  // provinces whose pieces changed since the last look (computed once)
   async function loadBoard() {
+    const ctx = matContext();
+    Mat.panel($("board-panel"), ctx, meta.seats.map((s) => s.index));
+    Mat.boardList($("board-list"), ctx, changed);
     if (boardVersion === meta.version) return;
     boardVersion = meta.version;
     let svg;
@@ -254,16 +255,43 @@
     if (root.nodeName !== "svg") return;
     root.querySelectorAll("script, foreignObject").forEach((n) => n.remove());
     const node = document.importNode(root, true);
-    node.setAttribute("role", "img");
+    cropToMap(node);
+    node.setAttribute("role", "group");
+    node.setAttribute("aria-label", gettext("Board map (the list of provinces below says the same in words)"));
     node.querySelectorAll("[data-province]").forEach((p) => {
       p.setAttribute("tabindex", "0");
       p.setAttribute("role", "button");
       const t = p.querySelector("title");
       p.setAttribute("aria-label", t ? t.textContent : p.dataset.province);
       if (picked && p.dataset.province === picked) p.classList.add("picked");
+      if (changed && changed.has(p.dataset.province)) p.classList.add("changed");
     });
     $("board-svg").replaceChildren(node);
     $("board").hidden = false;
+  }
+  /* the picture's map part only: its side panel is HTML beside it */
+  function cropToMap(node) {
+    const map = node.querySelector("g.map");
+    const sea = map && map.querySelector("rect");
+    const scale = map && /scale\(([\d.]+)\)/.exec(map.getAttribute("transform") || "");
+    node.querySelectorAll("g.panel").forEach((g) => g.remove());
+    if (!sea || !scale) return;
+    const k = parseFloat(scale[1]);
+    node.setAttribute("viewBox", "0 0 " + (parseFloat(sea.getAttribute("width")) * k).toFixed(0) + " " + (parseFloat(sea.getAttribute("height")) * k).toFixed(0));
+    node.removeAttribute("width");
+    node.removeAttribute("height");
+  }
+  /* since you last looked: the provinces whose pieces differ from the view at that version */
+  async function lookBack() {
+    const since = boot.last_seen;
+    if (!Number.isInteger(since) || since <= 0 || since >= meta.version || meta.status === "open") return;
+    try {
+      const before = await Api.call("GET", G + "/replay?version=" + since);
+      changed = Mat.changedProvinces(matContext(), before.state || before);
+    } catch (e) { changed = null; return; }
+    document.body.dataset.changed = [...changed].sort().join(" ");
+    boardVersion = -1;
+    await loadBoard();
   }
   function values(obj, out) {
     for (const v of Object.values(obj)) {
@@ -350,11 +378,16 @@
     if (e.summary) summaries = true;
     else if (summaries) return;
     const li = el("li", { value: e.seq, "data-seq": e.seq }, logText(e));
+    if (Number.isInteger(boot.last_seen) && e.seq > boot.last_seen && !initialised) {
+      li.classList.add("new");  // since you last looked
+      unseen += 1;
+    }
     const log = $("log");
     log.append(li);
     while (log.children.length > 300) log.firstChild.remove();
     log.scrollTop = log.scrollHeight;
   }
+  let initialised = false, unseen = 0;  // the log lines new since the last look, counted on opening
   $("press-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const to = $("press-to").value;
@@ -369,6 +402,11 @@
     const from = Math.max(0, (meta.version || 0) - 200);
     let page = await Api.call("GET", G + "/events?after=" + from + "&limit=1000");
     page.results.forEach(addLog);
+    initialised = true;
+    Mat.sinceNote($("since-note"), unseen);
+    const first = $("log").querySelector("li.new");
+    if (first) $("log").scrollTop = Math.max(0, first.offsetTop - $("log").offsetTop - 8);
+    await lookBack();
     await checkTakeback();
     streaming = Api.stream(G + "/events", lastSeq, (ev) => {
       if (ev.data && typeof ev.data === "object" && "seq" in ev.data) addLog(ev.data);
