@@ -181,7 +181,9 @@ def test_imjin_a_unit_chosen_by_its_area_with_the_keyboard(page):  # noqa: F811
         named = []
         for b in buttons(page):
             command = json.loads(b.get_attribute("data-command"))
-            named += [(command, units[v]["area"]) for v in command.values() if isinstance(v, str) and v in units]
+            named += [
+                (command, units[v]["area"]) for v in command.values() if isinstance(v, str) and v in units
+            ]
         if named:
             break
         page.play_one(rnd)

@@ -46,9 +46,9 @@ window.SchemaForm = (function () {
       input = el("select", { id, name, "data-kind": "enum" });
       const given = value !== undefined || p.default !== undefined;
       if (!required) input.append(el("option", { value: "" }, "—"));
-      else if (!given) input.append(el("option", { value: "", disabled: true, selected: true }, gettext("choose…")));
+      else if (!given) input.append(el("option", { value: "", disabled: true, selected: true }, gettext("Choose…")));
       input.required = required;
-      const said = (c) => (names ? names[c] : words ? words.option(name, c) : c === null ? gettext("— (none)") : String(c));
+      const said = (c) => (names ? names[c] : words ? words.option(name, c) : c === null ? gettext("— (nothing)") : String(c));
       for (const c of choices) input.append(el("option", { value: JSON.stringify(c) }, said(c)));
       const v = value !== undefined ? value : p.default;
       if (v !== undefined) input.value = JSON.stringify(v);

@@ -196,7 +196,7 @@
     clearFilter();
     Moves.configure({ catalogue, view, seatName, prompt: myPrompt() });
     if (!legal.commands.length && !legal.templates.length) {
-      box.replaceChildren(el("p", { class: "muted" }, meta.status === "running" ? gettext("Nothing to decide now.") : gettext("The game is over.")));
+      box.replaceChildren(el("p", { class: "muted" }, meta.status === "running" ? gettext("Nothing for you to decide now.") : gettext("The game is over: no more moves.")));
       return;
     }
     const items = [];
@@ -288,7 +288,7 @@
     }
     buttons.forEach((b) => { b.hidden = !hits.includes(b); });
     const note = $("filter-note");
-    note.querySelector("span").textContent = interpolate(ngettext("%(n)s move with %(province)s:", "%(n)s moves with %(province)s:", hits.length), { n: hits.length, province: name }, true);
+    note.querySelector("span").textContent = interpolate(gettext("Moves with %(province)s (%(n)s):"), { n: hits.length, province: name }, true);
     note.hidden = false;
     hits[0].focus();
   }

@@ -51,7 +51,7 @@ window.Moves = (function () {
     if (!u) return null;
     const general = u.general ? card(u.general, "general") : null;
     const owner = Number.isInteger(u.owner) ? seatName(u.owner) : "";
-    return interpolate(ngettext("%(who)s in %(area)s (%(n)s troop)", "%(who)s in %(area)s (%(n)s troops)", u.troops || 0), {
+    return interpolate(gettext("%(who)s in %(area)s, troops: %(n)s"), {
       who: general ? general.name : owner,
       area: provinceName(u.area) || u.area,
       n: u.troops || 0,
@@ -60,7 +60,7 @@ window.Moves = (function () {
   /* any value, looked up wherever the catalogue or the view names it */
   function anyName(value, type) {
     if (value === null || value === undefined) return choiceWord("none", type) || "—";
-    if (typeof value === "boolean") return value ? gettext("yes") : gettext("no");
+    if (typeof value === "boolean") return choiceWord(value ? "yes" : "no", type) || String(value);
     const s = String(value);
     const word = choiceWord(s, type);
     if (word) return word;
@@ -72,11 +72,11 @@ window.Moves = (function () {
   }
   function valueName(of, value, type) {
     if (Array.isArray(value)) return value.map((v) => valueName(of === "provinces" ? "province" : of, v, type)).join(of === "provinces" ? " → " : ", ") || "—";
-    if (value === null || value === undefined) return anyName(value, type);
+    if (value === null || value === undefined) return (of === "province" && choiceWord("no_province", type)) || anyName(value, type);
     switch (of) {
       case "seat": return seatName(Number(value));
       case "number": return String(value);
-      case "boolean": return value ? gettext("yes") : gettext("no");
+      case "boolean": return anyName(!!value, type);
       case "province": return provinceName(String(value)) || anyName(value, type);
       case "unit": return unitName(String(value)) || String(value);
       case "figure": return ((list("figures").find((f) => f.id === value)) || card(value) || { name: String(value) }).name;
@@ -159,12 +159,12 @@ window.Moves = (function () {
       const n = (k) => (Number.isInteger(cmd[k]) ? cmd[k] : 0);
       if (type === "bid" && Number.isInteger(me.coins)) {
         const total = n("seppuku") + n("hostage") + n("ronin") + n("poets");
-        if (total > me.coins) return interpolate(ngettext("You bid %(total)s Coins but hold only %(n)s Coin.", "You bid %(total)s Coins but hold only %(n)s Coins.", me.coins), { total, n: me.coins }, true);
+        if (total > me.coins) return interpolate(gettext("Your bid spends %(total)s Coins, more than you hold (Coins: %(n)s)."), { total, n: me.coins }, true);
       }
       if (type === "gift") {
         if (n("coins") + n("ronin") < 1) return gettext("A gift is at least one Coin or one Ronin.");
-        if (Number.isInteger(me.coins) && n("coins") > me.coins) return interpolate(ngettext("You hold only %(n)s Coin.", "You hold only %(n)s Coins.", me.coins), { n: me.coins }, true);
-        if (Number.isInteger(me.ronin) && n("ronin") > me.ronin) return interpolate(ngettext("You hold only %(n)s Ronin.", "You hold only %(n)s Ronin.", me.ronin), { n: me.ronin }, true);
+        if (Number.isInteger(me.coins) && n("coins") > me.coins) return interpolate(gettext("Your gift is more than you hold (Coins: %(n)s)."), { n: me.coins }, true);
+        if (Number.isInteger(me.ronin) && n("ronin") > me.ronin) return interpolate(gettext("Your gift is more than you hold (Ronin: %(n)s)."), { n: me.ronin }, true);
       }
     }
     return null;
