@@ -53,12 +53,13 @@ def with_geometry(entry: dict[str, Any], geo: dict[str, dict[str, Any]]) -> dict
     return entry
 
 
-def commands(t: Texts, data_dir: Path, kinds: Mapping[str, str]) -> list[dict[str, Any]]:
+def commands(t: Texts, data_dir: Path, kinds: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
     """A label and help text for every command type the engine's schema lists, and
     for each of its parameters a label (``field.<type>.<name>``, else ``field.<name>``)
     and what its value names (`kinds`: ``"<type>.<name>"`` or ``"<name>"`` -> province,
     seat, card, unit...; "number" when unlisted), so a client says "To: Kyoto"."""
     schemas = json.loads((data_dir / "schemas" / "commands.json").read_text(encoding="utf-8"))
+    kinds = kinds or {}
     return [
         {
             "type": c,
@@ -67,7 +68,7 @@ def commands(t: Texts, data_dir: Path, kinds: Mapping[str, str]) -> list[dict[st
             "fields": [
                 {
                     "name": name,
-                    "label": t(f"field.{c}.{name}" if t.has(f"field.{c}.{name}") else f"field.{name}"),
+                    "label": _field_label(t, c, name),
                     "of": kinds.get(f"{c}.{name}", kinds.get(name, "number")),
                 }
                 for name in schema["properties"]
@@ -76,6 +77,15 @@ def commands(t: Texts, data_dir: Path, kinds: Mapping[str, str]) -> list[dict[st
         }
         for c, schema in schemas.items()
     ]
+
+
+def _field_label(t: Texts, command: str, name: str) -> str:
+    """The three rulesets label every field (tests/rules/catalogue/test_catalogues.py);
+    a ruleset without labels (the test suite's toy) shows the parameter's name."""
+    for key in (f"field.{command}.{name}", f"field.{name}"):
+        if t.has(key):
+            return t(key)
+    return name.replace("_", " ")
 
 
 def choices(t: Texts) -> dict[str, str]:

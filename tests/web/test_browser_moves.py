@@ -81,15 +81,23 @@ def set_language(p: browser.Page, lang: str) -> None:
 
 
 def test_rising_sun_to_the_end_in_japanese_with_a_real_bid_and_a_gift(page):  # noqa: F811
+    """The whole game clicked through the page (boards, buttons, forms) with the
+    account's language set to Japanese; nothing here reads English words."""
     page.sign_up("kiku")
     set_language(page, "ja")
+    page.go("/")
+    page.shot("lobby")
     gid = page.create_game("rising-sun", players=3, bots=2)
     assert page.js("return document.documentElement.lang") == "ja"
-    rnd, sent = random.Random(11), []
-    seat = None
+    page.wait_my_turn_or_end()
+    # the lobby's default bots play to the score
+    assert [s.get("bot") for s in api(page, f"/games/{gid}")["seats"]].count("heuristic") == 2
+    page.shot("game-rising-sun")
+    rnd, sent, made = random.Random(11), [], 0
     for _ in range(400):
         if page.wait_my_turn_or_end(timeout=60) != "running":
             break
+        made += 1
         view = api(page, f"/games/{gid}/view")
         seat = view["seat"]
         me = view["state"]["players"][seat]
@@ -106,12 +114,16 @@ def test_rising_sun_to_the_end_in_japanese_with_a_real_bid_and_a_gift(page):  # 
             sent.append({"type": "gift", "to": to, "coins": 1, "ronin": 0})
         else:
             page.play_one(rnd)
-    assert page.body("status") == "finished"
+    assert page.body("status") == "finished" and made > 10
     assert page.provinces_clicked > 0, "no move was chosen on the board"
+    page.shot("game-over")
     recorded = causes(page, gid)
     for command in sent:
         assert command in recorded, f"{command} is not in the game's events"
     assert any(c["type"] == "bid" for c in sent), "no war bid was made through its form"
+    # the lobby lists it under finished games, with its replay
+    page.go("/")
+    assert page.css(f'a[href="/games/{gid}/replay"]')
     page.shot("game-over-ja")
 
 

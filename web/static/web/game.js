@@ -283,6 +283,7 @@
     const hits = buttons.filter((b) => Moves.provincesOf(JSON.parse(b.dataset.command)).has(province));
     if (!hits.length) {
       clearFilter();
+      unpick();  // nothing to choose there
       showError(new Error(interpolate(gettext("No move you can make now involves %(province)s."), { province: name }, true)));
       return;
     }

@@ -80,7 +80,12 @@ window.Moves = (function () {
       case "province": return provinceName(String(value)) || anyName(value, type);
       case "unit": return unitName(String(value)) || String(value);
       case "figure": return ((list("figures").find((f) => f.id === value)) || card(value) || { name: String(value) }).name;
-      case "kami": case "mandate": case "general": case "favour": case "special":
+      case "special": {  // Shogun: a turn-order slot, and the special card lying on it
+        const row = view && view.state && view.state.round && view.state.round.specials;
+        const on = Array.isArray(row) ? card(row[Number(value) - 1], "special") : null;
+        return on ? interpolate(gettext("%(card)s, turn order %(n)s"), { card: on.name, n: value }, true) : String(value);
+      }
+      case "kami": case "mandate": case "general": case "favour":
         return (card(value, of) || card(value) || { name: anyName(value, type) }).name;
       case "card": return (card(value, "season_card") || card(value) || { name: anyName(value, type) }).name;
       default: return anyName(value, type);
@@ -98,9 +103,10 @@ window.Moves = (function () {
       if (word) return word;
       return (promptLabel(prompt) || commandName(type)) + " — " + anyName(cmd.choice, type);
     }
-    const parts = Object.entries(cmd).filter(([k]) => k !== "type").map(([k, v]) => {
+    // an optional place left empty ("via": none) says nothing worth a word
+    const parts = Object.entries(cmd).filter(([k, v]) => k !== "type" && !(v === null && field(type, k).of === "province")).map(([k, v]) => {
       const f = field(type, k);
-      if (f.of === "plan" && v && typeof v === "object") return Object.entries(v).map(([s, c]) => spaceName(s) + ": " + valueName("province", c, type)).join(", ");
+      if (f.of === "plan" && v && typeof v === "object") return Object.entries(v).map(([s, c]) => spaceName(s) + ": " + (c === null ? anyName(null, type) : valueName("province", c, type))).join(", ");
       return f.label + ": " + valueName(f.of, v, type);
     });
     return commandName(type) + (parts.length ? " — " + parts.join(", ") : "");
@@ -134,7 +140,8 @@ window.Moves = (function () {
       option: (name, value) => {
         const parts = name.split(".");
         const f = field(type, parts[0]);
-        return valueName(f.of === "plan" ? "province" : f.of, value, type);
+        if (f.of === "plan") return value === null ? anyName(null, type) : valueName("province", value, type);  // a card of the hand
+        return valueName(f.of, value, type);
       },
     };
   }
