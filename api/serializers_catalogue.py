@@ -77,11 +77,24 @@ class CardSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
+class CommandFieldSerializer(serializers.Serializer[dict[str, Any]]):
+    name = serializers.CharField(help_text="the parameter's key in the command")
+    # the API's key; DRF's metaclass moves declared fields off the class (Field.label is not shadowed)
+    label = serializers.CharField()  # type: ignore[assignment]
+    of = serializers.CharField(
+        help_text="what its value names: province, provinces, seat, card, figure, kami, mandate, "
+        "general, unit, favour, special, plan, choice (a key of `choices`), boolean, number"
+    )
+
+
 class CommandLabelSerializer(serializers.Serializer[dict[str, Any]]):
     type = serializers.CharField(help_text="the command's `type`")
     # the API's key; DRF's metaclass moves declared fields off the class (Field.label is not shadowed)
     label = serializers.CharField()  # type: ignore[assignment]
     help = serializers.CharField()
+    fields = CommandFieldSerializer(  # type: ignore[assignment]
+        many=True, help_text="every parameter but `type`, in schema order"
+    )
 
 
 class PromptLabelSerializer(serializers.Serializer[dict[str, Any]]):
@@ -100,4 +113,9 @@ class CatalogueSerializer(serializers.Serializer[dict[str, Any]]):
     figures = FigureSerializer(many=True)
     cards = CardSerializer(many=True)
     commands = CommandLabelSerializer(many=True)
+    choices = serializers.DictField(
+        child=serializers.CharField(),
+        help_text="words for command values: `<pending kind>.<value>`, `<command type>.<value>` "
+        "or `<value>` -> localized label (e.g. `war_upgrade_timing.first`, `pass`)",
+    )
     prompts = PromptLabelSerializer(many=True)

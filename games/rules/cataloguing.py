@@ -5,7 +5,7 @@ draws and explains a game without a table of its own."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -53,10 +53,45 @@ def with_geometry(entry: dict[str, Any], geo: dict[str, dict[str, Any]]) -> dict
     return entry
 
 
-def commands(t: Texts, data_dir: Path) -> list[dict[str, Any]]:
-    """A label and help text for every command type the engine's schema lists."""
+def commands(t: Texts, data_dir: Path, kinds: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+    """A label and help text for every command type the engine's schema lists, and
+    for each of its parameters a label (``field.<type>.<name>``, else ``field.<name>``)
+    and what its value names (`kinds`: ``"<type>.<name>"`` or ``"<name>"`` -> province,
+    seat, card, unit...; "number" when unlisted), so a client says "To: Kyoto"."""
     schemas = json.loads((data_dir / "schemas" / "commands.json").read_text(encoding="utf-8"))
-    return [{"type": c, "label": t(f"command.{c}"), "help": t(f"command.{c}.help")} for c in schemas]
+    kinds = kinds or {}
+    return [
+        {
+            "type": c,
+            "label": t(f"command.{c}"),
+            "help": t(f"command.{c}.help"),
+            "fields": [
+                {
+                    "name": name,
+                    "label": _field_label(t, c, name),
+                    "of": kinds.get(f"{c}.{name}", kinds.get(name, "number")),
+                }
+                for name in schema["properties"]
+                if name != "type"
+            ],
+        }
+        for c, schema in schemas.items()
+    ]
+
+
+def _field_label(t: Texts, command: str, name: str) -> str:
+    """The three rulesets label every field (tests/rules/catalogue/test_catalogues.py);
+    a ruleset without labels (the test suite's toy) shows the parameter's name."""
+    for key in (f"field.{command}.{name}", f"field.{name}"):
+        if t.has(key):
+            return t(key)
+    return name.replace("_", " ")
+
+
+def choices(t: Texts) -> dict[str, str]:
+    """The words for the values a command may carry (``choice.<key>``): ``pass``,
+    ``war_upgrade_timing.first`` (a pending kind's own), ``kobayakawa.1`` (a command's)."""
+    return {k.removeprefix("choice."): t(k) for k in t.keys("choice.")}
 
 
 def prompts(t: Texts, kinds: Iterable[str]) -> list[dict[str, Any]]:

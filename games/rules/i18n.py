@@ -54,6 +54,10 @@ class Texts:
     def has(self, key: str) -> bool:
         return key in self._table or key in table(self._folder, DEFAULT)
 
+    def keys(self, prefix: str) -> list[str]:
+        """Every key starting with `prefix` (English has them all), in file order."""
+        return [k for k in table(self._folder, DEFAULT) if k.startswith(prefix)]
+
     def __call__(self, key: str, **params: object) -> str:
         text = self._table.get(key)
         if text is None:

@@ -65,23 +65,8 @@ def play(page: browser.Page, rnd: random.Random, moves: int | None) -> int:
     return made
 
 
-def test_sign_up_create_with_bots_and_play_rising_sun_to_the_end(page):
-    page.sign_up("hana")
-    page.shot("lobby")
-    gid = page.create_game("rising-sun", players=3, bots=2)
-    page.wait_my_turn_or_end()
-    # the lobby's default bots play to the score, and the seat list says who plays
-    assert page.css("#players").text.count("bot: heuristic") == 2
-    page.shot("game-rising-sun")
-    made = play(page, random.Random(7), None)
-    assert page.body("status") == "finished" and made > 10
-    if page.all("#board-svg [data-province]"):
-        assert page.provinces_clicked > 0, "no move was chosen on the board"
-    assert "Game over" in page.css("#status").text
-    page.shot("game-over")
-    # the lobby lists it under finished games, with its replay
-    page.go("/")
-    assert page.css(f'a[href="/games/{gid}/replay"]')
+# The whole Rising Sun game, clicked to its end, is played in Japanese with a real
+# war bid and a gift: tests/web/test_browser_moves.py.
 
 
 @pytest.mark.parametrize("ruleset,players,moves", [("shogun", 3, 10), ("imjin", 2, 6)])

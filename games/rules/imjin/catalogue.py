@@ -165,6 +165,7 @@ def build(lang: str) -> dict[str, Any]:
         "die": [{"face": f, "name": t(f"die.{f}")} for f in extra()["die"]],
         "limits": dict(rules["limits"]),
         "costs": dict(rules["costs"]),
-        "commands": cataloguing.commands(t, DATA),
+        "commands": cataloguing.commands(t, DATA, extra()["fields"]),
+        "choices": cataloguing.choices(t),
         "prompts": cataloguing.prompts(t, extra()["prompts"]),
     }

@@ -146,6 +146,7 @@ def build(lang: str) -> dict[str, Any]:
         "card_sets": [{"id": s, "name": t(f"set.{s}")} for s in ("core", *data.SETS)],
         "political_track": list(data.TRACK),
         "set_bonus": [{"distinct_provinces": a, "vp": b} for a, b in board["set_bonus"]],
-        "commands": cataloguing.commands(t, DATA),
+        "commands": cataloguing.commands(t, DATA, extra()["fields"]),
+        "choices": cataloguing.choices(t),
         "prompts": cataloguing.prompts(t, extra()["prompts"]),
     }

@@ -217,6 +217,7 @@ def build(lang: str) -> dict[str, Any]:
         "court": {"favour_costs": list(data.FAVOUR_COSTS), "spaces": list(data.COURT_SPACES)},
         "famine": [{"shortfall": a, "revolts": b, "extra_peasants": c} for a, b, c in data.TABLES["famine"]],
         "scoring": data.TABLES["scoring"],
-        "commands": cataloguing.commands(t, DATA),
+        "commands": cataloguing.commands(t, DATA, extra()["fields"]),
+        "choices": cataloguing.choices(t),
         "prompts": cataloguing.prompts(t, extra()["prompts"]),
     }

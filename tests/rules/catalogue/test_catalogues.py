@@ -6,8 +6,10 @@ from __future__ import annotations
 import importlib
 import json
 import random
+from pathlib import Path
 
 import pytest
+import yaml
 
 from games.rules import cataloguing, registry
 from games.rules.base import canonical_json, fold, rng_factory
@@ -15,6 +17,7 @@ from games.rules.i18n import LANGUAGES
 from games.rules.testing import pick, roundtrip
 
 RULESETS = {"rising-sun": "rising_sun", "shogun": "shogun", "imjin": "imjin"}
+ROOT = Path(__file__).resolve().parents[3] / "games" / "rules"
 
 
 def build(rid, lang="en"):
@@ -114,6 +117,8 @@ def test_no_text_is_a_raw_key(rid, lang):
         "kami.",
         "clan.",
         "favour.",
+        "field.",
+        "choice.",
     ):
         assert f'"{prefix}' not in text
 
@@ -140,3 +145,20 @@ def test_geometry_is_read_when_the_board_data_is_present(tmp_path):
     )
     assert cataloguing.geometry(tmp_path) == {"Edo": {"shape": "M1 1Z", "label_at": [1, 2]}}
     assert cataloguing.view_box(tmp_path) == [0, 0, 10, 10]
+
+
+@pytest.mark.parametrize("rid", RULESETS)
+def test_every_command_parameter_has_a_label_and_says_what_it_names(rid):
+    """The page says "To: Kyoto", not "to: Kyoto": every parameter has its own
+    label in the language files, and what it names is one the client knows."""
+    words = yaml.safe_load((ROOT / RULESETS[rid] / "data" / "i18n" / "en.yaml").read_text(encoding="utf-8"))
+    kinds = {"province", "provinces", "seat", "card", "figure", "kami", "mandate", "general", "unit"}
+    kinds |= {"favour", "special", "plan", "choice", "boolean", "number"}
+    for command in build(rid)["commands"]:
+        for field in command["fields"]:
+            name = field["name"]
+            assert f"field.{command['type']}.{name}" in words or f"field.{name}" in words, (
+                command["type"],
+                name,
+            )
+            assert field["of"] in kinds, (command["type"], field)

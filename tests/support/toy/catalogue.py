@@ -44,5 +44,6 @@ def build(lang: str) -> dict[str, Any]:
         "figures": [],
         "cards": prizes,
         "commands": cataloguing.commands(words, DATA),
+        "choices": cataloguing.choices(words),
         "prompts": cataloguing.prompts(words, (BID, AWARD)),
     }

@@ -19,17 +19,20 @@ window.SchemaForm = (function () {
     if (Array.isArray(p.oneOf) && p.oneOf.every((o) => "const" in o)) return p.oneOf.map((o) => o.const);
     return null;
   }
-  function field(name, p, required, value, labels, seats) {
+  /* opts.words (optional): {label(name), option(name, value)}, the words of the
+     game for a field and its choices (moves.js); opts.labels: {name: label}. */
+  function field(name, p, required, value, opts) {
+    const labels = opts.labels, seats = opts.seats, words = opts.words;
     const id = "sf-" + ++uid + "-" + name;
     const wrap = el("div", { class: "field" });
     const short = name.slice(name.lastIndexOf(".") + 1);
-    const label = el("label", { for: id }, (labels && labels[short]) || p.title || short.replace(/_/g, " "));
+    const label = el("label", { for: id }, (words && words.label(name)) || (labels && labels[short]) || p.title || short.replace(/_/g, " "));
     let input;
     if (p.type === "object" && p.properties) {
       // a nested object (Shogun's plan: one choice per action space): a fieldset of its own
       const set = el("fieldset", { class: "nested" });
-      set.append(el("legend", {}, (labels && labels[name]) || p.title || name.replace(/_/g, " ")));
-      build(set, p, { values: value || {}, labels, seats, prefix: name + "." });
+      set.append(el("legend", {}, (words && words.label(name)) || (labels && labels[name]) || p.title || name.replace(/_/g, " ")));
+      build(set, p, { values: value || {}, labels, seats, words, prefix: name + "." });
       return set;
     }
     let choices = enumOf(p);
@@ -43,9 +46,10 @@ window.SchemaForm = (function () {
       input = el("select", { id, name, "data-kind": "enum" });
       const given = value !== undefined || p.default !== undefined;
       if (!required) input.append(el("option", { value: "" }, "—"));
-      else if (!given) input.append(el("option", { value: "", disabled: true, selected: true }, "choose…"));
+      else if (!given) input.append(el("option", { value: "", disabled: true, selected: true }, gettext("Choose…")));
       input.required = required;
-      for (const c of choices) input.append(el("option", { value: JSON.stringify(c) }, names ? names[c] : c === null ? "— (none)" : String(c)));
+      const said = (c) => (names ? names[c] : words ? words.option(name, c) : c === null ? gettext("— (nothing)") : String(c));
+      for (const c of choices) input.append(el("option", { value: JSON.stringify(c) }, said(c)));
       const v = value !== undefined ? value : p.default;
       if (v !== undefined) input.value = JSON.stringify(v);
     } else if (p.type === "boolean") {
@@ -66,14 +70,14 @@ window.SchemaForm = (function () {
         const cid = id + "-" + i;
         const box = el("input", { type: "checkbox", id: cid, value: JSON.stringify(c) });
         const l = el("label", { for: cid, class: "check" });
-        l.append(box, " " + String(c));
+        l.append(box, " " + (words ? words.option(name, c) : String(c)));
         input.append(l);
       });
       wrap.append(input);
       return wrap;
     } else {
       const json = p.type === "array" || p.type === "object";
-      input = el("input", { id, name, type: "text", "data-kind": json ? "json" : "string", placeholder: json ? "JSON" : "" });
+      input = el("input", { id, name, type: "text", "data-kind": json ? "json" : "string", placeholder: json ? "[…]" : "" });
       const v = value !== undefined ? value : p.default;
       if (v !== undefined) input.value = json ? JSON.stringify(v) : v;
       if (required) input.required = true;
@@ -92,7 +96,7 @@ window.SchemaForm = (function () {
     const req = new Set(schema.required || []);
     for (const [name, p] of Object.entries(schema.properties || {})) {
       if ("const" in p || (opts.skip || []).includes(name)) continue;
-      const f = field((opts.prefix || "") + name, p, req.has(name), (opts.values || {})[name], opts.labels, opts.seats);
+      const f = field((opts.prefix || "") + name, p, req.has(name), (opts.values || {})[name], opts);
       container.append(f);
     }
   }

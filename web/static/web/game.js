@@ -12,33 +12,9 @@
   let meta = null, view = null, legal = null, catalogue = null, boardVersion = -1, lastSeq = 0;
   let streaming = null, refreshTimer = null, deadlineTimer = null, picked = null, summaries = false;
 
-  /* -- labels: the catalogue's when it answers, raw names otherwise -- */
-  function entry(kind, type) {
-    const c = catalogue && (catalogue[kind] || catalogue[kind + "s"]);
-    if (!c) return null;
-    if (Array.isArray(c)) return c.find((x) => x.type === type || x.kind === type || x.id === type) || null;
-    return c[type] || null;
-  }
-  function commandName(type) {
-    const e = entry("commands", type);
-    return (e && (e.name || e.label)) || type.replace(/_/g, " ");
-  }
-  function promptLabel(kind) {
-    const e = entry("prompts", kind);
-    return (e && e.label) || (kind ? kind.replace(/_/g, " ") : "");
-  }
-  function placeName(id) {
-    const m = catalogue && catalogue.map && catalogue.map.provinces;
-    const p = Array.isArray(m) ? m.find((x) => x.id === id) : null;
-    return p ? p.name : id;
-  }
-  function fieldLabels(type) {
-    const e = entry("commands", type);
-    const out = {};
-    const f = e && (e.fields || e.labels);
-    if (f) for (const [k, v] of Object.entries(f)) out[k] = typeof v === "string" ? v : v.label || v.name || k;
-    return out;
-  }
+  /* -- labels: the catalogue's words through moves.js (Moves), raw names only without one -- */
+  function commandName(type) { return Moves.commandName(type); }
+  function promptLabel(kind) { return Moves.promptLabel(kind); }
   function seatName(i) {
     const s = meta && meta.seats.find((x) => x.index === i);
     if (!s) return "seat " + i;
@@ -50,13 +26,14 @@
     if (!s.user) return "bot: " + (s.bot || "?");
     return s.user.username + (s.user.is_bot ? " [bot]" : "") + (s.zombie ? " (a bot stands in)" : "");
   }
+  /* the pending step of this seat: the words of a "choose" depend on it */
+  function myPrompt() {
+    const mine = meta && Array.isArray(meta.pending) ? meta.pending.find((p) => p.seat === boot.seat) : null;
+    return mine ? mine.kind : "";
+  }
   function describe(cmd) {
-    const labels = fieldLabels(cmd.type);
-    const parts = Object.entries(cmd).filter(([k]) => k !== "type").map(([k, v]) => {
-      const shown = (k === "to" || k === "seat" || k === "from") && Number.isInteger(v) ? seatName(v) : typeof v === "object" ? JSON.stringify(v) : placeName(String(v));
-      return (labels[k] || k.replace(/_/g, " ")) + ": " + shown;
-    });
-    return commandName(cmd.type) + (parts.length ? " — " + parts.join(", ") : "");
+    Moves.configure({ catalogue, view, seatName, prompt: myPrompt() });
+    return Moves.describe(cmd);
   }
   function logText(e) {
     if (e.redacted) return "(hidden)";
@@ -179,63 +156,86 @@
     Mat.mine($("private"), matContext());
   }
 
-  /* -- legal commands: buttons, and small forms for templates -- */
+  /* -- legal commands: buttons, and a form for every template -- */
   async function submit(command, button) {
-    $("cmd-error").hidden = true;
+    hideError();
     if (button) button.disabled = true;
     busy(+1);
     try {
       await Api.call("POST", G + "/commands", { command, expected_version: legal.version });
+      unpick();  // the move is made: its province is no longer chosen
       await refresh();
-    } catch (e) { showError(e); if (button) button.disabled = false; }
+    } catch (e) { showError(e, button && (button.closest("form") || button)); if (button) button.disabled = false; }
     busy(-1);
   }
-  function showError(e) {
+  /* The error shows next to what caused it (the button or the form), else at the
+     top of the command area; `#cmd-error` is one element that moves there. */
+  function showError(e, anchor) {
     const p = $("cmd-error");
-    p.textContent = e.message || String(e);
+    p.textContent = Moves.errorText(e);
+    if (anchor && anchor.isConnected) {
+      if (anchor.tagName === "FORM") anchor.append(p); else anchor.after(p);
+    } else homeError();
     p.hidden = false;
-    if (e.status === 409) soon();
+    p.scrollIntoView({ block: "nearest" });
+    if (e && e.status === 409) soon();
   }
+  function homeError() {
+    const p = $("cmd-error");
+    if (p.parentElement !== $("filter-note").parentElement) $("filter-note").before(p);
+  }
+  function hideError() { $("cmd-error").hidden = true; homeError(); }
   function renderCommands() {
     const box = $("commands");
+    homeError();  // out of the forms and buttons about to be redrawn
     clearFilter();
+    Moves.configure({ catalogue, view, seatName, prompt: myPrompt() });
     if (!legal.commands.length && !legal.templates.length) {
-      box.replaceChildren(el("p", { class: "muted" }, meta.status === "running" ? "Nothing to decide now." : "The game is over."));
+      box.replaceChildren(el("p", { class: "muted" }, meta.status === "running" ? gettext("Nothing for you to decide now.") : gettext("The game is over: no more moves.")));
       return;
     }
     const items = [];
     for (const c of legal.commands) {
       const b = el("button", { type: "button", "data-command": JSON.stringify(c) }, describe(c));
+      const help = Moves.commandHelp(c.type);
+      if (help) b.title = help;
       b.addEventListener("click", () => submit(c, b));
       items.push(b);
     }
-    const typesWithButtons = new Set(legal.commands.map((c) => c.type));
-    for (const t of legal.templates) {
-      if (typesWithButtons.has(t.type) && legal.commands.length) continue;  // every instance is a button already
-      const f = el("form", { class: "card template", "data-template": t.type });
-      f.append(el("h3", {}, commandName(t.type)));
-      const help = entry("commands", t.type);
-      f.append(el("p", { class: "muted" }, (help && (help.help || help.description)) || t.description || ""));
-      const others = meta.seats.filter((s) => s.index !== boot.seat).map((s) => ({ index: s.index, name: seatName(s.index) }));
-      SchemaForm.build(f, t.schema, { labels: fieldLabels(t.type), seats: others });
-      const examples = legal.samples.filter((c) => c.type === t.type);
-      if (examples.length) {
-        const ex = el("button", { type: "button", class: "secondary example" }, "Fill in an example");
-        let n = 0;
-        ex.addEventListener("click", () => SchemaForm.fill(f, examples[n++ % examples.length]));
-        f.append(ex);
-      }
-      const b = el("button", { type: "submit" }, "Play " + commandName(t.type));
-      f.append(b);
-      f.addEventListener("submit", (ev) => {
-        ev.preventDefault();
-        let cmd;
-        try { cmd = SchemaForm.read(f, t.schema); } catch (e) { showError(new Error("a field holds invalid JSON")); return; }
-        submit(cmd, b);
-      });
-      items.push(f);
-    }
+    // a template is every command of its kind (a bid of any split, a gift of any size):
+    // its form shows even when one instance (the zero bid) is a button too
+    for (const t of legal.templates) items.push(templateForm(t));
     box.replaceChildren(...items);
+  }
+  function templateForm(t) {
+    const f = el("form", { class: "card template", "data-template": t.type, novalidate: true });
+    const heading = el("h3", { id: "tpl-" + t.type }, commandName(t.type));
+    f.setAttribute("aria-labelledby", heading.id);
+    f.append(heading, el("p", { class: "muted" }, Moves.commandHelp(t.type) || Moves.promptLabel(myPrompt())));
+    const others = meta.seats.filter((s) => s.index !== boot.seat).map((s) => ({ index: s.index, name: seatName(s.index) }));
+    SchemaForm.build(f, t.schema, { seats: others, words: Moves.formWords(t.type) });
+    // start from a legal value: the listed instance (the zero bid), else the engine's first sample
+    const listed = legal.commands.find((c) => c.type === t.type);
+    const examples = legal.samples.filter((c) => c.type === t.type);
+    const start = listed || examples[0];
+    if (start) SchemaForm.fill(f, start);
+    if (examples.length > 1) {
+      const ex = el("button", { type: "button", class: "secondary example" }, gettext("Fill in an example"));
+      let n = 0;
+      ex.addEventListener("click", () => SchemaForm.fill(f, examples[n++ % examples.length]));
+      f.append(ex);
+    }
+    const b = el("button", { type: "submit" }, interpolate(gettext("Play: %(command)s"), { command: commandName(t.type) }, true));
+    f.append(b);
+    f.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      let cmd;
+      try { cmd = SchemaForm.read(f, t.schema); } catch (e) { showError(new Error(gettext("A field holds something that is not a value: correct it.")), f); return; }
+      const wrong = Moves.check(t.type, cmd, t.schema);
+      if (wrong) { showError(new Error(wrong), f); return; }
+      submit(cmd, b);
+    });
+    return f;
   }
 
   /* -- the board picture, its HTML side panel and its text alternative, and choosing a
@@ -293,15 +293,11 @@
     boardVersion = -1;
     await loadBoard();
   }
-  function values(obj, out) {
-    for (const v of Object.values(obj)) {
-      if (v && typeof v === "object") values(v, out); else out.add(String(v));
-    }
-    return out;
-  }
   function pick(province) {
     picked = province;
+    hideError();
     document.querySelectorAll("#board-svg [data-province]").forEach((p) => p.classList.toggle("picked", p.dataset.province === province));
+    const name = Moves.provinceName(province) || province;
     // 1. a template form's field that can hold it: the one last focused, else the first empty one
     const inputs = [...document.querySelectorAll("#commands form [data-kind]")];
     if (lastField && inputs.includes(lastField)) inputs.unshift(lastField);
@@ -310,21 +306,31 @@
       if (input.dataset.kind === "enum" && [...input.options].some((o) => o.value === JSON.stringify(province))) { input.value = JSON.stringify(province); input.focus(); return; }
       if (input.dataset.kind === "string" && /province|area|where|from|to|at|target|region/i.test(input.name)) { input.value = province; input.focus(); return; }
     }
-    // 2. otherwise keep the buttons that name it
+    // 2. otherwise keep the buttons that name it: the province itself, or a unit standing there
     const buttons = [...document.querySelectorAll("#commands button[data-command]")];
-    const hits = buttons.filter((b) => values(JSON.parse(b.dataset.command), new Set()).has(province));
-    if (!hits.length) { showError(new Error("No legal move names " + province + ".")); return; }
+    const hits = buttons.filter((b) => Moves.provincesOf(JSON.parse(b.dataset.command)).has(province));
+    if (!hits.length) {
+      clearFilter();
+      unpick();  // nothing to choose there
+      showError(new Error(interpolate(gettext("No move you can make now involves %(province)s."), { province: name }, true)));
+      return;
+    }
     buttons.forEach((b) => { b.hidden = !hits.includes(b); });
     const note = $("filter-note");
-    note.querySelector("span").textContent = hits.length + " move(s) with " + province + ":";
+    note.querySelector("span").textContent = interpolate(gettext("Moves with %(province)s (%(n)s):"), { n: hits.length, province: name }, true);
     note.hidden = false;
     hits[0].focus();
+  }
+  /* no province chosen any more: after a move, and when the filter is dropped */
+  function unpick() {
+    picked = null;
+    document.querySelectorAll("#board-svg .picked").forEach((p) => p.classList.remove("picked"));
   }
   function clearFilter() {
     $("filter-note").hidden = true;
     document.querySelectorAll("#commands button[data-command]").forEach((b) => { b.hidden = false; });
   }
-  $("show-all").addEventListener("click", clearFilter);
+  $("show-all").addEventListener("click", () => { clearFilter(); unpick(); });
   let lastField = null;
   $("commands").addEventListener("focusin", (ev) => { if (ev.target.dataset && ev.target.dataset.kind) lastField = ev.target; });
   $("board-svg").addEventListener("click", (ev) => {
