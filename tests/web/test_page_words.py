@@ -10,11 +10,15 @@ gets), bar the names in ALLOWED. docs/web.md says how words are added."""
 from __future__ import annotations
 
 import ast
+import json
 import re
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.utils.translation.template import templatize
+
+from . import words
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "locale"
@@ -219,3 +223,48 @@ def test_the_template_check_sees_words():
 def test_no_word_outside_a_translate_tag(template):
     left = untranslated(template.read_text(encoding="utf-8"))
     assert not left, f"{template.name}: wrap these in {{% translate %}} / {{% blocktranslate %}}: {left}"
+
+
+# -- the language switch takes at once -----------------------------------------------------------
+def says(catalogue, text: str) -> bool:
+    """Whether the script catalogue carries `text` (Django writes it as JSON, non-ASCII escaped)."""
+    return json.dumps(text)[1:-1] in catalogue.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_script_catalogue_has_a_url_per_language_and_is_always_revalidated(client):
+    page = client.get("/accounts/signin", HTTP_ACCEPT_LANGUAGE="ja")
+    assert page["Content-Language"] == "ja" and "Accept-Language" in page["Vary"]
+    assert 'src="/jsi18n/?lang=ja"' in page.content.decode(), "the page asks for its own language's words"
+    english, japanese = client.get("/jsi18n/?lang=en"), client.get("/jsi18n/?lang=ja")
+    assert says(japanese, "保存しました。") and not says(english, "保存しました。")
+    for answer in (english, japanese):
+        assert answer["Cache-Control"] == "no-cache" and answer["ETag"]
+    assert english["ETag"] != japanese["ETag"]
+    again = client.get("/jsi18n/?lang=ja", HTTP_IF_NONE_MATCH=japanese["ETag"])
+    assert again.status_code == 304
+    # the same ETag asked in another language answers the new words, not a 304
+    switched = client.get("/jsi18n/?lang=ko", HTTP_IF_NONE_MATCH=japanese["ETag"])
+    assert switched.status_code == 200 and says(switched, "저장했습니다.")
+
+
+@pytest.mark.django_db
+def test_a_page_follows_the_account_language_at_once_and_is_not_kept(client):
+    user = get_user_model().objects.create_user("hana", "", "a-l0ng-passphrase!")
+    client.force_login(user)
+    assert client.get("/accounts/settings")["Content-Language"] == "en"
+    r = client.patch("/api/v1/accounts/me", {"language": "ko"}, content_type="application/json")
+    assert r.status_code == 200, r.content
+    page = client.get("/")
+    assert page["Content-Language"] == "ko" and "로비" in page.content.decode()
+    assert 'src="/jsi18n/?lang=ko"' in page.content.decode()
+    assert "no-cache" in page["Cache-Control"], "a page kept by the browser would come back in the old language"
+
+
+# -- the detector the browser tests use ----------------------------------------------------------
+def test_english_left_finds_english_on_another_language_page():
+    english = ["Lobby", "Your turn", "Sengoku", "hana", "API", "https://…", "3/5"]
+    japanese = ["ロビー", "Your turn", "Sengoku", "hana", "API", "https://…", "3/5"]
+    assert words.english_left(japanese, english, allow={"hana"}) == ["Your turn"]
+    assert words.english_left(japanese, english) == ["Your turn", "hana"]
+    assert words.english_left(["Rising Sun · Shogun"], ["Rising Sun · Shogun"]) == []
