@@ -10,6 +10,9 @@ gets), bar the names in ALLOWED. docs/web.md says how words are added."""
 from __future__ import annotations
 
 import ast
+import gettext as gettext_module
+import importlib.util
+import io
 import json
 import re
 from pathlib import Path
@@ -30,6 +33,11 @@ WEB_PYTHON = sorted(p for p in (ROOT / "web").rglob("*.py"))
 PACKAGES = ("accounts", "api", "config", "events", "games", "heartbeats", "ops", "telemetry", "web")
 # Names and notations that are the same in every language.
 ALLOWED = frozenset({"Sengoku", "API", "JSON", "SVG", "Swagger", "URL", "VP"})
+# scripts/ is not a package: the compiler is loaded from its file.
+_spec = importlib.util.spec_from_file_location("compile_messages", ROOT / "scripts" / "compile_messages.py")
+assert _spec is not None and _spec.loader is not None
+compile_messages = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(compile_messages)
 PYTHON_GETTEXT = {"gettext", "gettext_lazy", "gettext_noop", "ngettext", "ngettext_lazy"}
 
 
@@ -268,3 +276,21 @@ def test_english_left_finds_english_on_another_language_page():
     assert words.english_left(japanese, english, allow={"hana"}) == ["Your turn"]
     assert words.english_left(japanese, english) == ["Your turn", "hana"]
     assert words.english_left(["Rising Sun · Shogun"], ["Rising Sun · Shogun"]) == []
+
+
+# -- plural forms compile (scripts/compile_messages.py) ------------------------------------------
+def test_plural_forms_compile_into_what_gettext_reads(tmp_path):
+    po = tmp_path / "djangojs.po"
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+        '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n'
+        'msgid "%(n)s coin"\nmsgid_plural "%(n)s coins"\nmsgstr[0] "%(n)s moneda"\nmsgstr[1] "%(n)s monedas"\n\n'
+        'msgid "Saved."\nmsgstr "Guardado."\n',
+        encoding="utf-8",
+    )
+    catalogue = gettext_module.GNUTranslations(io.BytesIO(compile_messages.mo_bytes(compile_messages.parse(po))))
+    assert catalogue.ngettext("%(n)s coin", "%(n)s coins", 1) == "%(n)s moneda"
+    assert catalogue.ngettext("%(n)s coin", "%(n)s coins", 3) == "%(n)s monedas"
+    assert catalogue.gettext("Saved.") == "Guardado."
+    entries = dict(po_entries(po))
+    assert entries["%(n)s coin"] == ["%(n)s moneda", "%(n)s monedas"]
