@@ -266,7 +266,9 @@ def test_a_page_follows_the_account_language_at_once_and_is_not_kept(client):
     page = client.get("/")
     assert page["Content-Language"] == "ko" and "로비" in page.content.decode()
     assert 'src="/jsi18n/?lang=ko"' in page.content.decode()
-    assert "no-cache" in page["Cache-Control"], "a page kept by the browser would come back in the old language"
+    assert "no-cache" in page["Cache-Control"], (
+        "a page kept by the browser would come back in the old language"
+    )
 
 
 # -- the detector the browser tests use ----------------------------------------------------------
@@ -288,7 +290,9 @@ def test_plural_forms_compile_into_what_gettext_reads(tmp_path):
         'msgid "Saved."\nmsgstr "Guardado."\n',
         encoding="utf-8",
     )
-    catalogue = gettext_module.GNUTranslations(io.BytesIO(compile_messages.mo_bytes(compile_messages.parse(po))))
+    catalogue = gettext_module.GNUTranslations(
+        io.BytesIO(compile_messages.mo_bytes(compile_messages.parse(po)))
+    )
     assert catalogue.ngettext("%(n)s coin", "%(n)s coins", 1) == "%(n)s moneda"
     assert catalogue.ngettext("%(n)s coin", "%(n)s coins", 3) == "%(n)s monedas"
     assert catalogue.gettext("Saved.") == "Guardado."

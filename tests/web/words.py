@@ -27,7 +27,6 @@ ALLOWED = frozenset(
         "Swagger",
         "Rising Sun",  # the games' printed names, kept in Spanish (games/rules/*/data/i18n/es.yaml)
         "Shogun",
-        "Bots",  # Spanish writes "bots" too
         "English",  # the language menu names each language in itself
         "Español",
     }
