@@ -14,7 +14,7 @@ DEPS_HASH := $(shell cat requirements.lock pyproject.toml 2>/dev/null | sha256su
 STAMP     := $(VENV)/.installed-$(DEPS_HASH)
 
 .PHONY: help install run migrate test check lint imports schema schema-check \
-        services-up services-down bench bench-bots lock docker-build clean
+        services-up services-down bench bench-bots lock docker-build clean screenshots
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk -F':.*?## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -46,6 +46,13 @@ imports: install ## import-linter contracts only
 schema: install ## regenerate the committed OpenAPI document schema.yml
 	$(PY) manage.py spectacular --file schema.yml --validate --fail-on-warn
 	@echo "schema.yml regenerated"
+
+# The pages in all six languages, in headless Chromium with the Noto CJK fonts (for the README).
+screenshots: install ## every page of the web client in six languages -> docs/screenshots/
+	@scripts/browser.sh install
+	@mkdir -p docs/screenshots
+	SCREENSHOTS_DIR=$(CURDIR)/docs/screenshots $(PY) -m pytest -q -p no:cacheprovider \
+		tests/web/test_browser_languages.py -k six_languages
 
 services-up: ## start project-local PostgreSQL + Redis (installs them if missing)
 	@scripts/services.sh up

@@ -1,9 +1,10 @@
-"""Compile locale/*/LC_MESSAGES/django.po into .mo files without GNU gettext.
+"""Compile locale/*/LC_MESSAGES/*.po into .mo files without GNU gettext.
 
 Called by scripts/install.sh and by the test suite (tests/conftest.py), so a
 machine without `msgfmt` (the slim Docker image, CI) still gets the catalogues.
-Handles what our catalogues use: msgid/msgstr with continuation lines and the
-header entry; no plurals or contexts (a .po that uses them is refused)."""
+Handles what our catalogues use: msgid/msgstr with continuation lines, the
+header entry and plural forms (msgid_plural, msgstr[n]; the header's Plural-Forms
+says how many); no contexts (a .po that uses them is refused)."""
 
 from __future__ import annotations
 
@@ -16,29 +17,32 @@ ROOT = Path(__file__).resolve().parent.parent / "locale"
 
 
 def parse(po: Path) -> dict[str, str]:
+    """msgid -> msgstr; a plural entry as GNU gettext stores it: "singular\\0plural" ->
+    "form 0\\0form 1…" (the forms the header's Plural-Forms counts)."""
     entries: dict[str, str] = {}
-    key: str | None = None
-    msgid = msgstr = ""
-    for n, raw in enumerate(po.read_text(encoding="utf-8").splitlines(), 1):
+    key = ""
+    ids: dict[str, str] = {}  # "msgid" and "msgid_plural" of the entry being read
+    forms: list[str] = []
+    for n, raw in enumerate(po.read_text(encoding="utf-8").splitlines() + ['msgid ""'], 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        if line.startswith(("msgctxt", "msgid_plural", "msgstr[")):
-            raise SystemExit(f"{po}:{n}: plurals and contexts are not supported here")
-        if line.startswith("msgid "):
+        word, _, rest = line.partition(" ")
+        if word == "msgid" and forms:  # the entry before is complete
+            entries["\0".join(filter(None, (ids["msgid"], ids.get("msgid_plural"))))] = "\0".join(forms)
+        if word in ("msgid", "msgid_plural"):
+            ids = {} if word == "msgid" else ids
+            key, ids[word], forms = word, ast.literal_eval(rest), [] if word == "msgid" else forms
+        elif word == "msgstr" or word.startswith("msgstr["):
+            key = "msgstr"
+            forms.append(ast.literal_eval(rest))
+        elif line.startswith('"') and key:
             if key == "msgstr":
-                entries[msgid] = msgstr
-            key, msgid, msgstr = "msgid", ast.literal_eval(line[6:]), ""
-        elif line.startswith("msgstr "):
-            key, msgstr = "msgstr", ast.literal_eval(line[7:])
-        elif line.startswith('"') and key == "msgid":
-            msgid += ast.literal_eval(line)
-        elif line.startswith('"') and key == "msgstr":
-            msgstr += ast.literal_eval(line)
+                forms[-1] += ast.literal_eval(line)
+            else:
+                ids[key] += ast.literal_eval(line)
         else:
-            raise SystemExit(f"{po}:{n}: cannot read {raw!r}")
-    if key == "msgstr":
-        entries[msgid] = msgstr
+            raise SystemExit(f"{po}:{n}: cannot read {raw!r} (contexts are not supported here)")
     return entries
 
 

@@ -2,8 +2,8 @@
 uses (lobby forms here) or through the public API itself (the game page's script)."""
 
 from django.urls import path
-from django.views.i18n import JavaScriptCatalog
 
+from .language import ScriptCatalogue
 from .views import accounts, game, lobby
 
 app_name = "web"
@@ -11,8 +11,9 @@ app_name = "web"
 urlpatterns = [
     path("", lobby.index, name="lobby"),
     # The scripts' words in the page's language (locale/*/LC_MESSAGES/djangojs.po): a file,
-    # not an inline script, so the Content-Security-Policy stays strict.
-    path("jsi18n/", JavaScriptCatalog.as_view(packages=["web"]), name="jsi18n"),
+    # not an inline script, so the Content-Security-Policy stays strict; one URL per
+    # language (?lang=, base.html), always revalidated (web/language.py).
+    path("jsi18n/", ScriptCatalogue.as_view(packages=["web"]), name="jsi18n"),
     path("games/new", lobby.create, name="create"),
     path("games/<str:game_id>", game.game_page, name="game"),
     path("games/<str:game_id>/join", lobby.join_game, name="join"),

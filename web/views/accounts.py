@@ -20,6 +20,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 
@@ -29,7 +30,7 @@ from accounts.security import LoginLocked, register_wait
 from games.rules.i18n import LANGUAGES
 from games.services.vacation import days_left
 
-from ..forms import SignUpForm
+from ..forms import SignUpForm, refusal_words
 
 
 def _next(request: HttpRequest) -> str:
@@ -46,7 +47,10 @@ def too_many(request: HttpRequest, wait: float, title: str, text: str) -> HttpRe
     r = render(
         request,
         "web/message.html",
-        {"title": title, "text": f"{text} Try again in {seconds} seconds."},
+        {
+            "title": title,
+            "text": text + " " + gettext("Try again in %(seconds)s seconds.") % {"seconds": seconds},
+        },
         status=429,
     )
     r["Retry-After"] = str(seconds)
@@ -54,15 +58,22 @@ def too_many(request: HttpRequest, wait: float, title: str, text: str) -> HttpRe
 
 
 def too_many_signups(request: HttpRequest, wait: float) -> HttpResponse:
-    return too_many(request, wait, "Too many sign-ups", "Too many sign-ups or sign-ins from your address.")
+    return too_many(
+        request,
+        wait,
+        gettext("Too many sign-ups"),
+        gettext("Too many sign-ups or sign-ins from your address."),
+    )
 
 
 def locked(request: HttpRequest, exc: LoginLocked) -> HttpResponse:
     return too_many(
         request,
         exc.wait,
-        "Too many failed sign-ins",
-        "Too many failed sign-ins for this account; it is locked for a while, whatever the password.",
+        gettext("Too many failed sign-ins"),
+        gettext(
+            "Too many failed sign-ins for this account; it is locked for a while, whatever the password."
+        ),
     )
 
 
@@ -76,7 +87,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         try:
             user = form.save()
         except usernames.UsernameRefused as exc:  # a look-alike was created meanwhile
-            form.add_error("username", str(exc))
+            form.add_error("username", refusal_words(exc))
         else:
             login(request, user, backend=BACKEND)
             return redirect(_next(request))
@@ -169,7 +180,9 @@ NATIVE_NAMES = {
 
 def languages() -> list[tuple[str, str]]:
     """The languages the rules catalogue speaks; "" follows the browser."""
-    return [("", "The browser's language")] + [(code, NATIVE_NAMES.get(code, code)) for code in LANGUAGES]
+    return [("", gettext("The browser's language"))] + [
+        (code, NATIVE_NAMES.get(code, code)) for code in LANGUAGES
+    ]
 
 
 @login_required

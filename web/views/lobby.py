@@ -20,7 +20,7 @@ from games.services import inbox, lobby
 from games.services.errors import ServiceError
 
 from ..forms import TIME_CONTROLS, CreateGameForm
-from .common import signed_in
+from .common import game_name, refusal_words, signed_in, status_words
 
 OPEN_GAMES_SHOWN = 50
 
@@ -31,7 +31,7 @@ def rulesets() -> list[dict[str, Any]]:
         r = registry.get(rid)
         if r is None:  # unregistered since available() listed it
             continue
-        out.append({"id": rid, "name": r.name, "per_players": lobby.player_counts(r)})
+        out.append({"id": rid, "name": game_name(rid), "per_players": lobby.player_counts(r)})
     return out
 
 
@@ -53,7 +53,10 @@ def open_games(request: HttpRequest) -> list[Game]:
         qs = qs.filter(time_control__seconds_per_decision__isnull=False)
     if request.user.is_authenticated:
         qs = qs.exclude(seats__user=request.user)
-    return list(qs[:OPEN_GAMES_SHOWN])
+    games: list[Game] = list(qs[:OPEN_GAMES_SHOWN])
+    for game in games:
+        game.game_name = game_name(game.ruleset)  # type: ignore[attr-defined]  # for the template only
+    return games
 
 
 def lobby_page(request: HttpRequest, form: CreateGameForm | None = None, status: int = 200) -> HttpResponse:
@@ -61,6 +64,8 @@ def lobby_page(request: HttpRequest, form: CreateGameForm | None = None, status:
     mine = inbox.entries(request.user) if request.user.is_authenticated else []
     for g in mine:
         g["due"] = parse_datetime(g["deadline"]) if g.get("deadline") else None
+        g["game_name"] = game_name(g["ruleset"])
+        g["status_words"] = status_words(g["status"])
     ctx = {
         "open_games": open_games(request),
         "mine": [g for g in mine if g["status"] in ("open", "running")],
@@ -101,7 +106,7 @@ def create(request: HttpRequest) -> HttpResponse:
         if d["bots"] >= d["players"] - 1:
             lobby.start(game.id, signed_in(request))
     except ServiceError as exc:
-        form.add_error(None, exc.detail)
+        form.add_error(None, refusal_words(exc))
         return lobby_page(request, form, status=exc.status)
     return redirect("web:game", game_id=game.id)
 
@@ -112,6 +117,6 @@ def join_game(request: HttpRequest, game_id: str) -> HttpResponse:
     try:
         lobby.join(game_id, signed_in(request), invite_code=request.POST.get("invite") or None)
     except ServiceError as exc:
-        messages.error(request, exc.detail)
+        messages.error(request, refusal_words(exc))
         return redirect("web:lobby")
     return redirect("web:game", game_id=game_id)

@@ -19,7 +19,7 @@ window.Api = (function () {
     let data = null;
     try { data = text ? JSON.parse(text) : null; } catch (e) { data = text; }
     if (!r.ok) {
-      const err = new Error((data && data.detail) || r.statusText || "request failed");
+      const err = new Error((data && data.detail) || gettext("The request failed."));
       err.status = r.status;
       err.code = data && data.code;
       throw err;

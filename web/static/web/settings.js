@@ -16,7 +16,7 @@
     if (v("language")) body.language = v("language").value;
     try {
       await Api.call("PATCH", "/accounts/me", body);
-      status.textContent = "Saved.";
+      status.textContent = gettext("Saved.");
       status.className = "ok";
       if (v("language")) location.replace(location.pathname + "?saved=1");  // redrawn in the new language
     } catch (e) {
