@@ -144,10 +144,29 @@ def audit_page(request: HttpRequest, game_id: str) -> HttpResponse:
     if game is None:
         return to_signin(request) if not request.user.is_authenticated else _forbidden(request)
     report = audit.audit(game)
+    names = seat_names(game)
+    book = replay_book.book(game, _viewer_user(request), language_quiet(request))
+    # the step a version belongs to, so "revealed at version 404" can say which step that was
+    step_of = {v: s["index"] + 1 for s in book["steps"] for v in range(s["from"], s["version"] + 1)}
+    commitments = [
+        {
+            **c,
+            "who": names.get(c["seat"], "") if c["seat"] >= 0 else "",
+            "reveal_step": step_of.get(c["reveal_seq"]),
+        }
+        for c in report["commitments"]
+    ]
     return render(
         request,
         "web/audit.html",
-        {"game": game, "title": title_of(game), "a": report, "ended": game.status in ENDED},
+        {
+            "game": game,
+            "title": title_of(game),
+            "a": report,
+            "commitments": commitments,
+            "ended": game.status in ENDED,
+            "public": game.status in ENDED and not game.private,
+        },
     )
 
 
