@@ -31,7 +31,7 @@ def public_or_signed_in(request: Request, game_id: str) -> Game:
     finished (or aborted) public games, as on the web's replay and audit pages;
     anything else wants an account, as before (401, never a hint whether a
     private or running game exists)."""
-    if request.user.is_authenticated:
+    if request.user is not None and request.user.is_authenticated:  # None: no account (settings)
         return lobby.get_game(game_id, request.user)
     try:
         game = lobby.get_game(game_id, None)
