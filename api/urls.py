@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularSwaggerView
 
 from . import converters  # noqa: F401  (registers <int64:…> before the routes below use it)
 from .views import accounts, board, catalogue, games, inbox, invitations, meta, play
+from .views import audit as audit_views
 
 
 def p(route: str, view: Callable[..., HttpResponseBase], name: str) -> list[URLPattern]:
@@ -39,6 +40,7 @@ urlpatterns = [
     *p("games/<str:game_id>/events", play.EventsView.as_view(), "events"),
     *p("games/<str:game_id>/replay", play.ReplayView.as_view(), "replay"),
     *p("games/<str:game_id>/audit", play.AuditView.as_view(), "audit"),
+    *p("games/<str:game_id>/scoring", audit_views.ScoringView.as_view(), "scoring"),
     *p("games/<str:game_id>/export", play.ExportView.as_view(), "export"),
     *p("health", meta.HealthView.as_view(), "health"),
     path("", include("api.urls_pbem")),

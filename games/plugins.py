@@ -31,19 +31,27 @@ from games.bots.rising_sun import worlds as rising_sun_worlds
 from games.bots.shogun import evaluate as shogun_evaluate
 from games.bots.shogun import search as shogun_search
 from games.bots.shogun import worlds as shogun_worlds
-from games.rules.base import Event, Ruleset
+from games.rules.base import Event, Outcome, Ruleset
+from games.rules.breakdown import Source, Step
+from games.rules.i18n import Texts
+from games.rules.imjin import breakdown as imjin_breakdown
 from games.rules.imjin import catalogue as imjin_catalogue
 from games.rules.imjin import describe as imjin_describe
 from games.rules.imjin.rules import RULES as IMJIN_RULES
+from games.rules.rising_sun import breakdown as rising_sun_breakdown
 from games.rules.rising_sun import catalogue as rising_sun_catalogue
 from games.rules.rising_sun import describe as rising_sun_describe
 from games.rules.rising_sun.rules import RULES as RISING_SUN_RULES
+from games.rules.shogun import breakdown as shogun_breakdown
 from games.rules.shogun import catalogue as shogun_catalogue
 from games.rules.shogun import describe as shogun_describe
 from games.rules.shogun.rules import RULES as SHOGUN_RULES
 
 Catalogue = Callable[[str], dict[str, Any]]  # language -> the rules catalogue's body
 Describe = Callable[[Any, Sequence[Event], str], str]  # (state before, events, locale) -> one line
+# (engine events with their states, outcome, seats, language) -> where the points came from
+Breakdown = Callable[[Sequence[Step], Outcome | None, int, str], dict[str, Any]]
+TurnOf = Callable[[Any], Source]  # state -> the chapter (Season, turn) a replay groups steps by
 
 
 class UnknownRuleset(LookupError):
@@ -62,6 +70,9 @@ class Plugins:
     describe: Describe | None  # games/rules/<ruleset>/describe.py `describe`
     board: Layer | None  # games/board/<ruleset>.py `LAYER`
     bots: BotParts = NO_PARTS  # games/bots/<ruleset>/: worlds, evaluate, search
+    breakdown: Breakdown | None = None  # games/rules/<ruleset>/breakdown.py `breakdown`
+    turn: TurnOf | None = None  # games/rules/<ruleset>/breakdown.py `turn`
+    texts: Callable[[str], Texts] | None = None  # games/rules/<ruleset>/catalogue.py `texts`
 
 
 def _engine(rules: object) -> Ruleset:
@@ -75,6 +86,9 @@ RISING_SUN = Plugins(
     rules=_engine(RISING_SUN_RULES),
     catalogue=rising_sun_catalogue.build,
     describe=rising_sun_describe.describe,
+    breakdown=rising_sun_breakdown.breakdown,
+    turn=rising_sun_breakdown.turn,
+    texts=rising_sun_catalogue.texts,
     board=rising_sun_board.LAYER,
     bots=BotParts(
         worlds=rising_sun_worlds.sample,
@@ -97,6 +111,9 @@ IMJIN = Plugins(
     rules=_engine(IMJIN_RULES),
     catalogue=imjin_catalogue.build,
     describe=imjin_describe.describe,
+    breakdown=imjin_breakdown.breakdown,
+    turn=imjin_breakdown.turn,
+    texts=imjin_catalogue.texts,
     board=imjin_board.LAYER,
     bots=BotParts(
         worlds=imjin_worlds.sample,
@@ -119,6 +136,9 @@ SHOGUN = Plugins(
     rules=_engine(SHOGUN_RULES),
     catalogue=shogun_catalogue.build,
     describe=shogun_describe.describe,
+    breakdown=shogun_breakdown.breakdown,
+    turn=shogun_breakdown.turn,
+    texts=shogun_catalogue.texts,
     board=shogun_board.LAYER,
     bots=BotParts(
         worlds=shogun_worlds.sample,

@@ -9,15 +9,37 @@ from typing import Any
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.exceptions import NotAuthenticated
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.services import audit, undo
+from games.models import Game
+from games.services import audit, lobby, replay_book, undo
+from games.services.errors import NotFound
+from games.services.language import language_for
 from games.services.reading import game_json
 
 from ..serializers import GameSerializer, StrictSerializer
+from .catalogue import LANG_PARAM
 from .common import errors, json_body
+
+
+def public_or_signed_in(request: Request, game_id: str) -> Game:
+    """The game for the audit and the scoring: a signed-out visitor reads
+    finished (or aborted) public games, as on the web's replay and audit pages;
+    anything else wants an account, as before (401, never a hint whether a
+    private or running game exists)."""
+    if request.user is not None and request.user.is_authenticated:  # None: no account (settings)
+        return lobby.get_game(game_id, request.user)
+    try:
+        game = lobby.get_game(game_id, None)
+    except NotFound as exc:
+        raise NotAuthenticated() from exc
+    if game.private or game.status not in audit.ENDED:
+        raise NotAuthenticated()
+    return game
 
 
 class AbortSerializer(StrictSerializer):
@@ -146,3 +168,44 @@ class TakebackRefuseView(APIView):
     )
     def post(self, request: Request, game_id: str, request_seq: int) -> Response:
         return Response(undo.answer(game_id, request.user, request_seq, accept=False))
+
+
+class ScoringSourceSerializer(serializers.Serializer[dict[str, Any]]):
+    key = serializers.CharField(help_text="the source's kind (`score.*` in the ruleset's texts)")
+    # DRF takes declared fields off the class, so this shadows Field.label for mypy only
+    label = serializers.CharField(help_text="the source in the asked language")  # type: ignore[assignment]
+    points = serializers.FloatField()
+
+
+class ScoringSeatSerializer(serializers.Serializer[dict[str, Any]]):
+    seat = serializers.IntegerField()
+    total = serializers.FloatField(help_text="the seat's final score: the sum of its sources")
+    sources = ScoringSourceSerializer(many=True)
+    notes = serializers.ListField(child=serializers.CharField(), help_text="facts that score nothing")
+
+
+class ScoringSerializer(serializers.Serializer[dict[str, Any]]):
+    """Where each seat's points came from (games/rules/<ruleset>/breakdown.py)."""
+
+    final = serializers.BooleanField(help_text="false until the game has finished (no seats then)")
+    reason = serializers.CharField(
+        allow_blank=True, help_text="why the game was won, where the ruleset words it"
+    )
+    winners = serializers.ListField(child=serializers.IntegerField())
+    seats = ScoringSeatSerializer(many=True)
+
+
+class ScoringView(APIView):
+    permission_classes = [AllowAny]  # public_or_signed_in: visitors read finished public games
+
+    @extend_schema(
+        parameters=[LANG_PARAM],
+        responses={200: ScoringSerializer, **errors(401, 404)},
+        summary="The final scoring breakdown: where each seat's points came from",
+        operation_id="scoring",
+        tags=["audit"],
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = public_or_signed_in(request, game_id)
+        found = replay_book.scoring(game, language_for(request))
+        return Response(found or {"final": False, "reason": "", "winners": [], "seats": []})

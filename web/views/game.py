@@ -5,22 +5,20 @@ the API's replay, audit and export endpoints."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from games.models import Game
-from games.services import audit, board, caching, last_seen, reading
+from games.services import audit, board, caching, last_seen, reading, replay_book
 from games.services.errors import ServiceError
+from games.services.language import language_quiet
 from games.services.present import viewer_for
 
 from .common import ENDED, find_game, readable, title_of, to_signin
-
-MAX_LOG = 20000  # a long Rising Sun game has a few thousand events
 
 
 def _viewer_user(request: HttpRequest) -> User | None:
@@ -72,23 +70,51 @@ def _readable_game(request: HttpRequest, game_id: str) -> Game | None:
 
 @require_GET
 def replay_page(request: HttpRequest, game_id: str) -> HttpResponse:
+    """The replay by steps (one per command) grouped by turns, in describe()
+    words; the scoring breakdown once the game is over (services/replay_book.py)."""
     game = _readable_game(request, game_id)
     if game is None:
         return to_signin(request) if not request.user.is_authenticated else _forbidden(request)
-    log = log_lines(game, _viewer_user(request))
+    lang = language_quiet(request)
+    book = replay_book.book(game, _viewer_user(request), lang)
+    steps = book["steps"]
     start = request.GET.get("version", "")
     version = int(start) if start.isdigit() and 1 <= int(start) <= game.version else game.version
+    at = next((s["index"] for s in steps if s["from"] <= version <= s["version"]), len(steps) - 1)
+    names = seat_names(game)
+    turns = [
+        {**turn, "steps": [s for s in steps if s["turn"] == number]}
+        for number, turn in enumerate(book["turns"])
+    ]
+    scoring = book["scoring"]
+    if scoring is not None:
+        scoring = {
+            **scoring,
+            "seats": [{**row, "name": names.get(row["seat"], "")} for row in scoring["seats"]],
+        }
     boot = {
         "id": str(game.id),
-        "version": version,
+        "step": max(at, 0),
         "last": game.version,
+        # per step: [first version, last version, turn]; per turn: its label
+        "steps": [[s["from"], s["version"], s["turn"]] for s in steps],
+        "turns": [turn["label"] for turn in book["turns"]],
         "signed_in": request.user.is_authenticated,
     }
     return render(
         request,
         "web/replay.html",
-        {"game": game, "title": title_of(game), "log": log, "boot": boot, "version": version},
+        {"game": game, "title": title_of(game), "turns": turns, "boot": boot, "scoring": scoring},
     )
+
+
+def seat_names(game: Game) -> dict[int, str]:
+    """Seat index -> who sat there (the account, or the bot's name)."""
+    out: dict[int, str] = {}
+    for seat in reading.seats_json(game):
+        user = seat.get("user") or {}
+        out[int(seat["index"])] = str(user.get("username") or seat.get("bot") or "")
+    return out
 
 
 @require_GET
@@ -123,10 +149,29 @@ def audit_page(request: HttpRequest, game_id: str) -> HttpResponse:
     if game is None:
         return to_signin(request) if not request.user.is_authenticated else _forbidden(request)
     report = audit.audit(game)
+    names = seat_names(game)
+    book = replay_book.book(game, _viewer_user(request), language_quiet(request))
+    # the step a version belongs to, so "revealed at version 404" can say which step that was
+    step_of = {v: s["index"] + 1 for s in book["steps"] for v in range(s["from"], s["version"] + 1)}
+    commitments = [
+        {
+            **c,
+            "who": names.get(c["seat"], "") if c["seat"] >= 0 else "",
+            "reveal_step": step_of.get(c["reveal_seq"]),
+        }
+        for c in report["commitments"]
+    ]
     return render(
         request,
         "web/audit.html",
-        {"game": game, "title": title_of(game), "a": report, "ended": game.status in ENDED},
+        {
+            "game": game,
+            "title": title_of(game),
+            "a": report,
+            "commitments": commitments,
+            "ended": game.status in ENDED,
+            "public": game.status in ENDED and not game.private,
+        },
     )
 
 
@@ -141,30 +186,15 @@ def export(request: HttpRequest, game_id: str) -> HttpResponse:
     return _private(resp)
 
 
-def log_lines(game: Game, user: User | None) -> list[dict[str, Any]]:
-    """One readable line per version: the event's `summary` (the catalogue's
-    localized text, when the feed carries it) or its type."""
-    events, _ = reading.events_page(game, user, 0, MAX_LOG)
-    summarized = any(e.get("summary") for e in events)
-    return [
-        {
-            "seq": e["seq"],
-            "text": e.get("summary") or ("(hidden)" if e.get("redacted") else e["type"]),
-            "type": e["type"],
-            # muted: secrets, and the rest of a batch whose first event's summary says it all
-            "hidden": bool(e.get("redacted")) or (summarized and not e.get("summary")),
-        }
-        for e in events
-    ]
-
-
 def _forbidden(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "web/message.html",
         {
-            "title": "Players only",
-            "text": "This game is still running: only its players can replay or audit it until it ends.",
+            "title": gettext("Players only"),
+            "text": gettext(
+                "This game is still running: only its players can replay or audit it until it ends."
+            ),
         },
         status=403,
     )
