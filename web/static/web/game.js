@@ -254,7 +254,10 @@
     if (root.nodeName !== "svg") return;
     root.querySelectorAll("script, foreignObject").forEach((n) => n.remove());
     const node = document.importNode(root, true);
-    node.setAttribute("role", "img");
+    // a group of buttons, not an image: an image's parts are not interactive
+    // (axe: nested-interactive), and the group is named (svg-img-alt)
+    node.setAttribute("role", "group");
+    node.setAttribute("aria-label", gettext("Board: choose a province with Enter or Space"));
     node.querySelectorAll("[data-province]").forEach((p) => {
       p.setAttribute("tabindex", "0");
       p.setAttribute("role", "button");
