@@ -353,6 +353,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "ErrorCode": "games.services.errors.ErrorCode",
         "GameStatusEnum": ["open", "running", "finished", "aborted"],
+        "TakebackReasonEnum": "games.services.undo.WHY_KEYS",
     },
     "PREPROCESSING_HOOKS": ["api.schema_extensions.drop_trailing_slash_twins"],
     # `<int64:…>` path parameters (api/converters.py): integers 0..2**63-1, else 404

@@ -25,6 +25,7 @@ from games.bots.base import NO_PARTS, BotParts, Evaluation, Search
 from games.bots.imjin import evaluate as imjin_evaluate
 from games.bots.imjin import search as imjin_search
 from games.bots.imjin import worlds as imjin_worlds
+from games.bots.rising_sun import alliances as rising_sun_alliances
 from games.bots.rising_sun import evaluate as rising_sun_evaluate
 from games.bots.rising_sun import search as rising_sun_search
 from games.bots.rising_sun import worlds as rising_sun_worlds
@@ -103,6 +104,7 @@ RISING_SUN = Plugins(
             searched=rising_sun_search.SEARCHED,
             width=rising_sun_search.WIDTH,
         ),
+        answer=rising_sun_alliances.answer,
     ),
 )
 

@@ -96,6 +96,11 @@ check_schema; record "openapi schema" $?
 if [ "$CHECKS_ONLY" = 0 ]; then
   # headless Chromium for the browser tests (tests/web, marker "browser"); they skip if it can't be had
   scripts/browser.sh install || true
+  # axe-core (test-only, pinned by package-lock.json) for tests/web/test_browser_a11y.py:
+  # npm ci installs exactly the lock; without npm or the registry that test skips, saying why
+  if command -v npm >/dev/null 2>&1; then
+    npm ci --no-audit --no-fund --loglevel=error || echo "npm ci failed: the accessibility test will skip"
+  fi
   for pass in $TEST_PASSES; do
     case $pass in
       sqlite)

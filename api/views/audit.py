@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import translation
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotAuthenticated
@@ -122,17 +123,30 @@ class OpenTakebackSerializer(serializers.Serializer[dict[str, Any]]):
 
 class TakebackStateSerializer(serializers.Serializer[dict[str, Any]]):
     open = OpenTakebackSerializer(allow_null=True)
+    possible = serializers.BooleanField(
+        help_text="Whether the caller may ask to take back its last move now."
+    )
+    reason = serializers.ChoiceField(
+        choices=undo.WHY_KEYS,
+        allow_null=True,
+        help_text="Why not (null when possible): see docs/audit.md.",
+    )
+    detail = serializers.CharField(
+        allow_null=True, help_text="The reason as a sentence in the caller's language (null when possible)."
+    )
 
 
 class TakebackView(APIView):
     @extend_schema(
         responses={200: TakebackStateSerializer, **errors(401, 404)},
         operation_id="get_takeback",
-        summary="The open takeback request, if any (who accepted, who must still answer)",
+        summary="The open takeback request, if any (who accepted, who must still answer), and "
+        "whether the caller may ask now",
         tags=["audit"],
     )
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(undo.current(game_id, request.user))
+        with translation.override(language_for(request)):  # `detail` in the caller's language
+            return Response(undo.current(game_id, request.user))
 
     @extend_schema(
         request=None,

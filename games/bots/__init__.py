@@ -5,10 +5,9 @@ keeps Django, Celery and the services out). One interface for all of them:
 
 (see `base.py`). `play` is the door the platform, the benchmarks and the tests
 use: it builds the seat's view, legal set and information set from the state
-and asks the named policy. README.md says what each bot does per ruleset.
-
-A ruleset's own hooks (sampler, evaluation, search: `BotParts`) come from its
-record in games/plugins.py, above this package: the caller passes them in.
+and asks the named policy; `answer` answers offers outside the seat's turn.
+README.md says what each bot does per ruleset. A ruleset's own hooks (`BotParts`)
+come from its record in games/plugins.py, above this package: callers pass them.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from typing import Any
 
 from games.rules.base import Ruleset
 
-from . import heuristic, mcts, random_bot
+from . import heuristic, mcts, random_bot, simulate
 from .base import NO_PARTS, BotParts, Budget, Command, InfoSet, Policy
 
 POLICIES: dict[str, Policy] = {
@@ -67,6 +66,19 @@ def play(
     return policy(rules.view(state, seat), legal, rnd, budget)
 
 
+def answer(rules: Ruleset, state: Any, seat: int, rnd: random.Random, *, parts: BotParts) -> Command | None:
+    """The seat's answer to an offer waiting for it (an alliance proposal), whoever
+    is to act and whichever bot plays the seat: the ruleset's `answer` hook reads
+    the seat's view and legal set. None when nothing waits or the ruleset has none."""
+    if parts.answer is None:
+        return None
+    legal = rules.legal_commands(state, seat)
+    if not legal.commands:
+        return None
+    own = parts.answer(rules.view(state, seat), seat, legal, rnd)
+    return simulate.as_json(own) if own is not None else None
+
+
 def choose(rules: Ruleset, state: Any, seat: int, rnd: random.Random) -> Command | None:
     """The random bot through the state-level door (the audit driver and contract
     tests play random games with it)."""
@@ -83,6 +95,7 @@ __all__ = [
     "BotParts",
     "Budget",
     "InfoSet",
+    "answer",
     "choose",
     "info_set",
     "play",

@@ -45,6 +45,15 @@ class Variants(Protocol):
     ) -> list[Command]: ...
 
 
+class Answer(Protocol):
+    """The seat's answer to an offer made to it that waits outside its turn
+    (Rising Sun: an alliance proposal after it said tea_done), or None."""
+
+    def __call__(
+        self, view: Mapping[str, Any], seat: int, legal: LegalSet, rng: random.Random
+    ) -> Command | None: ...
+
+
 @dataclass(frozen=True)
 class Evaluation:
     """The hooks of the `heuristic` bot (games/bots/heuristic.py): `evaluate` scores
@@ -80,6 +89,7 @@ class BotParts:
     worlds: Sampler | None = None
     evaluation: Evaluation | None = None
     search: Search | None = None
+    answer: Answer | None = None  # every bot kind answers offers by it (games.bots.answer)
 
 
 NO_PARTS = BotParts()

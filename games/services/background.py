@@ -10,11 +10,14 @@ from __future__ import annotations
 import logging
 import random
 import threading
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 
 from games import bots, plugins
+from games.bots.base import Command
+from games.rules.base import Ruleset
 
 from ..models import Game, Seat
 from . import commit, deadlines, notify
@@ -56,18 +59,39 @@ def after_events(
 
 
 def bot_pending(game_id: str) -> bool:
-    """Whether a bot seat of this running, unpaused game must act now."""
+    """Whether a bot seat of this running, unpaused game must act now (its turn,
+    or an offer waiting for its answer)."""
     game = Game.objects.filter(id=game_id, status=Game.Status.RUNNING, paused=False).first()
     if game is None:
         return False
-    bots = {s.index for s in game.seats.all() if s.is_bot}
-    if not bots:
+    robots = {s.index for s in game.seats.all() if s.is_bot}
+    if not robots:
         return False
-    return any(p.seat in bots for p in rules_for(game).pending(load_state(game)))
+    rules, state = rules_for(game), load_state(game)
+    if any(p.seat in robots for p in rules.pending(state)):
+        return True
+    return _answer(game, rules, state, robots) is not None
+
+
+def _answer(game: Game, rules: Ruleset, state: Any, robots: set[int]) -> tuple[int, Command] | None:
+    """A bot seat's answer to an offer waiting for it (Rising Sun: an alliance
+    proposal made after it said tea_done, so it is not pending): without this the
+    proposer never heard back. Every bot kind answers by the ruleset's hook."""
+    parts = plugins.bots_of(game.ruleset)
+    if parts.answer is None:
+        return None
+    for seat in sorted(robots):
+        rnd = random.Random(f"{game.seed}:{game.version}:{seat}:answer")
+        cmd = bots.answer(rules, state, seat, rnd, parts=parts)
+        if cmd is not None:
+            return seat, cmd
+    return None
 
 
 def play_one_bot_move(game_id: str) -> bool:
-    """One bot decision in its own transaction; False when no bot is pending."""
+    """One bot decision in its own transaction; False when no bot is pending.
+    Answers to offers come first: the proposer waits for them, and a bot whose
+    turn it is would otherwise decide with the offer still open."""
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(id=game_id).first()
         if game is None or game.status != Game.Status.RUNNING or game.paused:
@@ -75,6 +99,11 @@ def play_one_bot_move(game_id: str) -> bool:
         seats = {s.index: s for s in game.seats.all()}
         rules = rules_for(game)
         state = load_state(game)
+        waiting = _answer(game, rules, state, {i for i, s in seats.items() if s.is_bot})
+        if waiting is not None:
+            answering = seats[waiting[0]]
+            _apply(game, answering, waiting[1], policy_of(answering))
+            return True
         for p in rules.pending(state):
             seat = seats.get(p.seat)
             if seat is None or not seat.is_bot:
@@ -86,10 +115,15 @@ def play_one_bot_move(game_id: str) -> bool:
             cmd = bots.play(rules, state, seat.index, name, rnd, game.players, seconds, parts=parts)
             if cmd is None:
                 continue
-            kind = "zombie" if seat.zombie else "bot"
-            apply(game, seat, cmd, game.version, actor={"seat": seat.index, kind: name})
+            _apply(game, seat, cmd, name)
             return True
     return False
+
+
+def _apply(game: Game, seat: Seat, cmd: Command, name: str) -> None:
+    """The bot's command through the same path as a person's (play.apply)."""
+    kind = "zombie" if seat.zombie else "bot"
+    apply(game, seat, cmd, game.version, actor={"seat": seat.index, kind: name})
 
 
 def policy_of(seat: Seat) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django.db import transaction
+from django.utils.translation import gettext, gettext_noop
 
 from events import store
 from events.models import StoredEvent
@@ -37,6 +38,33 @@ from .types import GameId, UserOrAnonymous
 # the batch of a command these end cannot be taken back
 ENDED = (*ENDINGS, SeedRevealed.TYPE)
 
+# Why the caller may not ask now (GET .../takeback answers `reason` and `detail`, the
+# sentence in the caller's language): the page shows it instead of a button that
+# could only be refused (issue 33: against bots the last move is never yours).
+WHY: dict[str, str] = {
+    "not_seated": gettext_noop("Only a seated player can ask to take a move back."),
+    "not_running": gettext_noop("Moves can be taken back only while the game is running."),
+    "nothing_played": gettext_noop("You have not moved yet."),
+    "not_yours": gettext_noop("Another seat has moved since your last move."),
+    "taken_back": gettext_noop("Your last move was already taken back."),
+    "private": gettext_noop("Your last move showed another player something secret."),
+    "revealed": gettext_noop("Your last move revealed a secret choice."),
+    "ended": gettext_noop("Your last move ended the game."),
+    "chance": gettext_noop("Your last move drew on chance (a die or a card)."),
+    "events_since": gettext_noop("Something else happened since your last move."),
+    "request_open": gettext_noop("A takeback request is already open."),
+}
+
+WHY_KEYS = sorted(WHY)  # the schema's TakebackReasonEnum (config/settings.py)
+
+
+class NotTakeable(Conflict):
+    """A 409 that also says why, as one of `WHY`'s keys (`reason`)."""
+
+    def __init__(self, reason: str, detail: str, code: ErrorCode = ErrorCode.TAKEBACK_NOT_ALLOWED) -> None:
+        super().__init__(detail, code=code)
+        self.reason = reason
+
 
 def _last_batch(rows: list[Any]) -> tuple[list[Any], list[Any]]:
     """(rows from the last command's first event on that are not takeback events,
@@ -47,31 +75,31 @@ def _last_batch(rows: list[Any]) -> tuple[list[Any], list[Any]]:
                 [r for r in rows[i:] if r.type not in TAKEBACKS],
                 [r for r in rows[i:] if r.type in TAKEBACKS],
             )
-    raise Conflict("nothing has been played yet", code=ErrorCode.TAKEBACK_NOT_ALLOWED)
+    raise NotTakeable("nothing_played", "nothing has been played yet")
 
 
-def _refuse(reason: str) -> Conflict:
-    return Conflict(f"this command cannot be taken back: {reason}", code=ErrorCode.TAKEBACK_NOT_ALLOWED)
+def _refuse(why: str, reason: str) -> NotTakeable:
+    return NotTakeable(why, f"this command cannot be taken back: {reason}")
 
 
 def check_eligible(game: Game, seat: Seat, username: str, rows: list[Any] | None = None) -> tuple[int, int]:
     """(undo_from_seq, undo_to_seq) of the seat's takeable last command, or Conflict."""
     if game.status != Game.Status.RUNNING:
-        raise Conflict(f"the game is {game.status}", code=ErrorCode.GAME_NOT_RUNNING)
+        raise NotTakeable("not_running", f"the game is {game.status}", code=ErrorCode.GAME_NOT_RUNNING)
     rows = store.load(game.id) if rows is None else rows
     batch, tail = _last_batch(rows)
     first = batch[0]
     if first.cause.get("seat") != seat.index or (first.actor or {}).get("user") != username:
-        raise _refuse("the last command was not yours (or was played for you)")
+        raise _refuse("not_yours", "the last command was not yours (or was played for you)")
     if any(t.type == TakebackAccepted.TYPE for t in tail):
-        raise _refuse("it was already taken back")
+        raise _refuse("taken_back", "it was already taken back")
     for r in batch:
         if r.visible_to is not None and seat.index not in r.visible_to:
-            raise _refuse("it gave another player private information")
+            raise _refuse("private", "it gave another player private information")
         if isinstance(r.payload, dict) and r.payload.get("reveals"):
-            raise _refuse("it revealed a secret choice")
+            raise _refuse("revealed", "it revealed a secret choice")
         if r.type in ENDED:
-            raise _refuse("the game ended")
+            raise _refuse("ended", "the game ended")
     _check_deterministic(game, seat.index, first.cause["command"], batch)
     return first.seq, batch[-1].seq
 
@@ -123,14 +151,14 @@ def _check_deterministic(game: Game, seat: int, command: dict[str, Any], batch: 
     try:
         again = rules.decide(before, seat, command, _watched_factory(game.seed, frm, read))
     except RulesError:  # the command no longer decides as it did: something else changed
-        raise _refuse("other events happened since") from None
+        raise _refuse("events_since", "other events happened since") from None
     if read:
-        raise _refuse("its outcome depends on chance")
+        raise _refuse("chance", "its outcome depends on chance")
     if len(again) != len(batch):  # what else is in the stream?
-        raise _refuse("other events happened since")
+        raise _refuse("events_since", "other events happened since")
     recorded = [_masked(r.type, r.payload, r.visible_to) for r in batch]
     if [_masked(e.type, e.payload, e.visible_to) for e in again] != recorded:
-        raise _refuse("other events happened since")
+        raise _refuse("events_since", "other events happened since")
 
 
 # ---------------------------------------------------------------------------
@@ -239,11 +267,14 @@ def _answerable(game: Game, seat: Seat, request_seq: int) -> TakebackRequested:
 
 
 def current(game_id: GameId, user: UserOrAnonymous) -> dict[str, Any]:
-    """The open takeback request of a game, if any, with who has accepted so far."""
+    """The open takeback request of a game, if any, with who has accepted so far,
+    and whether the caller could ask now (`possible`; else `reason` and `detail`)."""
     game = get_game(game_id, user)
     req = _open_request(game)
+    why = _why_not(game, user, req)
+    answer = {"possible": why is None, "reason": why, "detail": gettext(WHY[why]) if why else None}
     if req is None:
-        return {"open": None}
+        return {"open": None, **answer}
     asked = cast(TakebackRequested, read_row(req))  # _open_request returns only a request
     voted = sorted(_votes(game, req.seq))
     return {
@@ -252,5 +283,23 @@ def current(game_id: GameId, user: UserOrAnonymous) -> dict[str, Any]:
             **asked.payload(),
             "accepted_by": voted,
             "waiting_for": sorted(_voters(game, asked.seat) - set(voted)),
-        }
+        },
+        **answer,
     }
+
+
+def _why_not(game: Game, user: UserOrAnonymous, req: StoredEvent | None) -> str | None:
+    """Which of `WHY` stops the caller's request now (None: it would be taken),
+    by the very checks `request` makes, cheapest first."""
+    if game.status != Game.Status.RUNNING:
+        return "not_running"
+    seat = game.seats.filter(user_id=getattr(user, "id", None)).first()  # type: ignore[misc]
+    if seat is None:
+        return "not_seated"
+    if req is not None:
+        return "request_open"
+    try:
+        check_eligible(game, seat, user.username)
+    except NotTakeable as refusal:
+        return refusal.reason
+    return None

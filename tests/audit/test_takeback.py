@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from games import verify
+from games.services.background import play_bots
 from games.services.lobby import get_game
 from games.services.state import clear_cache
 
@@ -122,12 +123,13 @@ def test_bots_accept_at_once(api, host, open_game):
 
 
 def test_the_open_request_is_listed(api, host, player, outsider, half_toy):
-    assert api.as_(outsider).get(url(half_toy.id)).json() == {"open": None}
+    watcher = {"open": None, "possible": False, "reason": "not_seated"}
+    assert api.as_(outsider).get(url(half_toy.id)).json().items() >= watcher.items()
     req = api.as_(host).post(url(half_toy.id)).json()
     now = api.as_(outsider).get(url(half_toy.id)).json()["open"]
     assert now["request_seq"] == req["request_seq"] and now["waiting_for"] == [1] and now["accepted_by"] == []
     api.as_(player).post(url(half_toy.id, req["request_seq"], "accept"))
-    assert api.as_(outsider).get(url(half_toy.id)).json() == {"open": None}
+    assert api.as_(outsider).get(url(half_toy.id)).json().items() >= watcher.items()
     assert api.as_(outsider).get(url("nope")).status_code == 404
 
 
@@ -184,3 +186,46 @@ def test_what_counts_as_chance():
     assert rng("deck").shuffled([1, 2]) == Rng("s", 5, "deck").shuffled([1, 2])
     assert rng("f").random() == Rng("s", 5, "f").random()
     assert read == {"die", "deck", "f"}
+
+
+def possible(api, who, gid) -> dict:
+    r = api.as_(who).get(url(gid))
+    assert r.status_code == 200, r.content
+    body = r.json()
+    assert body["possible"] is (body["reason"] is None) and (body["detail"] is None) is body["possible"]
+    return body
+
+
+def test_who_could_ask_now_and_why_not(api, host, player, outsider, half_toy):
+    """GET says, for the caller, whether a request would be taken, by the checks
+    POST makes: the page shows the button only then, and the reason otherwise."""
+    gid = half_toy.id
+    assert possible(api, host, gid)["possible"] is True  # seat 0's secret bid is the last command
+    mine = possible(api, player, gid)
+    assert mine["reason"] == "not_yours" and mine["detail"] == "Another seat has moved since your last move."
+    assert api.as_(player).post(url(gid)).json()["code"] == "takeback_not_allowed"  # POST agrees
+    assert possible(api, outsider, gid)["reason"] == "not_seated"
+    req = api.as_(host).post(url(gid)).json()
+    assert possible(api, host, gid)["reason"] == "request_open"
+    api.as_(player).post(url(gid, req["request_seq"], "accept"))
+    assert possible(api, host, gid)["reason"] == "taken_back"
+    driver.play(half_toy, 0, {"type": "bid", "amount": 1})
+    driver.play(half_toy, 1, {"type": "bid", "amount": 1})  # the last bid reveals both
+    assert possible(api, player, gid)["reason"] == "revealed"
+    driver.play_out(get_game(gid), seed=2)
+    assert possible(api, host, gid)["reason"] == "not_running"
+
+
+def test_against_a_bot_the_reason_is_said_in_the_callers_language(api, host, open_game):
+    gid = open_game["id"]
+    assert api.as_(host).post(f"/api/v1/games/{gid}/seats", {"bot": "random"}).status_code == 201
+    assert api.as_(host).post(f"/api/v1/games/{gid}/start").status_code == 200
+    assert possible(api, host, gid)["reason"] == "nothing_played"
+    legal = api.as_(host).get(f"/api/v1/games/{gid}/legal-commands").json()
+    r = api.as_(host).post(f"/api/v1/games/{gid}/commands", {"command": legal["commands"][0]})
+    assert r.status_code == 201, r.content
+    assert play_bots(gid) >= 1  # the worker's bot moves, here (no on_commit in this test)
+    assert possible(api, host, gid)["reason"] == "not_yours"
+    r = api.as_(host).get(url(gid), HTTP_ACCEPT_LANGUAGE="ja")
+    assert r.json()["detail"] == "あなたの最後の手のあとに、ほかの席が手を指しました。"
+    assert api.as_(host).post(url(gid)).status_code == 409

@@ -11,6 +11,7 @@ from typing import Any
 from games.rules.rising_sun.data import BOARD, CARDS, LAND, PROVINCES, SEA
 from games.rules.rising_sun.state import best_by, pay_cost
 
+from .alliances import welcome
 from .board import Table, standing
 from .cards import card_value
 
@@ -171,8 +172,9 @@ def tea(view: Mapping[str, Any], seat: int, cmds: list[Command]) -> Command | No
     such rival, weakest first, then done."""
     rivals = {q: standing(view, q) for q in range(len(view["clans"])) if q != seat}
     leader = max(rivals.values())
-    for kind, key in (("accept_alliance", "from"), ("propose_alliance", "to")):
-        offers = [c for c in cmds if c["type"] == kind and rivals[c[key]] < leader]
-        if offers:
-            return min(offers, key=lambda c: rivals[c[key]])
+    # accepting: the same rule as a bot's answer outside its turn (alliances.py)
+    accept = [c for c in cmds if c["type"] == "accept_alliance" and welcome(view, seat, c["from"])]
+    offers = accept or [c for c in cmds if c["type"] == "propose_alliance" and rivals[c["to"]] < leader]
+    if offers:
+        return min(offers, key=lambda c: rivals[c["from"] if "from" in c else c["to"]])
     return next((c for c in cmds if c["type"] in ("tea_done", "decline_alliance")), None)

@@ -4,6 +4,9 @@
    from the cookie when a request is sent), so another site including it learns nothing. */
 "use strict";
 (function () {
+  // Swagger UI and the OpenAPI document speak English whatever the account's language;
+  // drf-spectacular's page says no language at all (axe: html-has-lang)
+  if (!document.documentElement.lang) document.documentElement.lang = "en";
   const root = document.getElementById("swagger-ui");
   const settings = JSON.parse(root.dataset.settings || "{}");
   const csrfHeader = root.dataset.csrfHeader || "X-CSRFToken";

@@ -349,6 +349,12 @@
     $("press-form").hidden = !running;  // players write while the game runs; watchers read
     $("pause").hidden = meta.paused;
     $("resume").hidden = !meta.paused;
+    // whether a takeback is possible changes with every move: ask again after each one
+    if (running && takebackVersion !== meta.version) {
+      takebackVersion = meta.version;
+      busy(+1);
+      checkTakeback().finally(() => busy(-1));
+    }
   }
   async function control(path) {
     try { await Api.call("POST", G + path); await refresh(); await checkTakeback(); } catch (e) { showError(e); }
@@ -356,14 +362,33 @@
   $("pause").addEventListener("click", () => control("/pause"));
   $("resume").addEventListener("click", () => control("/resume"));
   $("takeback").addEventListener("click", () => control("/takeback"));
-  let openTakeback = null;
+  let openTakeback = null, takebackVersion = -1;
+  /* The server says whether this seat may ask now (GET .../takeback: possible, or
+     the reason in the player's language); the button shows only then, so a request
+     is never one the server can only refuse (against bots the last move is theirs). */
+  function takebackWhy() {
+    let p = $("takeback-why");
+    if (!p) {
+      p = el("p", { id: "takeback-why", class: "muted" });
+      $("takeback").after(p);
+    }
+    return p;
+  }
   async function checkTakeback() {
-    if (boot.seat === null) return;
-    try { openTakeback = (await Api.call("GET", G + "/takeback")).open; } catch (e) { openTakeback = null; }
+    if (boot.seat === null || boot.seat === undefined) return;
+    let state = null;
+    try { state = await Api.call("GET", G + "/takeback"); } catch (e) { state = null; }
+    openTakeback = state && state.open;
+    const button = $("takeback"), why = takebackWhy();
+    button.hidden = !(state && state.possible);
+    why.hidden = !button.hidden;
+    why.textContent = state && !state.possible && state.detail
+      ? gettext("Taking back your last move is not possible now:") + " " + state.detail
+      : gettext("Taking back your last move is not possible now.");
     const box = $("takeback-open");
     const mine = openTakeback && openTakeback.seat === boot.seat;
     box.hidden = !openTakeback || mine || !openTakeback.waiting_for.includes(boot.seat);
-    if (openTakeback) box.querySelector("span").textContent = seatName(openTakeback.seat) + " asks to take back a move.";
+    if (openTakeback) box.querySelector("span").textContent = interpolate(gettext("%(seat)s asks to take back a move."), { seat: seatName(openTakeback.seat) }, true);
   }
   $("tb-accept").addEventListener("click", () => control("/takeback/" + openTakeback.request_seq + "/accept"));
   $("tb-refuse").addEventListener("click", () => control("/takeback/" + openTakeback.request_seq + "/refuse"));

@@ -38,6 +38,7 @@
     doc.documentElement.querySelectorAll("script, foreignObject").forEach((n) => n.remove());
     const node = document.importNode(doc.documentElement, true);
     node.setAttribute("role", "img");
+    node.setAttribute("aria-label", gettext("The board at this version"));  // axe: svg-img-alt
     $("board-svg").replaceChildren(node);
     $("board").hidden = false;
   }
