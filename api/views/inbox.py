@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 from games.services import inbox
 from games.services.errors import ErrorCode, Invalid
 
+from ..serializers import CheckpointSerializer
 from .common import errors, signed_in
 from .common import int_param as _int
 
@@ -35,6 +36,9 @@ class InboxEntrySerializer(serializers.Serializer[dict[str, Any]]):
     last_activity = serializers.DateTimeField(help_text="the last event's time (creation for open games)")
     version = serializers.IntegerField()
     chain_head = serializers.CharField(allow_null=True)
+    checkpoint = CheckpointSerializer(
+        allow_null=True, help_text="signed, at `version`; null before the start"
+    )
 
 
 class InboxPageSerializer(serializers.Serializer[dict[str, Any]]):

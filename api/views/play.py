@@ -102,7 +102,9 @@ class CommandsView(APIView):
             body.validated_data.get("expected_version"),
             key,
         )
-        return Response({"version": done.version, "events": done.events}, status=201)
+        return Response(
+            {"version": done.version, "events": done.events, "checkpoint": done.checkpoint}, status=201
+        )
 
 
 class EventsView(JsonErrors, APIView):

@@ -1,9 +1,10 @@
-"""The games app's tables: `game` (games, seats, command receipts, invitations)
-and `pbem` (deadlines, notifications, webhook deliveries, pause votes, the
-sweeper's cursor). Re-exported here so `from games.models import Game` and the
+"""The games app's tables: `game` (games, seats, command receipts, invitations),
+`keys` (the public signing keys) and `pbem` (deadlines, notifications, webhook
+deliveries, pause votes, the sweeper's cursor). Re-exported here so `from games.models import Game` and the
 migrations keep their one address."""
 
 from .game import CommandReceipt, Game, Invitation, Seat
+from .keys import SigningKey
 from .pbem import Deadline, Notification, PauseVote, PbemCursor, SweeperState, WebhookDelivery
 
 __all__ = [
@@ -15,6 +16,7 @@ __all__ = [
     "PauseVote",
     "PbemCursor",
     "Seat",
+    "SigningKey",
     "SweeperState",
     "WebhookDelivery",
 ]

@@ -1,6 +1,6 @@
 """The caller's inbox (GET /api/v1/accounts/me/games): every game they hold a
 seat in, with whether a decision of theirs is pending, its deadline, the last
-activity and the chain head — sorted so what needs them soonest comes first.
+activity, the chain head and its signed checkpoint — sorted so what needs them soonest comes first.
 
 `pending` comes from the rules (the truth at this version), deadlines from the
 play-by-email rows. The user stream announces changes (`inbox` notices, see
@@ -18,7 +18,7 @@ from django.db.models import OuterRef, Subquery
 from events.models import StoredEvent
 
 from ..models import Game, Seat
-from . import deadlines
+from . import deadlines, signing
 from .errors import ErrorCode, Invalid
 from .state import load_state, rules_for
 
@@ -72,6 +72,7 @@ def entries(user: User, status: str | None = None, awaiting_me: bool = False) ->
             "last_activity": _iso(seat.last_event_at or game.created_at),
             "version": game.version,
             "chain_head": game.chain_head or None,
+            "checkpoint": signing.of_game(game),
         }
     return sorted(out.values(), key=_order)
 
