@@ -17,6 +17,7 @@ import functools
 import json
 import logging
 import os
+import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -108,16 +109,28 @@ def _loaded(path: str, modified: int) -> Key:
     return _read_key(Path(path))
 
 
+# How often a process looks at the key file again (a rotation elsewhere shows within this).
+RECHECK_SECONDS = 1.0
+_checked: dict[str, tuple[float, Key]] = {}
+
+
 def current_key() -> Key:
-    """The key checkpoints are signed with now; made at first use when the file is missing."""
+    """The key checkpoints are signed with now; made at first use when the file is
+    missing. The file is looked at again at most every RECHECK_SECONDS."""
     path = Path(settings.SIGNING_KEY_FILE)
+    now = time.monotonic()
+    seen = _checked.get(str(path))
+    if seen is not None and now - seen[0] < RECHECK_SECONDS:
+        return seen[1]
     try:
         modified = path.stat().st_mtime_ns
     except FileNotFoundError:
         if write_key_file(path, new_key_document()):
             log.info("created a checkpoint signing key at %s", path)
         modified = path.stat().st_mtime_ns
-    return _loaded(str(path), modified)
+    key = _loaded(str(path), modified)
+    _checked[str(path)] = (now, key)
+    return key
 
 
 def register(key: Key) -> None:
@@ -155,6 +168,7 @@ def rotate() -> tuple[Key, Key]:
     register(old)
     path = Path(settings.SIGNING_KEY_FILE)
     write_key_file(path, new_key_document(), replace=True)
+    _checked.clear()  # this process signs with the new key at once
     new = current_key()
     register(new)
     log.info("rotated the checkpoint signing key: %s retired, %s in use", old.kid, new.kid)
