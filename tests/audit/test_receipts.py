@@ -17,11 +17,15 @@ from pathlib import Path
 import pytest
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from django.contrib.auth.models import User
 from django.core.management import call_command
 
+from accounts.models import profile_of
 from events.codec import b64url, checkpoint_message, from_b64url, key_id
 from games import verify
-from games.services import signing
+from games.pbem import emails
+from games.services import notify, signing
+from games.services.lobby import get_game
 from games.verify import receipts
 
 from .conftest import TOY, export, rehash
@@ -247,3 +251,17 @@ def test_no_key_material_in_exports_or_logs(api, host, caplog, settings, tmp_pat
         assert text not in logged
         assert text not in api.as_(host).get(f"/api/v1/games/{gid}/export").content.decode()
         assert text not in json.dumps(keys_of(api))
+
+
+def test_notifications_webhooks_and_emails_carry_the_checkpoint(api, host, played):
+    """Every notification's `game` (stream notices, webhook bodies, emails) carries a
+    signed checkpoint at the game's version, and the email's footer prints it as one JSON line."""
+    gid, _ = played
+    game = get_game(gid)
+    shown = notify.game_payload(game)
+    check(shown["checkpoint"], keys_of(api))
+    assert (shown["checkpoint"]["version"], shown["checkpoint"]["head"]) == (game.version, game.chain_head)
+    user = User.objects.get(username=host.name)
+    mail = emails.build(user, profile_of(user), {"kind": "game_started", "seat": 0, "game": shown})
+    line = json.dumps(shown["checkpoint"], sort_keys=True, separators=(",", ":"))
+    assert f"Signed checkpoint (keep it to check the game later): {line}" in mail.body
