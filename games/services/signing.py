@@ -28,7 +28,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from events.codec import b64url, checkpoint_message, from_b64url, key_id
@@ -133,16 +133,27 @@ def current_key() -> Key:
     return key
 
 
-def register(key: Key) -> None:
+def register(key: Key) -> bool:
     """Record the public half of `key` (once) and retire any other key still
-    marked current: whichever key a process signs with is listed by /keys."""
-    with transaction.atomic():
+    marked current: whichever key a process signs with is listed by /keys.
+    Processes starting together may race here: the row's key decides, and a
+    failure (a database that refuses the write) is logged and retried at the
+    next signature instead of failing the answer. Returns whether it is recorded."""
+    try:
         if SigningKey.objects.filter(kid=key.kid).exists():
-            return
-        SigningKey.objects.filter(retired__isnull=True).update(retired=timezone.now())
-        SigningKey.objects.create(
-            kid=key.kid, public_key=key.public_key, created=datetime.fromisoformat(key.created)
-        )
+            return True
+        with transaction.atomic():  # a savepoint inside a caller's transaction
+            SigningKey.objects.filter(retired__isnull=True).exclude(kid=key.kid).update(
+                retired=timezone.now()
+            )
+            row = SigningKey(
+                kid=key.kid, public_key=key.public_key, created=datetime.fromisoformat(key.created)
+            )
+            SigningKey.objects.bulk_create([row], ignore_conflicts=True)
+    except DatabaseError:
+        log.warning("could not record the signing key %s yet", key.kid, exc_info=True)
+        return False
+    return True
 
 
 _registered: set[str] = set()
@@ -151,10 +162,9 @@ _registered: set[str] = set()
 def signer() -> Key:
     """The current key, recorded in the database the first time this process uses it."""
     key = current_key()
-    if key.kid not in _registered:
-        register(key)
+    _by_kid[key.kid] = key.private
+    if key.kid not in _registered and register(key):
         _registered.add(key.kid)
-        _by_kid[key.kid] = key.private
     return key
 
 
