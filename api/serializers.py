@@ -236,6 +236,20 @@ class OutcomeSerializer(serializers.Serializer[dict[str, Any]]):
     reason = serializers.CharField()
 
 
+class CheckpointSerializer(serializers.Serializer[dict[str, Any]]):
+    """The server's signed word that the game's chain had `head` at `version` (docs/audit.md)."""
+
+    game = serializers.UUIDField()
+    version = serializers.IntegerField()
+    head = serializers.CharField(help_text="the hash of the game's last event at `version`")
+    issued_at = serializers.CharField(help_text="RFC 3339 UTC: when `version` was committed")
+    kid = serializers.CharField(help_text="the signing key's id in GET /api/v1/keys")
+    signature = serializers.CharField(
+        help_text='base64url Ed25519 signature of the UTF-8 bytes "sengoku-checkpoint/1\\n" + game + '
+        '"\\n" + version + "\\n" + head + "\\n" + issued_at + "\\n"'
+    )
+
+
 class GameSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.UUIDField()
     ruleset = serializers.CharField()
@@ -251,6 +265,7 @@ class GameSerializer(serializers.Serializer[dict[str, Any]]):
     creator = serializers.CharField()
     version = serializers.IntegerField()
     chain_head = serializers.CharField(allow_null=True)
+    checkpoint = CheckpointSerializer(allow_null=True, help_text="signed; null before the first event")
     seats = SeatSerializer(many=True)
     pending = PendingSerializer(many=True)
     outcome = OutcomeSerializer(allow_null=True)
@@ -294,6 +309,9 @@ class ViewSerializer(serializers.Serializer[dict[str, Any]]):
         child=serializers.JSONField(),
         allow_null=True,
         help_text="once the game is over: every seat's view by seat index; null before",
+    )
+    checkpoint = CheckpointSerializer(
+        allow_null=True, required=False, help_text="signed, at `version`; null before the start"
     )
 
 
@@ -386,11 +404,15 @@ class EventSerializer(serializers.Serializer[dict[str, Any]]):
     )
     prev_hash = serializers.CharField()
     hash = serializers.CharField()
+    checkpoint = CheckpointSerializer(
+        required=False, help_text="on the last event of each commit: the signed checkpoint at its seq"
+    )
 
 
 class CommandResultSerializer(serializers.Serializer[dict[str, Any]]):
     version = serializers.IntegerField()
     events = EventSerializer(many=True)
+    checkpoint = CheckpointSerializer(help_text="signed, at the command's last event: keep it (a receipt)")
 
 
 class EventPageSerializer(serializers.Serializer[dict[str, Any]]):

@@ -5,7 +5,7 @@ from django.urls import URLPattern, include, path, re_path
 from drf_spectacular.views import SpectacularSwaggerView
 
 from . import converters  # noqa: F401  (registers <int64:…> before the routes below use it)
-from .views import accounts, board, catalogue, games, inbox, invitations, meta, play
+from .views import accounts, board, catalogue, games, inbox, invitations, keys, meta, play
 from .views import audit as audit_views
 
 
@@ -43,6 +43,7 @@ urlpatterns = [
     *p("games/<str:game_id>/scoring", audit_views.ScoringView.as_view(), "scoring"),
     *p("games/<str:game_id>/export", play.ExportView.as_view(), "export"),
     *p("health", meta.HealthView.as_view(), "health"),
+    *p("keys", keys.KeysView.as_view(), "keys"),
     path("", include("api.urls_pbem")),
     path("", include("api.urls_audit")),
     re_path(r"^schema/?$", meta.SchemaView.as_view(), name="schema"),

@@ -426,6 +426,12 @@ SENGOKU = {
     "BOT_MCTS_SECONDS": float(env.str("BOT_MCTS_SECONDS", default="1.0")),
 }
 
+# The Ed25519 key that signs checkpoints (games/services/signing.py, docs/deployment.md):
+# a file the server creates at first use when it is missing (0600, never in the database
+# or an export). Production points SIGNING_KEY_FILE at a secret mounted on every web and
+# worker process; `manage.py rotate_signing_key` replaces it and keeps the public half.
+SIGNING_KEY_FILE = Path(env.str("SIGNING_KEY_FILE", default=str(VAR_DIR / "signing-key.json")))
+
 # Structured logs (telemetry/logs.py): LOG_FORMAT=json (compose) or console (make run).
 from telemetry import logs as _logs  # noqa: E402
 

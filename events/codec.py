@@ -13,6 +13,8 @@ ruleset's ``upcasters`` (games.rules.base.Ruleset), platform events
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -72,3 +74,31 @@ def upcast(
         payload = upcasters[(type_, version)](dict(payload))
         version += 1
     return version, payload
+
+
+# Signed checkpoints (docs/audit.md, "Receipts"): the server's word that a game's
+# chain had `head` at `version`. Shared by the signer (games/services/signing.py)
+# and the standalone verifier (games/verify/receipts.py), so both read one format.
+CHECKPOINT_PREFIX = "sengoku-checkpoint/1\n"
+
+
+def checkpoint_message(game: str, version: int, head: str, issued_at: str) -> bytes:
+    """Exactly the bytes an Ed25519 checkpoint signature covers (version in decimal)."""
+    return f"{CHECKPOINT_PREFIX}{game}\n{int(version)}\n{head}\n{issued_at}\n".encode()
+
+
+def b64url(raw: bytes) -> str:
+    """Base64url without padding (RFC 4648 section 5), as keys and signatures are written."""
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
+
+
+def from_b64url(text: str) -> bytes:
+    """The bytes of a base64url text with or without padding; ValueError when it is not one."""
+    if not isinstance(text, str) or not re.fullmatch(r"[A-Za-z0-9_-]*={0,2}", text):
+        raise ValueError("not base64url")
+    return base64.urlsafe_b64decode(text.rstrip("=") + "=" * (-len(text.rstrip("=")) % 4))
+
+
+def key_id(public_key: bytes) -> str:
+    """A signing key's `kid`: base64url of the first 8 bytes of sha256(raw 32-byte public key)."""
+    return b64url(hashlib.sha256(public_key).digest()[:8])

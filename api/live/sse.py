@@ -19,7 +19,7 @@ from django.http import StreamingHttpResponse
 
 from events import feed, store
 from games.models import Game
-from games.services import prepared, stream_reads, summaries
+from games.services import prepared, signing, stream_reads, summaries
 from games.services.present import present_event, viewer_for
 from games.services.types import Reader
 
@@ -138,6 +138,8 @@ class EventFetch:
         last = rows[-1].seq if rows else after
         out = [present_event(r, viewer) for r in rows]
         summaries.annotate(game, viewer, rows, out, self.lang)
+        # each commit's last event carries its signed checkpoint (rows stop at the head, or short of it)
+        signing.mark_batches(rows, out, None if last >= game.version else signing.UNKNOWN)
         items = [(r.seq, r.type, o) for r, o in zip(rows, out, strict=True)]
         return items, _over(game.status) and last >= game.version
 

@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 from games.services import inbox
 from games.services.errors import ErrorCode, Invalid
 
+from ..serializers import CheckpointSerializer
 from .common import errors, signed_in
 from .common import int_param as _int
 
@@ -38,6 +39,9 @@ class InboxEntrySerializer(serializers.Serializer[dict[str, Any]]):
     unseen_events = serializers.IntegerField(
         min_value=0,
         help_text="events since you last opened the game's page or view or moved in it (all of them if never)",
+    )
+    checkpoint = CheckpointSerializer(
+        allow_null=True, help_text="signed, at `version`; null before the start"
     )
 
 

@@ -105,7 +105,9 @@ class CommandsView(APIView):
             key,
         )
         last_seen.record(game_id, request.user, done.version)  # a move is a look at the game too
-        return Response({"version": done.version, "events": done.events}, status=201)
+        return Response(
+            {"version": done.version, "events": done.events, "checkpoint": done.checkpoint}, status=201
+        )
 
 
 class EventsView(JsonErrors, APIView):

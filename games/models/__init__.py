@@ -1,9 +1,10 @@
-"""The games app's tables: `game` (games, seats, command receipts, invitations, last seen)
-and `pbem` (deadlines, notifications, webhook deliveries, pause votes, the
-sweeper's cursor). Re-exported here so `from games.models import Game` and the
-migrations keep their one address."""
+"""The games app's tables: `game` (games, seats, command receipts, invitations, last seen),
+`keys` (the public signing keys) and `pbem` (deadlines, notifications, webhook
+deliveries, pause votes, the sweeper's cursor). Re-exported here so `from games.models
+import Game` and the migrations keep their one address."""
 
 from .game import CommandReceipt, Game, Invitation, LastSeen, Seat
+from .keys import SigningKey
 from .pbem import Deadline, Notification, PauseVote, PbemCursor, SweeperState, WebhookDelivery
 
 __all__ = [
@@ -16,6 +17,7 @@ __all__ = [
     "PauseVote",
     "PbemCursor",
     "Seat",
+    "SigningKey",
     "SweeperState",
     "WebhookDelivery",
 ]

@@ -33,6 +33,8 @@ class Game(models.Model):
     seed = models.CharField(max_length=64, editable=False)
     version = models.PositiveIntegerField(default=0)
     chain_head = models.CharField(max_length=64, blank=True, default="")
+    # When the head was committed (its events' recorded_at): the signed checkpoint's issued_at.
+    head_at = models.DateTimeField(null=True, blank=True)
     outcome = models.JSONField(null=True, blank=True)
     paused = models.BooleanField(default=False)
     # Private games: unlisted for others, joined with the invite code, readable by seated players only.

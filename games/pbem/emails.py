@@ -4,6 +4,7 @@ the body and in the List-Unsubscribe header (RFC 2369 / RFC 8058)."""
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -56,6 +57,8 @@ def _build(user: User, profile: Profile, payload: dict[str, Any]) -> EmailMessag
             "kind": kind,
             "title": game_title(payload),
             "unsubscribe": link,
+            # the signed checkpoint as one JSON line: a receipt to paste into the verifier's file
+            "checkpoint": _one_line((payload.get("game") or {}).get("checkpoint")),
             # the web client's game page (sign-in first, then back to the game)
             "play_url": f"{settings.PUBLIC_BASE_URL}/games/{(payload.get('game') or {}).get('id', '')}",
         },
@@ -72,6 +75,10 @@ def _build(user: User, profile: Profile, payload: dict[str, Any]) -> EmailMessag
             "X-Sengoku-Chain-Head": str((payload.get("game") or {}).get("chain_head") or ""),
         },
     )
+
+
+def _one_line(checkpoint: Any) -> str:
+    return json.dumps(checkpoint, sort_keys=True, separators=(",", ":")) if checkpoint else ""
 
 
 def send(user: User, profile: Profile, payload: dict[str, Any]) -> None:

@@ -21,7 +21,7 @@ from games.rules.base import canonical_json, sha256_hex
 
 from ..core_events import GameAborted, SeedRevealed
 from ..models import Game
-from . import summaries
+from . import signing, summaries
 from .commit import append_core, new_event
 from .errors import Conflict, ErrorCode, Forbidden
 from .lobby import SYSTEM, get_game
@@ -122,11 +122,13 @@ def _public_commitment(c: dict[str, Any]) -> dict[str, Any]:
 def export_lines(game: Game, user: Reader, lang: str = "en") -> list[str]:
     """JSON Lines: everything for finished/aborted games, the caller's redacted
     stream while running (present_event decides, so the API never leaks); the
-    first event of every batch carries its `summary` (services/summaries.py)."""
+    first event of every batch carries its `summary` (services/summaries.py), the
+    last its signed `checkpoint` (services/signing.py): every one issued for the game."""
     viewer = viewer_for(game, user)
     rows = store.load(game.id)
     out = [present_event(r, viewer) for r in rows]
     summaries.annotate(game, viewer, rows, out, lang)
+    signing.mark_batches(rows, out)
     return [canonical_json(o) for o in out]
 
 

@@ -62,11 +62,13 @@ def commit(
     `last_write`: the caller writes nothing after this in its transaction, so
     the store may send the COMMIT with the batch (one round trip)."""
     old = game.version
-    fields = ["version", "chain_head", *changes]
+    fields = ["version", "chain_head", "head_at", *changes]
     queue = claim_work(game)
     if queue:
         fields.append("work_queued_at")
     game.version, game.chain_head = batch.version, batch.head
+    if batch.rows:  # when the head was committed: its signed checkpoint's issued_at (services/signing.py)
+        game.head_at = batch.rows[-1].recorded_at
     for name, value in changes.items():
         setattr(game, name, value)
     batch.update = store.RowUpdate(game, fields)

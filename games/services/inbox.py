@@ -1,7 +1,7 @@
 """The caller's inbox (GET /api/v1/accounts/me/games): every game they hold a
 seat in, with whether a decision of theirs is pending, its deadline, the last
-activity, the chain head and how many events happened since the caller last looked
-(`unseen_events`, games/services/last_seen.py) — sorted so what needs them soonest comes first.
+activity, the chain head and its signed checkpoint, and how many events happened since the
+caller last looked (`unseen_events`, games/services/last_seen.py) — sorted so what needs them soonest comes first.
 
 `pending` comes from the rules (the truth at this version), deadlines from the
 play-by-email rows. The user stream announces changes (`inbox` notices, see
@@ -19,7 +19,7 @@ from django.db.models import OuterRef, Subquery
 from events.models import StoredEvent
 
 from ..models import Game, LastSeen, Seat
-from . import deadlines
+from . import deadlines, signing
 from .errors import ErrorCode, Invalid
 from .state import load_state, rules_for
 
@@ -76,6 +76,7 @@ def entries(user: User, status: str | None = None, awaiting_me: bool = False) ->
             "chain_head": game.chain_head or None,
             # never looked: every event is new to them
             "unseen_events": max(0, game.version - (seat.seen_version or 0)),
+            "checkpoint": signing.of_game(game),
         }
     return sorted(out.values(), key=_order)
 

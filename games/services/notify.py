@@ -8,7 +8,8 @@ queued only in `transaction.on_commit`, so a rolled-back write sends nothing.
 Channels: `stream` (GET /accounts/me/stream, stored and published at once),
 `email` (Django email, opt-out per user) and `webhook` (signed JSON POST,
 retried with exponential backoff through Celery). Every payload carries the
-game's version and chain head: a checkpoint of the log the player can keep.
+game's version and chain head, and their signed `checkpoint` (services/signing.py):
+a receipt of the log the player can keep.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from games.pbem import emails, webhooks
 
 from .. import core_events
 from ..models import Deadline, Game, Notification, PbemCursor, WebhookDelivery
-from . import dispatch, observe
+from . import dispatch, observe, signing
 from .present import iso
 from .types import GameId
 
@@ -57,7 +58,8 @@ def inline() -> bool:
 
 
 def game_payload(game: Game) -> dict[str, Any]:
-    """The game as every notification shows it, with its version and chain head (a checkpoint)."""
+    """The game as every notification shows it, with its version and chain head
+    and their signed checkpoint (a receipt the player can keep)."""
     return {
         "id": str(game.id),
         "name": game.name,
@@ -65,6 +67,7 @@ def game_payload(game: Game) -> dict[str, Any]:
         "status": game.status,
         "version": game.version,
         "chain_head": game.chain_head or None,
+        "checkpoint": signing.of_game(game),
         "url": f"{settings.PUBLIC_BASE_URL}/api/v1/games/{game.id}",
     }
 

@@ -22,7 +22,7 @@ from games.rules.kit import Decided
 
 from ..core_events import GameFinished, Result, SeatReclaimed, SeedRevealed
 from ..models import CommandReceipt, Game, Seat
-from . import observe, prepared
+from . import observe, prepared, signing
 from .commit import append_core, batch_of, commit, new_event
 from .errors import Conflict, EngineError, ErrorCode, Forbidden, Invalid, ServiceError, Unprocessable
 from .lobby import get_game, lock_game
@@ -41,6 +41,7 @@ class Submitted:
     version: int
     events: list[dict[str, Any]]
     replayed: bool = False  # an Idempotency-Key retry: the first answer, nothing appended
+    checkpoint: dict[str, Any] | None = None  # signed, at the command's last event (a receipt)
 
 
 def _body_hash(command: Any, expected_version: Any) -> str:
@@ -98,7 +99,8 @@ def _answer(game: Game, seat: Seat, rows: list[store.Recorded], version: int) ->
     """What the player is told: the new version and the events as their seat sees them."""
     viewer = Viewer(frozenset({seat.index}), game.status != Game.Status.RUNNING)
     # present_event reads only the columns a Recorded shares with a StoredEvent
-    return Submitted(version, [present_event(row, viewer) for row in rows])  # type: ignore[arg-type]
+    events = [present_event(row, viewer) for row in rows]  # type: ignore[arg-type]
+    return Submitted(version, events, checkpoint=signing.of_row(rows[-1]) if rows else None)
 
 
 def _receipt(game: Game, receipt: Receipt) -> Submitted | None:
@@ -110,7 +112,14 @@ def _receipt(game: Game, receipt: Receipt) -> Submitted | None:
         raise Unprocessable(
             "this Idempotency-Key was used with a different request", code=ErrorCode.IDEMPOTENCY_KEY_REUSED
         )
-    return Submitted(found.response["version"], found.response["events"], replayed=True)
+    events = found.response["events"]
+    last = store.load(game.id, after=events[-1]["seq"] - 1, upto=events[-1]["seq"]) if events else []
+    return Submitted(
+        found.response["version"],
+        events,
+        replayed=True,
+        checkpoint=signing.of_row(last[0]) if last else None,
+    )
 
 
 def reclaim_locked(game: Game, seat: Seat, user: UserOrAnonymous) -> None:

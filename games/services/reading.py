@@ -12,7 +12,7 @@ from games.rules.base import canonical_json
 from games.rules.base import views as rules_views
 
 from ..models import Game
-from . import deadlines, prepared, summaries
+from . import deadlines, prepared, signing, summaries
 from .errors import ErrorCode, Invalid
 from .present import Viewer, present_event, viewer_for
 from .state import load_state, rules_for
@@ -96,6 +96,7 @@ def game_json(game: Game, user: Reader = None) -> dict[str, Any]:
         "creator": creator.username,
         "version": game.version,
         "chain_head": game.chain_head or None,
+        "checkpoint": signing.of_game(game),
         "seats": seats_json(game, seats),
         "pending": pending_json(game, seats),
         "outcome": game.outcome,
@@ -113,8 +114,15 @@ def view(game: Game, user: Reader) -> dict[str, Any]:
     """What `user` sees of the game now: the engine's view for their seat (or a spectator's)."""
     viewer = viewer_for(game, user)
     if game.status == Game.Status.OPEN:
-        return {"ruleset": game.ruleset, "version": 0, "seat": viewer.seat, "state": None, "seats": None}
-    return _view_body(game, load_state(game), viewer, game.version)
+        return {
+            "ruleset": game.ruleset,
+            "version": 0,
+            "seat": viewer.seat,
+            "state": None,
+            "seats": None,
+            "checkpoint": None,
+        }
+    return {**_view_body(game, load_state(game), viewer, game.version), "checkpoint": signing.of_game(game)}
 
 
 def _view_body(game: Game, state: Any, viewer: Viewer, version: int) -> dict[str, Any]:
@@ -191,6 +199,8 @@ def events_page(
     page = rows[:limit]
     out = [present_event(r, viewer) for r in page]
     summaries.annotate(game, viewer, page, out, lang)
+    # each commit's last event carries its checkpoint; a page cut inside a commit leaves it to the next
+    signing.mark_batches(page, out, rows[limit] if more else None)
     return out, more
 
 

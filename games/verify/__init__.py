@@ -4,9 +4,10 @@
 
 One module per check, each reported separately (docs/audit.md has the exact rules):
 chain (links and hashes), commitments (seed, commitments of secret choices, salts),
-replay (re-decide every recorded command with the revealed seed); run.verify runs
-them all into a report.Report, cli is the command line. It imports only the
-standard library, ``games.rules``, ``games.core_events`` and ``events.codec``,
+replay (re-decide every recorded command with the revealed seed), receipts (signed
+checkpoints held against the chain: ``--keys``, ``--receipts``); run.verify runs
+them all into a report.Report, cli is the command line. It imports only the standard
+library, ``cryptography``, ``games.rules``, ``games.core_events`` and ``events.codec``,
 never Django (its own import-linter contract), so anyone can run it on an export.
 The names below are what the services, the management commands and the tests use.
 """

@@ -1,8 +1,11 @@
-"""The command line: ``python -m games.verify GAME.jsonl [--ruleset-module M:ATTR] [--json] [--shallow]``.
+"""The command line: ``python -m games.verify GAME.jsonl [--ruleset-module M:ATTR] [--json] [--shallow]
+[--keys KEYS.json [--receipts RECEIPTS.jsonl]]``.
 
 Prints the report (text, or JSON with ``--json``) of a game's JSON Lines export.
 Exit status: 0 when every check that could run passed, 1 on any mismatch, 2 when
-the file cannot be read or its ruleset is unknown. ``--ruleset-module`` registers
+the file cannot be read or its ruleset is unknown. ``--keys`` (the /keys document)
+checks the export's signed checkpoints and the ``--receipts`` kept (receipts.py):
+a signed head the export contradicts prints INCONSISTENT (exit 1). ``--ruleset-module`` registers
 an extra engine object (the test-only toy ruleset, a ruleset not shipped here)
 under its own ``id``; ``--shallow`` skips the replay.
 """
@@ -16,6 +19,7 @@ import sys
 
 from games.rules import registry
 
+from . import receipts
 from .reading import load_jsonl
 from .report import VerifyError, format_report
 from .run import verify
@@ -35,12 +39,21 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--json", action="store_true", help="print the report as JSON")
     ap.add_argument("--shallow", action="store_true", help="chain, seed and commitments only (no replay)")
+    ap.add_argument("--keys", metavar="FILE", help="the server's GET /api/v1/keys document")
+    ap.add_argument(
+        "--receipts", metavar="FILE", help="signed checkpoints you kept (JSON Lines); needs --keys"
+    )
     args = ap.parse_args(argv)
+    if args.receipts and not args.keys:
+        ap.error("--receipts needs --keys (the server's GET /api/v1/keys document)")
     try:
         for target in args.ruleset_module:
             register_module(target)
         rows = load_jsonl(args.file)
         report = verify(rows, deep=not args.shallow)
+        if args.keys:
+            kept = receipts.load_receipts(args.receipts) if args.receipts else []
+            receipts.check_receipts(rows, kept, receipts.load_keys(args.keys), report)
     except VerifyError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

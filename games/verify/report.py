@@ -20,7 +20,7 @@ class VerifyError(Exception):
 @dataclass(frozen=True)
 class Problem:
     seq: int | None
-    check: str  # chain | seed | commitment | salt | replay | format
+    check: str  # chain | seed | commitment | salt | replay | format | signature | receipt
     detail: str
 
     def __str__(self) -> str:
@@ -44,12 +44,19 @@ class Report:
     salts_ok: bool = True
     replayed: bool | None = None  # None: replay could not run (see notes)
     batches: int = 0
+    receipts_checked: int | None = None  # None: no keys given (receipts.py)
+    receipts_ok: bool | None = None
     problems: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @property
+    def inconsistent_versions(self) -> list[int | None]:
+        """Versions where a validly signed checkpoint contradicts the export (receipts.py)."""
+        return [p.seq for p in self.problems if p.check == "receipt"]
 
     def add(self, seq: int | None, check: str, detail: str) -> None:
         self.problems.append(Problem(seq, check, detail))
@@ -71,6 +78,9 @@ class Report:
             "salts_ok": self.salts_ok,
             "replayed": self.replayed,
             "batches": self.batches,
+            "receipts_checked": self.receipts_checked,
+            "receipts_ok": self.receipts_ok,
+            "inconsistent_versions": self.inconsistent_versions,
             "problems": [vars(p) for p in self.problems],
             "notes": self.notes,
         }
@@ -90,7 +100,16 @@ def format_report(report: Report, name: str = "") -> str:
         f"  salts        {mark(report.salts_ok)}  every visible private event salted, no salt reused",
         f"  replay       {mark(report.replayed)}  {report.batches} command batches re-decided",
     ]
+    if report.receipts_checked is not None:
+        lines.append(
+            f"  receipts     {mark(report.receipts_ok)}  {report.receipts_checked} signed checkpoints "
+            f"held against the chain"
+        )
     lines += [f"  note: {n}" for n in report.notes]
     lines += [f"  PROBLEM {p}" for p in report.problems]
-    lines.append("VERIFIED" if report.ok else f"NOT VERIFIED: {len(report.problems)} problem(s)")
+    if report.inconsistent_versions:
+        versions = ", ".join(str(v) for v in report.inconsistent_versions)
+        lines.append(f"INCONSISTENT: the server signed another history at version {versions}")
+    else:
+        lines.append("VERIFIED" if report.ok else f"NOT VERIFIED: {len(report.problems)} problem(s)")
     return "\n".join(lines)
