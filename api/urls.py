@@ -29,6 +29,7 @@ urlpatterns = [
     *p("games", games.GamesView.as_view(), "games"),
     *p("games/<str:game_id>", games.GameView.as_view(), "game"),
     *p("games/<str:game_id>/seats", games.SeatsView.as_view(), "seats"),
+    *p("games/<str:game_id>/seats/<int64:index>/entropy", games.EntropyView.as_view(), "seat-entropy"),
     *p("games/<str:game_id>/start", games.StartView.as_view(), "start"),
     *p("games/<str:game_id>/invite-code", games.InviteView.as_view(), "invite-code"),
     *p("games/<str:game_id>/invitations", invitations.GameInvitationsView.as_view(), "invitations"),
