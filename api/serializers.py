@@ -432,3 +432,7 @@ class HealthSerializer(serializers.Serializer[dict[str, Any]]):
     broker = serializers.CharField(required=False)
     worker = serializers.CharField(required=False, help_text="ok, down (last heartbeat Ns ago) or never seen")
     scheduler = serializers.CharField(required=False, help_text="Celery beat: same values as worker")
+    anchoring = serializers.CharField(
+        required=False,
+        help_text="whether checkpoints are anchored with an RFC 3161 timestamp (off without TSA_URL)",
+    )

@@ -5,7 +5,7 @@ from django.urls import URLPattern, include, path, re_path
 from drf_spectacular.views import SpectacularSwaggerView
 
 from . import converters  # noqa: F401  (registers <int64:…> before the routes below use it)
-from .views import accounts, board, catalogue, games, inbox, invitations, meta, play
+from .views import accounts, anchors, board, catalogue, games, inbox, invitations, meta, play
 
 
 def p(route: str, view: Callable[..., HttpResponseBase], name: str) -> list[URLPattern]:
@@ -42,6 +42,7 @@ urlpatterns = [
     *p("games/<str:game_id>/audit", play.AuditView.as_view(), "audit"),
     *p("games/<str:game_id>/export", play.ExportView.as_view(), "export"),
     *p("health", meta.HealthView.as_view(), "health"),
+    *p("anchors", anchors.AnchorsView.as_view(), "anchors"),
     path("", include("api.urls_pbem")),
     path("", include("api.urls_audit")),
     re_path(r"^schema/?$", meta.SchemaView.as_view(), name="schema"),

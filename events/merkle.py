@@ -64,3 +64,12 @@ def verify_inclusion(leaf: bytes, index: int, size: int, path: Sequence[bytes], 
             result = node_hash(result, sibling)
         fn, sn = fn >> 1, sn >> 1
     return sn == 0 and result == expected
+
+
+CHECKPOINT_PREFIX = "sengoku-checkpoint/1\n"
+
+
+def checkpoint_leaf(game: str, version: int, head: str, issued_at: str) -> bytes:
+    """A checkpoint as an anchor's leaf: exactly the bytes its Ed25519 signature covers
+    (docs/audit.md, "Signed checkpoints"), so a signed checkpoint and its leaf are one text."""
+    return f"{CHECKPOINT_PREFIX}{game}\n{int(version)}\n{head}\n{issued_at}\n".encode()

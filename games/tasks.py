@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games.services import background, deadlines, notify
+from games.services import anchors, background, deadlines, notify
 
 
 @shared_task(name="games.after_events", acks_late=True, ignore_result=True)
@@ -27,6 +27,13 @@ def fire() -> int:
 @shared_task(name="games.pbem.sweep", acks_late=True, ignore_result=True)
 def sweep() -> dict:
     return deadlines.sweep()
+
+
+@shared_task(name="games.anchor", acks_late=True, ignore_result=True)
+def anchor() -> int:
+    """Anchor the checkpoints issued since the last anchor (beat, every ANCHOR_INTERVAL)."""
+    made = anchors.anchor_now()
+    return made.tree_size if made else 0
 
 
 @shared_task(bind=True, name="games.pbem.deliver", acks_late=True, ignore_result=True, max_retries=None)

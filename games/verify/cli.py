@@ -16,10 +16,12 @@ import sys
 
 from games.rules import registry
 
+from . import anchors
 from .reading import load_jsonl
 from .report import VerifyError, format_report
 from .run import verify
 
+# `sengoku-verify` (the verifier/ distribution) runs this same main under its own name.
 DESCRIPTION = "The standalone verifier: audit an exported game without Django or a database."
 
 
@@ -35,12 +37,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--json", action="store_true", help="print the report as JSON")
     ap.add_argument("--shallow", action="store_true", help="chain, seed and commitments only (no replay)")
+    ap.add_argument(
+        "--tsa-cert",
+        metavar="FILE",
+        help="the timestamp authority's certificate (PEM; its chain may follow): checks the anchor's token",
+    )
     args = ap.parse_args(argv)
     try:
         for target in args.ruleset_module:
             register_module(target)
         rows = load_jsonl(args.file)
         report = verify(rows, deep=not args.shallow)
+        tsa = anchors.load_certificates(args.tsa_cert) if args.tsa_cert else []
+        anchors.check_anchor(rows, report, tsa)  # the final head's anchor, when the export has one
     except VerifyError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -41,6 +41,8 @@ class Report:
     seed_ok: bool | None = None  # None: seed not revealed (yet)
     entropy: list[dict[str, Any]] = field(default_factory=list)  # the seats' contributions
     stream_seed: str | None = None  # the random streams' key: the seed mixed with `entropy`
+    anchor_ok: bool | None = None  # None: no anchor in the export (anchors.py)
+    anchored_at: str | None = None  # the TSA's time, once its token checked
     commitments: list[dict[str, Any]] = field(default_factory=list)
     reveals_ok: bool = True
     salts_ok: bool = True
@@ -69,6 +71,8 @@ class Report:
             "seed": self.seed,
             "seed_ok": self.seed_ok,
             "entropy": self.entropy,
+            "anchor_ok": self.anchor_ok,
+            "anchored_at": self.anchored_at,
             "commitments": self.commitments,
             "reveals_ok": self.reveals_ok,
             "salts_ok": self.salts_ok,
@@ -94,6 +98,10 @@ def format_report(report: Report, name: str = "") -> str:
         f"  salts        {mark(report.salts_ok)}  every visible private event salted, no salt reused",
         f"  replay       {mark(report.replayed)}  {report.batches} command batches re-decided",
     ]
+    if report.anchor_ok is not None:
+        lines.append(
+            f"  anchor       {mark(report.anchor_ok)}  timestamped {report.anchored_at or '(not checked)'}"
+        )
     lines += [f"  note: {n}" for n in report.notes]
     lines += [f"  PROBLEM {p}" for p in report.problems]
     lines.append("VERIFIED" if report.ok else f"NOT VERIFIED: {len(report.problems)} problem(s)")
