@@ -13,6 +13,7 @@ from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
+from games import verify
 from games.models import Game
 from games.services import audit, board, caching, reading
 from games.services.errors import ServiceError
@@ -121,7 +122,14 @@ def audit_page(request: HttpRequest, game_id: str) -> HttpResponse:
     return render(
         request,
         "web/audit.html",
-        {"game": game, "title": title_of(game), "a": report, "ended": game.status in ENDED},
+        {
+            "game": game,
+            "title": title_of(game),
+            "a": report,
+            "ended": game.status in ENDED,
+            # the distribution and version the install instructions name (web/_verify_install.html)
+            "verifier_pin": f"{verify.DISTRIBUTION}=={verify.__version__}",
+        },
     )
 
 
