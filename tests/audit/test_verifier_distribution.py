@@ -13,7 +13,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 import tomllib
 from pathlib import Path
 
@@ -41,7 +40,6 @@ def installed(tmp_path_factory) -> Path:
     """A fresh venv with ./verifier installed; its bin folder."""
     folder = tmp_path_factory.mktemp("verifier")
     wheels = folder / "wheels"
-    started = time.monotonic()
     got = _run(
         sys.executable,
         "-m",
@@ -74,7 +72,6 @@ def installed(tmp_path_factory) -> Path:
         str(ROOT / "verifier"),
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert time.monotonic() - started < 120
     return venv / "bin"
 
 
