@@ -219,6 +219,9 @@ class SeatSerializer(serializers.Serializer[dict[str, Any]]):
     bot = serializers.CharField(allow_null=True)
     zombie = serializers.BooleanField()
     misses = serializers.IntegerField()
+    entropy_given = serializers.BooleanField(
+        help_text="the seat's player contributed entropy to the game's randomness (docs/audit.md)"
+    )
 
 
 class PendingSerializer(serializers.Serializer[dict[str, Any]]):
@@ -266,6 +269,10 @@ class GameSerializer(serializers.Serializer[dict[str, Any]]):
     version = serializers.IntegerField()
     chain_head = serializers.CharField(allow_null=True)
     checkpoint = CheckpointSerializer(allow_null=True, help_text="signed; null before the first event")
+    seed_commitment = serializers.CharField(
+        help_text="sha256 of the server's secret seed, fixed when the game was created, before any "
+        "seat's entropy (docs/audit.md, Seat entropy)"
+    )
     seats = SeatSerializer(many=True)
     pending = PendingSerializer(many=True)
     outcome = OutcomeSerializer(allow_null=True)
@@ -282,6 +289,13 @@ class GameListSerializer(serializers.Serializer[dict[str, Any]]):
 
 class JoinSerializer(StrictSerializer):
     faction = serializers.CharField(required=False, allow_null=True, max_length=40)
+    # checked by the service (400 invalid_entropy), so a wrong length gets its own code
+    entropy = serializers.CharField(
+        required=False,
+        allow_null=True,
+        max_length=200,
+        help_text="64 hex characters (32 random bytes) mixed into the game's randomness at start",
+    )
     invite_code = serializers.CharField(
         required=False, allow_null=True, max_length=64, help_text="required to join a private game"
     )
@@ -290,6 +304,20 @@ class JoinSerializer(StrictSerializer):
         allow_null=True,
         max_length=20,
         help_text="add a bot seat instead of joining (creator only): 'random', 'heuristic' or 'mcts'",
+    )
+
+
+class EntropySerializer(StrictSerializer):
+    entropy = serializers.CharField(
+        max_length=200, help_text="64 hex characters (32 random bytes) from the player's own device"
+    )
+
+
+class EntropyAnswerSerializer(serializers.Serializer[dict[str, Any]]):
+    seat = serializers.IntegerField()
+    entropy = serializers.CharField(help_text="the contribution as stored (lowercase hex)")
+    seed_commitment = serializers.CharField(
+        help_text="the server's seed commitment, fixed before this contribution: core.GameStarted repeats it"
     )
 
 
@@ -426,3 +454,7 @@ class HealthSerializer(serializers.Serializer[dict[str, Any]]):
     broker = serializers.CharField(required=False)
     worker = serializers.CharField(required=False, help_text="ok, down (last heartbeat Ns ago) or never seen")
     scheduler = serializers.CharField(required=False, help_text="Celery beat: same values as worker")
+    anchoring = serializers.CharField(
+        required=False,
+        help_text="whether checkpoints are anchored with an RFC 3161 timestamp (off without TSA_URL)",
+    )

@@ -5,7 +5,7 @@ from django.urls import URLPattern, include, path, re_path
 from drf_spectacular.views import SpectacularSwaggerView
 
 from . import converters  # noqa: F401  (registers <int64:…> before the routes below use it)
-from .views import accounts, board, catalogue, games, inbox, invitations, keys, meta, play
+from .views import accounts, anchors, board, catalogue, games, inbox, invitations, keys, meta, play
 from .views import audit as audit_views
 
 
@@ -30,6 +30,7 @@ urlpatterns = [
     *p("games", games.GamesView.as_view(), "games"),
     *p("games/<str:game_id>", games.GameView.as_view(), "game"),
     *p("games/<str:game_id>/seats", games.SeatsView.as_view(), "seats"),
+    *p("games/<str:game_id>/seats/<int64:index>/entropy", games.EntropyView.as_view(), "seat-entropy"),
     *p("games/<str:game_id>/start", games.StartView.as_view(), "start"),
     *p("games/<str:game_id>/invite-code", games.InviteView.as_view(), "invite-code"),
     *p("games/<str:game_id>/invitations", invitations.GameInvitationsView.as_view(), "invitations"),
@@ -44,6 +45,7 @@ urlpatterns = [
     *p("games/<str:game_id>/export", play.ExportView.as_view(), "export"),
     *p("health", meta.HealthView.as_view(), "health"),
     *p("keys", keys.KeysView.as_view(), "keys"),
+    *p("anchors", anchors.AnchorsView.as_view(), "anchors"),
     path("", include("api.urls_pbem")),
     path("", include("api.urls_audit")),
     re_path(r"^schema/?$", meta.SchemaView.as_view(), name="schema"),

@@ -462,6 +462,18 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": max(5.0, 3.0 * CELERY_BEAT_SWEEP_SECONDS)},
     },
 }
+# Anchored heads (games/services/anchors.py): every ANCHOR_INTERVAL seconds beat sends
+# games.anchor, which puts the checkpoints issued since the last anchor into an RFC 6962
+# Merkle tree and has TSA_URL (an RFC 3161 timestamp authority) sign its root. No
+# TSA_URL: no anchoring, and /health says so.
+TSA_URL = env.str("TSA_URL", default="")
+ANCHOR_INTERVAL = _positive_int("ANCHOR_INTERVAL", 600)
+if TSA_URL:
+    CELERY_BEAT_SCHEDULE["anchor"] = {
+        "task": "games.anchor",
+        "schedule": float(ANCHOR_INTERVAL),
+        "options": {"expires": float(ANCHOR_INTERVAL)},
+    }
 # Background processes write a heartbeat every HEARTBEAT_SECONDS; /health answers 503
 # when the worker or beat has been silent for HEARTBEAT_STALE_SECONDS.
 HEARTBEAT_SECONDS = _positive_int("HEARTBEAT_SECONDS", 5)

@@ -104,6 +104,9 @@ class GameStarted(CoreEvent):
     chosen_factions: tuple[str | None, ...]  # before the draw: an auditor re-derives it
     seed_commitment: str
     seats: tuple[Mapping[str, Any], ...]  # {index, user, bot} in seat order
+    # The seats' contributions {seat, entropy} in seat order, only when some seat gave one:
+    # the random streams are then keyed by games.rules.seeding.stream_seed (docs/audit.md).
+    entropy: tuple[Mapping[str, Any], ...] | None = optional()
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -5,9 +5,13 @@ Why, with the measurements and history: docs/modules.md, `games/tasks.py`.
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
 
-from games.services import background, deadlines, notify
+from games.services import anchors, background, deadlines, notify
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(name="games.after_events", acks_late=True, ignore_result=True)
@@ -27,6 +31,17 @@ def fire() -> int:
 @shared_task(name="games.pbem.sweep", acks_late=True, ignore_result=True)
 def sweep() -> dict:
     return deadlines.sweep()
+
+
+@shared_task(name="games.anchor", acks_late=True, ignore_result=True)
+def anchor() -> int:
+    """Anchor the checkpoints issued since the last anchor (beat, every ANCHOR_INTERVAL)."""
+    try:
+        made = anchors.anchor_now()
+    except anchors.AnchorFailed as exc:  # tried again at the next interval: the cursor did not move
+        log.warning("anchoring failed: %s", exc)
+        return 0
+    return made.tree_size if made else 0
 
 
 @shared_task(bind=True, name="games.pbem.deliver", acks_late=True, ignore_result=True, max_retries=None)

@@ -15,12 +15,15 @@ from rest_framework.views import APIView
 
 from games.models import Game
 from games.rules import registry
+from games.rules.base import sha256_hex
 from games.services import lobby
 from games.services.errors import ErrorCode, Invalid, NotFound
 from games.services.reading import game_json, seats_json
 
 from ..serializers import (
     CreateGameSerializer,
+    EntropyAnswerSerializer,
+    EntropySerializer,
     GameListSerializer,
     GameSerializer,
     InviteSerializer,
@@ -169,8 +172,26 @@ class SeatsView(APIView):
             s.validated_data.get("faction"),
             s.validated_data.get("bot"),
             s.validated_data.get("invite_code"),
+            s.validated_data.get("entropy"),
         )
         return Response(next(x for x in seats_json(seat.game) if x["index"] == seat.index), status=201)
+
+
+class EntropyView(APIView):
+    @extend_schema(
+        request=EntropySerializer,
+        responses={200: EntropyAnswerSerializer, **errors(400, 401, 403, 404, 409)},
+        summary="Contribute your seat's entropy (32 random bytes) to the game's randomness, before the start",
+        operation_id="contribute_entropy",
+        tags=["lobby"],
+    )
+    def post(self, request: Request, game_id: str, index: int) -> Response:
+        s = EntropySerializer(data=json_body(request))
+        s.is_valid(raise_exception=True)
+        seat = lobby.contribute_entropy(game_id, signed_in(request), index, s.validated_data["entropy"])
+        return Response(
+            {"seat": seat.index, "entropy": seat.entropy, "seed_commitment": sha256_hex(seat.game.seed)}
+        )
 
 
 class StartView(APIView):

@@ -21,6 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.services import anchors
 from games.services.errors import ErrorCode, Invalid
 from heartbeats.beat import status
 
@@ -113,6 +114,7 @@ def check(probe: str) -> tuple[int, dict[str, Any]]:
             state, age = status(role)
             body[key] = state if age is None or state == "ok" else f"{state} (last heartbeat {age:.0f}s ago)"
             ok = ok and state == "ok"
+        body["anchoring"] = anchors.status()  # details only: anchoring off is a choice, not a fault
     return (200 if ok else 503), {"status": "ok" if ok else "error", **body}
 
 

@@ -31,6 +31,9 @@ class Game(models.Model):
     )
     # The secret seed every random outcome derives from; published (and hashed at start) by events.
     seed = models.CharField(max_length=64, editable=False)
+    # The key of the game's random streams when seats contributed entropy (games/rules/seeding.py),
+    # fixed at start; "" when none did and the seed itself is the key.
+    mixed_seed = models.CharField(max_length=64, blank=True, default="", editable=False)
     version = models.PositiveIntegerField(default=0)
     chain_head = models.CharField(max_length=64, blank=True, default="")
     # When the head was committed (its events' recorded_at): the signed checkpoint's issued_at.
@@ -53,6 +56,11 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"{self.ruleset} {self.id}"
 
+    @property
+    def stream_seed(self) -> str:
+        """What every random stream of the game is keyed by (docs/audit.md, "Seat entropy")."""
+        return self.mixed_seed or self.seed
+
 
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
@@ -64,6 +72,9 @@ class Seat(models.Model):
     bot = models.CharField(max_length=20, blank=True, default="")  # "random" for bot seats
     zombie = models.BooleanField(default=False)  # played by a bot after too many missed deadlines
     misses = models.PositiveIntegerField(default=0)
+    # 64 hex characters the seat's player contributed before the start ("" = none): mixed into
+    # the game's random streams at start and listed in core.GameStarted.
+    entropy = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["index"]

@@ -21,7 +21,7 @@ from games.rules.base import canonical_json, sha256_hex
 
 from ..core_events import GameAborted, SeedRevealed
 from ..models import Game
-from . import signing, summaries
+from . import anchors, signing, summaries
 from .commit import append_core, new_event
 from .errors import Conflict, ErrorCode, Forbidden
 from .lobby import SYSTEM, get_game
@@ -129,6 +129,7 @@ def export_lines(game: Game, user: Reader, lang: str = "en") -> list[str]:
     out = [present_event(r, viewer) for r in rows]
     summaries.annotate(game, viewer, rows, out, lang)
     signing.mark_batches(rows, out)
+    anchors.annotate(game, out)  # a finished game's final head: proof and token, once anchored
     return [canonical_json(o) for o in out]
 
 

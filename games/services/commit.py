@@ -121,7 +121,7 @@ def append_core(game: Game, events: list[store.NewEvent]) -> list[store.Recorded
 def _salted(game: Game, seq: int, event: store.NewEvent) -> store.NewEvent:
     if event.visible_to is None or "salt" in event.payload:
         return event
-    return replace(event, payload={**event.payload, "salt": platform_salt(game.seed, seq)})
+    return replace(event, payload={**event.payload, "salt": platform_salt(game.stream_seed, seq)})
 
 
 # ---------------------------------------------------------------------------------------------

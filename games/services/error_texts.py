@@ -50,6 +50,8 @@ SENTENCES: dict[ErrorCode, str] = {
     ErrorCode.INVALID_FACTION: gettext_noop("That faction is not available in this game."),
     ErrorCode.INVALID_BOT: gettext_noop("No such bot."),
     ErrorCode.INVALID_SETUP: gettext_noop("The game cannot start with this setup."),
+    ErrorCode.INVALID_ENTROPY: gettext_noop("Entropy must be 64 hexadecimal characters (32 random bytes)."),
+    ErrorCode.ENTROPY_GIVEN: gettext_noop("This seat has already contributed its entropy."),
     ErrorCode.FACTION_TAKEN: gettext_noop("Another seat has taken that faction."),
     ErrorCode.ALREADY_SEATED: gettext_noop("You already have a seat in this game."),
     ErrorCode.GAME_FULL: gettext_noop("The game is full."),

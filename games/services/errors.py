@@ -54,6 +54,8 @@ class ErrorCode(StrEnum):
     INVALID_FACTION = "invalid_faction"
     INVALID_BOT = "invalid_bot"
     INVALID_SETUP = "invalid_setup"
+    INVALID_ENTROPY = "invalid_entropy"
+    ENTROPY_GIVEN = "entropy_given"
     FACTION_TAKEN = "faction_taken"
     ALREADY_SEATED = "already_seated"
     GAME_FULL = "game_full"

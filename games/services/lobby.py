@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from events import store
 from games import bots
-from games.rules import registry
+from games.rules import registry, seeding
 from games.rules.base import RulesError, Ruleset, rng_factory, sha256_hex
 
 from ..core_events import GameStarted
@@ -273,9 +273,11 @@ def join(
     faction: str | None = None,
     bot: str | None = None,
     invite_code: str | None = None,
+    entropy: str | None = None,
 ) -> Seat:
     """Seat `user` (or, for the creator, a bot) in an open game; Conflict when it is full or the faction
-    is taken."""
+    is taken. `entropy`: the person's contribution to the game's randomness (seeding.py)."""
+    entropy = _joining_entropy(entropy, bot)
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=_found_with_invite(game_id, user, invite_code).pk)
         if game.status != Game.Status.OPEN:
@@ -298,13 +300,64 @@ def join(
         index = len(seats)
         try:
             seat = Seat.objects.create(
-                game=game, index=index, user=None if bot else user, faction=chosen, bot=bot or ""
+                game=game,
+                index=index,
+                user=None if bot else user,
+                faction=chosen,
+                bot=bot or "",
+                entropy=entropy or "",
             )
             if not bot:
                 game.invitations.filter(user=user).delete()  # accepted
             return seat
         except IntegrityError as exc:
             raise Conflict("that seat was just taken; try again", code=ErrorCode.SEAT_TAKEN) from exc
+
+
+def _joining_entropy(entropy: object, bot: str | None) -> str | None:
+    if entropy is None:
+        return None
+    if bot is not None:
+        raise Invalid("a bot seat contributes no entropy", code=ErrorCode.INVALID_ENTROPY)
+    return checked_entropy(entropy)
+
+
+def checked_entropy(entropy: object) -> str:
+    """A seat's contribution as stored (lowercase hex), or Invalid."""
+    if isinstance(entropy, str) and seeding.is_entropy(entropy.lower()):
+        return entropy.lower()
+    raise Invalid(
+        "entropy must be 64 hexadecimal characters (32 random bytes)",
+        code=ErrorCode.INVALID_ENTROPY,
+        fields={"entropy": ["64 hexadecimal characters"]},
+    )
+
+
+def contribute_entropy(game_id: GameId, user: User, index: object, entropy: object) -> Seat:
+    """The seat's player adds 32 random bytes to the game's randomness, once, before
+    the start; the seed's commitment was fixed when the game was created."""
+    value = checked_entropy(entropy)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=get_game(game_id, user).pk)
+        # no lookup of an index out of range (a huge one would fail in the database)
+        seat = (
+            game.seats.filter(index=index).first()
+            if isinstance(index, int) and 0 <= index < game.players
+            else None
+        )
+        if seat is None:
+            raise NotFound("no such seat in this game", code=ErrorCode.SEAT_NOT_FOUND)
+        if seat.user_id is None or seat.user_id != user.id:
+            raise Forbidden(
+                "only the seat's own player may contribute its entropy", code=ErrorCode.NOT_YOUR_SEAT
+            )
+        if game.status != Game.Status.OPEN:
+            raise Conflict("the game has already started", code=ErrorCode.GAME_NOT_OPEN)
+        if seat.entropy:
+            raise Conflict("this seat has already contributed its entropy", code=ErrorCode.ENTROPY_GIVEN)
+        seat.entropy = value
+        seat.save(update_fields=["entropy"])
+    return seat
 
 
 def start(game_id: GameId, user: User) -> Game:
@@ -324,7 +377,9 @@ def start(game_id: GameId, user: User) -> Game:
         rules = registry.get(game.ruleset)
         if rules is None:
             raise ServiceError("this ruleset is not available", code=ErrorCode.UNKNOWN_RULESET, status=409)
-        rng = rng_factory(game.seed, 1)
+        given = [(s.index, s.entropy) for s in seats if s.entropy and s.user_id is not None]
+        game.mixed_seed = seeding.stream_seed(game.seed, given) if given else ""
+        rng = rng_factory(game.stream_seed, 1)
         allowed = _factions(rules, game.players, game.options)
         free = rng("core:factions").shuffled([f for f in allowed if f not in {s.faction for s in seats}])
         chosen = [s.faction or None for s in seats]  # recorded so an auditor can re-derive the draw
@@ -346,6 +401,7 @@ def start(game_id: GameId, user: User) -> Game:
                     {"index": s.index, "user": s.user.username if s.user else None, "bot": s.bot or None}
                     for s in seats
                 ),
+                entropy=tuple({"seat": i, "entropy": e} for i, e in given) or None,
             ),
             actor={"user": user.username},
             cause={"start": {"factions": factions, "options": game.options}},
@@ -368,5 +424,12 @@ def start(game_id: GameId, user: User) -> Game:
         # an unsalted private event is refused here, nothing written (commit.batch_of)
         batch = batch_of(game, new)
         state = fold_rows(rules, batch.rows)
-        commit(game, batch, state, status=Game.Status.RUNNING, started_at=game.started_at or timezone.now())
+        commit(
+            game,
+            batch,
+            state,
+            status=Game.Status.RUNNING,
+            started_at=game.started_at or timezone.now(),
+            mixed_seed=game.mixed_seed,
+        )
     return game

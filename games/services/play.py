@@ -184,7 +184,7 @@ def decide(game: Game, rules: Ruleset, seat: int, command: Mapping[str, Any]) ->
     """The engine's events and the state after them, folded once by the engine."""
     try:
         decided: Decided[Any] = rules.decide_folded(
-            load_state(game), seat, command, rng_factory(game.seed, game.version + 1)
+            load_state(game), seat, command, rng_factory(game.stream_seed, game.version + 1)
         )
     except BadCommand as exc:  # the engine's code, carried through (400)
         # the engine's own code string: ServiceError turns it into an ErrorCode

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from events import store
-from games.rules.base import canonical_json
+from games.rules.base import canonical_json, sha256_hex
 from games.rules.base import views as rules_views
 
 from ..models import Game
@@ -46,6 +46,7 @@ def seats_json(game: Game, seats: list[Any] | None = None) -> list[dict[str, Any
             "bot": s.bot or None,
             "zombie": s.zombie,
             "misses": s.misses,
+            "entropy_given": bool(s.entropy),
         }
         for s in (seats if seats is not None else _seats(game))
     ]
@@ -97,6 +98,7 @@ def game_json(game: Game, user: Reader = None) -> dict[str, Any]:
         "version": game.version,
         "chain_head": game.chain_head or None,
         "checkpoint": signing.of_game(game),
+        "seed_commitment": sha256_hex(game.seed),
         "seats": seats_json(game, seats),
         "pending": pending_json(game, seats),
         "outcome": game.outcome,

@@ -149,7 +149,7 @@ def _check_deterministic(game: Game, seat: int, command: dict[str, Any], batch: 
     before = load_state(game, upto=frm - 1)
     read: set[str] = set()
     try:
-        again = rules.decide(before, seat, command, _watched_factory(game.seed, frm, read))
+        again = rules.decide(before, seat, command, _watched_factory(game.stream_seed, frm, read))
     except RulesError:  # the command no longer decides as it did: something else changed
         raise _refuse("events_since", "other events happened since") from None
     if read:

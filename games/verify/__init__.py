@@ -8,8 +8,8 @@ replay (re-decide every recorded command with the revealed seed), receipts (sign
 checkpoints held against the chain: ``--keys``, ``--receipts``); run.verify runs
 them all into a report.Report, cli is the command line. It imports only the standard
 library, ``cryptography``, ``games.rules``, ``games.core_events`` and ``events.codec``,
-never Django (its own import-linter contract), so anyone can run it on an export.
-The names below are what the services, the management commands and the tests use.
+never Django (its own import-linter contract), so anyone can run it on an export;
+`pip install ./verifier` installs it as the distribution below (`sengoku-verify`).
 """
 
 from events.codec import platform_salt
@@ -24,8 +24,13 @@ from .replay import FACTIONS_PURPOSE, expected_factions, replay
 from .report import Problem, Report, VerifyError, format_report
 from .run import verify
 
+# The verifier as its own distribution (verifier/pyproject.toml reads the version here).
+DISTRIBUTION = "sengoku-verify"
+__version__ = "1.0.0"
+
 __all__ = [
     "ABORTED",
+    "DISTRIBUTION",
     "FACTIONS_PURPOSE",
     "FINISHED",
     "SEED",

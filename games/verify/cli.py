@@ -19,11 +19,12 @@ import sys
 
 from games.rules import registry
 
-from . import receipts
+from . import anchors, receipts
 from .reading import load_jsonl
 from .report import VerifyError, format_report
 from .run import verify
 
+# `sengoku-verify` (the verifier/ distribution) runs this same main under its own name.
 DESCRIPTION = "The standalone verifier: audit an exported game without Django or a database."
 
 
@@ -43,6 +44,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--receipts", metavar="FILE", help="signed checkpoints you kept (JSON Lines); needs --keys"
     )
+    ap.add_argument(
+        "--tsa-cert",
+        metavar="FILE",
+        help="the timestamp authority's certificate (PEM; its chain may follow): checks the anchor's token",
+    )
     args = ap.parse_args(argv)
     if args.receipts and not args.keys:
         ap.error("--receipts needs --keys (the server's GET /api/v1/keys document)")
@@ -54,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.keys:
             kept = receipts.load_receipts(args.receipts) if args.receipts else []
             receipts.check_receipts(rows, kept, receipts.load_keys(args.keys), report)
+        tsa = anchors.load_certificates(args.tsa_cert) if args.tsa_cert else []
+        anchors.check_anchor(rows, report, tsa)  # the final head's anchor, when the export has one
     except VerifyError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -19,6 +19,7 @@ from events.codec import platform_salt, salt_problem
 from games.core_events import REDACTED_TYPE, BadCoreEvent, ChoiceCommitted, is_core
 from games.rules.base import GAME_SEAT, commitment_of, sha256_hex
 
+from .entropy import check_entropy
 from .reading import ABORTED, FINISHED, SEED, STARTED, is_redacted, payload_of, read_core
 from .report import Report
 
@@ -40,6 +41,7 @@ def check_seed(rows: Sequence[Mapping[str, Any]], report: Report, seed: str | No
         _check_revealed(rows, revealed[0], report)
     if seed is not None and report.seed is None:
         report.seed = seed  # given by the server (replay_all) for a running game
+    check_entropy(started, report)  # the seats' contributions and the stream key (entropy.py)
     if report.seed is None:
         report.notes.append("seed not revealed: random outcomes not re-derived")
         return
@@ -220,7 +222,7 @@ def check_salts(rows: Sequence[Mapping[str, Any]], report: Report, salted_since:
             # stream like the engine's own; the replay re-derives that salt
             and r.get("type") != ChoiceCommitted.TYPE
             and isinstance(seq, int)
-            and p["salt"] != platform_salt(report.seed, seq)
+            and p["salt"] != platform_salt(report.stream_seed or report.seed, seq)
         ):
             problem = 'a private platform event\'s salt is not Rng(seed, seq, "core:salt").salt()'
         if problem is not None:

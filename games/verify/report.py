@@ -39,6 +39,10 @@ class Report:
     seed_commitment: str | None = None
     seed: str | None = None
     seed_ok: bool | None = None  # None: seed not revealed (yet)
+    entropy: list[dict[str, Any]] = field(default_factory=list)  # the seats' contributions
+    stream_seed: str | None = None  # the random streams' key: the seed mixed with `entropy`
+    anchor_ok: bool | None = None  # None: no anchor in the export (anchors.py)
+    anchored_at: str | None = None  # the TSA's time, once its token checked
     commitments: list[dict[str, Any]] = field(default_factory=list)
     reveals_ok: bool = True
     salts_ok: bool = True
@@ -73,6 +77,9 @@ class Report:
             "seed_commitment": self.seed_commitment,
             "seed": self.seed,
             "seed_ok": self.seed_ok,
+            "entropy": self.entropy,
+            "anchor_ok": self.anchor_ok,
+            "anchored_at": self.anchored_at,
             "commitments": self.commitments,
             "reveals_ok": self.reveals_ok,
             "salts_ok": self.salts_ok,
@@ -94,7 +101,8 @@ def format_report(report: Report, name: str = "") -> str:
         f"Sengoku audit of {name or 'game'}: {report.events} events, ruleset {report.ruleset} "
         f"(rules version {report.rules_version})",
         f"  chain        {mark(report.chain_ok)}  head {report.chain_head}",
-        f"  seed         {mark(report.seed_ok)}  commitment {report.seed_commitment}",
+        f"  seed         {mark(report.seed_ok)}  commitment {report.seed_commitment}, "
+        f"{len(report.entropy)} seat contribution(s) mixed in",
         f"  commitments  {mark(report.reveals_ok)}  {len(report.commitments)} committed, "
         f"{sum(c['revealed'] for c in report.commitments)} revealed",
         f"  salts        {mark(report.salts_ok)}  every visible private event salted, no salt reused",
@@ -104,6 +112,10 @@ def format_report(report: Report, name: str = "") -> str:
         lines.append(
             f"  receipts     {mark(report.receipts_ok)}  {report.receipts_checked} signed checkpoints "
             f"held against the chain"
+        )
+    if report.anchor_ok is not None:
+        lines.append(
+            f"  anchor       {mark(report.anchor_ok)}  timestamped {report.anchored_at or '(not checked)'}"
         )
     lines += [f"  note: {n}" for n in report.notes]
     lines += [f"  PROBLEM {p}" for p in report.problems]

@@ -56,7 +56,8 @@ def verify(
                 f"(known: {registry.available()}; add one with --ruleset-module)"
             )
     try:
-        replay(rows, rules, cast(str, report.seed), report, on_state)  # seed_ok: the seed is known
+        # seed_ok: the seed is known, and with it the stream key (entropy.py)
+        replay(rows, rules, cast(str, report.stream_seed or report.seed), report, on_state)
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
         report.replayed = False
         report.add(None, "format", f"malformed event during replay: {type(exc).__name__}: {exc}")

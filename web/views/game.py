@@ -12,6 +12,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
+from games import verify
 from games.models import Game
 from games.services import audit, board, caching, last_seen, reading, replay_book
 from games.services.errors import ServiceError
@@ -171,6 +172,8 @@ def audit_page(request: HttpRequest, game_id: str) -> HttpResponse:
             "commitments": commitments,
             "ended": game.status in ENDED,
             "public": game.status in ENDED and not game.private,
+            # the distribution and version the install instructions name (web/_verify_install.html)
+            "verifier_pin": f"{verify.DISTRIBUTION}=={verify.__version__}",
         },
     )
 

@@ -91,6 +91,8 @@ def create(request: HttpRequest) -> HttpResponse:
         return lobby_page(request, form, status=400)
     d = form.cleaned_data
     try:
+        # the creator's seat entropy (web/static/web/entropy.js), checked before anything is created
+        entropy = _entropy(request)
         game = lobby.create_game(
             signed_in(request),
             d["ruleset"],
@@ -101,6 +103,8 @@ def create(request: HttpRequest) -> HttpResponse:
             None,
             d["private"],
         )
+        if entropy:
+            lobby.contribute_entropy(game.id, signed_in(request), 0, entropy)
         for _ in range(min(d["bots"], d["players"] - 1)):
             lobby.join(game.id, signed_in(request), bot=d["bot_kind"])
         if d["bots"] >= d["players"] - 1:
@@ -115,8 +119,20 @@ def create(request: HttpRequest) -> HttpResponse:
 @require_POST
 def join_game(request: HttpRequest, game_id: str) -> HttpResponse:
     try:
-        lobby.join(game_id, signed_in(request), invite_code=request.POST.get("invite") or None)
+        lobby.join(
+            game_id,
+            signed_in(request),
+            invite_code=request.POST.get("invite") or None,
+            entropy=_entropy(request),
+        )
     except ServiceError as exc:
         messages.error(request, refusal_words(exc))
         return redirect("web:lobby")
     return redirect("web:game", game_id=game_id)
+
+
+def _entropy(request: HttpRequest) -> str | None:
+    """The seat entropy the page's script drew (web/static/web/entropy.js), checked; None
+    when the browser sent none (scripts off): the game is then played on the seed alone."""
+    given = request.POST.get("entropy") or None
+    return lobby.checked_entropy(given) if given is not None else None
