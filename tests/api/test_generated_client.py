@@ -17,7 +17,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from django.contrib.auth.models import User
 
 from api.live import slots
