@@ -30,7 +30,7 @@ class PageLanguageMiddleware:
             return self.get_response(request)
         language = language_quiet(request)
         with translation.override(language.lower()):
-            request.LANGUAGE_CODE = language.lower()  # type: ignore[attr-defined]  # Django's own attribute name
+            request.LANGUAGE_CODE = language.lower()  # Django's own attribute name (LocaleMiddleware's)
             response = self.get_response(request)
             response["Content-Language"] = language
         # The account (cookie) and the browser's header both choose the words.

@@ -23,7 +23,12 @@ def test_catalogue_is_public_and_complete(api, rid):
         and body["commands"]
         and body["prompts"]
     )
-    assert r["Cache-Control"].startswith("public") and r["ETag"].startswith('"')
+    # chosen from the account or the browser: a cache must ask again (the ETag makes it a 304)
+    assert r["Cache-Control"] == "private, no-cache" and r["ETag"].startswith('"')
+    assert "Cookie" in r["Vary"] and "Accept-Language" in r["Vary"]
+    named = api.get(URL.format(rid) + "?lang=en")
+    # one URL, one language: any cache may keep it
+    assert named["Cache-Control"].startswith("public") and named["ETag"] == r["ETag"]
 
 
 def test_conditional_get_answers_304(api):

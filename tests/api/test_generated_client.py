@@ -13,10 +13,13 @@ import json
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
 
+from api.live import slots
 from games.rules import registry
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,9 +65,22 @@ def _pascal(rid: str) -> str:
     return "".join(p.capitalize() for p in rid.split("-"))
 
 
+def _wait_until_streams_end(user_id: int, timeout: float) -> None:
+    """The live server's thread shares the in-memory SQLite connection with the test
+    (Django's rule for a live server on :memory:), and a stream the client left is still
+    polling the database until its next keep-alive fails to write: the next test must
+    not start before it ends ("cannot start a transaction within a transaction")."""
+    end = time.monotonic() + timeout
+    while any(slot.user_id == user_id for slot in list(slots._open)):
+        assert time.monotonic() < end, "the server kept a stream open after the client left"
+        time.sleep(0.05)
+
+
 @pytest.mark.parametrize("ruleset", list(registry.PRODUCTION))
 def test_generated_client_plays_every_ruleset_typed(client_pkg, live_server, ruleset, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # a left stream notices at its next keep-alive: soon
+    settings.SENGOKU = {**settings.SENGOKU, "SSE_KEEPALIVE_SECONDS": 1}
     c = client_pkg
     models = importlib.import_module("sengoku_client.models")
     from sengoku_client.api.accounts import register
@@ -125,6 +141,7 @@ def test_generated_client_plays_every_ruleset_typed(client_pkg, live_server, rul
     assert [e["seq"] for e in lines] == [e.seq for e in page.results]
 
     # SSE: the stream replays the log from `after` and then follows it.
+    first_user = User.objects.get(username=f"gen-{ruleset}-0").id
     seen = []
     with (
         players[0]
@@ -137,4 +154,5 @@ def test_generated_client_plays_every_ruleset_typed(client_pkg, live_server, rul
                 seen.append(json.loads(line[5:])["seq"])
                 if len(seen) == len(lines):
                     break
+    _wait_until_streams_end(first_user, timeout=30)
     assert seen == [e["seq"] for e in lines]
