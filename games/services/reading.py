@@ -214,4 +214,7 @@ def replay(game: Game, user: Reader, version: Any) -> dict[str, Any]:
         v = -1
     if not 1 <= v <= game.version:
         raise Invalid(f"version must be from 1 to {game.version}", code=ErrorCode.INVALID_VERSION)
-    return _view_body(game, load_state(game, upto=v), viewer_for(game, user), v)
+    # the same shape as the view: the signed checkpoint at `version` too
+    at = store.load(game.id, after=v - 1, upto=v)
+    checkpoint = signing.of_row(at[0]) if at else None
+    return {**_view_body(game, load_state(game, upto=v), viewer_for(game, user), v), "checkpoint": checkpoint}

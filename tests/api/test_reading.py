@@ -107,7 +107,9 @@ def test_finished_game_everyone_sees_everything(api, host, player, outsider, run
     feed = api.as_(outsider).get(u(running_game, "events") + "?limit=1000").json()["results"]
     assert all(e["redacted"] is False for e in feed)
     replay = api.as_(outsider).get(u(running_game, "replay?version=4")).json()
-    assert set(replay) == {"ruleset", "version", "seat", "state", "seats"} and set(replay["seats"]) == {
+    assert set(replay) == {"ruleset", "version", "seat", "state", "seats", "checkpoint"} and set(
+        replay["seats"]
+    ) == {
         "0",
         "1",
     }
@@ -128,8 +130,9 @@ def test_running_export_is_redacted_for_caller(api, host, player, running_game):
 
 def test_one_view_shape_whatever_the_status(api, host, player, outsider, running_game):
     """Issue 16 item 2: {version, seat, state, seats} always; `state` is the caller's
-    own view, `seats` is null until the game is over, then every seat's view."""
-    keys = {"ruleset", "version", "seat", "state", "seats"}
+    own view, `seats` is null until the game is over, then every seat's view; issue 34:
+    the signed `checkpoint` at that version."""
+    keys = {"ruleset", "version", "seat", "state", "seats", "checkpoint"}
     running = {who.name: api.as_(who).get(u(running_game, "view")).json() for who in (host, player, outsider)}
     for body in running.values():
         assert set(body) == keys and body["seats"] is None
