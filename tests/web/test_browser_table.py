@@ -94,6 +94,9 @@ def keyboard_move(page: browser.Page, keys: Keyboard) -> str:
         keys.tab_to(lambda f: f["province"] == named)
         keys.press(Keys.ENTER)  # pick: the buttons naming it stay, the first one takes the focus
         page.wait(lambda: (keys.focus() or {}).get("command"), what="the focus on a move with the province")
+        landed = keys.focus()
+        assert landed["visible"], f"focus not visible on {landed}"
+        keys.stops.append(landed)
         keys.press(Keys.SPACE)
         how = "province"
     elif page.js(
