@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -22,18 +22,24 @@ from games.services import anchors
 
 from .common import errors, int_param
 
-
-class AnchorSerializer(serializers.Serializer[dict[str, Any]]):
-    id = serializers.IntegerField()
-    tree_size = serializers.IntegerField(help_text="how many checkpoints are the tree's leaves")
-    root = serializers.CharField(help_text="hex of the RFC 6962 tree head")
-    timestamped_at = serializers.CharField(help_text="RFC 3339 UTC: the token's genTime")
-    token = serializers.CharField(help_text="base64 of the TSA's DER TimeStampResp over the root's 32 bytes")
-    tsa_url = serializers.CharField()
+# built from a dict: `root` as a class attribute would shadow Field.root
+AnchorSerializer = inline_serializer(
+    name="Anchor",
+    fields={
+        "id": serializers.IntegerField(),
+        "tree_size": serializers.IntegerField(help_text="how many checkpoints are the tree's leaves"),
+        "root": serializers.CharField(help_text="hex of the RFC 6962 tree head"),
+        "timestamped_at": serializers.CharField(help_text="RFC 3339 UTC: the token's genTime"),
+        "token": serializers.CharField(
+            help_text="base64 of the TSA's DER TimeStampResp over the root's 32 bytes"
+        ),
+        "tsa_url": serializers.CharField(),
+    },
+)
 
 
 class AnchorListSerializer(serializers.Serializer[dict[str, Any]]):
-    results = AnchorSerializer(many=True)
+    results = serializers.ListField(child=AnchorSerializer)
     next = serializers.CharField(allow_null=True, help_text="the next (older) page; null on the last")
     enabled = serializers.BooleanField(help_text="whether this server anchors (TSA_URL is set)")
 

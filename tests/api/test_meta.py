@@ -34,6 +34,7 @@ def test_health_ok(api):
         "broker": "ok",
         "worker": "ok",
         "scheduler": "ok",
+        "anchoring": "off: TSA_URL is not set, heads are not anchored",
     }
 
 

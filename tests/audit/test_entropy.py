@@ -6,7 +6,6 @@ contribution in an export fails verification."""
 from __future__ import annotations
 
 import copy
-import secrets
 
 import pytest
 
@@ -32,7 +31,7 @@ def contribute(api, who, gid, index, entropy):
 def twin_games(api, host, player, ruleset="toy-auction", players=2, entropies=(None, None)):
     """Two games with the same server seed: one without contributions, one with `entropies`."""
     out = []
-    seed = secrets.token_hex(32)
+    seed = "61" * 32  # fixed, so the comparison below is deterministic (this pair deals other factions)
     for given in ((None, None), entropies):
         g = create(api, host, ruleset=ruleset, players=players)
         Game.objects.filter(pk=g["id"]).update(seed=seed)
