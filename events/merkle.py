@@ -12,6 +12,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
+from .codec import checkpoint_message
+
 
 def leaf_hash(leaf: bytes) -> bytes:
     return hashlib.sha256(b"\x00" + leaf).digest()
@@ -66,10 +68,7 @@ def verify_inclusion(leaf: bytes, index: int, size: int, path: Sequence[bytes], 
     return sn == 0 and result == expected
 
 
-CHECKPOINT_PREFIX = "sengoku-checkpoint/1\n"
-
-
 def checkpoint_leaf(game: str, version: int, head: str, issued_at: str) -> bytes:
     """A checkpoint as an anchor's leaf: exactly the bytes its Ed25519 signature covers
     (docs/audit.md, "Signed checkpoints"), so a signed checkpoint and its leaf are one text."""
-    return f"{CHECKPOINT_PREFIX}{game}\n{int(version)}\n{head}\n{issued_at}\n".encode()
+    return checkpoint_message(game, version, head, issued_at)  # one definition: events/codec.py
