@@ -69,7 +69,6 @@ def _batches(rows: list[StoredEvent]) -> Iterator[list[StoredEvent]]:
 def _build(game: Game, viewer: Viewer, lang: str) -> dict[str, Any]:
     record = plugins.get(game.ruleset)
     rules = rules_for(game)
-    describe = record.describe if record is not None else None
     turn_of = record.turn if record is not None else None
     texts = record.texts(lang) if record is not None and record.texts is not None else None
     fold = Fold.start(rules)
@@ -90,7 +89,7 @@ def _build(game: Game, viewer: Viewer, lang: str) -> dict[str, Any]:
         revealed = viewer.omniscient and any(
             row.type == COMMITTED and (row.payload or {}).get("seat") not in viewer.seats for row in batch
         )
-        text = _text(describe, before, visible, rules, lang, revealed)
+        text = _text(record, before, visible, rules, lang, revealed)
         if not text and steps:
             steps[-1]["version"] = batch[-1].seq  # a batch with nothing to tell joins the step before
             continue
@@ -117,7 +116,7 @@ def _build(game: Game, viewer: Viewer, lang: str) -> dict[str, Any]:
 
 
 def _text(
-    describe: plugins.Describe | None,
+    record: plugins.Plugins | None,
     before: Any,
     visible: list[StoredEvent],
     rules: Any,
@@ -126,6 +125,7 @@ def _text(
 ) -> str:
     """The batch in describe() words. Once a finished game has shown every seat's
     secrets, the line says the choice itself, not that one was made."""
+    describe = record.describe if record is not None else None
     if describe is None or not visible:
         return ""
     events: list[Event] = [to_engine_event(row, rules) for row in visible]

@@ -172,18 +172,22 @@ def test_replay_a_finished_game_to_a_version_without_signing_in(page, finished_g
     gid, _, last = finished_game
     page.go(f"/games/{gid}/replay")
     page.wait(lambda: page.body("loaded") == str(last), what="the last version")
-    target = last - 3
+    steps = json.loads(page.css("#boot").get_attribute("textContent"))[
+        "steps"
+    ]  # [from, to, turn] per command
+    target = len(steps) - 4
     body = page.css("body")
     for _ in range(3):
-        body.send_keys("\ue012")  # ← (Keys.ARROW_LEFT)
-    page.wait(lambda: page.body("loaded") == str(target), what=f"version {target}")
+        body.send_keys("\ue012")  # ← (Keys.ARROW_LEFT): one step (one command) back
+    version = steps[target][1]
+    page.wait(lambda: page.body("loaded") == str(version), what=f"step {target}")
     current = page.css("#log li.current")
-    assert current.get_attribute("data-seq") == str(target)
-    st, text = page.fetch_text(f"/games/{gid}/replay/{target}.json")
+    assert current.get_attribute("data-step") == str(target)
+    st, text = page.fetch_text(f"/games/{gid}/replay/{version}.json")
     assert st == 200 and json.loads(page.css("#view-json").get_attribute("textContent")) == json.loads(text)
     page.css("#next").click()
-    page.wait(lambda: page.body("loaded") == str(target + 1), what="the next version")
-    if page.fetch_text(f"/games/{gid}/board/{target + 1}.svg")[0] == 200:
+    page.wait(lambda: page.body("loaded") == str(steps[target + 1][1]), what="the next step")
+    if page.fetch_text(f"/games/{gid}/board/{steps[target + 1][1]}.svg")[0] == 200:
         assert page.css("#board").is_displayed(), "no board for a visitor without an account"
     page.shot("replay")
 
@@ -194,8 +198,9 @@ def test_replayed_board_is_the_board_at_that_version(page, finished_game, server
     if st == 404:
         pytest.skip("GET /games/{id}/board.svg is not on this server yet (the board issue)")
     page.sign_up("board-watcher")
-    target = last // 2
-    page.go(f"/games/{gid}/replay?version={target}")
+    page.go(f"/games/{gid}/replay?version={last // 2}")
+    steps = json.loads(page.css("#boot").get_attribute("textContent"))["steps"]
+    target = next(to for frm, to, _ in steps if frm <= last // 2 <= to)  # the step holding that version
     page.wait(lambda: page.body("loaded") == str(target), what=f"version {target}")
     same = page.d.execute_async_script(
         """const [gid, v, done] = arguments;
