@@ -12,8 +12,6 @@ window.Mat = (function () {
     for (const c of children) if (c !== null && c !== undefined) e.append(c);
     return e;
   }
-  const _ = (msgid) => gettext(msgid);
-  const fmt = (msgid, values) => interpolate(gettext(msgid), values, true);
 
   /* -- the catalogue -- */
   function card(ctx, id, kinds) {
@@ -49,21 +47,21 @@ window.Mat = (function () {
     const facts = [];
     if (c && c.type_name) facts.push(c.type_name);
     if (c && c.season_name) facts.push(c.season_name);
-    if (c && Number.isInteger(c.cost)) facts.push(fmt("cost %(cost)s", { cost: c.cost }));
-    if (c && Number.isInteger(c.hp)) facts.push(fmt("%(hp)s hit points", { hp: c.hp }));
+    if (c && Number.isInteger(c.cost)) facts.push(interpolate(gettext("cost %(cost)s"), { cost: c.cost }, true));
+    if (c && Number.isInteger(c.hp)) facts.push(interpolate(gettext("%(hp)s hit points"), { hp: c.hp }, true));
     if (extra) facts.push(extra);
     if (facts.length) li.append(" ", el("span", { class: "muted" }, "(" + facts.join(" · ") + ")"));
     if (c && c.text) li.append(el("p", { class: "card-text" }, c.text));
     return li;
   }
   function cardList(ctx, ids, kinds, empty) {
-    if (!ids || !ids.length) return el("p", { class: "muted" }, empty || _("No cards."));
+    if (!ids || !ids.length) return el("p", { class: "muted" }, empty || gettext("No cards."));
     return el("ul", { class: "cards" }, ...ids.map((id) => cardItem(ctx, id, kinds)));
   }
   /* the part of the mat only this seat sees, marked so at a glance and for a screen reader */
   function secret(title, ...children) {
-    const box = el("section", { class: "secret", "aria-label": title + " — " + _("only you see this") });
-    box.append(el("h4", {}, title, " ", el("span", { class: "only-you" }, _("only you see this"))), ...children);
+    const box = el("section", { class: "secret", "aria-label": title + " — " + gettext("only you see this") });
+    box.append(el("h4", {}, title, " ", el("span", { class: "only-you" }, gettext("only you see this"))), ...children);
     return box;
   }
   function at(obj, path) {
@@ -74,10 +72,10 @@ window.Mat = (function () {
     }
     return node;
   }
-  function ordinal(n, of) { return fmt("%(rank)s of %(count)s", { rank: n, count: of }); }
+  function ordinal(n, of) { return interpolate(gettext("%(rank)s of %(count)s"), { rank: n, count: of }, true); }
 
   /* -- Rising Sun -- */
-  const ADVANTAGES = { seppuku: "Seppuku", hostage: "Take Hostage", ronin: "Hire Ronin", poets: "Imperial Poets" };
+  const ADVANTAGES = { seppuku: gettext("Seppuku"), hostage: gettext("Take Hostage"), ronin: gettext("Hire Ronin"), poets: gettext("Imperial Poets") };  // translated when the page loads (/jsi18n/ comes first)
   function risingSun(ctx, seat, full) {
     const st = ctx.state, p = (st.players || [])[seat];
     if (!p) return [];
@@ -86,62 +84,62 @@ window.Mat = (function () {
     const rank = (st.honor || []).indexOf(seat);
     const ally = (st.alliances || [])[seat];
     out.push(stats([
-      [_("Honor"), rank >= 0 ? ordinal(rank + 1, st.honor.length) : ""],
-      [_("Coins"), p.coins], [_("Ronin"), p.ronin], [_("Victory points"), p.vp],
-      [_("Strongholds"), (p.strongholds || []).map((x) => place(ctx, x)).join(", ") || "—"],
-      [_("War tokens"), (p.war_tokens || []).length],
-      [_("Alliance"), ally === null || ally === undefined ? "—" : ctx.seatName(ally)],
+      [gettext("Honor"), rank >= 0 ? ordinal(rank + 1, st.honor.length) : ""],
+      [gettext("Coins"), p.coins], [gettext("Ronin"), p.ronin], [gettext("Victory points"), p.vp],
+      [gettext("Strongholds"), (p.strongholds || []).map((x) => place(ctx, x)).join(", ") || "—"],
+      [gettext("War tokens"), (p.war_tokens || []).length],
+      [gettext("Alliance"), ally === null || ally === undefined ? "—" : ctx.seatName(ally)],
     ]));
     if (full && clan && clan.ability) out.push(el("p", { class: "ability" }, el("strong", {}, clan.ability.name), " — ", clan.ability.text));
-    out.push(el("h4", {}, _("Cards")), full ? cardList(ctx, p.cards, ["season_card"]) : el("p", {}, (p.cards || []).map((id) => (card(ctx, id) || { name: id }).name).join(", ") || "—"));
+    out.push(el("h4", {}, gettext("Cards")), full ? cardList(ctx, p.cards, ["season_card"]) : el("p", {}, (p.cards || []).map((id) => (card(ctx, id) || { name: id }).name).join(", ") || "—"));
     if (!full) return out;
     for (const path of ctx.private) {
       const value = at(st, path);
       if (value === undefined || value === null) continue;
-      if (path.startsWith("track.")) out.push(secret(_("Your face-down mandate"), cardList(ctx, [value], ["mandate"])));
-      else if (path === "drawn_tiles") out.push(secret(_("The mandates you drew"), cardList(ctx, value, ["mandate"])));
+      if (path.startsWith("track.")) out.push(secret(gettext("Your face-down mandate"), cardList(ctx, [value], ["mandate"])));
+      else if (path === "drawn_tiles") out.push(secret(gettext("The mandates you drew"), cardList(ctx, value, ["mandate"])));
       else if (path.startsWith("battle.bids.")) {
-        out.push(secret(_("Your sealed war bid"), stats(Object.entries(value).map(([k, v]) => [ADVANTAGES[k] ? _(ADVANTAGES[k]) : k, v]))));
+        out.push(secret(gettext("Your sealed war bid"), stats(Object.entries(value).map(([k, v]) => [ADVANTAGES[k] ? ADVANTAGES[k] : k, v]))));
       } else if (path === "prompt") {
         const entry = ((ctx.catalogue && ctx.catalogue.prompts) || []).find((x) => x.kind === value.what);
-        out.push(secret(entry ? entry.label : _("Your choice"), el("p", {}, (value.options || []).map((o) => (typeof o === "object" ? JSON.stringify(o) : place(ctx, String(o)))).join(", "))));
+        out.push(secret(entry ? entry.label : gettext("Your choice"), el("p", {}, (value.options || []).map((o) => (typeof o === "object" ? JSON.stringify(o) : place(ctx, String(o)))).join(", "))));
       }
     }
     return out;
   }
 
   /* -- Shogun -- */
-  const SLOTS = { bid: "Bid for the turn order", court1: "Court, 1st place", court2: "Court, 2nd place", court3: "Court, 3rd place" };
+  const SLOTS = { bid: gettext("Bid for the turn order"), court1: gettext("Court, 1st place"), court2: gettext("Court, 2nd place"), court3: gettext("Court, 3rd place") };  // translated when the page loads (/jsi18n/ comes first)
   function shogun(ctx, seat, full) {
     const st = ctx.state, p = (st.players || [])[seat];
     if (!p) return [];
     const owned = Object.entries(st.provinces || {}).filter(([, x]) => x.owner === seat);
     const armies = owned.reduce((n, [, x]) => n + (x.armies || 0), 0);
     const out = [stats([
-      [_("Gold"), p.money], [_("Rice"), p.rice], [_("Victory points"), p.vp],
-      [_("Provinces"), owned.length], [_("Armies on the map"), armies], [_("Armies in supply"), (st.supply || [])[seat]],
-      [_("Court officials"), p.officials],
+      [gettext("Gold"), p.money], [gettext("Rice"), p.rice], [gettext("Victory points"), p.vp],
+      [gettext("Provinces"), owned.length], [gettext("Armies on the map"), armies], [gettext("Armies in supply"), (st.supply || [])[seat]],
+      [gettext("Court officials"), p.officials],
     ])];
-    if (p.special) out.push(el("h4", {}, _("Special card")), cardList(ctx, [p.special], ["special"]));
+    if (p.special) out.push(el("h4", {}, gettext("Special card")), cardList(ctx, [p.special], ["special"]));
     if (!full) return out;
-    out.push(el("h4", {}, _("Your provinces")), owned.length ? el("ul", { class: "cards" }, ...owned.map(([id, x]) => el("li", {}, el("strong", {}, place(ctx, id)), " — ", shogunPieces(ctx, x).join(", ")))) : el("p", { class: "muted" }, "—"));
+    out.push(el("h4", {}, gettext("Your provinces")), owned.length ? el("ul", { class: "cards" }, ...owned.map(([id, x]) => el("li", {}, el("strong", {}, place(ctx, id)), " — ", shogunPieces(ctx, x).join(", ")))) : el("p", { class: "muted" }, "—"));
     for (const path of ctx.private) {
       const plans = at(st, path);
       if (!plans || typeof plans !== "object") continue;
       const rows = Object.entries(plans).map(([slot, id]) => {
         const action = card(ctx, slot, ["action"]);
         const what = card(ctx, id, ["war_chest", "tower"]);
-        return el("li", {}, el("strong", {}, action ? action.name : SLOTS[slot] ? _(SLOTS[slot]) : slot), ": ", what ? what.name : place(ctx, id));
+        return el("li", {}, el("strong", {}, action ? action.name : SLOTS[slot] ? SLOTS[slot] : slot), ": ", what ? what.name : place(ctx, id));
       });
-      out.push(secret(_("Your planning board"), rows.length ? el("ul", { class: "cards" }, ...rows) : el("p", { class: "muted" }, _("Nothing planned yet."))));
+      out.push(secret(gettext("Your planning board"), rows.length ? el("ul", { class: "cards" }, ...rows) : el("p", { class: "muted" }, gettext("Nothing planned yet."))));
     }
     return out;
   }
   function shogunPieces(ctx, x) {
     const out = [];
-    if (x.armies) out.push(fmt("%(count)s armies", { count: x.armies }));
+    if (x.armies) out.push(interpolate(gettext("%(count)s armies"), { count: x.armies }, true));
     for (const b of ["castle", "temple", "theatre"]) if (x[b]) out.push(figureName(ctx, b));
-    if (x.markers) out.push(fmt("%(count)s revolt markers", { count: x.markers }));
+    if (x.markers) out.push(interpolate(gettext("%(count)s revolt markers"), { count: x.markers }, true));
     return out;
   }
 
@@ -154,22 +152,22 @@ window.Mat = (function () {
     const hand = ((st.hands || [])[seat]) || { cards: [], hidden: 0 };
     const onMap = Object.entries(st.generals || {}).filter(([, g]) => g.owner === seat && g.where === "map").map(([id]) => id);
     const out = [stats([
-      [_("Side"), f ? f.name : side],
-      [_("Supply"), (st.supply || [])[seat]],
-      [_("Income"), st.income && st.income[side]],
-      [_("Land territories"), st.lands && st.lands[side]],
-      [_("Units"), units.length], [_("Troops"), units.reduce((n, u) => n + (u.troops || 0), 0)],
-      [_("Generals in hand"), (hand.cards || []).length + (hand.hidden || 0)],
+      [gettext("Side"), f ? f.name : side],
+      [gettext("Supply"), (st.supply || [])[seat]],
+      [gettext("Income"), st.income && st.income[side]],
+      [gettext("Land territories"), st.lands && st.lands[side]],
+      [gettext("Units"), units.length], [gettext("Troops"), units.reduce((n, u) => n + (u.troops || 0), 0)],
+      [gettext("Generals in hand"), (hand.cards || []).length + (hand.hidden || 0)],
     ])];
-    out.push(el("h4", {}, _("Generals on the map")), full ? cardList(ctx, onMap, ["general"], _("None.")) : el("p", {}, onMap.map((id) => (card(ctx, id) || { name: id }).name).join(", ") || "—"));
+    out.push(el("h4", {}, gettext("Generals on the map")), full ? cardList(ctx, onMap, ["general"], gettext("None.")) : el("p", {}, onMap.map((id) => (card(ctx, id) || { name: id }).name).join(", ") || "—"));
     if (!full) {
-      if (hand.cards.length) out.push(el("p", {}, _("Known in hand:"), " ", hand.cards.map((id) => (card(ctx, id) || { name: id }).name).join(", ")));
+      if (hand.cards.length) out.push(el("p", {}, gettext("Known in hand:"), " ", hand.cards.map((id) => (card(ctx, id) || { name: id }).name).join(", ")));
       return out;
     }
-    if (ctx.private.includes("hands." + seat)) out.push(secret(_("Your hand"), cardList(ctx, hand.cards, ["general"], _("No generals in hand."))));
+    if (ctx.private.includes("hands." + seat)) out.push(secret(gettext("Your hand"), cardList(ctx, hand.cards, ["general"], gettext("No generals in hand."))));
     const picks = (st.picks || [])[seat];
     if (ctx.private.includes("picks." + seat) && Array.isArray(picks) && picks.length) {
-      out.push(secret(_("Your picks"), el("p", {}, picks.map((id) => (card(ctx, id) || { name: id }).name).join(", "))));
+      out.push(secret(gettext("Your picks"), el("p", {}, picks.map((id) => (card(ctx, id) || { name: id }).name).join(", "))));
     }
     return out;
   }
@@ -179,7 +177,7 @@ window.Mat = (function () {
   function mine(box, ctx) {
     const draw = RULESETS[ctx.ruleset];
     const parts = draw ? draw(ctx, ctx.seat, true) : [];
-    box.replaceChildren(el("p", {}, fmt("You play %(seat)s.", { seat: ctx.seatName(ctx.seat) })), ...parts);
+    box.replaceChildren(el("p", {}, interpolate(gettext("You play %(seat)s."), { seat: ctx.seatName(ctx.seat) }, true)), ...parts);
   }
   /* everyone else's public mat, in short */
   function others(box, ctx, seats) {
@@ -219,7 +217,7 @@ window.Mat = (function () {
     } else if (ctx.ruleset === "imjin") {
       for (const u of Object.values(st.units || {})) {
         const general = u.general ? ", " + (card(ctx, u.general) || { name: u.general }).name : "";
-        add(u.area, ctx.seatName(u.owner) + ": " + fmt("%(count)s troops", { count: u.troops }) + general);
+        add(u.area, ctx.seatName(u.owner) + ": " + interpolate(gettext("%(count)s troops"), { count: u.troops }, true) + general);
       }
     }
     return out;
@@ -232,10 +230,10 @@ window.Mat = (function () {
     for (const id of Object.keys(now)) if (!ids.includes(id)) ids.push(id);  // shrines and the like
     list.replaceChildren(...ids.map((id) => {
       const li = el("li", { "data-province": id }, el("strong", {}, place(ctx, id)), ": " + now[id].join("; "));
-      if (changed && changed.has(id)) { li.classList.add("changed"); li.append(" ", el("span", { class: "new-mark" }, _("changed"))); }
+      if (changed && changed.has(id)) { li.classList.add("changed"); li.append(" ", el("span", { class: "new-mark" }, gettext("changed"))); }
       return li;
     }));
-    if (!ids.length) list.replaceChildren(el("li", { class: "muted" }, _("No pieces on the board yet.")));
+    if (!ids.length) list.replaceChildren(el("li", { class: "muted" }, gettext("No pieces on the board yet.")));
   }
   /* provinces whose pieces differ between two views */
   function changedProvinces(ctx, before) {
@@ -256,30 +254,30 @@ window.Mat = (function () {
     svg.append(r);
     return svg;
   }
-  const SEASONS = { spring: "Spring", summer: "Summer", autumn: "Autumn", winter: "Winter" };
+  const SEASONS = { spring: gettext("Spring"), summer: gettext("Summer"), autumn: gettext("Autumn"), winter: gettext("Winter") };  // translated when the page loads (/jsi18n/ comes first)
   function season(ctx) {
     const st = ctx.state;
     if (ctx.ruleset === "rising-sun" && Number.isInteger(st.season)) {
       const s = ((ctx.catalogue && ctx.catalogue.seasons) || [])[st.season];
-      return s ? fmt("Season: %(season)s", { season: s.name }) : "";
+      return s ? interpolate(gettext("Season: %(season)s"), { season: s.name }, true) : "";
     }
-    if (ctx.ruleset === "shogun" && st.year) return fmt("Year %(year)s, %(season)s", { year: st.year, season: SEASONS[st.season_name] ? _(SEASONS[st.season_name]) : st.season_name });
-    if (ctx.ruleset === "imjin" && st.resets !== undefined) return fmt("Resets so far: %(count)s", { count: st.resets });
+    if (ctx.ruleset === "shogun" && st.year) return interpolate(gettext("Year %(year)s, %(season)s"), { year: st.year, season: SEASONS[st.season_name] ? SEASONS[st.season_name] : st.season_name }, true);
+    if (ctx.ruleset === "imjin" && st.resets !== undefined) return interpolate(gettext("Resets so far: %(count)s"), { count: st.resets }, true);
     return "";
   }
   function panel(box, ctx, seats) {
     const scores = ctx.header.scores || [];
-    const label = ctx.ruleset === "imjin" ? _("land territories") : _("VP");
+    const label = ctx.ruleset === "imjin" ? gettext("land territories") : gettext("VP");
     const legend = el("ul", { class: "legend" }, ...seats.map((s) => {
       const f = faction(ctx, ctx.factionOf(s));
       return el("li", {}, swatch(f && f.colour), " ", ctx.seatName(s), scores[s] !== undefined ? " — " + scores[s] + " " + label : "");
     }));
-    box.replaceChildren(el("p", { class: "season" }, season(ctx)), el("h3", {}, _("Legend")), legend);
+    box.replaceChildren(el("p", { class: "season" }, season(ctx)), el("h3", {}, gettext("Legend")), legend);
   }
 
   /* -- since you last looked -- */
   function sinceNote(note, count) {
-    note.textContent = fmt("%(count)s new since you last looked", { count });
+    note.textContent = interpolate(gettext("%(count)s new since you last looked"), { count }, true);
     note.hidden = count <= 0;
   }
 
