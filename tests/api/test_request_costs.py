@@ -40,8 +40,9 @@ def test_queries_per_request_on_the_hot_paths(
     with django_assert_max_num_queries(3):  # token, game, seats with their users (the creator is seated)
         assert api.as_(host).get(f"/api/v1/games/{gid}").status_code == 200
     # token, BEGIN, lock the game, seats, INSERT events, UPDATE game, COMMIT: no second
-    # game lookup, and deadlines and notifications are the worker's
-    with django_assert_max_num_queries(7):
+    # game lookup, and deadlines and notifications are the worker's; then the mover's
+    # last-seen version (a move is a look: one upsert, games/services/last_seen.py)
+    with django_assert_max_num_queries(8):
         assert _bid(api, host, gid, 1).status_code == 201
     assert queued == [dispatch.AFTER_EVENTS]  # the start's task still waits: nothing more queued
 
@@ -55,12 +56,14 @@ def test_a_receipt_and_a_snapshot_ride_in_the_commands_batch(
     gid = running_game["id"]
     api.as_(host).get(f"/api/v1/games/{gid}/view")  # warms the state cache
     # token, game, receipt (before the lock), BEGIN, lock, seats, receipt (under the
-    # lock), INSERT events, UPDATE game, INSERT receipt, COMMIT
-    with django_assert_max_num_queries(11):
+    # lock), INSERT events, UPDATE game, INSERT receipt, COMMIT, last seen
+    with django_assert_max_num_queries(12):
         assert _bid(api, host, gid, 1, HTTP_IDEMPOTENCY_KEY="k-costs").status_code == 201
     version = api.as_(host).get(f"/api/v1/games/{gid}").json()["version"]
     settings.SENGOKU = {**settings.SENGOKU, "SNAPSHOT_EVERY": version + 1}
-    with django_assert_max_num_queries(8):  # token, BEGIN, lock, seats, INSERT, UPDATE, snapshot, COMMIT
+    # token, BEGIN, lock, seats, INSERT, UPDATE, snapshot, COMMIT, then the mover's last
+    # seen (one upsert, games/services/last_seen.py)
+    with django_assert_max_num_queries(9):
         r = _bid(api, player, gid, 2)
     assert r.status_code == 201
     assert Snapshot.objects.filter(stream=gid, version=r.json()["version"]).exists()

@@ -69,7 +69,8 @@ def test_replay_of_a_finished_game_shows_everything(api, host, outsider, finishe
         r = api.as_(outsider).get(f"/api/v1/games/{gid}/replay?version={v}")
         assert r.status_code == 200
         body = r.json()
-        assert set(body) == {"ruleset", "version", "seat", "state", "seats"} and set(body["seats"]) == {
+        assert body["checkpoint"]["version"] == v  # the version's signed checkpoint (issue 34)
+        assert set(body) == {"ruleset", "version", "seat", "state", "seats", "checkpoint"} and set(body["seats"]) == {
             "0",
             "1",
         }
