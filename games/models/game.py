@@ -56,11 +56,6 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"{self.ruleset} {self.id}"
 
-    @property
-    def stream_seed(self) -> str:
-        """What every random stream of the game is keyed by (docs/audit.md, "Seat entropy")."""
-        return self.mixed_seed or self.seed
-
 
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")

@@ -29,7 +29,7 @@ from ..core_events import CoreEvent
 from ..models import Game
 from . import dispatch, observe
 from .errors import Conflict, EngineError, ErrorCode
-from .state import cache_put, fold_rows, load_state, rules_for, snapshot_due, snapshot_key
+from .state import cache_put, fold_rows, load_state, rules_for, snapshot_due, snapshot_key, stream_seed
 from .types import GameId
 
 log = logging.getLogger(__name__)
@@ -121,7 +121,7 @@ def append_core(game: Game, events: list[store.NewEvent]) -> list[store.Recorded
 def _salted(game: Game, seq: int, event: store.NewEvent) -> store.NewEvent:
     if event.visible_to is None or "salt" in event.payload:
         return event
-    return replace(event, payload={**event.payload, "salt": platform_salt(game.stream_seed, seq)})
+    return replace(event, payload={**event.payload, "salt": platform_salt(stream_seed(game), seq)})
 
 
 # ---------------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from ..models import Game, Seat
 from . import prepared
 from .commit import batch_of, commit, new_event
 from .errors import Conflict, EngineError, ErrorCode, Forbidden, Invalid, NotFound, ServiceError
-from .state import fold_rows
+from .state import fold_rows, stream_seed
 from .types import GameId, Reader
 
 log = logging.getLogger(__name__)
@@ -379,7 +379,7 @@ def start(game_id: GameId, user: User) -> Game:
             raise ServiceError("this ruleset is not available", code=ErrorCode.UNKNOWN_RULESET, status=409)
         given = [(s.index, s.entropy) for s in seats if s.entropy and s.user_id is not None]
         game.mixed_seed = seeding.stream_seed(game.seed, given) if given else ""
-        rng = rng_factory(game.stream_seed, 1)
+        rng = rng_factory(stream_seed(game), 1)
         allowed = _factions(rules, game.players, game.options)
         free = rng("core:factions").shuffled([f for f in allowed if f not in {s.faction for s in seats}])
         chosen = [s.faction or None for s in seats]  # recorded so an auditor can re-derive the draw

@@ -27,7 +27,7 @@ from .commit import append_core, batch_of, commit, new_event
 from .errors import Conflict, EngineError, ErrorCode, Forbidden, Invalid, ServiceError, Unprocessable
 from .lobby import get_game, lock_game
 from .present import Viewer, present_event
-from .state import load_state, rules_for
+from .state import load_state, rules_for, stream_seed
 from .types import GameId, UserOrAnonymous
 
 log = logging.getLogger(__name__)
@@ -184,7 +184,7 @@ def decide(game: Game, rules: Ruleset, seat: int, command: Mapping[str, Any]) ->
     """The engine's events and the state after them, folded once by the engine."""
     try:
         decided: Decided[Any] = rules.decide_folded(
-            load_state(game), seat, command, rng_factory(game.stream_seed, game.version + 1)
+            load_state(game), seat, command, rng_factory(stream_seed(game), game.version + 1)
         )
     except BadCommand as exc:  # the engine's code, carried through (400)
         # the engine's own code string: ServiceError turns it into an ErrorCode

@@ -167,3 +167,9 @@ def maybe_snapshot(game: Game, old_version: int, new_version: int, state: Any) -
     """Snapshot the state when this commit crossed a multiple of SNAPSHOT_EVERY."""
     if snapshot_due(old_version, new_version):
         store.save_snapshot(game.id, new_version, snapshot_key(game), state)
+
+
+def stream_seed(game: Game) -> str:
+    """What every random stream of the game is keyed by: its seed, mixed with the seats'
+    entropy when any was given (games.rules.seeding; docs/audit.md, "Seat entropy")."""
+    return game.mixed_seed or game.seed

@@ -32,7 +32,7 @@ from ..models import Game, Seat
 from .commit import append_core, new_event
 from .errors import Conflict, ErrorCode, Forbidden, NotFound
 from .lobby import get_game
-from .state import load_state, rules_for
+from .state import load_state, rules_for, stream_seed
 from .types import GameId, UserOrAnonymous
 
 # the batch of a command these end cannot be taken back
@@ -149,7 +149,7 @@ def _check_deterministic(game: Game, seat: int, command: dict[str, Any], batch: 
     before = load_state(game, upto=frm - 1)
     read: set[str] = set()
     try:
-        again = rules.decide(before, seat, command, _watched_factory(game.stream_seed, frm, read))
+        again = rules.decide(before, seat, command, _watched_factory(stream_seed(game), frm, read))
     except RulesError:  # the command no longer decides as it did: something else changed
         raise _refuse("events_since", "other events happened since") from None
     if read:

@@ -14,6 +14,7 @@ from games.models import Game
 from games.rules import seeding
 from games.rules.base import sha256_hex
 from games.services.lobby import get_game
+from games.services.state import stream_seed
 from tests.conftest import create
 
 from . import driver
@@ -55,8 +56,8 @@ def test_the_formula_is_the_documented_one():
 
 def test_entropy_changes_the_dealt_game_and_is_listed_at_start(api, host, player):
     plain, mixed = twin_games(api, host, player, "imjin", 2, (A, B))
-    assert plain.mixed_seed == "" and plain.stream_seed == plain.seed
-    assert mixed.stream_seed == seeding.stream_seed(mixed.seed, [(0, A), (1, B)])
+    assert plain.mixed_seed == "" and stream_seed(plain) == plain.seed
+    assert stream_seed(mixed) == seeding.stream_seed(mixed.seed, [(0, A), (1, B)])
     first_plain, first_mixed = export(api, host, plain.id)[0], export(api, host, mixed.id)[0]
     assert "entropy" not in first_plain["payload"]
     assert first_mixed["payload"]["entropy"] == [{"seat": 0, "entropy": A}, {"seat": 1, "entropy": B}]
