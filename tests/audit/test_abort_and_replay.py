@@ -70,7 +70,9 @@ def test_replay_of_a_finished_game_shows_everything(api, host, outsider, finishe
         assert r.status_code == 200
         body = r.json()
         assert body["checkpoint"]["version"] == v  # the version's signed checkpoint (issue 34)
-        assert set(body) == {"ruleset", "version", "seat", "state", "seats", "checkpoint"} and set(body["seats"]) == {
+        assert set(body) == {"ruleset", "version", "seat", "state", "seats", "checkpoint"} and set(
+            body["seats"]
+        ) == {
             "0",
             "1",
         }
