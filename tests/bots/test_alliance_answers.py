@@ -85,6 +85,10 @@ def _tea_game(api, host, kind: str) -> str:
     return gid
 
 
+def _feed(api, host, gid: str, after: int) -> list[dict]:
+    return api.as_(host).get(f"/api/v1/games/{gid}/events?after={after}&limit=100").json()["results"]
+
+
 def _propose(api, host, gid: str) -> tuple[list[dict], list[dict]]:
     """The host proposes to seat 1; the bots take their turns. Returns (what the
     host's feed shows of seat 1's answer, the actors of the batches that followed)."""
@@ -94,7 +98,7 @@ def _propose(api, host, gid: str) -> tuple[list[dict], list[dict]]:
     assert r.status_code == 201, r.content
     before = r.json()["version"]
     assert play_bots(gid) >= 1  # the worker's turn-taking, here (no on_commit in these tests)
-    feed = api.as_(host).get(f"/api/v1/games/{gid}/events?after={before}&limit=100").json()["results"]
+    feed = _feed(api, host, gid, before)
     answers = [e for e in feed if not e["redacted"] and (e["payload"] or {}).get("seat") == 1]
     actors = [row.actor for row in store.load(gid, after=before) if row.actor]
     return answers, actors
@@ -109,7 +113,14 @@ def test_every_bot_kind_answers_a_proposal_outside_its_turn(api, host, kind, set
     # Spring: every standing is level, so the proposer is welcome; the host reads it
     assert actors[0] == {"seat": 1, "bot": kind}
     assert answered[0]["payload"]["cmd"] == {"type": "accept_alliance", "from": 0}
-    view = api.as_(host).get(f"/api/v1/games/{gid}/view").json()["state"]
+    # the alliance stands once the answer is in: the host's view as of the answer's
+    # commit (the accept ends the Tea Ceremony, so the bots play on: seat 1 may
+    # play (or, as Lotus, declare) Betray at once, and the current view would not show it)
+    formed = [
+        e for e in _feed(api, host, gid, answered[0]["seq"] - 1) if e["type"] == "rising-sun.AllianceFormed"
+    ]
+    assert formed and formed[0]["payload"]["seats"] == [0, 1]
+    view = api.as_(host).get(f"/api/v1/games/{gid}/replay?version={formed[0]['seq']}").json()["state"]
     assert view["alliances"][:2] == [1, 0]
 
 

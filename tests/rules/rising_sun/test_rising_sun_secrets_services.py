@@ -13,13 +13,14 @@ import json
 import pytest
 
 from games import verify
-from games.services import audit, inbox, reading
+from games.services import audit, inbox, reading, signing
 from tests.audit import driver
 
 pytestmark = pytest.mark.django_db
 
 NAMES = ("hana", "kenji", "mitsu", "rin")
 STUB = {"seq", "type", "redacted", "prev_hash", "hash"}
+CHECKPOINT = {"game", "version", "head", "issued_at", "kid", "signature"}
 
 
 def _game():
@@ -28,16 +29,27 @@ def _game():
     return game
 
 
+# what moves with every event, private ones too (their redacted stubs are public):
+# the version, the chain head, the signed checkpoint of both (and the commit time),
+# the last activity, and the inbox's count of events since the caller last looked
+MOVING = ("version", "chain_head", "checkpoint", "last_activity", "unseen_events")
+
+
+def _moving(game, out: dict) -> dict:
+    # the checkpoint says no more than the game's own version and head
+    assert out["checkpoint"] == signing.of_game(game)
+    assert (out["checkpoint"]["version"], out["checkpoint"]["head"]) == (game.version, game.chain_head)
+    return {k: v for k, v in out.items() if k not in MOVING}
+
+
 def _page(game) -> dict:
-    out = reading.game_json(game)
-    return {k: v for k, v in out.items() if k not in ("version", "chain_head")}
+    return _moving(game, reading.game_json(game))
 
 
-def _inbox(user) -> list:
-    return [
-        {k: v for k, v in e.items() if k not in ("version", "chain_head", "last_activity")}
-        for e in inbox.entries(user)
-    ]
+def _inbox(game, user) -> list:
+    entries = inbox.entries(user)
+    assert all(e["unseen_events"] <= game.version for e in entries)
+    return [_moving(game, e) for e in entries]
 
 
 def _audit_commitments(game) -> list:
@@ -48,7 +60,7 @@ def _audit_commitments(game) -> list:
 def _seen(game, who) -> tuple:
     game.refresh_from_db()
     state = reading.view(game, who)["state"]
-    return state, _page(game), _inbox(who), _audit_commitments(game)
+    return state, _page(game), _inbox(game, who), _audit_commitments(game)
 
 
 @pytest.mark.parametrize(
@@ -68,7 +80,13 @@ def test_others_see_nothing_of_a_proposal_but_redacted_entries(answer):
         # proposal, commitment, notice to the target, hidden outcome; the answer, hidden outcome:
         # all of them bare stubs (no actor, no cause, no game log line, no public commitment)
         assert len(rows) == 6
-        assert all(row.get("redacted") and set(row) == STUB for row in rows), rows
+        assert all(row.get("redacted") and set(row) - {"checkpoint"} == STUB for row in rows), rows
+        # each commit's last stub carries the signed checkpoint of its own seq and hash, nothing more
+        signed = [row for row in rows if "checkpoint" in row]
+        assert [row["seq"] for row in signed] == [start + 4, start + 6], rows
+        for row in signed:
+            assert set(row["checkpoint"]) == CHECKPOINT
+            assert (row["checkpoint"]["version"], row["checkpoint"]["head"]) == (row["seq"], row["hash"])
     # the two players do see it, the commitment included
     for name in ("hana", "kenji"):
         mine, _ = reading.events_page(game, driver.user(name), after=start, limit=100)

@@ -104,8 +104,14 @@ def test_spectator_and_seat_views_differ_only_in_own_plan():
     )
     v0, v1, vs = RULES.view(s, 0), RULES.view(s, 1), RULES.view(s, None)
     assert v1["round"]["plans"]["1"] and v0["round"]["plans"] == {"0": {}}
-    # the header names whom the view is for; the rest is the same for everyone
+    # the header names whom the view is for and the paths of that viewer's own hidden
+    # information (a seat's plan; a spectator has none); the rest is the same for everyone
     assert [v0["header"].pop("seat"), v1["header"].pop("seat"), vs["header"].pop("seat")] == [0, 1, None]
+    assert [v0["header"].pop("private"), v1["header"].pop("private"), vs["header"].pop("private")] == [
+        ["round.plans.0"],
+        ["round.plans.1"],
+        [],
+    ]
     del v0["round"]["plans"], v1["round"]["plans"], vs["round"]["plans"]
     assert v0 == v1 == vs
     assert vs["round"]["planned"] == [False, True, False]
