@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 from pathlib import Path
 
@@ -220,12 +221,24 @@ class Page:
                 self.js("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", target)
             self.provinces_clicked += 1
             shown = [b for b in self.all("#commands button[data-command]") if b.is_displayed()]
-            assert shown and all(
-                province in _values(json.loads(b.get_attribute("data-command"))) for b in shown
-            )
+            # a command names the province itself, or a unit standing in it (Imjin's "u3")
+            areas = self._unit_areas()
+            off = [
+                b.get_attribute("data-command")
+                for b in shown
+                if province not in _provinces(json.loads(b.get_attribute("data-command")), areas)
+            ]
+            assert shown and not off, f"{province} chosen, but these shown moves do not involve it: {off}"
             rnd.choice(shown).click()
             return
         rnd.choice(buttons).click()
+
+    def _unit_areas(self) -> dict[str, str]:
+        """The view's units (Imjin's) and the area each stands in, as the page reads them."""
+        status, text = self.fetch_text("/api/v1" + self.js("return location.pathname").rstrip("/") + "/view")
+        assert status == 200, text
+        units = (json.loads(text).get("state") or {}).get("units") or {}
+        return {uid: u["area"] for uid, u in units.items() if isinstance(u, dict) and u.get("area")}
 
     def _error(self) -> str:
         box = self.css("#cmd-error")
@@ -241,3 +254,11 @@ def _values(obj) -> set[str]:
         else:
             out.add(str(v))
     return out
+
+
+def _provinces(command: dict, areas: dict[str, str]) -> set[str]:
+    """What a command involves on the board, as the page says (moves.js provincesOf): its
+    values, the area of each unit it names, the province of a "seat:province" pair."""
+    values = _values(command)
+    pairs = {m.group(1) for v in values if (m := re.match(r"^\d+:(.+)$", v))}
+    return values | pairs | {areas[v] for v in values if v in areas}

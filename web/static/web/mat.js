@@ -226,10 +226,12 @@ window.Mat = (function () {
   function boardList(list, ctx, changed) {
     const now = pieces(ctx, ctx.state);
     const provinces = (ctx.catalogue && ctx.catalogue.map && ctx.catalogue.map.provinces) || [];
-    const ids = provinces.map((p) => p.id).filter((id) => now[id]);
+    // provinces with pieces, and those emptied since you last looked (a change too)
+    const ids = provinces.map((p) => p.id).filter((id) => now[id] || (changed && changed.has(id)));
     for (const id of Object.keys(now)) if (!ids.includes(id)) ids.push(id);  // shrines and the like
+    if (changed) for (const id of changed) if (!ids.includes(id)) ids.push(id);
     list.replaceChildren(...ids.map((id) => {
-      const li = el("li", { "data-province": id }, el("strong", {}, place(ctx, id)), ": " + now[id].join("; "));
+      const li = el("li", { "data-province": id }, el("strong", {}, place(ctx, id)), ": " + (now[id] ? now[id].join("; ") : gettext("no pieces")));
       if (changed && changed.has(id)) { li.classList.add("changed"); li.append(" ", el("span", { class: "new-mark" }, gettext("changed"))); }
       return li;
     }));
